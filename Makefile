@@ -1,0 +1,126 @@
+# msprof-exec: the launcher, the LD_PRELOAD shim and the injector.
+#
+#   make            build into build/ (same shape as an install)
+#   make check      run the test suite (prove -r t)
+#   make demo       profile the bundled example on the simulated Ascend machine
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Set DEVELOPER=1 for -Werror, SANITIZE=address,undefined for sanitizers
+# (launcher, injector and unit tests; never the shim).
+
+VERSION    = 0.1.0
+PREFIX    ?= /usr/local
+SYSCONFDIR ?= /etc
+BINDIR     = $(PREFIX)/bin
+LIBDIR     = $(PREFIX)/lib/msprof-exec
+DATADIR    = $(PREFIX)/share/msprof-exec
+
+CC        ?= cc
+PKG_CONFIG ?= pkg-config
+CFLAGS    ?= -O2 -g
+WARN       = -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
+             -Wwrite-strings -Wshadow -Wpointer-arith -Wformat=2 \
+             -Wno-unused-parameter
+ifeq ($(DEVELOPER),1)
+WARN      += -Werror
+endif
+ifneq ($(SANITIZE),)
+SAN        = -fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE) \
+             -fno-omit-frame-pointer
+endif
+
+PKGS = libcjson yaml-0.1 libbsd-overlay
+ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
+PKG_OK := $(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok)
+ifneq ($(PKG_OK),ok)
+$(error missing build dependencies: install them with \
+  'sudo apt-get install build-essential pkg-config libcjson-dev libyaml-dev libbsd-dev' \
+  (or run 'make deps'))
+endif
+endif
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+
+BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE \
+              -DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"'
+APP_CFLAGS  = $(BASE_CFLAGS) $(PKG_CFLAGS) $(SAN) $(CFLAGS)
+# The shim: libc only, hidden symbols, no sanitizer (it is loaded into
+# every program the command starts).
+SHIM_CFLAGS = $(BASE_CFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
+
+B = build
+SHIM      = $(B)/lib/msprof-exec/msprof-exec-shim.so
+INJECTOR  = $(B)/lib/msprof-exec/msprof-exec-inject
+LAUNCHER  = $(B)/bin/msprof-exec
+LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
+
+SHIM_LOGIC = shim/match.c shim/envfix.c shim/resolve.c
+SHIM_SRCS  = shim/shim.c $(SHIM_LOGIC)
+COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
+             launcher/plan.c launcher/rewrite.c launcher/journal.c \
+             $(SHIM_LOGIC)
+LAUNCHER_SRCS = launcher/main.c launcher/options.c launcher/run.c \
+             launcher/report.c $(COMMON)
+INJECTOR_SRCS = launcher/inject.c $(COMMON)
+
+SHIM_OBJS     = $(SHIM_SRCS:%.c=$(B)/obj/shim-pic/%.o)
+COMMON_OBJS   = $(COMMON:%.c=$(B)/obj/app/%.o)
+LAUNCHER_OBJS = $(LAUNCHER_SRCS:%.c=$(B)/obj/app/%.o)
+INJECTOR_OBJS = $(INJECTOR_SRCS:%.c=$(B)/obj/app/%.o)
+
+UNIT_TESTS = $(patsubst t/unit/%.c,$(B)/t/%.t,$(wildcard t/unit/*.c))
+HELPERS    = $(patsubst t/helpers/%.c,$(B)/t/helpers/%,$(wildcard t/helpers/*.c))
+
+all: $(LAUNCHER) $(INJECTOR) $(SHIM) $(LAUNCHTAB) $(UNIT_TESTS) $(HELPERS)
+
+$(B)/obj/shim-pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(SHIM_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/obj/app/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(APP_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(SHIM): $(SHIM_OBJS) shim/shim.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,msprof-exec-shim.so \
+	    -Wl,--version-script=shim/shim.map $(LDFLAGS) -o $@ $(SHIM_OBJS) \
+	    -Wl,--no-as-needed -ldl
+
+$(INJECTOR): $(INJECTOR_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(INJECTOR_OBJS) $(PKG_LIBS)
+
+$(LAUNCHER): $(LAUNCHER_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(LAUNCHER_OBJS) $(PKG_LIBS)
+
+$(LAUNCHTAB): config/launchers.conf
+	@mkdir -p $(@D)
+	cp $< $@
+
+# C unit tests: the logic linked without the wrappers.
+$(B)/t/%.t: t/unit/%.c t/tap.h $(COMMON_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(APP_CFLAGS) -Ishim -Ilauncher -o $@ $< $(COMMON_OBJS) $(PKG_LIBS)
+
+# Test programs that call the exec entry points.
+$(B)/t/helpers/%: t/helpers/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< -lpthread
+
+check: all
+	prove -r t
+
+demo: all
+	sh sim/demo.sh
+
+deps:
+	sh .ci/deps.sh
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all check demo deps clean
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,195 @@
+/*
+ * msprof-exec-inject: run by the shim in place of a training launcher.
+ *
+ *	msprof-exec-inject MODE SESSION PATH ARGV0 ARGS...
+ *
+ * It reads the session's plan, works out the framework and engine from the
+ * real command line, rewrites it, records the launch in the journal, and
+ * execs the real launcher with the caller's semantics.  Its environment is
+ * the one the caller gave the launcher, already without the shim.  When it
+ * cannot do its work it runs the launch unchanged: a broken profiling set-up
+ * must not cost a training run.  Only a plan that cannot apply (the user
+ * must choose) stops the launch, with exit status 78.
+ */
+#include <sys/types.h>
+
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../shim/contract.h"
+#include "../shim/envfix.h"
+#include "journal.h"
+#include "launchtab.h"
+#include "plan.h"
+#include "rewrite.h"
+#include "util.h"
+
+extern char **environ;
+
+static void
+add_time(cJSON *rec)
+{
+	char buf[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S%z", &tm);
+	cJSON_AddStringToObject(rec, "time", buf);
+}
+
+static cJSON *
+new_record(const char *path, char *const argv[])
+{
+	cJSON *rec = cJSON_CreateObject();
+	char cwd[PATH_MAX], host[256];
+
+	add_time(rec);
+	cJSON_AddNumberToObject(rec, "pid", getpid());
+	if (gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		cJSON_AddStringToObject(rec, "host", host);
+	}
+	if (getcwd(cwd, sizeof(cwd)) != NULL)
+		cJSON_AddStringToObject(rec, "cwd", cwd);
+	cJSON_AddStringToObject(rec, "path", path);
+	cJSON_AddItemToObject(rec, "argv", json_strings(argv));
+	return rec;
+}
+
+/* What the launch will collect, for the report. */
+static void
+add_settings(cJSON *rec, const struct plan *p, const struct launch *l)
+{
+	int start, end;
+	cJSON *r;
+
+	plan_steps(p, l->engine, &start, &end);
+	cJSON_AddStringToObject(rec, "save_path", plan_output(p, l->engine));
+	cJSON_AddNumberToObject(rec, "step_start", start);
+	cJSON_AddNumberToObject(rec, "step_end", end);
+	if (p->ranks_all)
+		cJSON_AddStringToObject(rec, "ranks", "all");
+	else {
+		r = cJSON_AddArrayToObject(rec, "ranks");
+		for (size_t i = 0; i < p->nranks; i++)
+			cJSON_AddItemToArray(r, cJSON_CreateNumber(p->ranks[i]));
+		if (p->nranks == 0)
+			cJSON_AddItemToArray(r, cJSON_CreateNumber(0));
+	}
+	cJSON_AddStringToObject(rec, "level", p->level);
+}
+
+static void
+record(const char *session, cJSON *rec, const char *status, const char *why)
+{
+	cJSON_AddStringToObject(rec, "status", status);
+	if (why != NULL)
+		cJSON_AddStringToObject(rec, "reason", why);
+	if (journal_append(session, rec) == -1)
+		warn(_("cannot write the journal in %s"), session);
+	cJSON_Delete(rec);
+}
+
+/* The environment without the shim and the session variables. */
+static char **
+clean_environ(const char *shim)
+{
+	size_t n = vec_count(environ), size = 16;
+	char **out = xcalloc(n + 1, sizeof(*out)), *ld;
+
+	for (char **e = environ; *e != NULL; e++)
+		if (strncmp(*e, "LD_PRELOAD=", 11) == 0)
+			size += strlen(*e);
+	ld = xmalloc(size);
+	env_strip(shim != NULL ? shim : "", environ, out, ld);
+	return out;
+}
+
+/* Run the launcher as the caller asked; returns only on failure. */
+static int
+run(const char *mode, const char *path, char *const argv[], char *const orig[],
+    char *const envp[])
+{
+	size_t n;
+
+	execve(path, argv, envp);
+	if (errno == E2BIG && argv != orig) {
+		warnx(_("the profiled command line is too long for this system; "
+		    "running %s without profiling"), path);
+		execve(path, orig, envp);
+	}
+	if (errno == ENOEXEC && strcmp(mode, INJECT_MODE_SEARCH) == 0) {
+		/* execvp runs a file without #! with the shell. */
+		n = vec_count(argv);
+		char **sh = xcalloc(n + 2, sizeof(*sh));
+
+		sh[0] = (char *)"/bin/sh";
+		sh[1] = (char *)path;
+		for (size_t i = 1; i < n; i++)
+			sh[i + 1] = argv[i];
+		execve(sh[0], sh, envp);
+		errno = ENOEXEC;
+	}
+	warn(_("cannot run %s"), path);
+	return errno == ENOENT ? 127 : 126;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *mode, *session, *path;
+	char **cmd, **envp, *why = NULL, *plan_path;
+	struct plan plan;
+	struct launchtab tab;
+	struct launch l;
+	struct strv out = { 0 };
+	cJSON *rec;
+
+	i18n_init();
+	if (argc <= INJECT_ARGV_CMD) {
+		fprintf(stderr, _("%s is run by the msprof-exec shim, not by "
+		    "hand\n"), argv[0]);
+		return EX_USAGE;
+	}
+	mode = argv[INJECT_ARGV_MODE];
+	session = argv[INJECT_ARGV_SESSION];
+	path = argv[INJECT_ARGV_PATH];
+	cmd = argv + INJECT_ARGV_CMD;
+	rec = new_record(path, cmd);
+	plan_path = xasprintf("%s/%s", session, SESSION_PLAN);
+
+	if (plan_read(&plan, plan_path, &why) == -1 ||
+	    launchtab_load(&tab, plan.launchtab ? plan.launchtab : "", &why) == -1) {
+		warnx(_("%s; running the launch without profiling"), why);
+		record(session, rec, "unchanged", why);
+		return run(mode, path, cmd, cmd, clean_environ(plan.shim));
+	}
+	envp = clean_environ(plan.shim);
+	launch_analyse(&tab, path, cmd, &l);
+	cJSON_AddStringToObject(rec, "engine", engine_name(l.engine));
+	if (l.script >= 0)
+		cJSON_AddStringToObject(rec, "script", cmd[l.script]);
+	if (l.engine == ENGINE_NONE) {
+		record(session, rec, "unchanged",
+		    l.script >= 0 ? _("not a MindSpeed training entry") :
+		    _("no training script on the command line"));
+		return run(mode, path, cmd, cmd, envp);
+	}
+	if (launch_rewrite(&plan, &l, cmd, &out, &why) == -1) {
+		warnx("%s", why);
+		record(session, rec, "refused", why);
+		return EX_CONFIG;
+	}
+	add_settings(rec, &plan, &l);
+	cJSON_AddItemToObject(rec, "new_argv", json_strings(out.v));
+	record(session, rec, "injected", NULL);
+	return run(mode, path, out.v, cmd, envp);
+}

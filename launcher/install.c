@@ -1,0 +1,85 @@
+/* Locate msprof-exec's files relative to the running program. */
+#include <err.h>
+#include <libgen.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "install.h"
+#include "util.h"
+
+char *
+install_prefix(void)
+{
+	char exe[PATH_MAX], *dir;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	dir = dirname(exe);		/* PREFIX/bin or PREFIX/lib/msprof-exec */
+	if (ends_with(dir, "/lib/msprof-exec"))
+		dir[strlen(dir) - strlen("/lib/msprof-exec")] = '\0';
+	else
+		dir = dirname(dir);
+	return xstrdup(dir);
+}
+
+int
+install_locate(struct install *in, char **why)
+{
+	const char *etc = SYSCONFDIR "/msprof-exec/" LAUNCHTAB_NAME;
+
+	memset(in, 0, sizeof(*in));
+	if ((in->prefix = install_prefix()) == NULL) {
+		*why = xstrdup(_("cannot find where msprof-exec is installed "
+		    "(/proc/self/exe is unreadable)"));
+		return -1;
+	}
+	in->shim = xasprintf("%s/lib/msprof-exec/%s", in->prefix, SHIM_NAME);
+	in->injector = xasprintf("%s/lib/msprof-exec/%s", in->prefix,
+	    INJECTOR_NAME);
+	in->launchtab = access(etc, F_OK) == 0 ? xstrdup(etc) :
+	    xasprintf("%s/share/msprof-exec/%s", in->prefix, LAUNCHTAB_NAME);
+	in->localedir = xasprintf("%s/share/locale", in->prefix);
+	if (access(in->shim, R_OK) != 0 || access(in->injector, X_OK) != 0) {
+		*why = xasprintf(_("the shim or the injector is missing from "
+		    "%s/lib/msprof-exec; reinstall msprof-exec"), in->prefix);
+		return -1;
+	}
+	if (in->shim[strcspn(in->shim, " :")] != '\0') {
+		*why = xasprintf(_("the shim's path %s contains a space or a "
+		    "colon, which LD_PRELOAD cannot carry; install msprof-exec "
+		    "under a path without them"), in->shim);
+		return -1;
+	}
+	return 0;
+}
+
+void
+install_free(struct install *in)
+{
+	free(in->prefix);
+	free(in->shim);
+	free(in->injector);
+	free(in->launchtab);
+	free(in->localedir);
+}
+
+void
+i18n_init(void)
+{
+	char *prefix = install_prefix(), *dir;
+
+	setlocale(LC_ALL, "");
+	if (prefix != NULL) {
+		dir = xasprintf("%s/share/locale", prefix);
+		bindtextdomain(PACKAGE, dir);
+		free(dir);
+		free(prefix);
+	}
+	bind_textdomain_codeset(PACKAGE, "UTF-8");
+	textdomain(PACKAGE);
+}

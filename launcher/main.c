@@ -1,0 +1,270 @@
+/*
+ * msprof-exec: run a training script or command with the shim, so that
+ * every MindSpeed training launch in it collects torch_npu profiling data,
+ * then report what was collected.  DESIGN.md sections 2 and 4.
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../shim/contract.h"
+#include "../shim/envfix.h"
+#include "../shim/resolve.h"
+#include "install.h"
+#include "journal.h"
+#include "launchtab.h"
+#include "options.h"
+#include "plan.h"
+#include "report.h"
+#include "rewrite.h"
+#include "run.h"
+#include "util.h"
+
+extern char **environ;
+
+/* The command to run: a script ending in .sh runs with bash. */
+static void
+command_argv(char **cmd, struct strv *out)
+{
+	if (ends_with(cmd[0], ".sh"))
+		strv_push(out, "bash");
+	for (; *cmd != NULL; cmd++)
+		strv_push(out, *cmd);
+}
+
+/* Where the command's program is, when it can be found. */
+static char *
+command_path(const char *name)
+{
+	char buf[PATH_MAX];
+
+	if (strchr(name, '/') != NULL)
+		return xstrdup(name);
+	if (resolve_path(name, getenv("PATH"), buf, sizeof(buf)) == NULL)
+		return NULL;
+	return xstrdup(buf);
+}
+
+/* The engine of the first MindSpeed entry a script names, if any. */
+static enum engine
+script_engine(const struct launchtab *tab, const char *script)
+{
+	char *text = read_file(script, NULL), *tok, *save = NULL;
+	enum engine e = ENGINE_NONE;
+
+	if (text == NULL)
+		return ENGINE_NONE;
+	for (tok = strtok_r(text, " \t\r\n\"'`;|&()", &save);
+	    tok != NULL && e == ENGINE_NONE;
+	    tok = strtok_r(NULL, " \t\r\n\"'`;|&()", &save))
+		e = launchtab_engine(tab, tok);
+	free(text);
+	return e;
+}
+
+static void
+describe(FILE *f, const struct plan *p, enum engine e)
+{
+	int start, end;
+
+	plan_steps(p, e, &start, &end);
+	fprintf(f, _("  level %s, steps %d to %d, excluding %d, ranks "),
+	    p->level, start, end, end);
+	if (p->ranks_all)
+		fprintf(f, _("all"));
+	for (size_t i = 0; !p->ranks_all && i < p->nranks; i++)
+		fprintf(f, "%s%d", i ? "," : "", p->ranks[i]);
+	if (!p->ranks_all && p->nranks == 0)
+		fprintf(f, "0");
+	fprintf(f, _(", with%s%s%s%s%s\n"), p->with_cpu ? " cpu" : "",
+	    p->with_memory ? " memory" : "", p->with_stack ? " stack" : "",
+	    p->record_shapes ? " shapes" : "",
+	    !p->with_cpu && !p->with_memory && !p->with_stack &&
+	    !p->record_shapes ? _(" NPU only") : "");
+	fprintf(f, _("  output %s\n"), plan_output(p, e));
+}
+
+static int
+dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
+    const char *path)
+{
+	struct launch l = { LAUNCH_NONE, -1, ENGINE_NONE };
+	struct strv out = { 0 }, flags = { 0 };
+	char *why = NULL, *text;
+
+	printf(_("msprof-exec: dry run, nothing is started\n"));
+	if (path != NULL)
+		launch_analyse(tab, path, cmd, &l);
+	if (l.engine != ENGINE_NONE) {
+		if (launch_rewrite(p, &l, cmd, &out, &why) == -1)
+			errx(EX_CONFIG, "%s", why);
+		text = shell_join(out.v);
+		printf("%s\n", text);
+		free(text);
+		strv_free(&out);
+		return 0;
+	}
+	text = shell_join(cmd);
+	llm_flags(p, &flags);
+	printf(_("runs: %s\nand appends to each MindSpeed-LLM training launch "
+	    "it starts:\n  "), text);
+	free(text);
+	text = shell_join(flags.v);
+	printf("%s\n", text);
+	free(text);
+	strv_free(&flags);
+	return 0;
+}
+
+static void
+confirm(const struct options *o, char **cmd, enum engine e)
+{
+	char answer[64], *text;
+
+	if (o->yes)
+		return;
+	if (!isatty(STDIN_FILENO))
+		errx(EX_USAGE, _("no terminal to confirm the plan on; add --yes "
+		    "(-y) to start without confirmation"));
+	text = shell_join(cmd);
+	fprintf(stderr, _("msprof-exec will profile the training launches "
+	    "of: %s\n"), text);
+	free(text);
+	describe(stderr, &o->plan, e);
+	fprintf(stderr, _("Start? [y/N] "));
+	if (fgets(answer, sizeof(answer), stdin) == NULL ||
+	    (answer[0] != 'y' && answer[0] != 'Y'))
+		errx(EX_USAGE, _("not started"));
+}
+
+/* OUTPUT/msprof-exec_HOST_TIME_PID, absolute: the injector may cd. */
+static char *
+make_session(const char *output)
+{
+	char host[256] = "localhost", stamp[32], *abs, *dir;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (mkdirs(output, 0755) == -1)
+		err(EX_CANTCREAT, _("cannot create the output directory %s; "
+		    "choose another with -o"), output);
+	if ((abs = realpath(output, NULL)) == NULL)
+		err(EX_CANTCREAT, "%s", output);
+	gethostname(host, sizeof(host) - 1);
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	dir = xasprintf("%s/msprof-exec_%s_%s_%ld", abs, host, stamp,
+	    (long)getpid());
+	free(abs);
+	if (mkdir(dir, 0755) == -1)
+		err(EX_CANTCREAT, _("cannot create the session directory %s"),
+		    dir);
+	return dir;
+}
+
+/* The environment of the command: ours plus the shim and its variables. */
+static char **
+child_environ(const struct install *in, const struct launchtab *tab,
+    const char *session, struct strv *vars)
+{
+	struct shim_env se = { 0 };
+	size_t n = vec_count(environ);
+	char **envp, *ld;
+
+	strv_pushf(vars, "%s=%s", MSPROF_ENV_SHIM, in->shim);
+	strv_pushf(vars, "%s=%s", MSPROF_ENV_INJECTOR, in->injector);
+	strv_pushf(vars, "%s=%s", MSPROF_ENV_SESSION, session);
+	strv_pushf(vars, "%s=%s", MSPROF_ENV_MATCH, tab->match);
+	se.shim = in->shim;
+	for (size_t i = 0; i < vars->n; i++)
+		se.saved[se.nsaved++] = vars->v[i];
+	envp = xcalloc(n + vars->n + 2, sizeof(*envp));
+	ld = xmalloc(env_preload_size(&se, environ));
+	env_fix(&se, environ, envp, ld);
+	return envp;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct install in;
+	struct launchtab tab;
+	struct launch l = { LAUNCH_NONE, -1, ENGINE_NONE };
+	struct strv cmd = { 0 }, vars = { 0 }, iargv = { 0 };
+	struct report r;
+	char *why = NULL, *path, *session, *plan_path;
+	enum engine guess;
+	cJSON *journal;
+	pid_t pid;
+	int status;
+
+	i18n_init();
+	options_parse(argc, argv, &o);
+	if (o.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (install_locate(&in, &why) == -1)
+		errx(EX_SOFTWARE, "%s", why);
+	if (o.version) {
+		printf("msprof-exec %s\n%s: %s\n", VERSION, _("shim"), in.shim);
+		return 0;
+	}
+	if (o.cmd[0] == NULL) {
+		warnx(_("profiling needs a runnable training script or command"));
+		usage(stderr);
+		return EX_USAGE;
+	}
+	if (launchtab_load(&tab, in.launchtab, &why) == -1)
+		errx(EX_CONFIG, "%s", why);
+	command_argv(o.cmd, &cmd);
+	if (strcmp(cmd.v[0], "bash") == 0 && cmd.n > 1 &&
+	    access(cmd.v[1], F_OK) == -1 && strchr(cmd.v[1], '/') != NULL)
+		err(EX_NOINPUT, "%s", cmd.v[1]);
+	if ((path = command_path(cmd.v[0])) != NULL)
+		launch_analyse(&tab, path, cmd.v, &l);
+	guess = l.kind != LAUNCH_NONE ? l.engine :
+	    cmd.n > 1 ? script_engine(&tab, cmd.v[1]) : ENGINE_NONE;
+	if (o.dry_run)
+		return dry_run(&o.plan, &tab, cmd.v, path);
+	confirm(&o, cmd.v, guess);
+
+	session = make_session(plan_output(&o.plan, guess));
+	o.plan.session = xstrdup(session);
+	o.plan.shim = xstrdup(in.shim);
+	o.plan.launchtab = xstrdup(in.launchtab);
+	plan_path = xasprintf("%s/%s", session, SESSION_PLAN);
+	if (plan_write(&o.plan, plan_path) == -1)
+		err(EX_CANTCREAT, _("cannot write %s"), plan_path);
+
+	if (l.kind != LAUNCH_NONE) {
+		/* The command is itself the launcher: no shim needed. */
+		strv_push(&iargv, in.injector);
+		strv_push(&iargv, INJECT_MODE_SEARCH);
+		strv_push(&iargv, session);
+		strv_push(&iargv, path);
+		for (size_t i = 0; i < cmd.n; i++)
+			strv_push(&iargv, cmd.v[i]);
+		pid = run_start(iargv.v, environ, 0);
+	} else
+		pid = run_start(cmd.v, child_environ(&in, &tab, session, &vars),
+		    1);
+	if (pid == -1)
+		err(EX_OSERR, "fork");
+	status = run_wait(pid);
+
+	journal = journal_read(session);
+	report_print(session, journal, o.quiet, &r);
+	cJSON_Delete(journal);
+	if (r.refused > 0)
+		return EX_CONFIG;
+	run_exit_like(status);
+}

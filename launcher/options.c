@@ -1,0 +1,346 @@
+/*
+ * Parse the msprof-exec command line.  Every value is checked here, before
+ * anything runs; a bad one is reported with the option, the value and what
+ * is accepted, and exits with status 64 (EX_USAGE).
+ */
+#include <err.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "options.h"
+
+/* A window this long needs --force: large jobs need 2 to 3 steps. */
+#define MAX_STEPS_UNFORCED	3
+
+enum {
+	OPT_STEP_START = 256, OPT_STEP_END, OPT_NO_CPU, OPT_SIMPLIFY,
+	OPT_EXPORT, OPT_AIC, OPT_MODE, OPT_DYNDIR, OPT_NO_ANALYSE, OPT_ITERS,
+	OPT_FRAMEWORK, OPT_EXISTING, OPT_SKIP_CHECKS, OPT_CANN_ENV, OPT_JSON,
+	OPT_LOG, OPT_FORCE
+};
+
+static const struct option longopts[] = {
+	{ "level",		required_argument, NULL, 'l' },
+	{ "steps",		required_argument, NULL, 's' },
+	{ "step-start",		required_argument, NULL, OPT_STEP_START },
+	{ "step-end",		required_argument, NULL, OPT_STEP_END },
+	{ "ranks",		required_argument, NULL, 'r' },
+	{ "with",		required_argument, NULL, 'w' },
+	{ "no-cpu",		no_argument,	   NULL, OPT_NO_CPU },
+	{ "data-simplification", no_argument,	   NULL, OPT_SIMPLIFY },
+	{ "export-type",	required_argument, NULL, OPT_EXPORT },
+	{ "aic-metrics",	required_argument, NULL, OPT_AIC },
+	{ "mode",		required_argument, NULL, OPT_MODE },
+	{ "dynamic-dir",	required_argument, NULL, OPT_DYNDIR },
+	{ "no-analyse",		no_argument,	   NULL, OPT_NO_ANALYSE },
+	{ "train-iters",	required_argument, NULL, OPT_ITERS },
+	{ "output",		required_argument, NULL, 'o' },
+	{ "framework",		required_argument, NULL, OPT_FRAMEWORK },
+	{ "existing",		required_argument, NULL, OPT_EXISTING },
+	{ "yes",		no_argument,	   NULL, 'y' },
+	{ "dry-run",		no_argument,	   NULL, 'n' },
+	{ "force",		no_argument,	   NULL, OPT_FORCE },
+	{ "skip-checks",	no_argument,	   NULL, OPT_SKIP_CHECKS },
+	{ "cann-env",		required_argument, NULL, OPT_CANN_ENV },
+	{ "json",		required_argument, NULL, OPT_JSON },
+	{ "log",		required_argument, NULL, OPT_LOG },
+	{ "quiet",		no_argument,	   NULL, 'q' },
+	{ "verbose",		no_argument,	   NULL, 'v' },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ "version",		no_argument,	   NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+void
+usage(FILE *f)
+{
+	fprintf(f, _(
+"usage: msprof-exec [OPTIONS] [--] COMMAND [ARG...]\n"
+"\n"
+"Run COMMAND (a training script or launcher) and collect torch_npu profiling\n"
+"data from the MindSpeed training launches it starts.  A COMMAND ending in\n"
+".sh runs with bash.  Your files are not modified.\n"
+"\n"
+"  -l, --level L            level_none, level0, level1, level2 (level1)\n"
+"  -s, --steps S:E          collect steps S to E-1 (LLM 2:4, MM 10:12)\n"
+"      --step-start N, --step-end N\n"
+"  -r, --ranks LIST         0, 0,1,2 or all (0)\n"
+"  -w, --with LIST          cpu, memory, stack, shapes (cpu)\n"
+"      --no-cpu             no CPU activity\n"
+"      --data-simplification, --export-type text|db,\n"
+"      --aic-metrics PipeUtilization|ArithmeticUtilization\n"
+"      --mode static|dynamic, --dynamic-dir DIR, --no-analyse  (MM)\n"
+"      --train-iters N|keep shorten the run (MM 100, LLM keep)\n"
+"  -o, --output DIR         save path (LLM ./profiling_output, MM ./npu_profiling)\n"
+"      --framework auto|llm|mm, --existing ask|keep|override\n"
+"      --force              allow a window of more than 3 steps\n"
+"  -y, --yes                do not ask for confirmation\n"
+"  -n, --dry-run            show the plan and the rewritten command, run nothing\n"
+"      --skip-checks, --cann-env FILE, --json FILE, --log FILE\n"
+"  -q, --quiet, -v, --verbose, -h, --help, -V, --version\n"));
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "msprof-exec: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(EX_USAGE);
+}
+
+static int
+one_of(const char *v, const char *const *accepted)
+{
+	for (; *accepted != NULL; accepted++)
+		if (strcmp(v, *accepted) == 0)
+			return 1;
+	return 0;
+}
+
+static char *
+choice(const char *opt, const char *v, const char *const *accepted,
+    const char *list)
+{
+	if (!one_of(v, accepted))
+		bad(_("%s '%s': not accepted; use one of %s"), opt, v, list);
+	return xstrdup(v);
+}
+
+static int
+number(const char *opt, const char *v, int min)
+{
+	char *end;
+	long n;
+
+	n = strtol(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || n < min || n > INT_MAX)
+		bad(_("%s '%s': give a whole number of %d or more"), opt, v, min);
+	return (int)n;
+}
+
+static int
+whole(const char *v, long *n)
+{
+	char *end;
+
+	*n = strtol(v, &end, 10);
+	return *v != '\0' && *end == '\0' && *n <= INT_MAX && *n >= INT_MIN;
+}
+
+static void
+parse_steps(struct plan *p, const char *v)
+{
+	const char *colon = strchr(v, ':');
+	char *head;
+	long start, end;
+	int ok;
+
+	if (colon == NULL)
+		bad(_("--steps '%s': give START:END, e.g. 2:4 for steps 2 and "
+		    "3"), v);
+	head = strndup(v, (size_t)(colon - v));
+	ok = head != NULL && whole(head, &start) && whole(colon + 1, &end);
+	free(head);
+	if (!ok)
+		bad(_("--steps '%s': give START:END as whole numbers, e.g. 2:4 "
+		    "for steps 2 and 3"), v);
+	if (start < 1)
+		bad(_("--steps '%s': the start step must be 1 or more"), v);
+	if (end <= start)
+		bad(_("--steps '%s': the end step must be greater than the start "
+		    "step (S:E collects steps S to E-1)"), v);
+	p->step_start = (int)start;
+	p->step_end = (int)end;
+}
+
+static void
+parse_ranks(struct plan *p, const char *v)
+{
+	char *copy, *tok, *save = NULL, *end;
+	long r;
+
+	free(p->ranks);
+	p->ranks = NULL;
+	p->nranks = 0;
+	p->ranks_all = strcmp(v, "all") == 0;
+	if (p->ranks_all)
+		return;
+	copy = xstrdup(v);
+	p->ranks = xcalloc(PLAN_MAX_RANKS, sizeof(*p->ranks));
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		r = strtol(tok, &end, 10);
+		if (*end != '\0' || r < 0 || r > INT_MAX ||
+		    p->nranks == PLAN_MAX_RANKS)
+			bad(_("--ranks '%s': '%s' is not a rank; give 0, 0,1,2 "
+			    "or all"), v, tok);
+		p->ranks[p->nranks++] = (int)r;
+	}
+	free(copy);
+	if (p->nranks == 0)
+		bad(_("--ranks '%s': no rank given; give 0, 0,1,2 or all"), v);
+}
+
+static void
+parse_with(struct plan *p, const char *v)
+{
+	char *copy = xstrdup(v), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "cpu") == 0)
+			p->with_cpu = 1;
+		else if (strcmp(tok, "memory") == 0)
+			p->with_memory = 1;
+		else if (strcmp(tok, "stack") == 0)
+			p->with_stack = 1;
+		else if (strcmp(tok, "shapes") == 0)
+			p->record_shapes = 1;
+		else
+			bad(_("--with '%s': unknown item '%s'; accepted: cpu, "
+			    "memory, stack, shapes"), v, tok);
+	}
+	free(copy);
+}
+
+static const char *const levels[] = { "level_none", "level0", "level1",
+    "level2", NULL };
+static const char *const exports[] = { "text", "db", NULL };
+static const char *const metrics[] = { "PipeUtilization",
+    "ArithmeticUtilization", NULL };
+static const char *const modes[] = { "static", "dynamic", NULL };
+static const char *const frameworks[] = { "auto", "llm", "mm", NULL };
+static const char *const policies[] = { "ask", "keep", "override", NULL };
+
+static void
+take(char **field, char *value)
+{
+	free(*field);
+	*field = value;
+}
+
+static void
+parse_one(struct options *o, int c, const char *v)
+{
+	struct plan *p = &o->plan;
+	char *s;
+
+	switch (c) {
+	case 'l': take(&p->level, choice("--level", v, levels,
+	    "level_none, level0, level1, level2")); break;
+	case 's': parse_steps(p, v); break;
+	case OPT_STEP_START: p->step_start = number("--step-start", v, 1); break;
+	case OPT_STEP_END: p->step_end = number("--step-end", v, 2); break;
+	case 'r': parse_ranks(p, v); break;
+	case 'w': parse_with(p, v); break;
+	case OPT_NO_CPU: p->with_cpu = 0; break;
+	case OPT_SIMPLIFY: p->data_simplification = 1; break;
+	case OPT_EXPORT: take(&p->export_type, choice("--export-type", v,
+	    exports, "text, db")); break;
+	case OPT_AIC: take(&p->aic_metrics, choice("--aic-metrics", v, metrics,
+	    "PipeUtilization, ArithmeticUtilization")); break;
+	case OPT_MODE: take(&p->mode, choice("--mode", v, modes,
+	    "static, dynamic")); break;
+	case OPT_DYNDIR: take(&p->dynamic_dir, xstrdup(v)); break;
+	case OPT_NO_ANALYSE: p->analyse = 0; break;
+	case OPT_ITERS:
+		p->train_iters = strcmp(v, "keep") == 0 ? -1 :
+		    number("--train-iters", v, 1);
+		break;
+	case 'o':
+		if (*v == '\0')
+			bad(_("--output: the directory name is empty"));
+		take(&p->output, xstrdup(v));
+		break;
+	case OPT_FRAMEWORK: take(&p->framework, choice("--framework", v,
+	    frameworks, "auto, llm, mm")); break;
+	case OPT_EXISTING:
+		s = choice("--existing", v, policies, "ask, keep, override");
+		p->existing = s[0] == 'a' ? EXISTING_ASK : s[0] == 'k' ?
+		    EXISTING_KEEP : EXISTING_OVERRIDE;
+		free(s);
+		break;
+	case 'y': o->yes = 1; break;
+	case 'n': o->dry_run = 1; break;
+	case OPT_FORCE: o->force = 1; break;
+	case OPT_SKIP_CHECKS: o->skip_checks = 1; break;
+	case OPT_CANN_ENV: take(&o->cann_env, xstrdup(v)); break;
+	case OPT_JSON: take(&o->json, xstrdup(v)); break;
+	case OPT_LOG: take(&o->log, xstrdup(v)); break;
+	case 'q': o->quiet = 1; break;
+	case 'v': o->verbose = 1; break;
+	case 'h': o->help = 1; break;
+	case 'V': o->version = 1; break;
+	}
+}
+
+/* Rules between options, checked once all are read. */
+static void
+check(struct options *o)
+{
+	struct plan *p = &o->plan;
+	int window = 2;
+
+	if (p->step_start && p->step_end) {
+		if (p->step_end <= p->step_start)
+			bad(_("--step-end %d: the end step must be greater than "
+			    "the start step %d (steps S to E-1 are collected)"),
+			    p->step_end, p->step_start);
+		window = p->step_end - p->step_start;
+	}
+	if (window > MAX_STEPS_UNFORCED && !o->force)
+		bad(_("steps %d:%d collect %d steps; large jobs need 2 to 3, "
+		    "and more make huge files. Add --force to collect %d"),
+		    p->step_start, p->step_end, window, window);
+	if (strcmp(p->level, "level_none") == 0 &&
+	    strcmp(p->export_type, "db") == 0)
+		bad(_("--level level_none cannot be combined with --export-type "
+		    "db; use level0 or --export-type text"));
+	if (strcmp(p->level, "level_none") == 0 &&
+	    strcmp(p->framework, "mm") == 0)
+		bad(_("--level level_none is for MindSpeed-LLM only; "
+		    "MindSpeed-MM accepts level0, level1, level2"));
+}
+
+void
+options_parse(int argc, char **argv, struct options *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	plan_defaults(&o->plan);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:l:s:r:w:o:ynqvhV", longopts,
+	    NULL)) != -1) {
+		if (c == '?')
+			bad(_("unknown option '%s'; see 'msprof-exec --help'"),
+			    argv[optind - 1]);
+		if (c == ':')
+			bad(_("option '%s' needs a value; see 'msprof-exec "
+			    "--help'"), argv[optind - 1]);
+		parse_one(o, c, optarg);
+	}
+	if (o->help || o->version)
+		return;
+	check(o);
+	o->cmd = argv + optind;
+}
+
+void
+options_free(struct options *o)
+{
+	plan_free(&o->plan);
+	free(o->cann_env);
+	free(o->json);
+	free(o->log);
+}

@@ -1,0 +1,22 @@
+/* The msprof-exec command line (DESIGN section 4). */
+#ifndef MSPROF_OPTIONS_H
+#define MSPROF_OPTIONS_H
+
+#include <stdio.h>
+
+#include "plan.h"
+
+struct options {
+	struct plan	 plan;
+	int		 yes, dry_run, quiet, verbose, skip_checks, force;
+	int		 help, version;
+	char		*cann_env, *json, *log;
+	char		**cmd;		/* the command, NULL-terminated */
+};
+
+/* Parse and check ARGV; a usage error exits with status 64. */
+void	options_parse(int argc, char **argv, struct options *);
+void	options_free(struct options *);
+void	usage(FILE *);
+
+#endif

@@ -1,0 +1,224 @@
+/* The plan as JSON (cJSON), shared by msprof-exec and the injector. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+
+/* DESIGN section 4: LLM collects steps 2 to 3, MM 10 to 11. */
+#define LLM_STEPS_START	2
+#define LLM_STEPS_END	4
+#define MM_STEPS_START	10
+#define MM_STEPS_END	12
+#define LLM_OUTPUT	"./profiling_output"
+#define MM_OUTPUT	"./npu_profiling"
+
+static const char *const existing_names[] = { "ask", "keep", "override" };
+
+const char *
+existing_name(enum existing e)
+{
+	return existing_names[e];
+}
+
+void
+plan_defaults(struct plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->level = xstrdup("level1");
+	p->with_cpu = 1;
+	p->export_type = xstrdup("text");
+	p->aic_metrics = xstrdup("PipeUtilization");
+	p->mode = xstrdup("static");
+	p->analyse = 1;
+	p->framework = xstrdup("auto");
+	p->existing = EXISTING_ASK;
+}
+
+void
+plan_free(struct plan *p)
+{
+	free(p->level);
+	free(p->ranks);
+	free(p->export_type);
+	free(p->aic_metrics);
+	free(p->mode);
+	free(p->dynamic_dir);
+	free(p->output);
+	free(p->framework);
+	free(p->session);
+	free(p->shim);
+	free(p->launchtab);
+	memset(p, 0, sizeof(*p));
+}
+
+void
+plan_steps(const struct plan *p, enum engine e, int *start, int *end)
+{
+	int mm = strcmp(engine_framework(e), "mm") == 0;
+
+	*start = p->step_start ? p->step_start :
+	    mm ? MM_STEPS_START : LLM_STEPS_START;
+	*end = p->step_end ? p->step_end :
+	    p->step_start ? *start + 2 : mm ? MM_STEPS_END : LLM_STEPS_END;
+}
+
+const char *
+plan_output(const struct plan *p, enum engine e)
+{
+	if (p->output != NULL)
+		return p->output;
+	return strcmp(engine_framework(e), "mm") == 0 ? MM_OUTPUT : LLM_OUTPUT;
+}
+
+static void
+add_str(cJSON *o, const char *k, const char *v)
+{
+	if (v != NULL)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+int
+plan_write(const struct plan *p, const char *path)
+{
+	cJSON *o = cJSON_CreateObject(), *r;
+	char *text, *tmp;
+	int fd, rc = -1, saved;
+	size_t len;
+
+	cJSON_AddNumberToObject(o, "version", 1);
+	add_str(o, "level", p->level);
+	cJSON_AddNumberToObject(o, "step_start", p->step_start);
+	cJSON_AddNumberToObject(o, "step_end", p->step_end);
+	if (p->ranks_all)
+		cJSON_AddStringToObject(o, "ranks", "all");
+	else {
+		r = cJSON_AddArrayToObject(o, "ranks");
+		for (size_t i = 0; i < p->nranks; i++)
+			cJSON_AddItemToArray(r, cJSON_CreateNumber(p->ranks[i]));
+	}
+	cJSON_AddBoolToObject(o, "with_cpu", p->with_cpu);
+	cJSON_AddBoolToObject(o, "with_memory", p->with_memory);
+	cJSON_AddBoolToObject(o, "with_stack", p->with_stack);
+	cJSON_AddBoolToObject(o, "record_shapes", p->record_shapes);
+	cJSON_AddBoolToObject(o, "data_simplification", p->data_simplification);
+	add_str(o, "export_type", p->export_type);
+	add_str(o, "aic_metrics", p->aic_metrics);
+	add_str(o, "mode", p->mode);
+	add_str(o, "dynamic_dir", p->dynamic_dir);
+	cJSON_AddBoolToObject(o, "analyse", p->analyse);
+	cJSON_AddNumberToObject(o, "train_iters", p->train_iters);
+	add_str(o, "output", p->output);
+	add_str(o, "framework", p->framework);
+	add_str(o, "existing", existing_name(p->existing));
+	add_str(o, "session", p->session);
+	add_str(o, "shim", p->shim);
+	add_str(o, "launchtab", p->launchtab);
+	text = cJSON_Print(o);
+	cJSON_Delete(o);
+	if (text == NULL)
+		return -1;
+	tmp = xasprintf("%s.tmp", path);
+	len = strlen(text);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) != -1) {
+		if (write(fd, text, len) == (ssize_t)len && write(fd, "\n", 1) == 1)
+			rc = 0;
+		if (close(fd) == -1)
+			rc = -1;
+		if (rc == 0)
+			rc = rename(tmp, path);
+		if (rc == -1) {
+			saved = errno;
+			unlink(tmp);
+			errno = saved;
+		}
+	}
+	free(tmp);
+	cJSON_free(text);
+	return rc;
+}
+
+static char *
+get_str(const cJSON *o, const char *k, const char *def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	if (cJSON_IsString(v))
+		return xstrdup(v->valuestring);
+	return def != NULL ? xstrdup(def) : NULL;
+}
+
+static int
+get_int(const cJSON *o, const char *k, int def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsNumber(v) ? v->valueint : cJSON_IsBool(v) ?
+	    cJSON_IsTrue(v) : def;
+}
+
+int
+plan_read(struct plan *p, const char *path, char **why)
+{
+	char *text = read_file(path, NULL), *s;
+	cJSON *o, *r;
+	size_t i;
+
+	plan_defaults(p);
+	if (text == NULL) {
+		*why = xasprintf(_("cannot read the plan %s: %s"), path,
+		    strerror(errno));
+		return -1;
+	}
+	o = cJSON_Parse(text);
+	free(text);
+	if (!cJSON_IsObject(o)) {
+		*why = xasprintf(_("%s is not a msprof-exec plan"), path);
+		cJSON_Delete(o);
+		return -1;
+	}
+#define STR(field, key) do { s = get_str(o, key, p->field); \
+	free(p->field); p->field = s; } while (0)
+	STR(level, "level");
+	STR(export_type, "export_type");
+	STR(aic_metrics, "aic_metrics");
+	STR(mode, "mode");
+	STR(dynamic_dir, "dynamic_dir");
+	STR(output, "output");
+	STR(framework, "framework");
+	STR(session, "session");
+	STR(shim, "shim");
+	STR(launchtab, "launchtab");
+#undef STR
+	p->step_start = get_int(o, "step_start", 0);
+	p->step_end = get_int(o, "step_end", 0);
+	p->with_cpu = get_int(o, "with_cpu", 1);
+	p->with_memory = get_int(o, "with_memory", 0);
+	p->with_stack = get_int(o, "with_stack", 0);
+	p->record_shapes = get_int(o, "record_shapes", 0);
+	p->data_simplification = get_int(o, "data_simplification", 0);
+	p->analyse = get_int(o, "analyse", 1);
+	p->train_iters = get_int(o, "train_iters", 0);
+	s = get_str(o, "existing", "ask");
+	for (i = 0; i < 3; i++)
+		if (strcmp(s, existing_names[i]) == 0)
+			p->existing = (enum existing)i;
+	free(s);
+	r = cJSON_GetObjectItemCaseSensitive(o, "ranks");
+	if (cJSON_IsString(r) && strcmp(r->valuestring, "all") == 0)
+		p->ranks_all = 1;
+	else if (cJSON_IsArray(r)) {
+		p->nranks = (size_t)cJSON_GetArraySize(r);
+		p->ranks = xcalloc(p->nranks, sizeof(*p->ranks));
+		for (i = 0; i < p->nranks; i++)
+			p->ranks[i] = cJSON_GetArrayItem(r, (int)i)->valueint;
+	}
+	cJSON_Delete(o);
+	return 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * The profiling plan: what the user asked for, written by msprof-exec to
+ * the session directory and read by the injector at every launch.
+ */
+#ifndef MSPROF_PLAN_H
+#define MSPROF_PLAN_H
+
+#include <stddef.h>
+
+#include "launchtab.h"
+
+enum existing { EXISTING_ASK, EXISTING_KEEP, EXISTING_OVERRIDE };
+
+#define PLAN_MAX_RANKS	4096
+
+struct plan {
+	char		*level;			/* level_none .. level2 */
+	int		 step_start, step_end;	/* 0: the engine's default */
+	int		 ranks_all;
+	int		*ranks;			/* none given: rank 0 */
+	size_t		 nranks;
+	int		 with_cpu, with_memory, with_stack, record_shapes;
+	int		 data_simplification;
+	char		*export_type;		/* text | db */
+	char		*aic_metrics;
+	char		*mode;			/* static | dynamic */
+	char		*dynamic_dir;		/* NULL: inside the output */
+	int		 analyse;
+	int		 train_iters;		/* -1 keep, 0 default */
+	char		*output;		/* NULL: the engine's default */
+	char		*framework;		/* auto | llm | mm */
+	enum existing	 existing;
+
+	/* Filled in by msprof-exec for the injector. */
+	char		*session, *shim, *launchtab;
+};
+
+void	plan_defaults(struct plan *);
+void	plan_free(struct plan *);
+/* Write atomically; -1 with errno set on failure. */
+int	plan_write(const struct plan *, const char *path);
+/* -1 and a message in *why on failure. */
+int	plan_read(struct plan *, const char *path, char **why);
+
+/* The step window and save path for an engine, defaults applied. */
+void	plan_steps(const struct plan *, enum engine, int *start, int *end);
+const char *plan_output(const struct plan *, enum engine);
+
+const char *existing_name(enum existing);
+
+#endif

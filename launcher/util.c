@@ -1,0 +1,226 @@
+/* Allocation that cannot fail, string vectors, files, quoting. */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		err(70, "malloc");
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		err(70, "calloc");
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		err(70, "strdup");
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		err(70, "vasprintf");
+	va_end(ap);
+	return s;
+}
+
+static void
+strv_take(struct strv *sv, char *s)
+{
+	if (sv->n + 2 > sv->cap) {
+		sv->cap = sv->cap ? sv->cap * 2 : 16;
+		sv->v = reallocarray(sv->v, sv->cap, sizeof(*sv->v));
+		if (sv->v == NULL)
+			err(70, "reallocarray");
+	}
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+}
+
+void
+strv_push(struct strv *sv, const char *s)
+{
+	strv_take(sv, xstrdup(s));
+}
+
+void
+strv_pushf(struct strv *sv, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		err(70, "vasprintf");
+	va_end(ap);
+	strv_take(sv, s);
+}
+
+void
+strv_free(struct strv *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = sv->cap = 0;
+}
+
+char *
+read_file(const char *path, size_t *lenp)
+{
+	int fd, saved;
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t r;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return NULL;
+	}
+	for (;;) {
+		if (len + 1 >= cap) {
+			cap = cap ? cap * 2 : 4096;
+			buf = realloc(buf, cap);
+			if (buf == NULL)
+				err(70, "realloc");
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	saved = errno;
+	close(fd);
+	if (r == -1) {
+		free(buf);
+		errno = saved;
+		return NULL;
+	}
+	buf[len] = '\0';
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
+}
+
+int
+mkdirs(const char *path, int mode)
+{
+	char *p = xstrdup(path), *s;
+	struct stat st;
+	int rc = 0, saved;
+
+	for (s = p + 1; rc == 0; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+
+		*s = '\0';
+		if (mkdir(p, (mode_t)mode) == -1 && errno != EEXIST)
+			rc = -1;
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	if (rc == 0 && stat(path, &st) == -1)
+		rc = -1;
+	else if (rc == 0 && !S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		rc = -1;
+	}
+	saved = errno;
+	free(p);
+	errno = saved;
+	return rc;
+}
+
+char *
+shell_quote(const char *w)
+{
+	size_t i, n = 2;
+	char *q, *p;
+
+	if (*w != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=./,:@%^") == strlen(w))
+		return xstrdup(w);
+	for (i = 0; w[i] != '\0'; i++)
+		n += w[i] == '\'' ? 4 : 1;
+	p = q = xmalloc(n + 1);
+	*p++ = '\'';
+	for (i = 0; w[i] != '\0'; i++) {
+		if (w[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else
+			*p++ = w[i];
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return q;
+}
+
+char *
+shell_join(char *const argv[])
+{
+	size_t len = 1;
+	char *out, *q;
+
+	out = xstrdup("");
+	for (; *argv != NULL; argv++) {
+		q = shell_quote(*argv);
+		len += strlen(q) + 1;
+		out = realloc(out, len);
+		if (out == NULL)
+			err(70, "realloc");
+		if (*out != '\0')
+			strcat(out, " ");
+		strcat(out, q);
+		free(q);
+	}
+	return out;
+}
+
+int
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}

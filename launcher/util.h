@@ -1,0 +1,36 @@
+/* Small helpers shared by msprof-exec and its injector. */
+#ifndef MSPROF_UTIL_H
+#define MSPROF_UTIL_H
+
+#include <stddef.h>
+
+#include "i18n.h"
+
+/* A growable NULL-terminated vector of strings it owns. */
+struct strv {
+	char	**v;
+	size_t	  n, cap;
+};
+
+void	 strv_push(struct strv *, const char *);
+void	 strv_pushf(struct strv *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 strv_free(struct strv *);
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+char	*xstrdup(const char *);
+char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+/* Read a whole file; NULL with errno set on failure. */
+char	*read_file(const char *path, size_t *len);
+/* Create a directory and its parents; -1 with errno set on failure. */
+int	 mkdirs(const char *path, int mode);
+/* Shell-quote one word for display (the result is the caller's). */
+char	*shell_quote(const char *word);
+/* A whole command, quoted and joined with spaces. */
+char	*shell_join(char *const argv[]);
+/* Does S end with SUFFIX? */
+int	 ends_with(const char *s, const char *suffix);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * Decide whether an exec starts a training launcher.  Everything here runs
+ * in the exec path of the shim: only reads, no allocation, no locks.
+ */
+#include <stddef.h>
+
+#include "contract.h"
+#include "match.h"
+
+static size_t
+str_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] != '\0')
+		n++;
+	return n;
+}
+
+static int
+mem_eq(const char *a, const char *b, size_t n)
+{
+	while (n-- > 0)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
+
+const char *
+path_base(const char *path)
+{
+	const char *base = path;
+
+	for (; *path != '\0'; path++)
+		if (*path == '/')
+			base = path + 1;
+	return base;
+}
+
+static int
+has_slash(const char *s, size_t n)
+{
+	while (n-- > 0)
+		if (*s++ == '/')
+			return 1;
+	return 0;
+}
+
+/*
+ * Compare one table item with NAME.  Module names are compared whole;
+ * other names as paths: an item with a '/' must end the path at a
+ * component boundary, one without must equal the last component, and a
+ * final '*' matches anything.
+ */
+static int
+item_matches(const char *item, size_t ilen, const char *name, int whole)
+{
+	size_t nlen;
+	const char *tail;
+
+	if (ilen == 0)
+		return 0;
+	if (!whole && !has_slash(item, ilen))
+		name = path_base(name);
+	nlen = str_len(name);
+	if (item[ilen - 1] == '*')
+		return nlen >= ilen - 1 && mem_eq(item, name, ilen - 1);
+	if (whole || !has_slash(item, ilen))
+		return nlen == ilen && mem_eq(item, name, ilen);
+	if (nlen < ilen)
+		return 0;
+	tail = name + nlen - ilen;
+	return mem_eq(item, tail, ilen) && (tail == name || tail[-1] == '/');
+}
+
+int
+table_find(const char *table, const char *key, const char *name)
+{
+	size_t klen = str_len(key);
+	int index = 0;
+	int whole = klen == sizeof(MATCH_KEY_MODULE) - 1 &&
+	    mem_eq(key, MATCH_KEY_MODULE, klen);
+	const char *p = table, *item;
+
+	if (table == NULL || name == NULL)
+		return -1;
+	while (*p != '\0') {
+		int ours = mem_eq(p, key, klen) && p[klen] == '=';
+
+		while (*p != '\0' && *p != '=' && *p != ';')
+			p++;
+		if (*p == '=')
+			p++;
+		for (;;) {
+			item = p;
+			while (*p != '\0' && *p != ',' && *p != ';')
+				p++;
+			if (ours && item_matches(item, (size_t)(p - item), name,
+			    whole))
+				return index;
+			index += ours;
+			if (*p != ',')
+				break;
+			p++;
+		}
+		if (*p == ';')
+			p++;
+	}
+	return -1;
+}
+
+int
+table_has(const char *table, const char *key, const char *name)
+{
+	return table_find(table, key, name) >= 0;
+}
+
+/*
+ * Walk CPython's own options (getopt string "bBc:dEhiIJm:OPqRsStuvVW:xX:?"
+ * plus --check-hash-based-pycs VALUE) to the module or script operand.
+ * Returns the operand, sets *next to the index after it and *module when
+ * it came from -m; NULL for -c, -, --help and the like.
+ */
+static const char *
+python_operand(char *const argv[], int *next, int *module)
+{
+	int i, j;
+	const char *a;
+
+	*module = 0;
+	for (i = 1; (a = argv[i]) != NULL; i++) {
+		if (a[0] != '-') {
+			*next = i + 1;
+			return a;
+		}
+		if (a[1] == '\0')
+			return NULL;			/* "-": stdin */
+		if (a[1] == '-') {
+			if (a[2] == '\0') {
+				*next = i + 2;
+				return argv[i + 1];
+			}
+			if (mem_eq(a, "--check-hash-based-pycs", 24))
+				i++;			/* value follows */
+			else if (!mem_eq(a, "--check-hash-based-pycs=", 24))
+				return NULL;		/* --help, --version */
+			if (argv[i] == NULL)
+				return NULL;
+			continue;
+		}
+		for (j = 1; a[j] != '\0'; j++) {
+			char c = a[j];
+
+			if (c == 'c')
+				return NULL;
+			if (c != 'm' && c != 'W' && c != 'X')
+				continue;
+			if (a[j + 1] == '\0' && argv[++i] == NULL)
+				return NULL;
+			if (c == 'm') {
+				*module = 1;
+				*next = i + 1;
+				return a[j + 1] != '\0' ? a + j + 1 : argv[i];
+			}
+			break;				/* -W/-X value */
+		}
+	}
+	return NULL;
+}
+
+enum launch_kind
+match_launch(const char *table, const char *path, char *const argv[],
+    struct launch_match *m)
+{
+	int module = 0;
+
+	m->kind = LAUNCH_NONE;
+	m->operand = NULL;
+	m->next = 1;
+	if (table == NULL || path == NULL)
+		return LAUNCH_NONE;
+	if (table_has(table, MATCH_KEY_LAUNCHER, path))
+		return m->kind = LAUNCH_LAUNCHER;
+	if (argv == NULL || argv[0] == NULL ||
+	    !table_has(table, MATCH_KEY_PYTHON, path))
+		return LAUNCH_NONE;
+	m->operand = python_operand(argv, &m->next, &module);
+	if (m->operand == NULL)
+		return LAUNCH_NONE;
+	if (module)
+		m->kind = table_has(table, MATCH_KEY_MODULE, m->operand) ?
+		    LAUNCH_PY_MODULE : LAUNCH_NONE;
+	else if (table_has(table, MATCH_KEY_LAUNCHER, m->operand) ||
+	    table_has(table, MATCH_KEY_ENTRY, m->operand))
+		m->kind = LAUNCH_PY_SCRIPT;
+	return m->kind;
+}

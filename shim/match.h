@@ -1,0 +1,36 @@
+/*
+ * Is an exec a training launch?  Pure functions over the launch table
+ * string (see contract.h): no allocation, no library state, safe in a
+ * vfork child.  Shared by the shim, the injector and the unit tests.
+ */
+#ifndef MSPROF_MATCH_H
+#define MSPROF_MATCH_H
+
+#include <stddef.h>
+
+enum launch_kind {
+	LAUNCH_NONE = 0,
+	LAUNCH_LAUNCHER,	/* torchrun ..., msrun ... */
+	LAUNCH_PY_MODULE,	/* python [opts] -m torch.distributed.run ... */
+	LAUNCH_PY_SCRIPT	/* python [opts] pretrain_gpt.py | .../bin/torchrun ... */
+};
+
+struct launch_match {
+	enum launch_kind kind;
+	const char	*operand;	/* the module or script name */
+	int		 next;		/* argv index after the operand */
+};
+
+/* Classify the exec of PATH with ARGV (which may be NULL). */
+enum launch_kind match_launch(const char *table, const char *path,
+	    char *const argv[], struct launch_match *m);
+
+/* Does NAME match an item of KEY in TABLE? */
+int	table_has(const char *table, const char *key, const char *name);
+/* The index among KEY's items of the first that NAME matches, or -1. */
+int	table_find(const char *table, const char *key, const char *name);
+
+/* The last component of a path. */
+const char *path_base(const char *path);
+
+#endif

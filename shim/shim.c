@@ -1,0 +1,458 @@
+/*
+ * The LD_PRELOAD shim: the exec entry points of the C library.
+ *
+ * Each wrapper either hands a training launch to the injector (an ordinary
+ * program that rewrites the command and then runs it), or calls the real
+ * function unchanged, only putting the shim back into an environment that
+ * lost it.  The wrappers run in vfork children (CPython's subprocess) and
+ * after fork in threaded programs, on the caller's memory: they use the
+ * stack and syscalls only, write no global, take no lock and print
+ * nothing.  Everything that needs more is done once, at load time.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <unistd.h>
+
+#include "contract.h"
+#include "envfix.h"
+#include "match.h"
+#include "resolve.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/*
+ * glibc 2.34 moved dlsym into libc with a new version; bind the old one so
+ * that a shim built here still loads where glibc is older (a missing
+ * symbol version stops every program from starting).
+ */
+#if defined(__x86_64__)
+__asm__(".symver dlsym,dlsym@GLIBC_2.2.5");
+#elif defined(__aarch64__)
+__asm__(".symver dlsym,dlsym@GLIBC_2.17");
+#endif
+
+extern char **environ;
+
+typedef int execve_fn(const char *, char *const[], char *const[]);
+typedef int execv_fn(const char *, char *const[]);
+typedef int fexecve_fn(int, char *const[], char *const[]);
+typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
+    const posix_spawnattr_t *, char *const[], char *const[]);
+
+/* Written once, by the constructor; only read afterwards. */
+static struct {
+	int		 loaded;
+	int		 active;	/* a session is set up */
+	execve_fn	*execve, *execvpe;
+	execv_fn	*execv, *execvp;
+	fexecve_fn	*fexecve;
+	spawn_fn	*posix_spawn, *posix_spawnp;
+	const char	*injector, *session, *table;
+	struct shim_env	 env;
+	char		 arena[SHIM_SAVED_BYTES];
+} S;
+
+static void *
+real(const char *name, void *self)
+{
+	void *fn = dlsym(RTLD_NEXT, name);
+
+	return fn == self ? NULL : fn;	/* never call ourselves */
+}
+
+/* Keep a copy of the session variables: the program may change environ. */
+static void
+save_session(void)
+{
+	char **e, *p = S.arena;
+	size_t n, plen = sizeof(MSPROF_ENV_PREFIX) - 1;
+
+	for (e = environ; e != NULL && *e != NULL; e++) {
+		for (n = 0; n < plen && (*e)[n] == MSPROF_ENV_PREFIX[n]; n++)
+			;
+		if (n < plen || S.env.nsaved == SHIM_MAX_SAVED)
+			continue;
+		while ((*e)[n] != '\0')
+			n++;
+		if (p + n + 1 > S.arena + sizeof(S.arena))
+			return;
+		for (size_t i = 0; i <= n; i++)
+			p[i] = (*e)[i];
+		S.env.saved[S.env.nsaved++] = p;
+		p += n + 1;
+	}
+}
+
+static void
+shim_init(void)
+{
+	int saved_errno = errno;
+	char *saved[SHIM_MAX_SAVED + 1];
+
+	S.execve = real("execve", (void *)execve);
+	S.execv = real("execv", (void *)execv);
+	S.execvp = real("execvp", (void *)execvp);
+	S.execvpe = real("execvpe", (void *)execvpe);
+	S.fexecve = real("fexecve", (void *)fexecve);
+	S.posix_spawn = real("posix_spawn", (void *)posix_spawn);
+	S.posix_spawnp = real("posix_spawnp", (void *)posix_spawnp);
+	save_session();
+	for (int i = 0; i < S.env.nsaved; i++)
+		saved[i] = (char *)S.env.saved[i];
+	saved[S.env.nsaved] = NULL;
+	S.env.shim = env_value(saved, MSPROF_ENV_SHIM);
+	S.injector = env_value(saved, MSPROF_ENV_INJECTOR);
+	S.session = env_value(saved, MSPROF_ENV_SESSION);
+	S.table = env_value(saved, MSPROF_ENV_MATCH);
+	S.active = S.env.shim != NULL && *S.env.shim != '\0' &&
+	    S.injector != NULL && *S.injector == '/' &&
+	    S.session != NULL && *S.session != '\0' && S.table != NULL &&
+	    S.execve != NULL && S.posix_spawn != NULL;
+	S.loaded = 1;
+	errno = saved_errno;
+}
+
+__attribute__((constructor)) static void
+shim_load(void)
+{
+	if (!S.loaded)
+		shim_init();
+}
+
+/* A wrapper called before our constructor (from another library's). */
+#define READY() do { if (!S.loaded) shim_init(); } while (0)
+
+/* Call a real function, or fail as a missing one would. */
+#define CALL_REAL(fn, ...) \
+	(S.fn != NULL ? S.fn(__VA_ARGS__) : (errno = ENOSYS, -1))
+
+/*
+ * glibc declares the path arguments nonnull, and the compiler would drop
+ * our NULL checks; callers do pass NULL (the real functions then fail with
+ * EFAULT), so hide the pointer's origin from the optimiser.
+ */
+static const char *
+opaque(const char *p)
+{
+	__asm__("" : "+r"(p));
+	return p;
+}
+
+static int
+has_slash(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s == '/')
+			return 1;
+	return 0;
+}
+
+/*
+ * Is the exec of PATH (a file that exists) with ARGV a training launch?
+ * Launchers are matched by their file name; Python by its arguments.
+ */
+static int
+is_launch(const char *path, char *const argv[])
+{
+	struct launch_match m;
+
+	return S.active && match_launch(S.table, path, argv, &m) != LAUNCH_NONE &&
+	    is_exec_file(path);
+}
+
+/*
+ * The file an execvp-family call would run, if it is a training launch.
+ * The name alone must match first, so ordinary commands cost no lookup.
+ */
+static const char *
+searched_launch(const char *file, char *const argv[], char *buf, size_t cap)
+{
+	struct launch_match m;
+
+	if (!S.active || opaque(file) == NULL)
+		return NULL;
+	if (has_slash(file))
+		return is_launch(file, argv) ? file : NULL;
+	if (match_launch(S.table, file, argv, &m) == LAUNCH_NONE)
+		return NULL;
+	if (resolve_path(file, env_value(environ, "PATH"), buf, cap) == NULL)
+		return NULL;
+	return is_launch(buf, argv) ? buf : NULL;
+}
+
+/*
+ * Build the injector's argv (contract.h) in OUT, which has room for
+ * vec_count(argv) + INJECT_ARGV_CMD + 2 pointers.
+ */
+static void
+injector_argv(char **out, const char *mode, const char *path,
+    char *const argv[])
+{
+	size_t i, n = vec_count(argv);
+
+	out[0] = (char *)S.injector;
+	out[INJECT_ARGV_MODE] = (char *)mode;
+	out[INJECT_ARGV_SESSION] = (char *)S.session;
+	out[INJECT_ARGV_PATH] = (char *)path;
+	for (i = 0; i < n; i++)
+		out[INJECT_ARGV_CMD + i] = argv[i];
+	if (n == 0)
+		out[INJECT_ARGV_CMD + n++] = (char *)path;
+	out[INJECT_ARGV_CMD + n] = NULL;
+}
+
+/*
+ * Replace the process with the injector; returns only if that failed.  The
+ * injector gets the environment meant for the launcher without the shim:
+ * it must not load the shim (its own exec of the launcher would come back
+ * here), and the launcher and its workers must not carry it.
+ */
+static void
+exec_injector(const char *mode, const char *path, char *const argv[],
+    char *const envp[])
+{
+	size_t n = vec_count(argv), e = vec_count(envp);
+
+	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV)
+		return;
+	char *iargv[n + INJECT_ARGV_CMD + 2], *clean[e + 1];
+	char ld[env_preload_size(&S.env, envp)];
+
+	injector_argv(iargv, mode, path, argv);
+	env_strip(S.env.shim, envp, clean, ld);
+	S.execve(S.injector, iargv, clean);
+}
+
+/*
+ * Return CALL_PLAIN, or, when the program dropped the shim from ENVP,
+ * CALL_FIXED, which names the repaired copy `fixed`.  The copy lives on
+ * this frame's stack.
+ */
+#define WITH_ENV(envp, call_fixed, call_plain) do {			\
+	size_t n_ = vec_count(envp);					\
+	if (!S.active || n_ > SHIM_MAX_ENV ||				\
+	    !env_needs_fix(&S.env, (envp)))				\
+		return (call_plain);					\
+	char ld_[env_preload_size(&S.env, (envp))];			\
+	char *fixed[n_ + S.env.nsaved + 2];				\
+	env_fix(&S.env, (envp), fixed, ld_);				\
+	return (call_fixed);						\
+} while (0)
+
+static int
+do_execve(const char *path, char *const argv[], char *const envp[],
+    const char *mode)
+{
+	int saved_errno = errno;
+
+	if (opaque(path) != NULL && is_launch(path, argv))
+		exec_injector(mode, path, argv, envp);
+	errno = saved_errno;
+	WITH_ENV(envp, CALL_REAL(execve, path, argv, fixed),
+	    CALL_REAL(execve, path, argv, envp));
+}
+
+static int
+do_execvpe(const char *file, char *const argv[], char *const envp[],
+    int plain)
+{
+	int saved_errno = errno;
+	char buf[PATH_MAX];
+	const char *path = searched_launch(file, argv, buf, sizeof(buf));
+
+	if (path != NULL)
+		exec_injector(INJECT_MODE_SEARCH, path, argv, envp);
+	errno = saved_errno;
+	if (plain)
+		WITH_ENV(envp, CALL_REAL(execvpe, file, argv, fixed),
+		    CALL_REAL(execvp, file, argv));
+	WITH_ENV(envp, CALL_REAL(execvpe, file, argv, fixed),
+	    CALL_REAL(execvpe, file, argv, envp));
+}
+
+EXPORT int
+execve(const char *path, char *const argv[], char *const envp[])
+{
+	READY();
+	return do_execve(path, argv, envp, INJECT_MODE_EXEC);
+}
+
+EXPORT int
+execv(const char *path, char *const argv[])
+{
+	int saved_errno = errno;
+
+	READY();
+	if (opaque(path) != NULL && is_launch(path, argv))
+		exec_injector(INJECT_MODE_EXEC, path, argv, environ);
+	errno = saved_errno;
+	WITH_ENV(environ, CALL_REAL(execve, path, argv, fixed),
+	    CALL_REAL(execv, path, argv));
+}
+
+EXPORT int
+execvp(const char *file, char *const argv[])
+{
+	READY();
+	return do_execvpe(file, argv, environ, 1);
+}
+
+EXPORT int
+execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	READY();
+	return do_execvpe(file, argv, envp, 0);
+}
+
+EXPORT int
+fexecve(int fd, char *const argv[], char *const envp[])
+{
+	int saved_errno = errno;
+	char proc[64], path[PATH_MAX];
+	ssize_t n;
+	char *p = proc + sizeof(proc);
+
+	READY();
+	if (S.active && fd >= 0) {
+		/* Match by the file the descriptor was opened from. */
+		*--p = '\0';
+		for (int v = fd; ; v /= 10) {
+			*--p = (char)('0' + v % 10);
+			if (v < 10)
+				break;
+		}
+		p -= sizeof("/proc/self/fd/") - 1;
+		for (size_t i = 0; i < sizeof("/proc/self/fd/") - 1; i++)
+			p[i] = "/proc/self/fd/"[i];
+		n = readlink(p, path, sizeof(path) - 1);
+		if (n > 0) {
+			path[n] = '\0';
+			if (is_launch(path, argv))
+				exec_injector(INJECT_MODE_EXEC, path, argv,
+				    envp);
+		}
+	}
+	errno = saved_errno;
+	WITH_ENV(envp, CALL_REAL(fexecve, fd, argv, fixed),
+	    CALL_REAL(fexecve, fd, argv, envp));
+}
+
+/*
+ * The execl family: copy the arguments into an array on this frame.
+ * A macro, not a function: a va_list handed to a helper is a copy on some
+ * ABIs (i686, aarch64) and would not advance here.
+ */
+#define COLLECT_ARGS(arg0, argv, ap)					\
+	size_t n_ = 1;							\
+	va_start(ap, arg0);						\
+	while (va_arg(ap, char *) != NULL)				\
+		n_++;							\
+	va_end(ap);							\
+	if (n_ > SHIM_MAX_ARGS) {					\
+		errno = E2BIG;						\
+		return -1;						\
+	}								\
+	char *argv[n_ + 1];						\
+	va_start(ap, arg0);						\
+	argv[0] = (char *)(arg0);					\
+	for (size_t i_ = 1; i_ <= n_; i_++)				\
+		argv[i_] = va_arg(ap, char *)
+
+EXPORT int
+execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+
+	READY();
+	COLLECT_ARGS(arg, argv, ap);
+	va_end(ap);
+	return do_execve(path, argv, environ, INJECT_MODE_EXEC);
+}
+
+EXPORT int
+execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	char **envp;
+
+	READY();
+	COLLECT_ARGS(arg, argv, ap);
+	envp = va_arg(ap, char **);
+	va_end(ap);
+	return do_execve(path, argv, envp, INJECT_MODE_EXEC);
+}
+
+EXPORT int
+execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+
+	READY();
+	COLLECT_ARGS(arg, argv, ap);
+	va_end(ap);
+	return do_execvpe(file, argv, environ, 1);
+}
+
+/*
+ * posix_spawn runs the child on the caller's side of a CLONE_VM, through
+ * glibc's internal exec: the only place to act is here, in the parent.
+ * It returns an error number, not -1.
+ */
+static int
+spawn_injector(pid_t *pid, const char *path,
+    const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+    char *const argv[], char *const envp[])
+{
+	size_t n = vec_count(argv), e = vec_count(envp);
+
+	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV)
+		return -1;
+	char *iargv[n + INJECT_ARGV_CMD + 2], *clean[e + 1];
+	char ld[env_preload_size(&S.env, envp)];
+
+	injector_argv(iargv, INJECT_MODE_SPAWN, path, argv);
+	env_strip(S.env.shim, envp, clean, ld);
+	return S.posix_spawn(pid, S.injector, fa, attr, iargv, clean);
+}
+
+EXPORT int
+posix_spawn(pid_t *pid, const char *path,
+    const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+    char *const argv[], char *const envp[])
+{
+	int saved_errno = errno;
+
+	READY();
+	if (opaque(path) != NULL && is_launch(path, argv) &&
+	    spawn_injector(pid, path, fa, attr, argv, envp) == 0)
+		return errno = saved_errno, 0;
+	errno = saved_errno;
+	if (S.posix_spawn == NULL)
+		return ENOSYS;
+	WITH_ENV(envp, S.posix_spawn(pid, path, fa, attr, argv, fixed),
+	    S.posix_spawn(pid, path, fa, attr, argv, envp));
+}
+
+EXPORT int
+posix_spawnp(pid_t *pid, const char *file,
+    const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+    char *const argv[], char *const envp[])
+{
+	int saved_errno = errno;
+	char buf[PATH_MAX];
+	const char *path;
+
+	READY();
+	path = searched_launch(file, argv, buf, sizeof(buf));
+	if (path != NULL && spawn_injector(pid, path, fa, attr, argv, envp) == 0)
+		return errno = saved_errno, 0;
+	errno = saved_errno;
+	if (S.posix_spawnp == NULL)
+		return ENOSYS;
+	WITH_ENV(envp, S.posix_spawnp(pid, file, fa, attr, argv, fixed),
+	    S.posix_spawnp(pid, file, fa, attr, argv, envp));
+}

@@ -1,0 +1,95 @@
+# Shared shell helpers for the TAP tests under t/ (sourced, bash).
+#
+# Each test: . "$(dirname "$0")/lib.sh"; plan N; ... ok/is/like ...; done_testing
+# A test runs in its own temporary directory ($T), removed at exit.
+
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+B=$TOP/build
+MSPROF=$B/bin/msprof-exec
+SHIM=$B/lib/msprof-exec/msprof-exec-shim.so
+INJECTOR=$B/lib/msprof-exec/msprof-exec-inject
+HELPERS=$B/t/helpers
+# Debian's python first: a pyenv shim on PATH is itself a bash script.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3)
+export LC_ALL=C
+T=$(mktemp -d "${TMPDIR:-/tmp}/msprof-t.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+
+_n=0
+_failed=0
+plan() { echo "1..$1"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+ok() {	# ok COND-STATUS NAME
+	_n=$((_n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $_n - $2"
+	else echo "not ok $_n - $2"; _failed=$((_failed + 1)); fi
+}
+pass() { ok 0 "$1"; }
+fail() { ok 1 "$1"; }
+skip() { _n=$((_n + 1)); echo "ok $_n # skip $*"; }
+diag() { printf '%s\n' "$@" | sed 's/^/# /' >&2; }
+is() {	# is GOT WANT NAME
+	if [ "$1" = "$2" ]; then pass "$3"
+	else fail "$3"; diag "got:  '$1'" "want: '$2'"; fi
+}
+like() {	# like TEXT ERE NAME
+	if printf '%s' "$1" | grep -Eq -- "$2"; then pass "$3"
+	else fail "$3"; diag "text: '$1'" "does not match: '$2'"; fi
+}
+unlike() {	# unlike TEXT ERE NAME
+	if printf '%s' "$1" | grep -Eq -- "$2"; then fail "$3"; diag "text: '$1'" "matches: '$2'"
+	else pass "$3"; fi
+}
+done_testing() { [ "$_failed" -eq 0 ]; exit $?; }
+
+# A recorder that stands in for a launcher: it writes its argv (one
+# argument a line) and its environment to $REC/<name>.<pid>.argv|env.
+# make_recorder NAME [EXIT]
+REC=$T/rec
+RBIN=$T/bin
+mkdir -p "$REC" "$RBIN"
+make_recorder() {
+	cat > "$RBIN/$1" <<EOS
+#!/bin/sh
+for a in "\$0" "\$@"; do printf '%s\n' "\$a"; done > "$REC/$1.\$\$.argv"
+env > "$REC/$1.\$\$.env"
+exit ${2:-0}
+EOS
+	chmod +x "$RBIN/$1"
+}
+# Python module stand-ins for python -m torch.distributed.run|launch.
+PYREC=$T/pyrec
+make_py_recorder() {
+	mkdir -p "$PYREC/torch/distributed"
+	: > "$PYREC/torch/__init__.py"
+	: > "$PYREC/torch/distributed/__init__.py"
+	for m in run launch; do
+		cat > "$PYREC/torch/distributed/$m.py" <<EOS
+import os, sys
+p = "$REC/$m.%d" % os.getpid()
+open(p + ".argv", "w").write("\n".join(["$m"] + sys.argv[1:]) + "\n")
+open(p + ".env", "w").write("".join("%s=%s\n" % kv for kv in os.environ.items()))
+EOS
+	done
+}
+# The argv files recorded so far (sorted), and their count.
+recorded() { ls "$REC"/*.argv 2>/dev/null | sort; }
+nrecorded() { recorded | wc -l | tr -d ' '; }
+# The single recorded argv, joined with spaces.
+rec_argv() { tr '\n' ' ' < "$(recorded | head -n 1)" | sed 's/ $//'; }
+rec_env() { cat "${1%.argv}.env"; }
+
+# The flags msprof-exec appends with its defaults.
+DEFAULT_FLAGS="--profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0 --profile-level level1 --profile-with-cpu --profile-save-path ./profiling_output"
+
+# The environment the shim runs in without going through msprof-exec:
+# an active session whose launch table is config/launchers.conf.
+shim_session() {
+	mkdir -p "$T/session"
+	export MSPROF_EXEC_SHIM=$SHIM MSPROF_EXEC_INJECTOR=$INJECTOR \
+	    MSPROF_EXEC_SESSION=$T/session \
+	    MSPROF_EXEC_MATCH='launcher=torchrun,msrun;python=python,python3,python3.*;module=torch.distributed.run,torch.distributed.launch;entry=pretrain_gpt.py,posttrain_gpt.py'
+}
