@@ -102,7 +102,8 @@ $(LAUNCHTAB): config/launchers.conf
 # C unit tests: the logic linked without the wrappers.
 $(B)/t/%.t: t/unit/%.c t/tap.h $(COMMON_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(APP_CFLAGS) -Ishim -Ilauncher -o $@ $< $(COMMON_OBJS) $(PKG_LIBS)
+	$(CC) $(APP_CFLAGS) -Wno-discarded-qualifiers -It -Ishim -Ilauncher \
+	    -o $@ $< $(COMMON_OBJS) $(PKG_LIBS)
 
 # Test programs that call the exec entry points.
 $(B)/t/helpers/%: t/helpers/%.c
@@ -110,7 +111,7 @@ $(B)/t/helpers/%: t/helpers/%.c
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< -lpthread
 
 check: all
-	prove -r t
+	prove $(PROVE_FLAGS) -r t $(B)/t/*.t
 
 demo: all
 	sh sim/demo.sh

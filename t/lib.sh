@@ -1,6 +1,7 @@
 # Shared shell helpers for the TAP tests under t/ (sourced, bash).
 #
-# Each test: . "$(dirname "$0")/lib.sh"; plan N; ... ok/is/like ...; done_testing
+# Each test: . "$(dirname "$0")/lib.sh"; ... ok/is/like ...; done_testing
+# (the plan is printed at the end).
 # A test runs in its own temporary directory ($T), removed at exit.
 
 set -u
@@ -20,7 +21,8 @@ cd "$T" || exit 1
 
 _n=0
 _failed=0
-plan() { echo "1..$1"; }
+_planned=
+plan() { _planned=$1; echo "1..$1"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 ok() {	# ok COND-STATUS NAME
 	_n=$((_n + 1))
@@ -43,7 +45,12 @@ unlike() {	# unlike TEXT ERE NAME
 	if printf '%s' "$1" | grep -Eq -- "$2"; then fail "$3"; diag "text: '$1'" "matches: '$2'"
 	else pass "$3"; fi
 }
-done_testing() { [ "$_failed" -eq 0 ]; exit $?; }
+# Prints the plan at the end when none was given first.
+done_testing() {
+	[ -n "$_planned" ] || echo "1..$_n"
+	[ "$_failed" -eq 0 ]
+	exit $?
+}
 
 # A recorder that stands in for a launcher: it writes its argv (one
 # argument a line) and its environment to $REC/<name>.<pid>.argv|env.
@@ -92,4 +99,23 @@ shim_session() {
 	export MSPROF_EXEC_SHIM=$SHIM MSPROF_EXEC_INJECTOR=$INJECTOR \
 	    MSPROF_EXEC_SESSION=$T/session \
 	    MSPROF_EXEC_MATCH='launcher=torchrun,msrun;python=python,python3,python3.*;module=torch.distributed.run,torch.distributed.launch;entry=pretrain_gpt.py,posttrain_gpt.py'
+}
+
+# Run msprof-exec; sets $out, $err and $rc.
+msprof() {
+	"$MSPROF" "$@" > "$T/.out" 2> "$T/.err"
+	rc=$?
+	out=$(cat "$T/.out")
+	err=$(cat "$T/.err")
+}
+# The journal of the (single) session under DIR (default ./profiling_output).
+journal() { cat "${1:-profiling_output}"/msprof-exec_*/journal.jsonl 2>/dev/null; }
+# Count journal records with "status":"$1".
+njournal() { journal "${2:-}" | grep -c "\"status\":\"$1\""; }
+# Forget what earlier runs recorded.
+reset_run() { rm -rf "$REC"/* profiling_output; }
+# has_line TEXT LINE NAME: TEXT has LINE as a whole line.
+has_line() {
+	if printf '%s\n' "$1" | grep -Fxq -- "$2"; then pass "$3"
+	else fail "$3"; diag "no line '$2' in:" "$1"; fi
 }

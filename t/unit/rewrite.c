@@ -1,0 +1,219 @@
+/* Unit tests of the launch table and the argv rewriter. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "launchtab.h"
+#include "rewrite.h"
+
+#define V(...) ((char *[]){ __VA_ARGS__, NULL })
+#define DEFAULTS "--profile --profile-step-start 2 --profile-step-end 4 " \
+	"--profile-ranks 0 --profile-level level1 --profile-with-cpu " \
+	"--profile-save-path ./profiling_output"
+
+static struct launchtab tab;
+
+static char *
+joined(char **v)
+{
+	static char buf[8192];
+
+	buf[0] = '\0';
+	for (; v != NULL && *v != NULL; v++) {
+		strcat(buf, *v);
+		if (v[1] != NULL)
+			strcat(buf, " ");
+	}
+	return buf;
+}
+
+static int
+script_of(const char *path, char **argv)
+{
+	struct launch l;
+
+	launch_analyse(&tab, path, argv, &l);
+	return l.script;
+}
+
+static char *
+rewritten(const struct plan *p, const char *path, char **argv)
+{
+	struct launch l;
+	struct strv out = { 0 };
+	char *why = NULL, *s;
+
+	launch_analyse(&tab, path, argv, &l);
+	if (launch_rewrite(p, &l, argv, &out, &why) == -1) {
+		s = xasprintf("ERROR %s", why);
+		free(why);
+		return s;
+	}
+	s = xstrdup(joined(out.v));
+	strv_free(&out);
+	return s;
+}
+
+/* Load a table written from TEXT; returns the error message or NULL. */
+static char *
+load_text(const char *text)
+{
+	char path[] = "/tmp/msprof-launchtab.XXXXXX", *why = NULL;
+	int fd = mkstemp(path);
+	struct launchtab t;
+
+	if (write(fd, text, strlen(text)) < 0)
+		abort();
+	close(fd);
+	if (launchtab_load(&t, path, &why) == 0)
+		launchtab_free(&t);
+	unlink(path);
+	if (why != NULL && strncmp(why, path, strlen(path)) == 0) {
+		char *s = xasprintf("FILE%s", why + strlen(path));
+
+		free(why);
+		return s;
+	}
+	return why;
+}
+
+static void
+table(void)
+{
+	is_str(tab.match, "launcher=torchrun,msrun;python=python,python3,"
+	    "python3.*;module=torch.distributed.run,torch.distributed.launch;"
+	    "entry=pretrain_gpt.py,posttrain_gpt.py",
+	    "config/launchers.conf serialises for the shim");
+	is_str(load_text("options t\nlauncher torchrun t\n"), NULL,
+	    "a minimal table loads");
+	is_str(load_text("options t\nlauncher torchrun nosuch\n"),
+	    "FILE:2: unknown option set 'nosuch'; declare it first with "
+	    "'options nosuch FLAG...'", "undeclared option set");
+	is_str(load_text("# c\n\nlaunchr torchrun t\n"),
+	    "FILE:3: cannot read 'launchr' with 3 word(s); expected 'options "
+	    "SET FLAG...', 'launcher NAME SET', 'module NAME SET', 'python "
+	    "NAME...' or 'entry PATH ENGINE'", "a misspelt keyword names the line");
+	is_str(load_text("options t\nlauncher /usr/bin/torchrun t\n"),
+	    "FILE:2: '/usr/bin/torchrun' is not a program or module name; "
+	    "write it without ',', ';', '=' or '/'", "launcher names have no '/'");
+	is_str(load_text("options t\nlauncher torchrun t\nentry a.py llm\n"),
+	    "FILE:3: unknown engine 'llm'; accepted: llm-mcore, llm-fsdp2, "
+	    "mm-megatron, mm-yaml, mm-fsdp2", "unknown engine");
+	is_str(load_text("options t\n"), "FILE: no 'launcher' or 'module' line; "
+	    "msprof-exec would intercept nothing", "a table with no launcher");
+}
+
+static void
+analyse(void)
+{
+	is_int(script_of("/b/torchrun", V("torchrun", "--nproc_per_node", "8",
+	    "--nnodes", "1", "--node_rank", "0", "--master_addr", "localhost",
+	    "--master_port", "6000", "pretrain_gpt.py", "--x")), 11,
+	    "torchrun with DISTRIBUTED_ARGS");
+	is_int(script_of("/b/torchrun", V("torchrun", "--standalone",
+	    "--nproc-per-node=2", "-r3", "--tee", "1", "pretrain_gpt.py")), 6,
+	    "flags, --opt=value, attached short values");
+	is_int(script_of("/b/torchrun", V("torchrun", "--nnodes", "1", "--",
+	    "pretrain_gpt.py")), 4, "-- before the script");
+	is_int(script_of("/b/torchrun", V("torchrun", "--nnodes")), -1,
+	    "no script");
+	is_int(script_of("/usr/bin/python3", V("python3", "-u", "-m",
+	    "torch.distributed.launch", "--use_env", "--nproc_per_node", "2",
+	    "pretrain_gpt.py")), 7, "python -m torch.distributed.launch");
+	is_int(script_of("/usr/bin/python3", V("python3", "/v/bin/torchrun",
+	    "--nproc_per_node", "2", "pretrain_gpt.py")), 4,
+	    "python running the torchrun script");
+	is_int(script_of("/usr/bin/python3", V("python3", "-u",
+	    "pretrain_gpt.py", "--x")), 2, "python entry.py");
+	is_int(script_of("/o/msrun", V("msrun", "--local_worker_num", "8",
+	    "--log_dir=msrun_log", "--join=True", "pretrain_gpt.py")), 5,
+	    "msrun");
+}
+
+static void
+rewrite(void)
+{
+	struct plan p;
+
+	plan_defaults(&p);
+	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "--nnodes", "1",
+	    "pretrain_gpt.py", "--train-iters", "10")),
+	    "torchrun --nnodes 1 pretrain_gpt.py --train-iters 10 " DEFAULTS,
+	    "defaults appended at the end");
+	p.ranks_all = 1;
+	free(p.level);
+	p.level = xstrdup("level2");
+	p.with_cpu = 0;
+	p.with_memory = p.with_stack = p.record_shapes = 1;
+	p.data_simplification = 1;
+	free(p.export_type);
+	p.export_type = xstrdup("db");
+	p.output = xstrdup("/data/prof");
+	p.step_start = 5;
+	p.step_end = 6;
+	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py")),
+	    "torchrun pretrain_gpt.py --profile --profile-step-start 5 "
+	    "--profile-step-end 6 --profile-ranks -1 --profile-level level2 "
+	    "--profile-with-memory --profile-with-stack --profile-record-shapes "
+	    "--profile-export-type db --profile-data-simplification "
+	    "--profile-save-path /data/prof", "every option, ranks all is -1");
+	plan_free(&p);
+
+	plan_defaults(&p);
+	p.ranks = xcalloc(3, sizeof(int));
+	p.ranks[0] = 0, p.ranks[1] = 8, p.ranks[2] = 15;
+	p.nranks = 3;
+	p.train_iters = 20;
+	is_str(rewritten(&p, "/usr/bin/python3", V("python3",
+	    "pretrain_gpt.py", "--train-iters", "1000")),
+	    "python3 pretrain_gpt.py --train-iters 20 --profile "
+	    "--profile-step-start 2 --profile-step-end 4 --profile-ranks 0 8 15 "
+	    "--profile-level level1 --profile-with-cpu --profile-save-path "
+	    "./profiling_output", "a rank list, --train-iters replaced");
+	is_str(rewritten(&p, "/usr/bin/python3", V("python3",
+	    "pretrain_gpt.py", "--train-iters=1000")), "python3 pretrain_gpt.py "
+	    "--train-iters=20 --profile --profile-step-start 2 "
+	    "--profile-step-end 4 --profile-ranks 0 8 15 --profile-level level1 "
+	    "--profile-with-cpu --profile-save-path ./profiling_output",
+	    "--train-iters=N replaced in the same form");
+	plan_free(&p);
+
+	plan_defaults(&p);
+	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	    "--profile", "--profile-ranks", "-1", "3")),
+	    "ERROR the launch already sets profiling options (--profile "
+	    "--profile-ranks); choose with --existing keep (use them) or "
+	    "--existing override (use msprof-exec's)", "existing: ask refuses");
+	p.existing = EXISTING_KEEP;
+	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	    "--profile", "--profile-step-start", "5")),
+	    "torchrun pretrain_gpt.py --profile --profile-step-start 5",
+	    "existing: keep leaves the command alone");
+	p.existing = EXISTING_OVERRIDE;
+	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	    "--profile", "--profile-ranks", "-1", "3", "--lr", "1",
+	    "--profile-save-path=/x", "--profile-level", "level0", "--y")),
+	    "torchrun pretrain_gpt.py --lr 1 --y " DEFAULTS,
+	    "existing: override replaces every profiling option and value");
+	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "other.py")),
+	    "ERROR engine none is not supported", "not an entry");
+	plan_free(&p);
+}
+
+int
+main(void)
+{
+	char *why = NULL;
+
+	if (launchtab_load(&tab, "config/launchers.conf", &why) == -1) {
+		printf("Bail out! %s\n", why);
+		return 1;
+	}
+	table();
+	analyse();
+	rewrite();
+	launchtab_free(&tab);
+	return done_testing();
+}
