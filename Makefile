@@ -30,16 +30,16 @@ SAN        = -fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE) \
 endif
 
 PKGS = libcjson yaml-0.1 libbsd-overlay
-ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
-PKG_OK := $(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok)
-ifneq ($(PKG_OK),ok)
-$(error missing build dependencies: install them with \
-  'sudo apt-get install build-essential pkg-config libcjson-dev libyaml-dev libbsd-dev' \
-  (or run 'make deps'))
+# 'make deps' installs them (Debian/Ubuntu); otherwise stop early with how.
+ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)
+$(error missing build dependencies: run 'make deps', or \
+  'sudo apt-get install build-essential pkg-config libcjson-dev libyaml-dev libbsd-dev')
 endif
 endif
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# Evaluated when used, so that 'make deps all' sees what deps installed.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE \
               -DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"'
@@ -58,7 +58,8 @@ SHIM_LOGIC = shim/match.c shim/envfix.c shim/resolve.c
 SHIM_SRCS  = shim/shim.c $(SHIM_LOGIC)
 COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
              launcher/plan.c launcher/rewrite.c launcher/journal.c \
-             $(SHIM_LOGIC)
+             launcher/argv.c launcher/mm.c launcher/jsonfile.c \
+             launcher/yamldoc.c $(SHIM_LOGIC)
 LAUNCHER_SRCS = launcher/main.c launcher/options.c launcher/run.c \
              launcher/report.c $(COMMON)
 INJECTOR_SRCS = launcher/inject.c $(COMMON)
@@ -81,11 +82,13 @@ $(B)/obj/app/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(APP_CFLAGS) -MMD -MP -c -o $@ $<
 
+# libdl.so.2 by name: before glibc 2.34 dlsym lives there, and -ldl finds
+# only an empty libdl.a on newer systems.
 $(SHIM): $(SHIM_OBJS) shim/shim.map
 	@mkdir -p $(@D)
 	$(CC) -shared -Wl,-soname,msprof-exec-shim.so \
 	    -Wl,--version-script=shim/shim.map $(LDFLAGS) -o $@ $(SHIM_OBJS) \
-	    -Wl,--no-as-needed -ldl
+	    -Wl,--no-as-needed -l:libdl.so.2
 
 $(INJECTOR): $(INJECTOR_OBJS)
 	@mkdir -p $(@D)
@@ -118,6 +121,9 @@ demo: all
 
 deps:
 	sh .ci/deps.sh
+
+# 'make deps check' and 'make deps demo': install first, build after.
+all check demo: | $(filter deps,$(MAKECMDGOALS))
 
 clean:
 	rm -rf $(B)

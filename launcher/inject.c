@@ -66,15 +66,13 @@ new_record(const char *path, char *const argv[])
 
 /* What the launch will collect, for the report. */
 static void
-add_settings(cJSON *rec, const struct plan *p, const struct launch *l)
+add_settings(cJSON *rec, const struct plan *p, const struct rewrite *rw)
 {
-	int start, end;
 	cJSON *r;
 
-	plan_steps(p, l->engine, &start, &end);
-	cJSON_AddStringToObject(rec, "save_path", plan_output(p, l->engine));
-	cJSON_AddNumberToObject(rec, "step_start", start);
-	cJSON_AddNumberToObject(rec, "step_end", end);
+	cJSON_AddStringToObject(rec, "save_path", rw->save_path);
+	cJSON_AddNumberToObject(rec, "step_start", rw->step_start);
+	cJSON_AddNumberToObject(rec, "step_end", rw->step_end);
 	if (p->ranks_all)
 		cJSON_AddStringToObject(rec, "ranks", "all");
 	else {
@@ -85,6 +83,11 @@ add_settings(cJSON *rec, const struct plan *p, const struct launch *l)
 			cJSON_AddItemToArray(r, cJSON_CreateNumber(0));
 	}
 	cJSON_AddStringToObject(rec, "level", p->level);
+	if (rw->written.n > 0)
+		cJSON_AddItemToObject(rec, "copies", json_strings(rw->written.v));
+	if (rw->existing.n > 0)
+		cJSON_AddItemToObject(rec, "existing",
+		    json_strings(rw->existing.v));
 }
 
 static void
@@ -98,18 +101,30 @@ record(const char *session, cJSON *rec, const char *status, const char *why)
 	cJSON_Delete(rec);
 }
 
-/* The environment without the shim and the session variables. */
+/*
+ * The environment for the launcher: without the shim and the session
+ * variables, with SET ("NAME=value") applied.
+ */
 static char **
-clean_environ(const char *shim)
+launcher_environ(const char *shim, const struct strv *set)
 {
-	size_t n = vec_count(environ), size = 16;
-	char **out = xcalloc(n + 1, sizeof(*out)), *ld;
+	size_t n = vec_count(environ), size = 16, k;
+	char **out = xcalloc(n + (set ? set->n : 0) + 1, sizeof(*out)), *ld;
 
 	for (char **e = environ; *e != NULL; e++)
 		if (strncmp(*e, "LD_PRELOAD=", 11) == 0)
 			size += strlen(*e);
 	ld = xmalloc(size);
 	env_strip(shim != NULL ? shim : "", environ, out, ld);
+	for (size_t i = 0; set != NULL && i < set->n; i++) {
+		size_t len = strcspn(set->v[i], "=") + 1;
+
+		for (k = 0; out[k] != NULL && strncmp(out[k], set->v[i], len); k++)
+			;
+		if (out[k] == NULL)
+			out[k + 1] = NULL;
+		out[k] = set->v[i];
+	}
 	return out;
 }
 
@@ -146,11 +161,11 @@ int
 main(int argc, char **argv)
 {
 	const char *mode, *session, *path;
-	char **cmd, **envp, *why = NULL, *plan_path;
+	char **cmd, *why = NULL, *plan_path;
 	struct plan plan;
 	struct launchtab tab;
 	struct launch l;
-	struct strv out = { 0 };
+	struct rewrite rw;
 	cJSON *rec;
 
 	i18n_init();
@@ -170,9 +185,8 @@ main(int argc, char **argv)
 	    launchtab_load(&tab, plan.launchtab ? plan.launchtab : "", &why) == -1) {
 		warnx(_("%s; running the launch without profiling"), why);
 		record(session, rec, "unchanged", why);
-		return run(mode, path, cmd, cmd, clean_environ(plan.shim));
+		return run(mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
 	}
-	envp = clean_environ(plan.shim);
 	launch_analyse(&tab, path, cmd, &l);
 	cJSON_AddStringToObject(rec, "engine", engine_name(l.engine));
 	if (l.script >= 0)
@@ -181,15 +195,21 @@ main(int argc, char **argv)
 		record(session, rec, "unchanged",
 		    l.script >= 0 ? _("not a MindSpeed training entry") :
 		    _("no training script on the command line"));
-		return run(mode, path, cmd, cmd, envp);
+		return run(mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
 	}
-	if (launch_rewrite(&plan, &l, cmd, &out, &why) == -1) {
+	if (launch_rewrite(&plan, &l, cmd, environ, session, &rw, &why) == -1) {
 		warnx("%s", why);
 		record(session, rec, "refused", why);
 		return EX_CONFIG;
 	}
-	add_settings(rec, &plan, &l);
-	cJSON_AddItemToObject(rec, "new_argv", json_strings(out.v));
+	add_settings(rec, &plan, &rw);
+	if (rw.kept) {
+		record(session, rec, "kept",
+		    _("the launch's own profiling settings were kept"));
+		return run(mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
+	}
+	cJSON_AddItemToObject(rec, "new_argv", json_strings(rw.argv.v));
 	record(session, rec, "injected", NULL);
-	return run(mode, path, out.v, cmd, envp);
+	return run(mode, path, rw.argv.v, cmd, launcher_environ(plan.shim,
+	    &rw.env));
 }

@@ -96,19 +96,24 @@ dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
     const char *path)
 {
 	struct launch l = { LAUNCH_NONE, -1, ENGINE_NONE };
-	struct strv out = { 0 }, flags = { 0 };
+	struct rewrite rw;
+	struct strv flags = { 0 };
 	char *why = NULL, *text;
 
 	printf(_("msprof-exec: dry run, nothing is started\n"));
 	if (path != NULL)
 		launch_analyse(tab, path, cmd, &l);
 	if (l.engine != ENGINE_NONE) {
-		if (launch_rewrite(p, &l, cmd, &out, &why) == -1)
+		if (launch_rewrite(p, &l, cmd, environ, NULL, &rw, &why) == -1)
 			errx(EX_CONFIG, "%s", why);
-		text = shell_join(out.v);
+		for (size_t i = 0; i < rw.written.n; i++)
+			printf(_("would write %s\n"), rw.written.v[i]);
+		for (size_t i = 0; i < rw.env.n; i++)
+			printf(_("would set %s\n"), rw.env.v[i]);
+		text = shell_join(rw.argv.v);
 		printf("%s\n", text);
 		free(text);
-		strv_free(&out);
+		rewrite_free(&rw);
 		return 0;
 	}
 	text = shell_join(cmd);

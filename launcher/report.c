@@ -68,6 +68,9 @@ print_launch(const cJSON *rec)
 		free(ranks);
 	} else if (strcmp(status, "refused") == 0)
 		printf(_("  %s: not started: %s\n"), name, str(rec, "reason"));
+	else if (strcmp(status, "kept") == 0)
+		printf(_("  %s: profiled with its own settings (--existing "
+		    "keep)\n"), name);
 	else
 		printf(_("  %s: left alone (%s)\n"), name, str(rec, "reason"));
 	free(name);
@@ -86,6 +89,7 @@ report_print(const char *session, const cJSON *journal, int quiet,
 		r->injected += strcmp(status, "injected") == 0;
 		r->refused += strcmp(status, "refused") == 0;
 		r->unchanged += strcmp(status, "unchanged") == 0;
+		r->injected += strcmp(status, "kept") == 0;
 	}
 	if (r->refused > 0)
 		fprintf(stderr, _("msprof-exec: %d training launch(es) were not "

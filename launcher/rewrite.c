@@ -1,13 +1,16 @@
 /*
  * Rewriting a launch: find the training script behind the launcher's own
- * options, then append the profiling flags, which the launcher passes on
- * to the script untouched.
+ * options, then give it the plan's profiling settings the way its engine
+ * reads them.  This file: the analysis, the MindSpeed-LLM engines and what
+ * all engines share; mm.c: the MindSpeed-MM engines.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../shim/contract.h"
+#include "argv.h"
 #include "rewrite.h"
+#include "yamldoc.h"
 
 /* The option grammar of the launcher NAME (a program or module name). */
 static const struct optset *
@@ -87,22 +90,105 @@ launch_analyse(const struct launchtab *t, const char *path,
 		l->engine = launchtab_engine(t, argv[l->script]);
 }
 
+int
+is_int_word(const char *a)
+{
+	if (*a == '-')
+		a++;
+	return *a != '\0' && strspn(a, "0123456789") == strlen(a);
+}
+
+/* An option and the values after it (words not starting with "--"). */
 static int
-is_profile_opt(const char *a)
+option_words(char *const *a)
+{
+	int n = 1;
+
+	if (strchr(a[0], '=') == NULL)
+		while (a[n] != NULL && strncmp(a[n], "--", 2) != 0)
+			n++;
+	return n;
+}
+
+static int
+is_mcore_profile(const char *a)
 {
 	return strcmp(a, "--profile") == 0 || strncmp(a, "--profile-", 10) == 0 ||
 	    strncmp(a, "--profile=", 10) == 0;
 }
 
-int
-launch_existing(const struct launch *l, char *const argv[], struct strv *found)
+static int
+drop_mcore_profile(char *const *a)
 {
-	if (l->script < 0)
+	return is_mcore_profile(a[0]) ? option_words(a) : 0;
+}
+
+static int
+is_fsdp2_profile(const char *a)
+{
+	return strncmp(a, "--training.profile", 18) == 0 &&
+	    (a[18] == '\0' || a[18] == '_' || a[18] == '=');
+}
+
+static int
+drop_fsdp2_profile(char *const *a)
+{
+	return is_fsdp2_profile(a[0]) ? option_words(a) : 0;
+}
+
+/* Record each option after the script that IS calls a profiling setting. */
+static void
+find_existing(struct rewrite_ctx *c, int (*is)(const char *))
+{
+	char *const *argv = c->argv;
+	struct strv words = { 0 };
+	char *s;
+	int n;
+
+	for (int i = c->launch->script + 1; argv[i] != NULL; i += n) {
+		n = is(argv[i]) ? option_words(argv + i) : 1;
+		if (n == 1 && !is(argv[i]))
+			continue;
+		for (int k = 0; k < n; k++)
+			strv_push(&words, argv[i + k]);
+		s = shell_join(words.v);
+		strv_push(&c->out->existing, s);
+		free(s);
+		strv_free(&words);
+	}
+}
+
+int
+existing_refused(struct rewrite_ctx *c, const char *where)
+{
+	char *list;
+
+	if (c->out->existing.n == 0 || c->plan->existing != EXISTING_ASK)
 		return 0;
-	for (int i = l->script + 1; argv[i] != NULL; i++)
-		if (is_profile_opt(argv[i]))
-			strv_push(found, argv[i]);
-	return found->n > 0;
+	list = strv_join(c->out->existing.v, ", ");
+	*c->why = xasprintf(_("the launch already sets profiling options (%s) "
+	    "in %s; choose with --existing keep (use them) or --existing "
+	    "override (use msprof-exec's)"), list, where);
+	free(list);
+	return -1;
+}
+
+int
+window_check(struct rewrite_ctx *c, int last, const char *what)
+{
+	if (last < 0 || c->out->step_end - 1 <= last)
+		return 0;
+	*c->why = xasprintf(_("steps %d to %d, excluding %d, end after the "
+	    "last training step (%s); lower --steps or raise --train-iters"),
+	    c->out->step_start, c->out->step_end, c->out->step_end, what);
+	return -1;
+}
+
+static void
+copy_argv(struct rewrite_ctx *c)
+{
+	for (char *const *a = c->argv; *a != NULL; a++)
+		strv_push(&c->out->argv, *a);
 }
 
 void
@@ -143,102 +229,189 @@ llm_flags(const struct plan *p, struct strv *out)
 	strv_push(out, plan_output(p, ENGINE_LLM_MCORE));
 }
 
-/* Is A a value of a list option (an integer, possibly negative)? */
+/* The last value of OPT after the script as a number, or -1. */
 static int
-is_int(const char *a)
+int_option(struct rewrite_ctx *c, const char *opt)
 {
-	if (*a == '-')
-		a++;
-	return *a != '\0' && strspn(a, "0123456789") == strlen(a);
-}
+	const char *v = NULL;
+	int i = c->launch->script + 1, last = -1;
 
-/* Index after the option at I and its values. */
-static int
-skip_profile_opt(char *const argv[], int i)
-{
-	const char *a = argv[i];
-	static const char *const one[] = { "--profile-step-start",
-	    "--profile-step-end", "--profile-level", "--profile-export-type",
-	    "--profile-save-path" };
-
-	if (strchr(a, '=') != NULL)
-		return i + 1;
-	if (strcmp(a, "--profile-ranks") == 0) {
-		while (argv[i + 1] != NULL && is_int(argv[i + 1]))
-			i++;
-		return i + 1;
-	}
-	for (size_t k = 0; k < sizeof(one) / sizeof(*one); k++)
-		if (strcmp(a, one[k]) == 0 && argv[i + 1] != NULL)
-			return i + 2;
-	return i + 1;
-}
-
-/* Copy ARGV, without profiling options when DROP, --train-iters set. */
-static void
-copy_args(const struct plan *p, const struct launch *l, char *const argv[],
-    int drop, struct strv *out)
-{
-	int i = 0, iters_done = p->train_iters <= 0;
-
-	while (argv[i] != NULL) {
-		const char *a = argv[i];
-
-		if (i > l->script && drop && is_profile_opt(a)) {
-			i = skip_profile_opt(argv, i);
-			continue;
-		}
-		if (i > l->script && p->train_iters > 0 &&
-		    (strcmp(a, "--train-iters") == 0 ||
-		    strncmp(a, "--train-iters=", 14) == 0)) {
-			if (strchr(a, '=') != NULL)
-				strv_pushf(out, "--train-iters=%d", p->train_iters);
-			else {
-				strv_push(out, a);
-				strv_pushf(out, "%d", p->train_iters);
-				i += argv[i + 1] != NULL;
-			}
-			iters_done = 1;
-			i++;
-			continue;
-		}
-		strv_push(out, a);
+	while ((i = argv_find(c->out->argv.v, i, opt, &v)) >= 0) {
+		last = v != NULL && is_int_word(v) ? atoi(v) : -1;
 		i++;
 	}
-	if (!iters_done) {
-		strv_push(out, "--train-iters");
-		strv_pushf(out, "%d", p->train_iters);
+	return last;
+}
+
+int
+rewrite_llm_mcore(struct rewrite_ctx *c)
+{
+	const struct plan *p = c->plan;
+	int from = c->launch->script + 1;
+	char *what;
+
+	find_existing(c, is_mcore_profile);
+	if (existing_refused(c, _("its command line")) == -1)
+		return -1;
+	copy_argv(c);
+	if (c->out->existing.n > 0 && p->existing == EXISTING_KEEP) {
+		c->out->kept = 1;
+		return 0;
 	}
+	argv_drop(&c->out->argv, from, drop_mcore_profile);
+	if (p->train_iters > 0) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "%d", p->train_iters);
+		argv_set(&c->out->argv, from, "--train-iters", n);
+	}
+	llm_flags(p, &c->out->argv);
+	what = xasprintf("--train-iters %d", int_option(c, "--train-iters"));
+	from = window_check(c, int_option(c, "--train-iters"), what);
+	free(what);
+	return from;
+}
+
+static void
+push_bool(struct strv *v, const char *opt, int on)
+{
+	strv_push(v, opt);
+	strv_push(v, on ? "true" : "false");
+}
+
+/* The MindSpeed-LLM FSDP2 options, every one explicit: they win over the YAML. */
+static void
+fsdp2_flags(const struct plan *p, struct rewrite *r, struct strv *out)
+{
+	push_bool(out, "--training.profile", 1);
+	strv_push(out, "--training.profile_step_start");
+	strv_pushf(out, "%d", r->step_start);
+	strv_push(out, "--training.profile_step_end");
+	strv_pushf(out, "%d", r->step_end);
+	strv_push(out, "--training.profile_ranks");
+	if (p->ranks_all || p->nranks == 0)
+		strv_push(out, p->ranks_all ? "-1" : "0");
+	for (size_t i = 0; !p->ranks_all && i < p->nranks; i++)
+		strv_pushf(out, "%d", p->ranks[i]);
+	strv_push(out, "--training.profile_level");
+	strv_push(out, p->level);
+	strv_push(out, "--training.profile_export_type");
+	strv_push(out, p->export_type);
+	push_bool(out, "--training.profile_with_cpu", p->with_cpu);
+	push_bool(out, "--training.profile_with_memory", p->with_memory);
+	push_bool(out, "--training.profile_with_stack", p->with_stack);
+	push_bool(out, "--training.profile_record_shapes", p->record_shapes);
+	push_bool(out, "--training.profile_data_simplification",
+	    p->data_simplification);
+	strv_push(out, "--training.profile_save_path");
+	strv_push(out, r->save_path);
+}
+
+int
+yaml_true(const char *v)
+{
+	static const char *const yes[] = { "true", "True", "TRUE", "yes", "Yes",
+	    "YES", "on", "On", "ON", NULL };
+
+	for (int i = 0; v != NULL && yes[i] != NULL; i++)
+		if (strcmp(v, yes[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The YAML argument of an entry (the first after it), or NULL. */
+const char *
+yaml_argument(struct rewrite_ctx *c)
+{
+	const char *a = c->argv[c->launch->script + 1];
+
+	return a != NULL && (ends_with(a, ".yaml") || ends_with(a, ".yml")) ?
+	    a : NULL;
+}
+
+int
+rewrite_llm_fsdp2(struct rewrite_ctx *c)
+{
+	const struct plan *p = c->plan;
+	const char *cfg = yaml_argument(c), *v;
+	int from = c->launch->script + 1, max_steps = -1, training;
+	struct ydoc y;
+	char *what;
+
+	if (cfg != NULL) {
+		if (ydoc_load(&y, cfg, c->why) == -1)
+			return -1;
+		training = ydoc_get(&y, ydoc_root(&y), "training");
+		if (yaml_true(ydoc_scalar(&y, ydoc_get(&y, training, "profile"))))
+			strv_pushf(&c->out->existing, "training.profile: %s",
+			    ydoc_scalar(&y, ydoc_get(&y, training, "profile")));
+		v = ydoc_scalar(&y, ydoc_get(&y, training, "max_steps"));
+		if (v != NULL && is_int_word(v))
+			max_steps = atoi(v);
+		ydoc_free(&y);
+	}
+	find_existing(c, is_fsdp2_profile);
+	if (existing_refused(c, cfg != NULL ? cfg : _("its command line")) == -1)
+		return -1;
+	copy_argv(c);
+	if (c->out->existing.n > 0 && p->existing == EXISTING_KEEP) {
+		c->out->kept = 1;
+		return 0;
+	}
+	argv_drop(&c->out->argv, from, drop_fsdp2_profile);
+	if (p->train_iters > 0) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "%d", p->train_iters);
+		argv_set(&c->out->argv, from, "--training.max_steps", n);
+	}
+	fsdp2_flags(p, c->out, &c->out->argv);
+	if (int_option(c, "--training.max_steps") > 0)
+		max_steps = int_option(c, "--training.max_steps");
+	what = xasprintf("training.max_steps %d", max_steps);
+	/* Steps count from 0: the last one is max_steps - 1. */
+	from = window_check(c, max_steps > 0 ? max_steps - 1 : -1, what);
+	free(what);
+	return from;
 }
 
 int
 launch_rewrite(const struct plan *p, const struct launch *l,
-    char *const argv[], struct strv *out, char **why)
+    char *const argv[], char *const envp[], const char *session,
+    struct rewrite *out, char **why)
 {
-	struct strv found = { 0 };
-	int existing = launch_existing(l, argv, &found), rc = -1;
-	char *list;
+	struct rewrite_ctx c = { p, l, argv, envp, session, out, why };
+	static int (*const engines[])(struct rewrite_ctx *) = {
+		[ENGINE_LLM_MCORE] = rewrite_llm_mcore,
+		[ENGINE_LLM_FSDP2] = rewrite_llm_fsdp2,
+		[ENGINE_MM_MEGATRON] = rewrite_mm_megatron,
+		[ENGINE_MM_YAML] = rewrite_mm_yaml,
+		[ENGINE_MM_FSDP2] = rewrite_mm_fsdp2,
+	};
 
-	if (l->engine != ENGINE_LLM_MCORE)
-		*why = xasprintf(_("engine %s is not supported"),
-		    engine_name(l->engine));
-	else if (strcmp(p->level, "level_none") == 0 &&
-	    strcmp(p->export_type, "db") == 0)
-		*why = xstrdup(_("--level level_none cannot be combined with "
-		    "--export-type db"));
-	else if (existing && p->existing == EXISTING_ASK) {
-		list = shell_join(found.v);
-		*why = xasprintf(_("the launch already sets profiling options "
-		    "(%s); choose with --existing keep (use them) or --existing "
-		    "override (use msprof-exec's)"), list);
-		free(list);
-	} else {
-		copy_args(p, l, argv,
-		    existing && p->existing == EXISTING_OVERRIDE, out);
-		if (!existing || p->existing == EXISTING_OVERRIDE)
-			llm_flags(p, out);
-		rc = 0;
+	memset(out, 0, sizeof(*out));
+	plan_steps(p, l->engine, &out->step_start, &out->step_end);
+	out->save_path = xstrdup(plan_output(p, l->engine));
+	if (l->engine == ENGINE_NONE || l->script < 0) {
+		*why = xstrdup(_("not a MindSpeed training entry"));
+		return -1;
 	}
-	strv_free(&found);
-	return rc;
+	if (strcmp(p->level, "level_none") == 0 &&
+	    strcmp(engine_framework(l->engine), "mm") == 0) {
+		*why = xstrdup(_("--level level_none is for MindSpeed-LLM only; "
+		    "MindSpeed-MM accepts level0, level1, level2"));
+		return -1;
+	}
+	return engines[l->engine](&c);
+}
+
+void
+rewrite_free(struct rewrite *r)
+{
+	strv_free(&r->argv);
+	strv_free(&r->env);
+	strv_free(&r->written);
+	strv_free(&r->existing);
+	free(r->save_path);
+	memset(r, 0, sizeof(*r));
 }

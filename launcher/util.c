@@ -217,6 +217,27 @@ shell_join(char *const argv[])
 	return out;
 }
 
+char *
+strv_join(char *const v[], const char *sep)
+{
+	size_t len = 1, seplen = strlen(sep);
+	char *out, *p;
+
+	for (char *const *s = v; s != NULL && *s != NULL; s++)
+		len += strlen(*s) + seplen;
+	p = out = xmalloc(len);
+	*p = '\0';
+	for (char *const *s = v; s != NULL && *s != NULL; s++) {
+		if (s != v) {
+			memcpy(p, sep, seplen);
+			p += seplen;
+		}
+		memcpy(p, *s, strlen(*s) + 1);
+		p += strlen(*s);
+	}
+	return out;
+}
+
 int
 ends_with(const char *s, const char *suffix)
 {

@@ -30,6 +30,8 @@ int	 mkdirs(const char *path, int mode);
 char	*shell_quote(const char *word);
 /* A whole command, quoted and joined with spaces. */
 char	*shell_join(char *const argv[]);
+/* The strings of V joined with SEP (the result is the caller's). */
+char	*strv_join(char *const v[], const char *sep);
 /* Does S end with SUFFIX? */
 int	 ends_with(const char *s, const char *suffix);
 

@@ -42,17 +42,16 @@ static char *
 rewritten(const struct plan *p, const char *path, char **argv)
 {
 	struct launch l;
-	struct strv out = { 0 };
+	struct rewrite rw;
 	char *why = NULL, *s;
 
 	launch_analyse(&tab, path, argv, &l);
-	if (launch_rewrite(p, &l, argv, &out, &why) == -1) {
+	if (launch_rewrite(p, &l, argv, NULL, NULL, &rw, &why) == -1) {
 		s = xasprintf("ERROR %s", why);
 		free(why);
-		return s;
-	}
-	s = xstrdup(joined(out.v));
-	strv_free(&out);
+	} else
+		s = xstrdup(joined(rw.argv.v));
+	rewrite_free(&rw);
 	return s;
 }
 
@@ -84,7 +83,13 @@ table(void)
 {
 	is_str(tab.match, "launcher=torchrun,msrun;python=python,python3,"
 	    "python3.*;module=torch.distributed.run,torch.distributed.launch;"
-	    "entry=pretrain_gpt.py,posttrain_gpt.py",
+	    "entry=pretrain_gpt.py,posttrain_gpt.py,train_fsdp2.py,"
+	    "pretrain_sora.py,pretrain_vlm.py,pretrain_omni.py,"
+	    "posttrain_sora_dpo.py,posttrain_flux_dancegrpo.py,"
+	    "pretrain_transformers.py,pretrain_qwen3_5.py,"
+	    "mindspeed_mm/fsdp/train/trainer.py,"
+	    "mindspeed_mm/fsdp/tasks/cosyvoice3/train.py,"
+	    "mindspeed_mm/fsdp/tasks/funasr/trainer.py",
 	    "config/launchers.conf serialises for the shim");
 	is_str(load_text("options t\nlauncher torchrun t\n"), NULL,
 	    "a minimal table loads");
@@ -183,9 +188,10 @@ rewrite(void)
 	plan_defaults(&p);
 	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
 	    "--profile", "--profile-ranks", "-1", "3")),
-	    "ERROR the launch already sets profiling options (--profile "
-	    "--profile-ranks); choose with --existing keep (use them) or "
-	    "--existing override (use msprof-exec's)", "existing: ask refuses");
+	    "ERROR the launch already sets profiling options (--profile, "
+	    "--profile-ranks -1 3) in its command line; choose with --existing "
+	    "keep (use them) or --existing override (use msprof-exec's)",
+	    "existing: ask refuses, listing the options with their values");
 	p.existing = EXISTING_KEEP;
 	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
 	    "--profile", "--profile-step-start", "5")),
@@ -198,7 +204,7 @@ rewrite(void)
 	    "torchrun pretrain_gpt.py --lr 1 --y " DEFAULTS,
 	    "existing: override replaces every profiling option and value");
 	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "other.py")),
-	    "ERROR engine none is not supported", "not an entry");
+	    "ERROR not a MindSpeed training entry", "not an entry");
 	plan_free(&p);
 }
 
