@@ -59,7 +59,7 @@ SHIM_SRCS  = shim/shim.c $(SHIM_LOGIC)
 COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
              launcher/plan.c launcher/rewrite.c launcher/journal.c \
              launcher/argv.c launcher/mm.c launcher/jsonfile.c \
-             launcher/yamldoc.c $(SHIM_LOGIC)
+             launcher/yamldoc.c launcher/dynamic.c $(SHIM_LOGIC)
 LAUNCHER_SRCS = launcher/main.c launcher/options.c launcher/run.c \
              launcher/report.c $(COMMON)
 INJECTOR_SRCS = launcher/inject.c $(COMMON)

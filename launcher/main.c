@@ -17,6 +17,7 @@
 #include "../shim/contract.h"
 #include "../shim/envfix.h"
 #include "../shim/resolve.h"
+#include "dynamic.h"
 #include "install.h"
 #include "journal.h"
 #include "launchtab.h"
@@ -212,6 +213,8 @@ main(int argc, char **argv)
 	int status;
 
 	i18n_init();
+	if (argc > 1 && strcmp(argv[1], "trigger") == 0)
+		return trigger_main(argc - 1, argv + 1);
 	options_parse(argc, argv, &o);
 	if (o.help) {
 		usage(stdout);

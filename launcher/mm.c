@@ -12,6 +12,7 @@
 
 #include "../shim/envfix.h"
 #include "argv.h"
+#include "dynamic.h"
 #include "jsonfile.h"
 #include "rewrite.h"
 #include "yamldoc.h"
@@ -42,9 +43,16 @@ dynamic_dir(struct rewrite_ctx *c)
 	    xstrdup(c->plan->dynamic_dir) :
 	    xasprintf("%s/%s", c->out->save_path, DYNAMIC_SUBDIR);
 
-	if (c->session != NULL && mkdirs(dir, 0755) == -1) {
+	if (c->session == NULL)
+		return dir;
+	if (mkdirs(dir, 0755) == -1) {
 		*c->why = xasprintf(_("cannot create the dynamic profiling "
 		    "directory %s; choose another with --dynamic-dir"), dir);
+		free(dir);
+		return NULL;
+	}
+	if (dynamic_prepare(dir, c->plan, c->out->save_path,
+	    c->out->step_end - c->out->step_start, c->why) == -1) {
 		free(dir);
 		return NULL;
 	}

@@ -1,0 +1,208 @@
+/*
+ * The dynamic profiling config file: prepared by the injector when the job
+ * starts, changed by `msprof-exec trigger` while it runs.  Every write is a
+ * temporary file renamed over the old one, so the job never reads half a
+ * file.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sysexits.h>
+
+#include "dynamic.h"
+#include "jsonfile.h"
+#include "util.h"
+
+/* torch_npu's template (_dynamic_profiler_monitor_shm.py JSON_DATA). */
+static cJSON *
+template(void)
+{
+	static const char text[] = "{\"activities\": [\"CPU\", \"NPU\"], "
+	    "\"prof_dir\": \"./\", \"analyse\": false, \"async_mode\": false, "
+	    "\"record_shapes\": false, \"profile_memory\": false, "
+	    "\"with_stack\": false, \"with_flops\": false, "
+	    "\"with_modules\": false, \"active\": 1, \"warmup\": 0, "
+	    "\"start_step\": 0, \"is_rank\": false, \"rank_list\": [], "
+	    "\"experimental_config\": {\"profiler_level\": \"Level0\", "
+	    "\"aic_metrics\": \"AiCoreNone\", \"l2_cache\": false, "
+	    "\"op_attr\": false, \"gc_detect_threshold\": null, "
+	    "\"data_simplification\": true, \"record_op_args\": false, "
+	    "\"export_type\": [\"text\"], \"msprof_tx\": false, "
+	    "\"mstx\": false, \"host_sys\": [], \"mstx_domain_include\": [], "
+	    "\"mstx_domain_exclude\": [], \"sys_io\": false, "
+	    "\"sys_interconnection\": false}}";
+
+	return cJSON_Parse(text);
+}
+
+/* The file as it is, or the template when there is none yet. */
+static cJSON *
+load(const char *path, char **why)
+{
+	if (access(path, F_OK) == -1 && errno == ENOENT)
+		return template();
+	return json_read(path, why);
+}
+
+static void
+set(cJSON *o, const char *key, cJSON *value)
+{
+	if (cJSON_GetObjectItemCaseSensitive(o, key) != NULL)
+		cJSON_ReplaceItemInObjectCaseSensitive(o, key, value);
+	else
+		cJSON_AddItemToObject(o, key, value);
+}
+
+/* "Level1" from "level1", as torch_npu's dynamic config spells it. */
+static char *
+level_name(const char *level)
+{
+	char *s = xstrdup(level);
+
+	s[0] = 'L';
+	return s;
+}
+
+int
+dynamic_prepare(const char *dir, const struct plan *p, const char *save,
+    int steps, char **why)
+{
+	char *path = xasprintf("%s/%s", dir, DYNAMIC_CONFIG), *lvl;
+	cJSON *o = load(path, why), *a, *x;
+	int rc = -1;
+
+	if (o != NULL && cJSON_IsObject(o)) {
+		a = cJSON_CreateArray();
+		if (p->with_cpu)
+			cJSON_AddItemToArray(a, cJSON_CreateString("CPU"));
+		cJSON_AddItemToArray(a, cJSON_CreateString("NPU"));
+		set(o, "activities", a);
+		set(o, "prof_dir", cJSON_CreateString(save));
+		set(o, "analyse", cJSON_CreateBool(p->analyse));
+		set(o, "record_shapes", cJSON_CreateBool(p->record_shapes));
+		set(o, "profile_memory", cJSON_CreateBool(p->with_memory));
+		set(o, "with_stack", cJSON_CreateBool(p->with_stack));
+		set(o, "active", cJSON_CreateNumber(steps));
+		set(o, "warmup", cJSON_CreateNumber(0));
+		set(o, "start_step", cJSON_CreateNumber(0));
+		set(o, "is_rank", cJSON_CreateBool(!p->ranks_all));
+		a = cJSON_CreateArray();
+		for (size_t i = 0; !p->ranks_all && i < p->nranks; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(p->ranks[i]));
+		if (!p->ranks_all && p->nranks == 0)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(0));
+		set(o, "rank_list", a);
+		if (!cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(o,
+		    "experimental_config"))) {
+			x = cJSON_CreateObject();
+			set(o, "experimental_config", x);
+		}
+		lvl = level_name(p->level);
+		set(x, "profiler_level", cJSON_CreateString(lvl));
+		free(lvl);
+		set(x, "aic_metrics", cJSON_CreateString(p->aic_metrics));
+		set(x, "data_simplification",
+		    cJSON_CreateBool(p->data_simplification));
+		a = cJSON_CreateArray();
+		cJSON_AddItemToArray(a, cJSON_CreateString(p->export_type));
+		set(x, "export_type", a);
+		rc = json_write(o, path, why);
+	} else if (o != NULL)
+		*why = xasprintf(_("%s is not a JSON object; remove it or fix "
+		    "it"), path);
+	cJSON_Delete(o);
+	free(path);
+	return rc;
+}
+
+static void __attribute__((noreturn))
+trigger_usage(void)
+{
+	fprintf(stderr, _("usage: msprof-exec trigger [--start N | --now] "
+	    "[--active K] DIR\n"));
+	exit(EX_USAGE);
+}
+
+static int
+step_number(const char *opt, const char *v, int min)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (*v == '\0' || *end != '\0' || n < min || n > INT_MAX)
+		errx(EX_USAGE, _("%s '%s': give a whole number of %d or more"),
+		    opt, v, min);
+	return (int)n;
+}
+
+int
+trigger_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "start", required_argument, NULL, 's' },
+		{ "now", no_argument, NULL, 'n' },
+		{ "active", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, start = -1, active = 0, have_start = 0;
+	char *path, *why = NULL;
+	const char *dir;
+	cJSON *o, *v;
+	struct stat st;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 's') {
+			if (strcmp(optarg, "0") == 0)
+				errx(EX_USAGE, _("--start 0 can never fire once "
+				    "the job has begun (torch_npu counts steps "
+				    "from 1); use --now, or a step still to "
+				    "come"));
+			start = step_number("--start", optarg, 1);
+			have_start = 1;
+		} else if (c == 'n') {
+			if (have_start)
+				errx(EX_USAGE, _("--now and --start exclude each "
+				    "other"));
+			start = -1;
+		} else if (c == 'a')
+			active = step_number("--active", optarg, 1);
+		else
+			trigger_usage();
+	}
+	if (optind != argc - 1)
+		trigger_usage();
+	dir = argv[optind];
+	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
+		errx(EX_NOINPUT, _("%s: no such directory; give the dynamic "
+		    "profiling directory of the running job (--dynamic-dir, or "
+		    "OUTPUT/dynamic_profile)"), dir);
+	path = xasprintf("%s/%s", dir, DYNAMIC_CONFIG);
+	if ((o = load(path, &why)) == NULL || !cJSON_IsObject(o))
+		errx(EX_CONFIG, "%s", why ? why : _("not a JSON object"));
+	set(o, "start_step", cJSON_CreateNumber(start));
+	if (active > 0)
+		set(o, "active", cJSON_CreateNumber(active));
+	if (json_write(o, path, &why) == -1)
+		errx(EX_CANTCREAT, "%s", why);
+	v = cJSON_GetObjectItemCaseSensitive(o, "active");
+	active = cJSON_IsNumber(v) ? v->valueint : 1;
+	v = cJSON_GetObjectItemCaseSensitive(o, "prof_dir");
+	if (start == -1)
+		printf(_("the job starts collecting at its next step, for %d "
+		    "step(s)"), active);
+	else
+		printf(_("the job starts collecting at step %d, for %d step(s)"),
+		    start, active);
+	printf(_("; data goes to %s\n"), cJSON_IsString(v) ? v->valuestring :
+	    "./");
+	cJSON_Delete(o);
+	free(path);
+	return 0;
+}
