@@ -128,17 +128,32 @@ launcher_environ(const char *shim, const struct strv *set)
 	return out;
 }
 
+/* A later word on this process's launch (journal.h merges it). */
+static void
+record_update(const char *session, const char *path, const char *status,
+    const char *why)
+{
+	cJSON *rec = new_record(path, NULL);
+
+	cJSON_DeleteItemFromObjectCaseSensitive(rec, "argv");
+	record(session, rec, status, why);
+}
+
 /* Run the launcher as the caller asked; returns only on failure. */
 static int
-run(const char *mode, const char *path, char *const argv[], char *const orig[],
-    char *const envp[])
+run(const char *session, const char *mode, const char *path,
+    char *const argv[], char *const orig[], char *const envp[])
 {
 	size_t n;
+	int e;
+	char *why;
 
 	execve(path, argv, envp);
 	if (errno == E2BIG && argv != orig) {
 		warnx(_("the profiled command line is too long for this system; "
 		    "running %s without profiling"), path);
+		record_update(session, path, "unchanged",
+		    _("the profiled command line is too long for this system"));
 		execve(path, orig, envp);
 	}
 	if (errno == ENOEXEC && strcmp(mode, INJECT_MODE_SEARCH) == 0) {
@@ -153,8 +168,12 @@ run(const char *mode, const char *path, char *const argv[], char *const orig[],
 		execve(sh[0], sh, envp);
 		errno = ENOEXEC;
 	}
+	e = errno;
 	warn(_("cannot run %s"), path);
-	return errno == ENOENT ? 127 : 126;
+	why = xasprintf(_("cannot run %s: %s"), path, strerror(e));
+	record_update(session, path, "failed", why);
+	free(why);
+	return e == ENOENT ? 127 : 126;
 }
 
 int
@@ -185,7 +204,7 @@ main(int argc, char **argv)
 	    launchtab_load(&tab, plan.launchtab ? plan.launchtab : "", &why) == -1) {
 		warnx(_("%s; running the launch without profiling"), why);
 		record(session, rec, "unchanged", why);
-		return run(mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
+		return run(session, mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
 	}
 	launch_analyse(&tab, path, cmd, &l);
 	cJSON_AddStringToObject(rec, "engine", engine_name(l.engine));
@@ -195,7 +214,7 @@ main(int argc, char **argv)
 		record(session, rec, "unchanged",
 		    l.script >= 0 ? _("not a MindSpeed training entry") :
 		    _("no training script on the command line"));
-		return run(mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
+		return run(session, mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
 	}
 	if (launch_rewrite(&plan, &l, cmd, environ, session, &rw, &why) == -1) {
 		warnx("%s", why);
@@ -206,10 +225,10 @@ main(int argc, char **argv)
 	if (rw.kept) {
 		record(session, rec, "kept",
 		    _("the launch's own profiling settings were kept"));
-		return run(mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
+		return run(session, mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
 	}
 	cJSON_AddItemToObject(rec, "new_argv", json_strings(rw.argv.v));
 	record(session, rec, "injected", NULL);
-	return run(mode, path, rw.argv.v, cmd, launcher_environ(plan.shim,
+	return run(session, mode, path, rw.argv.v, cmd, launcher_environ(plan.shim,
 	    &rw.env));
 }

@@ -42,6 +42,43 @@ journal_append(const char *session, const cJSON *rec)
 	return rc;
 }
 
+/* The earlier record of the same process (pid and host), or NULL. */
+static cJSON *
+same_process(cJSON *all, const cJSON *rec)
+{
+	cJSON *old;
+	const cJSON *pid = cJSON_GetObjectItemCaseSensitive(rec, "pid");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(rec, "host");
+
+	cJSON_ArrayForEach(old, all)
+		if (cJSON_Compare(pid, cJSON_GetObjectItemCaseSensitive(old,
+		    "pid"), 1) && cJSON_Compare(host,
+		    cJSON_GetObjectItemCaseSensitive(old, "host"), 1))
+			return old;
+	return NULL;
+}
+
+/* Later records of a process (a failed exec) update its first one. */
+static void
+add_record(cJSON *all, cJSON *rec)
+{
+	cJSON *old = same_process(all, rec), *item;
+
+	if (old == NULL) {
+		cJSON_AddItemToArray(all, rec);
+		return;
+	}
+	while ((item = rec->child) != NULL) {
+		cJSON_DetachItemViaPointer(rec, item);
+		if (cJSON_GetObjectItemCaseSensitive(old, item->string))
+			cJSON_ReplaceItemInObjectCaseSensitive(old,
+			    item->string, item);
+		else
+			cJSON_AddItemToObject(old, item->string, item);
+	}
+	cJSON_Delete(rec);
+}
+
 cJSON *
 journal_read(const char *session)
 {
@@ -54,8 +91,10 @@ journal_read(const char *session)
 		next = strchr(line, '\n');
 		if (next != NULL)
 			*next++ = '\0';
-		if ((rec = cJSON_Parse(line)) != NULL)
-			cJSON_AddItemToArray(all, rec);
+		if ((rec = cJSON_Parse(line)) != NULL && cJSON_IsObject(rec))
+			add_record(all, rec);
+		else
+			cJSON_Delete(rec);
 	}
 	free(text);
 	return all;

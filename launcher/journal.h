@@ -10,7 +10,10 @@
 
 /* Append REC; -1 with errno set on failure. */
 int	 journal_append(const char *session, const cJSON *rec);
-/* All records as a cJSON array (empty when there is no journal). */
+/*
+ * All records as a cJSON array (empty when there is no journal); a later
+ * record of the same process updates the first one's fields.
+ */
 cJSON	*journal_read(const char *session);
 
 /* A cJSON array of strings from a NULL-terminated vector. */

@@ -206,7 +206,8 @@ main(int argc, char **argv)
 	struct launch l = { LAUNCH_NONE, -1, ENGINE_NONE };
 	struct strv cmd = { 0 }, vars = { 0 }, iargv = { 0 };
 	struct report r;
-	char *why = NULL, *path, *session, *plan_path;
+	struct capture cap;
+	char *why = NULL, *path, *session, *plan_path, *log;
 	enum engine guess;
 	cJSON *journal;
 	pid_t pid;
@@ -253,6 +254,10 @@ main(int argc, char **argv)
 	if (plan_write(&o.plan, plan_path) == -1)
 		err(EX_CANTCREAT, _("cannot write %s"), plan_path);
 
+	log = xasprintf("%s/%s", session, SESSION_LOG);
+	if (capture_open(&cap, log, o.log) == -1)
+		err(EX_CANTCREAT, _("cannot write the log copy %s"),
+		    cap.logs[0] == -1 ? log : o.log);
 	if (l.kind != LAUNCH_NONE) {
 		/* The command is itself the launcher: no shim needed. */
 		strv_push(&iargv, in.injector);
@@ -261,13 +266,13 @@ main(int argc, char **argv)
 		strv_push(&iargv, path);
 		for (size_t i = 0; i < cmd.n; i++)
 			strv_push(&iargv, cmd.v[i]);
-		pid = run_start(iargv.v, environ, 0);
+		pid = run_start(iargv.v, environ, 0, &cap);
 	} else
 		pid = run_start(cmd.v, child_environ(&in, &tab, session, &vars),
-		    1);
+		    1, &cap);
 	if (pid == -1)
 		err(EX_OSERR, "fork");
-	status = run_wait(pid);
+	status = run_wait(pid, &cap);
 
 	journal = journal_read(session);
 	report_print(session, journal, o.quiet, &r);

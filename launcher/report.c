@@ -68,6 +68,8 @@ print_launch(const cJSON *rec)
 		free(ranks);
 	} else if (strcmp(status, "refused") == 0)
 		printf(_("  %s: not started: %s\n"), name, str(rec, "reason"));
+	else if (strcmp(status, "failed") == 0)
+		printf(_("  %s: failed: %s\n"), name, str(rec, "reason"));
 	else if (strcmp(status, "kept") == 0)
 		printf(_("  %s: profiled with its own settings (--existing "
 		    "keep)\n"), name);

@@ -49,6 +49,7 @@
 /* Files of a session directory. */
 #define SESSION_PLAN		"plan.json"
 #define SESSION_JOURNAL		"journal.jsonl"
+#define SESSION_LOG		"train.log"		/* the command's output */
 
 /* Bounds the shim works within (it only uses the stack). */
 #define SHIM_MAX_ARGS		65536	/* argv elements it will copy */

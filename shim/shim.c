@@ -161,7 +161,7 @@ is_launch(const char *path, char *const argv[])
 	struct launch_match m;
 
 	return S.active && match_launch(S.table, path, argv, &m) != LAUNCH_NONE &&
-	    is_exec_file(path);
+	    exec_error(path) == 0;
 }
 
 /*
@@ -229,19 +229,28 @@ exec_injector(const char *mode, const char *path, char *const argv[],
 
 /*
  * Return CALL_PLAIN, or, when the program dropped the shim from ENVP,
- * CALL_FIXED, which names the repaired copy `fixed`.  The copy lives on
+ * CALL_FIXED, which names the repaired copy `fixed`; if the repaired
+ * environment is what makes the call fail (E2BIG: FAILED is true of its
+ * result R_), the caller's own call is made after all.  The copy lives on
  * this frame's stack.
  */
-#define WITH_ENV(envp, call_fixed, call_plain) do {			\
+#define WITH_ENV(envp, call_fixed, call_plain, failed) do {		\
 	size_t n_ = vec_count(envp);					\
 	if (!S.active || n_ > SHIM_MAX_ENV ||				\
 	    !env_needs_fix(&S.env, (envp)))				\
 		return (call_plain);					\
 	char ld_[env_preload_size(&S.env, (envp))];			\
 	char *fixed[n_ + S.env.nsaved + 2];				\
+	int saved_ = errno, r_;						\
 	env_fix(&S.env, (envp), fixed, ld_);				\
-	return (call_fixed);						\
+	r_ = (call_fixed);						\
+	if (!(failed))							\
+		return r_;						\
+	errno = saved_;							\
+	return (call_plain);						\
 } while (0)
+#define EXEC_E2BIG	(r_ == -1 && errno == E2BIG)
+#define SPAWN_E2BIG	(r_ == E2BIG)
 
 static int
 do_execve(const char *path, char *const argv[], char *const envp[],
@@ -253,7 +262,7 @@ do_execve(const char *path, char *const argv[], char *const envp[],
 		exec_injector(mode, path, argv, envp);
 	errno = saved_errno;
 	WITH_ENV(envp, CALL_REAL(execve, path, argv, fixed),
-	    CALL_REAL(execve, path, argv, envp));
+	    CALL_REAL(execve, path, argv, envp), EXEC_E2BIG);
 }
 
 static int
@@ -269,9 +278,9 @@ do_execvpe(const char *file, char *const argv[], char *const envp[],
 	errno = saved_errno;
 	if (plain)
 		WITH_ENV(envp, CALL_REAL(execvpe, file, argv, fixed),
-		    CALL_REAL(execvp, file, argv));
+		    CALL_REAL(execvp, file, argv), EXEC_E2BIG);
 	WITH_ENV(envp, CALL_REAL(execvpe, file, argv, fixed),
-	    CALL_REAL(execvpe, file, argv, envp));
+	    CALL_REAL(execvpe, file, argv, envp), EXEC_E2BIG);
 }
 
 EXPORT int
@@ -291,7 +300,7 @@ execv(const char *path, char *const argv[])
 		exec_injector(INJECT_MODE_EXEC, path, argv, environ);
 	errno = saved_errno;
 	WITH_ENV(environ, CALL_REAL(execve, path, argv, fixed),
-	    CALL_REAL(execv, path, argv));
+	    CALL_REAL(execv, path, argv), EXEC_E2BIG);
 }
 
 EXPORT int
@@ -338,7 +347,7 @@ fexecve(int fd, char *const argv[], char *const envp[])
 	}
 	errno = saved_errno;
 	WITH_ENV(envp, CALL_REAL(fexecve, fd, argv, fixed),
-	    CALL_REAL(fexecve, fd, argv, envp));
+	    CALL_REAL(fexecve, fd, argv, envp), EXEC_E2BIG);
 }
 
 /*
@@ -434,7 +443,7 @@ posix_spawn(pid_t *pid, const char *path,
 	if (S.posix_spawn == NULL)
 		return ENOSYS;
 	WITH_ENV(envp, S.posix_spawn(pid, path, fa, attr, argv, fixed),
-	    S.posix_spawn(pid, path, fa, attr, argv, envp));
+	    S.posix_spawn(pid, path, fa, attr, argv, envp), SPAWN_E2BIG);
 }
 
 EXPORT int
@@ -454,5 +463,5 @@ posix_spawnp(pid_t *pid, const char *file,
 	if (S.posix_spawnp == NULL)
 		return ENOSYS;
 	WITH_ENV(envp, S.posix_spawnp(pid, file, fa, attr, argv, fixed),
-	    S.posix_spawnp(pid, file, fa, attr, argv, envp));
+	    S.posix_spawnp(pid, file, fa, attr, argv, envp), SPAWN_E2BIG);
 }

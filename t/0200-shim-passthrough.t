@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# For programs it does not target, the shim is invisible: each of the ten
+# exec entry points returns, sets errno and searches PATH exactly as glibc
+# does (issue: "return values, errno and PATH search behave exactly as
+# glibc's"; reference exec-interposition.md 2.9, 2.11, 4).
+. "$(dirname "$0")/lib.sh"
+
+EXECS=$HELPERS/execs
+unset LD_PRELOAD
+for v in $(env | sed -n 's/^\(MSPROF_EXEC_[A-Za-z0-9_]*\)=.*/\1/p'); do
+	unset "$v"
+done
+FUNCS="execve execv execl execle fexecve posix_spawn execvp execlp execvpe
+posix_spawnp"
+DEF=/usr/bin:/bin
+
+# Fixtures, in the test's directory (the current directory).
+printf '#!/bin/sh\necho hello "$@"\n' > hello
+printf '#!/bin/sh\necho noexec\n' > noexec
+printf 'echo script-ran "$0" "$@"\n' > noshebang
+printf '\001\002\003garbage\377\376\000\001\n' > garbage
+printf '#!/nonexistent/interp\necho x\n' > badinterp
+chmod 755 hello noshebang garbage badinterp
+chmod 644 noexec
+: > notadir
+mkdir -p dirA/prog dirB dirC dirG emptydir
+cp noexec dirB/prog
+cp hello dirC/prog
+cp garbage dirG/gprog
+cp noshebang dirG/tprog
+
+# outcome PATH OPTS FUNCTION FILE ARG...: the driver's stdout, stderr and
+# exit status.  PATH "-" runs the driver without PATH in its environment.
+outcome() {
+	local path=$1 opts=$2 out rc
+	shift 2
+	if [ "$path" = - ]; then
+		out=$(/usr/bin/env -u PATH "$EXECS" $opts "$@" 2>"$T/stderr")
+	else
+		out=$(PATH=$path "$EXECS" $opts "$@" 2>"$T/stderr")
+	fi
+	rc=$?
+	printf '%s\n--stderr--\n%s\n--status %s--\n' "$out" "$(cat "$T/stderr")" \
+	    "$rc"
+}
+# The same, with the shim loaded in an active session.
+shim_outcome() {
+	(shim_session; export LD_PRELOAD=$SHIM; outcome "$@")
+}
+
+# expected FUNCTION KIND OUTCOME: does the run without the shim show KIND?
+#   ok:TEXT   the program ran and printed the line TEXT ('@' for a space)
+#   ran       the exec itself succeeded (whatever the program then did)
+#   EXXX      the call failed with that error
+expected() {
+	local fn=$1 kind=$2 out=$3 line
+	line=$(printf '%s' "${kind#ok:}" | tr @ ' ')
+	case $kind:$fn in
+	ok:*:posix_spawn*)
+		printf '%s' "$out" | grep -qxF -- "$line" &&
+		    printf '%s' "$out" | grep -qx "$fn returned 0" &&
+		    printf '%s' "$out" | grep -qx 'child status=0' ;;
+	ok:*)
+		printf '%s' "$out" | grep -qxF -- "$line" &&
+		    ! printf '%s' "$out" | grep -q " returned " ;;
+	ran:*)
+		! printf '%s' "$out" | grep -q " returned " ;;
+	*:posix_spawn*)
+		printf '%s' "$out" | grep -Eqx "$fn returned [0-9]+ $kind" ;;
+	*)
+		printf '%s' "$out" | grep -qx "$fn returned -1 errno=$kind" ;;
+	esac
+}
+
+# same NAME PATH OPTS FILE ARGS KINDS: for every function, the driver's
+# outcome is KIND (from KINDS: "plain fexecve posix_spawn p-exec
+# posix_spawnp") without the shim, and identical with it.
+same() {
+	local name=$1 path=$2 opts=$3 file=$4 args=$5 kinds=$6 fn kind
+	local base shim
+	set -- $kinds
+	for fn in $FUNCS; do
+		case $fn in
+		fexecve) kind=$2 ;;
+		posix_spawn) kind=$3 ;;
+		execvp|execlp|execvpe) kind=$4 ;;
+		posix_spawnp) kind=$5 ;;
+		*) kind=$1 ;;
+		esac
+		base=$(outcome "$path" "$opts" "$fn" "$file" $args)
+		shim=$(shim_outcome "$path" "$opts" "$fn" "$file" $args)
+		if [ "$base" = "$shim" ] && expected "$fn" "$kind" "$base"; then
+			pass "$fn, $name: $kind, same with the shim"
+		else
+			fail "$fn, $name: $kind, same with the shim"
+			diag "without the shim:" "$base" "with the shim:" "$shim"
+		fi
+	done
+}
+
+NCASES=22
+plan $((NCASES * 10 + 24))
+
+same "absolute path" $DEF "" /bin/echo "hi there" \
+    "ok:hi@there ok:hi@there ok:hi@there ok:hi@there ok:hi@there"
+same "missing file" $DEF "" "$T/missing" "hi" \
+    "ENOENT EINVAL ENOENT ENOENT ENOENT"
+same "file without x bit" $DEF "" "$T/noexec" "hi" \
+    "EACCES EACCES EACCES EACCES EACCES"
+same "a directory" $DEF "" "$T/dirA/prog" "hi" \
+    "EACCES EACCES EACCES EACCES EACCES"
+same "binary garbage" $DEF "" "$T/garbage" "hi" \
+    "ENOEXEC ENOEXEC ENOEXEC ran ENOEXEC"
+same "text without #!" $DEF "" "$T/noshebang" "hi" \
+    "ENOEXEC ENOEXEC ENOEXEC ok:script-ran@$T/noshebang@hi ENOEXEC"
+same "missing #! interpreter" $DEF "" "$T/badinterp" "hi" \
+    "ENOENT ENOENT ENOENT ENOENT ENOENT"
+same "relative path" $DEF "" ./hello "hi" \
+    "ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi"
+same "empty name" $DEF "" "" "hi" \
+    "ENOENT EINVAL ENOENT ENOENT ENOENT"
+same "name on PATH" $DEF "" echo "hi" \
+    "ENOENT EINVAL ENOENT ok:hi ok:hi"
+same "missing name" $DEF "" no-such-program-xyz "hi" \
+    "ENOENT EINVAL ENOENT ENOENT ENOENT"
+same "name: a directory, then no x bit" "$T/dirA:$T/dirB" "" prog "hi" \
+    "ENOENT EINVAL ENOENT EACCES EACCES"
+same "name: a directory and no x bit skipped" "$T/dirA:$T/dirB:$T/dirC" "" \
+    prog "hi" "ENOENT EINVAL ENOENT ok:hello@hi ok:hello@hi"
+same "name: nonexistent directories first" \
+    "/nonexistent1:/nonexistent2/sub:$T/notadir:$T/emptydir:$T/dirC" "" \
+    prog "hi" "ENOENT EINVAL ENOENT ok:hello@hi ok:hello@hi"
+same "name: binary garbage on PATH" "$T/dirG" "" gprog "hi" \
+    "ENOENT EINVAL ENOENT ran ENOEXEC"
+same "name: text without #! on PATH" "$T/emptydir:$T/dirG" "" tprog "hi" \
+    "ENOENT EINVAL ENOENT ok:script-ran@$T/dirG/tprog@hi ENOEXEC"
+same "name: empty PATH element last" "/nonexistent1:" "" hello "hi" \
+    "ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi"
+same "name: empty PATH element first" ":/nonexistent1" "" hello "hi" \
+    "ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi"
+same "name: empty PATH element inside" "$T/emptydir::/nonexistent1" "" \
+    hello "hi" "ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi"
+same "name: PATH empty" "" "" hello "hi" \
+    "ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi ok:hello@hi"
+same "name: no PATH (the C library default)" - "" echo "hi" \
+    "ENOENT EINVAL ENOENT ok:hi ok:hi"
+# The p-functions search the caller's PATH, not the one in envp.
+same "name, envp with another PATH" $DEF "-e PATH=$T/dirC -e X=1" echo "hi" \
+    "ENOENT EINVAL ENOENT ok:hi ok:hi"
+
+# The runs above did load the shim.
+like "$(shim_session; LD_PRELOAD=$SHIM cat /proc/self/maps)" \
+    "msprof-exec-shim\.so" "the shim is loaded in the runs with it"
+
+# The shim's constructor leaves errno alone: without a session, in one,
+# and in one whose files are missing or whose variables overflow its copy.
+ERRNO0=$HELPERS/errno0
+base=$("$ERRNO0")
+is "$(LD_PRELOAD=$SHIM "$ERRNO0")" "$base" "errno in main: no session"
+is "$(shim_session; LD_PRELOAD=$SHIM "$ERRNO0")" "$base" \
+    "errno in main: an active session"
+big=$(head -c 6000 /dev/zero | tr '\0' x)
+is "$(shim_session; export MSPROF_EXEC_SHIM=$T/missing.so \
+    MSPROF_EXEC_INJECTOR=$T/missing MSPROF_EXEC_SESSION=$T/missing \
+    MSPROF_EXEC_A=$big MSPROF_EXEC_B=$big MSPROF_EXEC_C=$big
+    for i in $(seq 1 20); do export MSPROF_EXEC_X$i=$i; done
+    LD_PRELOAD=$SHIM "$ERRNO0")" "$base" \
+    "errno in main: missing session files, too many variables"
+
+# CPython: subprocess (vfork + execv/execve per PATH candidate, or
+# posix_spawn) and os.posix_spawnp give the same results and exceptions.
+cat > sub.py <<PY
+import os, subprocess, sys
+T = "$T"
+DEF = "$DEF"
+def show(label, f):
+    try:
+        r = f()
+    except OSError as e:
+        r = "%s errno=%s" % (type(e).__name__, e.errno)
+    print("%s: %s" % (label, r))
+def run(args, **kw):
+    p = subprocess.run(args, capture_output=True, **kw)
+    return "rc=%d out=%r err=%r" % (p.returncode, p.stdout, p.stderr)
+def spawn(fn, path, args, env=None, path_list=DEF):
+    os.environ["PATH"] = path_list     # posix_spawnp searches the caller's
+    pid = fn(path, args, os.environ if env is None else env)
+    os.environ["PATH"] = DEF
+    return "status=%d" % os.waitpid(pid, 0)[1]
+show("missing program", lambda: run(["no-such-program-xyz"]))
+show("not executable, by name", lambda: run(["noexec"], env={"PATH": T}))
+show("not executable, by path", lambda: run([T + "/noexec"]))
+show("normal program", lambda: run(["echo", "hi"]))
+show("normal program, env=", lambda: run(["echo", "hi"], env={"PATH": DEF}))
+show("missing program, env=", lambda: run(["no-such-program-xyz"],
+    env={"PATH": "/nonexistent1:" + T + "/emptydir"}))
+show("directory then no x bit", lambda: run(["prog"],
+    env={"PATH": T + "/dirA:" + T + "/dirB"}))
+show("directory and no x bit skipped", lambda: run(["prog"],
+    env={"PATH": T + "/dirA:" + T + "/dirB:" + T + "/dirC"}))
+show("binary garbage", lambda: run([T + "/garbage"]))
+show("posix_spawn path", lambda: run([T + "/hello", "x"], close_fds=False))
+show("posix_spawn path, no x bit", lambda: run([T + "/noexec"],
+    close_fds=False))
+show("os.posix_spawnp", lambda: spawn(os.posix_spawnp, "echo", ["echo", "hi"]))
+show("os.posix_spawnp missing", lambda: spawn(os.posix_spawnp,
+    "no-such-program-xyz", ["x"]))
+show("os.posix_spawnp garbage", lambda: spawn(os.posix_spawnp, "gprog",
+    ["gprog"], {}, "/nonexistent1:" + T + "/dirG"))
+show("os.posix_spawnp directory then found", lambda: spawn(os.posix_spawnp,
+    "prog", ["prog"], {}, T + "/dirA:" + T + "/dirB:" + T + "/dirC"))
+show("os.posix_spawn no x bit", lambda: spawn(os.posix_spawn, T + "/noexec",
+    ["noexec"], {}))
+PY
+want="missing program: FileNotFoundError errno=2
+not executable, by name: PermissionError errno=13
+not executable, by path: PermissionError errno=13
+normal program: rc=0 out=b'hi\n' err=b''
+normal program, env=: rc=0 out=b'hi\n' err=b''
+missing program, env=: FileNotFoundError errno=2
+directory then no x bit: PermissionError errno=13
+directory and no x bit skipped: rc=0 out=b'hello\n' err=b''
+binary garbage: OSError errno=8
+posix_spawn path: rc=0 out=b'hello x\n' err=b''
+posix_spawn path, no x bit: PermissionError errno=13
+hi
+os.posix_spawnp: status=0
+os.posix_spawnp missing: FileNotFoundError errno=2
+os.posix_spawnp garbage: OSError errno=8
+hello
+os.posix_spawnp directory then found: status=0
+os.posix_spawn no x bit: PermissionError errno=13"
+base=$(PATH=$DEF "$PY" -u sub.py 2>&1)
+is "$base" "$want" "CPython without the shim: the expected results"
+shim=$(shim_session; PATH=$DEF LD_PRELOAD=$SHIM "$PY" -u sub.py 2>&1)
+while IFS= read -r line; do
+	label=${line%%: *}
+	is "$(printf '%s\n' "$shim" | grep -F -- "$label: " | head -n 1)" \
+	    "$(printf '%s\n' "$base" | grep -F -- "$label: " | head -n 1)" \
+	    "CPython, $label: same with the shim"
+done <<EOS
+$(printf '%s\n' "$base" | grep ': ')
+EOS
+is "$shim" "$base" "CPython: the whole output is the same with the shim"
+# At the size limit of argv + envp (E2BIG), putting the shim back into an
+# environment that lost it must not turn a working exec into a failing one:
+# the original call is retried (reference 2.10, rule 11).
+cat > big.py <<'PY'
+import os, resource, sys
+def attempt(how, n):
+    pid = os.fork()
+    if pid == 0:
+        resource.setrlimit(resource.RLIMIT_STACK,
+            (256 * 1024, resource.RLIM_INFINITY))    # limit: 128 KiB
+        args = ["true", "x" * n]
+        try:
+            if how == "execve":
+                os.execve("/bin/true", args, {})
+            p = os.posix_spawn("/bin/true", args, {})
+            os._exit(os.waitstatus_to_exitcode(os.waitpid(p, 0)[1]))
+        except OSError as e:
+            os._exit(100 + e.errno)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+how = sys.argv[1]
+if len(sys.argv) == 2:
+    lo, hi = 1000, 200000       # the largest argument that works
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if attempt(how, mid) == 0 else (lo, mid)
+    print(lo)
+else:
+    r = attempt(how, int(sys.argv[2]))
+    print("ok" if r == 0 else "errno=%d" % (r - 100))
+PY
+for how in execve posix_spawn; do
+	n=$("$PY" big.py $how)
+	base=$("$PY" big.py $how "$n")
+	shim=$(shim_session; LD_PRELOAD=$SHIM "$PY" big.py $how "$n")
+	is "$base:$shim" "ok:ok" \
+	    "$how with env={} at the argument size limit: works with the shim"
+done
+done_testing
