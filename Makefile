@@ -57,11 +57,12 @@ LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
 SHIM_LOGIC = shim/match.c shim/envfix.c shim/resolve.c
 SHIM_SRCS  = shim/shim.c $(SHIM_LOGIC)
 COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
-             launcher/plan.c launcher/rewrite.c launcher/journal.c \
+             launcher/plan.c launcher/rewrite.c launcher/journal.c launcher/scan.c \
              launcher/argv.c launcher/mm.c launcher/jsonfile.c \
              launcher/yamldoc.c launcher/dynamic.c $(SHIM_LOGIC)
 LAUNCHER_SRCS = launcher/main.c launcher/options.c launcher/run.c \
-             launcher/report.c $(COMMON)
+             launcher/report.c launcher/verify.c launcher/diagnose.c \
+             $(COMMON)
 INJECTOR_SRCS = launcher/inject.c $(COMMON)
 
 SHIM_OBJS     = $(SHIM_SRCS:%.c=$(B)/obj/shim-pic/%.o)

@@ -61,6 +61,9 @@ new_record(const char *path, char *const argv[])
 		cJSON_AddStringToObject(rec, "cwd", cwd);
 	cJSON_AddStringToObject(rec, "path", path);
 	cJSON_AddItemToObject(rec, "argv", json_strings(argv));
+	/* Without it torch_npu collects nothing from the device. */
+	cJSON_AddBoolToObject(rec, "cann", getenv("ASCEND_TOOLKIT_HOME") ||
+	    getenv("ASCEND_HOME_PATH"));
 	return rec;
 }
 

@@ -206,16 +206,19 @@ main(int argc, char **argv)
 	struct launch l = { LAUNCH_NONE, -1, ENGINE_NONE };
 	struct strv cmd = { 0 }, vars = { 0 }, iargv = { 0 };
 	struct report r;
+	struct report_in rin = { 0 };
 	struct capture cap;
+	struct stat st;
 	char *why = NULL, *path, *session, *plan_path, *log;
 	enum engine guess;
-	cJSON *journal;
 	pid_t pid;
 	int status;
 
 	i18n_init();
 	if (argc > 1 && strcmp(argv[1], "trigger") == 0)
 		return trigger_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return report_main(argc - 1, argv + 1);
 	options_parse(argc, argv, &o);
 	if (o.help) {
 		usage(stdout);
@@ -274,9 +277,18 @@ main(int argc, char **argv)
 		err(EX_OSERR, "fork");
 	status = run_wait(pid, &cap);
 
-	journal = journal_read(session);
-	report_print(session, journal, o.quiet, &r);
-	cJSON_Delete(journal);
+	rin.session = session;
+	rin.journal = journal_read(session);
+	rin.log = read_file(log, NULL);
+	rin.status = status;
+	rin.since = stat(plan_path, &st) == 0 ? st.st_mtime - 1 : 0;
+	rin.quiet = o.quiet;
+	rin.verbose = o.verbose;
+	rin.json = o.json;
+	report_run(&rin, &r);
+	cJSON_Delete(rin.journal);
+	if (r.missing_paths > 0)
+		return EX_NOINPUT;
 	if (r.refused > 0)
 		return EX_CONFIG;
 	run_exit_like(status);

@@ -1,0 +1,329 @@
+/* Find and check the profiling output of a run. */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "verify.h"
+
+static int
+is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int64_t
+tree_bytes(const char *path, int depth)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int64_t sum = 0;
+	char *sub;
+
+	if (lstat(path, &st) == -1)
+		return 0;
+	if (!S_ISDIR(st.st_mode) || depth > 16)
+		return st.st_size;
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		sub = xasprintf("%s/%s", path, e->d_name);
+		sum += tree_bytes(sub, depth + 1);
+		free(sub);
+	}
+	closedir(d);
+	return sum;
+}
+
+/* Does DIR hold an entry whose name starts with PREFIX and satisfies OK? */
+static int
+has_entry(const char *dir, const char *prefix, int (*ok)(const char *))
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *sub;
+	int found = 0;
+
+	if (d == NULL)
+		return 0;
+	while (!found && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		sub = xasprintf("%s/%s", dir, e->d_name);
+		found = ok == NULL || ok(sub);
+		free(sub);
+	}
+	closedir(d);
+	return found;
+}
+
+/* A device_* directory with a non-empty data/ inside. */
+static int
+device_data(const char *dev)
+{
+	char *data = xasprintf("%s/data", dev);
+	int ok = has_entry(data, "", NULL);
+
+	free(data);
+	return ok;
+}
+
+static int
+prof_dir(const char *prof)
+{
+	return is_dir(prof) && has_entry(prof, "device_", device_data);
+}
+
+/* The rank in profiler_info_<rank>.json, or -1. */
+static int
+rank_of(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rank = -1;
+	char *end;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, "profiler_info_", 14) == 0) {
+			long r = strtol(e->d_name + 14, &end, 10);
+
+			if (end != e->d_name + 14 && strcmp(end, ".json") == 0)
+				rank = (int)r;
+		}
+	closedir(d);
+	return rank;
+}
+
+static void
+add_rankdir(struct outdir *o, const char *path)
+{
+	struct rankdir *r;
+	char *out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", path);
+
+	o->dirs = reallocarray(o->dirs, o->ndirs + 1, sizeof(*o->dirs));
+	if (o->dirs == NULL)
+		abort();
+	r = &o->dirs[o->ndirs++];
+	r->path = xstrdup(path);
+	r->rank = rank_of(path);
+	r->raw = has_entry(path, "PROF_", prof_dir) ||
+	    has_entry(path, "ASCEND_PROF_", prof_dir);
+	r->parsed = has_entry(out, "", NULL);
+	r->bytes = tree_bytes(path, 0);
+	free(out);
+}
+
+static int
+by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Collect the *_ascend_pt directories of O changed since SINCE. */
+static void
+scan_outdir(struct outdir *o, time_t since)
+{
+	struct dirent **names;
+	struct stat st;
+	char *sub;
+	int n = scandir(o->path, &names, NULL, by_name);
+
+	for (int i = 0; i < n; i++) {
+		sub = xasprintf("%s/%s", o->path, names[i]->d_name);
+		if (ends_with(names[i]->d_name, "_ascend_pt") &&
+		    stat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
+		    st.st_mtime >= since)
+			add_rankdir(o, sub);
+		free(sub);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+static const char *
+rec_str(const cJSON *rec, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/*
+ * A launcher option's value in a recorded argv (before the script), as a
+ * number, or DEF.
+ */
+static int
+launcher_int(const cJSON *argv, const char *script, const char *const *names,
+    int def)
+{
+	const cJSON *a;
+	const char *s;
+	size_t n;
+
+	cJSON_ArrayForEach(a, argv) {
+		s = a->valuestring;
+		if (s == NULL || (script != NULL && strcmp(s, script) == 0))
+			break;
+		for (int k = 0; names[k] != NULL; k++) {
+			n = strlen(names[k]);
+			if (strncmp(s, names[k], n) != 0)
+				continue;
+			if (s[n] == '=')
+				return atoi(s + n + 1);
+			if (s[n] == '\0' && a->next != NULL &&
+			    a->next->valuestring != NULL)
+				return atoi(a->next->valuestring);
+		}
+	}
+	return def;
+}
+
+static const char *const nproc_names[] = { "--nproc_per_node",
+    "--nproc-per-node", "--local_worker_num", NULL };
+static const char *const node_names[] = { "--node_rank", "--node-rank", NULL };
+
+/* This node's ranks and the expected ones, from a journal record. */
+static void
+expect(struct outdir *o, const cJSON *rec)
+{
+	const cJSON *argv = cJSON_GetObjectItemCaseSensitive(rec, "argv");
+	const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(rec, "ranks"), *r;
+	const char *script = rec_str(rec, "script");
+	int node;
+
+	o->nlocal = launcher_int(argv, script, nproc_names, 1);
+	node = launcher_int(argv, script, node_names, 0);
+	if (o->nlocal < 1)
+		o->nlocal = 1;
+	o->first_local = node * o->nlocal;
+	o->all_local = cJSON_IsString(ranks);
+	o->expected = xcalloc((size_t)o->nlocal, sizeof(*o->expected));
+	for (int i = 0; i < o->nlocal; i++) {
+		int want = o->all_local;
+
+		cJSON_ArrayForEach(r, ranks)
+			want |= r->valueint == o->first_local + i;
+		if (want)
+			o->expected[o->nexpected++] = o->first_local + i;
+	}
+}
+
+int
+outdir_expects(const struct outdir *o, int r)
+{
+	for (size_t i = 0; i < o->nexpected; i++)
+		if (o->expected[i] == r)
+			return 1;
+	return 0;
+}
+
+const struct rankdir *
+outdir_found(const struct outdir *o, int r)
+{
+	for (size_t i = 0; i < o->ndirs; i++)
+		if (o->dirs[i].rank == r)
+			return &o->dirs[i];
+	return NULL;
+}
+
+static struct outdir *
+new_outdir(struct verify *v, const char *path)
+{
+	struct outdir *o;
+	char *abs = realpath(path, NULL);
+
+	for (size_t i = 0; i < v->nouts; i++)
+		if (strcmp(v->outs[i].path, abs ? abs : path) == 0) {
+			free(abs);
+			return NULL;	/* two launches, one save path */
+		}
+	v->outs = reallocarray(v->outs, v->nouts + 1, sizeof(*v->outs));
+	if (v->outs == NULL)
+		abort();
+	o = &v->outs[v->nouts++];
+	memset(o, 0, sizeof(*o));
+	o->path = abs ? abs : xstrdup(path);
+	o->analyse = 1;
+	return o;
+}
+
+static void
+tally(struct verify *v)
+{
+	v->missing = v->incomplete = 0;
+	for (size_t i = 0; i < v->nouts; i++) {
+		struct outdir *o = &v->outs[i];
+
+		for (size_t k = 0; k < o->nexpected; k++)
+			v->missing += outdir_found(o, o->expected[k]) == NULL;
+		for (size_t k = 0; k < o->ndirs; k++)
+			v->incomplete += !o->dirs[k].raw ||
+			    (o->analyse && !o->dirs[k].parsed);
+	}
+}
+
+void
+verify_journal(const cJSON *journal, time_t since, struct verify *v)
+{
+	const cJSON *rec;
+	const char *save, *cwd, *status;
+	struct outdir *o;
+	char *path;
+
+	memset(v, 0, sizeof(*v));
+	cJSON_ArrayForEach(rec, journal) {
+		status = rec_str(rec, "status");
+		save = rec_str(rec, "save_path");
+		cwd = rec_str(rec, "cwd");
+		if (status == NULL || strcmp(status, "injected") != 0 ||
+		    save == NULL)
+			continue;
+		path = save[0] == '/' || cwd == NULL ? xstrdup(save) :
+		    xasprintf("%s/%s", cwd, save);
+		if ((o = new_outdir(v, path)) != NULL) {
+			o->analyse = !cJSON_IsFalse(
+			    cJSON_GetObjectItemCaseSensitive(rec, "analyse"));
+			expect(o, rec);
+			scan_outdir(o, since);
+		}
+		free(path);
+	}
+	tally(v);
+}
+
+void
+verify_dir(const char *path, struct verify *v)
+{
+	struct outdir *o;
+
+	memset(v, 0, sizeof(*v));
+	if ((o = new_outdir(v, path)) != NULL)
+		scan_outdir(o, 0);
+	tally(v);
+}
+
+void
+verify_free(struct verify *v)
+{
+	for (size_t i = 0; i < v->nouts; i++) {
+		for (size_t k = 0; k < v->outs[i].ndirs; k++)
+			free(v->outs[i].dirs[k].path);
+		free(v->outs[i].dirs);
+		free(v->outs[i].expected);
+		free(v->outs[i].path);
+	}
+	free(v->outs);
+	memset(v, 0, sizeof(*v));
+}

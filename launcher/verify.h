@@ -1,0 +1,52 @@
+/*
+ * Check what a run collected: the per-rank *_ascend_pt directories under
+ * each save path, against the ranks this node was expected to profile.
+ */
+#ifndef MSPROF_VERIFY_H
+#define MSPROF_VERIFY_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+struct rankdir {
+	char	*path;
+	int	 rank;		/* from profiler_info_<rank>.json; -1 unknown */
+	int	 raw;		/* PROF_* / ASCEND_PROF_* with device_* data */
+	int	 parsed;	/* ASCEND_PROFILER_OUTPUT with files */
+	int64_t	 bytes;
+};
+
+struct outdir {
+	char		*path;		/* absolute */
+	int		 analyse;	/* parsed output expected */
+	int		 all_local;	/* every local rank expected */
+	int		*expected;	/* ranks expected on this node */
+	size_t		 nexpected;
+	int		 first_local, nlocal;	/* this node's ranks */
+	struct rankdir	*dirs;
+	size_t		 ndirs;
+};
+
+struct verify {
+	struct outdir	*outs;
+	size_t		 nouts;
+	int		 missing;	/* expected ranks without data */
+	int		 incomplete;	/* directories without raw or parsed data */
+};
+
+/*
+ * Verify the launches of JOURNAL (records with save paths), counting only
+ * directories changed since SINCE.
+ */
+void	verify_journal(const cJSON *journal, time_t since, struct verify *);
+/* Verify a directory on its own (no launch known). */
+void	verify_dir(const char *path, struct verify *);
+void	verify_free(struct verify *);
+/* Is rank R expected in OUT? */
+int	outdir_expects(const struct outdir *, int r);
+/* Was rank R found in OUT? */
+const struct rankdir *outdir_found(const struct outdir *, int r);
+
+#endif
