@@ -62,6 +62,7 @@ COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
              launcher/yamldoc.c launcher/dynamic.c $(SHIM_LOGIC)
 LAUNCHER_SRCS = launcher/main.c launcher/options.c launcher/run.c \
              launcher/report.c launcher/verify.c launcher/diagnose.c \
+             launcher/preflight.c \
              $(COMMON)
 INJECTOR_SRCS = launcher/inject.c $(COMMON)
 

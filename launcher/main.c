@@ -23,6 +23,7 @@
 #include "launchtab.h"
 #include "options.h"
 #include "plan.h"
+#include "preflight.h"
 #include "report.h"
 #include "rewrite.h"
 #include "run.h"
@@ -68,6 +69,32 @@ script_engine(const struct launchtab *tab, const char *script)
 		e = launchtab_engine(tab, tok);
 	free(text);
 	return e;
+}
+
+/*
+ * The Python that will run the job: the command itself, or the
+ * interpreter of its #! line (torchrun's); python3 when unknown.
+ */
+static const char *
+job_python(const char *path)
+{
+	static char line[256];
+	char *text, *p;
+	if (path == NULL)
+		return NULL;
+	if (strncmp(path_base(path), "python", 6) == 0)
+		return path;
+	if ((text = read_file(path, NULL)) == NULL || strncmp(text, "#!", 2)) {
+		free(text);
+		return NULL;
+	}
+	snprintf(line, sizeof(line), "%s", text + 2);
+	free(text);
+	line[strcspn(line, "\n")] = '\0';
+	/* #!/usr/bin/env python3 names the interpreter second. */
+	if ((p = strtok(line, " \t")) != NULL && strcmp(path_base(p), "env") == 0)
+		p = strtok(NULL, " \t");
+	return p != NULL && strncmp(path_base(p), "python", 6) == 0 ? p : NULL;
 }
 
 static void
@@ -247,6 +274,9 @@ main(int argc, char **argv)
 	    cmd.n > 1 ? script_engine(&tab, cmd.v[1]) : ENGINE_NONE;
 	if (o.dry_run)
 		return dry_run(&o.plan, &tab, cmd.v, path);
+	if (!o.skip_checks &&
+	    (status = preflight(job_python(path), o.cann_env, o.quiet)) != 0)
+		return status;
 	confirm(&o, cmd.v, guess);
 
 	session = make_session(plan_output(&o.plan, guess));

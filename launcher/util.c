@@ -98,26 +98,17 @@ strv_free(struct strv *sv)
 }
 
 char *
-read_file(const char *path, size_t *lenp)
+read_fd(int fd, size_t *lenp)
 {
-	int fd, saved;
-	struct stat st;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	ssize_t r;
+	int saved;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		errno = EISDIR;
-		return NULL;
-	}
 	for (;;) {
 		if (len + 1 >= cap) {
 			cap = cap ? cap * 2 : 4096;
-			buf = realloc(buf, cap);
-			if (buf == NULL)
+			if ((buf = realloc(buf, cap)) == NULL)
 				err(70, "realloc");
 		}
 		r = read(fd, buf + len, cap - len - 1);
@@ -127,9 +118,8 @@ read_file(const char *path, size_t *lenp)
 			break;
 		len += (size_t)r;
 	}
-	saved = errno;
-	close(fd);
 	if (r == -1) {
+		saved = errno;
 		free(buf);
 		errno = saved;
 		return NULL;
@@ -137,6 +127,27 @@ read_file(const char *path, size_t *lenp)
 	buf[len] = '\0';
 	if (lenp != NULL)
 		*lenp = len;
+	return buf;
+}
+
+char *
+read_file(const char *path, size_t *lenp)
+{
+	int fd, saved;
+	struct stat st;
+	char *buf;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return NULL;
+	}
+	buf = read_fd(fd, lenp);
+	saved = errno;
+	close(fd);
+	errno = saved;
 	return buf;
 }
 

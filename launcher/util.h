@@ -22,8 +22,9 @@ void	*xcalloc(size_t, size_t);
 char	*xstrdup(const char *);
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 
-/* Read a whole file; NULL with errno set on failure. */
+/* Read a whole file (or descriptor); NULL with errno set on failure. */
 char	*read_file(const char *path, size_t *len);
+char	*read_fd(int fd, size_t *len);
 /* Create a directory and its parents; -1 with errno set on failure. */
 int	 mkdirs(const char *path, int mode);
 /* Shell-quote one word for display (the result is the caller's). */

@@ -25,7 +25,7 @@ WANT="$RBIN/torchrun $ARGS $DEFAULT_FLAGS"
 # launch ARG...: msprof-exec -y ARG... in a fresh session and record area.
 launch() {
 	rm -rf profiling_output "$REC"/*.argv "$REC"/*.env
-	"$MSPROF" -y "$@" > "$T/out" 2> "$T/err"
+	"$MSPROF" -y --skip-checks "$@" > "$T/out" 2> "$T/err"
 	rc=$?
 }
 journal() { cat profiling_output/msprof-exec_*/journal.jsonl 2>/dev/null; }
