@@ -59,7 +59,8 @@ SHIM_SRCS  = shim/shim.c $(SHIM_LOGIC)
 COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
              launcher/plan.c launcher/rewrite.c launcher/journal.c launcher/scan.c \
              launcher/argv.c launcher/mm.c launcher/jsonfile.c \
-             launcher/yamldoc.c launcher/dynamic.c $(SHIM_LOGIC)
+             launcher/yamldoc.c launcher/dynamic.c launcher/paths.c \
+             $(SHIM_LOGIC)
 LAUNCHER_SRCS = launcher/main.c launcher/options.c launcher/run.c \
              launcher/report.c launcher/verify.c launcher/diagnose.c \
              launcher/preflight.c \

@@ -27,6 +27,7 @@
 #include "../shim/envfix.h"
 #include "journal.h"
 #include "launchtab.h"
+#include "paths.h"
 #include "plan.h"
 #include "rewrite.h"
 #include "util.h"
@@ -131,6 +132,34 @@ launcher_environ(const char *shim, const struct strv *set)
 	return out;
 }
 
+/*
+ * Stop a launch whose input paths are missing, before the training
+ * allocates anything: msprof-exec exits 66 with the list.
+ */
+static int
+refuse_missing(const char *session, cJSON *rec, const struct launch *l,
+    char *const cmd[])
+{
+	struct strv missing = { 0 };
+	char *list;
+
+	launch_missing_paths(l, cmd, &missing);
+	if (missing.n == 0)
+		return 0;
+	list = strv_join(missing.v, "\n  ");
+	warnx(_("the launch names paths that do not exist (relative to %s); "
+	    "it was not started:\n  %s"), cJSON_GetStringValue(
+	    cJSON_GetObjectItemCaseSensitive(rec, "cwd")), list);
+	cJSON_AddItemToObject(rec, "missing", json_strings(missing.v));
+	cJSON_AddNumberToObject(rec, "exit", EX_NOINPUT);
+	free(list);
+	list = strv_join(missing.v, ", ");
+	record(session, rec, "refused", list);
+	free(list);
+	strv_free(&missing);
+	return 1;
+}
+
 /* A later word on this process's launch (journal.h merges it). */
 static void
 record_update(const char *session, const char *path, const char *status,
@@ -219,6 +248,8 @@ main(int argc, char **argv)
 		    _("no training script on the command line"));
 		return run(session, mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
 	}
+	if (refuse_missing(session, rec, &l, cmd))
+		return EX_NOINPUT;
 	if (launch_rewrite(&plan, &l, cmd, environ, session, &rw, &why) == -1) {
 		warnx("%s", why);
 		record(session, rec, "refused", why);

@@ -26,7 +26,7 @@
 #define MAX_DEPTH	16		/* nested ${...} and $((...)) */
 #define MAX_VARS	4096		/* variables tracked */
 #define MAX_VALUE	(64 * 1024)	/* bytes of one variable's value */
-#define MAX_COMMAND	(256 * 1024)	/* bytes of one command's expanded words */
+#define MAX_COMMAND	(256 * 1024)	/* bytes of one command's words */
 #define MAX_LAUNCHES	64		/* launches recorded */
 #define MAX_HEREDOCS	8		/* here-documents pending on one line */
 
@@ -46,7 +46,7 @@ struct buf {
 struct fb {
 	struct strv	*fields;	/* NULL: one value, never split */
 	struct buf	 cur;
-	int		 have;		/* the current word exists, even empty */
+	int		 have;		/* the word exists, even empty */
 	int		 unknown;	/* part of it could not be evaluated */
 	size_t		 room;		/* bytes it may still take */
 };
@@ -313,7 +313,7 @@ scan_construct(const char *p, const char *e, char open, struct buf *st)
 			continue;
 		}
 		if (c == '`') {
-			if ((q = memchr(p + 1, '`', (size_t)(e - p - 1))) == NULL)
+			if ((q = memchr(p + 1, c, (size_t)(e - p - 1))) == NULL)
 				return NULL;
 			p = q;
 			continue;
@@ -322,13 +322,13 @@ scan_construct(const char *p, const char *e, char open, struct buf *st)
 			buf_add(st, ++p, 1);
 			continue;
 		}
+		/* Single quotes quote, except in "${X:-'a'}" (plain text). */
 		if (top == '"') {
 			if (c == '"')
 				st->len--;
 		} else if (c == '\'' && !(top == '{' && st->len > 1 &&
 		    st->s[st->len - 2] == '"')) {
-			/* In "${X:-'a'}" the single quotes are plain text. */
-			if ((q = memchr(p + 1, '\'', (size_t)(e - p - 1))) == NULL)
+			if ((q = memchr(p + 1, c, (size_t)(e - p - 1))) == NULL)
 				return NULL;
 			p = q;
 		} else if (c == '"' || (c == '(' && top == '('))
@@ -479,7 +479,7 @@ arith_atom(struct arith *a)
 		if (neg && __builtin_sub_overflow(0, n, &n))
 			a->ok = 0;
 	} else if (isdigit((unsigned char)*a->p)) {
-		/* Base 0, as the shell: 010 is 8, 0x10 is 16, 08 is an error. */
+		/* Base 0 as in the shell: 010 is 8, 0x10 16, 08 an error. */
 		errno = 0;
 		n = strtoll(a->p, &e, 0);
 		if (errno != 0 || is_name_char(*e))
@@ -664,20 +664,23 @@ param(struct scanner *sc, const char *p, const char *q, int dq, int depth,
 		return;
 	}
 	use_word = v == NULL || (colon && *v->value == '\0');
-	if (op == '+' ? !use_word : use_word) {
-		if (op == '?') {
-			put_unknown(f, p, q);	/* the shell would stop here */
-			return;
-		}
+	if (op == '+' ? use_word : !use_word) {
+		if (op != '+')
+			put_value(f, v, dq);
+	} else if (op == '?')
+		put_unknown(f, p, q);		/* the shell would stop here */
+	else if (op != '=')
+		expand(sc, n + colon + 1, e, dq, depth + 1, f);
+	else {
+		/* The value assigned, then split like any value. */
 		expand(sc, n + colon + 1, e, dq, depth + 1, &w);
-		if (op == '=' && is_name_start(*s))
+		if (is_name_start(*s))
 			set_var(sc, s, (size_t)(n - s), w.cur.s ? w.cur.s : "",
 			    !w.unknown);
 		put_str(f, w.cur.s, w.cur.len, dq);
 		f->unknown |= w.unknown;
 		free(w.cur.s);
-	} else if (op != '+')
-		put_value(f, v, dq);
+	}
 }
 
 /* A "$..." from P (the '$'); returns the byte after it. */
@@ -725,7 +728,7 @@ dollar(struct scanner *sc, const char *p, const char *e, int dq, int depth,
 		return n + 1;
 	}
 	if (n < e && !dq && (*n == '\'' || *n == '"'))
-		return n;			/* $'...', $"...": plain quotes */
+		return n;			/* $'...', $"...": quotes */
 	put(f, '$', 1);
 	return n;
 }
@@ -768,7 +771,7 @@ expand(struct scanner *sc, const char *s, const char *e, int dq, int depth,
 			put_unknown(f, p, q);
 			p = q;
 		} else
-			put(f, *p++, 1);
+			put(f, *p++, dq);	/* blanks only in ${X:-a b} */
 	}
 }
 
@@ -855,10 +858,10 @@ redirect(struct lexer *lx)
 		lx->p += 3;
 		drop_word(lx);
 	} else if (left >= 2 && strncmp(p, "<<", 2) == 0) {
-		lx->p += 2;
-		if (lx->p < lx->end && *lx->p == '-')
-			lx->p++;
-		heredoc(lx, lx->p[-1] == '-');
+		int dash = left >= 3 && p[2] == '-';
+
+		lx->p += 2 + dash;
+		heredoc(lx, dash);
 	} else {
 		lx->p++;
 		if (lx->p < lx->end && strchr(">&|", *lx->p) != NULL)
@@ -1023,7 +1026,8 @@ launcher_options(struct scanner *sc, char *const argv[], int script)
 	    "--nproc-per-node", "--local_worker_num", NULL };
 	static const char *const nnodes[] = { "--nnodes", NULL };
 	static const char *const workers[] = { "--worker_num", NULL };
-	static const char *const rank[] = { "--node_rank", "--node-rank", NULL };
+	static const char *const rank[] = { "--node_rank", "--node-rank",
+	    NULL };
 	static const char *const port[] = { "--master_port", "--master-port",
 	    NULL };
 	struct scan *s = sc->out;
@@ -1054,7 +1058,7 @@ launcher_name(struct scanner *sc, char *const argv[])
 		return m.operand;
 	case LAUNCH_PY_SCRIPT:
 		if (table_has(sc->tab->match, MATCH_KEY_LAUNCHER, m.operand))
-			return path_base(m.operand);	/* python .../torchrun */
+			return path_base(m.operand); /* python .../torchrun */
 		break;
 	default:
 		break;
@@ -1208,13 +1212,15 @@ command_word(char *const v[], size_t n)
 	while (k < n) {
 		if (is_assign(v[k]) || strcmp(v[k], "nohup") == 0)
 			k++;
-		else if (strcmp(v[k], "time") == 0 || strcmp(v[k], "exec") == 0) {
+		else if (strcmp(v[k], "time") == 0 ||
+		    strcmp(v[k], "exec") == 0) {
 			int exec = v[k++][0] == 'e';
 
 			for (; k < n && v[k][0] == '-'; k++)
 				k += exec && strcmp(v[k], "-a") == 0;
 		} else if (strcmp(v[k], "env") == 0) {
-			for (k++; k < n && (v[k][0] == '-' || is_assign(v[k])); k++)
+			for (k++; k < n && (v[k][0] == '-' || is_assign(v[k]));
+			    k++)
 				k += strcmp(v[k], "-u") == 0 ||
 				    strcmp(v[k], "-C") == 0;
 		} else
@@ -1233,7 +1239,8 @@ command(struct scanner *sc, char *const w[], size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		/* "$@" with no arguments is no word at all. */
-		if (strcmp(w[i], "\"$@\"") == 0 || strcmp(w[i], "\"${@}\"") == 0)
+		if (strcmp(w[i], "\"$@\"") == 0 ||
+		    strcmp(w[i], "\"${@}\"") == 0)
 			continue;
 		expand(sc, w[i], w[i] + strlen(w[i]), 0, 0, &f);
 		fb_end(&f);
@@ -1333,10 +1340,10 @@ run_command(struct scanner *sc, const struct strv *w)
 
 	while (i < w->n && in_list(reserved, w->v[i]))
 		i++;
-	for (a = i; a < w->n && is_assign(w->v[a]); a++)
-		;
 	if (i == w->n)
 		return;
+	for (a = i; a < w->n && is_assign(w->v[a]); a++)
+		;
 	if (a == w->n) {
 		for (; i < a; i++)
 			assign(sc, w->v[i]);
@@ -1443,7 +1450,8 @@ scan_script(const struct launchtab *tab, const char *path,
 	s->train_iters = -1;
 	s->engine = ENGINE_NONE;
 	if ((text = read_file(path, NULL)) == NULL) {
-		*why = xasprintf(_("cannot read %s: %s"), path, strerror(errno));
+		*why = xasprintf(_("cannot read %s: %s"), path,
+		    strerror(errno));
 		return -1;
 	}
 	s->model = model_name(path);

@@ -10,18 +10,38 @@
 #include "launchtab.h"
 #include "util.h"
 
+/*
+ * What a scan finds.
+ *
+ * The counts are the values as the first launch runs: its own options
+ * (--nproc_per_node, --nnodes, --node_rank, --master_port and the msrun
+ * forms) over NPUS_PER_NODE (or GPUS_PER_NODE), NNODES, NODE_RANK and
+ * MASTER_PORT; with no launch, the variables as the script ends.
+ *
+ * launches: every command that starts a MindSpeed training launch, from
+ * the launcher on, words expanded and joined with spaces (quoted when they
+ * hold blanks); what could not be evaluated is shown as written, e.g.
+ * "--master_addr $(head -n1 $HOSTFILE)".
+ *
+ * configs: the values of --mm-tool, --mm-data and --mm-model, the YAML
+ * argument of a YAML-driven entry, and MM_TOOL; each once.
+ *
+ * existing: after the entry, --profile* and --training.profile* options
+ * with their values ("--profile-ranks 0 1") and tools.profile.*=value
+ * overrides; each once.
+ */
 struct scan {
-	char		*model;		/* "qwen3_8b" from pretrain_qwen3_8b_4K_ptd.sh, or NULL */
+	char		*model;		/* qwen3_8b (see scan.c), or NULL */
 	int		 npus_per_node;	/* -1: unknown */
 	int		 nnodes, node_rank;	/* -1: unknown */
 	int		 master_port;	/* -1: unknown */
-	enum engine	 engine;	/* of the first training launch found */
-	char		*entry;		/* its entry script as written, or NULL */
-	char		*launcher;	/* torchrun, msrun, torch.distributed.launch, python... */
-	struct strv	 launches;	/* every training launch, expanded, one string each */
-	struct strv	 configs;	/* --mm-tool/--mm-data/--mm-model values, YAML arguments, MM_TOOL */
-	struct strv	 existing;	/* profiling options already on a launch, with their values */
-	int		 train_iters;	/* --train-iters of the first launch; -1: not given */
+	enum engine	 engine;	/* of the first training launch */
+	char		*entry;		/* its entry script as written */
+	char		*launcher;	/* torchrun, msrun, python... */
+	struct strv	 launches;	/* each launch, expanded */
+	struct strv	 configs;	/* config files it names */
+	struct strv	 existing;	/* profiling options, with values */
+	int		 train_iters;	/* of the first launch; -1: none */
 };
 
 /*

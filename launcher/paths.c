@@ -1,0 +1,82 @@
+/* Check the input paths on a launch's command line. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "paths.h"
+
+/* Options whose value is a path that must exist. --save need not. */
+static const char *const must_exist[] = {
+	"--load", "--tokenizer-model", "--tokenizer-name-or-path",
+	"--mm-data", "--mm-model", "--mm-tool", NULL
+};
+
+static int
+exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static int
+is_number(const char *s)
+{
+	char *end;
+
+	(void)strtod(s, &end);
+	return end != s && *end == '\0';
+}
+
+/*
+ * --data-path takes prefixes (PREFIX.bin and PREFIX.idx), possibly
+ * weighted ("0.3 a 0.7 b"), or a path that exists as given.
+ */
+static void
+data_paths(char *const argv[], int i, struct strv *missing)
+{
+	char *bin, *idx;
+
+	for (i++; argv[i] != NULL && strncmp(argv[i], "--", 2) != 0; i++) {
+		if (is_number(argv[i]) || exists(argv[i]))
+			continue;
+		bin = xasprintf("%s.bin", argv[i]);
+		idx = xasprintf("%s.idx", argv[i]);
+		if (!exists(bin) || !exists(idx))
+			strv_pushf(missing, _("--data-path %s (%s.bin and %s.idx "
+			    "are needed)"), argv[i], argv[i], argv[i]);
+		free(bin);
+		free(idx);
+	}
+}
+
+void
+launch_missing_paths(const struct launch *l, char *const argv[],
+    struct strv *missing)
+{
+	const char *a, *v;
+	size_t n;
+
+	if (l->script < 0)
+		return;
+	for (int i = l->script + 1; (a = argv[i]) != NULL; i++) {
+		if (strcmp(a, "--data-path") == 0) {
+			data_paths(argv, i, missing);
+			continue;
+		}
+		if (i == l->script + 1 && (ends_with(a, ".yaml") ||
+		    ends_with(a, ".yml")) && !exists(a))
+			strv_pushf(missing, _("YAML config %s"), a);
+		for (int k = 0; must_exist[k] != NULL; k++) {
+			n = strlen(must_exist[k]);
+			if (strncmp(a, must_exist[k], n) != 0)
+				continue;
+			if (a[n] == '=')
+				v = a + n + 1;
+			else if (a[n] == '\0')
+				v = argv[i + 1];
+			else
+				continue;
+			if (v != NULL && !exists(v))
+				strv_pushf(missing, "%s %s", must_exist[k], v);
+		}
+	}
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Preflight: an NPU (npu-smi info), the CANN environment (loaded, or a
+# set_env.sh found or given), torch_npu with the job's Python.  Each
+# failure stops msprof-exec before anything runs, with the reason.
+. "$(dirname "$0")/lib.sh"
+
+make_recorder torchrun
+unset ASCEND_TOOLKIT_HOME ASCEND_HOME_PATH
+# Stand-ins for the machine: npu-smi and the job's python3.
+fake() {	# fake NAME STATUS [STDERR-TEXT]
+	printf '#!/bin/sh\necho "%s" >&2\nexit %s\n' "${3:-}" "$2" > "$RBIN/$1"
+	chmod +x "$RBIN/$1"
+}
+cat > set_env.sh <<'EOF2'
+export ASCEND_TOOLKIT_HOME=/opt/ascend/latest
+export ASCEND_HOME_PATH=$ASCEND_TOOLKIT_HOME
+export LD_LIBRARY_PATH=/opt/ascend/latest/lib64:${LD_LIBRARY_PATH:-}
+EOF2
+export PATH="$RBIN:$PATH"
+run() { "$MSPROF" -y "$@" torchrun pretrain_gpt.py > "$T/out" 2> "$T/err"; rc=$?; err=$(cat "$T/err"); }
+
+fake npu-smi 0
+fake python3 0
+run --cann-env set_env.sh
+is "$rc" 0 "all checks pass: the command runs"
+is "$(nrecorded)" 1 "all checks pass: the launcher ran"
+has_line "$(rec_env "$(recorded)")" "ASCEND_TOOLKIT_HOME=/opt/ascend/latest" \
+    "--cann-env: the command runs with set_env.sh loaded"
+like "$(rec_env "$(recorded)")" "LD_LIBRARY_PATH=/opt/ascend/latest/lib64" \
+    "--cann-env: set_env.sh's additions reach the command"
+
+reset_run
+rm "$RBIN/npu-smi"
+run --cann-env set_env.sh
+is "$rc" 69 "no npu-smi: exit 69"
+like "$err" "No NPU detected in the current environment. Please run in an environment with Ascend NPU." \
+    "no npu-smi: the message"
+is "$(nrecorded)" 0 "no npu-smi: nothing ran"
+
+fake npu-smi 1 "dcmi module initialize failed. ret is -8005"
+run --cann-env set_env.sh
+is "$rc" 69 "npu-smi info fails: exit 69"
+like "$err" "No NPU detected" "npu-smi info fails: the message"
+
+fake npu-smi 0
+run
+is "$rc" 69 "CANN not loaded, no set_env.sh: exit 69"
+like "$err" "/usr/local/Ascend/cann/set_env.sh, /usr/local/Ascend/ascend-toolkit/set_env.sh" \
+    "CANN not loaded: names where it looked"
+like "$err" "--cann-env" "CANN not loaded: says how to fix"
+
+run --cann-env missing.sh
+is "$rc" 66 "--cann-env missing.sh: exit 66"
+like "$err" "missing.sh" "--cann-env missing.sh: names the file"
+
+ASCEND_TOOLKIT_HOME=/already "$MSPROF" -y torchrun pretrain_gpt.py > /dev/null 2>&1
+is "$?" 0 "an already loaded CANN environment is used as it is"
+
+fake python3 1 "ModuleNotFoundError: No module named 'torch_npu'"
+run --cann-env set_env.sh
+is "$rc" 69 "torch_npu missing: exit 69"
+like "$err" "python3 cannot import torch and torch_npu \(ModuleNotFoundError: No module named 'torch_npu'\)" \
+    "torch_npu missing: the reason from Python"
+
+fake python3 3
+run --cann-env set_env.sh
+is "$rc" 69 "torch.npu.is_available() False: exit 69"
+like "$err" "torch.npu.is_available\(\) is False" "is_available False: the message"
+
+# The job's Python is the interpreter of torchrun's #! line.
+fake python3 0
+fake python3.9 1 "ImportError: torch_npu built for another torch"
+printf '#!%s\n' "$RBIN/python3.9" > "$RBIN/torchrun2"
+chmod +x "$RBIN/torchrun2"
+"$MSPROF" -y --cann-env set_env.sh torchrun2 pretrain_gpt.py > /dev/null 2> "$T/err"
+like "$(cat "$T/err")" "python3.9 cannot import torch and torch_npu" \
+    "the check uses the launcher's own Python"
+
+reset_run
+rm "$RBIN/npu-smi"
+"$MSPROF" -y --skip-checks torchrun pretrain_gpt.py > /dev/null 2>&1
+is "$?:$(nrecorded)" "0:1" "--skip-checks skips the checks"
+done_testing

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The paths a launch names are checked when it starts: every missing one
+# is listed with its option, the launch does not start, and msprof-exec
+# exits 66 whatever the script's own status.
+. "$(dirname "$0")/lib.sh"
+
+make_recorder torchrun
+export PATH="$RBIN:$PATH"
+mkdir -p ckpt tok dataset cfg
+: > dataset/wiki_text_document.bin
+: > dataset/wiki_text_document.idx
+: > dataset/half_text_document.bin
+: > tok/tokenizer.model
+echo '{}' > cfg/data.json
+echo '{}' > cfg/tools.json
+
+good="--load ckpt --tokenizer-name-or-path tok --tokenizer-model tok/tokenizer.model --data-path dataset/wiki_text_document"
+printf 'torchrun pretrain_gpt.py %s --save new_ckpt | tee train.log\n' "$good" > train.sh
+msprof -y bash train.sh
+is "$rc" 0 "every path present (--save need not exist): runs"
+is "$(nrecorded)" 1 "every path present: the launcher ran"
+
+reset_run
+printf 'torchrun pretrain_gpt.py %s | tee train.log\n' \
+    "--load missing_ckpt --tokenizer-model=tok/none.model --data-path 0.3 dataset/wiki_text_document 0.7 dataset/half_text_document --tokenizer-name-or-path tok" > train.sh
+msprof -y bash train.sh
+is "$rc" 66 "missing paths: exit 66 although tee exits 0"
+is "$(nrecorded)" 0 "missing paths: the launch did not start"
+like "$err" "--load missing_ckpt" "names --load"
+like "$err" "--tokenizer-model tok/none.model" "names --tokenizer-model=VALUE"
+like "$err" "--data-path dataset/half_text_document \(dataset/half_text_document.bin and dataset/half_text_document.idx are needed\)" \
+    "a weighted data prefix missing its .idx"
+unlike "$err" "--data-path dataset/wiki_text_document |--data-path 0\.[37]" \
+    "present prefixes and weights are not listed"
+unlike "$err" "--tokenizer-name-or-path" "present paths are not listed"
+like "$(journal)" '"status":"refused".*"exit":66|"exit":66.*"status":"refused"' \
+    "the journal records the refusal"
+
+reset_run
+msprof -y torchrun pretrain_sora.py --mm-data cfg/data.json --mm-model cfg/model.json --mm-tool cfg/tools.json
+is "$rc" 66 "MM: a missing --mm-model: exit 66"
+like "$err" "--mm-model cfg/model.json" "MM: names --mm-model"
+
+reset_run
+msprof -y torchrun train_fsdp2.py cfg/missing.yaml --training.x 1
+is "$rc" 66 "a missing YAML config: exit 66"
+like "$err" "YAML config cfg/missing.yaml" "names the YAML config"
+done_testing
