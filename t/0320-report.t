@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The report after the run: collected ranks against expected ones, the
+# causes of missing data, the diagnosis of a failed training, --json, and
+# msprof-exec report PATH on an existing output directory.
+. "$(dirname "$0")/lib.sh"
+
+export PATH="$RBIN:$PATH"
+# A launcher stand-in that writes what torch_npu would for the ranks in
+# $MAKE_RANKS (raw data; parsed output unless $NO_PARSE), prints Megatron
+# iteration lines up to $ITERS and the text in $SAY, then exits $EXIT.
+cat > "$RBIN/torchrun" <<'EOF2'
+#!/bin/sh
+save=./profiling_output
+for r in ${MAKE_RANKS:-}; do
+	d=$save/host_${r}_20261202120000000_ascend_pt
+	mkdir -p $d/PROF_000001_20261202120000000_ABCDEFGH/device_$r/data $d/FRAMEWORK
+	echo data > $d/PROF_000001_20261202120000000_ABCDEFGH/device_$r/data/x
+	echo '{}' > $d/profiler_info_$r.json
+	if [ -z "${NO_PARSE:-}" ]; then
+		mkdir -p $d/ASCEND_PROFILER_OUTPUT
+		echo '[]' > $d/ASCEND_PROFILER_OUTPUT/trace_view.json
+	fi
+done
+i=1
+while [ $i -le ${ITERS:-0} ]; do
+	echo " [2026-12-02 12:00:0$i] iteration        $i/      10 | consumed samples: 8 |"
+	i=$((i + 1))
+done
+[ -n "${SAY:-}" ] && echo "$SAY" >&2
+exit ${EXIT:-0}
+EOF2
+chmod +x "$RBIN/torchrun"
+go() { reset_run; msprof -y "$@"; }
+
+MAKE_RANKS="0" ITERS=5 go --ranks 0,1 torchrun --nproc_per_node 2 pretrain_gpt.py
+is "$rc" 0 "exit status of a good run"
+like "$out" "Profiling data in $T/profiling_output:" "names the output directory"
+like "$out" "rank 0: host_0_20261202120000000_ascend_pt  [0-9.]+[KMG]?B" \
+    "lists the rank's directory with its size"
+like "$out" "rank 1: no data" "an expected rank without data is named"
+like "$err" "possible cause: the CANN environment was not loaded" \
+    "a cause for the missing rank"
+like "$out" "Next: open $T/profiling_output in MindStudio Insight" "the next step"
+
+MAKE_RANKS="0 1" ITERS=5 go --ranks 0,1 --json report.json torchrun --nproc_per_node 2 pretrain_gpt.py
+unlike "$out" "no data" "both ranks collected: nothing missing"
+$PY - report.json <<'EOF2' > json.txt
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["outputs"][0]
+print(d["version"], o["expected_ranks"], sorted(f["rank"] for f in o["found"]),
+      o["missing_ranks"], all(f["raw"] and f["parsed"] for f in o["found"]),
+      len(d["launches"]), d["launches"][0]["status"], d["next_step"].startswith("open "))
+EOF2
+is "$(cat json.txt)" "1 [0, 1] [0, 1] [] True 1 injected True" "--json: the documented fields"
+
+MAKE_RANKS="" ITERS=3 go --steps 5:7 torchrun --nproc_per_node 1 pretrain_gpt.py
+like "$err" "the window was never reached or not finished: steps 5 to 7, excluding 7, but the log shows training stopped at iteration 3" \
+    "window past the end: compared with the iterations in the log"
+
+MAKE_RANKS="" ITERS=3 go torchrun --nproc_per_node 8 --nnodes 2 --node_rank 1 pretrain_gpt.py
+like "$out" "no profiled rank runs on this node \(it holds ranks 8 to 15\): no data is expected here" \
+    "the second node of a two-node job expects nothing"
+unlike "$out$err" "rank 0: no data" "and reports no error for rank 0"
+
+MAKE_RANKS="0" NO_PARSE=1 ITERS=5 go torchrun pretrain_gpt.py
+like "$out" "not parsed \(no ASCEND_PROFILER_OUTPUT\)" "raw data without the parsed output is flagged"
+like "$out" "Next: parse the raw data: msprof-exec analyse $T/profiling_output" \
+    "raw data only: the next step is the offline parse"
+
+SAY="RuntimeError: NPU out of memory. Tried to allocate 5.03 GiB (NPU 3; 60.96 GiB total capacity)" \
+    EXIT=1 go torchrun pretrain_gpt.py
+is "$rc" 1 "a failed training: its exit status"
+like "$err" "Training script execution failed \(exit code: 1\). Profiling collection requires training to run normally." \
+    "a failed training: the message"
+like "$err" "cause: NPU out of memory: lower --micro-batch-size" "diagnosis: out of memory"
+
+SAY="[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:6000 (errno: 98 - Address already in use)." \
+    EXIT=1 go torchrun pretrain_gpt.py
+like "$err" "cause: MASTER_PORT 6000 is already in use on this node .*set MASTER_PORT to a free port, e.g. [0-9]+" \
+    "diagnosis: port in use, with a free port"
+
+SAY="RuntimeError: Error(s) in loading state_dict: size mismatch for embedding.word_embeddings.weight: copying a param with shape torch.Size([75968, 4096]) from checkpoint, the shape in current model is torch.Size([37984, 4096])." \
+    EXIT=1 go torchrun pretrain_gpt.py
+like "$err" "cause: the checkpoint does not fit the model.*TP/PP" "diagnosis: size mismatch"
+
+reset_run
+printf 'torchrun pretrain_gpt.py | tee logs/train.log\n' > train.sh
+msprof -y bash train.sh
+like "$err" "cause: the script logs with '\| tee logs/...' but the logs directory does not exist: run 'mkdir -p logs' first" \
+    "diagnosis: missing logs/ for tee"
+
+SAY="AssertionError: profile_step_start should be greater than 0 but now it is 0" EXIT=1 go torchrun pretrain_gpt.py
+like "$err" "cause: MindSpeed refused profile_step_start 0" "diagnosis: the start step assertion"
+SAY="AssertionError: When loading checkpoint, iteration will be loaded from checkpoint, profile_step_start should be greater than 1000 but now it is 2." \
+    EXIT=1 go torchrun pretrain_gpt.py
+like "$err" "cause: the run resumes from iteration 1000 .*--steps 1001:1003" \
+    "diagnosis: resumed past the window"
+
+# msprof-exec report PATH redoes it for an existing output directory.
+MAKE_RANKS="0" ITERS=5 go torchrun --nproc_per_node 2 pretrain_gpt.py
+"$MSPROF" report profiling_output > rep.out 2> rep.err
+is "$?" 0 "report PATH: exit 0 when everything expected is there"
+like "$(cat rep.out)" "rank 0: host_0_20261202120000000_ascend_pt" "report PATH: finds the data"
+like "$(cat rep.out)" "torchrun pretrain_gpt.py: steps 2 to 4, excluding 4" \
+    "report PATH: the launches from the session journal"
+rm -rf profiling_output/host_0_*
+"$MSPROF" report profiling_output > rep.out 2> rep.err
+is "$?" 65 "report PATH: exit 65 when expected data is missing"
+like "$(cat rep.out)" "rank 0: no data" "report PATH: names the missing rank"
+"$MSPROF" report nowhere > /dev/null 2> rep.err
+is "$?" 66 "report of a missing directory: exit 66"
+done_testing
