@@ -17,6 +17,7 @@
 #include "../shim/contract.h"
 #include "../shim/envfix.h"
 #include "../shim/resolve.h"
+#include "analyse.h"
 #include "dynamic.h"
 #include "install.h"
 #include "journal.h"
@@ -69,32 +70,6 @@ script_engine(const struct launchtab *tab, const char *script)
 		e = launchtab_engine(tab, tok);
 	free(text);
 	return e;
-}
-
-/*
- * The Python that will run the job: the command itself, or the
- * interpreter of its #! line (torchrun's); python3 when unknown.
- */
-static const char *
-job_python(const char *path)
-{
-	static char line[256];
-	char *text, *p;
-	if (path == NULL)
-		return NULL;
-	if (strncmp(path_base(path), "python", 6) == 0)
-		return path;
-	if ((text = read_file(path, NULL)) == NULL || strncmp(text, "#!", 2)) {
-		free(text);
-		return NULL;
-	}
-	snprintf(line, sizeof(line), "%s", text + 2);
-	free(text);
-	line[strcspn(line, "\n")] = '\0';
-	/* #!/usr/bin/env python3 names the interpreter second. */
-	if ((p = strtok(line, " \t")) != NULL && strcmp(path_base(p), "env") == 0)
-		p = strtok(NULL, " \t");
-	return p != NULL && strncmp(path_base(p), "python", 6) == 0 ? p : NULL;
 }
 
 static void
@@ -246,6 +221,8 @@ main(int argc, char **argv)
 		return trigger_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return report_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "analyse") == 0)
+		return analyse_main(argc - 1, argv + 1);
 	options_parse(argc, argv, &o);
 	if (o.help) {
 		usage(stdout);

@@ -10,6 +10,7 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include "../shim/match.h"
 #include "preflight.h"
 #include "util.h"
 
@@ -195,3 +196,30 @@ preflight(const char *python, const char *cann_env, int quiet)
 		return no_npu(quiet);
 	return torch_npu(python != NULL ? python : "python3");
 }
+
+/*
+ * The Python that will run the job: the command itself, or the
+ * interpreter of its #! line (torchrun's); python3 when unknown.
+ */
+const char *
+job_python(const char *path)
+{
+	static char line[256];
+	char *text, *p;
+	if (path == NULL)
+		return NULL;
+	if (strncmp(path_base(path), "python", 6) == 0)
+		return path;
+	if ((text = read_file(path, NULL)) == NULL || strncmp(text, "#!", 2)) {
+		free(text);
+		return NULL;
+	}
+	snprintf(line, sizeof(line), "%s", text + 2);
+	free(text);
+	line[strcspn(line, "\n")] = '\0';
+	/* #!/usr/bin/env python3 names the interpreter second. */
+	if ((p = strtok(line, " \t")) != NULL && strcmp(path_base(p), "env") == 0)
+		p = strtok(NULL, " \t");
+	return p != NULL && strncmp(path_base(p), "python", 6) == 0 ? p : NULL;
+}
+

@@ -14,6 +14,12 @@
  */
 int	preflight(const char *python, const char *cann_env, int quiet);
 
+/*
+ * The Python that will run a launcher at PATH: PATH itself, or the
+ * interpreter of its #! line; NULL when unknown (python3 then).
+ */
+const char *job_python(const char *path);
+
 /* Load a set_env.sh into our environment; -1 with *why on failure. */
 int	cann_load(const char *set_env, char **why);
 

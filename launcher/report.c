@@ -25,6 +25,7 @@
 #include "journal.h"
 #include "jsonfile.h"
 #include "report.h"
+#include "session.h"
 #include "util.h"
 #include "verify.h"
 
@@ -419,39 +420,6 @@ report_run(const struct report_in *in, struct report *r)
 	cJSON_Delete(doc);
 }
 
-/* The newest session directory under DIR (by its name's time), or NULL. */
-static char *
-newest_session(const char *dir)
-{
-	struct dirent **names;
-	char *best = NULL, *plan;
-	int n = scandir(dir, &names, NULL, alphasort);
-	const char *stamp, *beststamp = "";
-
-	for (int i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
-
-		plan = xasprintf("%s/%s/%s", dir, name, SESSION_PLAN);
-		/* msprof-exec_HOST_STAMP_PID: compare from the stamp on. */
-		stamp = strrchr(name, '_');
-		while (stamp != NULL && stamp > name && stamp[-1] != '_')
-			stamp--;
-		if (strncmp(name, "msprof-exec_", 12) == 0 &&
-		    access(plan, R_OK) == 0 && stamp != NULL &&
-		    strcmp(stamp, beststamp) >= 0) {
-			free(best);
-			best = xasprintf("%s/%s", dir, name);
-			beststamp = stamp;
-		}
-		free(plan);
-	}
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	if (n >= 0)
-		free(names);
-	return best;
-}
-
 int
 report_main(int argc, char **argv)
 {
@@ -486,10 +454,7 @@ report_main(int argc, char **argv)
 		errx(EX_NOINPUT, _("%s: no such directory; give the output "
 		    "directory of a run (or its msprof-exec_* session)"),
 		    argv[optind]);
-	plan = xasprintf("%s/%s", argv[optind], SESSION_PLAN);
-	session = access(plan, R_OK) == 0 ? realpath(argv[optind], NULL) :
-	    newest_session(argv[optind]);
-	free(plan);
+	session = session_find(argv[optind]);
 	in.status = -1;
 	in.outdir = argv[optind];
 	if (session != NULL) {

@@ -1,0 +1,169 @@
+/*
+ * Offline parsing (reference sections 3.6 and 5.4): data collected with
+ * online parsing off has no ASCEND_PROFILER_OUTPUT until it is parsed.
+ * The right parser is the one of the job's engine (MindSpeed-MM ships its
+ * own tools), else torch_npu's analyse(), run by the Python that ran the
+ * job.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "analyse.h"
+#include "journal.h"
+#include "preflight.h"
+#include "session.h"
+#include "util.h"
+
+/* torch_npu's own entry point; arguments: PATH [EXPORT_TYPE...]. */
+static const char torch_npu_analyse[] =
+    "import sys\n"
+    "from torch_npu.profiler.profiler import analyse\n"
+    "analyse(sys.argv[1], export_type=sys.argv[2:] or None)\n";
+
+/* The MindSpeed-MM tool of an engine, relative to the job's directory. */
+static const char *
+mm_tool(const char *engine)
+{
+	if (strcmp(engine, "mm-megatron") == 0 || strcmp(engine, "mm-yaml") == 0)
+		return "mindspeed_mm/tools/profiler.py";
+	if (strcmp(engine, "mm-fsdp2") == 0)
+		return "mindspeed_mm/fsdp/tools/profiler.py";
+	return NULL;
+}
+
+/* The first profiled launch of the session of PATH (or its parent). */
+static cJSON *
+find_launch(const char *path, cJSON **journal)
+{
+	char *copy = xstrdup(path), *session = session_find(path), *status;
+	cJSON *rec;
+
+	if (session == NULL)
+		session = session_find(dirname(copy));
+	free(copy);
+	*journal = session != NULL ? journal_read(session) : cJSON_CreateArray();
+	free(session);
+	cJSON_ArrayForEach(rec, *journal) {
+		status = cJSON_GetStringValue(
+		    cJSON_GetObjectItemCaseSensitive(rec, "status"));
+		if (status != NULL && strcmp(status, "injected") == 0)
+			return rec;
+	}
+	return NULL;
+}
+
+static int
+run_in(const char *dir, struct strv *argv)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		if (dir != NULL && chdir(dir) == -1)
+			err(EX_NOINPUT, "%s", dir);
+		execvp(argv->v[0], argv->v);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (pid == -1)
+		err(EX_OSERR, "fork");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Can PYTHON import torch_npu?  Says why not. */
+static int
+python_ready(const char *python)
+{
+	struct strv check = { 0 };
+	int rc;
+
+	strv_push(&check, python);
+	strv_push(&check, "-c");
+	strv_push(&check, "import torch_npu");
+	rc = run_in(NULL, &check);
+	strv_free(&check);
+	if (rc == 127)
+		warnx(_("%s: not found; the Python that ran the job is needed to "
+		    "parse its data"), python);
+	else if (rc != 0)
+		warnx(_("%s cannot import torch_npu (see above); parse with the "
+		    "Python environment the job ran in"), python);
+	return rc == 0;
+}
+
+int
+analyse_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "export-type", required_argument, NULL, 'e' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct strv types = { 0 }, cmd = { 0 };
+	const char *python = NULL, *engine = "", *cwd = NULL, *tool;
+	char *path, *toolpath = NULL;
+	cJSON *journal, *rec;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c != 'e' || (strcmp(optarg, "text") != 0 &&
+		    strcmp(optarg, "db") != 0))
+			errx(EX_USAGE, _("usage: msprof-exec analyse [--export-type "
+			    "text|db]... PATH"));
+		strv_push(&types, optarg);
+	}
+	if (optind != argc - 1)
+		errx(EX_USAGE, _("usage: msprof-exec analyse [--export-type "
+		    "text|db]... PATH"));
+	if ((path = realpath(argv[optind], NULL)) == NULL)
+		err(EX_NOINPUT, "%s", argv[optind]);
+	if ((rec = find_launch(path, &journal)) != NULL) {
+		python = job_python(cJSON_GetStringValue(
+		    cJSON_GetObjectItemCaseSensitive(rec, "path")));
+		engine = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rec,
+		    "engine"));
+		cwd = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rec,
+		    "cwd"));
+	}
+	if (python == NULL)
+		python = "python3";
+	if (!python_ready(python))
+		return EX_UNAVAILABLE;
+	if ((tool = mm_tool(engine ? engine : "")) != NULL && cwd != NULL)
+		toolpath = xasprintf("%s/%s", cwd, tool);
+	strv_push(&cmd, python);
+	if (toolpath != NULL && access(toolpath, R_OK) == 0) {
+		strv_push(&cmd, toolpath);
+		strv_push(&cmd, "--profiler-path");
+		strv_push(&cmd, path);
+		for (size_t i = 0; i < types.n; i++) {
+			strv_push(&cmd, "--export-type");
+			strv_push(&cmd, types.v[i]);
+		}
+	} else {
+		strv_push(&cmd, "-c");
+		strv_push(&cmd, torch_npu_analyse);
+		strv_push(&cmd, path);
+		for (size_t i = 0; i < types.n; i++)
+			strv_push(&cmd, types.v[i]);
+	}
+	rc = run_in(toolpath != NULL ? cwd : NULL, &cmd);
+	free(toolpath);
+	free(path);
+	strv_free(&cmd);
+	strv_free(&types);
+	cJSON_Delete(journal);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/* Session directories: msprof-exec_HOST_TIME_PID inside the output. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../shim/contract.h"
+#include "session.h"
+#include "util.h"
+
+/* The newest session directory under DIR (by its name's time), or NULL. */
+static char *
+newest_session(const char *dir)
+{
+	struct dirent **names;
+	char *best = NULL, *plan;
+	int n = scandir(dir, &names, NULL, alphasort);
+	const char *stamp, *beststamp = "";
+
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+
+		plan = xasprintf("%s/%s/%s", dir, name, SESSION_PLAN);
+		/* msprof-exec_HOST_STAMP_PID: compare from the stamp on. */
+		stamp = strrchr(name, '_');
+		while (stamp != NULL && stamp > name && stamp[-1] != '_')
+			stamp--;
+		if (strncmp(name, "msprof-exec_", 12) == 0 &&
+		    access(plan, R_OK) == 0 && stamp != NULL &&
+		    strcmp(stamp, beststamp) >= 0) {
+			free(best);
+			best = xasprintf("%s/%s", dir, name);
+			beststamp = stamp;
+		}
+		free(plan);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	if (n >= 0)
+		free(names);
+	return best;
+}
+
+char *
+session_find(const char *path)
+{
+	char *plan = xasprintf("%s/%s", path, SESSION_PLAN), *s;
+
+	s = access(plan, R_OK) == 0 ? realpath(path, NULL) :
+	    newest_session(path);
+	free(plan);
+	return s;
+}

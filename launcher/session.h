@@ -1,0 +1,11 @@
+/* Finding the session directory of an earlier run. */
+#ifndef MSPROF_SESSION_H
+#define MSPROF_SESSION_H
+
+/*
+ * PATH itself when it is a session directory (it has plan.json), else the
+ * newest msprof-exec_* session directly under PATH, else NULL.
+ */
+char	*session_find(const char *path);
+
+#endif
