@@ -1,0 +1,225 @@
+"""MindSpeed-LLM MCore entries (pretrain_gpt.py, posttrain_gpt.py) in simulation:
+Megatron/MindSpeed argument parsing with the profile flags of master, the checks
+and failures users meet, and the profiler built like mindspeed_llm's get_profiler()."""
+
+import argparse
+import json
+import os
+import time
+
+from . import train
+
+
+def build_parser(prog):
+    p = argparse.ArgumentParser(prog=prog, description="Megatron-LM Arguments (MindSpeed-LLM simulation)",
+                                allow_abbrev=False)
+    g = p.add_argument_group("profiling")
+    g.add_argument("--profile", action="store_true", help="Enable profiling (torch_npu profiler).")
+    g.add_argument("--profile-step-start", type=int, default=10, help="Global step to start profiling.")
+    g.add_argument("--profile-step-end", type=int, default=12, help="Global step to stop profiling.")
+    g.add_argument("--profile-ranks", nargs="+", type=int, default=[0], help="Global ranks to profile.")
+    g.add_argument("--profile-level", type=str, default="level0",
+                   choices=["level_none", "level0", "level1", "level2"])
+    g.add_argument("--profile-export-type", type=str, default="text", choices=["text", "db"])
+    g.add_argument("--profile-data-simplification", action="store_true")
+    g.add_argument("--profile-with-stack", action="store_true")
+    g.add_argument("--profile-with-memory", action="store_true")
+    g.add_argument("--profile-record-shapes", action="store_true")
+    g.add_argument("--profile-with-cpu", action="store_true")
+    g.add_argument("--profile-save-path", type=str, default="./profile_dir")
+    g = p.add_argument_group("training")
+    g.add_argument("--train-iters", type=int, default=None)
+    g.add_argument("--micro-batch-size", type=int, default=1)
+    g.add_argument("--global-batch-size", type=int, default=None)
+    g.add_argument("--seq-length", type=int, default=4096)
+    g.add_argument("--lr", type=float, default=1.0e-5)
+    g.add_argument("--min-lr", type=float, default=0.0)
+    g.add_argument("--lr-warmup-iters", type=int, default=0)
+    g.add_argument("--lr-warmup-fraction", type=float, default=None)
+    g.add_argument("--log-interval", type=int, default=100)
+    g.add_argument("--seed", type=int, default=1234)
+    g = p.add_argument_group("distributed")
+    g.add_argument("--tensor-model-parallel-size", type=int, default=1)
+    g.add_argument("--pipeline-model-parallel-size", type=int, default=1)
+    g.add_argument("--context-parallel-size", type=int, default=1)
+    g.add_argument("--expert-model-parallel-size", type=int, default=1)
+    g.add_argument("--sequence-parallel", action="store_true")
+    g.add_argument("--distributed-backend", default="nccl")
+    g.add_argument("--local-rank", "--local_rank", type=int, default=None)
+    g = p.add_argument_group("data and checkpoints")
+    g.add_argument("--data-path", nargs="*", default=None)
+    g.add_argument("--split", type=str, default="969, 30, 1")
+    g.add_argument("--tokenizer-type", type=str, default=None)
+    g.add_argument("--tokenizer-model", type=str, default=None)
+    g.add_argument("--tokenizer-name-or-path", type=str, default=None)
+    g.add_argument("--load", type=str, default=None)
+    g.add_argument("--save", type=str, default=None)
+    g.add_argument("--num-layers", type=int, default=None)
+    g.add_argument("--hidden-size", type=int, default=None)
+    return p
+
+
+SIM_DEFAULT_TRAIN_ITERS = 10
+
+
+def validate_args(args, dist, mindspeed_llm=True):
+    # MindSpeed-LLM ProfilingFeature.validate_args: runs even without --profile
+    if mindspeed_llm and args.profile_step_start < 1:
+        raise AssertionError("profile_step_start should be greater than 0 but now it is %d"
+                             % args.profile_step_start)
+    tp, pp, cp = args.tensor_model_parallel_size, args.pipeline_model_parallel_size, args.context_parallel_size
+    model_parallel = tp * pp * cp
+    if dist.world_size % model_parallel != 0:
+        raise AssertionError("world size (%d) is not divisible by tensor model parallel size (%d) times pipeline "
+                             "model parallel size (%d) times context parallel size (%d)"
+                             % (dist.world_size, tp, pp, cp))
+    args.data_parallel_size = dist.world_size // model_parallel
+    if args.global_batch_size is None:
+        args.global_batch_size = args.micro_batch_size * args.data_parallel_size
+    if args.global_batch_size % (args.micro_batch_size * args.data_parallel_size) != 0:
+        raise AssertionError("global batch size (%d) is not divisible by micro batch size (%d) times data "
+                             "parallel size (%d)" % (args.global_batch_size, args.micro_batch_size,
+                                                     args.data_parallel_size))
+    if args.train_iters is None:
+        args.train_iters = SIM_DEFAULT_TRAIN_ITERS
+
+
+def print_arguments(console, args, dist):
+    console.rank0("using world size: %d, data-parallel size: %d, context-parallel size: %d, "
+                  "tensor-model-parallel size: %d, pipeline-model-parallel size: %d "
+                  % (dist.world_size, args.data_parallel_size, args.context_parallel_size,
+                     args.tensor_model_parallel_size, args.pipeline_model_parallel_size))
+    if dist.rank != 0:
+        return
+    train.out("------------------------ arguments ------------------------")
+    for key in sorted(vars(args)):
+        if key.startswith("_"):
+            continue
+        train.out("  %s %s %s" % (key, "." * max(48 - len(key), 3), getattr(args, key)))
+    train.out("-------------------- end of arguments ---------------------")
+
+
+def build_tokenizer(console, args):
+    kind = args.tokenizer_type or ("PretrainedFromHF" if args.tokenizer_name_or_path else "Llama2Tokenizer")
+    console.rank0("> building %s tokenizer ..." % kind)
+    if args.tokenizer_name_or_path is not None:
+        path = args.tokenizer_name_or_path
+        if not os.path.isdir(path) and not os.path.isfile(path):
+            raise OSError(
+                "Can't load tokenizer for '%s'. If you were trying to load it from 'https://huggingface.co/models', "
+                "make sure you don't have a local directory with the same name. Otherwise, make sure '%s' is the "
+                "correct path to a directory containing all relevant files for a Qwen2TokenizerFast tokenizer."
+                % (path, path))
+    if args.tokenizer_model is not None and not os.path.isfile(args.tokenizer_model):
+        raise OSError('Not found: "%s": No such file or directory Error #2' % args.tokenizer_model)
+    console.rank0(" > padded vocab (size: 151669) with 331 dummy tokens (new size: 152000)")
+
+
+def data_prefixes(data_path):
+    """--data-path PREFIX, or a weighted list `w1 p1 w2 p2`."""
+    if not data_path:
+        return []
+    if len(data_path) == 1:
+        return [data_path[0]]
+    if len(data_path) % 2 == 0:
+        try:
+            [float(w) for w in data_path[0::2]]
+            return list(data_path[1::2])
+        except ValueError:
+            pass
+    return list(data_path)
+
+
+def build_datasets(console, args):
+    console.rank0("> building train, validation, and test datasets ...")
+    prefixes = data_prefixes(args.data_path)
+    if not prefixes:
+        console.rank0(" > no --data-path given: using mock data")
+        return
+    for prefix in prefixes:
+        if not (os.path.isfile(prefix + ".bin") and os.path.isfile(prefix + ".idx")):
+            raise AssertionError("%s not exists" % prefix)
+    console.rank0(" > finished creating indexed datasets for %s" % ", ".join(prefixes))
+
+
+_LEVELS = {"level_none": "Level_none", "level0": "Level0", "level1": "Level1", "level2": "Level2"}
+
+
+def is_profile_enabled(args, dist):
+    if not args.profile:
+        return False
+    return args.profile_ranks == [-1] or dist.rank in args.profile_ranks
+
+
+def get_profiler(args, dist, iteration):
+    import torch_npu
+    tp = torch_npu.profiler
+    active = args.profile_step_end - args.profile_step_start
+    skip_first = args.profile_step_start - iteration - 2
+    if args.profile_step_start == iteration + 1:
+        warmup = 0
+    elif args.profile_step_start > iteration + 1:
+        warmup = 1
+    else:
+        raise AssertionError("When loading checkpoint, iteration will be loaded from checkpoint, profile_step_start "
+                             "should be greater than %d but now it is %d." % (iteration, args.profile_step_start))
+    activities = [tp.ProfilerActivity.NPU]
+    if args.profile_with_cpu:
+        activities.append(tp.ProfilerActivity.CPU)
+    export = tp.ExportType.Db if args.profile_export_type == "db" else tp.ExportType.Text
+    experimental = tp._ExperimentalConfig(aic_metrics=tp.AiCMetrics.PipeUtilization,
+                                          profiler_level=_LEVELS[args.profile_level], export_type=export,
+                                          data_simplification=args.profile_data_simplification)
+    prof = tp.profile(with_stack=args.profile_with_stack, record_shapes=args.profile_record_shapes,
+                      profile_memory=args.profile_with_memory, activities=activities,
+                      schedule=tp.schedule(wait=0, warmup=warmup, active=active, repeat=1, skip_first=skip_first),
+                      on_trace_ready=tp.tensorboard_trace_handler(args.profile_save_path),
+                      experimental_config=experimental)
+    prof.add_metadata_json("distributed_args", json.dumps({
+        "tensor_model_parallel_size": args.tensor_model_parallel_size,
+        "pipeline_model_parallel_size": args.pipeline_model_parallel_size,
+        "data_parallel_size": args.data_parallel_size,
+        "context_parallel_size": args.context_parallel_size,
+        "expert_model_parallel_size": args.expert_model_parallel_size,
+        "sequence_parallel": args.sequence_parallel,
+        "rank": dist.rank,
+        "world_size": dist.world_size}))
+    return prof
+
+
+def main(prog, model_provider="GPT", loss_name="lm loss"):
+    t0 = time.time()
+    dist = train.Dist()
+    console = train.Console(dist)
+    args, _unknown = build_parser(prog).parse_known_args()
+    validate_args(args, dist)
+    print_arguments(console, args, dist)
+    console.rank0("> initializing torch distributed ...")
+    train.init_device(dist)
+    console.rank0("> initialized tensor model parallel with size %d" % args.tensor_model_parallel_size)
+    console.rank0("> initialized pipeline model parallel with size %d" % args.pipeline_model_parallel_size)
+    build_tokenizer(console, args)
+    console.rank0("time to initialize megatron (seconds): %.3f" % (time.time() - t0))
+    console.rank0("[after megatron is initialized] datetime: %s " % train.now())
+    console.rank0("building %s model ..." % model_provider)
+    console.rank0(" > number of parameters on (tensor, pipeline) model parallel rank (0, 0): 8190735360")
+    iteration = train.load_checkpoint(console, args.load)
+    console.rank0("[after model, optimizer, and learning rate scheduler are built] datetime: %s " % train.now())
+    build_datasets(console, args)
+    console.rank0("[after dataloaders are built] datetime: %s " % train.now())
+    console.rank0("done with setup ...")
+    console.rank0("training ...")
+    prof = None
+    if is_profile_enabled(args, dist):
+        prof = get_profiler(args, dist, iteration)
+        prof.start()
+    warmup = args.lr_warmup_iters
+    if args.lr_warmup_fraction:
+        warmup = int(args.lr_warmup_fraction * args.train_iters)
+    train.train_loop(dist, console, args.train_iters, start_iteration=iteration,
+                     global_batch_size=args.global_batch_size, lr=args.lr, warmup_iters=warmup,
+                     loss_name=loss_name, on_step=prof.step if prof else None, seed=args.seed)
+    if prof:
+        prof.stop()
+    console.rank0("[after training is done] datetime: %s " % train.now())
+    return 0

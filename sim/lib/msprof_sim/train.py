@@ -1,0 +1,196 @@
+"""What every simulated training entry shares: the distributed identity read from
+the launcher's environment, Megatron-style console output, the timed iteration
+loop, and the fault switches (MSPROF_SIM_*; see sim/README.md)."""
+
+import datetime
+import math
+import os
+import random
+import signal
+import sys
+import time
+
+
+def env_int(name, default):
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        return default
+
+
+class Dist:
+    """Rank identity as torchrun (RANK, LOCAL_RANK, WORLD_SIZE) or msrun
+    (RANK_ID, RANK_SIZE, MS_*) set it; a plain `python x.py` is rank 0 of 1."""
+
+    def __init__(self):
+        self.rank = env_int("RANK", env_int("RANK_ID", 0))
+        self.world_size = env_int("WORLD_SIZE", env_int("RANK_SIZE", env_int("MS_WORKER_NUM", 1)))
+        self.local_rank = env_int("LOCAL_RANK", env_int("DEVICE_ID", self.rank))
+        self.local_world_size = env_int("LOCAL_WORLD_SIZE", self.world_size)
+
+    @property
+    def last(self):
+        return self.rank == self.world_size - 1
+
+
+def now():
+    return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def out(msg):
+    sys.stdout.write(msg + "\n")
+    sys.stdout.flush()
+
+
+def err(msg):
+    sys.stderr.write(msg + "\n")
+    sys.stderr.flush()
+
+
+class Console:
+    def __init__(self, dist):
+        self.dist = dist
+
+    def rank0(self, msg):
+        if self.dist.rank == 0:
+            out(msg)
+
+    def last(self, msg):
+        if self.dist.last:
+            out(msg)
+
+
+def step_seconds():
+    ms = env_int("MSPROF_SIM_STEP_MS", 25)
+    return max(ms, 0) / 1000.0
+
+
+def init_device(dist):
+    """torch.npu.set_device(local_rank), failing like torch_npu without a device."""
+    import torch_npu
+    torch_npu.npu.set_device(dist.local_rank)
+
+
+def load_checkpoint(console, load_dir, model_name="GPTModel"):
+    """Megatron's load_checkpoint: returns the iteration to resume from (0 when the
+    directory holds no tracker file or a 'release' checkpoint)."""
+    if not load_dir:
+        return 0
+    if not os.path.isdir(load_dir):
+        raise FileNotFoundError("Checkpoint path not found: %s" % load_dir)
+    tracker = os.path.join(load_dir, "latest_checkpointed_iteration.txt")
+    if not os.path.isfile(tracker):
+        console.rank0("WARNING: could not find the metadata file %s " % tracker)
+        console.rank0("    will not load any checkpoints and will start from random")
+        return 0
+    with open(tracker) as f:
+        text = f.read().strip()
+    if text == "release":
+        iteration, where = 0, "release"
+    else:
+        try:
+            iteration = int(text)
+        except ValueError:
+            raise RuntimeError("ERROR: Invalid metadata file %s. Exiting" % tracker)
+        where = "iteration %d" % iteration
+    console.rank0(" loading checkpoint from %s at %s" % (load_dir, where))
+    if os.environ.get("MSPROF_SIM_SIZE_MISMATCH") == "1":
+        raise RuntimeError(
+            "Error(s) in loading state_dict for %s:\n"
+            "\tsize mismatch for embedding.word_embeddings.weight: copying a param with shape "
+            "torch.Size([75968, 4096]) from checkpoint, the shape in current model is torch.Size([151936, 4096]).\n"
+            "\tsize mismatch for output_layer.weight: copying a param with shape torch.Size([75968, 4096]) "
+            "from checkpoint, the shape in current model is torch.Size([151936, 4096])." % model_name)
+    console.rank0("  successfully loaded checkpoint from %s [ t 0, p 0 ] at %s" % (load_dir, where))
+    return iteration
+
+
+def _oom(dist):
+    dev = dist.local_rank
+    return RuntimeError(
+        "NPU out of memory. Tried to allocate 5.03 GiB (NPU %d; 60.96 GiB total capacity; 49.47 GiB already "
+        "allocated; 49.47 GiB current active; 1.32 GiB free; 57.55 GiB reserved in total by PyTorch) If reserved "
+        "memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation." % dev)
+
+
+def _crash():
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))   # no core file in the user's directory
+    except (ImportError, ValueError, OSError):
+        pass
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.kill(os.getpid(), signal.SIGSEGV)
+    time.sleep(1)
+    os._exit(139)
+
+
+def _let_peers_catch_up(dist):
+    """Real ranks move in lockstep (every step ends in collectives), so when one rank
+    fails in iteration K the others have finished K-1.  The simulated ranks run
+    free; the failing one waits a moment so its peers reach K too."""
+    if dist.world_size > 1:
+        time.sleep(0.3 + 2 * step_seconds())
+
+
+def _wait_for_dead_peer():
+    """A peer rank died in this iteration: the collective never completes, this rank
+    hangs until the launcher stops it (HCCL would time out after HCCL_CONNECT_TIMEOUT)."""
+    deadline = time.time() + env_int("MSPROF_SIM_HANG_S", 120)
+    while time.time() < deadline:
+        time.sleep(0.05)
+    raise RuntimeError("HCCL function error: HcclAllReduce(...), error code is 9\n"
+                       "[ERROR] EI0002: The wait execution of the Notify register times out.")
+
+
+def _forward_backward(iteration):
+    """Stand-in for a training step (kept in its own frame so an OOM traceback
+    looks like it comes from inside the step)."""
+    time.sleep(step_seconds())
+
+
+def train_loop(dist, console, train_iters, start_iteration=0, global_batch_size=8, lr=1.0e-5,
+               warmup_iters=0, loss_name="lm loss", on_step=None, seed=1234):
+    """Megatron's train(): iterations start_iteration+1 .. train_iters, one log line
+    per iteration on the last rank, on_step() after each one (prof.step())."""
+    rnd = random.Random(seed + dist.rank)
+    oom_step = env_int("MSPROF_SIM_OOM_STEP", 0)
+    crash_rank = env_int("MSPROF_SIM_CRASH_RANK", -1)
+    crash_step = env_int("MSPROF_SIM_CRASH_STEP", max(1, (start_iteration + train_iters + 1) // 2))
+    iteration = start_iteration
+    console.rank0("[before the start of training step] datetime: %s " % now())
+    while iteration < train_iters:
+        iteration += 1
+        t0 = time.time()
+        if oom_step and iteration == oom_step:
+            if dist.rank == 0:
+                _let_peers_catch_up(dist)
+                raise _oom(dist)
+            _wait_for_dead_peer()
+        if crash_rank >= 0 and iteration == crash_step:
+            if crash_rank == dist.rank:
+                _let_peers_catch_up(dist)
+                _crash()
+            _wait_for_dead_peer()
+        _forward_backward(iteration)
+        elapsed = (time.time() - t0) * 1000.0
+        cur_lr = lr * min(1.0, iteration / warmup_iters) if warmup_iters else lr
+        loss = 2.0 + 8.5 * math.exp(-iteration / 40.0) + rnd.uniform(-0.05, 0.05)
+        grad = 1.0 + 6.0 * math.exp(-iteration / 20.0) + rnd.uniform(0.0, 0.3)
+        console.last(
+            " [%s] iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (ms): %.1f | "
+            "learning rate: %.6E | global batch size: %5d | %s: %.6E | loss scale: 1.0 | grad norm: %.3f | "
+            "number of skipped iterations: %3d | number of nan iterations: %3d |"
+            % (now(), iteration, train_iters, iteration * global_batch_size, elapsed, cur_lr,
+               global_batch_size, loss_name, loss, grad, 0, 0))
+        if iteration == start_iteration + 1:
+            console.last("[Rank %d] (after %d iterations) memory (MB) | allocated: 3393.1 | max allocated: 4211.6 | "
+                         "reserved: 4608.0 | max reserved: 4608.0" % (dist.rank, iteration))
+        if on_step:
+            on_step()
+    return iteration
+

@@ -1,0 +1,14 @@
+#!/usr/bin/env python3
+"""MindSpeed-LLM posttrain_gpt.py (SFT / LoRA) stand-in (msprof-exec simulation)."""
+import os
+import sys
+
+_d = os.path.dirname(os.path.realpath(__file__))
+while not os.path.isdir(os.path.join(_d, "lib", "msprof_sim")) and _d != os.path.dirname(_d):
+    _d = os.path.dirname(_d)
+sys.path.insert(0, os.path.join(_d, "lib"))
+
+from msprof_sim import llm  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(llm.main("posttrain_gpt.py"))

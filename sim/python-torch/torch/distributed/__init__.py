@@ -1,0 +1,9 @@
+"""torch.distributed stand-in: only what the launchers need (see sim/README.md)."""
+
+
+def is_available():
+    return True
+
+
+def is_initialized():
+    return False

@@ -1,0 +1,55 @@
+"""Stand-in for torch_npu (the Ascend adapter for PyTorch) used by the msprof-exec
+simulation.  It needs no real torch: importing it is cheap.  When a `torch`
+module is importable (the real one or the stand-in in sim/python-torch) the
+`npu` device module is attached to it as `torch.npu`, like the real adapter."""
+
+import sys as _sys
+
+__version__ = "2.1.0.post12"
+version = __version__
+cann_version = "8.0.RC3"
+
+from . import npu  # noqa: E402
+
+_sys.modules.setdefault("torch_npu.npu", npu)
+
+
+def _attach(torch):
+    try:
+        setattr(torch, "npu", npu)
+        _sys.modules["torch.npu"] = npu
+    except Exception:
+        pass
+
+
+class _AttachOnTorchImport:
+    """Meta-path hook: when `torch` is imported after torch_npu, attach torch.npu
+    once torch has finished loading.  torch itself is never imported by torch_npu
+    here, which keeps `import torch_npu` fast (the real torch takes ~1 s)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        import importlib.util
+        try:
+            _sys.meta_path.remove(self)
+        except ValueError:
+            pass
+        spec = importlib.util.find_spec("torch")
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            _attach(module)
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+if "torch" in _sys.modules:
+    _attach(_sys.modules["torch"])
+else:
+    _sys.meta_path.insert(0, _AttachOnTorchImport())
+
+from . import profiler  # noqa: E402,F401

@@ -1,0 +1,200 @@
+"""Collection side of the simulated profiler: the *_ascend_pt directory and the raw
+data in it (profiler_info, metadata, FRAMEWORK/, PROF_*/device_N|host, logs/).
+
+The raw files are small text stand-ins (JSON lines), not CANN's binary formats; the
+simulated parser (_parse.py) reads them back, so offline analyse() works on them."""
+
+import datetime
+import json
+import os
+import random
+import shutil
+import socket
+import string
+import time
+
+from ._log import print_error_msg
+
+# environment variables torch_npu records in profiler_metadata.json for text export
+_ENV_IN_METADATA = ("ASCEND_GLOBAL_LOG_LEVEL", "HCCL_RDMA_TC", "HCCL_RDMA_SL", "ACLNN_CACHE_LIMIT",
+                    "HOST_CACHE_CAPACITY", "ASCEND_ENHANCE_ENABLE", "HCCL_ALGO", "HCCL_BUFFSIZE",
+                    "HCCL_INTRA_PCIE_ENABLE", "HCCL_INTRA_ROCE_ENABLE", "HCCL_OP_EXPANSION_MODE",
+                    "TASK_QUEUE_ENABLE", "CPU_AFFINITY_CONF", "PYTORCH_NPU_ALLOC_CONF",
+                    "HCCL_CONNECT_TIMEOUT", "MULTI_STREAM_MEMORY_REUSE")
+
+
+def rank_id():
+    """RANK env as torch_npu reads it (None when not distributed)."""
+    for name in ("RANK", "RANK_ID"):
+        value = os.environ.get(name)
+        if value is not None and value.strip().lstrip("-").isdigit():
+            return int(value)
+    return None
+
+
+def device_id():
+    from .. import npu
+    return npu.current_device()
+
+
+def timestamp17(t=None):
+    t = time.time() if t is None else t
+    dt = datetime.datetime.fromtimestamp(t)
+    return dt.strftime("%Y%m%d%H%M%S") + "%03d" % (dt.microsecond // 1000)
+
+
+def _prof_id():
+    rnd = random.SystemRandom()
+    return "".join(rnd.choice(string.ascii_uppercase) for _ in range(16))
+
+
+def _write_json(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=4)
+        f.write("\n")
+
+
+def _write_lines(path, rows):
+    with open(path, "w") as f:
+        for row in rows:
+            f.write(json.dumps(row, separators=(",", ":")) + "\n")
+
+
+class Trace:
+    """One collection cycle: the directory and what was recorded in it."""
+
+    def __init__(self, base_dir, worker_name):
+        self.base_dir = base_dir
+        self.worker_name = worker_name or socket.gethostname()
+        self.created = time.time()
+        name = "%s_%d_%s_ascend_pt" % (self.worker_name, os.getpid(), timestamp17(self.created))
+        self.path = os.path.join(base_dir, name)
+        self.prof_dir = None
+        self.start_ns = None
+        self.end_ns = None
+        self.steps = []          # (step id, begin ns, end ns)
+
+    def create(self):
+        try:
+            os.makedirs(self.path, exist_ok=True)
+        except OSError as err:
+            print_error_msg(f"Failed to create profiling directory {self.path}: {err}")
+            raise
+
+    def create_prof_dir(self):
+        if self.prof_dir is None:
+            name = "PROF_%06d_%s_%s" % (1, timestamp17(), _prof_id())
+            self.prof_dir = os.path.join(self.path, name)
+            os.makedirs(self.prof_dir, exist_ok=True)
+        return self.prof_dir
+
+    def delete(self):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+    # ------------------------------------------------------------------ raw data
+    def finalize(self, config, metadata):
+        """Write the raw data of this cycle (what the collectors leave behind)."""
+        acts = config["common_config"]["activities"]
+        has_cpu = "ProfilerActivity.CPU" in acts
+        has_npu = "ProfilerActivity.NPU" in acts
+        rank = rank_id()
+        dev = device_id()
+        start_ns = self.start_ns or time.time_ns()
+        end_ns = self.end_ns or time.time_ns()
+
+        info = {
+            "config": config,
+            "start_info": {"syscnt_enable": True, "freq": 100.0,
+                           "start_cnt": start_ns // 10, "start_monotonic": time.monotonic_ns(),
+                           "collectionTimeBegin": start_ns},
+            "end_info": {"collectionTimeEnd": end_ns, "MonotonicTimeEnd": time.monotonic_ns()},
+            "torch_npu_version": _version(),
+            "cann_version": _cann_version(),
+            "rank_id": rank if rank is not None else -1,
+            "device_id": dev,
+            "host_name": socket.gethostname(),
+            "pid": os.getpid(),
+            "world_size": _world_size(),
+        }
+        name = "profiler_info_%d.json" % rank if rank is not None else "profiler_info.json"
+        _write_json(os.path.join(self.path, name), info)
+
+        meta = dict(metadata)
+        if "text" in config["experimental_config"]["_export_type"]:
+            meta.setdefault("ENV_VARIABLES", {k: os.environ.get(k, "") for k in _ENV_IN_METADATA})
+        _write_json(os.path.join(self.path, "profiler_metadata.json"), meta)
+
+        fwk = os.path.join(self.path, "FRAMEWORK")
+        os.makedirs(fwk, exist_ok=True)
+        marks = [{"name": "ProfilerStep#%d" % k, "step": k, "start_ns": b, "end_ns": e, "tid": os.getpid()}
+                 for k, b, e in self.steps]
+        _write_lines(os.path.join(fwk, "torch.op_mark"), marks)
+        if has_cpu:
+            rows = []
+            for k, b, e in self.steps:
+                span = max(e - b, 1)
+                for i, op in enumerate(("aten::embedding", "npu::npu_rms_norm", "aten::matmul",
+                                        "npu::npu_fusion_attention", "aten::add", "npu::npu_swiglu",
+                                        "aten::matmul", "aten::_to_copy", "Optimizer.step#AdamW.step")):
+                    rows.append({"name": op, "step": k, "start_ns": b + span * i // 10,
+                                 "end_ns": b + span * (i + 1) // 10 - 1000})
+            _write_lines(os.path.join(fwk, "torch.op_range"), rows)
+            if config["common_config"].get("with_stack"):
+                _write_lines(os.path.join(fwk, "torch.python_tracer_func"),
+                             [{"func": "pretrain_gpt.py(118): forward_step"}])
+        if config["common_config"].get("profile_memory"):
+            _write_lines(os.path.join(fwk, "torch.memory_usage"),
+                         [{"step": k, "ts_ns": b, "allocated_mb": 3393.0 + k, "reserved_mb": 4608.0}
+                          for k, b, _e in self.steps])
+        with open(os.path.join(fwk, "torch.op_mark.ready"), "w"):
+            pass
+
+        if has_npu:
+            prof = self.create_prof_dir()
+            ddir = os.path.join(prof, "device_%d" % dev, "data")
+            hdir = os.path.join(prof, "host", "data")
+            os.makedirs(ddir, exist_ok=True)
+            os.makedirs(hdir, exist_ok=True)
+            level = config["experimental_config"]["_profiler_level"]
+            for fname in ("ts_track.data.0.slice_0", "hwts.data.0.slice_0", "DeviceInfo.data.0.slice_0"):
+                _write_lines(os.path.join(ddir, fname),
+                             [{"step": k, "begin_ns": b, "end_ns": e} for k, b, e in self.steps])
+            if level in ("Level1", "Level2"):
+                _write_lines(os.path.join(ddir, "aicore.data.0.slice_0"),
+                             [{"metrics": config["experimental_config"]["_aic_metrics"]}])
+            if level == "Level2":
+                _write_lines(os.path.join(ddir, "aicpu.data.0.slice_0"), [{"aicpu": True}])
+            _write_json(os.path.join(prof, "device_%d" % dev, "start_info.%d" % dev),
+                        {"collectionTimeBegin": start_ns // 1000, "clockMonotonicRaw": start_ns})
+            _write_json(os.path.join(prof, "device_%d" % dev, "end_info.%d" % dev),
+                        {"collectionTimeEnd": end_ns // 1000})
+            _write_json(os.path.join(prof, "device_%d" % dev, "sample.json"),
+                        {"prof_level": level, "aic_metrics": config["experimental_config"]["_aic_metrics"],
+                         "devices": str(dev), "result_dir": prof})
+            for fname in ("api_event.0.slice_0", "compact.0.slice_0", "hash_dic.0.slice_0"):
+                _write_lines(os.path.join(hdir, fname), [{"pid": os.getpid(), "steps": len(self.steps)}])
+            _write_json(os.path.join(prof, "host", "start_info"), {"collectionTimeBegin": start_ns // 1000})
+            _write_json(os.path.join(prof, "host", "end_info"), {"collectionTimeEnd": end_ns // 1000})
+
+        logs = os.path.join(self.path, "logs")
+        os.makedirs(logs, exist_ok=True)
+        with open(os.path.join(logs, "profiler_%s_%d.log" % (timestamp17(), os.getpid())), "a") as f:
+            f.write("%s [INFO] [%d] profiler.py: collection finished, %d step(s) recorded\n"
+                    % (datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"), os.getpid(), len(self.steps)))
+
+
+def _version():
+    from .. import __version__
+    return __version__
+
+
+def _cann_version():
+    from .. import cann_version
+    return cann_version
+
+
+def _world_size():
+    try:
+        return int(os.environ.get("WORLD_SIZE") or os.environ.get("RANK_SIZE") or 1)
+    except ValueError:
+        return 1

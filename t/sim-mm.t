@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Self-test of the simulation: MindSpeed-MM (tools.json, YAML entries, FSDP2 engine, dynamic mode).
+. "$(dirname "$0")/../sim/testlib.sh"
+TOOLS=$MM_DIR/mindspeed_mm/tools/tools.json
+
+like "$(python3 -c "import json; d=json.load(open('$TOOLS')); p=d['profile']; print(p['enable'], p['profile_type'], p['ranks'], p['static_param']['start_step'], p['static_param']['end_step'], p['static_param']['analyse_flag'], p['dynamic_param']['config_path'], sorted(d))")" \
+     "^False static \[0, 1, 2, 3\] 10 11 True path to dynamic config folder \['memory_profile', 'profile', 'sorafeature'\]$" \
+     "tools.json has the master content"
+
+# --- the example script, with a tools.json copy that enables profiling -------------------------------
+json_set $TOOLS $TMP/t1.json profile.enable=true "profile.static_param.save_path=\"$TMP/p1\""
+sed "s|^MM_TOOL=.*|MM_TOOL=\"$TMP/t1.json\"|" "$MM_DIR/examples/wan2.1/1.3b/t2v/pretrain.sh" > $TMP/wan.sh
+out=$(cd "$MM_DIR" && MASTER_PORT=$(free_port) bash $TMP/wan.sh 2>&1)
+like "$out" 'iteration +20/ +20' "wan2.1 example trains 20 iterations"
+like "$out" "Profiler won't be using warmup, this can skew profiler results" "MM static profiler warns about warmup 0"
+is "$(count_dirs $TMP/p1)" 2 "ranks [0,1,2,3] on 2 workers: both ranks profiled"
+is "$(csv_col $(ls $TMP/p1/*/ASCEND_PROFILER_OUTPUT/step_trace_time.csv | head -n1) Step | tr '\n' ' ')" "10 " \
+   "start 10 end 11: 0-based step 10 (the 11th iteration)"
+like "$out" 'Elapsed Time Per iteration: [0-9.]+' "the script's post-run step-time summary works on the log"
+
+# --- analyse_flag false, then offline analyse ---------------------------------------------------------
+json_set $TOOLS $TMP/t2.json profile.enable=true profile.ranks=[0] profile.static_param.start_step=2 \
+    profile.static_param.end_step=4 profile.static_param.analyse_flag=false "profile.static_param.save_path=\"$TMP/p2\""
+out=$(mm_sora $TMP/t2.json --train-iters 6)
+D=$(ls -d $TMP/p2/*_ascend_pt 2>/dev/null | head -n1)
+[ -n "$D" ] && [ -d "$D/FRAMEWORK" ] && ls -d "$D"/PROF_*/device_0/data >/dev/null 2>&1; ok $? "analyse_flag false: raw data written"
+[ -n "$D" ] && [ ! -e "$D/ASCEND_PROFILER_OUTPUT" ]; ok $? "analyse_flag false: no ASCEND_PROFILER_OUTPUT"
+unlike "$out" 'Start parsing profiling data' "analyse_flag false: no online parse"
+out=$(python3 -c "from torch_npu.profiler.profiler import analyse; analyse('$TMP/p2')" 2>&1)
+like "$out" "Start parsing profiling data in sync mode at: $D" "offline analyse() logs the parse of the directory"
+like "$out" 'All profiling data parsed in a total time of' "offline analyse() finishes"
+[ -f "$D/ASCEND_PROFILER_OUTPUT/kernel_details.csv" ] && [ -f "$D/ASCEND_PROFILER_OUTPUT/analyse.done" ]
+ok $? "analyse() creates ASCEND_PROFILER_OUTPUT"
+is "$(csv_col $D/ASCEND_PROFILER_OUTPUT/step_trace_time.csv Step | tr '\n' ' ')" "2 3 " "steps [2,4) recorded"
+out=$(cd "$MM_DIR" && python3 mindspeed_mm/tools/profiler.py --profiler-path $TMP/p2 --export-type db 2>&1)
+[ -f "$D/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db" ]; ok $? "mindspeed_mm/tools/profiler.py --export-type db parses offline to db"
+out=$(python3 -c "from torch_npu.profiler.profiler import analyse; analyse('$D', export_type=['text', 'db'])" 2>&1)
+[ -f "$D/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db" ] && [ -f "$D/ASCEND_PROFILER_OUTPUT/trace_view.json" ]
+ok $? "analyse() of one *_ascend_pt with both export types"
+
+# --- tools.json errors ---------------------------------------------------------------------------
+json_set $TOOLS $TMP/t3.json profile.enable=true profile.static_param.level='"level_none"'
+out=$(mm_sora $TMP/t3.json --train-iters 2)
+like "$out" 'profiler_level only supports level0, 1, and 2, but gets level_none' "MM rejects level_none"
+json_set $TOOLS $TMP/t4.json profile.enable=true profile.profile_type='"both"'
+like "$(mm_sora $TMP/t4.json --train-iters 2)" 'profile_type only supports static and dynamic, but gets both' "bad profile_type"
+json_set $TOOLS $TMP/t5.json profile.enable=true profile.static_param.aic_metrics_type='"Memory"'
+like "$(mm_sora $TMP/t5.json --train-iters 2)" 'aic_metrics_type only supports PipeUtilization and ArithmeticUtilization' "bad aic_metrics_type"
+json_set $TOOLS $TMP/t6.json profile.enable=true profile.static_param.analyse_flag=DELETE
+like "$(mm_sora $TMP/t6.json --train-iters 2)" "AttributeError: 'ConfigReader' object has no attribute 'analyse_flag'" \
+     "an old tools.json without analyse_flag fails on master code"
+out=$(mm_sora $TMP/missing.json --train-iters 2)
+like "$out" "Warning: Config file not found: $TMP/missing.json" "missing --mm-tool file: warning"
+like "$out" 'RuntimeError: One or more config files failed to load\. See above errors\.' "missing --mm-tool file: RuntimeError"
+out=$(cd "$MM_DIR" && torchrun --nproc_per_node 1 --master_port $(free_port) pretrain_sora.py --mm-data examples/wan2.1/1.3b/t2v/feature_data.json --train-iters 2 2>&1)
+like "$out" "AttributeError: 'MMConfig' object has no attribute 'tool'" "no --mm-tool at all: AttributeError"
+json_set $TOOLS $TMP/t7.json profile.enable=true profile.static_param.start_step=1 "profile.static_param.save_path=\"$TMP/p7\""
+out=$(OOTB_OPTIMIZER_PROFILING=TRUE mm_sora $TMP/t7.json --train-iters 3)
+like "$out" 'iteration +3/ +3' "OOTB_OPTIMIZER_PROFILING=TRUE: training runs"
+[ ! -e $TMP/p7 ]; ok $? "OOTB_OPTIMIZER_PROFILING=TRUE skips the profiler"
+
+# --- dynamic mode --------------------------------------------------------------------------------
+json_set $TOOLS $TMP/d1.json profile.enable=true profile.profile_type='"dynamic"' profile.ranks=[0]
+like "$(mm_sora $TMP/d1.json --train-iters 3)" "The path 'path to dynamic config folder' is invalid, and profiler will not be enabled\." \
+     "dynamic with the placeholder config_path: invalid path"
+json_set $TOOLS $TMP/d2.json profile.enable=true profile.profile_type='"dynamic"' profile.ranks=[0] \
+    "profile.dynamic_param.config_path=\"$TMP/dyn\""
+json_set $TOOLS $TMP/d3.json profile.enable=true profile.profile_type='"dynamic"' profile.ranks=[0] \
+    "profile.dynamic_param.config_path=\"$TMP/dyn3\""
+(MSPROF_SIM_STEP_MS=40 mm_sora $TMP/d2.json --train-iters 60 > $TMP/dyn.out; echo "rc=$?" >> $TMP/dyn.out) &
+bg=$!
+(MSPROF_SIM_STEP_MS=40 mm_sora $TMP/d3.json --train-iters 60 > $TMP/dyn3.out) &
+bg3=$!
+for i in $(seq 100); do [ -s $TMP/dyn/profiler_config.json ] && [ -s $TMP/dyn3/profiler_config.json ] && break; sleep 0.05; done
+[ -s $TMP/dyn/profiler_config.json ]; ok $? "dp.init() creates profiler_config.json from the template"
+like "$(python3 -c "import json; c=json.load(open('$TMP/dyn/profiler_config.json')); print(c['start_step'], c['active'], c['prof_dir'], c['analyse'], c['experimental_config']['profiler_level'], c['experimental_config']['export_type'])")" \
+     "^0 1 \./ False Level0 \['text'\]$" "template values"
+sleep 1.1   # torch_npu compares mtimes in whole seconds, later than the second of init()
+json_set $TMP/dyn/profiler_config.json $TMP/dyn/new.json start_step=-1 active=2 analyse=true "prof_dir=\"$TMP/dynout\""
+mv $TMP/dyn/new.json $TMP/dyn/profiler_config.json
+json_set $TMP/dyn3/profiler_config.json $TMP/dyn3/new.json start_step=1 "prof_dir=\"$TMP/dynout3\""
+mv $TMP/dyn3/new.json $TMP/dyn3/profiler_config.json
+wait $bg $bg3
+out=$(cat $TMP/dyn.out)
+like "$out" 'rc=0' "dynamic run finishes"
+like "$out" 'Start Dynamic Profiler at [0-9]+ step\.' "rewriting the config with start_step -1 starts the profiler"
+like "$out" 'Stop Dynamic Profiler at [0-9]+ step\.' "it stops after active steps"
+is "$(count_dirs $TMP/dynout)" 1 "dynamic profile written for rank 0 only"
+is "$(csv_col $TMP/dynout/*/ASCEND_PROFILER_OUTPUT/step_trace_time.csv Step | tr '\n' ' ')" "0 1 " "active 2: two steps"
+like "$(cat $TMP/dyn3.out)" 'Dynamic Profiler config is not effective\. The start_step=1, current_step=[0-9]+' "a start_step in the past is not effective"
+[ ! -e $TMP/dynout3 ]; ok $? "not effective: nothing written"
+
+# --- pretrain_transformers.py <yaml> ---------------------------------------------------------------
+Y=$MM_DIR/examples/qwen3vl/qwen3vl_full_sft_8B.yaml
+json_set $TOOLS $TMP/ty.json profile.enable=true profile.ranks=[-1] profile.static_param.start_step=3 \
+    profile.static_param.end_step=4 "profile.static_param.save_path=\"$TMP/py\""
+sed "s|^MM_TOOL_PATH:.*|MM_TOOL_PATH: $TMP/ty.json|" $Y > $TMP/y.yaml
+sed "s|^config_path=.*|config_path=\"$TMP/y.yaml\"|" "$MM_DIR/examples/qwen3vl/finetune_qwen3vl_8B.sh" > $TMP/vl.sh
+out=$(cd "$MM_DIR" && MASTER_PORT=$(free_port) bash $TMP/vl.sh 2>&1)
+like "$out" 'iteration +20/ +20' "qwen3vl example: train_iters from gpt_args"
+like "$out" 'global batch size: +2 \|' "qwen3vl example: global_batch_size from gpt_args"
+is "$(count_dirs $TMP/py)" 2 "MM_TOOL_PATH tools.json drives profiling (ranks [-1] = all)"
+grep -v '^MM_TOOL_PATH' $Y > $TMP/nokey.yaml
+out=$(cd "$MM_DIR" && torchrun --nproc_per_node 1 --master_port $(free_port) pretrain_transformers.py $TMP/nokey.yaml 2>&1)
+like "$out" "KeyError: \"The required keyword 'MM_TOOL_PATH' is missing from the configuration file\.\"" \
+     "pretrain_transformers.py without MM_TOOL_PATH: KeyError"
+out=$(cd "$MM_DIR" && torchrun --nproc_per_node 1 --master_port $(free_port) pretrain_transformers.py $TMP/y.yaml --train-iters 3 2>&1)
+like "$out" 'iteration +20/ +20' "other CLI arguments are dropped (--train-iters 3 has no effect)"
+
+# --- FSDP2 engine: trainer.py <yaml> key=value ---------------------------------------------------------
+F=examples/qwen3_5/qwen3_5_35B_config.yaml
+out=$(cd "$MM_DIR" && torchrun --nproc_per_node 2 --master_port $(free_port) mindspeed_mm/fsdp/train/trainer.py $F \
+      tools.profile.enable=true tools.profile.static_param.start_step=2 tools.profile.static_param.end_step=4 \
+      tools.profile.static_param.save_path=$TMP/pf training.train_iters=6 2>&1)
+like "$out" 'iteration +6/ +6' "key=value override of training.train_iters"
+is "$(count_dirs $TMP/pf)" 1 "tools.profile.ranks [0] from the YAML: rank 0 only"
+is "$(csv_col $TMP/pf/*/ASCEND_PROFILER_OUTPUT/step_trace_time.csv Step | tr '\n' ' ')" "2 3 " "FSDP engine steps [2,4)"
+out=$(cd "$MM_DIR" && torchrun --nproc_per_node 1 --master_port $(free_port) mindspeed_mm/fsdp/train/trainer.py $F \
+      tools.profile.enable=true tools.profile.profile_type=dynamic 2>&1)
+like "$out" 'profile_type only supports static, but gets dynamic' "FSDP engine is static only"
+out=$(cd "$MM_DIR" && torchrun --nproc_per_node 1 --master_port $(free_port) mindspeed_mm/fsdp/train/trainer.py $F \
+      --tools.profile.enable true 2>&1)
+like "$out" 'Only key=value format is supported' "FSDP engine refuses --key value arguments"
+sed '/^tools:/,$d' "$MM_DIR/$F" > $TMP/notools.yaml
+out=$(cd "$MM_DIR" && torchrun --nproc_per_node 1 --master_port $(free_port) mindspeed_mm/fsdp/train/trainer.py $TMP/notools.yaml \
+      tools.profile.enable=true tools.profile.static_param.start_step=1 tools.profile.static_param.end_step=2 training.train_iters=3 2>&1)
+like "$(ls $MM_DIR/profiling 2>/dev/null; echo "$out")" 'iteration +3/ +3' "YAML without a tools section: defaults apply"
+[ -d "$MM_DIR/profiling" ] && ls "$MM_DIR"/profiling/*_ascend_pt >/dev/null 2>&1; ok $? "default save_path ./profiling"
+rm -rf "$MM_DIR/profiling"
+
+done_testing
