@@ -64,6 +64,7 @@ COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
 LAUNCHER_SRCS = launcher/main.c launcher/options.c launcher/run.c \
              launcher/report.c launcher/verify.c launcher/diagnose.c \
              launcher/preflight.c launcher/session.c launcher/analyse.c \
+             launcher/table.c \
              $(COMMON)
 INJECTOR_SRCS = launcher/inject.c $(COMMON)
 

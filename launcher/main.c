@@ -28,6 +28,7 @@
 #include "report.h"
 #include "rewrite.h"
 #include "run.h"
+#include "table.h"
 #include "util.h"
 
 extern char **environ;
@@ -72,28 +73,6 @@ script_engine(const struct launchtab *tab, const char *script)
 	return e;
 }
 
-static void
-describe(FILE *f, const struct plan *p, enum engine e)
-{
-	int start, end;
-
-	plan_steps(p, e, &start, &end);
-	fprintf(f, _("  level %s, steps %d to %d, excluding %d, ranks "),
-	    p->level, start, end, end);
-	if (p->ranks_all)
-		fprintf(f, _("all"));
-	for (size_t i = 0; !p->ranks_all && i < p->nranks; i++)
-		fprintf(f, "%s%d", i ? "," : "", p->ranks[i]);
-	if (!p->ranks_all && p->nranks == 0)
-		fprintf(f, "0");
-	fprintf(f, _(", with%s%s%s%s%s\n"), p->with_cpu ? " cpu" : "",
-	    p->with_memory ? " memory" : "", p->with_stack ? " stack" : "",
-	    p->record_shapes ? " shapes" : "",
-	    !p->with_cpu && !p->with_memory && !p->with_stack &&
-	    !p->record_shapes ? _(" NPU only") : "");
-	fprintf(f, _("  output %s\n"), plan_output(p, e));
-}
-
 static int
 dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
     const char *path)
@@ -131,25 +110,44 @@ dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
 	return 0;
 }
 
+/*
+ * Show the table and wait for the engineer: y starts, n stops, e changes
+ * an item the way its option would.  Without a terminal, --yes is needed:
+ * a batch job must never hang on a question.
+ */
 static void
-confirm(const struct options *o, char **cmd, enum engine e)
+confirm(struct options *o, const struct facts *x)
 {
-	char answer[64], *text;
+	char answer[256], *name, *value, *save = NULL;
 
 	if (o->yes)
 		return;
 	if (!isatty(STDIN_FILENO))
 		errx(EX_USAGE, _("no terminal to confirm the plan on; add --yes "
 		    "(-y) to start without confirmation"));
-	text = shell_join(cmd);
-	fprintf(stderr, _("msprof-exec will profile the training launches "
-	    "of: %s\n"), text);
-	free(text);
-	describe(stderr, &o->plan, e);
-	fprintf(stderr, _("Start? [y/N] "));
-	if (fgets(answer, sizeof(answer), stdin) == NULL ||
-	    (answer[0] != 'y' && answer[0] != 'Y'))
-		errx(EX_USAGE, _("not started"));
+	for (;;) {
+		fprintf(stderr, _("msprof-exec will profile with:\n"));
+		table_print(stderr, &o->plan, x);
+		fprintf(stderr, _("Start? [y]es, [n]o, [e]dit an item: "));
+		if (fgets(answer, sizeof(answer), stdin) == NULL ||
+		    answer[0] == 'n' || answer[0] == 'N')
+			errx(1, _("not started"));
+		if (answer[0] == 'y' || answer[0] == 'Y')
+			return;
+		if (answer[0] != 'e' && answer[0] != 'E')
+			continue;
+		fprintf(stderr, _("Item and value (e.g. level level2, steps 5:7, "
+		    "ranks 0,1, with memory, no-cpu, output DIR): "));
+		if (fgets(answer, sizeof(answer), stdin) == NULL)
+			errx(1, _("not started"));
+		if ((name = strtok_r(answer, " \t\n", &save)) != NULL) {
+			value = strtok_r(NULL, "\n", &save);
+			if (value != NULL)
+				value += strspn(value, " \t");
+			options_edit(o, name, value != NULL && *value ? value :
+			    NULL);
+		}
+	}
 }
 
 /* OUTPUT/msprof-exec_HOST_TIME_PID, absolute: the injector may cd. */
@@ -209,6 +207,7 @@ main(int argc, char **argv)
 	struct strv cmd = { 0 }, vars = { 0 }, iargv = { 0 };
 	struct report r;
 	struct report_in rin = { 0 };
+	struct facts facts = { NULL, NULL, NULL, -1, ENGINE_NONE };
 	struct capture cap;
 	struct stat st;
 	char *why = NULL, *path, *session, *plan_path, *log;
@@ -254,7 +253,9 @@ main(int argc, char **argv)
 	if (!o.skip_checks &&
 	    (status = preflight(job_python(path), o.cann_env, o.quiet)) != 0)
 		return status;
-	confirm(&o, cmd.v, guess);
+	facts.engine = guess;
+	facts.script = cmd.n > 1 && l.kind == LAUNCH_NONE ? cmd.v[1] : NULL;
+	confirm(&o, &facts);
 
 	session = make_session(plan_output(&o.plan, guess));
 	o.plan.session = xstrdup(session);

@@ -4,8 +4,9 @@
  * is accepted, and exits with status 64 (EX_USAGE).
  */
 #include <err.h>
-#include <stdarg.h>
 #include <getopt.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,9 @@ usage(FILE *f)
 "  -q, --quiet, -v, --verbose, -h, --help, -V, --version\n"));
 }
 
+/* While editing at the confirmation, a bad value goes back to the prompt. */
+static jmp_buf *editing;
+
 static void __attribute__((noreturn, format(printf, 1, 2)))
 bad(const char *fmt, ...)
 {
@@ -95,6 +99,8 @@ bad(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n");
+	if (editing != NULL)
+		longjmp(*editing, 1);
 	exit(EX_USAGE);
 }
 
@@ -310,6 +316,17 @@ check(struct options *o)
 	    strcmp(p->framework, "mm") == 0)
 		bad(_("--level level_none is for MindSpeed-LLM only; "
 		    "MindSpeed-MM accepts level0, level1, level2"));
+	/* MindSpeed's profiling guide: memory data needs CPU activity. */
+	if (p->with_memory && !p->with_cpu) {
+		p->with_cpu = 1;
+		if (!o->quiet)
+			fprintf(stderr, _("msprof-exec: note: memory collection "
+			    "needs CPU activity; CPU collection is turned on\n"));
+	}
+	if (p->ranks_all && !o->quiet && editing == NULL)
+		fprintf(stderr, _("msprof-exec: warning: --ranks all profiles "
+		    "every rank; the data grows with the job (hundreds of MB "
+		    "per rank and step): prefer a few ranks\n"));
 }
 
 void
@@ -334,6 +351,34 @@ options_parse(int argc, char **argv, struct options *o)
 		return;
 	check(o);
 	o->cmd = argv + optind;
+}
+
+int
+options_edit(struct options *o, const char *name, const char *value)
+{
+	jmp_buf here;
+	char *opt = xasprintf("--%s", name + strspn(name, "-"));
+	char *argv[] = { (char *)"msprof-exec", opt, (char *)value, NULL };
+	int c, ok = 0;
+
+	if (setjmp(here) == 0) {
+		editing = &here;
+		optind = 1;
+		opterr = 0;
+		while ((c = getopt_long(value ? 3 : 2, argv, ":", longopts,
+		    NULL)) != -1) {
+			if (c == '?' || c == ':' || c == 'h' || c == 'V' ||
+			    c == 'n' || c == 'y')
+				bad(_("'%s' cannot be changed here; give an option "
+				    "name of the table, e.g. level level2"), name);
+			parse_one(o, c, optarg);
+		}
+		check(o);
+		ok = 1;
+	}
+	editing = NULL;
+	free(opt);
+	return ok ? 0 : -1;
 }
 
 void

@@ -17,6 +17,11 @@ struct options {
 /* Parse and check ARGV; a usage error exits with status 64. */
 void	options_parse(int argc, char **argv, struct options *);
 void	options_free(struct options *);
+/*
+ * Change one option (its long name, VALUE NULL for a flag) as the
+ * command line would; -1 after saying why when the value is refused.
+ */
+int	options_edit(struct options *, const char *name, const char *value);
 void	usage(FILE *);
 
 #endif

@@ -1,0 +1,99 @@
+/* Print the plan as a two-column table, aligned in any language. */
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "table.h"
+#include "util.h"
+
+#define LABEL_WIDTH	24
+
+/* Print LABEL padded to LABEL_WIDTH columns (CJK counts double). */
+static void
+row(FILE *f, const char *label, const char *value)
+{
+	size_t n = mbstowcs(NULL, label, 0);
+	int width = (int)strlen(label);
+	wchar_t *w;
+
+	if (n != (size_t)-1) {
+		w = xcalloc(n + 1, sizeof(*w));
+		mbstowcs(w, label, n + 1);
+		width = wcswidth(w, n);
+		if (width < 0)
+			width = (int)n;
+		free(w);
+	}
+	fprintf(f, "  %s%*s %s\n", label, width < LABEL_WIDTH ?
+	    LABEL_WIDTH - width : 0, "", value);
+}
+
+static const char *
+on_off(int v)
+{
+	return v ? _("on") : _("off");
+}
+
+static const char *
+engine_text(enum engine e)
+{
+	switch (e) {
+	case ENGINE_LLM_MCORE: return _("MindSpeed-LLM, Megatron (mcore)");
+	case ENGINE_LLM_FSDP2: return _("MindSpeed-LLM, FSDP2");
+	case ENGINE_MM_MEGATRON: return _("MindSpeed-MM, Megatron (tools.json)");
+	case ENGINE_MM_YAML: return _("MindSpeed-MM, YAML config (MM_TOOL_PATH)");
+	case ENGINE_MM_FSDP2: return _("MindSpeed-MM, FSDP2 (tools.profile)");
+	default: return _("not found in the script; decided at launch");
+	}
+}
+
+void
+table_print(FILE *f, const struct plan *p, const struct facts *x)
+{
+	int start, end, mm = strcmp(engine_framework(x->engine), "mm") == 0;
+	char *s;
+
+	plan_steps(p, x->engine, &start, &end);
+	row(f, _("Model"), x->model ? x->model : _("unknown"));
+	row(f, _("Script"), x->script ? x->script : "-");
+	s = x->npus > 0 ? xasprintf("%d", x->npus) : xstrdup(_("unknown"));
+	row(f, _("NPUs per node"), s);
+	free(s);
+	row(f, _("Framework and engine"), engine_text(x->engine));
+	row(f, _("Config file"), x->config ? x->config : "-");
+	row(f, _("Collection type"), p->mode);
+	row(f, _("Level"), p->level);
+	s = xasprintf(_("%d to %d, excluding %d"), start, end, end);
+	row(f, _("Steps"), s);
+	free(s);
+	if (p->ranks_all)
+		s = xstrdup(_("all (large data volume)"));
+	else if (p->nranks == 0)
+		s = xstrdup("0");
+	else {
+		s = xstrdup("");
+		for (size_t i = 0; i < p->nranks; i++) {
+			char *t = xasprintf("%s%s%d", s, i ? "," : "", p->ranks[i]);
+
+			free(s);
+			s = t;
+		}
+	}
+	row(f, _("Ranks"), s);
+	free(s);
+	s = xasprintf("%s / %s / %s / %s / %s", on_off(p->with_cpu),
+	    on_off(p->with_memory), on_off(p->with_stack),
+	    on_off(p->record_shapes), on_off(p->data_simplification));
+	row(f, _("CPU/memory/stack/shapes/simplification"), s);
+	free(s);
+	row(f, _("AI Core metrics"), p->aic_metrics);
+	row(f, _("Online parse"), on_off(p->analyse));
+	if (p->train_iters > 0)
+		s = xasprintf("%d", p->train_iters);
+	else
+		s = xstrdup(p->train_iters < 0 || !mm ? _("as the script sets") :
+		    "100");
+	row(f, _("Train iterations"), s);
+	free(s);
+	row(f, _("Output directory"), plan_output(p, x->engine));
+}

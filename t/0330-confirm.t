@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# On a terminal msprof-exec shows the configuration table and waits: y
+# starts, n stops, e changes an item (checked like its option).
+. "$(dirname "$0")/lib.sh"
+
+make_recorder torchrun
+export PATH="$RBIN:$PATH"
+printf 'NPUS_PER_NODE=2\ntorchrun --nproc_per_node $NPUS_PER_NODE pretrain_gpt.py --train-iters 10\n' > pretrain_qwen3_8b_4K_ptd.sh
+
+# on_tty ANSWER...: run msprof-exec on a pseudo-terminal, typing each
+# answer after a prompt; prints the screen, then "status N".
+on_tty() {
+	$PY - "$MSPROF" "$@" <<'EOF2'
+import os, pty, sys, time
+msprof, answers = sys.argv[1], sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(msprof, [msprof, "--skip-checks", "bash", "pretrain_qwen3_8b_4K_ptd.sh"])
+screen, end = b"", time.time() + 30
+while time.time() < end:
+    try:
+        data = os.read(fd, 4096)
+    except OSError:
+        break
+    if not data:
+        break
+    screen += data
+    if answers and screen.rstrip().endswith((b"an item:", b"output DIR):")):
+        os.write(fd, answers.pop(0).encode() + b"\n")
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(screen.decode(errors="replace").replace("\r", ""))
+print("status", os.waitstatus_to_exitcode(status))
+EOF2
+}
+
+screen=$(on_tty y)
+like "$screen" "Script +pretrain_qwen3_8b_4K_ptd.sh" "the table names the script"
+like "$screen" "Steps +2 to 4, excluding 4" "the table shows the steps as S to E, excluding E"
+like "$screen" "Level +level1" "the table shows the level"
+like "$screen" "Ranks +0" "the table shows the ranks"
+like "$screen" "Output directory +./profiling_output" "the table shows the output"
+like "$screen" "status 0" "y: started"
+is "$(nrecorded)" 1 "y: the launch ran"
+
+reset_run
+screen=$(on_tty n)
+like "$screen" "not started" "n: says it did not start"
+like "$screen" "status 1" "n: exit status 1"
+is "$(nrecorded)" 0 "n: nothing ran"
+ok "$([ ! -e profiling_output ]; echo $?)" "n: nothing was created"
+
+reset_run
+screen=$(on_tty e "level level9" e "level level2" e "steps 5:7" y)
+like "$screen" "--level 'level9': not accepted; use one of level_none, level0, level1, level2" \
+    "edit: a bad value is refused with the option's message"
+like "$screen" "Level +level2" "edit: the table shows the new level"
+like "$screen" "status 0" "edit, then y: started"
+like "$(rec_argv)" "--profile-step-start 5 --profile-step-end 7 .*--profile-level level2" \
+    "edit: the launch gets the edited values"
+done_testing
