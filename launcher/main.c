@@ -28,6 +28,7 @@
 #include "report.h"
 #include "rewrite.h"
 #include "run.h"
+#include "scan.h"
 #include "table.h"
 #include "util.h"
 
@@ -54,23 +55,6 @@ command_path(const char *name)
 	if (resolve_path(name, getenv("PATH"), buf, sizeof(buf)) == NULL)
 		return NULL;
 	return xstrdup(buf);
-}
-
-/* The engine of the first MindSpeed entry a script names, if any. */
-static enum engine
-script_engine(const struct launchtab *tab, const char *script)
-{
-	char *text = read_file(script, NULL), *tok, *save = NULL;
-	enum engine e = ENGINE_NONE;
-
-	if (text == NULL)
-		return ENGINE_NONE;
-	for (tok = strtok_r(text, " \t\r\n\"'`;|&()", &save);
-	    tok != NULL && e == ENGINE_NONE;
-	    tok = strtok_r(NULL, " \t\r\n\"'`;|&()", &save))
-		e = launchtab_engine(tab, tok);
-	free(text);
-	return e;
 }
 
 static int
@@ -197,22 +181,196 @@ child_environ(const struct install *in, const struct launchtab *tab,
 	return envp;
 }
 
+/* What msprof-exec knows about the command before running it. */
+struct job {
+	struct strv	 cmd;		/* what runs (.sh with bash) */
+	char		*path;		/* cmd[0] found on PATH, or NULL */
+	struct launch	 launch;	/* when cmd is itself a launch */
+	struct scan	 scan;		/* when cmd runs a script */
+	struct facts	 facts;
+	const char	*python;	/* the job's Python */
+};
+
+/* Is the command a shell running a script (bash train.sh)? */
+static const char *
+script_of(const struct strv *cmd)
+{
+	static const char *const shells[] = { "bash", "sh", "dash", NULL };
+
+	for (int i = 0; cmd->n > 1 && shells[i] != NULL; i++)
+		if (strcmp(path_base(cmd->v[0]), shells[i]) == 0 &&
+		    cmd->v[1][0] != '-')
+			return cmd->v[1];
+	return NULL;
+}
+
+/* Read the command, and the script it runs, without running anything. */
+static void
+prepare(struct job *j, const struct launchtab *tab, char **argv)
+{
+	const char *script;
+	char *why = NULL, *lpath;
+
+	memset(j, 0, sizeof(*j));
+	j->launch = (struct launch){ LAUNCH_NONE, -1, ENGINE_NONE };
+	j->facts = (struct facts){ NULL, NULL, NULL, -1, ENGINE_NONE };
+	command_argv(argv, &j->cmd);
+	script = script_of(&j->cmd);
+	if (script != NULL && access(script, F_OK) == -1 &&
+	    strchr(script, '/') != NULL)
+		err(EX_NOINPUT, "%s", script);
+	if ((j->path = command_path(j->cmd.v[0])) != NULL)
+		launch_analyse(tab, j->path, j->cmd.v, &j->launch);
+	j->python = job_python(j->path);
+	j->facts.engine = j->launch.engine;
+	if (script == NULL || scan_script(tab, script, environ, &j->scan,
+	    &why) == -1) {
+		free(why);
+		return;
+	}
+	j->facts.script = script;
+	j->facts.model = j->scan.model;
+	j->facts.npus = j->scan.npus_per_node;
+	j->facts.engine = j->scan.engine;
+	if (j->scan.configs.n > 0)
+		j->facts.config = j->scan.configs.v[0];
+	if (j->scan.launcher != NULL &&
+	    (lpath = command_path(j->scan.launcher)) != NULL) {
+		j->python = job_python(lpath);
+		if (j->python != NULL)
+			j->python = xstrdup(j->python);
+		free(lpath);
+	}
+}
+
+/* Profiling settings the command already has (scan, or a dry rewrite). */
+static void
+existing_settings(const struct job *j, const struct plan *p,
+    struct strv *out)
+{
+	struct plan keep = *p;
+	struct rewrite rw;
+	char *why = NULL;
+
+	for (size_t i = 0; i < j->scan.existing.n; i++)
+		strv_push(out, j->scan.existing.v[i]);
+	if (j->launch.engine == ENGINE_NONE)
+		return;
+	keep.existing = EXISTING_KEEP;
+	if (launch_rewrite(&keep, &j->launch, j->cmd.v, environ, NULL, &rw,
+	    &why) == 0)
+		for (size_t i = 0; i < rw.existing.n; i++)
+			strv_push(out, rw.existing.v[i]);
+	free(why);
+	rewrite_free(&rw);
+}
+
+/*
+ * --existing ask is settled before anything runs: on a terminal the
+ * engineer answers; otherwise msprof-exec stops with the two commands to
+ * choose from.
+ */
+static void
+settle_existing(struct options *o, const struct job *j, char **argv)
+{
+	struct strv found = { 0 };
+	char answer[64], *list, *rest;
+
+	if (o->plan.existing != EXISTING_ASK)
+		return;
+	existing_settings(j, &o->plan, &found);
+	if (found.n == 0)
+		return;
+	list = strv_join(found.v, ", ");
+	if (o->yes || !isatty(STDIN_FILENO)) {
+		rest = shell_join(argv + 1);
+		errx(EX_CONFIG, _("the command already sets profiling options "
+		    "(%s); run one of:\n  msprof-exec --existing keep %s\n  "
+		    "msprof-exec --existing override %s"), list, rest, rest);
+	}
+	fprintf(stderr, _("The command already sets profiling options: %s\n"
+	    "Keep them (k) or use msprof-exec's settings (o)? "), list);
+	if (fgets(answer, sizeof(answer), stdin) == NULL ||
+	    (answer[0] != 'k' && answer[0] != 'o'))
+		errx(1, _("not started"));
+	o->plan.existing = answer[0] == 'k' ? EXISTING_KEEP : EXISTING_OVERRIDE;
+	free(list);
+	strv_free(&found);
+}
+
+/* Create the session and run the command in it; the wait status. */
+static int
+start(struct options *o, struct job *j, const struct install *in,
+    const struct launchtab *tab, char **session, char **log)
+{
+	struct strv vars = { 0 }, iargv = { 0 };
+	struct capture cap;
+	char *plan_path;
+	pid_t pid;
+
+	*session = make_session(plan_output(&o->plan, j->facts.engine));
+	o->plan.session = xstrdup(*session);
+	o->plan.shim = xstrdup(in->shim);
+	o->plan.launchtab = xstrdup(in->launchtab);
+	plan_path = xasprintf("%s/%s", *session, SESSION_PLAN);
+	if (plan_write(&o->plan, plan_path) == -1)
+		err(EX_CANTCREAT, _("cannot write %s"), plan_path);
+	free(plan_path);
+	*log = xasprintf("%s/%s", *session, SESSION_LOG);
+	if (capture_open(&cap, *log, o->log) == -1)
+		err(EX_CANTCREAT, _("cannot write the log copy %s"),
+		    cap.logs[0] == -1 ? *log : o->log);
+	if (j->launch.kind != LAUNCH_NONE) {
+		/* The command is itself the launcher: no shim needed. */
+		strv_push(&iargv, in->injector);
+		strv_push(&iargv, INJECT_MODE_SEARCH);
+		strv_push(&iargv, *session);
+		strv_push(&iargv, j->path);
+		for (size_t i = 0; i < j->cmd.n; i++)
+			strv_push(&iargv, j->cmd.v[i]);
+		pid = run_start(iargv.v, environ, 0, &cap);
+	} else
+		pid = run_start(j->cmd.v, child_environ(in, tab, *session, &vars),
+		    1, &cap);
+	if (pid == -1)
+		err(EX_OSERR, "fork");
+	return run_wait(pid, &cap);
+}
+
+/* Report, and exit as the command did (or 66/78 for refused launches). */
+static void __attribute__((noreturn))
+finish(const struct options *o, const char *session, const char *log,
+    int status)
+{
+	struct report_in rin = { 0 };
+	struct report r;
+	struct stat st;
+	char *plan_path = xasprintf("%s/%s", session, SESSION_PLAN);
+
+	rin.session = session;
+	rin.journal = journal_read(session);
+	rin.log = read_file(log, NULL);
+	rin.status = status;
+	rin.since = stat(plan_path, &st) == 0 ? st.st_mtime - 1 : 0;
+	rin.quiet = o->quiet;
+	rin.verbose = o->verbose;
+	rin.json = o->json;
+	report_run(&rin, &r);
+	if (r.missing_paths > 0)
+		exit(EX_NOINPUT);
+	if (r.refused > 0)
+		exit(EX_CONFIG);
+	run_exit_like(status);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct options o;
 	struct install in;
 	struct launchtab tab;
-	struct launch l = { LAUNCH_NONE, -1, ENGINE_NONE };
-	struct strv cmd = { 0 }, vars = { 0 }, iargv = { 0 };
-	struct report r;
-	struct report_in rin = { 0 };
-	struct facts facts = { NULL, NULL, NULL, -1, ENGINE_NONE };
-	struct capture cap;
-	struct stat st;
-	char *why = NULL, *path, *session, *plan_path, *log;
-	enum engine guess;
-	pid_t pid;
+	struct job j;
+	char *why = NULL, *session, *log;
 	int status;
 
 	i18n_init();
@@ -240,64 +398,14 @@ main(int argc, char **argv)
 	}
 	if (launchtab_load(&tab, in.launchtab, &why) == -1)
 		errx(EX_CONFIG, "%s", why);
-	command_argv(o.cmd, &cmd);
-	if (strcmp(cmd.v[0], "bash") == 0 && cmd.n > 1 &&
-	    access(cmd.v[1], F_OK) == -1 && strchr(cmd.v[1], '/') != NULL)
-		err(EX_NOINPUT, "%s", cmd.v[1]);
-	if ((path = command_path(cmd.v[0])) != NULL)
-		launch_analyse(&tab, path, cmd.v, &l);
-	guess = l.kind != LAUNCH_NONE ? l.engine :
-	    cmd.n > 1 ? script_engine(&tab, cmd.v[1]) : ENGINE_NONE;
+	prepare(&j, &tab, o.cmd);
 	if (o.dry_run)
-		return dry_run(&o.plan, &tab, cmd.v, path);
+		return dry_run(&o.plan, &tab, j.cmd.v, j.path);
+	settle_existing(&o, &j, argv);
 	if (!o.skip_checks &&
-	    (status = preflight(job_python(path), o.cann_env, o.quiet)) != 0)
+	    (status = preflight(j.python, o.cann_env, o.quiet)) != 0)
 		return status;
-	facts.engine = guess;
-	facts.script = cmd.n > 1 && l.kind == LAUNCH_NONE ? cmd.v[1] : NULL;
-	confirm(&o, &facts);
-
-	session = make_session(plan_output(&o.plan, guess));
-	o.plan.session = xstrdup(session);
-	o.plan.shim = xstrdup(in.shim);
-	o.plan.launchtab = xstrdup(in.launchtab);
-	plan_path = xasprintf("%s/%s", session, SESSION_PLAN);
-	if (plan_write(&o.plan, plan_path) == -1)
-		err(EX_CANTCREAT, _("cannot write %s"), plan_path);
-
-	log = xasprintf("%s/%s", session, SESSION_LOG);
-	if (capture_open(&cap, log, o.log) == -1)
-		err(EX_CANTCREAT, _("cannot write the log copy %s"),
-		    cap.logs[0] == -1 ? log : o.log);
-	if (l.kind != LAUNCH_NONE) {
-		/* The command is itself the launcher: no shim needed. */
-		strv_push(&iargv, in.injector);
-		strv_push(&iargv, INJECT_MODE_SEARCH);
-		strv_push(&iargv, session);
-		strv_push(&iargv, path);
-		for (size_t i = 0; i < cmd.n; i++)
-			strv_push(&iargv, cmd.v[i]);
-		pid = run_start(iargv.v, environ, 0, &cap);
-	} else
-		pid = run_start(cmd.v, child_environ(&in, &tab, session, &vars),
-		    1, &cap);
-	if (pid == -1)
-		err(EX_OSERR, "fork");
-	status = run_wait(pid, &cap);
-
-	rin.session = session;
-	rin.journal = journal_read(session);
-	rin.log = read_file(log, NULL);
-	rin.status = status;
-	rin.since = stat(plan_path, &st) == 0 ? st.st_mtime - 1 : 0;
-	rin.quiet = o.quiet;
-	rin.verbose = o.verbose;
-	rin.json = o.json;
-	report_run(&rin, &r);
-	cJSON_Delete(rin.journal);
-	if (r.missing_paths > 0)
-		return EX_NOINPUT;
-	if (r.refused > 0)
-		return EX_CONFIG;
-	run_exit_like(status);
+	confirm(&o, &j.facts);
+	status = start(&o, &j, &in, &tab, &session, &log);
+	finish(&o, session, log, status);
 }
