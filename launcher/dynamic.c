@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sysexits.h>
+#include <fcntl.h>
+#include <time.h>
 
 #include "dynamic.h"
 #include "jsonfile.h"
@@ -155,6 +157,8 @@ trigger_main(int argc, char **argv)
 	const char *dir;
 	cJSON *o, *v;
 	struct stat st;
+	struct timespec times[2];
+	time_t old_mtime;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
@@ -189,8 +193,18 @@ trigger_main(int argc, char **argv)
 	set(o, "start_step", cJSON_CreateNumber(start));
 	if (active > 0)
 		set(o, "active", cJSON_CreateNumber(active));
+	old_mtime = stat(path, &st) == 0 ? st.st_mtime : 0;
 	if (json_write(o, path, &why) == -1)
 		errx(EX_CANTCREAT, "%s", why);
+	/*
+	 * torch_npu compares the file's mtime in whole seconds with the last
+	 * it saw: a change within the same second would go unnoticed.  Move
+	 * it a second past both now and the old file.
+	 */
+	times[0].tv_sec = times[1].tv_sec = (old_mtime > time(NULL) ?
+	    old_mtime : time(NULL)) + 1;
+	times[0].tv_nsec = times[1].tv_nsec = 0;
+	utimensat(AT_FDCWD, path, times, 0);
 	v = cJSON_GetObjectItemCaseSensitive(o, "active");
 	active = cJSON_IsNumber(v) ? v->valueint : 1;
 	v = cJSON_GetObjectItemCaseSensitive(o, "prof_dir");

@@ -65,10 +65,11 @@ num(const cJSON *rec, const char *key)
 static char *
 human(int64_t bytes)
 {
-	char buf[16];
+	char buf[8];
 
-	humanize_number(buf, sizeof(buf), bytes, "B", HN_AUTOSCALE,
-	    HN_DECIMAL | HN_NOSPACE);
+	/* Five characters, as ls -h: 0B, 812B, 9.4K, 61K, 1.2M. */
+	humanize_number(buf, 5, bytes, "", HN_AUTOSCALE,
+	    HN_DECIMAL | HN_NOSPACE | HN_B);
 	return xstrdup(buf);
 }
 

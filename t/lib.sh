@@ -120,3 +120,31 @@ has_line() {
 	if printf '%s\n' "$1" | grep -Fxq -- "$2"; then pass "$3"
 	else fail "$3"; diag "no line '$2' in:" "$1"; fi
 }
+
+# The simulated Ascend machine (sim/): the checkouts linked into $T, its
+# launchers and torch_npu on the paths, a port of this test's own.
+sim_env() {
+	cp -Rs "$TOP/sim/mindspeed-llm" "$TOP/sim/mindspeed-mm" "$T/"
+	export MSPROF_SIM_TORCH=stub SIM_ROOT=$TOP/sim
+	. "$TOP/sim/activate"
+	export MASTER_PORT=$((20000 + $$ % 20000))
+	CANN_ENV=$TOP/sim/ascend/ascend-toolkit/set_env.sh
+}
+# The *_ascend_pt directories under DIR.
+ascend_dirs() { ls -d "$1"/*_ascend_pt 2>/dev/null; }
+# The ranks that wrote data under DIR, sorted, space-separated.
+ranks_in() {
+	ls "$1"/*_ascend_pt/profiler_info_*.json 2>/dev/null |
+	    sed 's/.*profiler_info_\([0-9]*\)\.json/\1/' | sort -n | tr '\n' ' ' |
+	    sed 's/ $//'
+}
+# The Step ids of step_trace_time.csv in the single directory under DIR.
+steps_in() {
+	cut -d, -f2 "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv |
+	    tail -n +2 | tr -d '\r' | tr '\n' ' ' | sed 's/ $//'
+}
+# The files of ASCEND_PROFILER_OUTPUT in the single directory under DIR.
+parsed_in() {
+	ls "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT 2>/dev/null | tr '\n' ' ' |
+	    sed 's/ $//'
+}

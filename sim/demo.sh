@@ -1,0 +1,22 @@
+#!/bin/sh
+# make demo: profile the bundled MindSpeed-LLM example (Qwen3-8B, MCore,
+# torchrun, 2 simulated NPUs) on the simulated Ascend machine, end to end,
+# and show the report.  The checkout is copied to build/demo first, so the
+# repository is left as it was; the data stays there to look at.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+demo=$top/build/demo
+rm -rf "$demo"
+mkdir -p "$demo"
+# Symbolic links: the stand-ins find sim/lib from their real location.
+cp -Rs "$top/sim/mindspeed-llm" "$demo/"
+MSPROF_SIM_TORCH=stub
+SIM_ROOT=$top/sim
+export MSPROF_SIM_TORCH SIM_ROOT
+. "$SIM_ROOT/activate"
+cd "$demo/mindspeed-llm"
+echo "+ cd build/demo/mindspeed-llm"
+echo "+ msprof-exec -y -v --cann-env sim/ascend/ascend-toolkit/set_env.sh bash examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh"
+exec "$top/build/bin/msprof-exec" -y -v \
+    --cann-env "$SIM_ROOT/ascend/ascend-toolkit/set_env.sh" \
+    bash examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh

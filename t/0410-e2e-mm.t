@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# End to end on the simulated machine: the MindSpeed-MM engines (tools.json
+# through --mm-tool, a YAML with MM_TOOL_PATH, the FSDP2 engine's
+# tools.profile), dynamic profiling with msprof-exec trigger, the offline
+# parse; the user's config files stay byte-identical.
+. "$(dirname "$0")/lib.sh"
+sim_env
+cd "$T/mindspeed-mm"
+sums() { md5sum mindspeed_mm/tools/tools.json examples/*/*.yaml examples/wan2.1/1.3b/t2v/*.json; }
+orig=$(sums)
+# json_get FILE EXPR: a value from a JSON file, by a Python expression on d.
+json_get() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+WAN=examples/wan2.1/1.3b/t2v/pretrain.sh
+"$MSPROF" -y --cann-env "$CANN_ENV" --train-iters 14 bash "$WAN" > out 2> err
+is "$?" 0 "wan2.1 (Megatron engine, --mm-tool): exit 0"
+is "$(ranks_in npu_profiling)" "0" "wan2.1: rank 0 profiled under ./npu_profiling"
+is "$(steps_in npu_profiling)" "10 11" "wan2.1: MM steps 10 and 11 (0-based)"
+copy=$(ls npu_profiling/msprof-exec_*/*_tools.json)
+is "$(json_get "$copy" 'd["profile"]["enable"], d["profile"]["static_param"]["start_step"], d["profile"]["static_param"]["end_step"], d["profile"]["ranks"], d["profile"]["static_param"]["save_path"]')" \
+    "True 10 12 [0] ./npu_profiling" "wan2.1: the tools.json copy has the plan's profile"
+is "$(json_get "$copy" 'd["memory_profile"]["max_entries"], d["memory_profile"]["stacks"], sorted(d)')" \
+    "None all ['memory_profile', 'profile', 'sorafeature']" \
+    "wan2.1: every other section kept, with its value and type"
+like "$(journal npu_profiling)" "\"--mm-tool\",\"[^\"]*_tools.json\"" "wan2.1: --mm-tool points at the copy"
+like "$(journal npu_profiling)" '"--train-iters","14"' "wan2.1: --train-iters replaced"
+
+rm -rf npu_profiling
+"$MSPROF" -y --skip-checks --train-iters keep bash examples/qwen3vl/finetune_qwen3vl_8B.sh > out 2> err
+is "$?" 0 "qwen3vl (YAML with MM_TOOL_PATH): exit 0"
+is "$(ranks_in npu_profiling)" "0" "qwen3vl: rank 0 profiled"
+ycopy=$(ls npu_profiling/msprof-exec_*/*_qwen3vl_full_sft_8B.yaml)
+tcopy=$(ls npu_profiling/msprof-exec_*/*_tools.json)
+like "$(grep MM_TOOL_PATH "$ycopy")" "MM_TOOL_PATH: .*_tools.json" \
+    "qwen3vl: the YAML copy points MM_TOOL_PATH at the tools.json copy"
+is "$(json_get "$tcopy" 'd["profile"]["enable"]')" "True" "qwen3vl: the tools.json copy profiles"
+
+rm -rf npu_profiling
+"$MSPROF" -y --skip-checks --train-iters 16 bash examples/qwen3_5/finetune_qwen3_5_35B.sh > out 2> err
+is "$?" 0 "qwen3_5 (FSDP2 engine, tools.profile): exit 0"
+is "$(ranks_in npu_profiling)" "0" "qwen3_5: rank 0 profiled"
+ycopy=$(ls npu_profiling/msprof-exec_*/*_qwen3_5_35B_config.yaml)
+$PY - "$ycopy" > yaml.txt <<'EOF2'
+import sys
+sys.path.insert(0, __import__("os").environ["SIM_ROOT"] + "/lib")
+from msprof_sim import yamlish
+d = yamlish.load(open(sys.argv[1]).read())
+p = d["tools"]["profile"]
+print(p["enable"], p["static_param"]["start_step"], p["static_param"]["end_step"],
+      p["static_param"]["save_path"], d["training"]["train_iters"], "memory_profile" in d["tools"])
+EOF2
+is "$(cat yaml.txt)" "True 10 12 ./npu_profiling 16 True" \
+    "qwen3_5: tools.profile set field by field, train_iters replaced, the rest kept"
+
+rm -rf npu_profiling
+"$MSPROF" -y --skip-checks --train-iters 14 --no-analyse bash "$WAN" > out 2> err
+is "$(ranks_in npu_profiling)" "0" "--no-analyse: raw data collected"
+is "$(parsed_in npu_profiling)" "" "--no-analyse: nothing parsed yet"
+like "$(cat out)" "Next: parse the raw data: msprof-exec analyse" "--no-analyse: says to parse offline"
+"$MSPROF" analyse npu_profiling > out 2> err
+is "$?" 0 "msprof-exec analyse: exit 0"
+like "$(parsed_in npu_profiling)" "trace_view.json" "msprof-exec analyse: ASCEND_PROFILER_OUTPUT written"
+
+# Dynamic profiling: the job runs; msprof-exec trigger arms it.
+rm -rf npu_profiling
+MSPROF_SIM_STEP_MS=40 "$MSPROF" -y --skip-checks --mode dynamic --train-iters 200 bash "$WAN" > dyn.out 2> dyn.err &
+bg=$!
+for i in $(seq 1 100); do
+	[ -f npu_profiling/dynamic_profile/profiler_config.json ] && grep -q "iteration" dyn.out && break
+	sleep 0.1
+done
+ok "$([ -f npu_profiling/dynamic_profile/profiler_config.json ]; echo $?)" \
+    "dynamic: the config directory and file are prepared"
+"$MSPROF" trigger --now --active 2 npu_profiling/dynamic_profile > trig.out
+like "$(cat trig.out)" "the job starts collecting at its next step, for 2 step\(s\); data goes to ./npu_profiling" \
+    "trigger: says what the job will do"
+wait $bg
+is "$?" 0 "dynamic: the job ends normally"
+is "$(ranks_in npu_profiling)" "0" "dynamic: the trigger collected rank 0"
+is "$(json_get npu_profiling/dynamic_profile/profiler_config.json 'd["start_step"], d["active"], d["prof_dir"], d["activities"]')" \
+    "-1 2 ./npu_profiling ['CPU', 'NPU']" "trigger: start_step -1, the rest kept"
+
+is "$(sums)" "$orig" "every user config file is byte-identical"
+done_testing
