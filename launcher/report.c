@@ -341,12 +341,36 @@ next_step(const struct verify *v, cJSON *doc)
 	free(text);
 }
 
+/* Signs in the log that a launcher failed although the script did not. */
+static int
+log_failed(const char *log)
+{
+	static const char *const marks[] = { "ChildFailedError",
+	    "Traceback (most recent call last):", "[ERROR] failed (exitcode:",
+	    NULL };
+
+	for (int i = 0; log != NULL && marks[i] != NULL; i++)
+		if (strstr(log, marks[i]) != NULL)
+			return 1;
+	return 0;
+}
+
 static void
 failure(const struct report_in *in, cJSON *doc)
 {
-	if (in->status == -1 || (WIFEXITED(in->status) &&
-	    WEXITSTATUS(in->status) == 0))
+	if (in->status == -1)
 		return;
+	if (WIFEXITED(in->status) && WEXITSTATUS(in->status) == 0) {
+		if (log_failed(in->log)) {
+			fprintf(stderr, _("Training script execution failed "
+			    "(exit code: 0, but the training reported errors: a "
+			    "pipeline such as '| tee' hides the launcher's exit "
+			    "code). Profiling collection requires training to run "
+			    "normally.\n"));
+			cJSON_AddBoolToObject(doc, "training_failed", 1);
+		}
+		return;
+	}
 	if (WIFEXITED(in->status)) {
 		fprintf(stderr, _("Training script execution failed (exit code: "
 		    "%d). Profiling collection requires training to run "
