@@ -135,3 +135,7 @@ clean:
 .PHONY: all check demo deps clean
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+
+# Further targets (install, translations, man pages, fuzzing, benchmarks),
+# one fragment each.
+include $(sort $(wildcard mk/*.mk))
