@@ -27,9 +27,11 @@
 #include "preflight.h"
 #include "report.h"
 #include "rewrite.h"
+#include "jsonfile.h"
 #include "run.h"
 #include "scan.h"
 #include "table.h"
+#include "yamldoc.h"
 #include "util.h"
 
 extern char **environ;
@@ -243,6 +245,35 @@ prepare(struct job *j, const struct launchtab *tab, char **argv)
 	}
 }
 
+/* "enable: true" in a tools.json or YAML config the script names. */
+static void
+config_existing(const char *cfg, struct strv *out)
+{
+	char *why = NULL;
+	cJSON *j;
+	struct ydoc y;
+	int tools, prof;
+
+	if (ends_with(cfg, ".json") && (j = json_read(cfg, &why)) != NULL) {
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(j, "profile"), "enable")))
+			strv_pushf(out, "\"profile\": {\"enable\": true} in %s",
+			    cfg);
+		cJSON_Delete(j);
+	} else if ((ends_with(cfg, ".yaml") || ends_with(cfg, ".yml")) &&
+	    ydoc_load(&y, cfg, &why) == 0) {
+		tools = ydoc_get(&y, ydoc_root(&y), "tools");
+		prof = ydoc_get(&y, tools, "profile");
+		if (yaml_true(ydoc_scalar(&y, ydoc_get(&y, prof, "enable"))))
+			strv_pushf(out, "tools.profile.enable: true in %s", cfg);
+		if (yaml_true(ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y,
+		    ydoc_root(&y), "training"), "profile"))))
+			strv_pushf(out, "training.profile: true in %s", cfg);
+		ydoc_free(&y);
+	}
+	free(why);	/* a bad file is reported when the launch starts */
+}
+
 /* Profiling settings the command already has (scan, or a dry rewrite). */
 static void
 existing_settings(const struct job *j, const struct plan *p,
@@ -254,6 +285,8 @@ existing_settings(const struct job *j, const struct plan *p,
 
 	for (size_t i = 0; i < j->scan.existing.n; i++)
 		strv_push(out, j->scan.existing.v[i]);
+	for (size_t i = 0; i < j->scan.configs.n; i++)
+		config_existing(j->scan.configs.v[i], out);
 	if (j->launch.engine == ENGINE_NONE)
 		return;
 	keep.existing = EXISTING_KEEP;

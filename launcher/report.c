@@ -309,8 +309,9 @@ report_outdir(const struct report_in *in, const struct outdir *o,
 	else if (cJSON_GetArraySize(miss) > 0 || (o->ndirs == 0 &&
 	    in->session == NULL))
 		causes(in, o, why);
-	if (in->verbose && o->ndirs > 0 && !quiet)
-		print_tree(stdout, o->path, "    ", 3);
+	/* The tree: each rank's directory and what it holds (-v: deeper). */
+	if (o->ndirs > 0 && !quiet)
+		print_tree(stdout, o->path, "    ", in->verbose ? 3 : 2);
 	return j;
 }
 

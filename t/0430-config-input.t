@@ -87,6 +87,14 @@ like "$err" "msprof-exec --existing keep --skip-checks -y bash train.sh" "the ke
 like "$err" "msprof-exec --existing override --skip-checks -y bash train.sh" "the override command to run"
 ok "$([ ! -e profiling_output ]; echo $?)" "nothing was created"
 
+echo '{"profile": {"enable": true}}' > cfg/tools.json
+printf 'MM_TOOL=cfg/tools.json\ntorchrun pretrain_sora.py --mm-tool $MM_TOOL\n' > train.sh
+attempt bash train.sh
+is "$rc" 78 "a script whose tools.json already profiles: settled before anything runs"
+like "$err" "already sets profiling options \(\"profile\": \{\"enable\": true\} in cfg/tools.json\)" \
+    "the setting found in the config the script names"
+is "$(nrecorded)" 0 "nothing ran"
+
 # trigger: atomic, keeps the other fields, refuses a step that cannot fire.
 mkdir dyn
 echo '{"prof_dir": "./p", "start_step": 0, "active": 3, "custom": {"x": [1, 2]}}' > dyn/profiler_config.json
