@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jsonfile.h"
 #include "paths.h"
 
 /* Options whose value is a path that must exist. --save need not. */
@@ -48,6 +49,31 @@ data_paths(char *const argv[], int i, struct strv *missing)
 	}
 }
 
+/*
+ * The dataset a MindSpeed-MM data config (--mm-data JSON) names:
+ * dataset_param.basic_parameters.data_path and data_folder.
+ */
+static void
+mm_data_paths(const char *cfg, struct strv *missing)
+{
+	static const char *const keys[] = { "data_path", "data_folder", NULL };
+	char *why = NULL;
+	cJSON *j = json_read(cfg, &why), *basic;
+	const char *v;
+
+	free(why);		/* an unreadable config is reported elsewhere */
+	basic = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(j, "dataset_param"),
+	    "basic_parameters");
+	for (int k = 0; keys[k] != NULL; k++) {
+		v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(basic,
+		    keys[k]));
+		if (v != NULL && *v != '\0' && !exists(v))
+			strv_pushf(missing, _("%s %s (in %s)"), keys[k], v, cfg);
+	}
+	cJSON_Delete(j);
+}
+
 void
 launch_missing_paths(const struct launch *l, char *const argv[],
     struct strv *missing)
@@ -77,6 +103,8 @@ launch_missing_paths(const struct launch *l, char *const argv[],
 				continue;
 			if (v != NULL && !exists(v))
 				strv_pushf(missing, "%s %s", must_exist[k], v);
+			else if (v != NULL && strcmp(must_exist[k], "--mm-data") == 0)
+				mm_data_paths(v, missing);
 		}
 	}
 }

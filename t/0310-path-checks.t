@@ -42,6 +42,14 @@ is "$rc" 66 "MM: a missing --mm-model: exit 66"
 like "$err" "--mm-model cfg/model.json" "MM: names --mm-model"
 
 reset_run
+echo '{"dataset_param": {"basic_parameters": {"data_path": "./data/gone.jsonl", "data_folder": "./dataset"}}}' > cfg/data.json
+echo '{}' > cfg/model.json
+msprof -y torchrun pretrain_sora.py --mm-data cfg/data.json --mm-model cfg/model.json --mm-tool cfg/tools.json
+is "$rc" 66 "MM: a dataset the data config names is missing: exit 66"
+like "$err" "data_path ./data/gone.jsonl \(in cfg/data.json\)" "MM: names the data path and its config"
+unlike "$err" "data_folder" "MM: a present data folder is not listed"
+
+reset_run
 msprof -y torchrun train_fsdp2.py cfg/missing.yaml --training.x 1
 is "$rc" 66 "a missing YAML config: exit 66"
 like "$err" "YAML config cfg/missing.yaml" "names the YAML config"
