@@ -239,6 +239,7 @@ main(int argc, char **argv)
 		return run(session, mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
 	}
 	launch_analyse(&tab, path, cmd, &l);
+	launch_force_framework(&l, plan.framework, cmd);
 	cJSON_AddStringToObject(rec, "engine", engine_name(l.engine));
 	if (l.script >= 0)
 		cJSON_AddStringToObject(rec, "script", cmd[l.script]);

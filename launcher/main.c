@@ -71,6 +71,7 @@ dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
 	printf(_("msprof-exec: dry run, nothing is started\n"));
 	if (path != NULL)
 		launch_analyse(tab, path, cmd, &l);
+	launch_force_framework(&l, p->framework, cmd);
 	if (l.engine != ENGINE_NONE) {
 		if (launch_rewrite(p, &l, cmd, environ, NULL, &rw, &why) == -1)
 			errx(EX_CONFIG, "%s", why);

@@ -90,6 +90,27 @@ launch_analyse(const struct launchtab *t, const char *path,
 		l->engine = launchtab_engine(t, argv[l->script]);
 }
 
+void
+launch_force_framework(struct launch *l, const char *framework,
+    char *const argv[])
+{
+	const char *first, *tool;
+	int yaml;
+
+	if (l->engine != ENGINE_NONE || l->script < 0 ||
+	    strcmp(framework, "auto") == 0)
+		return;
+	first = argv[l->script + 1];
+	yaml = first != NULL && (ends_with(first, ".yaml") ||
+	    ends_with(first, ".yml"));
+	if (strcmp(framework, "llm") == 0)
+		l->engine = yaml ? ENGINE_LLM_FSDP2 : ENGINE_LLM_MCORE;
+	else if (argv_find(argv, l->script + 1, "--mm-tool", &tool) >= 0)
+		l->engine = ENGINE_MM_MEGATRON;
+	else if (yaml)
+		l->engine = ENGINE_MM_YAML;
+}
+
 int
 is_int_word(const char *a)
 {

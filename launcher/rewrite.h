@@ -42,6 +42,14 @@ void	launch_analyse(const struct launchtab *, const char *path,
 	    char *const argv[], struct launch *);
 
 /*
+ * --framework llm|mm: an entry script the launch table does not know is
+ * taken as one of that framework (LLM: mcore, or FSDP2 with a YAML first;
+ * MM: the Megatron engine with --mm-tool, else a YAML entry).
+ */
+void	launch_force_framework(struct launch *, const char *framework,
+	    char *const argv[]);
+
+/*
  * Rewrite a launch into OUT.  Returns 0, or -1 with a message in *why when
  * the plan cannot apply (bad config file, the user must choose, ...).
  * Config copies are written into SESSION (none when it is NULL).

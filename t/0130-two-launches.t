@@ -40,6 +40,16 @@ has_line "$out" "inline ['x', '-m', 'torch.distributed.run']" \
 like "$out" "2 training launch\(es\) profiled, 1 left alone" "the report counts them"
 like "$out" "evaluate.py: left alone \(not a MindSpeed training entry\)" \
     "the report says which was left alone and why"
+reset_run
+msprof -y --framework llm torchrun --nproc_per_node 1 my_gpt_train.py --lr 1
+is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 1 my_gpt_train.py --lr 1 $DEFAULT_FLAGS" \
+    "--framework llm: an entry the table does not know is profiled as MindSpeed-LLM"
+reset_run
+msprof -y torchrun --nproc_per_node 1 my_gpt_train.py --lr 1
+is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 1 my_gpt_train.py --lr 1" \
+    "without --framework it is left alone"
+reset_run
+msprof -y bash train.sh
 pids=$(journal | sed -n 's/.*"pid":\([0-9]*\).*/\1/p' | sort -u | wc -l)
 is "$pids" 3 "one journal record per launch process"
 done_testing
