@@ -73,7 +73,12 @@ i18n_init(void)
 {
 	char *prefix = install_prefix(), *dir;
 
-	setlocale(LC_ALL, "");
+	/*
+	 * Messages and character handling only: numbers (weights in
+	 * --data-path, YAML scalars) are read the C way in every locale.
+	 */
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
 	if (prefix != NULL) {
 		dir = xasprintf("%s/share/locale", prefix);
 		bindtextdomain(PACKAGE, dir);

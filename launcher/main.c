@@ -258,7 +258,7 @@ config_existing(const char *cfg, struct strv *out)
 	if (ends_with(cfg, ".json") && (j = json_read(cfg, &why)) != NULL) {
 		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 		    cJSON_GetObjectItemCaseSensitive(j, "profile"), "enable")))
-			strv_pushf(out, "\"profile\": {\"enable\": true} in %s",
+			strv_pushf(out, _("\"profile\": {\"enable\": true} in %s"),
 			    cfg);
 		cJSON_Delete(j);
 	} else if ((ends_with(cfg, ".yaml") || ends_with(cfg, ".yml")) &&
@@ -266,10 +266,10 @@ config_existing(const char *cfg, struct strv *out)
 		tools = ydoc_get(&y, ydoc_root(&y), "tools");
 		prof = ydoc_get(&y, tools, "profile");
 		if (yaml_true(ydoc_scalar(&y, ydoc_get(&y, prof, "enable"))))
-			strv_pushf(out, "tools.profile.enable: true in %s", cfg);
+			strv_pushf(out, _("tools.profile.enable: true in %s"), cfg);
 		if (yaml_true(ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y,
 		    ydoc_root(&y), "training"), "profile"))))
-			strv_pushf(out, "training.profile: true in %s", cfg);
+			strv_pushf(out, _("training.profile: %s in %s"), "true", cfg);
 		ydoc_free(&y);
 	}
 	free(why);	/* a bad file is reported when the launch starts */

@@ -123,9 +123,9 @@ tools_copy(struct rewrite_ctx *c, const char *tools, const char *named_by,
 		    "mindspeed_mm/tools/tools.json; fix the file"), tools));
 	}
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(prof, "enable")))
-		strv_pushf(&c->out->existing, "\"profile\": {\"enable\": true} "
-		    "in %s", tools);
-	if (existing_refused(c, tools) == -1)
+		strv_pushf(&c->out->existing, _("\"profile\": {\"enable\": true} "
+		    "in %s"), tools);
+	if (existing_refused(c) == -1)
 		goto out;
 	if (c->out->existing.n > 0 && c->plan->existing == EXISTING_KEEP) {
 		c->out->kept = 1;
@@ -385,12 +385,12 @@ rewrite_mm_fsdp2(struct rewrite_ctx *c)
 	if ((profile = ydoc_map(&y, tools, "profile")) == 0)
 		return not_a_map(c, &y, cfg, "tools.profile");
 	if (yaml_true(ydoc_scalar(&y, ydoc_get(&y, profile, "enable"))))
-		strv_pushf(&c->out->existing, "tools.profile.enable: true in %s",
+		strv_pushf(&c->out->existing, _("tools.profile.enable: true in %s"),
 		    cfg);
 	for (int i = from; c->argv[i] != NULL; i++)
 		if (is_profile_override(c->argv[i]))
 			strv_push(&c->out->existing, c->argv[i]);
-	if (existing_refused(c, cfg) == -1) {
+	if (existing_refused(c) == -1) {
 		ydoc_free(&y);
 		return -1;
 	}

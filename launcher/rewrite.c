@@ -180,16 +180,16 @@ find_existing(struct rewrite_ctx *c, int (*is)(const char *))
 }
 
 int
-existing_refused(struct rewrite_ctx *c, const char *where)
+existing_refused(struct rewrite_ctx *c)
 {
 	char *list;
 
 	if (c->out->existing.n == 0 || c->plan->existing != EXISTING_ASK)
 		return 0;
 	list = strv_join(c->out->existing.v, ", ");
-	*c->why = xasprintf(_("the launch already sets profiling options (%s) "
-	    "in %s; choose with --existing keep (use them) or --existing "
-	    "override (use msprof-exec's)"), list, where);
+	*c->why = xasprintf(_("the launch already sets profiling options (%s); "
+	    "choose with --existing keep (use them) or --existing override "
+	    "(use msprof-exec's)"), list);
 	free(list);
 	return -1;
 }
@@ -272,7 +272,7 @@ rewrite_llm_mcore(struct rewrite_ctx *c)
 	char *what;
 
 	find_existing(c, is_mcore_profile);
-	if (existing_refused(c, _("its command line")) == -1)
+	if (existing_refused(c) == -1)
 		return -1;
 	copy_argv(c);
 	if (c->out->existing.n > 0 && p->existing == EXISTING_KEEP) {
@@ -364,15 +364,15 @@ rewrite_llm_fsdp2(struct rewrite_ctx *c)
 			return -1;
 		training = ydoc_get(&y, ydoc_root(&y), "training");
 		if (yaml_true(ydoc_scalar(&y, ydoc_get(&y, training, "profile"))))
-			strv_pushf(&c->out->existing, "training.profile: %s",
-			    ydoc_scalar(&y, ydoc_get(&y, training, "profile")));
+			strv_pushf(&c->out->existing, _("training.profile: %s in %s"),
+			    ydoc_scalar(&y, ydoc_get(&y, training, "profile")), cfg);
 		v = ydoc_scalar(&y, ydoc_get(&y, training, "max_steps"));
 		if (v != NULL && is_int_word(v))
 			max_steps = atoi(v);
 		ydoc_free(&y);
 	}
 	find_existing(c, is_fsdp2_profile);
-	if (existing_refused(c, cfg != NULL ? cfg : _("its command line")) == -1)
+	if (existing_refused(c) == -1)
 		return -1;
 	copy_argv(c);
 	if (c->out->existing.n > 0 && p->existing == EXISTING_KEEP) {

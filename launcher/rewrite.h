@@ -70,7 +70,7 @@ int	rewrite_mm_yaml(struct rewrite_ctx *);
 int	rewrite_mm_fsdp2(struct rewrite_ctx *);
 
 /* Shared by the engines. */
-int	existing_refused(struct rewrite_ctx *, const char *where);
+int	existing_refused(struct rewrite_ctx *);
 int	window_check(struct rewrite_ctx *, int last, const char *what);
 int	is_int_word(const char *);
 int	yaml_true(const char *);

@@ -189,8 +189,8 @@ rewrite(void)
 	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
 	    "--profile", "--profile-ranks", "-1", "3")),
 	    "ERROR the launch already sets profiling options (--profile, "
-	    "--profile-ranks -1 3) in its command line; choose with --existing "
-	    "keep (use them) or --existing override (use msprof-exec's)",
+	    "--profile-ranks -1 3); choose with --existing keep (use them) or "
+	    "--existing override (use msprof-exec's)",
 	    "existing: ask refuses, listing the options with their values");
 	p.existing = EXISTING_KEEP;
 	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
