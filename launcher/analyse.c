@@ -108,8 +108,11 @@ analyse_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "export-type", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *use = _("usage: msprof-exec analyse [--export-type "
+	    "text|db]... PATH\n");
 	struct strv types = { 0 }, cmd = { 0 };
 	const char *python = NULL, *engine = "", *cwd = NULL, *tool;
 	char *path, *toolpath = NULL;
@@ -117,16 +120,18 @@ analyse_main(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		if (c != 'e' || (strcmp(optarg, "text") != 0 &&
-		    strcmp(optarg, "db") != 0))
-			errx(EX_USAGE, _("usage: msprof-exec analyse [--export-type "
-			    "text|db]... PATH"));
+		    strcmp(optarg, "db") != 0)) {
+			fputs(use, c == 'h' ? stdout : stderr);
+			return c == 'h' ? 0 : EX_USAGE;
+		}
 		strv_push(&types, optarg);
 	}
-	if (optind != argc - 1)
-		errx(EX_USAGE, _("usage: msprof-exec analyse [--export-type "
-		    "text|db]... PATH"));
+	if (optind != argc - 1) {
+		fputs(use, stderr);
+		return EX_USAGE;
+	}
 	if ((path = realpath(argv[optind], NULL)) == NULL)
 		err(EX_NOINPUT, "%s", argv[optind]);
 	if ((rec = find_launch(path, &journal)) != NULL) {

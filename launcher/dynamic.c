@@ -123,11 +123,11 @@ dynamic_prepare(const char *dir, const struct plan *p, const char *save,
 }
 
 static void __attribute__((noreturn))
-trigger_usage(void)
+trigger_usage(int help)
 {
-	fprintf(stderr, _("usage: msprof-exec trigger [--start N | --now] "
-	    "[--active K] DIR\n"));
-	exit(EX_USAGE);
+	fprintf(help ? stdout : stderr, _("usage: msprof-exec trigger [--start N "
+	    "| --now] [--active K] DIR\n"));
+	exit(help ? 0 : EX_USAGE);
 }
 
 static int
@@ -178,10 +178,10 @@ trigger_main(int argc, char **argv)
 		} else if (c == 'a')
 			active = step_number("--active", optarg, 1);
 		else
-			trigger_usage();
+			trigger_usage(c == 'h');
 	}
 	if (optind != argc - 1)
-		trigger_usage();
+		trigger_usage(0);
 	dir = argv[optind];
 	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
 		errx(EX_NOINPUT, _("%s: no such directory; give the dynamic "

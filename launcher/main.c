@@ -67,6 +67,7 @@ dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
 	struct rewrite rw;
 	struct strv flags = { 0 };
 	char *why = NULL, *text;
+	int start, end;
 
 	printf(_("msprof-exec: dry run, nothing is started\n"));
 	if (path != NULL)
@@ -85,6 +86,10 @@ dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
 		rewrite_free(&rw);
 		return 0;
 	}
+	plan_steps(p, ENGINE_LLM_MCORE, &start, &end);
+	if (end <= start)
+		errx(EX_USAGE, _("--step-end %d is not after the start step %d; "
+		    "give both with --steps S:E"), end, start);
 	text = shell_join(cmd);
 	llm_flags(p, &flags);
 	printf(_("runs: %s\nand appends to each MindSpeed-LLM training launch "

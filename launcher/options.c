@@ -62,6 +62,9 @@ usage(FILE *f)
 {
 	fprintf(f, _(
 "usage: msprof-exec [OPTIONS] [--] COMMAND [ARG...]\n"
+"       msprof-exec trigger [--start N | --now] [--active K] DIR\n"
+"       msprof-exec analyse [--export-type text|db]... PATH\n"
+"       msprof-exec report [--json FILE] [-v] [-q] PATH\n"
 "\n"
 "Run COMMAND (a training script or launcher) and collect torch_npu profiling\n"
 "data from the MindSpeed training launches it starts.  A COMMAND ending in\n"

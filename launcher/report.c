@@ -453,8 +453,11 @@ report_main(int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *use = _("usage: msprof-exec report [--json FILE] [-v] [-q] "
+	    "PATH\n");
 	struct report_in in = { 0 };
 	struct report r;
 	struct stat st;
@@ -462,20 +465,22 @@ report_main(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+vq", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+vqh", opts, NULL)) != -1) {
 		if (c == 'j')
 			in.json = optarg;
 		else if (c == 'v')
 			in.verbose = 1;
 		else if (c == 'q')
 			in.quiet = 1;
-		else
-			errx(EX_USAGE, _("usage: msprof-exec report [--json FILE] "
-			    "[-v] PATH"));
+		else {
+			fputs(use, c == 'h' ? stdout : stderr);
+			return c == 'h' ? 0 : EX_USAGE;
+		}
 	}
-	if (optind != argc - 1)
-		errx(EX_USAGE, _("usage: msprof-exec report [--json FILE] [-v] "
-		    "PATH"));
+	if (optind != argc - 1) {
+		fputs(use, stderr);
+		return EX_USAGE;
+	}
 	if (stat(argv[optind], &st) == -1 || !S_ISDIR(st.st_mode))
 		errx(EX_NOINPUT, _("%s: no such directory; give the output "
 		    "directory of a run (or its msprof-exec_* session)"),

@@ -62,6 +62,16 @@ like "$err" "option '--level' needs a value" "message for: --level without a val
 is "$(nrecorded)" 0 "no refused run started the command"
 ok "$([ ! -e profiling_output ]; echo $?)" "no refused run created the output directory"
 
+msprof -n --step-end 2 bash train.sh
+is "$rc" 64 "--step-end alone, not after the default start: refused"
+like "$err" "--step-end 2 is not after the start step 2" "--step-end alone: the message"
+for sub in trigger analyse report; do
+	"$MSPROF" $sub --help > help.out 2>&1
+	is "$?:$(grep -c "usage: msprof-exec $sub" help.out)" "0:1" "$sub --help: usage on stdout, exit 0"
+done
+"$MSPROF" --help > help.out
+like "$(cat help.out)" "msprof-exec trigger \[--start N \| --now\]" "--help names the subcommands"
+
 msprof -y
 is "$rc" 64 "no command: exit 64"
 like "$err" "profiling needs a runnable training script or command" "no command: the message"

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The man pages and the bash completion: mandoc finds nothing to say about
+# the pages, every option in the code's option tables is documented in
+# msprof-exec(1) and known to the completion (so they cannot drift apart),
+# and the completion function completes options and their values.
+. "$(dirname "$0")/lib.sh"
+
+MAN1=$TOP/man/msprof-exec.1
+MAN5=$TOP/man/msprof-exec-launchers.5
+COMP=$TOP/completion/msprof-exec
+
+# The long options of an option table: lines { "name", ..._argument, ... }.
+long_options() {
+	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)",[[:space:]]*[a-z]*_argument.*/\1/p' "$@"
+}
+
+# --- mandoc and the options --------------------------------------------------
+# A word: not followed by more of an option name.
+has_option() { printf '%s\n' "$1" | grep -Eq -- "(^|[^a-z-])$2([^a-z_-]|\$)"; }
+
+opts=$(long_options "$TOP/launcher/options.c")
+ok "$([ "$(printf '%s\n' "$opts" | wc -l)" -ge 20 ]; echo $?)" \
+    "the option table of launcher/options.c is read ($(printf '%s\n' $opts | wc -l) options)"
+missing_comp=
+for o in $opts; do
+	has_option "$(cat "$COMP")" "--$o" || missing_comp="$missing_comp --$o"
+done
+is "$missing_comp" "" "every option of launcher/options.c is in the completion"
+# The subcommands' own tables (launcher/FILE.c: SUBCOMMAND).
+SUBS="dynamic:trigger report:report analyse:analyse"
+for f in $SUBS; do
+	missing_comp=
+	for o in $(long_options "$TOP/launcher/${f%%:*}.c"); do
+		has_option "$(cat "$COMP")" "--$o" || missing_comp="$missing_comp --$o"
+	done
+	is "$missing_comp" "" "msprof-exec ${f#*:}: its options are in the completion"
+done
+
+if command -v mandoc > /dev/null; then
+	for page in "$MAN1" "$MAN5"; do
+		out=$(mandoc -T lint -W warning "$page" 2>&1)
+		rc=$?
+		is "$rc:$out" "0:" "mandoc -T lint -W warning ${page#"$TOP"/}"
+	done
+	# The page as read (bold and underline removed).
+	text=$(mandoc -T ascii "$MAN1" | sed 's/.\x08//g')
+	missing_man=
+	for o in $opts; do
+		has_option "$text" "--$o" || missing_man="$missing_man --$o"
+	done
+	is "$missing_man" "" "every option of launcher/options.c is in msprof-exec.1"
+	for f in $SUBS; do
+		sub=${f#*:}
+		missing_man=
+		for o in $(long_options "$TOP/launcher/${f%%:*}.c"); do
+			[ "$sub:$o" = trigger:help ] && continue
+			has_option "$text" "--$o" || missing_man="$missing_man --$o"
+		done
+		is "$missing_man" "" "msprof-exec $sub: its options are in msprof-exec.1"
+		like "$text" "msprof-exec $sub" "msprof-exec $sub is in the SYNOPSIS"
+	done
+	# Short options: each letter of the getopt string is documented.
+	shorts=$(sed -n 's/.*getopt_long(argc, argv, "+:\([a-zA-Z:]*\)".*/\1/p' \
+	    "$TOP/launcher/options.c" | tr -d ':' | sed 's/./& /g')
+	missing_man=
+	for s in $shorts; do
+		has_option "$text" "-$s," || missing_man="$missing_man -$s"
+	done
+	is "$missing_man" "" "every short option is in msprof-exec.1 ($shorts)"
+	# The exit statuses.
+	for st in 64 65 66 69 73 78; do
+		has_line "$(printf '%s\n' "$text" | sed 's/^ *//' | cut -c1-2)" "$st" \
+		    "EXIT STATUS documents $st"
+	done
+else
+	for i in $(seq 16); do
+		skip "mandoc is not installed (Debian: mandoc)"
+	done
+fi
+
+# --- the completion -------------------------------------------------------
+# complete LINE: what the function offers for LINE (cursor at the end),
+# one candidate a line.  Word splitting as readline does for these lines.
+BASH_COMPLETION=/usr/share/bash-completion/bash_completion
+complete_line() {
+	bash -c '
+		[ -n "$1" ] && . "$1" > /dev/null 2>&1
+		. "$2" || exit 1
+		line=$3
+		read -ra COMP_WORDS <<< "$line"
+		[[ $line == *" " ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMP_LINE=$line COMP_POINT=${#line}
+		COMPREPLY=()
+		_msprof_exec msprof-exec "${COMP_WORDS[COMP_CWORD]}" \
+		    "${COMP_WORDS[COMP_CWORD-1]}" 2> /dev/null
+		printf "%s\n" "${COMPREPLY[@]}" | sort -u
+	' complete "$1" "$COMP" "$2"
+}
+levels=$(printf '%s\n' level0 level1 level2 level_none | sort)
+
+if [ -r "$BASH_COMPLETION" ]; then
+	with=$BASH_COMPLETION
+	is "$(complete_line "$with" "msprof-exec --le")" "--level" \
+	    "with bash-completion: msprof-exec --le<TAB> gives --level"
+	is "$(complete_line "$with" "msprof-exec --level ")" "$levels" \
+	    "with bash-completion: msprof-exec --level <TAB> gives the four levels"
+	is "$(complete_line "$with" "msprof-exec -l level2 --with cpu,st")" "cpu,stack" \
+	    "with bash-completion: --with completes a comma list"
+	is "$(complete_line "$with" "msprof-exec --export-type ")" "$(printf 'db\ntext')" \
+	    "with bash-completion: --export-type values"
+	is "$(complete_line "$with" "msprof-exec tri")" "trigger" \
+	    "with bash-completion: the subcommand trigger"
+	is "$(complete_line "$with" "msprof-exec trigger --now --")" "$(printf -- '--active\n--help')" \
+	    "with bash-completion: trigger --now excludes --start"
+	mkdir -p out.d && : > train.sh
+	is "$(complete_line "$with" "msprof-exec -y bash tra")" "train.sh" \
+	    "with bash-completion: the command's arguments complete as files"
+	is "$(complete_line "$with" "msprof-exec --output out")" "out.d" \
+	    "with bash-completion: --output completes a directory"
+else
+	for i in 1 2 3 4 5 6 7 8; do
+		skip "bash-completion is not installed (Debian: bash-completion)"
+	done
+fi
+
+# Without bash-completion's helpers the function works too.
+is "$(complete_line "" "msprof-exec --le")" "--level" \
+    "alone: msprof-exec --le<TAB> gives --level"
+is "$(complete_line "" "msprof-exec --level ")" "$levels" \
+    "alone: msprof-exec --level <TAB> gives the four levels"
+is "$(complete_line "" "msprof-exec --existing ")" "$(printf 'ask\nkeep\noverride')" \
+    "alone: --existing values"
+is "$(complete_line "" "msprof-exec report --")" "$(printf -- '--json\n--quiet\n--verbose')" \
+    "alone: report options"
+out=$(bash -c '. "$1"; complete -p msprof-exec' x "$COMP" 2>&1)
+is "$out" "complete -F _msprof_exec msprof-exec" "sourcing it registers the function"
+done_testing
