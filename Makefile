@@ -50,6 +50,7 @@ SHIM_CFLAGS = $(BASE_CFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
 
 B = build
 SHIM      = $(B)/lib/msprof-exec/msprof-exec-shim.so
+SHIM_234  = $(B)/lib/msprof-exec/msprof-exec-shim-glibc2.34.so
 INJECTOR  = $(B)/lib/msprof-exec/msprof-exec-inject
 LAUNCHER  = $(B)/bin/msprof-exec
 LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
@@ -76,7 +77,8 @@ INJECTOR_OBJS = $(INJECTOR_SRCS:%.c=$(B)/obj/app/%.o)
 UNIT_TESTS = $(patsubst t/unit/%.c,$(B)/t/%.t,$(wildcard t/unit/*.c))
 HELPERS    = $(patsubst t/helpers/%.c,$(B)/t/helpers/%,$(wildcard t/helpers/*.c))
 
-all: $(LAUNCHER) $(INJECTOR) $(SHIM) $(LAUNCHTAB) $(UNIT_TESTS) $(HELPERS)
+all: $(LAUNCHER) $(INJECTOR) $(SHIM) $(SHIM_234) $(LAUNCHTAB) $(UNIT_TESTS) \
+    $(HELPERS)
 
 $(B)/obj/shim-pic/%.o: %.c
 	@mkdir -p $(@D)
@@ -87,12 +89,19 @@ $(B)/obj/app/%.o: %.c
 	$(CC) $(APP_CFLAGS) -MMD -MP -c -o $@ $<
 
 # libdl.so.2 by name: before glibc 2.34 dlsym lives there, and -ldl finds
-# only an empty libdl.a on newer systems.
+# only an empty libdl.a on newer systems.  From 2.34 on dlsym is in libc and
+# libdl.so.2 an empty stub that still costs every process a file to map:
+# the launcher preloads the second build, without it, there.
+SHIM_LINK = -shared -Wl,-soname,msprof-exec-shim.so \
+	    -Wl,--version-script=shim/shim.map $(LDFLAGS)
+
 $(SHIM): $(SHIM_OBJS) shim/shim.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,msprof-exec-shim.so \
-	    -Wl,--version-script=shim/shim.map $(LDFLAGS) -o $@ $(SHIM_OBJS) \
-	    -Wl,--no-as-needed -l:libdl.so.2
+	$(CC) $(SHIM_LINK) -o $@ $(SHIM_OBJS) -Wl,--no-as-needed -l:libdl.so.2
+
+$(SHIM_234): $(SHIM_OBJS) shim/shim.map
+	@mkdir -p $(@D)
+	$(CC) $(SHIM_LINK) -o $@ $(SHIM_OBJS)
 
 $(INJECTOR): $(INJECTOR_OBJS)
 	@mkdir -p $(@D)

@@ -1,14 +1,29 @@
 /* Locate msprof-exec's files relative to the running program. */
 #include <err.h>
+#include <gnu/libc-version.h>
 #include <libgen.h>
 #include <limits.h>
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "install.h"
 #include "util.h"
+
+/*
+ * From glibc 2.34 on, dlsym is in libc itself: the shim built without
+ * libdl.so.2 spares every process of the job one library to load.
+ */
+static int
+glibc_has_dlsym(void)
+{
+	int major = 0, minor = 0;
+
+	sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor);
+	return major > 2 || (major == 2 && minor >= 34);
+}
 
 char *
 install_prefix(void)
@@ -38,7 +53,12 @@ install_locate(struct install *in, char **why)
 		    "(/proc/self/exe is unreadable)"));
 		return -1;
 	}
-	in->shim = xasprintf("%s/lib/msprof-exec/%s", in->prefix, SHIM_NAME);
+	in->shim = xasprintf("%s/lib/msprof-exec/%s", in->prefix, SHIM_234_NAME);
+	if (!glibc_has_dlsym() || access(in->shim, R_OK) != 0) {
+		free(in->shim);
+		in->shim = xasprintf("%s/lib/msprof-exec/%s", in->prefix,
+		    SHIM_NAME);
+	}
 	in->injector = xasprintf("%s/lib/msprof-exec/%s", in->prefix,
 	    INJECTOR_NAME);
 	in->launchtab = access(etc, F_OK) == 0 ? xstrdup(etc) :

@@ -17,7 +17,8 @@
 #define VERSION "0.1.0"
 #endif
 
-#define SHIM_NAME	"msprof-exec-shim.so"
+#define SHIM_NAME	"msprof-exec-shim.so"		/* any glibc >= 2.17 */
+#define SHIM_234_NAME	"msprof-exec-shim-glibc2.34.so"	/* glibc >= 2.34 */
 #define INJECTOR_NAME	"msprof-exec-inject"
 #define LAUNCHTAB_NAME	"launchers.conf"
 

@@ -8,7 +8,8 @@
 # location (launcher/install.c), so a DESTDIR or moved install works:
 #
 #   PREFIX/bin/msprof-exec
-#   PREFIX/lib/msprof-exec/msprof-exec-shim.so, msprof-exec-inject
+#   PREFIX/lib/msprof-exec/msprof-exec-shim.so, msprof-exec-shim-glibc2.34.so,
+#   msprof-exec-inject
 #   PREFIX/share/msprof-exec/launchers.conf
 #   PREFIX/share/locale/<lang>/LC_MESSAGES/msprof-exec.mo   (when built)
 #   PREFIX/share/man/man1/msprof-exec.1, man5/msprof-exec-launchers.5
@@ -36,6 +37,8 @@ install: all
 	$(INSTALL) -m 755 $(LAUNCHER) '$(DESTDIR)$(BINDIR)/msprof-exec'
 	$(INSTALL) -m 755 $(INJECTOR) '$(DESTDIR)$(LIBDIR)/msprof-exec-inject'
 	$(INSTALL) -m 644 $(SHIM) '$(DESTDIR)$(LIBDIR)/msprof-exec-shim.so'
+	$(INSTALL) -m 644 $(SHIM_234) \
+	    '$(DESTDIR)$(LIBDIR)/msprof-exec-shim-glibc2.34.so'
 	$(INSTALL) -m 644 $(LAUNCHTAB) '$(DESTDIR)$(DATADIR)/launchers.conf'
 	$(INSTALL) -m 644 $(MAN1) '$(DESTDIR)$(MANDIR)/man1/msprof-exec.1'
 	$(INSTALL) -m 644 $(MAN5) \
@@ -56,6 +59,7 @@ uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/msprof-exec' \
 	    '$(DESTDIR)$(LIBDIR)/msprof-exec-inject' \
 	    '$(DESTDIR)$(LIBDIR)/msprof-exec-shim.so' \
+	    '$(DESTDIR)$(LIBDIR)/msprof-exec-shim-glibc2.34.so' \
 	    '$(DESTDIR)$(DATADIR)/launchers.conf' \
 	    '$(DESTDIR)$(MANDIR)/man1/msprof-exec.1' \
 	    '$(DESTDIR)$(MANDIR)/man5/msprof-exec-launchers.5' \

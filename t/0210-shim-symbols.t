@@ -4,7 +4,7 @@
 # version stops every program from starting, reference 1.1), depends on
 # the C library only, and loads silently when no session is set up.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 16
 
 unset LD_PRELOAD
 for v in $(env | sed -n 's/^\(MSPROF_EXEC_[A-Za-z0-9_]*\)=.*/\1/p'); do
@@ -62,4 +62,20 @@ is "$rc:$out" "0:a
 b" "LD_PRELOAD=shim sh -c 'echo; /bin/echo': runs normally"
 out=$(LD_BIND_NOW=1 LD_PRELOAD=$SHIM /bin/true 2>&1); rc=$?
 is "$rc:$out" "0:" "with LD_BIND_NOW=1: every symbol it binds resolves"
+
+# The build for glibc 2.34 and later: the same shim without libdl.so.2.
+SHIM234=$B/lib/msprof-exec/msprof-exec-shim-glibc2.34.so
+is "$(nm -D --defined-only "$SHIM234" | awk '{print $3}' | sort | tr '\n' ' ')" \
+    "$(nm -D --defined-only "$SHIM" | awk '{print $3}' | sort | tr '\n' ' ')" \
+    "glibc 2.34 build: the same exports"
+is "$(readelf -d "$SHIM234" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')" "libc.so.6 " \
+    "glibc 2.34 build: needs libc.so.6 only"
+out=$(LD_BIND_NOW=1 LD_PRELOAD=$SHIM234 /bin/true 2>&1); rc=$?
+is "$rc:$out" "0:" "glibc 2.34 build: loads and binds here"
+case "$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')" in
+2.[0-9]|2.[12][0-9]|2.3[0-3]) want=$SHIM ;;
+*) want=$SHIM234 ;;
+esac
+has_line "$("$MSPROF" --version)" "shim: $want" \
+    "msprof-exec preloads the build that fits this glibc"
 done_testing

@@ -18,6 +18,7 @@ is "$rc" 0 "make install DESTDIR=... PREFIX=/opt/msprof"
 # The catalogues the build made are installed too.
 want="/opt/msprof/bin/msprof-exec
 /opt/msprof/lib/msprof-exec/msprof-exec-inject
+/opt/msprof/lib/msprof-exec/msprof-exec-shim-glibc2.34.so
 /opt/msprof/lib/msprof-exec/msprof-exec-shim.so
 /opt/msprof/share/bash-completion/completions/msprof-exec
 /opt/msprof/share/man/man1/msprof-exec.1
@@ -39,10 +40,17 @@ ok "$(cmp -s "$TOP/config/launchers.conf" "$INST/share/msprof-exec/launchers.con
 ok "$(cmp -s "$TOP/completion/msprof-exec" "$INST/share/bash-completion/completions/msprof-exec"; echo $?)" \
     "the completion is installed under the command's name"
 
+# The shim msprof-exec preloads: without libdl.so.2 from glibc 2.34 on.
+v=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')
+case "$v" in
+2.[0-9]|2.[12][0-9]|2.3[0-3]) ISHIM=msprof-exec-shim.so ;;
+*) ISHIM=msprof-exec-shim-glibc2.34.so ;;
+esac
+
 # Relocated: --version names the installed shim.
 out=$("$INST/bin/msprof-exec" --version 2>&1)
 like "$out" '^msprof-exec [0-9]' "installed --version: the version"
-has_line "$out" "shim: $INST/lib/msprof-exec/msprof-exec-shim.so" \
+has_line "$out" "shim: $INST/lib/msprof-exec/$ISHIM" \
     "installed --version: the installed shim"
 
 # End to end with the installed files: a script whose launch is rewritten,
@@ -59,13 +67,13 @@ is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 2 pretrain_gpt.py --lr 1 $DEFA
     "installed: the profiling flags are appended"
 unlike "$(rec_env "$(recorded)")" 'MSPROF_EXEC_|msprof-exec-shim' \
     "installed: the launcher runs without the shim"
-has_line "$(cat env.txt 2>/dev/null)" "LD_PRELOAD=$INST/lib/msprof-exec/msprof-exec-shim.so" \
+has_line "$(cat env.txt 2>/dev/null)" "LD_PRELOAD=$INST/lib/msprof-exec/$ISHIM" \
     "installed: the script's programs carry the installed shim"
 has_line "$(cat env.txt 2>/dev/null)" "MSPROF_EXEC_INJECTOR=$INST/lib/msprof-exec/msprof-exec-inject" \
     "installed: the installed injector is used"
 is "$(njournal injected)" 1 "installed: the journal records the launch"
 plan=$(cat profiling_output/msprof-exec_*/plan.json 2>/dev/null)
-like "$plan" "\"shim\":[[:space:]]*\"$INST/lib/msprof-exec/msprof-exec-shim.so\"" \
+like "$plan" "\"shim\":[[:space:]]*\"$INST/lib/msprof-exec/$ISHIM\"" \
     "installed: plan.json names the installed shim"
 if [ -e /etc/msprof-exec/launchers.conf ]; then
 	skip "/etc/msprof-exec/launchers.conf overrides the installed table here"
@@ -83,7 +91,7 @@ is "$?:$(rec_argv)" "0:$RBIN/torchrun pretrain_gpt.py $DEFAULT_FLAGS" \
 # A moved installation still finds its files.
 mv "$ROOT/opt/msprof" "$T/moved"
 out=$("$T/moved/bin/msprof-exec" --version 2>&1)
-has_line "$out" "shim: $T/moved/lib/msprof-exec/msprof-exec-shim.so" \
+has_line "$out" "shim: $T/moved/lib/msprof-exec/$ISHIM" \
     "moved installation: --version names the moved shim"
 mv "$T/moved" "$ROOT/opt/msprof"
 
