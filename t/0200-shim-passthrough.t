@@ -150,7 +150,7 @@ same "name, envp with another PATH" $DEF "-e PATH=$T/dirC -e X=1" echo "hi" \
 
 # The runs above did load the shim.
 like "$(shim_session; LD_PRELOAD=$SHIM cat /proc/self/maps)" \
-    "msprof-exec-shim\.so" "the shim is loaded in the runs with it"
+    "${SHIM##*/}" "the shim is loaded in the runs with it"
 
 # The shim's constructor leaves errno alone: without a session, in one,
 # and in one whose files are missing or whose variables overflow its copy.

@@ -133,11 +133,11 @@ is "$(vars "$out" LD_PRELOAD):$(session_of "$out")" \
 
 # Both preloads are really loaded, in the child and in its children.
 maps=$(in_session -e "LD_PRELOAD=$OTHER" posix_spawn /bin/cat /proc/self/maps)
-like "$maps" "/msprof-exec-shim\.so$" "co-resident preload: the shim is loaded"
+like "$maps" "/${SHIM##*/}$" "co-resident preload: the shim is loaded"
 like "$maps" "/other\.so$" "co-resident preload: the other is loaded too"
 maps=$(in_session -e "LD_PRELOAD=$OTHER" -e PATH=/usr/bin:/bin execve \
     /bin/sh -c 'cat /proc/self/maps')
-like "$maps" "/msprof-exec-shim\.so$" "the grandchild loads the shim"
+like "$maps" "/${SHIM##*/}$" "the grandchild loads the shim"
 like "$maps" "/other\.so$" "the grandchild loads the other preload"
 out=$(in_session -e "LD_PRELOAD=$OTHER" -e PATH=/usr/bin:/bin execve \
     /bin/sh -c 'echo $LD_PRELOAD' 2>&1)

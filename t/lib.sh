@@ -8,7 +8,11 @@ set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$TOP/build
 MSPROF=$B/bin/msprof-exec
-SHIM=$B/lib/msprof-exec/msprof-exec-shim.so
+# The shim msprof-exec preloads on this machine (without libdl.so.2 on
+# glibc 2.34 and later), and the build for any glibc from 2.17.
+SHIM_ANY=$B/lib/msprof-exec/msprof-exec-shim.so
+SHIM=$("$B/bin/msprof-exec" --version 2>/dev/null | sed -n 's/^shim: //p')
+[ -n "$SHIM" ] || SHIM=$SHIM_ANY
 INJECTOR=$B/lib/msprof-exec/msprof-exec-inject
 HELPERS=$B/t/helpers
 # Debian's python first: a pyenv shim on PATH is itself a bash script.
