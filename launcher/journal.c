@@ -69,12 +69,15 @@ add_record(cJSON *all, cJSON *rec)
 		return;
 	}
 	while ((item = rec->child) != NULL) {
+		/* Replacing frees the item's own key: pass a copy. */
+		char *key = xstrdup(item->string);
+
 		cJSON_DetachItemViaPointer(rec, item);
-		if (cJSON_GetObjectItemCaseSensitive(old, item->string))
-			cJSON_ReplaceItemInObjectCaseSensitive(old,
-			    item->string, item);
+		if (cJSON_GetObjectItemCaseSensitive(old, key))
+			cJSON_ReplaceItemInObjectCaseSensitive(old, key, item);
 		else
-			cJSON_AddItemToObject(old, item->string, item);
+			cJSON_AddItemToObject(old, key, item);
+		free(key);
 	}
 	cJSON_Delete(rec);
 }

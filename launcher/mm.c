@@ -112,9 +112,11 @@ tools_copy(struct rewrite_ctx *c, const char *tools, const char *named_by,
 	int rc = -1;
 
 	*copy = NULL;
-	if (j == NULL)
-		return fail(c, xasprintf(_("%s (named by %s)"), why, named_by));
-	free(why);
+	if (j == NULL) {
+		rc = fail(c, xasprintf(_("%s (named by %s)"), why, named_by));
+		free(why);
+		return rc;
+	}
 	prof = cJSON_GetObjectItemCaseSensitive(j, "profile");
 	if (!cJSON_IsObject(j) || (prof != NULL && !cJSON_IsObject(prof))) {
 		cJSON_Delete(j);

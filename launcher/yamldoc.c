@@ -31,6 +31,7 @@ ydoc_load(struct ydoc *y, const char *path, char **why)
 	y->path = xstrdup(path);
 	if ((f = fopen(path, "rb")) == NULL) {
 		*why = xasprintf(_("cannot read %s: %s"), path, strerror(errno));
+		ydoc_free(y);
 		return -1;
 	}
 	yaml_parser_initialize(&parser);
@@ -65,6 +66,8 @@ ydoc_load(struct ydoc *y, const char *path, char **why)
 		    "mapping of settings"), path);
 		rc = -1;
 	}
+	if (rc == -1)
+		ydoc_free(y);	/* a failed load leaves nothing to free */
 	return rc;
 }
 

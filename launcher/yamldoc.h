@@ -17,7 +17,10 @@ struct ydoc {
 	size_t		 ndocs;
 };
 
-/* -1 and *why naming the file, line and column on failure. */
+/*
+ * -1 and *why naming the file, line and column on failure (nothing is
+ * left to free then).
+ */
 int	 ydoc_load(struct ydoc *, const char *path, char **why);
 /* Write every document to PATH (atomically); frees them. */
 int	 ydoc_write(struct ydoc *, const char *path, char **why);
