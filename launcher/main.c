@@ -368,9 +368,15 @@ start(struct options *o, struct job *j, const struct install *in,
 		for (size_t i = 0; i < j->cmd.n; i++)
 			strv_push(&iargv, j->cmd.v[i]);
 		pid = run_start(iargv.v, environ, 0, &cap);
-	} else
-		pid = run_start(j->cmd.v, child_environ(in, tab, *session, &vars),
-		    1, &cap);
+	} else {
+		char **envp = child_environ(in, tab, *session, &vars);
+
+		pid = run_start(j->cmd.v, envp, 1, &cap);
+		free(envp[vec_count(envp) - 1]);	/* env_fix's LD_PRELOAD */
+		free(envp);
+	}
+	strv_free(&vars);
+	strv_free(&iargv);
 	if (pid == -1)
 		err(EX_OSERR, "fork");
 	return run_wait(pid, &cap);
