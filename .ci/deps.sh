@@ -6,7 +6,7 @@
 set -eu
 pkgs="build-essential pkg-config libcjson-dev libyaml-dev libbsd-dev
       gettext locales python3 dash perl mandoc bash-completion"
-[ "${1:-}" = --full ] && pkgs="$pkgs python3-torch strace valgrind clang"
+[ "${1:-}" = --full ] && pkgs="$pkgs python3-torch strace valgrind clang libclang-rt-14-dev llvm bear"
 
 missing=
 for p in $pkgs; do
