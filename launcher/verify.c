@@ -220,15 +220,6 @@ expect(struct outdir *o, const cJSON *rec)
 	}
 }
 
-int
-outdir_expects(const struct outdir *o, int r)
-{
-	for (size_t i = 0; i < o->nexpected; i++)
-		if (o->expected[i] == r)
-			return 1;
-	return 0;
-}
-
 const struct rankdir *
 outdir_found(const struct outdir *o, int r)
 {
@@ -259,21 +250,6 @@ new_outdir(struct verify *v, const char *path)
 	return o;
 }
 
-static void
-tally(struct verify *v)
-{
-	v->missing = v->incomplete = 0;
-	for (size_t i = 0; i < v->nouts; i++) {
-		struct outdir *o = &v->outs[i];
-
-		for (size_t k = 0; k < o->nexpected; k++)
-			v->missing += outdir_found(o, o->expected[k]) == NULL;
-		for (size_t k = 0; k < o->ndirs; k++)
-			v->incomplete += !o->dirs[k].raw ||
-			    (o->analyse && !o->dirs[k].parsed);
-	}
-}
-
 void
 verify_journal(const cJSON *journal, time_t since, struct verify *v)
 {
@@ -300,7 +276,6 @@ verify_journal(const cJSON *journal, time_t since, struct verify *v)
 		}
 		free(path);
 	}
-	tally(v);
 }
 
 void
@@ -311,7 +286,6 @@ verify_dir(const char *path, struct verify *v)
 	memset(v, 0, sizeof(*v));
 	if ((o = new_outdir(v, path)) != NULL)
 		scan_outdir(o, 0);
-	tally(v);
 }
 
 void

@@ -32,8 +32,6 @@ struct outdir {
 struct verify {
 	struct outdir	*outs;
 	size_t		 nouts;
-	int		 missing;	/* expected ranks without data */
-	int		 incomplete;	/* directories without raw or parsed data */
 };
 
 /*
@@ -44,8 +42,6 @@ void	verify_journal(const cJSON *journal, time_t since, struct verify *);
 /* Verify a directory on its own (no launch known). */
 void	verify_dir(const char *path, struct verify *);
 void	verify_free(struct verify *);
-/* Is rank R expected in OUT? */
-int	outdir_expects(const struct outdir *, int r);
 /* Was rank R found in OUT? */
 const struct rankdir *outdir_found(const struct outdir *, int r);
 
