@@ -352,6 +352,11 @@ class Agent:
                         w.rc, w.end_time = rc, now
             failed = [w for w in self.workers if w.rc not in (None, 0)]
             if failed:
+                # Their output (the traceback) must be passed on before the
+                # others are stopped and the launcher exits.
+                for w in failed:
+                    for t in w.threads:
+                        t.join(timeout=5)
                 return failed
             if all(w.rc == 0 for w in self.workers):
                 self._drain()
