@@ -7,6 +7,7 @@
 
 #include "../shim/contract.h"
 #include "journal.h"
+#include "jsonfile.h"
 #include "util.h"
 
 cJSON *
@@ -23,7 +24,7 @@ int
 journal_append(const char *session, const cJSON *rec)
 {
 	char *path = xasprintf("%s/%s", session, SESSION_JOURNAL);
-	char *text = cJSON_PrintUnformatted(rec), *line;
+	char *text = json_print(rec, 0), *line;
 	int fd, rc = -1, saved;
 	size_t len;
 
@@ -38,7 +39,7 @@ journal_append(const char *session, const cJSON *rec)
 	}
 	free(path);
 	free(line);
-	cJSON_free(text);
+	free(text);
 	return rc;
 }
 
@@ -94,7 +95,7 @@ journal_read(const char *session)
 		next = strchr(line, '\n');
 		if (next != NULL)
 			*next++ = '\0';
-		if ((rec = cJSON_Parse(line)) != NULL && cJSON_IsObject(rec))
+		if ((rec = json_parse(line, NULL)) != NULL && cJSON_IsObject(rec))
 			add_record(all, rec);
 		else
 			cJSON_Delete(rec);

@@ -1,12 +1,127 @@
 /* Reading, merging and writing JSON configuration files with cJSON. */
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "jsonfile.h"
 #include "util.h"
+
+/* Length of the valid UTF-8 sequence at S (RFC 3629), or 0. */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+char *
+json_print(const cJSON *j, int pretty)
+{
+	char *raw = pretty ? cJSON_Print(j) : cJSON_PrintUnformatted(j);
+	char *out, *o;
+	const unsigned char *s;
+	size_t n;
+
+	if (raw == NULL)
+		return NULL;
+	/* outside strings cJSON writes ASCII, so any bad byte is in one */
+	o = out = xmalloc(strlen(raw) * 6 + 1);
+	for (s = (const unsigned char *)raw; *s != '\0'; s += n) {
+		if ((n = utf8_len(s)) == 0) {
+			o += sprintf(o, "\\udc%02x", *s);
+			n = 1;
+		} else {
+			memcpy(o, s, n);
+			o += n;
+		}
+	}
+	*o = '\0';
+	cJSON_free(raw);
+	return out;
+}
+
+/* Is "\\udcXX" (XX from 80 to ff) at S? Then its byte. */
+static int
+escaped_byte(const char *s)
+{
+	unsigned v;
+	int len = 0;
+
+	if (strncasecmp(s, "\\udc", 4) != 0 ||
+	    sscanf(s + 4, "%2x%n", &v, &len) != 1 || len != 2 ||
+	    !isxdigit((unsigned char)s[4]) || v < 0x80)
+		return -1;
+	return (int)v;
+}
+
+/* Is "\\uD800" to "\\uDBFF" at S, the first half of a UTF-16 pair? */
+static int
+high_surrogate(const char *s)
+{
+	return strncasecmp(s, "\\ud", 3) == 0 && s[3] != '\0' &&
+	    strchr("89abAB", s[3]) != NULL && isxdigit((unsigned char)s[4]) &&
+	    isxdigit((unsigned char)s[5]);
+}
+
+cJSON *
+json_parse(const char *text, const char **end)
+{
+	char *buf = xstrdup(text), *o = buf;
+	const char *s;
+	int in_string = 0, b;
+	size_t n;
+	cJSON *j;
+
+	for (s = text; *s != '\0'; s++) {
+		if (in_string && high_surrogate(s)) {
+			/* a pair: its low half may look like one of ours */
+			n = strncmp(s + 6, "\\u", 2) == 0 &&
+			    strnlen(s + 6, 6) == 6 ? 12 : 6;
+			memcpy(o, s, n);
+			o += n, s += n - 1;
+			continue;
+		}
+		if (in_string && *s == '\\' && (b = escaped_byte(s)) != -1) {
+			*o++ = (char)b;
+			s += 5;
+			continue;
+		}
+		if (in_string && *s == '\\' && s[1] != '\0') {
+			*o++ = *s++;	/* the escaped character: never a quote */
+		} else if (*s == '"')
+			in_string = !in_string;
+		*o++ = *s;
+	}
+	*o = '\0';
+	j = cJSON_ParseWithOpts(buf, end, 1);
+	if (end != NULL && *end != NULL)	/* point into TEXT, roughly */
+		*end = text + (*end - buf);
+	free(buf);
+	return j;
+}
 
 cJSON *
 json_read(const char *path, char **why)
@@ -20,7 +135,7 @@ json_read(const char *path, char **why)
 		*why = xasprintf(_("cannot read %s: %s"), path, strerror(errno));
 		return NULL;
 	}
-	j = cJSON_ParseWithOpts(text, &end, 1);
+	j = json_parse(text, &end);
 	if (j == NULL) {
 		for (const char *p = text; end != NULL && p < end; p++, col++)
 			if (*p == '\n')
@@ -36,7 +151,7 @@ json_read(const char *path, char **why)
 int
 json_write(const cJSON *j, const char *path, char **why)
 {
-	char *text = cJSON_Print(j), *tmp = xasprintf("%s.tmp", path);
+	char *text = json_print(j, 1), *tmp = xasprintf("%s.tmp", path);
 	int fd, ok = 0;
 	size_t len = text != NULL ? strlen(text) : 0;
 
@@ -51,7 +166,7 @@ json_write(const cJSON *j, const char *path, char **why)
 		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
 		unlink(tmp);
 	}
-	cJSON_free(text);
+	free(text);
 	free(tmp);
 	return ok ? 0 : -1;
 }

@@ -4,6 +4,15 @@
 
 #include <cjson/cJSON.h>
 
+/*
+ * Text for cJSON and back.  Arguments and paths are bytes, not always UTF-8;
+ * a byte that is not part of valid UTF-8 is written as the escape \udcXX
+ * (Python's surrogateescape: json.load then os.fsencode gives the byte
+ * back, so a training script reading a generated tools.json gets the exact
+ * path), and json_parse turns those escapes back into the byte.
+ */
+char	*json_print(const cJSON *, int pretty);	/* free() it */
+cJSON	*json_parse(const char *text, const char **end);
 /* NULL and *why naming the file, line and column on failure. */
 cJSON	*json_read(const char *path, char **why);
 /* Write pretty-printed, atomically; -1 and *why on failure. */

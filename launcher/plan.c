@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jsonfile.h"
 #include "plan.h"
 
 /* DESIGN section 4: LLM collects steps 2 to 3, MM 10 to 11. */
@@ -120,7 +121,7 @@ plan_write(const struct plan *p, const char *path)
 	add_str(o, "session", p->session);
 	add_str(o, "shim", p->shim);
 	add_str(o, "launchtab", p->launchtab);
-	text = cJSON_Print(o);
+	text = json_print(o, 1);
 	cJSON_Delete(o);
 	if (text == NULL)
 		return -1;
@@ -140,7 +141,7 @@ plan_write(const struct plan *p, const char *path)
 		}
 	}
 	free(tmp);
-	cJSON_free(text);
+	free(text);
 	return rc;
 }
 
@@ -176,7 +177,7 @@ plan_read(struct plan *p, const char *path, char **why)
 		    strerror(errno));
 		return -1;
 	}
-	o = cJSON_Parse(text);
+	o = json_parse(text, NULL);
 	free(text);
 	if (!cJSON_IsObject(o)) {
 		*why = xasprintf(_("%s is not a msprof-exec plan"), path);

@@ -25,6 +25,14 @@ is "$(json_get "$copy" 'd["memory_profile"]["max_entries"], d["memory_profile"][
 like "$(journal npu_profiling)" "\"--mm-tool\",\"[^\"]*_tools.json\"" "wan2.1: --mm-tool points at the copy"
 like "$(journal npu_profiling)" '"--train-iters","14"' "wan2.1: --train-iters replaced"
 
+# An output directory whose name is not UTF-8: the training's Python reads
+# it from the tools.json copy (\udcXX escapes) and writes to those bytes.
+odd=$(printf 'o\377ut')
+"$MSPROF" -y --skip-checks --train-iters 14 -o "$T/$odd" bash "$WAN" > out 2> err
+is "$?:$(ranks_in "$T/$odd")" "0:0" "wan2.1, output path not UTF-8: rank 0 profiled in that very directory"
+json_get "$(ls "$T/$odd"/msprof-exec_*/*_tools.json)" 'd["profile"]["enable"]' > /dev/null 2>&1
+ok $? "the tools.json copy is valid JSON (UTF-8)"
+
 rm -rf npu_profiling
 "$MSPROF" -y --skip-checks --train-iters keep bash examples/qwen3vl/finetune_qwen3vl_8B.sh > out 2> err
 is "$?" 0 "qwen3vl (YAML with MM_TOOL_PATH): exit 0"

@@ -20,12 +20,6 @@ export PATH="$RBIN:$PATH"
 rec_file() { ls "$REC"/torchrun.*."$1" 2>/dev/null | head -n 1; }
 # Its NUL-separated strings, one a line (for strings without newlines).
 rec_lines() { tr '\0' '\n' < "$(rec_file "$1")"; }
-# A TODO test: a known product bug (named) not fixed yet.
-todo() {	# todo STATUS NAME BUG
-	_n=$((_n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $_n - $2 # TODO $3"
-	else echo "not ok $_n - $2 # TODO $3"; fi
-}
 status_of() { if "$@"; then echo 0; else echo 1; fi; }
 # JSON lines: every line of stdin, decoded with the encoding $1 (utf-8:
 # strict JSON; latin-1: JSON but for the encoding), parses.
@@ -106,24 +100,26 @@ ok "$(status_of cmp -s "$(rec_file cwd)" "$T/want.cwd")" \
     "odd bytes: in the directory it was started in"
 lines=$(journal "$T/$W/out" | wc -l | tr -d ' ')
 is "$lines" 1 "odd bytes: the journal has one line (the newlines are escaped)"
-is "$(journal "$T/$W/out" | "$PY" -c "$JSON_LINES" latin-1)" 0 \
-    "odd bytes: the journal line is JSON"
+is "$(journal "$T/$W/out" | "$PY" -c "$JSON_LINES" utf-8)" 0 \
+    "odd bytes: the journal line is valid JSON (UTF-8) for any JSON reader"
+journal "$T/$W/out" | grep -qF '\udcff\udcfe bad'
+ok $? "odd bytes: written as \\udcXX escapes"
+# Python's surrogateescape gives the bytes back, as os.fsencode does.
 journal "$T/$W/out" | "$PY" -c '
 import json, sys
-rec = json.loads(sys.stdin.buffer.read().decode("latin-1"))
-sys.stdout.buffer.write(b"".join(a.encode("latin-1") + b"\0" for a in rec["argv"]))' > "$T/got.jargv"
+rec = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+sys.stdout.buffer.write(b"".join(a.encode("utf-8", "surrogateescape") + b"\0" for a in rec["argv"]))' > "$T/got.jargv"
 printf '%s\0' torchrun pretrain_gpt.py --name "$(printf '\377\376 bad')" \
     --multi "$(printf 'line1\nline2')" --utf8 "$(printf '\344\270\255')" > "$T/want.jargv"
 ok "$(status_of cmp -s "$T/got.jargv" "$T/want.jargv")" \
     "odd bytes: the journal keeps the arguments' bytes"
-s=$(journal "$T/$W/out" | "$PY" -c "$JSON_LINES" utf-8)
-todo "$([ "$s" = 0 ]; echo $?)" "odd bytes: the journal is valid JSON (UTF-8) for any JSON reader" \
-    "journal lines carry the raw bytes (\\377\\376): not UTF-8, so not JSON (RFC 8259); python's json cannot read them"
 # The machine report (--json) the same way.
 json_file() { "$PY" -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode(sys.argv[2]))' "$@" 2>/dev/null; }
-ok "$(status_of json_file "$T/odd.json" latin-1)" "odd bytes: the --json report is JSON"
-todo "$(status_of json_file "$T/odd.json" utf-8)" "odd bytes: the --json report is valid JSON (UTF-8)" \
-    "the report carries the raw bytes too"
+ok "$(status_of json_file "$T/odd.json" utf-8)" "odd bytes: the --json report is valid JSON (UTF-8)"
+# msprof-exec reads its own journal back: the report names the odd output directory.
+"$MSPROF" report "$T/$W/out" > "$T/odd.report" 2>&1
+grep -aqF "ranks 0, level1 -> $T/$W/out" "$T/odd.report"
+ok $? "odd bytes: msprof-exec report reads the journal back (the exact output path)"
 cd "$T" || exit 1
 reset_run
 
