@@ -37,15 +37,15 @@ ok() {   # ok STATUS DESC
 pass() { ok 0 "$1"; }
 fail() { ok 1 "$1"; }
 is() {
-    if [ "$1" = "$2" ]; then ok 0 "$3"; else ok 1 "$3"; echo "#   got: '$1'"; echo "#   expected: '$2'"; fi
+    if [ "$1" = "$2" ]; then ok 0 "$3"; else ok 1 "$3"; echo "#   got: '$1'" >&2; echo "#   expected: '$2'" >&2; fi
 }
 like() {
     if printf '%s' "$1" | grep -Eq -- "$2"; then ok 0 "$3"; else
-        ok 1 "$3"; echo "#   no match for /$2/ in:"; printf '%s\n' "$1" | tail -n 15 | sed 's/^/#     /'; fi
+        ok 1 "$3"; { echo "#   no match for /$2/ in:"; printf '%s\n' "$1" | tail -n 40 | sed 's/^/#     /'; } >&2; fi
 }
 unlike() {
     if printf '%s' "$1" | grep -Eq -- "$2"; then
-        ok 1 "$3"; echo "#   unexpected match for /$2/:"; printf '%s\n' "$1" | grep -E -- "$2" | head -n 5 | sed 's/^/#     /'
+        ok 1 "$3"; { echo "#   unexpected match for /$2/:"; printf '%s\n' "$1" | grep -E -- "$2" | head -n 5 | sed 's/^/#     /'; } >&2
     else ok 0 "$3"; fi
 }
 done_testing() {

@@ -67,9 +67,11 @@ json_set $TOOLS $TMP/d2.json profile.enable=true profile.profile_type='"dynamic"
     "profile.dynamic_param.config_path=\"$TMP/dyn\""
 json_set $TOOLS $TMP/d3.json profile.enable=true profile.profile_type='"dynamic"' profile.ranks=[0] \
     "profile.dynamic_param.config_path=\"$TMP/dyn3\""
-(MSPROF_SIM_STEP_MS=40 mm_sora $TMP/d2.json --train-iters 60 > $TMP/dyn.out; echo "rc=$?" >> $TMP/dyn.out) &
+# 120 steps of 40 ms: the configs are rewritten ~1.1 s after the later init(), and run 3 must
+# still be training then even when the machine is loaded
+(MSPROF_SIM_STEP_MS=40 mm_sora $TMP/d2.json --train-iters 120 > $TMP/dyn.out; echo "rc=$?" >> $TMP/dyn.out) &
 bg=$!
-(MSPROF_SIM_STEP_MS=40 mm_sora $TMP/d3.json --train-iters 60 > $TMP/dyn3.out) &
+(MSPROF_SIM_STEP_MS=40 mm_sora $TMP/d3.json --train-iters 120 > $TMP/dyn3.out) &
 bg3=$!
 for i in $(seq 100); do [ -s $TMP/dyn/profiler_config.json ] && [ -s $TMP/dyn3/profiler_config.json ] && break; sleep 0.05; done
 [ -s $TMP/dyn/profiler_config.json ]; ok $? "dp.init() creates profiler_config.json from the template"
