@@ -16,6 +16,7 @@
 #include "../shim/contract.h"
 #include "fuzz.h"
 #include "journal.h"
+#include "jsonfile.h"
 
 /* How many members of object O are called KEY. */
 static int
@@ -44,7 +45,7 @@ ambiguous(const char *text)
 		next = strchr(line, '\n');
 		if (next != NULL)
 			*next++ = '\0';
-		rec = cJSON_Parse(line);
+		rec = json_parse(line, NULL);	/* as journal_read does */
 		found = cJSON_IsObject(rec) && (members(rec, "pid") > 1 ||
 		    members(rec, "host") > 1 || members(rec, "status") > 1);
 		cJSON_Delete(rec);
@@ -64,7 +65,7 @@ last_status(const char *text, const cJSON *pid, const cJSON *host)
 		next = strchr(line, '\n');
 		if (next != NULL)
 			*next++ = '\0';
-		rec = cJSON_Parse(line);
+		rec = json_parse(line, NULL);	/* as journal_read does */
 		if (cJSON_IsObject(rec) &&
 		    cJSON_Compare(pid, cJSON_GetObjectItemCaseSensitive(rec,
 		    "pid"), 1) &&
