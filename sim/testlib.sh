@@ -1,7 +1,7 @@
 # sim/testlib.sh -- helpers for the simulation's own TAP tests (t/sim-*.t).
 # Source it from a bash test script; it activates the simulation and gives:
 #   ok COND_STATUS DESC / pass DESC / fail DESC / is GOT WANT DESC / like TEXT REGEX DESC
-#   unlike TEXT REGEX DESC / done_testing          (TAP, plan printed at the end)
+#   unlike TEXT REGEX DESC / like_exc TEXT TYPE MESSAGE DESC / done_testing          (TAP, plan printed at the end)
 #   TMP                 a fresh temporary directory, removed on exit
 #   free_port           prints a free TCP port
 #   llm_example SCRIPT EXTRA...   run a MindSpeed-LLM example from its checkout root with
@@ -47,6 +47,14 @@ unlike() {
     if printf '%s' "$1" | grep -Eq -- "$2"; then
         ok 1 "$3"; { echo "#   unexpected match for /$2/:"; printf '%s\n' "$1" | grep -E -- "$2" | head -n 5 | sed 's/^/#     /'; } >&2
     else ok 0 "$3"; fi
+}
+# like_exc TEXT TYPE MESSAGE DESC: a Python exception "TYPE: MESSAGE" in TEXT.  Workers run
+# "python -u" (as torchrun starts them), and an unbuffered stderr gets a traceback's last line
+# in four writes (TYPE, ": ", MESSAGE, "\n"); when two workers fail at once those pieces
+# interleave, so TYPE and MESSAGE are matched apart (each write is atomic on a pipe).
+like_exc() {
+    if printf '%s' "$1" | grep -Eq -- "$2" && printf '%s' "$1" | grep -Eq -- "$3"; then ok 0 "$4"; else
+        ok 1 "$4"; { echo "#   no /$2/ and /$3/ in:"; printf '%s\n' "$1" | tail -n 40 | sed 's/^/#     /'; } >&2; fi
 }
 done_testing() {
     echo "1..$_tap_n"

@@ -15,7 +15,7 @@ out=$(gpt --nproc_per_node 2 --master_port $port pretrain_gpt.py --train-iters 2
 is "$rc" 1 "port in use: torchrun exits 1"
 like "$out" "\[W socket\.cpp:[0-9]+\] \[c10d\] The server socket has failed to bind to \[::\]:$port \(errno: 98 - Address already in use\)\." \
      "port in use: c10d bind warning"
-like "$out" "torch\.distributed\.DistNetworkError: The server socket has failed to listen on any local network address\." \
+like_exc "$out" "torch\.distributed\.DistNetworkError" "The server socket has failed to listen on any local network address\." \
      "port in use: DistNetworkError"
 unlike "$out" 'iteration' "port in use: no worker started"
 out=$(gpt --nnodes 2 --node_rank 1 --nproc_per_node 1 --master_port $port pretrain_gpt.py --train-iters 2); rc=$?
@@ -60,7 +60,7 @@ grep -q '^ENV 0 0 2' $TMP/mslog/worker_0.log; ok $? "msrun writes log_dir/worker
 # --- OOM ----------------------------------------------------------------------------------------------
 out=$(cd "$LLM_DIR" && MSPROF_SIM_OOM_STEP=3 torchrun --nproc_per_node 2 --master_port $(free_port) pretrain_gpt.py --train-iters 6 2>&1); rc=$?
 is "$rc" 1 "OOM: torchrun exits 1"
-like "$out" 'RuntimeError: NPU out of memory\. Tried to allocate 5\.03 GiB \(NPU 0; 60\.96 GiB total capacity; 49\.47 GiB already allocated; 49\.47 GiB current active; 1\.32 GiB free; 57\.55 GiB reserved in total by PyTorch\) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation\.' \
+like_exc "$out" 'RuntimeError' 'NPU out of memory\. Tried to allocate 5\.03 GiB \(NPU 0; 60\.96 GiB total capacity; 49\.47 GiB already allocated; 49\.47 GiB current active; 1\.32 GiB free; 57\.55 GiB reserved in total by PyTorch\) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation\.' \
      "OOM: the NPU OOM RuntimeError text"
 like "$out" 'Traceback \(most recent call last\)' "OOM: a Python traceback"
 like "$out" 'iteration +2/ +6' "OOM: iterations before the failing one ran"
@@ -83,15 +83,15 @@ like "$out" 'size mismatch for embedding\.word_embeddings\.weight: copying a par
 
 # --- paths and devices ----------------------------------------------------------------------------
 out=$(gpt --nproc_per_node 1 --master_port $(free_port) pretrain_gpt.py --data-path ./dataset/alpaca_text_document --train-iters 1)
-like "$out" 'AssertionError: \./dataset/alpaca_text_document not exists' "missing --data-path prefix"
+like_exc "$out" 'AssertionError' '\./dataset/alpaca_text_document not exists' "missing --data-path prefix"
 out=$(gpt --nproc_per_node 1 --master_port $(free_port) pretrain_gpt.py --data-path 0.5 ./dataset/enwiki_text_document 0.5 ./dataset/nope --train-iters 1)
-like "$out" 'AssertionError: \./dataset/nope not exists' "weighted --data-path list is checked"
+like_exc "$out" 'AssertionError' '\./dataset/nope not exists' "weighted --data-path list is checked"
 out=$(gpt --nproc_per_node 1 --master_port $(free_port) pretrain_gpt.py --tokenizer-name-or-path "your tokenizer path" --train-iters 1)
-like "$out" "OSError: Can't load tokenizer for 'your tokenizer path'" "placeholder tokenizer path"
+like_exc "$out" "OSError" "Can't load tokenizer for 'your tokenizer path'" "placeholder tokenizer path"
 out=$(gpt --nproc_per_node 1 --master_port $(free_port) pretrain_gpt.py --load "your model ckpt path" --train-iters 1)
 like "$out" 'Checkpoint path not found: your model ckpt path' "placeholder checkpoint path"
 out=$(cd "$LLM_DIR" && MSPROF_SIM_NO_NPU=1 torchrun --nproc_per_node 1 --master_port $(free_port) pretrain_gpt.py --train-iters 1 2>&1)
-like "$out" 'RuntimeError: .*aclrtGetDeviceCount' "no NPU: training fails at set_device"
+like_exc "$out" 'RuntimeError' '.*aclrtGetDeviceCount' "no NPU: training fails at set_device"
 out=$(cd "$LLM_DIR" && MSPROF_SIM_NPUS=1 torchrun --nproc_per_node 2 --master_port $(free_port) pretrain_gpt.py --train-iters 1 2>&1)
 like "$out" 'EE1001: Invalid device ID\. The device ID 1 is out of range \[0, 1\)' "nproc_per_node > visible NPUs: Invalid device ID"
 

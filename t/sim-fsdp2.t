@@ -43,10 +43,10 @@ like "$out" 'Stop profiler while current state is RECORD which may result in inc
 is "$(csv_col $TMP/toend/*/ASCEND_PROFILER_OUTPUT/step_trace_time.csv Step | head -n1)" "2" "end -1 starts at the start step"
 
 # validation
-like "$(fsdp2 $TMP/c.yaml --training.profile_step_start -1)" 'ValueError: `profile_step_start` must be >= 0' "start < 0 rejected"
-like "$(fsdp2 $TMP/c.yaml --training.profile_step_end 2)" 'ValueError: `profile_step_end` must be > profile_step_start or -1' "end <= start rejected"
-like "$(fsdp2 $TMP/c.yaml --training.profile_level level3)" 'ValueError: Invalid profile_level: level3' "bad level rejected"
-like "$(fsdp2 $TMP/c.yaml --training.profile_export_type csv)" 'ValueError: Invalid profile_export_type: csv' "bad export type rejected"
+like_exc "$(fsdp2 $TMP/c.yaml --training.profile_step_start -1)" 'ValueError' '`profile_step_start` must be >= 0' "start < 0 rejected"
+like_exc "$(fsdp2 $TMP/c.yaml --training.profile_step_end 2)" 'ValueError' '`profile_step_end` must be > profile_step_start or -1' "end <= start rejected"
+like_exc "$(fsdp2 $TMP/c.yaml --training.profile_level level3)" 'ValueError' 'Invalid profile_level: level3' "bad level rejected"
+like_exc "$(fsdp2 $TMP/c.yaml --training.profile_export_type csv)" 'ValueError' 'Invalid profile_export_type: csv' "bad export type rejected"
 like "$(fsdp2 $TMP/c.yaml --training.profile maybe)" 'Truthy value expected: got maybe' "bool parsing like HfArgumentParser"
 like "$(fsdp2 --training.profile true)" 'error: the first argument must be the path of a YAML config file' "the YAML must come first"
 out=$(fsdp2 $TMP/c.yaml --training.profile_ranks 0 -1 --training.profile_save_path $TMP/anyneg)

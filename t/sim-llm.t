@@ -108,10 +108,10 @@ is "$(csv_col $P/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv Step | t
 
 # --- bad values ----------------------------------------------------------------------------------
 out=$(llm_example $Q --profile --profile-step-start 0 --profile-step-end 2 --profile-save-path $TMP/zero)
-like "$out" 'AssertionError: profile_step_start should be greater than 0 but now it is 0' "start 0 is rejected"
+like_exc "$out" 'AssertionError' 'profile_step_start should be greater than 0 but now it is 0' "start 0 is rejected"
 unlike "$out" 'iteration +1/' "start 0: training does not start"
 out=$(llm_example $Q --profile-step-start 0)
-like "$out" 'AssertionError: profile_step_start should be greater than 0 but now it is 0' "the check runs even without --profile"
+like_exc "$out" 'AssertionError' 'profile_step_start should be greater than 0 but now it is 0' "the check runs even without --profile"
 P=$TMP/one
 out=$(llm_example $Q --profile --profile-step-start 1 --profile-step-end 2 --profile-save-path $P)
 like "$out" 'Invalid parameter skip_first, reset it to 0\.' "start 1: skip_first warning"

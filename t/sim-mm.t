@@ -47,13 +47,13 @@ like "$(mm_sora $TMP/t4.json --train-iters 2)" 'profile_type only supports stati
 json_set $TOOLS $TMP/t5.json profile.enable=true profile.static_param.aic_metrics_type='"Memory"'
 like "$(mm_sora $TMP/t5.json --train-iters 2)" 'aic_metrics_type only supports PipeUtilization and ArithmeticUtilization' "bad aic_metrics_type"
 json_set $TOOLS $TMP/t6.json profile.enable=true profile.static_param.analyse_flag=DELETE
-like "$(mm_sora $TMP/t6.json --train-iters 2)" "AttributeError: 'ConfigReader' object has no attribute 'analyse_flag'" \
+like_exc "$(mm_sora $TMP/t6.json --train-iters 2)" "AttributeError" "'ConfigReader' object has no attribute 'analyse_flag'" \
      "an old tools.json without analyse_flag fails on master code"
 out=$(mm_sora $TMP/missing.json --train-iters 2)
 like "$out" "Warning: Config file not found: $TMP/missing.json" "missing --mm-tool file: warning"
-like "$out" 'RuntimeError: One or more config files failed to load\. See above errors\.' "missing --mm-tool file: RuntimeError"
+like_exc "$out" 'RuntimeError' 'One or more config files failed to load\. See above errors\.' "missing --mm-tool file: RuntimeError"
 out=$(cd "$MM_DIR" && torchrun --nproc_per_node 1 --master_port $(free_port) pretrain_sora.py --mm-data examples/wan2.1/1.3b/t2v/feature_data.json --train-iters 2 2>&1)
-like "$out" "AttributeError: 'MMConfig' object has no attribute 'tool'" "no --mm-tool at all: AttributeError"
+like_exc "$out" "AttributeError" "'MMConfig' object has no attribute 'tool'" "no --mm-tool at all: AttributeError"
 json_set $TOOLS $TMP/t7.json profile.enable=true profile.static_param.start_step=1 "profile.static_param.save_path=\"$TMP/p7\""
 out=$(OOTB_OPTIMIZER_PROFILING=TRUE mm_sora $TMP/t7.json --train-iters 3)
 like "$out" 'iteration +3/ +3' "OOTB_OPTIMIZER_PROFILING=TRUE: training runs"
@@ -104,7 +104,7 @@ like "$out" 'global batch size: +2 \|' "qwen3vl example: global_batch_size from 
 is "$(count_dirs $TMP/py)" 2 "MM_TOOL_PATH tools.json drives profiling (ranks [-1] = all)"
 grep -v '^MM_TOOL_PATH' $Y > $TMP/nokey.yaml
 out=$(cd "$MM_DIR" && torchrun --nproc_per_node 1 --master_port $(free_port) pretrain_transformers.py $TMP/nokey.yaml 2>&1)
-like "$out" "KeyError: \"The required keyword 'MM_TOOL_PATH' is missing from the configuration file\.\"" \
+like_exc "$out" "KeyError" "\"The required keyword 'MM_TOOL_PATH' is missing from the configuration file\.\"" \
      "pretrain_transformers.py without MM_TOOL_PATH: KeyError"
 out=$(cd "$MM_DIR" && torchrun --nproc_per_node 1 --master_port $(free_port) pretrain_transformers.py $TMP/y.yaml --train-iters 3 2>&1)
 like "$out" 'iteration +20/ +20' "other CLI arguments are dropped (--train-iters 3 has no effect)"
