@@ -107,19 +107,20 @@ record(const char *session, cJSON *rec, const char *status, const char *why)
 
 /*
  * The environment for the launcher: without the shim and the session
- * variables, with SET ("NAME=value") applied.
+ * variables, with SET ("NAME=value") applied.  The vector and *LD, the
+ * buffer of its LD_PRELOAD entry, are the caller's to free.
  */
 static char **
-launcher_environ(const char *shim, const struct strv *set)
+launcher_environ(const char *shim, const struct strv *set, char **ld)
 {
 	size_t n = vec_count(environ), size = 16, k;
-	char **out = xcalloc(n + (set ? set->n : 0) + 1, sizeof(*out)), *ld;
+	char **out = xcalloc(n + (set ? set->n : 0) + 1, sizeof(*out));
 
 	for (char **e = environ; *e != NULL; e++)
 		if (strncmp(*e, "LD_PRELOAD=", 11) == 0)
 			size += strlen(*e);
-	ld = xmalloc(size);
-	env_strip(shim != NULL ? shim : "", environ, out, ld);
+	*ld = xmalloc(size);
+	env_strip(shim != NULL ? shim : "", environ, out, *ld);
 	for (size_t i = 0; set != NULL && i < set->n; i++) {
 		size_t len = strcspn(set->v[i], "=") + 1;
 
@@ -171,11 +172,16 @@ record_update(const char *session, const char *path, const char *status,
 	record(session, rec, status, why);
 }
 
-/* Run the launcher as the caller asked; returns only on failure. */
+/*
+ * Run the launcher as the caller asked, in launcher_environ(SHIM, SET);
+ * returns only on failure, with the exit status.
+ */
 static int
 run(const char *session, const char *mode, const char *path,
-    char *const argv[], char *const orig[], char *const envp[])
+    char *const argv[], char *const orig[], const char *shim,
+    const struct strv *set)
 {
+	char *ld, **envp = launcher_environ(shim, set, &ld);
 	size_t n;
 	int e;
 	char *why;
@@ -198,6 +204,7 @@ run(const char *session, const char *mode, const char *path,
 		for (size_t i = 1; i < n; i++)
 			sh[i + 1] = argv[i];
 		execve(sh[0], sh, envp);
+		free(sh);
 		errno = ENOEXEC;
 	}
 	e = errno;
@@ -205,7 +212,58 @@ run(const char *session, const char *mode, const char *path,
 	why = xasprintf(_("cannot run %s: %s"), path, strerror(e));
 	record_update(session, path, "failed", why);
 	free(why);
+	free(envp);
+	free(ld);
 	return e == ENOENT ? 127 : 126;
+}
+
+/*
+ * Give the launch of PATH (CMD) the plan's settings and run it; returns
+ * only when it does not run, with the exit status.
+ */
+static int
+inject(const struct plan *plan, const struct launchtab *tab,
+    const char *mode, const char *session, const char *path, char **cmd,
+    cJSON *rec)
+{
+	struct launch l;
+	struct rewrite rw;
+	char *why = NULL;
+	int status;
+
+	launch_analyse(tab, path, cmd, &l);
+	launch_force_framework(&l, plan->framework, cmd);
+	cJSON_AddStringToObject(rec, "engine", engine_name(l.engine));
+	if (l.script >= 0)
+		cJSON_AddStringToObject(rec, "script", cmd[l.script]);
+	if (l.engine == ENGINE_NONE) {
+		record(session, rec, "unchanged",
+		    l.script >= 0 ? _("not a MindSpeed training entry") :
+		    _("no training script on the command line"));
+		return run(session, mode, path, cmd, cmd, plan->shim, NULL);
+	}
+	if (refuse_missing(session, rec, &l, cmd))
+		return EX_NOINPUT;
+	if (launch_rewrite(plan, &l, cmd, environ, session, &rw, &why) == -1) {
+		warnx("%s", why);
+		record(session, rec, "refused", why);
+		free(why);
+		rewrite_free(&rw);
+		return EX_CONFIG;
+	}
+	add_settings(rec, plan, &rw);
+	if (rw.kept) {
+		record(session, rec, "kept",
+		    _("the launch's own profiling settings were kept"));
+		status = run(session, mode, path, cmd, cmd, plan->shim, NULL);
+	} else {
+		cJSON_AddItemToObject(rec, "new_argv", json_strings(rw.argv.v));
+		record(session, rec, "injected", NULL);
+		status = run(session, mode, path, rw.argv.v, cmd, plan->shim,
+		    &rw.env);
+	}
+	rewrite_free(&rw);
+	return status;
 }
 
 int
@@ -214,10 +272,9 @@ main(int argc, char **argv)
 	const char *mode, *session, *path;
 	char **cmd, *why = NULL, *plan_path;
 	struct plan plan;
-	struct launchtab tab;
-	struct launch l;
-	struct rewrite rw;
+	struct launchtab tab = { 0 };	/* stays empty when no plan is read */
 	cJSON *rec;
+	int status;
 
 	i18n_init();
 	if (argc <= INJECT_ARGV_CMD) {
@@ -236,34 +293,12 @@ main(int argc, char **argv)
 	    launchtab_load(&tab, plan.launchtab ? plan.launchtab : "", &why) == -1) {
 		warnx(_("%s; running the launch without profiling"), why);
 		record(session, rec, "unchanged", why);
-		return run(session, mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
-	}
-	launch_analyse(&tab, path, cmd, &l);
-	launch_force_framework(&l, plan.framework, cmd);
-	cJSON_AddStringToObject(rec, "engine", engine_name(l.engine));
-	if (l.script >= 0)
-		cJSON_AddStringToObject(rec, "script", cmd[l.script]);
-	if (l.engine == ENGINE_NONE) {
-		record(session, rec, "unchanged",
-		    l.script >= 0 ? _("not a MindSpeed training entry") :
-		    _("no training script on the command line"));
-		return run(session, mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
-	}
-	if (refuse_missing(session, rec, &l, cmd))
-		return EX_NOINPUT;
-	if (launch_rewrite(&plan, &l, cmd, environ, session, &rw, &why) == -1) {
-		warnx("%s", why);
-		record(session, rec, "refused", why);
-		return EX_CONFIG;
-	}
-	add_settings(rec, &plan, &rw);
-	if (rw.kept) {
-		record(session, rec, "kept",
-		    _("the launch's own profiling settings were kept"));
-		return run(session, mode, path, cmd, cmd, launcher_environ(plan.shim, NULL));
-	}
-	cJSON_AddItemToObject(rec, "new_argv", json_strings(rw.argv.v));
-	record(session, rec, "injected", NULL);
-	return run(session, mode, path, rw.argv.v, cmd, launcher_environ(plan.shim,
-	    &rw.env));
+		status = run(session, mode, path, cmd, cmd, plan.shim, NULL);
+	} else
+		status = inject(&plan, &tab, mode, session, path, cmd, rec);
+	free(why);
+	free(plan_path);
+	launchtab_free(&tab);
+	plan_free(&plan);
+	return status;
 }

@@ -160,12 +160,12 @@ launchtab_load(struct launchtab *t, const char *path, char **why)
 	int rc = 0;
 
 	memset(t, 0, sizeof(*t));
-	t->path = xstrdup(path);
 	if ((text = read_file(path, NULL)) == NULL) {
 		*why = xasprintf(_("cannot read the launch table %s: %s"), path,
 		    strerror(errno));
 		return -1;
 	}
+	t->path = xstrdup(path);
 	for (line = text; line != NULL && rc == 0; line = save) {
 		save = strchr(line, '\n');
 		if (save != NULL)
@@ -184,8 +184,10 @@ launchtab_load(struct launchtab *t, const char *path, char **why)
 		    "msprof-exec would intercept nothing"), path);
 		rc = -1;
 	}
-	if (rc != 0)
+	if (rc != 0) {
+		launchtab_free(t);	/* the lines read before the bad one */
 		return -1;
+	}
 	t->match = xstrdup("");
 	serialise_key(&t->match, MATCH_KEY_LAUNCHER, &t->launchers);
 	serialise_key(&t->match, MATCH_KEY_PYTHON, &t->pythons);

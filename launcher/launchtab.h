@@ -36,7 +36,7 @@ struct launchtab {
 
 /*
  * Load PATH.  On failure returns -1 and sets *why to a message naming the
- * file, the line and the fix.
+ * file, the line and the fix; nothing is left to free then.
  */
 int	 launchtab_load(struct launchtab *, const char *path, char **why);
 void	 launchtab_free(struct launchtab *);

@@ -195,9 +195,27 @@ struct job {
 	char		*path;		/* cmd[0] found on PATH, or NULL */
 	struct launch	 launch;	/* when cmd is itself a launch */
 	struct scan	 scan;		/* when cmd runs a script */
-	struct facts	 facts;
-	const char	*python;	/* the job's Python */
+	struct facts	 facts;		/* points into cmd and scan */
+	char		*python;	/* the job's Python, or NULL */
 };
+
+static void
+job_free(struct job *j)
+{
+	strv_free(&j->cmd);
+	free(j->path);
+	scan_free(&j->scan);
+	free(j->python);
+}
+
+/* The Python that PATH runs (job_python), a copy; NULL when unknown. */
+static char *
+python_of(const char *path)
+{
+	const char *python = job_python(path);
+
+	return python != NULL ? xstrdup(python) : NULL;
+}
 
 /* Is the command a shell running a script (bash train.sh)? */
 static const char *
@@ -229,7 +247,7 @@ prepare(struct job *j, const struct launchtab *tab, char **argv)
 		err(EX_NOINPUT, "%s", script);
 	if ((j->path = command_path(j->cmd.v[0])) != NULL)
 		launch_analyse(tab, j->path, j->cmd.v, &j->launch);
-	j->python = job_python(j->path);
+	j->python = python_of(j->path);
 	j->facts.engine = j->launch.engine;
 	if (script == NULL || scan_script(tab, script, environ, &j->scan,
 	    &why) == -1) {
@@ -244,9 +262,8 @@ prepare(struct job *j, const struct launchtab *tab, char **argv)
 		j->facts.config = j->scan.configs.v[0];
 	if (j->scan.launcher != NULL &&
 	    (lpath = command_path(j->scan.launcher)) != NULL) {
-		j->python = job_python(lpath);
-		if (j->python != NULL)
-			j->python = xstrdup(j->python);
+		free(j->python);
+		j->python = python_of(lpath);
 		free(lpath);
 	}
 }
@@ -390,17 +407,20 @@ finish(const struct options *o, const char *session, const char *log,
 	struct report_in rin = { 0 };
 	struct report r;
 	struct stat st;
-	char *plan_path = xasprintf("%s/%s", session, SESSION_PLAN);
+	char *plan_path = xasprintf("%s/%s", session, SESSION_PLAN), *text;
 
 	rin.session = session;
 	rin.journal = journal_read(session);
-	rin.log = read_file(log, NULL);
+	rin.log = text = read_file(log, NULL);
 	rin.status = status;
 	rin.since = stat(plan_path, &st) == 0 ? st.st_mtime - 1 : 0;
 	rin.quiet = o->quiet;
 	rin.verbose = o->verbose;
 	rin.json = o->json;
+	free(plan_path);
 	report_run(&rin, &r);
+	cJSON_Delete(rin.journal);
+	free(text);
 	if (r.missing_paths > 0)
 		exit(EX_NOINPUT);
 	if (r.refused > 0)
@@ -408,15 +428,20 @@ finish(const struct options *o, const char *session, const char *log,
 	run_exit_like(status);
 }
 
+/*
+ * What main() holds lasts as long as msprof-exec: it is freed on the way
+ * out of main(); the exits below it (errx, finish) leave it reachable in
+ * main()'s frame.
+ */
 int
 main(int argc, char **argv)
 {
 	struct options o;
-	struct install in;
-	struct launchtab tab;
-	struct job j;
+	struct install in = { 0 };
+	struct launchtab tab = { 0 };
+	struct job j = { 0 };
 	char *why = NULL, *session, *log;
-	int status;
+	int status = 0;
 
 	i18n_init();
 	if (argc > 1 && strcmp(argv[1], "trigger") == 0)
@@ -428,29 +453,38 @@ main(int argc, char **argv)
 	options_parse(argc, argv, &o);
 	if (o.help) {
 		usage(stdout);
-		return 0;
+		goto out;
 	}
 	if (install_locate(&in, &why) == -1)
 		errx(EX_SOFTWARE, "%s", why);
 	if (o.version) {
 		printf("msprof-exec %s\n%s: %s\n", VERSION, _("shim"), in.shim);
-		return 0;
+		goto out;
 	}
 	if (o.cmd[0] == NULL) {
 		warnx(_("profiling needs a runnable training script or command"));
 		usage(stderr);
-		return EX_USAGE;
+		status = EX_USAGE;
+		goto out;
 	}
 	if (launchtab_load(&tab, in.launchtab, &why) == -1)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.cmd);
-	if (o.dry_run)
-		return dry_run(&o.plan, &tab, j.cmd.v, j.path);
+	if (o.dry_run) {
+		status = dry_run(&o.plan, &tab, j.cmd.v, j.path);
+		goto out;
+	}
 	settle_existing(&o, &j, argv);
 	if (!o.skip_checks &&
 	    (status = preflight(j.python, o.cann_env, o.quiet)) != 0)
-		return status;
+		goto out;
 	confirm(&o, &j.facts);
 	status = start(&o, &j, &in, &tab, &session, &log);
 	finish(&o, session, log, status);
+out:
+	job_free(&j);
+	launchtab_free(&tab);
+	install_free(&in);
+	options_free(&o);
+	return status;
 }

@@ -100,8 +100,8 @@ fail(struct rewrite_ctx *c, char *why)
 
 /*
  * Write a copy of the tools.json TOOLS (named by NAMED_BY) with the plan's
- * profile section into *COPY.  Returns 0; 1 when the existing settings are
- * kept (no copy); -1 with *why.
+ * profile section into *COPY (the caller's to free).  Returns 0; 1 when the
+ * existing settings are kept (no copy); -1 with *why (no copy).
  */
 static int
 tools_copy(struct rewrite_ctx *c, const char *tools, const char *named_by,
@@ -143,11 +143,13 @@ tools_copy(struct rewrite_ctx *c, const char *tools, const char *named_by,
 	json_merge(prof, mine);
 	cJSON_Delete(mine);
 	*copy = copy_path(c, tools);
+	if (c->session != NULL && json_write(j, *copy, c->why) == -1) {
+		free(*copy);
+		*copy = NULL;
+		goto out;
+	}
+	strv_pushf(&c->out->written, "%s -> %s", tools, *copy);
 	rc = 0;
-	if (c->session != NULL && json_write(j, *copy, c->why) == -1)
-		rc = -1;
-	else
-		strv_pushf(&c->out->written, "%s -> %s", tools, *copy);
 out:
 	free(dyn);
 	cJSON_Delete(j);

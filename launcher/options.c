@@ -92,19 +92,42 @@ usage(FILE *f)
 /* While editing at the confirmation, a bad value goes back to the prompt. */
 static jmp_buf *editing;
 
+static void __attribute__((format(printf, 1, 0)))
+vcomplain(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "msprof-exec: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+}
+
+/* Say what is wrong with a value (refuse() then gives up on it). */
+static void __attribute__((format(printf, 1, 2)))
+complain(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vcomplain(fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((noreturn))
+refuse(void)
+{
+	if (editing != NULL)
+		longjmp(*editing, 1);
+	exit(EX_USAGE);
+}
+
 static void __attribute__((noreturn, format(printf, 1, 2)))
 bad(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "msprof-exec: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vcomplain(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
-	if (editing != NULL)
-		longjmp(*editing, 1);
-	exit(EX_USAGE);
+	refuse();
 }
 
 static int
@@ -190,9 +213,12 @@ parse_ranks(struct plan *p, const char *v)
 	    tok = strtok_r(NULL, ",", &save)) {
 		r = strtol(tok, &end, 10);
 		if (*end != '\0' || r < 0 || r > INT_MAX ||
-		    p->nranks == PLAN_MAX_RANKS)
-			bad(_("--ranks '%s': '%s' is not a rank; give 0, 0,1,2 "
-			    "or all"), v, tok);
+		    p->nranks == PLAN_MAX_RANKS) {
+			complain(_("--ranks '%s': '%s' is not a rank; give 0, "
+			    "0,1,2 or all"), v, tok);
+			free(copy);	/* refuse() may longjmp to the prompt */
+			refuse();
+		}
 		p->ranks[p->nranks++] = (int)r;
 	}
 	free(copy);
@@ -215,9 +241,12 @@ parse_with(struct plan *p, const char *v)
 			p->with_stack = 1;
 		else if (strcmp(tok, "shapes") == 0)
 			p->record_shapes = 1;
-		else
-			bad(_("--with '%s': unknown item '%s'; accepted: cpu, "
-			    "memory, stack, shapes"), v, tok);
+		else {
+			complain(_("--with '%s': unknown item '%s'; accepted: "
+			    "cpu, memory, stack, shapes"), v, tok);
+			free(copy);	/* refuse() may longjmp to the prompt */
+			refuse();
+		}
 	}
 	free(copy);
 }

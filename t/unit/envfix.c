@@ -27,25 +27,26 @@ join(char **v)
 	return buf;
 }
 
-static char *
+/* ENVP fixed (stripped, below) and joined, in join()'s buffer. */
+static const char *
 fixed(char **envp)
 {
 	char *out[64], *ld = malloc(env_preload_size(&se, envp));
-	char *s;
+	const char *s;
 
 	env_fix(&se, envp, out, ld);
-	s = strdup(join(out));
+	s = join(out);
 	free(ld);
 	return s;
 }
 
-static char *
+static const char *
 stripped(char **envp)
 {
 	char *out[64], ld[4096];
 
 	env_strip(SHIM, envp, out, ld);
-	return strdup(join(out));
+	return join(out);
 }
 
 static void

@@ -15,6 +15,13 @@
 
 static struct launchtab tab;
 
+/* is_str() for a string the test owns: freed once compared. */
+#define is_own(got, want, ...) do {					\
+	char *own_ = (got);						\
+	is_str(own_, want, __VA_ARGS__);				\
+	free(own_);							\
+} while (0)
+
 static char *
 joined(char **v)
 {
@@ -91,22 +98,22 @@ table(void)
 	    "mindspeed_mm/fsdp/tasks/cosyvoice3/train.py,"
 	    "mindspeed_mm/fsdp/tasks/funasr/trainer.py",
 	    "config/launchers.conf serialises for the shim");
-	is_str(load_text("options t\nlauncher torchrun t\n"), NULL,
+	is_own(load_text("options t\nlauncher torchrun t\n"), NULL,
 	    "a minimal table loads");
-	is_str(load_text("options t\nlauncher torchrun nosuch\n"),
+	is_own(load_text("options t\nlauncher torchrun nosuch\n"),
 	    "FILE:2: unknown option set 'nosuch'; declare it first with "
 	    "'options nosuch FLAG...'", "undeclared option set");
-	is_str(load_text("# c\n\nlaunchr torchrun t\n"),
+	is_own(load_text("# c\n\nlaunchr torchrun t\n"),
 	    "FILE:3: cannot read 'launchr' with 3 word(s); expected 'options "
 	    "SET FLAG...', 'launcher NAME SET', 'module NAME SET', 'python "
 	    "NAME...' or 'entry PATH ENGINE'", "a misspelt keyword names the line");
-	is_str(load_text("options t\nlauncher /usr/bin/torchrun t\n"),
+	is_own(load_text("options t\nlauncher /usr/bin/torchrun t\n"),
 	    "FILE:2: '/usr/bin/torchrun' is not a program or module name; "
 	    "write it without ',', ';', '=' or '/'", "launcher names have no '/'");
-	is_str(load_text("options t\nlauncher torchrun t\nentry a.py llm\n"),
+	is_own(load_text("options t\nlauncher torchrun t\nentry a.py llm\n"),
 	    "FILE:3: unknown engine 'llm'; accepted: llm-mcore, llm-fsdp2, "
 	    "mm-megatron, mm-yaml, mm-fsdp2", "unknown engine");
-	is_str(load_text("options t\n"), "FILE: no 'launcher' or 'module' line; "
+	is_own(load_text("options t\n"), "FILE: no 'launcher' or 'module' line; "
 	    "msprof-exec would intercept nothing", "a table with no launcher");
 }
 
@@ -143,7 +150,7 @@ rewrite(void)
 	struct plan p;
 
 	plan_defaults(&p);
-	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "--nnodes", "1",
+	is_own(rewritten(&p, "/b/torchrun", V("torchrun", "--nnodes", "1",
 	    "pretrain_gpt.py", "--train-iters", "10")),
 	    "torchrun --nnodes 1 pretrain_gpt.py --train-iters 10 " DEFAULTS,
 	    "defaults appended at the end");
@@ -158,7 +165,7 @@ rewrite(void)
 	p.output = xstrdup("/data/prof");
 	p.step_start = 5;
 	p.step_end = 6;
-	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py")),
+	is_own(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py")),
 	    "torchrun pretrain_gpt.py --profile --profile-step-start 5 "
 	    "--profile-step-end 6 --profile-ranks -1 --profile-level level2 "
 	    "--profile-with-memory --profile-with-stack --profile-record-shapes "
@@ -171,13 +178,13 @@ rewrite(void)
 	p.ranks[0] = 0, p.ranks[1] = 8, p.ranks[2] = 15;
 	p.nranks = 3;
 	p.train_iters = 20;
-	is_str(rewritten(&p, "/usr/bin/python3", V("python3",
+	is_own(rewritten(&p, "/usr/bin/python3", V("python3",
 	    "pretrain_gpt.py", "--train-iters", "1000")),
 	    "python3 pretrain_gpt.py --train-iters 20 --profile "
 	    "--profile-step-start 2 --profile-step-end 4 --profile-ranks 0 8 15 "
 	    "--profile-level level1 --profile-with-cpu --profile-save-path "
 	    "./profiling_output", "a rank list, --train-iters replaced");
-	is_str(rewritten(&p, "/usr/bin/python3", V("python3",
+	is_own(rewritten(&p, "/usr/bin/python3", V("python3",
 	    "pretrain_gpt.py", "--train-iters=1000")), "python3 pretrain_gpt.py "
 	    "--train-iters=20 --profile --profile-step-start 2 "
 	    "--profile-step-end 4 --profile-ranks 0 8 15 --profile-level level1 "
@@ -186,24 +193,24 @@ rewrite(void)
 	plan_free(&p);
 
 	plan_defaults(&p);
-	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	is_own(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
 	    "--profile", "--profile-ranks", "-1", "3")),
 	    "ERROR the launch already sets profiling options (--profile, "
 	    "--profile-ranks -1 3); choose with --existing keep (use them) or "
 	    "--existing override (use msprof-exec's)",
 	    "existing: ask refuses, listing the options with their values");
 	p.existing = EXISTING_KEEP;
-	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	is_own(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
 	    "--profile", "--profile-step-start", "5")),
 	    "torchrun pretrain_gpt.py --profile --profile-step-start 5",
 	    "existing: keep leaves the command alone");
 	p.existing = EXISTING_OVERRIDE;
-	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	is_own(rewritten(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
 	    "--profile", "--profile-ranks", "-1", "3", "--lr", "1",
 	    "--profile-save-path=/x", "--profile-level", "level0", "--y")),
 	    "torchrun pretrain_gpt.py --lr 1 --y " DEFAULTS,
 	    "existing: override replaces every profiling option and value");
-	is_str(rewritten(&p, "/b/torchrun", V("torchrun", "other.py")),
+	is_own(rewritten(&p, "/b/torchrun", V("torchrun", "other.py")),
 	    "ERROR not a MindSpeed training entry", "not an entry");
 	plan_free(&p);
 }
