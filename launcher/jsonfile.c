@@ -11,32 +11,6 @@
 #include "jsonfile.h"
 #include "util.h"
 
-/* Length of the valid UTF-8 sequence at S (RFC 3629), or 0. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return n;
-}
-
 char *
 json_print(const cJSON *j, int pretty)
 {
@@ -50,7 +24,7 @@ json_print(const cJSON *j, int pretty)
 	/* outside strings cJSON writes ASCII, so any bad byte is in one */
 	o = out = xmalloc(strlen(raw) * 6 + 1);
 	for (s = (const unsigned char *)raw; *s != '\0'; s += n) {
-		if ((n = utf8_len(s)) == 0) {
+		if ((n = utf8_seq(s)) == 0) {
 			o += sprintf(o, "\\udc%02x", *s);
 			n = 1;
 		} else {

@@ -269,6 +269,21 @@ not_a_map(struct rewrite_ctx *c, struct ydoc *y, const char *cfg,
 	    "the file"), cfg, key));
 }
 
+/*
+ * YAML holds text only: a path that is not UTF-8 (a byte of -o) cannot be
+ * written into a YAML copy.  0, or -1 and *why naming the file and FIELD.
+ */
+static int
+yaml_text(struct rewrite_ctx *c, const char *cfg, const char *field,
+    const char *value)
+{
+	if (utf8_valid(value))
+		return 0;
+	return fail(c, xasprintf(_("%s: %s cannot hold %s: not UTF-8, and "
+	    "YAML holds text only; give -o a directory whose name is UTF-8"),
+	    cfg, field, value));
+}
+
 int
 rewrite_mm_yaml(struct rewrite_ctx *c)
 {
@@ -293,8 +308,14 @@ rewrite_mm_yaml(struct rewrite_ctx *c)
 		ydoc_free(&y);
 		return rc < 0 ? -1 : 0;
 	}
-	ydoc_set_str(&y, ydoc_root(&y), "MM_TOOL_PATH", copy);
+	rc = yaml_text(c, cfg, "MM_TOOL_PATH", copy);
+	if (rc == 0)
+		ydoc_set_str(&y, ydoc_root(&y), "MM_TOOL_PATH", copy);
 	free(copy);
+	if (rc == -1) {
+		ydoc_free(&y);
+		return -1;
+	}
 	if (c->plan->train_iters >= 0 && !yaml_set_int(&y, "gpt_args",
 	    "train_iters", train_iters(c->plan)))
 		return not_a_map(c, &y, cfg, "gpt_args");
@@ -318,22 +339,29 @@ drop_profile_override(char *const *a)
 	return is_profile_override(a[0]);
 }
 
-/* Set ITEM's key in mapping MAP from its cJSON value; mappings merge. */
+/*
+ * Set ITEM's key in mapping MAP (FIELD names it, dotted) from its cJSON
+ * value; mappings merge.  0, or -1 and *why naming CFG and the field.
+ */
 static int
-yaml_put(struct ydoc *y, int map, const cJSON *item)
+yaml_put(struct rewrite_ctx *c, struct ydoc *y, int map, const cJSON *item,
+    const char *cfg, const char *field)
 {
 	const cJSON *e;
-	char **items, n[32];
+	char **items, n[32], *sub_field;
 	size_t i = 0;
-	int sub;
+	int sub, rc = 0;
 
 	if (cJSON_IsObject(item)) {
 		if ((sub = ydoc_map(y, map, item->string)) == 0)
-			return -1;
-		cJSON_ArrayForEach(e, item)
-			if (yaml_put(y, sub, e) == -1)
-				return -1;
-		return 0;
+			return fail(c, xasprintf(_("%s: '%s' must be a mapping of "
+			    "settings; fix the file"), cfg, field));
+		cJSON_ArrayForEach(e, item) {
+			sub_field = xasprintf("%s.%s", field, e->string);
+			rc = rc == 0 ? yaml_put(c, y, sub, e, cfg, sub_field) : rc;
+			free(sub_field);
+		}
+		return rc;
 	}
 	if (cJSON_IsArray(item)) {
 		items = xcalloc((size_t)cJSON_GetArraySize(item) + 1,
@@ -344,9 +372,11 @@ yaml_put(struct ydoc *y, int map, const cJSON *item)
 		while (i > 0)
 			free(items[--i]);
 		free(items);
-	} else if (cJSON_IsString(item))
+	} else if (cJSON_IsString(item)) {
+		if (yaml_text(c, cfg, field, item->valuestring) == -1)
+			return -1;
 		ydoc_set_str(y, map, item->string, item->valuestring);
-	else if (cJSON_IsNumber(item)) {
+	} else if (cJSON_IsNumber(item)) {
 		snprintf(n, sizeof(n), "%d", item->valueint);
 		ydoc_set(y, map, item->string, n);
 	} else
@@ -357,15 +387,19 @@ yaml_put(struct ydoc *y, int map, const cJSON *item)
 
 /* The FSDP2 engine's tools.profile mapping with the plan's settings. */
 static int
-fsdp2_profile(struct rewrite_ctx *c, struct ydoc *y, int profile)
+fsdp2_profile(struct rewrite_ctx *c, struct ydoc *y, int profile,
+    const char *cfg)
 {
 	cJSON *mine = mm_profile(c, NULL);
 	const cJSON *item;
+	char *field;
 	int rc = 0;
 
-	cJSON_ArrayForEach(item, mine)
-		if (rc == 0)
-			rc = yaml_put(y, profile, item);
+	cJSON_ArrayForEach(item, mine) {
+		field = xasprintf("tools.profile.%s", item->string);
+		rc = rc == 0 ? yaml_put(c, y, profile, item, cfg, field) : rc;
+		free(field);
+	}
 	cJSON_Delete(mine);
 	return rc;
 }
@@ -405,8 +439,10 @@ rewrite_mm_fsdp2(struct rewrite_ctx *c)
 		return 0;
 	}
 	argv_drop(&c->out->argv, from, drop_profile_override);
-	if (fsdp2_profile(c, &y, profile) == -1)
-		return not_a_map(c, &y, cfg, "tools.profile.static_param");
+	if (fsdp2_profile(c, &y, profile, cfg) == -1) {
+		ydoc_free(&y);
+		return -1;
+	}
 	/* key=value on the command line wins over the YAML. */
 	if (c->plan->train_iters >= 0) {
 		snprintf(n, sizeof(n), "training.train_iters=%d",

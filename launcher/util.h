@@ -35,5 +35,9 @@ char	*shell_join(char *const argv[]);
 char	*strv_join(char *const v[], const char *sep);
 /* Does S end with SUFFIX? */
 int	 ends_with(const char *s, const char *suffix);
+/* Length of the valid UTF-8 sequence at S (RFC 3629), or 0 (a bad byte). */
+size_t	 utf8_seq(const unsigned char *s);
+/* Is S valid UTF-8 as a whole? */
+int	 utf8_valid(const char *s);
 
 #endif
