@@ -212,9 +212,7 @@ job_free(struct job *j)
 static char *
 python_of(const char *path)
 {
-	const char *python = job_python(path);
-
-	return python != NULL ? xstrdup(python) : NULL;
+	return xstrdup_null(job_python(path));
 }
 
 /* Is the command a shell running a script (bash train.sh)? */

@@ -385,14 +385,28 @@ options_parse(int argc, char **argv, struct options *o)
 	o->cmd = argv + optind;
 }
 
+/* A copy of SRC that owns its own strings (the command is shared). */
+static void
+options_dup(struct options *dst, const struct options *src)
+{
+	*dst = *src;
+	plan_dup(&dst->plan, &src->plan);
+	dst->cann_env = xstrdup_null(src->cann_env);
+	dst->json = xstrdup_null(src->json);
+	dst->log = xstrdup_null(src->log);
+}
+
 int
 options_edit(struct options *o, const char *name, const char *value)
 {
 	jmp_buf here;
 	char *opt = xasprintf("--%s", name + strspn(name, "-"));
 	char *argv[] = { (char *)"msprof-exec", opt, (char *)value, NULL };
+	struct options before;
 	int c, ok = 0;
 
+	/* A refused value may be half applied: it must change nothing. */
+	options_dup(&before, o);
 	if (setjmp(here) == 0) {
 		editing = &here;
 		optind = 1;
@@ -410,7 +424,13 @@ options_edit(struct options *o, const char *name, const char *value)
 	}
 	editing = NULL;
 	free(opt);
-	return ok ? 0 : -1;
+	if (!ok) {
+		options_free(o);
+		*o = before;
+		return -1;
+	}
+	options_free(&before);
+	return 0;
 }
 
 void

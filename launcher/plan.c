@@ -58,6 +58,27 @@ plan_free(struct plan *p)
 }
 
 void
+plan_dup(struct plan *dst, const struct plan *src)
+{
+	*dst = *src;
+	dst->level = xstrdup_null(src->level);
+	dst->ranks = NULL;
+	if (src->ranks != NULL) {
+		dst->ranks = xcalloc(PLAN_MAX_RANKS, sizeof(*dst->ranks));
+		memcpy(dst->ranks, src->ranks, src->nranks * sizeof(*src->ranks));
+	}
+	dst->export_type = xstrdup_null(src->export_type);
+	dst->aic_metrics = xstrdup_null(src->aic_metrics);
+	dst->mode = xstrdup_null(src->mode);
+	dst->dynamic_dir = xstrdup_null(src->dynamic_dir);
+	dst->output = xstrdup_null(src->output);
+	dst->framework = xstrdup_null(src->framework);
+	dst->session = xstrdup_null(src->session);
+	dst->shim = xstrdup_null(src->shim);
+	dst->launchtab = xstrdup_null(src->launchtab);
+}
+
+void
 plan_steps(const struct plan *p, enum engine e, int *start, int *end)
 {
 	int mm = strcmp(engine_framework(e), "mm") == 0;
@@ -152,7 +173,7 @@ get_str(const cJSON *o, const char *k, const char *def)
 
 	if (cJSON_IsString(v))
 		return xstrdup(v->valuestring);
-	return def != NULL ? xstrdup(def) : NULL;
+	return xstrdup_null(def);
 }
 
 static int

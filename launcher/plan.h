@@ -37,6 +37,8 @@ struct plan {
 
 void	plan_defaults(struct plan *);
 void	plan_free(struct plan *);
+/* A copy of SRC in DST that owns its own strings. */
+void	plan_dup(struct plan *dst, const struct plan *src);
 /* Write atomically; -1 with errno set on failure. */
 int	plan_write(const struct plan *, const char *path);
 /* -1 and a message in *why on failure. */

@@ -43,6 +43,12 @@ xstrdup(const char *s)
 }
 
 char *
+xstrdup_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+char *
 xasprintf(const char *fmt, ...)
 {
 	va_list ap;

@@ -57,4 +57,14 @@ like "$screen" "Level +level2" "edit: the table shows the new level"
 like "$screen" "status 0" "edit, then y: started"
 like "$(rec_argv)" "--profile-step-start 5 --profile-step-end 7 .*--profile-level level2" \
     "edit: the launch gets the edited values"
+
+# A refused edit changes nothing: neither a value cut short (ranks 0,x)
+# nor one the rules refuse afterwards (a window over 3 steps needs --force).
+reset_run
+screen=$(on_tty e "ranks 3,x" e "steps 2:9" y)
+like "$screen" "--ranks '3,x': 'x' is not a rank" "edit: a bad rank list is refused"
+like "$screen" "--force" "edit: a window over 3 steps is refused, naming --force"
+like "$screen" "status 0" "refused edits, then y: started"
+like "$(rec_argv)" "--profile-step-start 2 --profile-step-end 4 --profile-ranks 0 " \
+    "refused edits: the launch gets the values from before them"
 done_testing
