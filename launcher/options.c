@@ -409,7 +409,7 @@ options_edit(struct options *o, const char *name, const char *value)
 	options_dup(&before, o);
 	if (setjmp(here) == 0) {
 		editing = &here;
-		optind = 1;
+		optind = 0;	/* glibc: forget a refused -xy group too */
 		opterr = 0;
 		while ((c = getopt_long(value ? 3 : 2, argv, ":", longopts,
 		    NULL)) != -1) {

@@ -67,4 +67,11 @@ like "$screen" "--force" "edit: a window over 3 steps is refused, naming --force
 like "$screen" "status 0" "refused edits, then y: started"
 like "$(rec_argv)" "--profile-step-start 2 --profile-step-end 4 --profile-ranks 0 " \
     "refused edits: the launch gets the values from before them"
+# A flag group refused part way (-yq: -y cannot be edited) must not leave
+# getopt inside the old answer for the next edit.
+reset_run
+screen=$(on_tty e "no-cpu -yq" e "level level2" y)
+like "$screen" "'no-cpu' cannot be changed here" "edit: a refused flag group"
+like "$screen" "Level +level2" "edit after a refused flag group: applied"
+like "$(rec_argv)" "--profile-level level2" "edit after a refused flag group: the launch gets it"
 done_testing
