@@ -193,6 +193,7 @@ run(const char *session, const char *mode, const char *path,
 		record_update(session, path, "unchanged",
 		    _("the profiled command line is too long for this system"));
 		execve(path, orig, envp);
+		argv = orig;	/* for the shell below too */
 	}
 	if (errno == ENOEXEC && strcmp(mode, INJECT_MODE_SEARCH) == 0) {
 		/* execvp runs a file without #! with the shell. */

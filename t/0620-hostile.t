@@ -80,6 +80,17 @@ like "$out" "0 training launch\(es\) profiled, 1 left alone" \
     "over the limit: the report counts the launch as left alone, not profiled"
 like "$out" "left alone \(the profiled command line is too long for this system\)" \
     "over the limit: the report says why"
+# The same launcher without a #! line: execvp (env) runs it with /bin/sh,
+# and with the original arguments there too.
+mkdir -p "$T/nosb"
+sed 1d "$RBIN/torchrun" > "$T/nosb/torchrun"
+chmod +x "$T/nosb/torchrun"
+sed "s|PATH=\"$RBIN:|PATH=\"$T/nosb:|" big.sh > big2.sh
+reset_run
+msprof -y --ranks "$(seq -s, 0 3999)" bash big2.sh
+is "$rc:$(nrecorded)" "0:1" "over the limit, a launcher without #!: ran once through /bin/sh"
+like "$err" "running .*/nosb/torchrun without profiling" \
+    "over the limit, a launcher without #!: run unprofiled, said so"
 ulimit -S -s "$old_stack"
 reset_run
 
