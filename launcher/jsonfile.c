@@ -44,7 +44,7 @@ escaped_byte(const char *s)
 	unsigned v;
 	int len = 0;
 
-	if (strncasecmp(s, "\\udc", 4) != 0 ||
+	if (strncmp(s, "\\u", 2) != 0 || strncasecmp(s + 2, "dc", 2) != 0 ||
 	    sscanf(s + 4, "%2x%n", &v, &len) != 1 || len != 2 ||
 	    !isxdigit((unsigned char)s[4]) || v < 0x80)
 		return -1;
@@ -55,7 +55,8 @@ escaped_byte(const char *s)
 static int
 high_surrogate(const char *s)
 {
-	return strncasecmp(s, "\\ud", 3) == 0 && s[3] != '\0' &&
+	return strncmp(s, "\\u", 2) == 0 && (s[2] == 'd' || s[2] == 'D') &&
+	    s[3] != '\0' &&
 	    strchr("89abAB", s[3]) != NULL && isxdigit((unsigned char)s[4]) &&
 	    isxdigit((unsigned char)s[5]);
 }
@@ -64,9 +65,10 @@ cJSON *
 json_parse(const char *text, const char **end)
 {
 	char *buf = xstrdup(text), *o = buf;
+	/* where each escape turned into a byte is in BUF, to map END back */
+	size_t *at = xcalloc(strlen(text) / 6 + 1, sizeof(*at)), nat = 0, n;
 	const char *s;
 	int in_string = 0, b;
-	size_t n;
 	cJSON *j;
 
 	for (s = text; *s != '\0'; s++) {
@@ -79,6 +81,7 @@ json_parse(const char *text, const char **end)
 			continue;
 		}
 		if (in_string && *s == '\\' && (b = escaped_byte(s)) != -1) {
+			at[nat++] = (size_t)(o - buf);
 			*o++ = (char)b;
 			s += 5;
 			continue;
@@ -91,8 +94,14 @@ json_parse(const char *text, const char **end)
 	}
 	*o = '\0';
 	j = cJSON_ParseWithOpts(buf, end, 1);
-	if (end != NULL && *end != NULL)	/* point into TEXT, roughly */
-		*end = text + (*end - buf);
+	if (end != NULL && *end != NULL) {	/* the same place in TEXT */
+		size_t off = (size_t)(*end - buf), k = 0;
+
+		while (k < nat && at[k] < off)
+			k++;
+		*end = text + off + 5 * k;
+	}
+	free(at);
 	free(buf);
 	return j;
 }

@@ -64,7 +64,7 @@ plan_dup(struct plan *dst, const struct plan *src)
 	dst->level = xstrdup_null(src->level);
 	dst->ranks = NULL;
 	if (src->ranks != NULL) {
-		dst->ranks = xcalloc(PLAN_MAX_RANKS, sizeof(*dst->ranks));
+		dst->ranks = xcalloc(src->nranks + 1, sizeof(*dst->ranks));
 		memcpy(dst->ranks, src->ranks, src->nranks * sizeof(*src->ranks));
 	}
 	dst->export_type = xstrdup_null(src->export_type);

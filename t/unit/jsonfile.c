@@ -66,6 +66,13 @@ main(void)
 	    "\xf0\x90\x82\x80") == 0, "a UTF-16 pair whose low half is "
 	    "\\udc80 stays U+10080");
 	cJSON_Delete(j);
+	j = json_parse("[\"\\UDC80\"]", NULL);
+	ok(j == NULL, "\\U is no JSON escape: refused");
+	cJSON_Delete(j);
+	j = json_parse("{\"a\": \"\\udc80\\udc81\",\n\"b\": x}", &end);
+	ok(j == NULL && end != NULL && *end == 'x', "the error position "
+	    "counts the escapes of the input");
+	cJSON_Delete(j);
 	j = json_parse("{\"a\": 1}\n", NULL);
 	ok(j != NULL, "trailing white space accepted");
 	cJSON_Delete(j);
