@@ -280,7 +280,8 @@ yaml_text(struct rewrite_ctx *c, const char *cfg, const char *field,
 	if (utf8_valid(value))
 		return 0;
 	return fail(c, xasprintf(_("%s: %s cannot hold %s: not UTF-8, and "
-	    "YAML holds text only; give -o a directory whose name is UTF-8"),
+	    "YAML holds text only; give -o a directory whose full path is "
+	    "UTF-8"),
 	    cfg, field, value));
 }
 
@@ -303,19 +304,21 @@ rewrite_mm_yaml(struct rewrite_ctx *c)
 		    "file.\"; add MM_TOOL_PATH: ./mindspeed_mm/tools/tools.json"),
 		    cfg));
 	}
+	copy = copy_path(c, tools);	/* checked before anything is written */
+	rc = yaml_text(c, cfg, "MM_TOOL_PATH", copy);
+	free(copy);
+	copy = NULL;
+	if (rc == -1) {
+		ydoc_free(&y);
+		return -1;
+	}
 	copy_argv(c);
 	if ((rc = tools_copy(c, tools, cfg, &copy)) != 0) {
 		ydoc_free(&y);
 		return rc < 0 ? -1 : 0;
 	}
-	rc = yaml_text(c, cfg, "MM_TOOL_PATH", copy);
-	if (rc == 0)
-		ydoc_set_str(&y, ydoc_root(&y), "MM_TOOL_PATH", copy);
+	ydoc_set_str(&y, ydoc_root(&y), "MM_TOOL_PATH", copy);
 	free(copy);
-	if (rc == -1) {
-		ydoc_free(&y);
-		return -1;
-	}
 	if (c->plan->train_iters >= 0 && !yaml_set_int(&y, "gpt_args",
 	    "train_iters", train_iters(c->plan)))
 		return not_a_map(c, &y, cfg, "gpt_args");

@@ -60,7 +60,7 @@ odd=$(printf 'o\377ut')
 printf 'training:\n  train_iters: 20\n' > cfg/fsdp.yaml
 attempt -o "$T/$odd" torchrun mindspeed_mm/fsdp/train/trainer.py cfg/fsdp.yaml
 is "$rc:$(nrecorded)" "78:0" "FSDP2, output path not UTF-8: exit 78, the launch did not start"
-like "$err" "cfg/fsdp.yaml: tools.profile.static_param.save_path cannot hold .*: not UTF-8, and YAML holds text only; give -o a directory whose name is UTF-8" \
+like "$err" "cfg/fsdp.yaml: tools.profile.static_param.save_path cannot hold .*: not UTF-8, and YAML holds text only; give -o a directory whose full path is UTF-8" \
     "FSDP2, output path not UTF-8: names the file, the field and the fix"
 echo "$ok_tools" > cfg/tools.json
 printf 'MM_TOOL_PATH: cfg/tools.json\ngpt_args:\n  train_iters: 20\n' > cfg/mm.yaml
@@ -68,6 +68,7 @@ attempt -o "$T/$odd" torchrun pretrain_transformers.py cfg/mm.yaml
 is "$rc:$(nrecorded)" "78:0" "YAML entry, output path not UTF-8: exit 78, the launch did not start"
 like "$err" "cfg/mm.yaml: MM_TOOL_PATH cannot hold .*: not UTF-8" \
     "YAML entry, output path not UTF-8: names the file and the field"
+is "$(ls "$T/$odd"/msprof-exec_*/ | grep -c tools.json)" 0 "YAML entry, output path not UTF-8: no tools.json copy left behind"
 
 # Existing settings.
 echo '{"profile": {"enable": true, "static_param": {"start_step": 3}}}' > cfg/tools.json
