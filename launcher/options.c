@@ -212,14 +212,19 @@ parse_ranks(struct plan *p, const char *v)
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		r = strtol(tok, &end, 10);
-		if (*end != '\0' || r < 0 || r > INT_MAX ||
-		    p->nranks == PLAN_MAX_RANKS) {
+		if (*end != '\0' || r < 0 || r > INT_MAX)
 			complain(_("--ranks '%s': '%s' is not a rank; give 0, "
 			    "0,1,2 or all"), v, tok);
-			free(copy);	/* refuse() may longjmp to the prompt */
-			refuse();
+		else if (p->nranks == PLAN_MAX_RANKS)
+			complain(_("--ranks: more than %d ranks; give all, or "
+			    "fewer ranks (profiling data grows with each)"),
+			    PLAN_MAX_RANKS);
+		else {
+			p->ranks[p->nranks++] = (int)r;
+			continue;
 		}
-		p->ranks[p->nranks++] = (int)r;
+		free(copy);	/* refuse() may longjmp to the prompt */
+		refuse();
 	}
 	free(copy);
 	if (p->nranks == 0)
@@ -419,6 +424,9 @@ options_edit(struct options *o, const char *name, const char *value)
 				    "name of the table, e.g. level level2"), name);
 			parse_one(o, c, optarg);
 		}
+		if (optind < (value != NULL ? 3 : 2))
+			bad(_("'%s' takes no value; give the name alone, e.g. "
+			    "no-cpu"), name);
 		check(o);
 		ok = 1;
 	}

@@ -50,6 +50,7 @@ refused "--step-start '0': give a whole number of 1 or more" --step-start 0
 refused "--step-end 3: the end step must be greater than the start step 3" --step-start 3 --step-end 3
 refused "--level 'level3': not accepted; use one of level_none, level0, level1, level2" --level level3
 refused "--ranks 'x': 'x' is not a rank; give 0, 0,1,2 or all" --ranks x
+refused "--ranks: more than 4096 ranks; give all, or fewer ranks" --ranks "$(seq -s, 0 4096)"
 refused "--ranks '0,-1': '-1' is not a rank" --ranks 0,-1
 refused "--with 'gpu': unknown item 'gpu'; accepted: cpu, memory, stack, shapes" --with gpu
 refused "--export-type 'csv': not accepted; use one of text, db" --export-type csv

@@ -74,4 +74,7 @@ screen=$(on_tty e "no-cpu -yq" e "level level2" y)
 like "$screen" "'no-cpu' cannot be changed here" "edit: a refused flag group"
 like "$screen" "Level +level2" "edit after a refused flag group: applied"
 like "$(rec_argv)" "--profile-level level2" "edit after a refused flag group: the launch gets it"
+reset_run
+screen=$(on_tty e "no-cpu foo" y)
+like "$screen" "'no-cpu' takes no value" "edit: a value after a flag is refused, not ignored"
 done_testing
