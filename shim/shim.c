@@ -326,7 +326,11 @@ fexecve(int fd, char *const argv[], char *const envp[])
 	char *p = proc + sizeof(proc);
 
 	READY();
-	if (S.active && fd >= 0) {
+	/* glibc's own EINVAL checks come first */
+	if (fd < 0 || opaque((const char *)argv) == NULL ||
+	    opaque((const char *)envp) == NULL)
+		return CALL_REAL(fexecve, fd, argv, envp);
+	if (S.active) {
 		/* Match by the file the descriptor was opened from. */
 		*--p = '\0';
 		for (int v = fd; ; v /= 10) {
@@ -361,7 +365,7 @@ fexecve(int fd, char *const argv[], char *const envp[])
 	while (va_arg(ap, char *) != NULL)				\
 		n_++;							\
 	va_end(ap);							\
-	if (n_ > SHIM_MAX_ARGS) {					\
+	if (n_ >= INT_MAX) {	/* glibc's limit; stack as it uses */	\
 		errno = E2BIG;						\
 		return -1;						\
 	}								\

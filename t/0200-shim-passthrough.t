@@ -99,7 +99,7 @@ same() {
 }
 
 NCASES=22
-plan $((NCASES * 10 + 24))
+plan $((NCASES * 10 + 28))
 
 same "absolute path" $DEF "" /bin/echo "hi there" \
     "ok:hi@there ok:hi@there ok:hi@there ok:hi@there ok:hi@there"
@@ -279,4 +279,49 @@ for how in execve posix_spawn; do
 	is "$base:$shim" "ok:ok" \
 	    "$how with env={} at the argument size limit: works with the shim"
 done
+
+# glibc's own argument checks come first, even for a launcher: fexecve with
+# no argv or no environment fails with EINVAL.
+make_recorder torchrun
+cat > edge.c <<'EOF2'
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+int
+main(int argc, char **argv)
+{
+	char *av[] = { "torchrun", "x", NULL }, *ev[] = { "A=1", NULL };
+	int fd = open(argv[1], O_RDONLY);
+
+	if (strcmp(argv[2], "noenv") == 0)
+		fexecve(fd, av, NULL);
+	else
+		fexecve(fd, NULL, ev);
+	printf("errno=%d\n", errno);
+	return 0;
+}
+EOF2
+cc -o edge edge.c
+for how in noenv noargv; do
+	base=$(./edge "$RBIN/torchrun" $how 2>&1)
+	shim=$(shim_session; LD_PRELOAD=$SHIM ./edge "$RBIN/torchrun" $how 2>&1)
+	is "$shim" "$base" "fexecve $how, active session: as glibc ($base)"
+done
+is "$(nrecorded)" 0 "fexecve with no argv or no environment: nothing ran"
+# execl takes as many arguments as glibc's (the shim's other bounds are
+# 65536): 70000 here.
+{
+	echo '#include <unistd.h>'
+	echo '#define X10 "x","x","x","x","x","x","x","x","x","x"'
+	echo '#define X100 X10,X10,X10,X10,X10,X10,X10,X10,X10,X10'
+	echo '#define X1000 X100,X100,X100,X100,X100,X100,X100,X100,X100,X100'
+	echo '#define X10000 X1000,X1000,X1000,X1000,X1000,X1000,X1000,X1000,X1000,X1000'
+	echo 'int main(void) { execl("/bin/true", X10000, X10000, X10000, X10000, X10000, X10000, X10000, (char *)0); return 9; }'
+} > many.c
+cc -o many many.c
+./many; base=$?
+shim=$(shim_session; LD_PRELOAD=$SHIM ./many; echo $?)
+is "$base:$shim" "0:0" "execl with 70000 arguments, active session: runs, as without the shim"
 done_testing
