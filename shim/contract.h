@@ -23,8 +23,9 @@
  * Keys are the MATCH_KEY_* names; the launcher builds the string from
  * config/launchers.conf.  Items of "launcher", "python" and "entry" are
  * compared with the path being executed (an item with a '/' must match the
- * end of the path, one without must match its last component; a trailing
- * '*' matches any suffix); "module" items are compared whole.
+ * end of the path at a component boundary, one without must match its
+ * last component; a trailing '*' matches the rest of the last component);
+ * "module" items are compared whole (a trailing '*': any suffix).
  */
 #define MATCH_KEY_LAUNCHER	"launcher"
 #define MATCH_KEY_PYTHON	"python"

@@ -47,10 +47,30 @@ has_slash(const char *s, size_t n)
 }
 
 /*
+ * Does a path component of NAME start with the ILEN bytes of ITEM (which
+ * has a '/'), the rest of NAME after them being in the last component?
+ * "tasks/train" then matches "/repo/tasks/train_x.py".
+ */
+static int
+tail_matches(const char *item, size_t ilen, const char *name)
+{
+	const char *p;
+
+	for (p = name; *p != '\0'; p++) {
+		if (p != name && p[-1] != '/')
+			continue;
+		if (str_len(p) >= ilen && mem_eq(item, p, ilen) &&
+		    !has_slash(p + ilen, str_len(p + ilen)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Compare one table item with NAME.  Module names are compared whole;
  * other names as paths: an item with a '/' must end the path at a
  * component boundary, one without must equal the last component, and a
- * final '*' matches anything.
+ * final '*' matches the rest of the last component (of a module: anything).
  */
 static int
 item_matches(const char *item, size_t ilen, const char *name, int whole)
@@ -63,8 +83,10 @@ item_matches(const char *item, size_t ilen, const char *name, int whole)
 	if (!whole && !has_slash(item, ilen))
 		name = path_base(name);
 	nlen = str_len(name);
-	if (item[ilen - 1] == '*')
+	if (item[ilen - 1] == '*' && (whole || !has_slash(item, ilen)))
 		return nlen >= ilen - 1 && mem_eq(item, name, ilen - 1);
+	if (item[ilen - 1] == '*')
+		return tail_matches(item, ilen - 1, name);
 	if (whole || !has_slash(item, ilen))
 		return nlen == ilen && mem_eq(item, name, ilen);
 	if (nlen < ilen)

@@ -109,6 +109,16 @@ entries(void)
 	    "./pretrain_gpt.py");
 	is_int(table_find(table, "module", "torch.distributed.launch"), 1,
 	    "index among a key's items");
+	is_int(table_find("entry=tasks/train*", "entry",
+	    "/repo/tasks/train_x.py"), 0, "a '/' item with '*': at a "
+	    "component boundary of a full path");
+	is_int(table_find("entry=tasks/train*", "entry", "tasks/train.py"), 0,
+	    "a '/' item with '*': a relative path");
+	is_int(table_find("entry=tasks/train*", "entry", "/repo/xtasks/train.py"),
+	    -1, "a '/' item with '*': not inside a component");
+	is_int(table_find("entry=tasks/train*", "entry",
+	    "/repo/tasks/train/other.py"), -1, "a '/' item with '*': the "
+	    "rest stays in the last component");
 	is_int(table_find(NULL, "entry", "x"), -1, "no table");
 	is_int(table_find("", "entry", "x"), -1, "empty table");
 	is_int(table_find("launcher=;entry=", "entry", ""), -1, "empty items");
