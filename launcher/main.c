@@ -173,7 +173,7 @@ child_environ(const struct install *in, const struct launchtab *tab,
     const char *session, struct strv *vars)
 {
 	struct shim_env se = { 0 };
-	size_t n = vec_count(environ);
+	size_t n = vec_count(environ), size = 0;
 	char **envp, *ld;
 
 	strv_pushf(vars, "%s=%s", MSPROF_ENV_SHIM, in->shim);
@@ -181,8 +181,16 @@ child_environ(const struct install *in, const struct launchtab *tab,
 	strv_pushf(vars, "%s=%s", MSPROF_ENV_SESSION, session);
 	strv_pushf(vars, "%s=%s", MSPROF_ENV_MATCH, tab->match);
 	se.shim = in->shim;
-	for (size_t i = 0; i < vars->n; i++)
+	for (size_t i = 0; i < vars->n; i++) {
 		se.saved[se.nsaved++] = vars->v[i];
+		size += strlen(vars->v[i]) + 1;
+	}
+	/* The shim keeps a copy of them in a buffer of fixed size. */
+	if (size > SHIM_SAVED_BYTES)
+		errx(EX_CONFIG, _("%s: the launch table is too large for the "
+		    "shim (%zu bytes of session variables, at most %d); remove "
+		    "entries, or install msprof-exec in a shorter directory"),
+		    tab->path, size, SHIM_SAVED_BYTES);
 	envp = xcalloc(n + vars->n + 2, sizeof(*envp));
 	ld = xmalloc(env_preload_size(&se, environ));
 	env_fix(&se, environ, envp, ld);

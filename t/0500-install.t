@@ -93,6 +93,24 @@ mv "$ROOT/opt/msprof" "$T/moved"
 out=$("$T/moved/bin/msprof-exec" --version 2>&1)
 has_line "$out" "shim: $T/moved/lib/msprof-exec/$ISHIM" \
     "moved installation: --version names the moved shim"
+# A launch table larger than the shim's copy of its session variables is
+# refused before anything runs, not silently left unmatched.
+if [ -e /etc/msprof-exec/launchers.conf ]; then
+	skip "/etc/msprof-exec/launchers.conf overrides the installed table here"
+	skip "/etc/msprof-exec/launchers.conf overrides the installed table here"
+else
+	LT=$T/moved/share/msprof-exec/launchers.conf
+	cp "$LT" "$T/lt.orig"
+	for i in $(seq 700); do
+		echo "entry some/long/path/to/an/entry_script_number_$i.py llm-mcore"
+	done >> "$LT"
+	reset_run
+	"$T/moved/bin/msprof-exec" --skip-checks -y sh -c "torchrun pretrain_gpt.py" > /dev/null 2> "$T/.err"
+	is "$?:$(nrecorded)" "78:0" "a launch table too large for the shim: exit 78, nothing ran"
+	like "$(cat "$T/.err")" "launchers.conf: the launch table is too large for the shim \([0-9]+ bytes of session variables, at most 16384\)" \
+	    "a launch table too large for the shim: the message names the table and the limit"
+	cp "$T/lt.orig" "$LT"
+fi
 mv "$T/moved" "$ROOT/opt/msprof"
 
 mk uninstall
