@@ -52,10 +52,11 @@
 #define SESSION_JOURNAL		"journal.jsonl"
 #define SESSION_LOG		"train.log"		/* the command's output */
 
-/* Bounds the shim works within (it only uses the stack). */
+/* Bounds the shim works within (the stack, or mmap for large arrays). */
 #define SHIM_MAX_ARGS		65536	/* argv elements it will copy */
 #define SHIM_MAX_ENV		65536	/* environment entries it will copy */
 #define SHIM_MAX_SAVED		16	/* MSPROF_EXEC_* variables it keeps */
 #define SHIM_SAVED_BYTES	16384	/* their total size */
+#define SHIM_STACK_BYTES	4096	/* arrays on the stack; larger ones mapped */
 
 #endif

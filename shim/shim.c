@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <sys/mman.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -185,6 +186,46 @@ searched_launch(const char *file, char *const argv[], char *buf, size_t cap)
 }
 
 /*
+ * Room for the arrays an exec call builds: STACK (SHIM_STACK_BYTES) when
+ * they fit, else mapped, since a program may exec from a thread with a
+ * small stack and a large environment.  mmap is a system call, safe in a
+ * vfork child; errno is kept.
+ */
+struct room {
+	char	*p;
+	size_t	 size;
+};
+
+static int
+room_get(struct room *r, char *stack, size_t size)
+{
+	int saved_errno = errno;
+	void *m;
+
+	r->size = size;
+	r->p = stack;
+	if (size <= SHIM_STACK_BYTES)
+		return 0;
+	m = mmap(NULL, size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	errno = saved_errno;
+	if (m == MAP_FAILED)
+		return -1;
+	r->p = m;
+	return 0;
+}
+
+static void
+room_put(struct room *r)
+{
+	int saved_errno = errno;
+
+	if (r->size > SHIM_STACK_BYTES)
+		munmap(r->p, r->size);
+	errno = saved_errno;
+}
+
+/*
  * Build the injector's argv (contract.h) in OUT, which has room for
  * vec_count(argv) + INJECT_ARGV_CMD + 2 pointers.
  */
@@ -205,6 +246,14 @@ injector_argv(char **out, const char *mode, const char *path,
 	out[INJECT_ARGV_CMD + n] = NULL;
 }
 
+/* Bytes for the injector's argv, its environment and LD_PRELOAD value. */
+static size_t
+injector_room(size_t n, size_t e, char *const envp[])
+{
+	return (n + INJECT_ARGV_CMD + 2 + e + 1) * sizeof(char *) +
+	    env_preload_size(&S.env, envp);
+}
+
 /*
  * Replace the process with the injector; returns only if that failed.  The
  * injector gets the environment meant for the launcher without the shim:
@@ -216,15 +265,19 @@ exec_injector(const char *mode, const char *path, char *const argv[],
     char *const envp[])
 {
 	size_t n = vec_count(argv), e = vec_count(envp);
+	char stack[SHIM_STACK_BYTES] __attribute__((aligned(16)));
+	char **iargv, **clean;
+	struct room r;
 
-	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV)
+	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV ||
+	    room_get(&r, stack, injector_room(n, e, envp)) == -1)
 		return;
-	char *iargv[n + INJECT_ARGV_CMD + 2], *clean[e + 1];
-	char ld[env_preload_size(&S.env, envp)];
-
+	iargv = (char **)r.p;
+	clean = iargv + n + INJECT_ARGV_CMD + 2;
 	injector_argv(iargv, mode, path, argv);
-	env_strip(S.env.shim, envp, clean, ld);
+	env_strip(S.env.shim, envp, clean, (char *)(clean + e + 1));
 	S.execve(S.injector, iargv, clean);
+	room_put(&r);
 }
 
 /*
@@ -232,18 +285,24 @@ exec_injector(const char *mode, const char *path, char *const argv[],
  * CALL_FIXED, which names the repaired copy `fixed`; if the repaired
  * environment is what makes the call fail (E2BIG: FAILED is true of its
  * result R_), the caller's own call is made after all.  The copy lives on
- * this frame's stack.
+ * this frame's stack, or in a mapping when large (struct room).
  */
 #define WITH_ENV(envp, call_fixed, call_plain, failed) do {		\
 	size_t n_ = vec_count(envp);					\
 	if (!S.active || n_ > SHIM_MAX_ENV ||				\
 	    !env_needs_fix(&S.env, (envp)))				\
 		return (call_plain);					\
-	char ld_[env_preload_size(&S.env, (envp))];			\
-	char *fixed[n_ + S.env.nsaved + 2];				\
+	char stack_[SHIM_STACK_BYTES] __attribute__((aligned(16)));	\
+	size_t np_ = n_ + (size_t)S.env.nsaved + 2;			\
+	struct room room_;						\
+	if (room_get(&room_, stack_, np_ * sizeof(char *) +		\
+	    env_preload_size(&S.env, (envp))) == -1)			\
+		return (call_plain);					\
+	char **fixed = (char **)room_.p;				\
 	int saved_ = errno, r_;						\
-	env_fix(&S.env, (envp), fixed, ld_);				\
+	env_fix(&S.env, (envp), fixed, (char *)(fixed + np_));		\
 	r_ = (call_fixed);						\
+	room_put(&room_);						\
 	if (!(failed))							\
 		return r_;						\
 	errno = saved_;							\
@@ -421,15 +480,21 @@ spawn_injector(pid_t *pid, const char *path,
     char *const argv[], char *const envp[])
 {
 	size_t n = vec_count(argv), e = vec_count(envp);
+	char stack[SHIM_STACK_BYTES] __attribute__((aligned(16)));
+	char **iargv, **clean;
+	struct room r;
+	int rc;
 
-	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV)
+	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV ||
+	    room_get(&r, stack, injector_room(n, e, envp)) == -1)
 		return -1;
-	char *iargv[n + INJECT_ARGV_CMD + 2], *clean[e + 1];
-	char ld[env_preload_size(&S.env, envp)];
-
+	iargv = (char **)r.p;
+	clean = iargv + n + INJECT_ARGV_CMD + 2;
 	injector_argv(iargv, INJECT_MODE_SPAWN, path, argv);
-	env_strip(S.env.shim, envp, clean, ld);
-	return S.posix_spawn(pid, S.injector, fa, attr, iargv, clean);
+	env_strip(S.env.shim, envp, clean, (char *)(clean + e + 1));
+	rc = S.posix_spawn(pid, S.injector, fa, attr, iargv, clean);
+	room_put(&r);
+	return rc;
 }
 
 EXPORT int

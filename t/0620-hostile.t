@@ -211,6 +211,52 @@ is "$(grep -c '^MSPROF_T_V' nontarget.env):$(grep '^LD_PRELOAD=' nontarget.env)"
     "20000:LD_PRELOAD=$SHIM" "20000 variables: the script's programs have them all, and the shim"
 diag "large environment: $(( $(date +%s) - start )) s"
 reset_run
+# A thread with a 64 KiB stack, 10000 variables, LD_PRELOAD dropped: the
+# shim repairs the environment in memory it maps, not on that stack.
+cat > small.c <<'EOF2'
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static void *
+run(void *a)
+{
+	char *av[] = { "sh", "-c", "exit 7", NULL };
+
+	execv("/bin/sh", av);
+	return a;
+}
+int
+main(void)
+{
+	char name[32];
+	pthread_attr_t at;
+	pthread_t t;
+	int st;
+	pid_t pid;
+
+	for (int i = 0; i < 10000; i++) {
+		snprintf(name, sizeof(name), "V%d", i);
+		setenv(name, "1", 1);
+	}
+	unsetenv("LD_PRELOAD");
+	if ((pid = fork()) == 0) {
+		pthread_attr_init(&at);
+		pthread_attr_setstacksize(&at, 64 * 1024);
+		pthread_create(&t, &at, run, NULL);
+		pthread_join(t, NULL);
+		_exit(99);
+	}
+	waitpid(pid, &st, 0);
+	printf("%s %d\n", WIFSIGNALED(st) ? "signal" : "exit",
+	    WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	return 0;
+}
+EOF2
+cc -pthread -o small small.c
+is "$(shim_session; LD_PRELOAD=$SHIM ./small)" "exit 7" \
+    "10000 variables, LD_PRELOAD dropped, exec from a 64 KiB thread stack: no crash"
 
 # --- 5. An output directory that cannot be written ----------------------
 cat > train.sh <<EOF
