@@ -92,13 +92,13 @@ dynamic_prepare(const char *dir, const struct plan *p, const char *save,
 		set(o, "active", cJSON_CreateNumber(steps));
 		set(o, "warmup", cJSON_CreateNumber(0));
 		set(o, "start_step", cJSON_CreateNumber(0));
-		set(o, "is_rank", cJSON_CreateBool(!p->ranks_all));
-		a = cJSON_CreateArray();
-		for (size_t i = 0; !p->ranks_all && i < p->nranks; i++)
-			cJSON_AddItemToArray(a, cJSON_CreateNumber(p->ranks[i]));
-		if (!p->ranks_all && p->nranks == 0)
-			cJSON_AddItemToArray(a, cJSON_CreateNumber(0));
-		set(o, "rank_list", a);
+		/*
+		 * MindSpeed-MM starts the dynamic profiler on profile.ranks
+		 * only; is_rank true would also turn online analysis off on
+		 * those ranks (torch_npu dynamic_profile.py).
+		 */
+		set(o, "is_rank", cJSON_CreateBool(0));
+		set(o, "rank_list", cJSON_CreateArray());
 		if (!cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(o,
 		    "experimental_config"))) {
 			x = cJSON_CreateObject();

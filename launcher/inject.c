@@ -87,6 +87,8 @@ add_settings(cJSON *rec, const struct plan *p, const struct rewrite *rw)
 			cJSON_AddItemToArray(r, cJSON_CreateNumber(0));
 	}
 	cJSON_AddStringToObject(rec, "level", p->level);
+	cJSON_AddBoolToObject(rec, "analyse", p->analyse);
+	cJSON_AddStringToObject(rec, "mode", p->mode);
 	if (rw->written.n > 0)
 		cJSON_AddItemToObject(rec, "copies", json_strings(rw->written.v));
 	if (rw->existing.n > 0)

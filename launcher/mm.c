@@ -199,7 +199,9 @@ rewrite_mm_megatron(struct rewrite_ctx *c)
 		snprintf(n, sizeof(n), "%d", train_iters(c->plan));
 		argv_set(&c->out->argv, from, "--train-iters", n);
 	}
-	if (argv_find(c->out->argv.v, from, "--train-iters", &env) < 0 ||
+	/* dynamic collection starts when triggered: no window to check */
+	if (strcmp(c->plan->mode, "dynamic") == 0 ||
+	    argv_find(c->out->argv.v, from, "--train-iters", &env) < 0 ||
 	    env == NULL || !is_int_word(env))
 		return 0;
 	return window(c, atoi(env), "--train-iters");

@@ -103,6 +103,13 @@ ranks_text(const cJSON *ranks)
 	return s;
 }
 
+/* Collected when triggered (--mode dynamic), not in a step window. */
+static int
+is_dynamic(const cJSON *rec)
+{
+	return strcmp(str(rec, "mode"), "dynamic") == 0;
+}
+
 static void
 print_launch(const cJSON *rec)
 {
@@ -112,10 +119,15 @@ print_launch(const cJSON *rec)
 
 	if (strcmp(status, "injected") == 0) {
 		ranks = ranks_text(cJSON_GetObjectItemCaseSensitive(rec, "ranks"));
-		say(_("  %s: steps %d to %d, excluding %d, ranks %s, %s -> "
-		    "%s\n"), name, num(rec, "step_start"), num(rec, "step_end"),
-		    num(rec, "step_end"), ranks, str(rec, "level"),
-		    str(rec, "save_path"));
+		if (is_dynamic(rec))
+			say(_("  %s: dynamic (msprof-exec trigger), ranks %s, %s "
+			    "-> %s\n"), name, ranks, str(rec, "level"),
+			    str(rec, "save_path"));
+		else
+			say(_("  %s: steps %d to %d, excluding %d, ranks %s, %s "
+			    "-> %s\n"), name, num(rec, "step_start"),
+			    num(rec, "step_end"), num(rec, "step_end"), ranks,
+			    str(rec, "level"), str(rec, "save_path"));
 		free(ranks);
 		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(rec,
 		    "copies"))
@@ -226,10 +238,17 @@ causes(const struct report_in *in, const struct outdir *o,
 	const cJSON *rec = launch_of(in->journal, o);
 	int last = in->log ? log_last_iteration(in->log) : -1;
 	int start = num(rec, "step_start"), end = num(rec, "step_end");
+	/*
+	 * The last iteration the window needs, as the log counts (from 1):
+	 * MCore steps are iterations, [S, E) ends with E - 1; the others
+	 * count steps from 0, and step E - 1 is iteration E.
+	 */
+	int needed = strcmp(str(rec, "engine"), "llm-mcore") == 0 ? end - 1 :
+	    end;
 
-	if (rec == NULL)
-		;		/* no launch known: no window to compare */
-	else if (last >= 0 && last < end)
+	if (rec == NULL || is_dynamic(rec))
+		;		/* no window to compare */
+	else if (last >= 0 && last < needed)
 		strv_pushf(out, _("the window was never reached or not "
 		    "finished: steps %d to %d, excluding %d, but the log shows "
 		    "training stopped at iteration %d; lower --steps or raise "

@@ -57,6 +57,10 @@ is "$(cat json.txt)" "1 [0, 1] [0, 1] [] True 1 injected True" "--json: the docu
 MAKE_RANKS="" ITERS=3 go --steps 5:7 torchrun --nproc_per_node 1 pretrain_gpt.py
 like "$err" "the window was never reached or not finished: steps 5 to 7, excluding 7, but the log shows training stopped at iteration 3" \
     "window past the end: compared with the iterations in the log"
+# MCore steps are iterations: [5, 7) is complete once iteration 6 ran.
+MAKE_RANKS="" ITERS=6 go --steps 5:7 torchrun --nproc_per_node 1 pretrain_gpt.py
+unlike "$err" "the window was never reached" \
+    "MCore window [5, 7) and a log up to iteration 6: the window was reached"
 
 MAKE_RANKS="" ITERS=3 go torchrun --nproc_per_node 8 --nnodes 2 --node_rank 1 pretrain_gpt.py
 like "$out" "no profiled rank runs on this node \(it holds ranks 8 to 15\): no data is expected here" \

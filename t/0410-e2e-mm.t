@@ -61,8 +61,10 @@ is "$(cat yaml.txt)" "True 10 12 ./npu_profiling 16 True" \
     "qwen3_5: tools.profile set field by field, train_iters replaced, the rest kept"
 
 rm -rf npu_profiling
-"$MSPROF" -y --skip-checks --train-iters 14 --no-analyse bash "$WAN" > out 2> err
+"$MSPROF" -y --skip-checks --train-iters 14 --no-analyse --json nj.json bash "$WAN" > out 2> err
 is "$(ranks_in npu_profiling)" "0" "--no-analyse: raw data collected"
+is "$(json_get nj.json 'd["launches"][0]["analyse"], d["outputs"][0]["analyse"]')" "False False" \
+    "--no-analyse: the journal and the report know parsing was off"
 is "$(parsed_in npu_profiling)" "" "--no-analyse: nothing parsed yet"
 like "$(cat out)" "Next: parse the raw data: msprof-exec analyse" "--no-analyse: says to parse offline"
 "$MSPROF" analyse npu_profiling > out 2> err
@@ -87,6 +89,17 @@ is "$?" 0 "dynamic: the job ends normally"
 is "$(ranks_in npu_profiling)" "0" "dynamic: the trigger collected rank 0"
 is "$(json_get npu_profiling/dynamic_profile/profiler_config.json 'd["start_step"], d["active"], d["prof_dir"], d["activities"]')" \
     "-1 2 ./npu_profiling ['CPU', 'NPU']" "trigger: start_step -1, the rest kept"
+is "$(json_get npu_profiling/dynamic_profile/profiler_config.json 'd["is_rank"], d["rank_list"]')" \
+    "False []" "dynamic: is_rank off (it would turn online parsing off; MM picks the ranks)"
+like "$(parsed_in npu_profiling)" "trace_view.json" "dynamic: the collected rank is parsed online"
+like "$(cat dyn.out)" "pretrain_sora.py: dynamic \(msprof-exec trigger\), ranks 0" \
+    "dynamic: the report says the launch was armed for a trigger, not a step window"
+# No step window in dynamic mode: a run shorter than the static default
+# window (steps 10 to 12) is not refused.
+rm -rf npu_profiling
+"$MSPROF" -y --skip-checks --mode dynamic --train-iters 8 bash "$WAN" > out 2> err
+is "$?" 0 "dynamic, 8 iterations: runs (no static window to check)"
+unlike "$(cat err)" "end after the last training step" "dynamic, 8 iterations: not refused"
 
 is "$(sums)" "$orig" "every user config file is byte-identical"
 done_testing
