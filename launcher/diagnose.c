@@ -73,6 +73,26 @@ number_after(const char *log, const char *needle)
 	return p == NULL ? -1 : atoi(p + strlen(needle));
 }
 
+/* torch_npu's own warnings when it collects nothing (reference 6). */
+static void
+diagnose_profiler(const char *log, struct strv *out)
+{
+	if (strstr(log, "Dynamic Profiler config is not effective") != NULL)
+		strv_push(out, _("the dynamic profiler ignored the trigger: its "
+		    "start step was already past (start_step -1, trigger --now, "
+		    "needs torch_npu 2.7.1 or later): run 'msprof-exec trigger "
+		    "--start N' with a step still ahead"));
+	if (strstr(log, "Incorrect schedule: Stop profiler while current "
+	    "state is WARMUP") != NULL)
+		strv_push(out, _("training ended while the profiler was still "
+		    "warming up, before the window: lower --steps or raise "
+		    "--train-iters"));
+	if (strstr(log, "and profiler will not be enabled") != NULL)
+		strv_push(out, _("torch_npu refused the dynamic profiling "
+		    "directory (config_path) as invalid: give --dynamic-dir an "
+		    "existing directory the job can write"));
+}
+
 void
 diagnose_log(const char *log, int mm, struct strv *out)
 {
@@ -122,4 +142,5 @@ diagnose_log(const char *log, int mm, struct strv *out)
 		strv_pushf(out, _("the run resumes from iteration %d of its "
 		    "checkpoint (--load): the window must start after it, e.g. "
 		    "--steps %d:%d"), n, n + 1, n + 3);
+	diagnose_profiler(log, out);
 }

@@ -94,6 +94,16 @@ msprof -y bash train.sh
 like "$err" "cause: the script logs with '\| tee logs/...' but the logs directory does not exist: run 'mkdir -p logs' first" \
     "diagnosis: missing logs/ for tee"
 
+# torch_npu's warnings when it collects nothing (reference section 6).
+SAY="[WARNING] [123] dynamic_profile.py: Dynamic Profiler config is not effective. The start_step=-1, current_step=7" \
+    EXIT=0 go torchrun pretrain_gpt.py
+like "$err" "cause: the dynamic profiler ignored the trigger: .*needs torch_npu 2.7.1 or later.*trigger --start N" \
+    "diagnosis: a dynamic trigger that was not effective"
+SAY="Incorrect schedule: Stop profiler while current state is WARMUP which may result in incomplete parsed data." \
+    EXIT=0 go torchrun pretrain_gpt.py
+like "$err" "cause: training ended while the profiler was still warming up" "diagnosis: stopped in warm-up"
+SAY="The path '/x/dyn' is invalid, and profiler will not be enabled." EXIT=0 go torchrun pretrain_gpt.py
+like "$err" "cause: torch_npu refused the dynamic profiling directory" "diagnosis: invalid dynamic config path"
 SAY="AssertionError: profile_step_start should be greater than 0 but now it is 0" EXIT=1 go torchrun pretrain_gpt.py
 like "$err" "cause: MindSpeed refused profile_step_start 0" "diagnosis: the start step assertion"
 SAY="AssertionError: When loading checkpoint, iteration will be loaded from checkpoint, profile_step_start should be greater than 1000 but now it is 2." \

@@ -5,7 +5,7 @@ module is importable (the real one or the stand-in in sim/python-torch) the
 
 import sys as _sys
 
-__version__ = "2.1.0.post12"
+__version__ = "2.7.1"  # master-like: start_step -1 starts at once, Device_id columns
 version = __version__
 cann_version = "8.0.RC3"
 
