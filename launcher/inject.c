@@ -70,8 +70,11 @@ new_record(const char *path, char *const argv[])
 
 /* What the launch will collect, for the report. */
 static void
-add_settings(cJSON *rec, const struct plan *p, const struct rewrite *rw)
+add_settings(cJSON *rec, const struct plan *p, enum engine e,
+    const struct rewrite *rw)
 {
+	/* MindSpeed-LLM always parses online (see engine_notes) */
+	int analyse = p->analyse || strcmp(engine_framework(e), "mm") != 0;
 	cJSON *r;
 
 	cJSON_AddStringToObject(rec, "save_path", rw->save_path);
@@ -87,7 +90,7 @@ add_settings(cJSON *rec, const struct plan *p, const struct rewrite *rw)
 			cJSON_AddItemToArray(r, cJSON_CreateNumber(0));
 	}
 	cJSON_AddStringToObject(rec, "level", p->level);
-	cJSON_AddBoolToObject(rec, "analyse", p->analyse);
+	cJSON_AddBoolToObject(rec, "analyse", analyse);
 	cJSON_AddStringToObject(rec, "mode", p->mode);
 	if (rw->written.n > 0)
 		cJSON_AddItemToObject(rec, "copies", json_strings(rw->written.v));
@@ -254,7 +257,9 @@ inject(const struct plan *plan, const struct launchtab *tab,
 		rewrite_free(&rw);
 		return EX_CONFIG;
 	}
-	add_settings(rec, plan, &rw);
+	add_settings(rec, plan, l.engine, &rw);
+	for (size_t i = 0; !rw.kept && i < rw.notes.n; i++)
+		warnx(_("note: %s"), rw.notes.v[i]);
 	if (rw.kept) {
 		record(session, rec, "kept",
 		    _("the launch's own profiling settings were kept"));

@@ -76,6 +76,8 @@ dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
 	if (l.engine != ENGINE_NONE) {
 		if (launch_rewrite(p, &l, cmd, environ, NULL, &rw, &why) == -1)
 			errx(EX_CONFIG, "%s", why);
+		for (size_t i = 0; i < rw.notes.n; i++)
+			printf(_("note: %s\n"), rw.notes.v[i]);
 		for (size_t i = 0; i < rw.written.n; i++)
 			printf(_("would write %s\n"), rw.written.v[i]);
 		for (size_t i = 0; i < rw.env.n; i++)

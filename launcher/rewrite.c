@@ -396,6 +396,29 @@ rewrite_llm_fsdp2(struct rewrite_ctx *c)
 	return from;
 }
 
+/*
+ * Settings the engine has no field for (reference 1.4, 3.1): said, not
+ * silently dropped.  MindSpeed-LLM hard-codes PipeUtilization and always
+ * parses online; MindSpeed-MM has no export type.
+ */
+static void
+engine_notes(const struct plan *p, enum engine e, struct rewrite *out)
+{
+	int mm = strcmp(engine_framework(e), "mm") == 0;
+
+	if (mm && strcmp(p->export_type, "db") == 0)
+		strv_push(&out->notes, _("MindSpeed-MM has no export type "
+		    "setting: the data is exported as text; run 'msprof-exec "
+		    "analyse --export-type db' on it afterwards for .db files"));
+	if (!mm && strcmp(p->aic_metrics, "PipeUtilization") != 0)
+		strv_pushf(&out->notes, _("MindSpeed-LLM sets the AI Core "
+		    "metrics itself (PipeUtilization): --aic-metrics %s is not "
+		    "applied"), p->aic_metrics);
+	if (!mm && !p->analyse)
+		strv_push(&out->notes, _("MindSpeed-LLM always parses online: "
+		    "--no-analyse is not applied"));
+}
+
 int
 launch_rewrite(const struct plan *p, const struct launch *l,
     char *const argv[], char *const envp[], const char *session,
@@ -430,12 +453,14 @@ launch_rewrite(const struct plan *p, const struct launch *l,
 		    "MindSpeed-MM accepts level0, level1, level2"));
 		return -1;
 	}
+	engine_notes(p, l->engine, out);
 	return engines[l->engine](&c);
 }
 
 void
 rewrite_free(struct rewrite *r)
 {
+	strv_free(&r->notes);
 	strv_free(&r->argv);
 	strv_free(&r->env);
 	strv_free(&r->written);

@@ -21,6 +21,7 @@ struct rewrite {
 	struct strv	 env;		/* NAME=value to set for it */
 	struct strv	 written;	/* config copies: "ORIGINAL -> COPY" */
 	struct strv	 existing;	/* profiling settings the launch had */
+	struct strv	 notes;		/* settings this engine has no place for */
 	char		*save_path;	/* where the data goes */
 	int		 step_start, step_end;
 	int		 kept;		/* existing settings kept as they were */

@@ -81,4 +81,15 @@ like "$err" "usage: msprof-exec" "no command: the usage line"
 msprof torchrun pretrain_gpt.py < /dev/null
 is "$rc" 64 "no terminal and no --yes: refused"
 like "$err" "add --yes" "no terminal: says how to go on"
+# Settings an engine has no field for are said, not dropped in silence.
+like "$("$MSPROF" -n --aic-metrics ArithmeticUtilization torchrun pretrain_gpt.py)" \
+    "note: MindSpeed-LLM sets the AI Core metrics itself \(PipeUtilization\): --aic-metrics ArithmeticUtilization is not applied" \
+    "LLM --aic-metrics: a note"
+like "$("$MSPROF" -n --no-analyse torchrun pretrain_gpt.py)" \
+    "note: MindSpeed-LLM always parses online: --no-analyse is not applied" "LLM --no-analyse: a note"
+echo '{"profile": {"enable": false}}' > tools.json
+like "$("$MSPROF" -n --export-type db torchrun pretrain_sora.py --mm-tool tools.json)" \
+    "note: MindSpeed-MM has no export type setting: the data is exported as text; run 'msprof-exec analyse --export-type db'" \
+    "MM --export-type db: a note"
+unlike "$("$MSPROF" -n torchrun pretrain_sora.py --mm-tool tools.json)" "note:" "MM defaults: no note"
 done_testing
