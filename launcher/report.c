@@ -317,6 +317,7 @@ report_outdir(const struct report_in *in, const struct outdir *o,
 	r->expected += (int)o->nexpected;
 	for (size_t k = 0; k < o->nexpected; k++)
 		if (outdir_found(o, o->expected[k]) == NULL) {
+			r->missing++;
 			say(_("  rank %d: no data\n"), o->expected[k]);
 			cJSON_AddItemToArray(miss,
 			    cJSON_CreateNumber(o->expected[k]));
@@ -522,6 +523,8 @@ report_main(int argc, char **argv)
 	cJSON_Delete(in.journal);
 	free((char *)in.log);
 	free(session);
-	return r.expected > r.found || (r.found == 0 && r.expected == 0 &&
+	/* by rank: a directory of no known rank (killed before stop())
+	 * or a second one of the same rank does not stand for another */
+	return r.missing > 0 || (r.found == 0 && r.expected == 0 &&
 	    session == NULL) ? EX_DATAERR : 0;
 }

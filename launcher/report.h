@@ -25,6 +25,7 @@ struct report_in {
 struct report {
 	int	injected, unchanged, refused, missing_paths, failed;
 	int	expected, found;
+	int	missing;	/* expected ranks without a directory */
 };
 
 /* Print the report (and write the JSON); fills OUT for the exit status. */

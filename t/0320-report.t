@@ -122,6 +122,11 @@ rm -rf profiling_output/host_0_*
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 65 "report PATH: exit 65 when expected data is missing"
 like "$(cat rep.out)" "rank 0: no data" "report PATH: names the missing rank"
+# A directory of no known rank (no profiler_info_<rank>.json: killed
+# before stop()) does not stand for the missing rank 0.
+mkdir -p profiling_output/host_9_20261202120000000_ascend_pt/FRAMEWORK
+"$MSPROF" report profiling_output > rep.out 2> rep.err
+is "$?" 65 "report PATH: a directory of unknown rank does not hide a missing rank"
 "$MSPROF" report nowhere > /dev/null 2> rep.err
 is "$?" 66 "report of a missing directory: exit 66"
 done_testing
