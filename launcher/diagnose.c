@@ -87,6 +87,12 @@ diagnose_profiler(const char *log, struct strv *out)
 		strv_push(out, _("training ended while the profiler was still "
 		    "warming up, before the window: lower --steps or raise "
 		    "--train-iters"));
+	if (strstr(log, "Profiling data parsing failed") != NULL ||
+	    strstr(log, "Failed to get acl to npu flow events") != NULL)
+		strv_push(out, _("torch_npu could not parse the data online: "
+		    "what ASCEND_PROFILER_OUTPUT holds may be incomplete; parse "
+		    "again offline with 'msprof-exec analyse', and keep the CANN, "
+		    "torch_npu and driver versions in step"));
 	if (strstr(log, "and profiler will not be enabled") != NULL)
 		strv_push(out, _("torch_npu refused the dynamic profiling "
 		    "directory (config_path) as invalid: give --dynamic-dir an "

@@ -104,6 +104,8 @@ SAY="Incorrect schedule: Stop profiler while current state is WARMUP which may r
 like "$err" "cause: training ended while the profiler was still warming up" "diagnosis: stopped in warm-up"
 SAY="The path '/x/dyn' is invalid, and profiler will not be enabled." EXIT=0 go torchrun pretrain_gpt.py
 like "$err" "cause: torch_npu refused the dynamic profiling directory" "diagnosis: invalid dynamic config path"
+SAY="[ERROR] [77] profiler.py: Profiling data parsing failed, error: KeyError" EXIT=0 go torchrun pretrain_gpt.py
+like "$err" "cause: torch_npu could not parse the data online: .*msprof-exec analyse" "diagnosis: an online parse that failed"
 SAY="AssertionError: profile_step_start should be greater than 0 but now it is 0" EXIT=1 go torchrun pretrain_gpt.py
 like "$err" "cause: MindSpeed refused profile_step_start 0" "diagnosis: the start step assertion"
 SAY="AssertionError: When loading checkpoint, iteration will be loaded from checkpoint, profile_step_start should be greater than 1000 but now it is 2." \
