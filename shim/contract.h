@@ -57,6 +57,6 @@
 #define SHIM_MAX_ENV		65536	/* environment entries it will copy */
 #define SHIM_MAX_SAVED		16	/* MSPROF_EXEC_* variables it keeps */
 #define SHIM_SAVED_BYTES	16384	/* their total size */
-#define SHIM_STACK_BYTES	4096	/* arrays on the stack; larger ones mapped */
+#define SHIM_STACK_BYTES	65536	/* arrays on the stack; larger ones mapped */
 
 #endif

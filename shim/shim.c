@@ -186,11 +186,17 @@ searched_launch(const char *file, char *const argv[], char *buf, size_t cap)
 }
 
 /*
- * Room for the arrays an exec call builds: STACK (SHIM_STACK_BYTES) when
- * they fit, else mapped, since a program may exec from a thread with a
- * small stack and a large environment.  mmap is a system call, safe in a
- * vfork child; errno is kept.
+ * Room for the arrays an exec call builds: STACK, a VLA of the size
+ * needed, up to SHIM_STACK_BYTES, else mapped, since a program may exec
+ * from a thread with a small stack and a huge environment.  mmap is a
+ * system call, safe in a vfork child; errno is kept.  A mapping made in a
+ * vfork child whose exec succeeds stays in the parent: the bound keeps
+ * that to environments of thousands of variables.
  */
+#define ROOM_STACK(name, size)						\
+	char *name[(size) <= SHIM_STACK_BYTES ?				\
+	    ((size) + sizeof(char *) - 1) / sizeof(char *) : 1]
+
 struct room {
 	char	*p;
 	size_t	 size;
@@ -264,13 +270,15 @@ static void
 exec_injector(const char *mode, const char *path, char *const argv[],
     char *const envp[])
 {
-	size_t n = vec_count(argv), e = vec_count(envp);
-	char stack[SHIM_STACK_BYTES] __attribute__((aligned(16)));
+	size_t n = vec_count(argv), e = vec_count(envp), need;
 	char **iargv, **clean;
 	struct room r;
 
-	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV ||
-	    room_get(&r, stack, injector_room(n, e, envp)) == -1)
+	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV)
+		return;
+	need = injector_room(n, e, envp);
+	ROOM_STACK(stack, need);
+	if (room_get(&r, (char *)stack, need) == -1)
 		return;
 	iargv = (char **)r.p;
 	clean = iargv + n + INJECT_ARGV_CMD + 2;
@@ -292,11 +300,12 @@ exec_injector(const char *mode, const char *path, char *const argv[],
 	if (!S.active || n_ > SHIM_MAX_ENV ||				\
 	    !env_needs_fix(&S.env, (envp)))				\
 		return (call_plain);					\
-	char stack_[SHIM_STACK_BYTES] __attribute__((aligned(16)));	\
 	size_t np_ = n_ + (size_t)S.env.nsaved + 2;			\
+	size_t need_ = np_ * sizeof(char *) +				\
+	    env_preload_size(&S.env, (envp));				\
+	ROOM_STACK(stack_, need_);					\
 	struct room room_;						\
-	if (room_get(&room_, stack_, np_ * sizeof(char *) +		\
-	    env_preload_size(&S.env, (envp))) == -1)			\
+	if (room_get(&room_, (char *)stack_, need_) == -1)		\
 		return (call_plain);					\
 	char **fixed = (char **)room_.p;				\
 	int saved_ = errno, r_;						\
@@ -479,14 +488,16 @@ spawn_injector(pid_t *pid, const char *path,
     const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
     char *const argv[], char *const envp[])
 {
-	size_t n = vec_count(argv), e = vec_count(envp);
-	char stack[SHIM_STACK_BYTES] __attribute__((aligned(16)));
+	size_t n = vec_count(argv), e = vec_count(envp), need;
 	char **iargv, **clean;
 	struct room r;
 	int rc;
 
-	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV ||
-	    room_get(&r, stack, injector_room(n, e, envp)) == -1)
+	if (n > SHIM_MAX_ARGS || e > SHIM_MAX_ENV)
+		return -1;
+	need = injector_room(n, e, envp);
+	ROOM_STACK(stack, need);
+	if (room_get(&r, (char *)stack, need) == -1)
 		return -1;
 	iargv = (char **)r.p;
 	clean = iargv + n + INJECT_ARGV_CMD + 2;
