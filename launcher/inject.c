@@ -73,8 +73,10 @@ static void
 add_settings(cJSON *rec, const struct plan *p, enum engine e,
     const struct rewrite *rw)
 {
-	/* MindSpeed-LLM always parses online (see engine_notes) */
-	int analyse = p->analyse || strcmp(engine_framework(e), "mm") != 0;
+	/* what really happens: MindSpeed-LLM always parses online and has
+	 * no dynamic mode (see engine_notes) */
+	int mm = strcmp(engine_framework(e), "mm") == 0;
+	int analyse = p->analyse || !mm;
 	cJSON *r;
 
 	cJSON_AddStringToObject(rec, "save_path", rw->save_path);
@@ -91,7 +93,7 @@ add_settings(cJSON *rec, const struct plan *p, enum engine e,
 	}
 	cJSON_AddStringToObject(rec, "level", p->level);
 	cJSON_AddBoolToObject(rec, "analyse", analyse);
-	cJSON_AddStringToObject(rec, "mode", p->mode);
+	cJSON_AddStringToObject(rec, "mode", mm ? p->mode : "static");
 	if (rw->written.n > 0)
 		cJSON_AddItemToObject(rec, "copies", json_strings(rw->written.v));
 	if (rw->existing.n > 0)

@@ -191,7 +191,7 @@ child_environ(const struct install *in, const struct launchtab *tab,
 	if (size > SHIM_SAVED_BYTES)
 		errx(EX_CONFIG, _("%s: the launch table is too large for the "
 		    "shim (%zu bytes of session variables, at most %d); remove "
-		    "entries, or install msprof-exec in a shorter directory"),
+		    "entries, or use shorter paths (-o, the installation)"),
 		    tab->path, size, SHIM_SAVED_BYTES);
 	envp = xcalloc(n + vars->n + 2, sizeof(*envp));
 	ld = xmalloc(env_preload_size(&se, environ));

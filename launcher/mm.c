@@ -169,7 +169,12 @@ window(struct rewrite_ctx *c, int iters, const char *what)
 	char *text = xasprintf("%s %d", what, iters);
 	int rc;
 
-	/* MindSpeed-MM counts steps from 0: the last is iters - 1. */
+	/*
+	 * MindSpeed-MM counts steps from 0: the last is iters - 1.  Dynamic
+	 * collection starts when triggered: no window to check.
+	 */
+	if (strcmp(c->plan->mode, "dynamic") == 0)
+		iters = -1;
 	rc = window_check(c, iters > 0 ? iters - 1 : -1, text);
 	free(text);
 	return rc;
@@ -199,9 +204,7 @@ rewrite_mm_megatron(struct rewrite_ctx *c)
 		snprintf(n, sizeof(n), "%d", train_iters(c->plan));
 		argv_set(&c->out->argv, from, "--train-iters", n);
 	}
-	/* dynamic collection starts when triggered: no window to check */
-	if (strcmp(c->plan->mode, "dynamic") == 0 ||
-	    argv_find(c->out->argv.v, from, "--train-iters", &env) < 0 ||
+	if (argv_find(c->out->argv.v, from, "--train-iters", &env) < 0 ||
 	    env == NULL || !is_int_word(env))
 		return 0;
 	return window(c, atoi(env), "--train-iters");

@@ -398,15 +398,17 @@ rewrite_llm_fsdp2(struct rewrite_ctx *c)
 
 /*
  * Settings the engine has no field for (reference 1.4, 3.1): said, not
- * silently dropped.  MindSpeed-LLM hard-codes PipeUtilization and always
- * parses online; MindSpeed-MM has no export type.
+ * silently dropped.  MindSpeed-LLM hard-codes PipeUtilization, always
+ * parses online and has no dynamic mode; MindSpeed-MM's static profiler
+ * has no export type.
  */
 static void
 engine_notes(const struct plan *p, enum engine e, struct rewrite *out)
 {
 	int mm = strcmp(engine_framework(e), "mm") == 0;
 
-	if (mm && strcmp(p->export_type, "db") == 0)
+	if (mm && strcmp(p->export_type, "db") == 0 &&
+	    strcmp(p->mode, "dynamic") != 0)	/* dynamic: experimental_config */
 		strv_push(&out->notes, _("MindSpeed-MM has no export type "
 		    "setting: the data is exported as text; run 'msprof-exec "
 		    "analyse --export-type db' on it afterwards for .db files"));
@@ -417,6 +419,9 @@ engine_notes(const struct plan *p, enum engine e, struct rewrite *out)
 	if (!mm && !p->analyse)
 		strv_push(&out->notes, _("MindSpeed-LLM always parses online: "
 		    "--no-analyse is not applied"));
+	if (!mm && strcmp(p->mode, "dynamic") == 0)
+		strv_push(&out->notes, _("MindSpeed-LLM profiles a step window "
+		    "only: --mode dynamic is not applied"));
 }
 
 int

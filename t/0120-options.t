@@ -92,4 +92,8 @@ like "$("$MSPROF" -n --export-type db torchrun pretrain_sora.py --mm-tool tools.
     "note: MindSpeed-MM has no export type setting: the data is exported as text; run 'msprof-exec analyse --export-type db'" \
     "MM --export-type db: a note"
 unlike "$("$MSPROF" -n torchrun pretrain_sora.py --mm-tool tools.json)" "note:" "MM defaults: no note"
+unlike "$("$MSPROF" -n --mode dynamic --export-type db torchrun pretrain_sora.py --mm-tool tools.json)" "note:" \
+    "MM dynamic --export-type db: applied (experimental_config), no note"
+like "$("$MSPROF" -n --mode dynamic torchrun pretrain_gpt.py)" \
+    "note: MindSpeed-LLM profiles a step window only: --mode dynamic is not applied" "LLM --mode dynamic: a note"
 done_testing

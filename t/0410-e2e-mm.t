@@ -99,7 +99,11 @@ like "$(cat dyn.out)" "pretrain_sora.py: dynamic \(msprof-exec trigger\), ranks 
 rm -rf npu_profiling
 "$MSPROF" -y --skip-checks --mode dynamic --train-iters 8 bash "$WAN" > out 2> err
 is "$?" 0 "dynamic, 8 iterations: runs (no static window to check)"
-unlike "$(cat err)" "end after the last training step" "dynamic, 8 iterations: not refused"
+unlike "$(cat out err)" "end after the last training step" "dynamic, 8 iterations: not refused"
+rm -rf npu_profiling
+"$MSPROF" -y --skip-checks --mode dynamic --train-iters 8 bash examples/qwen3vl/finetune_qwen3vl_8B.sh > out 2> err
+is "$?" 0 "dynamic, YAML entry, 8 iterations: runs"
+unlike "$(cat out err)" "end after the last training step" "dynamic, YAML entry, 8 iterations: not refused"
 
 is "$(sums)" "$orig" "every user config file is byte-identical"
 done_testing
