@@ -16,16 +16,7 @@ done
 export PATH=/usr/bin:/bin
 ENVP_FUNCS="execve execle execvpe fexecve posix_spawn posix_spawnp"
 ENVIRON_FUNCS="execv execl execvp execlp"
-# Two real co-resident preloads, with constructors that do nothing.
-for o in other other2; do
-	cc -shared -fPIC -o "$T/$o.so" -x c - <<C
-static void nothing(void) __attribute__((constructor));
-static void nothing(void) { }
-int msprof_test_$o;
-C
-done
-OTHER=$T/other.so
-OTHER2=$T/other2.so
+other_preloads
 
 # The session variables the shim saves, sorted, one a line.
 SESSION_VARS=$(shim_session; env | grep '^MSPROF_EXEC_' | sort)

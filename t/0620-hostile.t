@@ -135,15 +135,7 @@ cd "$T" || exit 1
 reset_run
 
 # --- 3. LD_PRELOAD: several entries, duplicates, the shim already there -
-for o in other other2; do
-	cc -shared -fPIC -o "$T/$o.so" -x c - <<C
-static void nothing(void) __attribute__((constructor));
-static void nothing(void) { }
-int msprof_test_$o;
-C
-done
-OTHER=$T/other.so
-OTHER2=$T/other2.so
+other_preloads
 cat > pre.sh <<EOF
 /usr/bin/env > nontarget.env
 cat /proc/self/maps > nontarget.maps

@@ -105,6 +105,20 @@ shim_session() {
 	    MSPROF_EXEC_MATCH='launcher=torchrun,msrun;python=python,python3,python3.*;module=torch.distributed.run,torch.distributed.launch;entry=pretrain_gpt.py,posttrain_gpt.py'
 }
 
+# other_preloads: two real preloads besides the shim, with constructors
+# that do nothing: $OTHER and $OTHER2.
+other_preloads() {
+	for o in other other2; do
+		cc -shared -fPIC -o "$T/$o.so" -x c - <<C
+static void nothing(void) __attribute__((constructor));
+static void nothing(void) { }
+int msprof_test_$o;
+C
+	done
+	OTHER=$T/other.so
+	OTHER2=$T/other2.so
+}
+
 # Run msprof-exec without the NPU preflight (t/03*-preflight tests run it);
 # sets $out, $err and $rc.
 msprof() {
