@@ -41,7 +41,7 @@ endif
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS))
 
-BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE \
+BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -I. \
               -DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"'
 APP_CFLAGS  = $(BASE_CFLAGS) $(PKG_CFLAGS) $(SAN) $(CFLAGS)
 # The shim: libc only, hidden symbols, no sanitizer (it is loaded into
@@ -55,24 +55,29 @@ INJECTOR  = $(B)/lib/msprof-exec/msprof-exec-inject
 LAUNCHER  = $(B)/bin/msprof-exec
 LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
 
-SHIM_LOGIC = shim/match.c shim/envfix.c shim/resolve.c
-SHIM_SRCS  = shim/shim.c $(SHIM_LOGIC)
-COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
-             launcher/plan.c launcher/rewrite.c launcher/journal.c launcher/scan.c \
-             launcher/argv.c launcher/mm.c launcher/jsonfile.c \
-             launcher/yamldoc.c launcher/dynamic.c launcher/paths.c \
-             $(SHIM_LOGIC)
-LAUNCHER_SRCS = launcher/main.c launcher/options.c launcher/run.c \
-             launcher/report.c launcher/verify.c launcher/diagnose.c \
-             launcher/preflight.c launcher/session.c launcher/analyse.c \
-             launcher/table.c \
-             $(COMMON)
-INJECTOR_SRCS = launcher/inject.c $(COMMON)
+# The folders follow the pipeline: launcher/ (the msprof-exec command and
+# its phases), scan/ (the static scan of a script), engines/ (one module per
+# MindSpeed engine), inject/ (the injector), report/ (verification and the
+# report), shim/ (the LD_PRELOAD library) and common/ (what they share).
+# Everything but the two main programs and the shim's wrappers is built
+# once into an internal static library; each program takes from it only
+# what it uses.
+SHIM_LOGIC  = shim/match.c shim/envfix.c shim/resolve.c
+SHIM_SRCS   = shim/shim.c $(SHIM_LOGIC)
+COMMON_SRCS = $(sort $(wildcard common/*.c))
+ENGINE_SRCS = $(sort $(wildcard engines/*.c))
+SCAN_SRCS   = $(sort $(wildcard scan/*.c))
+REPORT_SRCS = $(sort $(wildcard report/*.c))
+COMMON      = $(COMMON_SRCS) $(ENGINE_SRCS) $(SCAN_SRCS) $(REPORT_SRCS) \
+              $(SHIM_LOGIC)
+LAUNCHER_SRCS = $(sort $(wildcard launcher/*.c))
+INJECTOR_SRCS = $(sort $(wildcard inject/*.c))
 
 SHIM_OBJS     = $(SHIM_SRCS:%.c=$(B)/obj/shim-pic/%.o)
 COMMON_OBJS   = $(COMMON:%.c=$(B)/obj/app/%.o)
-LAUNCHER_OBJS = $(LAUNCHER_SRCS:%.c=$(B)/obj/app/%.o)
-INJECTOR_OBJS = $(INJECTOR_SRCS:%.c=$(B)/obj/app/%.o)
+LIBMSPROF     = $(B)/obj/app/libmsprof.a
+LAUNCHER_OBJS = $(LAUNCHER_SRCS:%.c=$(B)/obj/app/%.o) $(LIBMSPROF)
+INJECTOR_OBJS = $(INJECTOR_SRCS:%.c=$(B)/obj/app/%.o) $(LIBMSPROF)
 
 UNIT_TESTS = $(patsubst t/unit/%.c,$(B)/t/%.t,$(wildcard t/unit/*.c))
 HELPERS    = $(patsubst t/helpers/%.c,$(B)/t/helpers/%,$(wildcard t/helpers/*.c))
@@ -87,6 +92,10 @@ $(B)/obj/shim-pic/%.o: %.c
 $(B)/obj/app/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(APP_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBMSPROF): $(COMMON_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $(COMMON_OBJS)
 
 # libdl.so.2 by name: before glibc 2.34 dlsym lives there, and -ldl finds
 # only an empty libdl.a on newer systems.  From 2.34 on dlsym is in libc and
@@ -116,10 +125,10 @@ $(LAUNCHTAB): config/launchers.conf
 	cp $< $@
 
 # C unit tests: the logic linked without the wrappers.
-$(B)/t/%.t: t/unit/%.c t/tap.h $(COMMON_OBJS)
+$(B)/t/%.t: t/unit/%.c t/tap.h $(LIBMSPROF)
 	@mkdir -p $(@D)
-	$(CC) $(APP_CFLAGS) -Wno-discarded-qualifiers -It -Ishim -Ilauncher \
-	    -o $@ $< $(COMMON_OBJS) $(PKG_LIBS)
+	$(CC) $(APP_CFLAGS) -Wno-discarded-qualifiers -It \
+	    -o $@ $< $(LIBMSPROF) $(PKG_LIBS)
 
 # Test programs that call the exec entry points.
 $(B)/t/helpers/%: t/helpers/%.c

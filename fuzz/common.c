@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "util.h"
+#include "common/util.h"
 
 #ifndef FUZZ_LAUNCHTAB
 #define FUZZ_LAUNCHTAB "config/launchers.conf"

@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "jsonfile.h"
-#include "rewrite.h"
-#include "yamldoc.h"
+#include "common/jsonfile.h"
+#include "engines/rewrite.h"
+#include "common/yamldoc.h"
 
 static char *envp[] = { (char *)"PATH=/usr/bin:/bin",
     (char *)"MM_TOOL=tools.json", NULL };

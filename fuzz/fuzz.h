@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "launchtab.h"
-#include "plan.h"
+#include "common/launchtab.h"
+#include "common/plan.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../shim/contract.h"
+#include "shim/contract.h"
 #include "fuzz.h"
-#include "journal.h"
-#include "jsonfile.h"
+#include "common/journal.h"
+#include "common/jsonfile.h"
 
 /* How many members of object O are called KEY. */
 static int

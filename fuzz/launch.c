@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../shim/contract.h"
-#include "../shim/match.h"
+#include "shim/contract.h"
+#include "shim/match.h"
 #include "fuzz.h"
-#include "rewrite.h"
+#include "engines/rewrite.h"
 
 static char *envp[] = {
 	(char *)"PATH=/usr/bin:/bin", (char *)"MM_TOOL=tools.json",

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "util.h"
+#include "common/util.h"
 
 static int verbose, leaks, leaked;
 static unsigned long count;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "scan.h"
+#include "scan/scan.h"
 
 static char *envp[] = {
 	(char *)"PATH=/usr/bin:/bin", (char *)"NPUS_PER_NODE=8",

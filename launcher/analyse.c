@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "analyse.h"
-#include "journal.h"
+#include "common/journal.h"
 #include "preflight.h"
-#include "session.h"
-#include "util.h"
+#include "common/session.h"
+#include "common/util.h"
 
 /* torch_npu's own entry point; arguments: PATH [EXPORT_TYPE...]. */
 static const char torch_npu_analyse[] =

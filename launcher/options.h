@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "plan.h"
+#include "common/plan.h"
 
 struct options {
 	struct plan	 plan;

@@ -10,9 +10,9 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "../shim/match.h"
+#include "shim/match.h"
 #include "preflight.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Where CANN puts set_env.sh, newest layout first. */
 static const char *const set_envs[] = {

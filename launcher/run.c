@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "run.h"
-#include "util.h"
+#include "common/util.h"
 
 static volatile pid_t child = -1;
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };

@@ -4,7 +4,7 @@
 #include <wchar.h>
 
 #include "table.h"
-#include "util.h"
+#include "common/util.h"
 
 #define LABEL_WIDTH	24
 

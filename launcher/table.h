@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "plan.h"
+#include "common/plan.h"
 
 /* What msprof-exec found about the job before running it. */
 struct facts {

@@ -33,7 +33,7 @@ FUZZ_ENV     = TMPDIR=$(FUZZ_ABS)/tmp \
                LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp:print_suppressions=0
 FUZZ_SAN     = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
                -fno-omit-frame-pointer
-FUZZ_DEFS    = -Ishim -Ilauncher \
+FUZZ_DEFS    = -I. \
                -DFUZZ_LAUNCHTAB='"$(CURDIR)/config/launchers.conf"'
 FUZZ_CFLAGS  = $(BASE_CFLAGS) $(PKG_CFLAGS) $(FUZZ_DEFS) -g -O1 $(FUZZ_SAN)
 FUZZ_OBJS    = $(COMMON:%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/fuzz/common.o
@@ -44,10 +44,10 @@ FUZZ_REPLAYS = $(patsubst %,$(B)/fuzz/replay-%,launch scan config journal)
 all: $(FUZZ_REPLAYS)
 
 $(B)/fuzz/replay-%: fuzz/%.c fuzz/common.c fuzz/replay.c fuzz/fuzz.h \
-    $(COMMON_OBJS)
+    $(LIBMSPROF)
 	@mkdir -p $(@D)
 	$(CC) $(APP_CFLAGS) $(FUZZ_DEFS) -o $@ fuzz/$*.c fuzz/common.c \
-	    fuzz/replay.c $(COMMON_OBJS) $(PKG_LIBS)
+	    fuzz/replay.c $(LIBMSPROF) $(PKG_LIBS)
 
 fuzz-cc:
 	@command -v $(FUZZ_CC) > /dev/null || { echo "fuzz: $(FUZZ_CC) not" \

@@ -26,11 +26,11 @@ for o in $opts; do
 	has_option "$(cat "$COMP")" "--$o" || missing_comp="$missing_comp --$o"
 done
 is "$missing_comp" "" "every option of launcher/options.c is in the completion"
-# The subcommands' own tables (launcher/FILE.c: SUBCOMMAND).
-SUBS="dynamic:trigger report:report analyse:analyse"
+# The subcommands' own tables (FOLDER/FILE.c: SUBCOMMAND).
+SUBS="engines/dynamic:trigger report/report:report launcher/analyse:analyse"
 for f in $SUBS; do
 	missing_comp=
-	for o in $(long_options "$TOP/launcher/${f%%:*}.c"); do
+	for o in $(long_options "$TOP/${f%%:*}.c"); do
 		has_option "$(cat "$COMP")" "--$o" || missing_comp="$missing_comp --$o"
 	done
 	is "$missing_comp" "" "msprof-exec ${f#*:}: its options are in the completion"
@@ -52,7 +52,7 @@ if command -v mandoc > /dev/null; then
 	for f in $SUBS; do
 		sub=${f#*:}
 		missing_man=
-		for o in $(long_options "$TOP/launcher/${f%%:*}.c"); do
+		for o in $(long_options "$TOP/${f%%:*}.c"); do
 			[ "$sub:$o" = trigger:help ] && continue
 			has_option "$text" "--$o" || missing_man="$missing_man --$o"
 		done

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "envfix.h"
+#include "shim/envfix.h"
 
 #define V(...) ((char *[]){ __VA_ARGS__, NULL })
 #define SHIM "/opt/msprof/lib/msprof-exec/msprof-exec-shim.so"

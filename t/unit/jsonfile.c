@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "jsonfile.h"
+#include "common/jsonfile.h"
 
 /* The one string of a one-element array printed and parsed back. */
 static char *

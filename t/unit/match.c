@@ -1,6 +1,6 @@
 /* Unit tests of the launch matcher (shim/match.c). */
 #include "tap.h"
-#include "match.h"
+#include "shim/match.h"
 
 static const char *table =
     "launcher=torchrun,msrun;python=python,python3,python3.*;"

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "launchtab.h"
-#include "rewrite.h"
+#include "common/launchtab.h"
+#include "engines/rewrite.h"
 
 #define V(...) ((char *[]){ __VA_ARGS__, NULL })
 #define DEFAULTS "--profile --profile-step-start 2 --profile-step-end 4 " \

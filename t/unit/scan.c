@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "launchtab.h"
-#include "scan.h"
+#include "common/launchtab.h"
+#include "scan/scan.h"
 
 static struct launchtab tab;
 

@@ -23,14 +23,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../shim/contract.h"
-#include "../shim/envfix.h"
-#include "journal.h"
-#include "launchtab.h"
-#include "paths.h"
-#include "plan.h"
-#include "rewrite.h"
-#include "util.h"
+#include "shim/contract.h"
+#include "shim/envfix.h"
+#include "common/journal.h"
+#include "common/launchtab.h"
+#include "engines/paths.h"
+#include "common/plan.h"
+#include "engines/rewrite.h"
+#include "common/util.h"
 
 extern char **environ;
 

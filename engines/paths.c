@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jsonfile.h"
+#include "common/jsonfile.h"
 #include "paths.h"
 
 /* Options whose value is a path that must exist. --save need not. */

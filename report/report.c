@@ -19,14 +19,14 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "../shim/contract.h"
-#include "../shim/match.h"
+#include "shim/contract.h"
+#include "shim/match.h"
 #include "diagnose.h"
-#include "journal.h"
-#include "jsonfile.h"
+#include "common/journal.h"
+#include "common/jsonfile.h"
 #include "report.h"
-#include "session.h"
-#include "util.h"
+#include "common/session.h"
+#include "common/util.h"
 #include "verify.h"
 
 #define TREE_ENTRIES	12	/* entries shown per directory */

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../shim/contract.h"
-#include "argv.h"
+#include "shim/contract.h"
+#include "common/argv.h"
 #include "rewrite.h"
-#include "yamldoc.h"
+#include "common/yamldoc.h"
 
 /* The option grammar of the launcher NAME (a program or module name). */
 static const struct optset *

@@ -5,9 +5,9 @@
 #ifndef MSPROF_REWRITE_H
 #define MSPROF_REWRITE_H
 
-#include "../shim/match.h"
-#include "launchtab.h"
-#include "plan.h"
+#include "shim/match.h"
+#include "common/launchtab.h"
+#include "common/plan.h"
 
 struct launch {
 	enum launch_kind kind;

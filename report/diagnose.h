@@ -5,7 +5,7 @@
 #ifndef MSPROF_DIAGNOSE_H
 #define MSPROF_DIAGNOSE_H
 
-#include "util.h"
+#include "common/util.h"
 
 /* Append to OUT one message per failure found in LOG (text). */
 void	diagnose_log(const char *log, int mm, struct strv *out);

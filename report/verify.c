@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "common/util.h"
 #include "verify.h"
 
 static int

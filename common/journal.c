@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../shim/contract.h"
+#include "shim/contract.h"
 #include "journal.h"
 #include "jsonfile.h"
 #include "util.h"

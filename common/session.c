@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../shim/contract.h"
+#include "shim/contract.h"
 #include "session.h"
 #include "util.h"
 

@@ -17,8 +17,8 @@
 #include <time.h>
 
 #include "dynamic.h"
-#include "jsonfile.h"
-#include "util.h"
+#include "common/jsonfile.h"
+#include "common/util.h"
 
 /* torch_npu's template (_dynamic_profiler_monitor_shm.py JSON_DATA). */
 static cJSON *

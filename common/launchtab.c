@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../shim/contract.h"
-#include "../shim/match.h"
+#include "shim/contract.h"
+#include "shim/match.h"
 #include "launchtab.h"
 
 static const char *const engine_names[] = {

@@ -6,7 +6,7 @@
 #ifndef MSPROF_DYNAMIC_H
 #define MSPROF_DYNAMIC_H
 
-#include "plan.h"
+#include "common/plan.h"
 
 #define DYNAMIC_CONFIG	"profiler_config.json"
 

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../shim/envfix.h"
-#include "argv.h"
+#include "shim/envfix.h"
+#include "common/argv.h"
 #include "dynamic.h"
-#include "jsonfile.h"
+#include "common/jsonfile.h"
 #include "rewrite.h"
-#include "yamldoc.h"
+#include "common/yamldoc.h"
 
 /* MindSpeed-MM trains 100 iterations under msprof-exec unless told. */
 #define MM_TRAIN_ITERS	100

@@ -7,8 +7,8 @@
 #ifndef MSPROF_SCAN_H
 #define MSPROF_SCAN_H
 
-#include "launchtab.h"
-#include "util.h"
+#include "common/launchtab.h"
+#include "common/util.h"
 
 /*
  * What a scan finds.

@@ -18,9 +18,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../shim/contract.h"
-#include "../shim/match.h"
-#include "rewrite.h"
+#include "shim/contract.h"
+#include "shim/match.h"
+#include "engines/rewrite.h"
 #include "scan.h"
 
 #define MAX_DEPTH	16		/* nested ${...} and $((...)) */
