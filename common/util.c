@@ -32,6 +32,14 @@ xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if ((p = reallocarray(p, n ? n : 1, size ? size : 1)) == NULL)
+		err(70, "reallocarray");
+	return p;
+}
+
 char *
 xstrdup(const char *s)
 {

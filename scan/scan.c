@@ -1180,6 +1180,19 @@ existing(struct scanner *sc, char *const argv[], const struct launch *l)
 	free(b.s);
 }
 
+/* Keep ARGV as it is for the dry run. */
+static void
+keep_launch(struct scan *s, char *const argv[])
+{
+	struct scan_launch *r;
+
+	s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof(*s->runs));
+	r = &s->runs[s->nruns++];
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; argv[i] != NULL; i++)
+		strv_push(&r->argv, argv[i]);
+}
+
 /* ARGV (a command after its prefixes) if it is a training launch. */
 static void
 try_launch(struct scanner *sc, char *const argv[])
@@ -1195,6 +1208,7 @@ try_launch(struct scanner *sc, char *const argv[])
 	shown_launch = display(argv);
 	strv_push(&s->launches, shown_launch);
 	free(shown_launch);
+	keep_launch(s, argv);
 	if (s->launches.n == 1)
 		first_launch(sc, argv, &l);
 	configs(sc, argv, &l);
@@ -1474,6 +1488,11 @@ scan_free(struct scan *s)
 	free(s->entry);
 	free(s->launcher);
 	strv_free(&s->launches);
+	for (size_t i = 0; i < s->nruns; i++) {
+		strv_free(&s->runs[i].argv);
+		strv_free(&s->runs[i].env);
+	}
+	free(s->runs);
 	strv_free(&s->configs);
 	strv_free(&s->existing);
 	memset(s, 0, sizeof(*s));

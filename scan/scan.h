@@ -30,6 +30,17 @@
  * with their values ("--profile-ranks 0 1") and tools.profile.*=value
  * overrides; each once.
  */
+/*
+ * One training launch as the scan found it: the words from the launcher on,
+ * expanded as far as the script allows (a word that needs a command to run
+ * is kept as written), so that a dry run can rewrite it with its engine.
+ */
+struct scan_launch {
+	struct strv	 argv;
+	struct strv	 env;		/* exported NAME=value as it runs */
+	int		 line;		/* in the script; 0: unknown */
+};
+
 struct scan {
 	char		*model;		/* qwen3_8b (see scan.c), or NULL */
 	int		 npus_per_node;	/* -1: unknown */
@@ -39,6 +50,8 @@ struct scan {
 	char		*entry;		/* its entry script as written */
 	char		*launcher;	/* torchrun, msrun, python... */
 	struct strv	 launches;	/* each launch, expanded */
+	struct scan_launch *runs;	/* the same launches as argv */
+	size_t		 nruns;
 	struct strv	 configs;	/* config files it names */
 	struct strv	 existing;	/* profiling options, with values */
 	int		 train_iters;	/* of the first launch; -1: none */

@@ -405,6 +405,14 @@ two_launches(void)
 	    "posttrain_gpt.py --num-layers 2 --hidden-size 256 "
 	    "--distributed-backend nccl --train-iters 20 --load ./ckpt",
 	    "%s: the second, with the variable as it is then", w);
+	is_int(s.nruns, 2, "%s: both kept as argv", w);
+	if (s.nruns == 2) {
+		is_str(s.runs[1].argv.v[0], "torchrun", "%s: argv[0]", w);
+		is_str(s.runs[1].argv.v[4], "6001", "%s: a word on its own",
+		    w);
+		is_str(s.runs[1].argv.v[s.runs[1].argv.n - 1], "./ckpt",
+		    "%s: the last word", w);
+	}
 	launch_of(&s, ENGINE_LLM_MCORE, "pretrain_gpt.py", "torchrun",
 	    "two launches, the first");
 	counts(&s, 8, 1, 0, 6000, "two launches, the first");
