@@ -484,7 +484,8 @@ main(int argc, char **argv)
 	}
 	settle_existing(&o, &j, argv);
 	if (!o.skip_checks &&
-	    (status = preflight(j.python, o.cann_env, o.quiet)) != 0)
+	    (status = preflight(j.python, o.cann_env, j.facts.script,
+	    o.quiet)) != 0)
 		goto out;
 	confirm(&o, &j.facts);
 	status = start(&o, &j, &in, &tab, &session, &log);
