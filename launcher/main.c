@@ -1,7 +1,7 @@
 /*
  * msprof-exec: run a training script or command with the shim, so that
  * every MindSpeed training launch in it collects torch_npu profiling data,
- * then report what was collected.  DESIGN.md sections 2 and 4.
+ * then report what was collected.
  */
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-# Fuzzing (issue 7): libFuzzer targets over the launch matcher and rewriter,
+# Fuzzing: libFuzzer targets over the launch matcher and rewriter,
 # the script scanner and the config copies (fuzz/*.c).
 #
 #   make fuzz                     build into build-fuzz/ with clang
