@@ -85,17 +85,17 @@ rel-build-$(1): rel-cjson-$(1)
 	    $(patsubst $(B)/%,$(call rel_build,$(1))/%,$(LAUNCHER) $(INJECTOR) $(HELPERS))
 	ARCH=$(1) VERSION=$(VERSION) BUILD=$(call rel_build,$(1)) \
 	    STAGE=$(call rel_stage,$(1)) TOP=$(CURDIR) \
-	    STRIP=$(call rel_strip,$(1)) CJSON_SRC='$(REL_CJSON_SRC)' \
+	    STRIP=$(call rel_strip,$(1)) CJSON_SRC='$$(REL_CJSON_SRC)' \
 	    LICENSES='$(REL_LICENSES)' sh packaging/stage.sh
 
 # cJSON as a static library, from its source (two files).
-rel-cjson-$(1):
-	@[ -n '$(REL_CJSON_SRC)' ] || { echo "release: no cJSON source: unpack" \
+rel-cjson-$(1): | $(filter release-deps,$(MAKECMDGOALS))
+	@[ -n '$$(REL_CJSON_SRC)' ] || { echo "release: no cJSON source: unpack" \
 	    "one beside the tree (../cJSON-1.7.15) or run 'make release-deps'" >&2; exit 1; }
 	mkdir -p $(call rel_deps,$(1))/include/cjson $(call rel_deps,$(1))/lib
-	cp $(REL_CJSON_SRC)/cJSON.h $(call rel_deps,$(1))/include/cjson/
+	cp $$(REL_CJSON_SRC)/cJSON.h $(call rel_deps,$(1))/include/cjson/
 	$(call rel_cc,$(1)) -O2 -std=c89 -c -o $(call rel_deps,$(1))/cJSON.o \
-	    $(REL_CJSON_SRC)/cJSON.c
+	    $$(REL_CJSON_SRC)/cJSON.c
 	rm -f $(call rel_deps,$(1))/lib/libcjson.a
 	$(if $(filter $(1),$(REL_HOST)),ar,$(call rel_triple,$(1))-ar) rcs \
 	    $(call rel_deps,$(1))/lib/libcjson.a $(call rel_deps,$(1))/cJSON.o
