@@ -49,21 +49,20 @@ rpm_based() {
 	done
 	[ -z "$absent" ] && return 0
 	echo "not available from $pm here:$absent"
-	case "$absent" in
-	*cjson-devel*|*libyaml-devel*|*libbsd-devel*)
-		echo "  a library: .ci/deps-src.sh builds it from a source unpacked beside the tree"
-		sh "$here/deps-src.sh" ;;
-	esac
+	fatal= libs=
 	for p in $absent; do
 		case $p in
-		cjson-devel|libyaml-devel|libbsd-devel) ;;
-		perl-Test-Harness) echo "  $p: needed by make check (prove)" ;;
-		*) echo "  $p: install it by hand" ;;
+		cjson-devel|libyaml-devel|libbsd-devel)
+			libs=1
+			echo "  $p: built from its source beside the tree instead" ;;
+		gcc|make|pkgconfig|gettext)
+			fatal=1
+			echo "  $p: install it by hand (needed to build)" ;;
+		*)	echo "  $p: install it by hand (needed by make check)" ;;
 		esac
 	done
-	case "$absent" in
-	*gcc*|*make*|*pkgconfig*|*gettext*) exit 1 ;;
-	esac
+	[ -z "$fatal" ] || exit 1
+	[ -z "$libs" ] || sh "$here/deps-src.sh"
 }
 
 if command -v apt-get > /dev/null && command -v dpkg-query > /dev/null; then
