@@ -90,6 +90,9 @@ rel-build-$(1): rel-cjson-$(1)
 
 # cJSON as a static library, from its source (two files).
 rel-cjson-$(1): | $(filter release-deps,$(MAKECMDGOALS))
+	@command -v $(call rel_cc,$(1)) > /dev/null || { echo "release: no" \
+	    "$(call rel_cc,$(1)) for $(1): run 'make release-deps', or leave" \
+	    "$(1) out (make release REL_ARCHES=$(REL_HOST))" >&2; exit 1; }
 	@[ -n '$$(REL_CJSON_SRC)' ] || { echo "release: no cJSON source: unpack" \
 	    "one beside the tree (../cJSON-1.7.15) or run 'make release-deps'" >&2; exit 1; }
 	mkdir -p $(call rel_deps,$(1))/include/cjson $(call rel_deps,$(1))/lib

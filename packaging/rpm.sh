@@ -4,6 +4,10 @@
 #   ARCH VERSION STAGE (the tree) OUT (the .rpm) TOP (the checkout)
 #   WORK (rpmbuild's top directory)
 set -eu
+command -v rpmbuild > /dev/null || {
+	echo "release: rpmbuild not found: make release-deps (Debian: apt-get install rpm)" >&2
+	exit 1
+}
 rm -rf "$WORK"
 mkdir -p "$WORK"
 rpmbuild -bb --quiet --target "$ARCH-linux" \

@@ -30,7 +30,9 @@ install -m 644 "$TOP/completion/msprof-exec" \
 	install -D -m 644 "$BUILD/share/$mo" "$share/$mo"
 done
 
-install -m 644 "$TOP/packaging/README" "$STAGE/README"
+# The README with this release's name in its examples.
+sed "s/-VERSION-linux-/-$VERSION-linux-/g" "$TOP/packaging/README" > "$STAGE/README"
+chmod 644 "$STAGE/README"
 install -m 644 "$CJSON_SRC/LICENSE" "$STAGE/LICENSES/cJSON"
 for l in $LICENSES; do
 	install -m 644 "${l#*:}" "$STAGE/LICENSES/${l%%:*}"
