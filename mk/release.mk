@@ -149,5 +149,6 @@ ifeq ($(filter clean deps release-clean,$(MAKECMDGOALS)),)
 $(shell mkdir -p '$(B)/obj' && [ "$$(cat '$(REVISION_FILE)' 2>/dev/null)" = \
     '$(GIT_REVISION)' ] || echo '$(GIT_REVISION)' > '$(REVISION_FILE)')
 endif
-$(B)/obj/app/launcher/main.o: $(REVISION_FILE)
-$(B)/obj/app/launcher/main.o: APP_CFLAGS += -DGIT_REVISION='"$(GIT_REVISION)"'
+REVISION_OBJ = $(filter %/main.o,$(LAUNCHER_OBJS))
+$(REVISION_OBJ): $(REVISION_FILE)
+$(REVISION_OBJ): APP_CFLAGS += -DGIT_REVISION='"$(GIT_REVISION)"'
