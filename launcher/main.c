@@ -436,6 +436,26 @@ finish(const struct options *o, const char *session, const char *log,
 	run_exit_like(status);
 }
 
+#ifndef GIT_REVISION
+#define GIT_REVISION "unknown"	/* built outside a git checkout */
+#endif
+
+/*
+ * -V: the version, the git revision it was built from and the oldest
+ * glibc the preloaded shim loads into (the one without libdl.so.2 uses
+ * dlsym from libc itself, which glibc has from 2.34 on; the other needs
+ * nothing newer than 2.17, aarch64's first glibc).
+ */
+static void
+print_version(const struct install *in)
+{
+	printf("msprof-exec %s\n", VERSION);
+	printf("%s: %s\n", _("revision"), GIT_REVISION);
+	printf("%s: %s\n", _("shim"), in->shim);
+	printf(_("shim needs glibc %s or newer\n"),
+	    ends_with(in->shim, "/" SHIM_234_NAME) ? "2.34" : "2.17");
+}
+
 /*
  * What main() holds lasts as long as msprof-exec: it is freed on the way
  * out of main(); the exits below it (errx, finish) leave it reachable in
@@ -466,7 +486,7 @@ main(int argc, char **argv)
 	if (install_locate(&in, &why) == -1)
 		errx(EX_SOFTWARE, "%s", why);
 	if (o.version) {
-		printf("msprof-exec %s\n%s: %s\n", VERSION, _("shim"), in.shim);
+		print_version(&in);
 		goto out;
 	}
 	if (o.cmd[0] == NULL) {
