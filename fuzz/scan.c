@@ -1,6 +1,6 @@
 /*
  * Fuzz target "scan": the static scan of a training script
- * (launcher/scan.c scan_script) on a file holding the input, with the
+ * (scan/scan.c scan_script, over the shell reader scan/sh*.c) on a file holding the input, with the
  * repository's launch table and a small environment.  The file is named
  * like a MindSpeed example, so the model-name rule runs too.
  *

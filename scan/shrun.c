@@ -1,0 +1,268 @@
+/*
+ * The interpreter of the shell reader: each simple command in turn.
+ * Assignments and the builtins that change variables (export, local,
+ * unset, read, for...) update the variables; every other command is
+ * expanded and handed to the hook.  Reserved words (if, then, do...) are
+ * skipped, so commands in conditionals and loops are read like any
+ * other: both branches of an if, in order, a loop body once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sh.h"
+
+static int
+in_list(const char *const *list, const char *s)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(*list, s) == 0)
+			return 1;
+	return 0;
+}
+
+struct sh_var *
+sh_setvar(struct sh *sh, const char *name, size_t n, const char *value,
+    size_t len, int known)
+{
+	struct sh_var *v = sh_set(&sh->vars, name, n, value, len, known);
+
+	if (v != NULL && sh->allexport)
+		v->exported = 1;
+	return v;
+}
+
+/* NAME=value or NAME+=value. */
+static void
+assign(struct sh *sh, const char *w)
+{
+	size_t len = strlen(w), n = sh_assign_len(w, len);
+	int append = w[n - 2] == '+';
+	size_t namelen = n - 1 - (size_t)append;
+	const char *val = w + n;
+	struct sh_fb f = { .room = SH_MAX_VALUE };
+	struct sh_var *old;
+	const char *value;
+	char *s;
+
+	if (*val == '(')
+		sh_put_unknown(&f, val, w + len);	/* an array */
+	else
+		sh_expand(sh, val, w + len, 0, 0, &f);
+	value = f.cur.s != NULL ? f.cur.s : "";
+	if (append && (old = sh_lookup(&sh->vars, w, namelen)) != NULL) {
+		s = xasprintf("%s%s", old->value.s, value);
+		f.unknown |= !old->known;
+	} else
+		s = xstrdup(value);
+	sh_setvar(sh, w, namelen, s, strlen(s), !f.unknown);
+	free(s);
+	free(f.cur.s);
+}
+
+/* Names a command sets to what cannot be known (read, for, select). */
+static void
+set_unknown(struct sh *sh, const char *name)
+{
+	char *v;
+
+	if (!sh_is_name_start(*name) || name[strspn(name,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]
+	    != '\0')
+		return;
+	v = xasprintf("$%s", name);
+	sh_setvar(sh, name, strlen(name), v, strlen(v), 0);
+	free(v);
+}
+
+/* Builtins that change variables: export, local, unset, read... */
+static int
+builtin(struct sh *sh, char *const w[], size_t n)
+{
+	static const char *const declare[] = { "export", "local", "readonly",
+	    "declare", "typeset", NULL };
+	static const char *const header[] = { "for", "select", "case",
+	    "function", NULL };
+	size_t i;
+
+	if (in_list(header, w[0])) {
+		if (n > 1 && (strcmp(w[0], "for") == 0 ||
+		    strcmp(w[0], "select") == 0))
+			set_unknown(sh, w[1]);	/* the loop variable */
+		return 1;
+	}
+	if (in_list(declare, w[0])) {
+		for (i = 1; i < n; i++)
+			if (sh_is_assign(w[i]))
+				assign(sh, w[i]);
+		return 1;
+	}
+	if (strcmp(w[0], "unset") == 0 || strcmp(w[0], "read") == 0) {
+		for (i = 1; i < n; i++)
+			if (w[0][0] == 'u')
+				sh_unset(&sh->vars, w[i]);
+			else if (w[i][0] != '-')
+				set_unknown(sh, w[i]);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The index of the command word after exec, env, nohup, time and
+ * NAME=value, with what they give the command's environment in C.
+ */
+static size_t
+command_word(char *const v[], size_t n, struct sh_cmd *c)
+{
+	size_t k = 0;
+
+	while (k < n) {
+		if (sh_is_assign(v[k]))
+			strv_push(&c->env, v[k++]);
+		else if (strcmp(v[k], "nohup") == 0)
+			k++;
+		else if (strcmp(v[k], "time") == 0 ||
+		    strcmp(v[k], "exec") == 0) {
+			int exec = v[k++][0] == 'e';
+
+			for (; k < n && v[k][0] == '-'; k++)
+				k += exec && strcmp(v[k], "-a") == 0;
+		} else if (strcmp(v[k], "env") == 0) {
+			for (k++; k < n && (v[k][0] == '-' ||
+			    sh_is_assign(v[k])); k++) {
+				if (sh_is_assign(v[k]))
+					strv_push(&c->env, v[k]);
+				else if (strcmp(v[k], "-i") == 0 ||
+				    strcmp(v[k], "-") == 0)
+					c->clearenv = 1;
+				else if (strcmp(v[k], "-u") == 0 && k + 1 < n)
+					strv_push(&c->unenv, v[++k]);
+				else
+					k += strcmp(v[k], "-C") == 0;
+			}
+		} else
+			break;
+	}
+	return k < n ? k : n;
+}
+
+/*
+ * Run a command that is not only assignments: expand its prefix
+ * assignments (NPRE words, values for its environment) and its words,
+ * and hand it to the hook.
+ */
+static void
+command(struct sh *sh, char *const w[], size_t npre, size_t n, int line)
+{
+	struct strv fields = { 0 }, pre = { 0 };
+	struct sh_fb f = { .fields = &fields, .room = SH_MAX_COMMAND };
+	struct sh_cmd c = { .file = sh->file, .line = line };
+	size_t i, k, len;
+
+	for (i = 0; i < npre; i++) {
+		struct sh_fb v = { .room = SH_MAX_VALUE };
+
+		len = sh_assign_len(w[i], strlen(w[i]));
+		sh_expand(sh, w[i] + len, w[i] + strlen(w[i]), 0, 0, &v);
+		strv_pushf(&pre, "%.*s=%s", (int)(len - 1), w[i],
+		    v.cur.s != NULL ? v.cur.s : "");
+		free(v.cur.s);
+	}
+	for (i = npre; i < n; i++) {
+		/* "$@" with no arguments is no word at all. */
+		if (strcmp(w[i], "\"$@\"") == 0 ||
+		    strcmp(w[i], "\"${@}\"") == 0)
+			continue;
+		sh_expand(sh, w[i], w[i] + strlen(w[i]), 0, 0, &f);
+		sh_fb_end(&f);
+	}
+	free(f.cur.s);
+	for (i = 0; i < pre.n; i++)
+		strv_push(&c.env, pre.v[i]);
+	if ((k = command_word(fields.v, fields.n, &c)) < fields.n) {
+		c.argv = fields.v + k;
+		c.argc = fields.n - k;
+		sh->run->hook(sh, &c, sh->run->arg);
+	}
+	strv_free(&pre);
+	strv_free(&c.env);
+	strv_free(&c.unenv);
+	strv_free(&fields);
+}
+
+static void
+run_command(struct sh *sh, const struct strv *w, int line)
+{
+	static const char *const reserved[] = { "if", "then", "else", "elif",
+	    "fi", "do", "done", "while", "until", "!", "{", "}", "esac", NULL };
+	size_t i = 0, a;
+
+	while (i < w->n && in_list(reserved, w->v[i]))
+		i++;
+	if (i == w->n)
+		return;
+	for (a = i; a < w->n && sh_is_assign(w->v[a]); a++)
+		;
+	if (a == w->n) {
+		for (; i < a; i++)
+			assign(sh, w->v[i]);
+	} else if (a > i || !builtin(sh, w->v + i, w->n - i))
+		command(sh, w->v + i, a - i, w->n - i, line);
+}
+
+/* CRLF line ends become LF; 1 if there were any. */
+static int
+crlf(char *s)
+{
+	char *d = s;
+	int any = 0;
+
+	for (; *s != '\0'; s++)
+		if (*s != '\r' || (s[1] != '\n' && s[1] != '\0'))
+			*d++ = *s;
+		else
+			any = 1;
+	*d = '\0';
+	return any;
+}
+
+void
+sh_run_text(struct sh *sh, const char *file, char *text)
+{
+	struct sh_lexer lx;
+	struct strv w = { 0 };
+	const char *outer = sh->file;
+	int line = 0;
+
+	if (crlf(text))
+		sh->run->crlf = 1;
+	sh->file = file;
+	sh_lexer_init(&lx, text, strlen(text));
+	while (sh_next_command(&lx, &w, &line)) {
+		run_command(sh, &w, line);
+		strv_free(&w);
+	}
+	strv_free(&w);
+	sh_lexer_free(&lx);
+	sh->file = outer;
+}
+
+void
+sh_init(struct sh *sh, struct sh_run *run, const char *arg0,
+    char *const envp[])
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->run = run;
+	sh->arg0 = xstrdup(arg0);
+	sh->cwd = xstrdup("");
+	sh_vars_import(&sh->vars, envp);
+}
+
+void
+sh_free(struct sh *sh)
+{
+	sh_vars_free(&sh->vars);
+	free(sh->arg0);
+	free(sh->cwd);
+	memset(sh, 0, sizeof(*sh));
+}
