@@ -1,7 +1,8 @@
 /*
  * Fuzz target "scan": the static scan of a training script
- * (scan/scan.c scan_script, over the shell reader scan/sh*.c) on a file holding the input, with the
- * repository's launch table and a small environment.  The file is named
+ * (scan/scan.c scan_script, over the shell reader scan/sh*.c) on a
+ * file holding the input, with the repository's launch table and a small
+ * environment.  The file is named
  * like a MindSpeed example, so the model-name rule runs too.
  *
  * Checked besides memory safety: the counts are -1 or not negative, every

@@ -23,7 +23,7 @@
 struct scanner {
 	const struct launchtab	*tab;
 	struct scan		*out;
-	struct sh		*sh;		/* the shell running the command */
+	struct sh		*sh;		/* the shell running it */
 	const struct sh_cmd	*cmd;		/* the command */
 	int			 took_vars;
 };

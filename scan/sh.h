@@ -19,7 +19,7 @@
 #include "common/util.h"
 
 #define SH_MAX_DEPTH	16		/* nested ${...} and $((...)) */
-#define SH_MAX_VARS	4096		/* variable names tracked */
+#define SH_MAX_VARS	(1 << 16)	/* variable names tracked */
 #define SH_MAX_VALUE	(64 * 1024)	/* bytes of one variable's value */
 #define SH_MAX_COMMAND	(256 * 1024)	/* bytes of one command's words */
 #define SH_MAX_HEREDOCS	8		/* here-documents pending on a line */

@@ -171,7 +171,8 @@ param_length(struct sh *sh, const char *p, const char *q, struct sh_fb *f)
 	while (n < e && sh_is_name_char(*n))
 		n++;
 	if (n != e || s == e || !sh_is_name_start(*s) ||
-	    ((v = sh_lookup(&sh->vars, s, (size_t)(e - s))) == NULL && sh->vars.full) ||
+	    ((v = sh_lookup(&sh->vars, s, (size_t)(e - s))) == NULL &&
+	    sh->vars.full) ||
 	    (v != NULL && !v->known)) {
 		sh_put_unknown(f, p, q);
 		return;
@@ -220,7 +221,7 @@ param(struct sh *sh, const char *p, const char *q, int dq, int depth,
 		if (op != '+')
 			put_value(f, v, dq);
 	} else if (op == '?')
-		sh_put_unknown(f, p, q);		/* the shell would stop here */
+		sh_put_unknown(f, p, q);	/* the shell would stop here */
 	else if (op != '=')
 		sh_expand(sh, n + colon + 1, e, dq, depth + 1, f);
 	else {
@@ -267,7 +268,7 @@ dollar(struct sh *sh, const char *p, const char *e, int dq, int depth,
 	if (n < e && isdigit((unsigned char)*n)) {
 		if (*n == '0')
 			put_str(f, sh->arg0, strlen(sh->arg0), dq);
-		return n + 1;			/* no arguments: $1... empty */
+		return n + 1;		/* no arguments: $1... empty */
 	}
 	if (n < e && (*n == '@' || *n == '*'))
 		return n + 1;

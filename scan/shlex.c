@@ -155,7 +155,8 @@ read_word(struct sh_lexer *lx)
 		else if (*p == '=' && p + 1 < e && p[1] == '(' &&
 		    sh_assign_len(s, (size_t)(p + 1 - s)) ==
 		    (size_t)(p + 1 - s))
-			p = sh_construct_end(p + 2, e, '(', &closed); /* X=(a) */
+			/* an array: X=(a b) */
+			p = sh_construct_end(p + 2, e, '(', &closed);
 		else
 			p++;
 	}

@@ -31,31 +31,60 @@ sh_setvar(struct sh *sh, const char *name, size_t n, const char *value,
 	return v;
 }
 
-/* NAME=value or NAME+=value. */
+/*
+ * In the value VAL of an assignment to NAME (N bytes), a reference to
+ * NAME itself at the start ("$NAME...", "${NAME}...", quoted or not): the
+ * rest of the value after it, with *DQ set when the rest starts inside
+ * double quotes; NULL when the value does not start so.
+ */
+static const char *
+self_ref(const char *name, size_t n, const char *val, int *dq)
+{
+	const char *p = val;
+
+	*dq = *p == '"';
+	p += *dq;
+	if (*p++ != '$')
+		return NULL;
+	if (*p == '{')
+		return strncmp(p + 1, name, n) == 0 && p[1 + n] == '}' ?
+		    p + n + 2 : NULL;
+	return strncmp(p, name, n) == 0 && !sh_is_name_char(p[n]) ?
+	    p + n : NULL;
+}
+
+/*
+ * NAME=value or NAME+=value.  "NAME=$NAME..." appends too: the value
+ * already there is not copied again, so a script that grows a variable
+ * line by line (ARGS="$ARGS --opt") reads in linear time.
+ */
 static void
 assign(struct sh *sh, const char *w)
 {
 	size_t len = strlen(w), n = sh_assign_len(w, len);
-	int append = w[n - 2] == '+';
+	int append = w[n - 2] == '+', dq = 0;
 	size_t namelen = n - 1 - (size_t)append;
-	const char *val = w + n;
+	const char *val = w + n, *rest;
 	struct sh_fb f = { .room = SH_MAX_VALUE };
 	struct sh_var *old;
-	const char *value;
-	char *s;
 
+	if (!append && (rest = self_ref(w, namelen, val, &dq)) != NULL &&
+	    sh_lookup(&sh->vars, w, namelen) != NULL) {
+		val = rest;
+		append = 1;
+	}
 	if (*val == '(')
 		sh_put_unknown(&f, val, w + len);	/* an array */
 	else
-		sh_expand(sh, val, w + len, 0, 0, &f);
-	value = f.cur.s != NULL ? f.cur.s : "";
+		sh_expand(sh, val, w + len, dq, 0, &f);
+	/* (looked up after the expansion, which may add variables) */
 	if (append && (old = sh_lookup(&sh->vars, w, namelen)) != NULL) {
-		s = xasprintf("%s%s", old->value.s, value);
-		f.unknown |= !old->known;
+		sh_append(old, f.cur.s != NULL ? f.cur.s : "", f.cur.len,
+		    !f.unknown);
+		old->exported |= sh->allexport;
 	} else
-		s = xstrdup(value);
-	sh_setvar(sh, w, namelen, s, strlen(s), !f.unknown);
-	free(s);
+		sh_setvar(sh, w, namelen, f.cur.s != NULL ? f.cur.s : "",
+		    f.cur.len, !f.unknown);
 	free(f.cur.s);
 }
 

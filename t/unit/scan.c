@@ -13,6 +13,7 @@
 #include "tap.h"
 #include "common/launchtab.h"
 #include "scan/scan.h"
+#include "scan/sh.h"
 
 static struct launchtab tab;
 
@@ -720,6 +721,21 @@ repeat(const char *head, const char *unit, size_t n, const char *tail)
 	return s;
 }
 
+/*
+ * A script of N lines FMT, each formatted with the line number I (and
+ * whatever else uses it), then TAIL; into the string T.
+ */
+#define NUMBERED(t, n, tail, fmt, ...) do {				\
+	struct buf b_ = { 0 };						\
+	char l_[256];							\
+									\
+	for (int i = 1; i <= (n); i++)					\
+		buf_add(&b_, l_, (size_t)snprintf(l_, sizeof(l_), fmt,	\
+		    __VA_ARGS__));					\
+	buf_add(&b_, tail, strlen(tail));				\
+	(t) = b_.s;							\
+} while (0)
+
 /* Map each byte of BUF to one of the N characters of SET. */
 static void
 shell_like(char *buf, size_t len, const char *set, size_t n)
@@ -808,20 +824,8 @@ adversarial(void)
 	    "a value that doubles each line is bounded");
 	scan_free(&s);
 	free(t);
-	t = xstrdup("");
-	for (int i = 0; i < 5000; i++) {
-		char *u = xasprintf("%sV%d=1\n", t, i);
-
-		free(t);
-		t = u;
-	}
-	{
-		char *u = xasprintf("%s%s", t, "torchrun pretrain_gpt.py "
-		    "$UNSET_NAME $V1\n");
-
-		free(t);
-		t = u;
-	}
+	NUMBERED(t, SH_MAX_VARS + 10, "torchrun pretrain_gpt.py $UNSET_NAME "
+	    "$V1\n", "V%d=1\n", i);
 	scan_str("t.sh", t, NULL, &s);
 	is_str(launch(&s, 0), "torchrun pretrain_gpt.py $UNSET_NAME 1",
 	    "past the variable limit an unset name is unknown");
@@ -840,6 +844,65 @@ adversarial(void)
 		    &s), 0, "binary garbage, round %d", round);
 		scan_free(&s);
 	}
+}
+
+/*
+ * The variable table: 20,000 names, set, read, changed and unset; and a
+ * chain of 20,000 variables each set from the one before.
+ */
+static void
+many_variables(void)
+{
+	struct scan s;
+	char *t, *u;
+
+	NUMBERED(u, 20000, "unset V500\nV7=seven\ntorchrun pretrain_gpt.py "
+	    "$V1 $V7 ${V500-gone} $V12345 $V20000 ${#V19999} $V20001\n",
+	    "V%d=%d\n", i, i);
+	scan_str("t.sh", u, NULL, &s);
+	is_str(launch(&s, 0), "torchrun pretrain_gpt.py 1 seven gone 12345 "
+	    "20000 5", "20,000 variables: set, changed, unset, unset names");
+	scan_free(&s);
+	free(u);
+
+	NUMBERED(t, 20000, "torchrun pretrain_gpt.py --c \"$C20000\" "
+	    "--d $C1\n", "C%d=$C%d\n", i, i - 1);
+	u = xasprintf("C0=end\n%s", t);
+	scan_str("t.sh", u, NULL, &s);
+	is_str(launch(&s, 0), "torchrun pretrain_gpt.py --c end --d end",
+	    "a chain of 20,000 variables");
+	scan_free(&s);
+	free(t);
+	free(u);
+}
+
+/* "X=$X..." appends, and means what the shell means by it. */
+static void
+self_append(void)
+{
+	struct scan s;
+	char *t;
+
+	scan_str("t.sh", "X=a\nX=\"$X b\"\nX=${X}c\nX=$X'd e'\n"
+	    "XY=1\nZ=2\nZ=$XY\nY=1\nY=\"$Y$Y\"\nU=$(cmd)\nU=\"$U u\"\n"
+	    "W=${W}w\nN=\"$NPUS\"\n"
+	    "torchrun pretrain_gpt.py --x \"$X\" --z $Z --y $Y --u \"$U\" "
+	    "--w $W --n \"$N\"\n", NULL, &s);
+	is_str(launch(&s, 0), "torchrun pretrain_gpt.py --x 'a bcd e' --z 1 "
+	    "--y 11 --u '$(cmd) u' --w w --n ''",
+	    "X=$X... appends; $XY is another name; unknown stays unknown");
+	scan_free(&s);
+
+	NUMBERED(t, 3000, "torchrun pretrain_gpt.py $ARGS\n",
+	    "ARGS=\"$ARGS --opt-%d %d\"\n", i, i);
+	scan_str("t.sh", t, NULL, &s);
+	ok(s.nruns == 1 && s.runs[0].argv.n == 2 + 2 * 3000 &&
+	    strcmp(s.runs[0].argv.v[2], "--opt-1") == 0 &&
+	    strcmp(s.runs[0].argv.v[2 * 3000], "--opt-3000") == 0 &&
+	    strcmp(s.runs[0].argv.v[2 * 3000 + 1], "3000") == 0,
+	    "ARGS grown over 3,000 lines: every option, in order");
+	scan_free(&s);
+	free(t);
 }
 
 int
@@ -875,6 +938,8 @@ main(void)
 	model_names();
 	unreadable();
 	adversarial();
+	many_variables();
+	self_append();
 	rmdir(tmpdir);
 	launchtab_free(&tab);
 	return done_testing();
