@@ -311,17 +311,24 @@ existing(struct scanner *sc, char *const argv[], const struct launch *l)
 	free(b.s);
 }
 
-/* Keep ARGV as it is for the dry run. */
+/* Keep ARGV as it is for the dry run, with where and how it runs. */
 static void
-keep_launch(struct scan *s, char *const argv[])
+keep_launch(struct scanner *sc, char *const argv[])
 {
+	struct scan *s = sc->out;
 	struct scan_launch *r;
+	char *a;
 
 	s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof(*s->runs));
 	r = &s->runs[s->nruns++];
 	memset(r, 0, sizeof(*r));
-	for (size_t i = 0; argv[i] != NULL; i++)
-		strv_push(&r->argv, argv[i]);
+	for (size_t i = 0; argv[i] != NULL; i++) {
+		strv_push(&r->argv, (a = sh_shown(argv[i])));
+		free(a);
+	}
+	sh_environ(sc->sh, sc->cmd, &r->env);
+	r->line = sc->cmd->line;
+	r->script = xstrdup(sc->cmd->file);
 }
 
 /* ARGV (a command after its prefixes) if it is a training launch. */
@@ -339,22 +346,11 @@ try_launch(struct scanner *sc, char *const argv[])
 	shown_launch = display(argv);
 	strv_push(&s->launches, shown_launch);
 	free(shown_launch);
-	keep_launch(s, argv);
+	keep_launch(sc, argv);
 	if (s->launches.n == 1)
 		first_launch(sc, argv, &l);
 	configs(sc, argv, &l);
 	existing(sc, argv, &l);
-}
-
-/* Each command the shell reads. */
-static void
-command_hook(struct sh *sh, const struct sh_cmd *cmd, void *arg)
-{
-	struct scanner *sc = arg;
-
-	sc->sh = sh;
-	sc->cmd = cmd;
-	try_launch(sc, cmd->argv);
 }
 
 /*
@@ -404,6 +400,22 @@ model_name(const char *path)
 	return name;
 }
 
+/* Each command the shell reads. */
+static void
+command_hook(struct sh *sh, const struct sh_cmd *cmd, void *arg)
+{
+	struct scanner *sc = arg;
+
+	size_t before = sc->out->nruns;
+
+	sc->sh = sh;
+	sc->cmd = cmd;
+	try_launch(sc, cmd->argv);
+	/* A wrapper trains the model of the script it runs. */
+	if (before == 0 && sc->out->nruns == 1 && sc->out->model == NULL)
+		sc->out->model = model_name(cmd->file);
+}
+
 int
 scan_script(const struct launchtab *tab, const char *path,
     char *const envp[], struct scan *s, char **why)
@@ -425,7 +437,9 @@ scan_script(const struct launchtab *tab, const char *path,
 	s->model = model_name(path);
 	sh_init(&sh, &run, path, envp);
 	sc.sh = &sh;
-	sh_run_text(&sh, path, text);
+	if (sh_is_shell_script(text))
+		sh_run_text(&sh, path, text);
+	s->crlf = run.crlf;
 	sc.sh = &sh;
 	take_vars(&sc);		/* no launch: as the script ends */
 	sh_free(&sh);
@@ -443,6 +457,7 @@ scan_free(struct scan *s)
 	for (size_t i = 0; i < s->nruns; i++) {
 		strv_free(&s->runs[i].argv);
 		strv_free(&s->runs[i].env);
+		free(s->runs[i].script);
 	}
 	free(s->runs);
 	strv_free(&s->configs);

@@ -136,6 +136,7 @@ struct sh_cmd {
 	const char	*file;		/* the script it is in */
 	int		 line;		/* there */
 	struct strv	 env;		/* NAME=value given to it alone */
+	struct strv	 unknown;	/* names in env of unknown value */
 	struct strv	 unenv;		/* names env -u removes */
 	int		 clearenv;	/* env -i */
 };
@@ -197,6 +198,15 @@ struct sh_var	*sh_setvar(struct sh *, const char *name, size_t n,
 		    const char *value, size_t len, int known);
 /* Run TEXT (modified: CRLF line ends become LF) read from FILE. */
 void	sh_run_text(struct sh *, const char *file, char *text);
+/*
+ * Is TEXT a script a shell reads: no "#!" line, or one that names sh,
+ * bash, dash, ksh, mksh or ash (directly or through env)?
+ */
+int	sh_is_shell_script(const char *text);
+/* Read the script C runs, if it runs one (bash X, source X, ./X). */
+void	sh_follow(struct sh *, const struct sh_cmd *c);
+/* cd (or pushd) with the words W. */
+void	sh_cd(struct sh *, char *const w[], size_t n);
 /*
  * The environment CMD runs with, as NAME=value strings for the user
  * (unknown parts as written), in the order the names appeared.

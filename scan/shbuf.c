@@ -14,7 +14,8 @@ buf_add(struct buf *b, const char *s, size_t n)
 		if ((b->s = realloc(b->s, b->cap)) == NULL)
 			abort();
 	}
-	memcpy(b->s + b->len, s, n);
+	if (n > 0)		/* (S may be NULL then) */
+		memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
 }

@@ -103,6 +103,45 @@ set_unknown(struct sh *sh, const char *name)
 	free(v);
 }
 
+/*
+ * export, local, readonly, declare, typeset: the assignments, and which
+ * names are exported (export, declare -x).
+ */
+static void
+declaration(struct sh *sh, char *const w[], size_t n)
+{
+	int x = w[0][0] == 'e';
+	size_t i, len;
+
+	for (i = 1; i < n; i++) {
+		len = strcspn(w[i], "+=");
+		if (w[i][0] == '-' && strchr(w[i], 'x') != NULL)
+			x = 1;
+		else if (sh_is_assign(w[i]))
+			assign(sh, w[i]);
+		else if (len == 0 || !sh_is_name_start(w[i][0]))
+			continue;
+		if (x && len > 0 && w[i][0] != '-')
+			sh_export(&sh->vars, w[i], len);
+	}
+}
+
+/* set -a, set +a, set -o allexport: export every assignment from then. */
+static void
+set_options(struct sh *sh, char *const w[], size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(w[i], "--") == 0 || (w[i][0] != '-' &&
+		    w[i][0] != '+'))
+			return;
+		if ((strcmp(w[i] + 1, "o") == 0) && i + 1 < n) {
+			if (strcmp(w[++i], "allexport") == 0)
+				sh->allexport = w[i - 1][0] == '-';
+		} else if (strchr(w[i] + 1, 'a') != NULL)
+			sh->allexport = w[i][0] == '-';
+	}
+}
+
 /* Builtins that change variables: export, local, unset, read... */
 static int
 builtin(struct sh *sh, char *const w[], size_t n)
@@ -120,9 +159,16 @@ builtin(struct sh *sh, char *const w[], size_t n)
 		return 1;
 	}
 	if (in_list(declare, w[0])) {
-		for (i = 1; i < n; i++)
-			if (sh_is_assign(w[i]))
-				assign(sh, w[i]);
+		declaration(sh, w, n);
+		return 1;
+	}
+	if (strcmp(w[0], "cd") == 0 || strcmp(w[0], "pushd") == 0 ||
+	    strcmp(w[0], "popd") == 0) {
+		sh_cd(sh, w, w[0][0] == 'p' && w[0][1] == 'o' ? 0 : n);
+		return 1;
+	}
+	if (strcmp(w[0], "set") == 0) {
+		set_options(sh, w, n);
 		return 1;
 	}
 	if (strcmp(w[0], "unset") == 0 || strcmp(w[0], "read") == 0) {
@@ -134,6 +180,22 @@ builtin(struct sh *sh, char *const w[], size_t n)
 		return 1;
 	}
 	return 0;
+}
+
+/* env -u NAME: NAME leaves the environment given so far. */
+static void
+env_drop(struct sh_cmd *c, const char *name)
+{
+	struct strv keep = { 0 };
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < c->env.n; i++)
+		if (strncmp(c->env.v[i], name, n) != 0 ||
+		    c->env.v[i][n] != '=')
+			strv_push(&keep, c->env.v[i]);
+	strv_free(&c->env);
+	c->env = keep;
+	strv_push(&c->unenv, name);
 }
 
 /*
@@ -162,10 +224,11 @@ command_word(char *const v[], size_t n, struct sh_cmd *c)
 				if (sh_is_assign(v[k]))
 					strv_push(&c->env, v[k]);
 				else if (strcmp(v[k], "-i") == 0 ||
-				    strcmp(v[k], "-") == 0)
+				    strcmp(v[k], "-") == 0) {
+					strv_free(&c->env);
 					c->clearenv = 1;
-				else if (strcmp(v[k], "-u") == 0 && k + 1 < n)
-					strv_push(&c->unenv, v[++k]);
+				} else if (strcmp(v[k], "-u") == 0 && k + 1 < n)
+					env_drop(c, v[++k]);
 				else
 					k += strcmp(v[k], "-C") == 0;
 			}
@@ -195,6 +258,8 @@ command(struct sh *sh, char *const w[], size_t npre, size_t n, int line)
 		sh_expand(sh, w[i] + len, w[i] + strlen(w[i]), 0, 0, &v);
 		strv_pushf(&pre, "%.*s=%s", (int)(len - 1), w[i],
 		    v.cur.s != NULL ? v.cur.s : "");
+		if (v.unknown)
+			strv_pushf(&c.unknown, "%.*s", (int)(len - 1), w[i]);
 		free(v.cur.s);
 	}
 	for (i = npre; i < n; i++) {
@@ -212,10 +277,12 @@ command(struct sh *sh, char *const w[], size_t npre, size_t n, int line)
 		c.argv = fields.v + k;
 		c.argc = fields.n - k;
 		sh->run->hook(sh, &c, sh->run->arg);
+		sh_follow(sh, &c);
 	}
 	strv_free(&pre);
 	strv_free(&c.env);
 	strv_free(&c.unenv);
+	strv_free(&c.unknown);
 	strv_free(&fields);
 }
 

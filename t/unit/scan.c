@@ -5,10 +5,12 @@
  * break it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "tap.h"
 #include "common/launchtab.h"
@@ -138,6 +140,19 @@ qwen3_standard(void)
 	is_int(s.train_iters, 2000, "%s: --train-iters", w);
 	is_int(s.configs.n, 0, "%s: no config files", w);
 	is_int(s.existing.n, 0, "%s: no profiling settings", w);
+	is_int(s.nruns, 1, "%s: kept as argv", w);
+	if (s.nruns == 1) {
+		is_int(s.runs[0].line, 64, "%s: the line the launch starts on",
+		    w);
+		is_str(s.runs[0].script, "t/scan/pretrain_qwen3_8b_4K_ptd.sh",
+		    "%s: the script it is in", w);
+		is_list(&s.runs[0].env, "HCCL_CONNECT_TIMEOUT=1800 | "
+		    "CUDA_DEVICE_MAX_CONNECTIONS=1 | "
+		    "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True | "
+		    "TASK_QUEUE_ENABLE=2", "%s: the exported variables, not "
+		    "MASTER_ADDR and the others", w);
+	}
+	is_int(s.crlf, 0, "%s: LF line ends", w);
 	scan_free(&s);
 }
 
@@ -311,6 +326,8 @@ crlf(void)
 	cr_list = joined(&cr.launches);
 	is_str(cr_list, lf_list, "CRLF: the same launch, no stray \\r");
 	is_int(cr.train_iters, lf.train_iters, "CRLF: --train-iters");
+	is_int(cr.crlf, 1, "CRLF: said, for a warning");
+	is_int(lf.crlf, 0, "CRLF: not said of the LF script");
 	free(lf_list);
 	free(cr_list);
 	scan_free(&lf);
@@ -546,6 +563,8 @@ expansion(void)
 	    "$((B+)) pretrain_gpt.py --q $((1/0)) --r ${X%%.*} --t `date` "
 	    "--u $?",
 	    "unknown values are shown as written, one word each");
+	is_str(s.nruns == 1 && s.runs[0].argv.n > 4 ? s.runs[0].argv.v[4] :
+	    NULL, "$(head -n1 $HOSTFILE)", "the same word in the argv kept");
 	counts(&s, -1, -1, -1, -1, "unknown values");
 	is_str(s.entry, "pretrain_gpt.py", "unknown values: entry still found");
 	scan_free(&s);
@@ -905,6 +924,144 @@ self_append(void)
 	free(t);
 }
 
+/* The environment each launch runs with. */
+static void
+launch_env(void)
+{
+	struct scan s;
+	char *env[] = { "HOME=/root", "GONE=1", "PATH=/usr/bin", NULL };
+
+	scan_str("t.sh", "export MM_TOOL=./tools.json\nLOCAL=1\nX=2\n"
+	    "export X\nunset GONE\ndeclare -x D=4\nset -a\nA=5\nset +a\n"
+	    "B=6\nexport U=$(cmd)\n"
+	    "MM_MODEL=m.json PATH=/p torchrun pretrain_gpt.py\n"
+	    "env -u HOME E=7 python pretrain_gpt.py\n"
+	    "X=3 env -i F=8 python pretrain_gpt.py\n", env, &s);
+	is_int(s.nruns, 3, "env: three launches");
+	if (s.nruns != 3)
+		goto out;
+	is_list(&s.runs[0].env, "HOME=/root | MM_TOOL=./tools.json | X=2 | "
+	    "D=4 | A=5 | U=$(cmd) | MM_MODEL=m.json | PATH=/p",
+	    "env: inherited, exported, set -a, prefix assignments");
+	is_int(s.runs[0].line, 12, "env: line of the first launch");
+	is_list(&s.runs[1].env, "PATH=/usr/bin | MM_TOOL=./tools.json | "
+	    "X=2 | D=4 | A=5 | U=$(cmd) | E=7", "env: env -u and env X=y");
+	is_int(s.runs[1].line, 13, "env: line of the second launch");
+	is_list(&s.runs[2].env, "F=8", "env: env -i starts empty");
+out:
+	scan_free(&s);
+}
+
+static struct strv made;		/* files put_file() wrote */
+
+/* Write TEXT to NAME under the temporary directory. */
+static void
+put_file(const char *name, const char *text)
+{
+	char *path = write_tmp(name, text, strlen(text));
+
+	strv_push(&made, path);
+	free(path);
+}
+
+/*
+ * Wrappers: scripts that run scripts, read from the directory the scan
+ * runs in, as the shell resolves them.
+ */
+static void
+wrappers(void)
+{
+	struct scan s;
+	int here = open(".", O_RDONLY | O_DIRECTORY);
+	char *sub = xasprintf("%s/w", tmpdir), *subsub;
+
+	subsub = xasprintf("%s/w", sub);
+	if (here == -1 || mkdir(sub, 0700) == -1 ||
+	    mkdir(subsub, 0700) == -1 || chdir(tmpdir) == -1) {
+		printf("Bail out! wrappers: %s\n", strerror(errno));
+		exit(1);
+	}
+	put_file("w/pretrain_qwen3_8b_4K_ptd.sh", "#!/bin/bash\n"
+	    "NPUS_PER_NODE=${NPUS:-4}\n"
+	    "torchrun --nproc_per_node $NPUS_PER_NODE pretrain_gpt.py "
+	    "--a $A --l $LOCAL\n");
+	put_file("w/w/pretrain_qwen3_8b_4K_ptd.sh",
+	    "torchrun pretrain_gpt.py --decoy\n");
+	put_file("w/wrap.sh", "export A=1\nLOCAL=2\nNPUS=8\n"
+	    "M=7 bash -x w/pretrain_qwen3_8b_4K_ptd.sh --arg\n");
+	is_int(scan_path("w/wrap.sh", NULL, &s), 0, "wrapper: scanned");
+	is_list(&s.launches, "torchrun --nproc_per_node 4 pretrain_gpt.py "
+	    "--a 1 --l", "wrapper: bash X from the directory of the scan, "
+	    "with the exported variables only");
+	is_int(s.npus_per_node, 4, "wrapper: counts of the script run");
+	is_str(s.model, "qwen3_8b", "wrapper: the model of the script run");
+	if (s.nruns == 1) {
+		is_str(s.runs[0].script, "w/pretrain_qwen3_8b_4K_ptd.sh",
+		    "wrapper: the launch is in the script run");
+		is_int(s.runs[0].line, 3, "wrapper: its line there");
+		is_list(&s.runs[0].env, "A=1 | M=7",
+		    "wrapper: the environment it gets");
+	}
+	scan_free(&s);
+
+	put_file("w/vars.sh", "NPUS_PER_NODE=2\nB=src\n");
+	put_file("w/src.sh", ". w/vars.sh\ntorchrun --nproc_per_node "
+	    "$NPUS_PER_NODE pretrain_gpt.py --b $B\nsource w/nosuch.sh\n");
+	scan_path("w/src.sh", NULL, &s);
+	is_list(&s.launches, "torchrun --nproc_per_node 2 pretrain_gpt.py "
+	    "--b src", "source: the variables stay set");
+	scan_free(&s);
+
+	put_file("w/cd.sh", "cd w/w\nsh ./pretrain_qwen3_8b_4K_ptd.sh\n"
+	    "cd \"$(dirname \"$0\")\"\nbash pretrain_qwen3_8b_4K_ptd.sh\n");
+	scan_path("w/cd.sh", NULL, &s);
+	is_list(&s.launches, "torchrun pretrain_gpt.py --decoy",
+	    "cd: followed while its directory is known, not after");
+	scan_free(&s);
+
+	put_file("w/tool", "#!/usr/bin/python3 -u\n"
+	    "torchrun pretrain_gpt.py --python\n");
+	put_file("w/tool.sh", "#!/usr/bin/env -S bash -e\n"
+	    "torchrun pretrain_gpt.py --bash\n");
+	put_file("w/plain", "torchrun pretrain_gpt.py --plain\n");
+	put_file("w/exec.sh", "./w/tool --x\nw/tool.sh\n$(pwd)/w/plain\n"
+	    "./w/plain\ntool.sh\n");
+	scan_path("w/exec.sh", NULL, &s);
+	is_list(&s.launches, "torchrun pretrain_gpt.py --bash | "
+	    "torchrun pretrain_gpt.py --plain", "./X: its #! decides; "
+	    "no #! is shell; unknown paths and PATH lookups are not read");
+	scan_free(&s);
+	scan_path("w/tool", NULL, &s);
+	is_int(s.launches.n, 0, "a #!python script is not read as shell");
+	scan_free(&s);
+
+	put_file("w/self.sh", "torchrun pretrain_gpt.py\nbash w/self.sh\n"
+	    "source w/self.sh\n");
+	scan_path("w/self.sh", NULL, &s);
+	is_int(s.launches.n, 1 + SH_MAX_SCRIPTS,
+	    "a script running itself: %d scripts at most", SH_MAX_SCRIPTS);
+	scan_free(&s);
+
+	put_file("w/dev.sh", ". /dev/null\nsource /dev/zero\nbash /\n"
+	    "bash -c 'torchrun pretrain_gpt.py'\nbash\n"
+	    "torchrun pretrain_gpt.py\n");
+	scan_path("w/dev.sh", NULL, &s);
+	is_int(s.launches.n, 1, "devices, directories and bash -c are not "
+	    "read");
+	scan_free(&s);
+
+	if (fchdir(here) == -1)
+		exit(1);
+	close(here);
+	for (size_t i = 0; i < made.n; i++)
+		unlink(made.v[i]);
+	strv_free(&made);
+	rmdir(subsub);
+	rmdir(sub);
+	free(sub);
+	free(subsub);
+}
+
 int
 main(void)
 {
@@ -940,6 +1097,8 @@ main(void)
 	adversarial();
 	many_variables();
 	self_append();
+	launch_env();
+	wrappers();
 	rmdir(tmpdir);
 	launchtab_free(&tab);
 	return done_testing();
