@@ -246,7 +246,7 @@ command_word(char *const v[], size_t n, struct sh_cmd *c)
 static void
 command(struct sh *sh, char *const w[], size_t npre, size_t n, int line)
 {
-	struct strv fields = { 0 }, pre = { 0 };
+	struct strv fields = { 0 };
 	struct sh_fb f = { .fields = &fields, .room = SH_MAX_COMMAND };
 	struct sh_cmd c = { .file = sh->file, .line = line };
 	size_t i, k, len;
@@ -256,7 +256,7 @@ command(struct sh *sh, char *const w[], size_t npre, size_t n, int line)
 
 		len = sh_assign_len(w[i], strlen(w[i]));
 		sh_expand(sh, w[i] + len, w[i] + strlen(w[i]), 0, 0, &v);
-		strv_pushf(&pre, "%.*s=%s", (int)(len - 1), w[i],
+		strv_pushf(&c.env, "%.*s=%s", (int)(len - 1), w[i],
 		    v.cur.s != NULL ? v.cur.s : "");
 		if (v.unknown)
 			strv_pushf(&c.unknown, "%.*s", (int)(len - 1), w[i]);
@@ -271,15 +271,12 @@ command(struct sh *sh, char *const w[], size_t npre, size_t n, int line)
 		sh_fb_end(&f);
 	}
 	free(f.cur.s);
-	for (i = 0; i < pre.n; i++)
-		strv_push(&c.env, pre.v[i]);
 	if ((k = command_word(fields.v, fields.n, &c)) < fields.n) {
 		c.argv = fields.v + k;
 		c.argc = fields.n - k;
 		sh->run->hook(sh, &c, sh->run->arg);
 		sh_follow(sh, &c);
 	}
-	strv_free(&pre);
 	strv_free(&c.env);
 	strv_free(&c.unenv);
 	strv_free(&c.unknown);
