@@ -181,14 +181,22 @@ void	sh_expand(struct sh *, const char *s, const char *e, int dq,
 void	sh_fb_end(struct sh_fb *);
 /* Text that could not be evaluated: kept as written, as one word. */
 void	sh_put_unknown(struct sh_fb *, const char *s, const char *e);
+/*
+ * The output of the command substitution S..E (inside "$(...)") appended
+ * to OUT, when it is one the reader evaluates (dirname, pwd...); 0
+ * otherwise, with OUT in any state.
+ */
+int	sh_subst(struct sh *, const char *s, const char *e, int depth,
+	    struct buf *out);
 /* Evaluate S as integer arithmetic; 0 when it is not plain arithmetic. */
 int	sh_arith(struct sh *, const char *s, long long *);
 /* A decimal integer, blanks around it allowed; 0 if S is not one. */
 int	sh_parse_int(const char *s, long long *);
 
 /*
- * A shell for the script ARG0 ($0), starting with the environment ENVP
- * (NULL: empty) and sharing RUN with the shells it starts.
+ * A shell for the script ARG0 ($0, and BASH_SOURCE), starting with the
+ * environment ENVP (NULL: empty) and sharing RUN with the shells it
+ * starts.
  */
 void	sh_init(struct sh *, struct sh_run *, const char *arg0,
 	    char *const envp[]);

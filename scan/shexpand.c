@@ -137,7 +137,8 @@ param_name(struct sh *sh, const char *s, const char *e, const char **n,
 	if (q < e && sh_is_name_start(*q)) {
 		while (q < e && sh_is_name_char(*q))
 			q++;
-		*n = q;
+		/* ${X[0]}: a variable is its own element 0 */
+		*n = e - q >= 3 && strncmp(q, "[0]", 3) == 0 ? q + 3 : q;
 		if ((v = sh_lookup(&sh->vars, s, (size_t)(q - s))) == NULL)
 			*known = !sh->vars.full;
 		return v;
@@ -236,6 +237,22 @@ param(struct sh *sh, const char *p, const char *q, int dq, int depth,
 	}
 }
 
+/* "$(...)" from P (the '$') to Q (past the ')'), or `...` (P at '`'). */
+static void
+subst(struct sh *sh, const char *p, const char *q, int dq, int depth,
+    struct sh_fb *f)
+{
+	struct buf out = { 0 };
+	int tick = *p == '`';
+
+	if (depth < SH_MAX_DEPTH &&
+	    sh_subst(sh, p + 2 - tick, q - 1, depth + 1, &out))
+		put_str(f, out.s != NULL ? out.s : "", out.len, dq);
+	else
+		sh_put_unknown(f, p, q);
+	free(out.s);
+}
+
 /* A "$..." from P (the '$'); returns the byte after it. */
 static const char *
 dollar(struct sh *sh, const char *p, const char *e, int dq, int depth,
@@ -250,8 +267,10 @@ dollar(struct sh *sh, const char *p, const char *e, int dq, int depth,
 		if (*n == '(' && n + 1 < e && n[1] == '(' &&
 		    (a = sh_arith_end(n + 2, e)) != NULL)
 			return arith(sh, p, a, depth, f);
-		if (*n == '(' || !closed || depth >= SH_MAX_DEPTH)
+		if (!closed || depth >= SH_MAX_DEPTH)
 			sh_put_unknown(f, p, q);
+		else if (*n == '(')
+			subst(sh, p, q, dq, depth, f);
 		else
 			param(sh, p, q, dq, depth, f);
 		return q;
@@ -323,9 +342,11 @@ sh_expand(struct sh *sh, const char *s, const char *e, int dq, int depth,
 			p = dollar(sh, p, e, dq, depth, f);
 		else if (*p == '`') {
 			q = memchr(p + 1, '`', (size_t)(e - p - 1));
-			q = q ? q + 1 : e;
-			sh_put_unknown(f, p, q);
-			p = q;
+			if (q != NULL)
+				subst(sh, p, q + 1, dq, depth, f);
+			else
+				sh_put_unknown(f, p, e);
+			p = q ? q + 1 : e;
 		} else {
 			for (q = p + 1; q < e && is_plain(*q); q++)
 				;

@@ -349,6 +349,7 @@ sh_init(struct sh *sh, struct sh_run *run, const char *arg0,
 	sh->arg0 = xstrdup(arg0);
 	sh->cwd = xstrdup("");
 	sh_vars_import(&sh->vars, envp);
+	sh_set(&sh->vars, "BASH_SOURCE", 11, arg0, strlen(arg0), 1);
 }
 
 void

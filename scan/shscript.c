@@ -165,6 +165,7 @@ child_init(struct sh *child, struct sh *sh, const struct sh_cmd *c,
 	size_t n;
 
 	memset(child, 0, sizeof(*child));
+	sh_set(&child->vars, "BASH_SOURCE", 11, path, strlen(path), 1);
 	child->run = sh->run;
 	child->arg0 = xstrdup(path);
 	child->cwd = xstrdup_null(sh->cwd);
@@ -186,6 +187,24 @@ child_init(struct sh *child, struct sh *sh, const struct sh_cmd *c,
 	}
 }
 
+/* ". PATH" (found at FULL): BASH_SOURCE is PATH while it is read. */
+static void
+source(struct sh *sh, const char *path, const char *full, char *text)
+{
+	struct sh_var *v = sh_lookup(&sh->vars, "BASH_SOURCE", 11);
+	char *outer = v != NULL && v->known ? xstrdup(v->value.s) : NULL;
+
+	sh_set(&sh->vars, "BASH_SOURCE", 11, path, strlen(path), 1);
+	sh->depth++;
+	sh_run_text(sh, full, text);
+	sh->depth--;
+	if (outer != NULL)
+		sh_set(&sh->vars, "BASH_SOURCE", 11, outer, strlen(outer), 1);
+	else
+		sh_unset(&sh->vars, "BASH_SOURCE");
+	free(outer);
+}
+
 /* Read the script PATH that C runs (HOW). */
 static void
 run_script(struct sh *sh, const struct sh_cmd *c, const char *path,
@@ -204,11 +223,9 @@ run_script(struct sh *sh, const struct sh_cmd *c, const char *path,
 		return;
 	}
 	sh->run->scripts++;
-	if (how == SOURCE) {
-		sh->depth++;
-		sh_run_text(sh, full, text);
-		sh->depth--;
-	} else {
+	if (how == SOURCE)
+		source(sh, path, full, text);
+	else {
 		child_init(&child, sh, c, path);
 		sh_run_text(&child, full, text);
 		sh_free(&child);

@@ -569,6 +569,23 @@ expansion(void)
 	is_str(s.entry, "pretrain_gpt.py", "unknown values: entry still found");
 	scan_free(&s);
 
+	scan_str("t.sh", "D=$(dirname /a/b/c.sh)\nB=$(basename /a/b/c.sh .sh)\n"
+	    "E=$(dirname c.sh)\nF=`dirname a//b//`\nG=$(basename /)\n"
+	    "H=$(echo x  y)\nI=$(dirname /)\nJ=$(basename a/b/)\n"
+	    "torchrun pretrain_gpt.py $D $B $E $F $G \"$H\" $I $J "
+	    "$(date) $(cd x || exit; pwd) $(echo -n x) \"$(dirname $0)\"\n",
+	    NULL, &s);
+	{
+		char *want = xasprintf("torchrun pretrain_gpt.py /a/b c . a / "
+		    "'x y' / b $(date) $(cd x || exit; pwd) $(echo -n x) %s",
+		    tmpdir);
+
+		is_str(launch(&s, 0), want, "command substitutions the scan "
+		    "evaluates (dirname, basename, echo), and others not");
+		free(want);
+	}
+	scan_free(&s);
+
 	scan_str("t.sh", ": ${NPUS_PER_NODE:=6}\n: ${NNODES=2}\n"
 	    "torchrun pretrain_gpt.py\n", NULL, &s);
 	is_int(s.npus_per_node, 6, "${X:=8} assigns");
@@ -1019,12 +1036,28 @@ wrappers(void)
 	    "cd: followed while its directory is known, not after");
 	scan_free(&s);
 
+	put_file("w/idiom.sh", "SCRIPT_DIR=$(cd \"$(dirname "
+	    "\"${BASH_SOURCE[0]}\")\" && pwd)\n"
+	    "bash \"$SCRIPT_DIR/pretrain_qwen3_8b_4K_ptd.sh\"\n"
+	    "cd \"$(dirname \"$0\")\"\nsource ./vars.sh\n"
+	    "torchrun pretrain_gpt.py --b $B --e `basename $0 .sh`\n");
+	scan_path("w/idiom.sh", NULL, &s);
+	is_list(&s.launches, "torchrun --nproc_per_node 4 pretrain_gpt.py "
+	    "--a --l | torchrun pretrain_gpt.py --b src --e idiom",
+	    "the idioms of wrappers: $(cd \"$(dirname ...)\" && pwd), "
+	    "cd \"$(dirname \"$0\")\"");
+	if (s.nruns == 2)
+		ok(s.runs[0].script[0] == '/' && ends_with(s.runs[0].script,
+		    "/w/pretrain_qwen3_8b_4K_ptd.sh"), "the script found by "
+		    "its absolute path (%s)", s.runs[0].script);
+	scan_free(&s);
+
 	put_file("w/tool", "#!/usr/bin/python3 -u\n"
 	    "torchrun pretrain_gpt.py --python\n");
 	put_file("w/tool.sh", "#!/usr/bin/env -S bash -e\n"
 	    "torchrun pretrain_gpt.py --bash\n");
 	put_file("w/plain", "torchrun pretrain_gpt.py --plain\n");
-	put_file("w/exec.sh", "./w/tool --x\nw/tool.sh\n$(pwd)/w/plain\n"
+	put_file("w/exec.sh", "./w/tool --x\nw/tool.sh\n$(hostname)/w/plain\n"
 	    "./w/plain\ntool.sh\n");
 	scan_path("w/exec.sh", NULL, &s);
 	is_list(&s.launches, "torchrun pretrain_gpt.py --bash | "
