@@ -213,6 +213,8 @@ void	sh_run_text(struct sh *, const char *file, char *text);
 int	sh_is_shell_script(const char *text);
 /* Read the script C runs, if it runs one (bash X, source X, ./X). */
 void	sh_follow(struct sh *, const struct sh_cmd *c);
+/* Is PATH (relative to the directory of the scan) a directory? */
+int	sh_is_dir(const char *path);
 /* cd (or pushd) with the words W. */
 void	sh_cd(struct sh *, char *const w[], size_t n);
 /*

@@ -1,11 +1,12 @@
 /*
  * The scripts a script runs, and the environment its commands get.
- * "bash X", "sh X" and "./X" (when its #! line names a shell, or it has
- * none) run X in a shell of its own that starts with the exported
+ * "bash X", "sh X" and "./X" (executable, and its #! line names a shell,
+ * or it has none) run X in a shell of its own that starts with the exported
  * variables; "source X" and ". X" read X in the same shell.  A relative
  * path is resolved as the shell resolves it: from the directory the
  * command runs in, i.e. the directory msprof-exec runs in, moved by the
- * cd commands of the script while their operand is known.  How deep and
+ * cd commands of the script while their operand is known (a cd to a
+ * directory that is not there fails, as in the shell).  How deep and
  * how many scripts are followed is bounded.
  */
 #include <fcntl.h>
@@ -216,6 +217,7 @@ run_script(struct sh *sh, const struct sh_cmd *c, const char *path,
 	if (sh->depth >= SH_MAX_NESTING ||
 	    sh->run->scripts >= SH_MAX_SCRIPTS ||
 	    (full = resolve(sh, path)) == NULL ||
+	    (how == EXEC && access(full, X_OK) == -1) ||
 	    (text = read_script(full)) == NULL ||
 	    (how == EXEC && !sh_is_shell_script(text))) {
 		free(full);
@@ -249,6 +251,14 @@ sh_follow(struct sh *sh, const struct sh_cmd *c)
 		run_script(sh, c, a0, EXEC);
 }
 
+int
+sh_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 void
 sh_cd(struct sh *sh, char *const w[], size_t n)
 {
@@ -264,6 +274,10 @@ sh_cd(struct sh *sh, char *const w[], size_t n)
 			cwd = f.cur.s[0] == '/' ? xasprintf("%s/", f.cur.s) :
 			    xasprintf("%s%s/", sh->cwd, f.cur.s);
 		free(f.cur.s);
+		if (cwd != NULL && !sh_is_dir(cwd)) {
+			free(cwd);	/* cd fails: the directory stays */
+			return;
+		}
 	}
 	free(sh->cwd);
 	sh->cwd = cwd;

@@ -111,6 +111,10 @@ run_one(char **cwd, char *const w[], size_t n, struct buf *out)
 	if (strcmp(a0, "cd") == 0 && n == 2) {
 		p = *w[1] == '/' ? xasprintf("%s/", w[1]) :
 		    xasprintf("%s%s/", *cwd, w[1]);
+		if (!sh_is_dir(p)) {
+			free(p);	/* (what follows may depend on it) */
+			return 0;
+		}
 		free(*cwd);
 		*cwd = p;
 	} else if (strcmp(a0, "pwd") == 0 && (n == 1 || (n == 2 &&
@@ -128,9 +132,11 @@ run_one(char **cwd, char *const w[], size_t n, struct buf *out)
 	    strcmp(w[1], "-f") == 0)) {
 		if ((p = absolute(*cwd, w[n - 1])) == NULL)
 			return 0;
-		q = realpath(p, NULL);		/* symlinks, when it exists */
-		buf_add(out, q != NULL ? q : p, strlen(q != NULL ? q : p));
-		free(q);
+		if ((q = realpath(p, NULL)) != NULL) {	/* symlinks resolved */
+			free(p);
+			p = q;
+		}
+		buf_add(out, p, strlen(p));
 		free(p);
 	} else if (strcmp(a0, "echo") == 0 && (n == 1 || w[1][0] != '-')) {
 		for (size_t i = 1; i < n; i++) {

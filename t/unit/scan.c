@@ -941,6 +941,123 @@ self_append(void)
 	free(t);
 }
 
+static char *stub_env[2];	/* PATH with the stub torchrun first */
+
+/* A torchrun that prints its words, then its environment sorted. */
+static void
+make_stub(void)
+{
+	static const char stub[] = "#!/bin/sh\nprintf torchrun\n"
+	    "for a; do printf ' %s' \"$a\"; done\necho\n"
+	    "env | grep -v -e '^PWD=' -e '^OLDPWD=' -e '^SHLVL=' -e '^_=' | "
+	    "LC_ALL=C sort | sed 's/^/  /'\n";
+	char *bin = xasprintf("%s/bin", tmpdir), *path;
+
+	if (mkdir(bin, 0700) == -1) {
+		printf("Bail out! %s: %s\n", bin, strerror(errno));
+		exit(1);
+	}
+	path = write_tmp("bin/torchrun", stub, strlen(stub));
+	chmod(path, 0755);
+	free(path);
+	stub_env[0] = xasprintf("PATH=%s:/usr/bin:/bin", bin);
+	free(bin);
+}
+
+static void
+remove_stub(void)
+{
+	char *path = xasprintf("%s/bin/torchrun", tmpdir);
+
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	free(path);
+	free(stub_env[0]);
+}
+
+/*
+ * The torchrun commands real bash runs for SCRIPT, from the current
+ * directory with only ENVP, as the stub prints them.
+ */
+static char *
+bash_torchruns(const char *script, char *const envp[])
+{
+	struct buf cmd = { 0 }, out = { 0 };
+	char line[4096];
+	FILE *p;
+
+	buf_add(&cmd, "env -i", 6);
+	for (size_t i = 0; envp[i] != NULL; i++) {
+		buf_add(&cmd, " '", 2);
+		buf_add(&cmd, envp[i], strlen(envp[i]));
+		buf_add(&cmd, "'", 1);
+	}
+	buf_add(&cmd, " bash ", 6);
+	buf_add(&cmd, script, strlen(script));
+	buf_add(&cmd, " 2>/dev/null", 12);
+	if ((p = popen(cmd.s, "r")) == NULL) {
+		printf("Bail out! popen: %s\n", strerror(errno));
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), p) != NULL)
+		buf_add(&out, line, strlen(line));
+	pclose(p);
+	free(cmd.s);
+	return out.s != NULL ? out.s : xstrdup("");
+}
+
+static int
+by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The same from the scan: each launch, then its environment sorted. */
+static char *
+scan_torchruns(const struct scan *s)
+{
+	struct buf out = { 0 };
+	char **env;
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct strv *e = &s->runs[i].env;
+
+		buf_add(&out, s->launches.v[i], strlen(s->launches.v[i]));
+		buf_add(&out, "\n", 1);
+		env = xcalloc(e->n + 1, sizeof(*env));
+		memcpy(env, e->v, e->n * sizeof(*env));
+		qsort(env, e->n, sizeof(*env), by_string);
+		for (size_t k = 0; k < e->n; k++) {
+			buf_add(&out, "  ", 2);
+			buf_add(&out, env[k], strlen(env[k]));
+			buf_add(&out, "\n", 1);
+		}
+		free(env);
+	}
+	return out.s != NULL ? out.s : xstrdup("");
+}
+
+/*
+ * SCRIPT (in the current directory) scanned with ENVP gives the launches
+ * and environments bash gives them.
+ */
+static void
+as_bash_runs(const char *script, char *const envp[], const char *what)
+{
+	struct scan s;
+	char *want = bash_torchruns(script, envp), *got;
+
+	scan_path(script, envp, &s);
+	got = scan_torchruns(&s);
+	ok(*want != '\0', "%s: bash ran torchrun", what);
+	is_str(got, want, "%s: the launches and environments bash runs",
+	    what);
+	free(got);
+	free(want);
+	scan_free(&s);
+}
+
 /* The environment each launch runs with. */
 static void
 launch_env(void)
@@ -967,6 +1084,22 @@ launch_env(void)
 	is_list(&s.runs[2].env, "F=8", "env: env -i starts empty");
 out:
 	scan_free(&s);
+
+	{
+		char *envb[] = { "HOME=/root", "GONE=1", stub_env[0], NULL };
+		static const char text[] = "export MM_TOOL=./tools.json\n"
+		    "LOCAL=1\nX=2\nexport X\nunset GONE\ndeclare -x D=4\n"
+		    "set -a\nA=5\nset +a\nB=6\n"
+		    "MM_MODEL=m.json torchrun pretrain_gpt.py --one\n"
+		    "env -u HOME E=7 torchrun pretrain_gpt.py --two\n"
+		    "X=3 env -i F=8 PATH=$PATH torchrun pretrain_gpt.py "
+		    "--three\n";
+		char *path = write_tmp("env.sh", text, strlen(text));
+
+		as_bash_runs(path, envb, "env");
+		unlink(path);
+		free(path);
+	}
 }
 
 static struct strv made;		/* files put_file() wrote */
@@ -1032,8 +1165,14 @@ wrappers(void)
 	put_file("w/cd.sh", "cd w/w\nsh ./pretrain_qwen3_8b_4K_ptd.sh\n"
 	    "cd \"$(dirname \"$0\")\"\nbash pretrain_qwen3_8b_4K_ptd.sh\n");
 	scan_path("w/cd.sh", NULL, &s);
-	is_list(&s.launches, "torchrun pretrain_gpt.py --decoy",
-	    "cd: followed while its directory is known, not after");
+	is_list(&s.launches, "torchrun pretrain_gpt.py --decoy | "
+	    "torchrun pretrain_gpt.py --decoy",
+	    "cd: followed while its directory is known, a failing cd stays");
+	scan_free(&s);
+	put_file("w/cdunknown.sh", "cd \"$(hostname)\"\n"
+	    "bash w/pretrain_qwen3_8b_4K_ptd.sh\n");
+	scan_path("w/cdunknown.sh", NULL, &s);
+	is_int(s.launches.n, 0, "cd to an unknown directory: not followed");
 	scan_free(&s);
 
 	put_file("w/idiom.sh", "SCRIPT_DIR=$(cd \"$(dirname "
@@ -1057,16 +1196,27 @@ wrappers(void)
 	put_file("w/tool.sh", "#!/usr/bin/env -S bash -e\n"
 	    "torchrun pretrain_gpt.py --bash\n");
 	put_file("w/plain", "torchrun pretrain_gpt.py --plain\n");
+	put_file("w/noexec", "torchrun pretrain_gpt.py --noexec\n");
+	chmod("w/tool", 0755);
+	chmod("w/tool.sh", 0755);
+	chmod("w/plain", 0755);
 	put_file("w/exec.sh", "./w/tool --x\nw/tool.sh\n$(hostname)/w/plain\n"
-	    "./w/plain\ntool.sh\n");
+	    "./w/plain\ntool.sh\nw/noexec\n");
 	scan_path("w/exec.sh", NULL, &s);
 	is_list(&s.launches, "torchrun pretrain_gpt.py --bash | "
 	    "torchrun pretrain_gpt.py --plain", "./X: its #! decides; "
-	    "no #! is shell; unknown paths and PATH lookups are not read");
+	    "no #! is shell; unknown paths, PATH lookups and files that "
+	    "cannot run are not read");
 	scan_free(&s);
 	scan_path("w/tool", NULL, &s);
 	is_int(s.launches.n, 0, "a #!python script is not read as shell");
 	scan_free(&s);
+
+	as_bash_runs("w/wrap.sh", stub_env, "wrapper");
+	as_bash_runs("w/src.sh", stub_env, "source");
+	as_bash_runs("w/cd.sh", stub_env, "cd");
+	as_bash_runs("w/idiom.sh", stub_env, "wrapper idioms");
+	as_bash_runs("w/exec.sh", stub_env, "./X");
 
 	put_file("w/self.sh", "torchrun pretrain_gpt.py\nbash w/self.sh\n"
 	    "source w/self.sh\n");
@@ -1108,6 +1258,7 @@ main(void)
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}
+	make_stub();
 	qwen3_standard();
 	llama2_launch_module();
 	msrun();
@@ -1132,6 +1283,7 @@ main(void)
 	self_append();
 	launch_env();
 	wrappers();
+	remove_stub();
 	rmdir(tmpdir);
 	launchtab_free(&tab);
 	return done_testing();
