@@ -20,6 +20,7 @@
 static struct launchtab tab;
 
 static char	*repeat(const char *, const char *, size_t, const char *);
+static void	 as_bash(const char *, const char *);
 static char tmpdir[] = "/tmp/msprof-scan.XXXXXX";
 
 #define LLM_DIST(n, port) "--nproc_per_node " #n " --nnodes 1 --node_rank 0 " \
@@ -549,6 +550,11 @@ expansion(void)
 	    "--x $X --y $Y --z $Z --w $W --v $V --l $L\n", NULL, &s);
 	is_str(launch(&s, 0), "torchrun --nproc_per_node 4 pretrain_gpt.py "
 	    "--x 12 --y 14 --z -7 --w 2 --v 21 --l 2", "arithmetic forms");
+	as_bash("A=3\nB=4\nX=$(( $A * $B ))\nY=$((A*B+2))\n"
+	    "Z=$(( (A+B) / 2 - 10 ))\nW=$((X % 5))\nV=$((-A + 010 + 0x10))\n"
+	    "L=${#Y}\nNPUS_PER_NODE=$(( $((A)) + 1 ))\n"
+	    "torchrun --nproc_per_node $NPUS_PER_NODE pretrain_gpt.py "
+	    "--x $X --y $Y --z $Z --w $W --v $V --l $L\n", "arithmetic");
 	is_int(s.npus_per_node, 4, "nested arithmetic");
 	scan_free(&s);
 
@@ -612,6 +618,10 @@ expansion(void)
 	is_str(launch(&s, 0), "torchrun pretrain_gpt.py --a --b colon --c --d "
 	    "--e set --f '' --g default.yaml 0 --h 'a b' --i a b --j",
 	    "-, :-, +, :+, quotes in the word, no arguments");
+	as_bash("E=\"\"\ntorchrun pretrain_gpt.py --a ${E-dash} "
+	    "--b ${E:-colon} --c ${E:+plus} --d ${UNSET+plus} --e ${E+set} "
+	    "--f \"$E\" --g ${1:-default.yaml} $2 $# $* --h ${E:-\"a b\"} "
+	    "--i ${E:-a b} --j ${E:+\"$E\"}\n", "parameter forms");
 	scan_free(&s);
 
 	scan_str("t.sh", "NNODES=2\nunset NNODES\nMASTER_PORT=6000\n"
@@ -908,6 +918,7 @@ many_variables(void)
 	is_str(launch(&s, 0), "torchrun pretrain_gpt.py --c end --d end",
 	    "a chain of 20,000 variables");
 	scan_free(&s);
+	as_bash(u, "a chain of 20,000 variables");
 	free(t);
 	free(u);
 }
@@ -938,6 +949,7 @@ self_append(void)
 	    strcmp(s.runs[0].argv.v[2 * 3000 + 1], "3000") == 0,
 	    "ARGS grown over 3,000 lines: every option, in order");
 	scan_free(&s);
+	as_bash(t, "ARGS grown over 3,000 lines");
 	free(t);
 }
 
@@ -1022,9 +1034,11 @@ scan_torchruns(const struct scan *s)
 
 	for (size_t i = 0; i < s->nruns; i++) {
 		const struct strv *e = &s->runs[i].env;
+		char *words = strv_join(s->runs[i].argv.v, " ");
 
-		buf_add(&out, s->launches.v[i], strlen(s->launches.v[i]));
+		buf_add(&out, words, strlen(words));
 		buf_add(&out, "\n", 1);
+		free(words);
 		env = xcalloc(e->n + 1, sizeof(*env));
 		memcpy(env, e->v, e->n * sizeof(*env));
 		qsort(env, e->n, sizeof(*env), by_string);
@@ -1056,6 +1070,17 @@ as_bash_runs(const char *script, char *const envp[], const char *what)
 	free(got);
 	free(want);
 	scan_free(&s);
+}
+
+/* TEXT as a script under the temporary directory: as bash runs it. */
+static void
+as_bash(const char *text, const char *what)
+{
+	char *path = write_tmp("bash.sh", text, strlen(text));
+
+	as_bash_runs(path, stub_env, what);
+	unlink(path);
+	free(path);
 }
 
 /* The environment each launch runs with. */
