@@ -29,17 +29,17 @@ SAN        = -fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE) \
              -fno-omit-frame-pointer
 endif
 
-PKGS = libcjson yaml-0.1 libbsd-overlay
+PKGS = libcjson yaml-0.1 libbsd-overlay sqlite3
 # 'make deps' installs them (Debian/Ubuntu); otherwise stop early with how.
 ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)
 $(error missing build dependencies: run 'make deps', or \
-  'sudo apt-get install build-essential pkg-config libcjson-dev libyaml-dev libbsd-dev')
+  'sudo apt-get install build-essential pkg-config libcjson-dev libyaml-dev libbsd-dev libsqlite3-dev')
 endif
 endif
 # Evaluated when used, so that 'make deps all' sees what deps installed.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS))
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 
 BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE \
               -DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"'
@@ -62,17 +62,24 @@ COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
              launcher/argv.c launcher/mm.c launcher/jsonfile.c \
              launcher/yamldoc.c launcher/dynamic.c launcher/paths.c \
              $(SHIM_LOGIC)
+# What the profiling data says (summary/summary.h).
+SUMMARY_SRCS = summary/summary.c summary/find.c summary/csv.c \
+             summary/optab.c summary/strmap.c summary/db.c summary/draw.c \
+             summary/html.c summary/steps.c summary/ops.c summary/cluster.c \
+             summary/wait.c summary/links.c
 LAUNCHER_SRCS = launcher/main.c launcher/options.c launcher/run.c \
              launcher/report.c launcher/verify.c launcher/diagnose.c \
              launcher/preflight.c launcher/session.c launcher/analyse.c \
              launcher/table.c \
-             $(COMMON)
+             $(SUMMARY_SRCS) $(COMMON)
 INJECTOR_SRCS = launcher/inject.c $(COMMON)
 
 SHIM_OBJS     = $(SHIM_SRCS:%.c=$(B)/obj/shim-pic/%.o)
 COMMON_OBJS   = $(COMMON:%.c=$(B)/obj/app/%.o)
 LAUNCHER_OBJS = $(LAUNCHER_SRCS:%.c=$(B)/obj/app/%.o)
 INJECTOR_OBJS = $(INJECTOR_SRCS:%.c=$(B)/obj/app/%.o)
+SUMMARY_OBJS  = $(SUMMARY_SRCS:%.c=$(B)/obj/app/%.o)
+$(SUMMARY_OBJS): APP_CFLAGS += -Ilauncher
 
 UNIT_TESTS = $(patsubst t/unit/%.c,$(B)/t/%.t,$(wildcard t/unit/*.c))
 HELPERS    = $(patsubst t/helpers/%.c,$(B)/t/helpers/%,$(wildcard t/helpers/*.c))
@@ -116,10 +123,10 @@ $(LAUNCHTAB): config/launchers.conf
 	cp $< $@
 
 # C unit tests: the logic linked without the wrappers.
-$(B)/t/%.t: t/unit/%.c t/tap.h $(COMMON_OBJS)
+$(B)/t/%.t: t/unit/%.c t/tap.h $(COMMON_OBJS) $(SUMMARY_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(APP_CFLAGS) -Wno-discarded-qualifiers -It -Ishim -Ilauncher \
-	    -o $@ $< $(COMMON_OBJS) $(PKG_LIBS)
+	    -Isummary -o $@ $< $(SUMMARY_OBJS) $(COMMON_OBJS) $(PKG_LIBS)
 
 # Test programs that call the exec entry points.
 $(B)/t/helpers/%: t/helpers/%.c

@@ -5,7 +5,7 @@
 #                           test; about 1 GB) and the tools CI uses
 set -eu
 pkgs="build-essential pkg-config libcjson-dev libyaml-dev libbsd-dev
-      gettext locales python3 dash perl mandoc bash-completion"
+      libsqlite3-dev libxml2-utils gettext locales python3 dash perl mandoc bash-completion"
 [ "${1:-}" = --full ] && pkgs="$pkgs python3-torch strace valgrind clang libclang-rt-14-dev llvm bear"
 
 missing=
