@@ -1,11 +1,13 @@
 /*
  * Test driver of the summary library until the launcher's report uses it:
- *   summary [--json | --html | --text] [--utf8] [--colour] [--top N]
+ *   summary [--json | --html | --text] [--utf8] [--colour] [--term] [--top N]
  *           [--llm START LOADED | --mm START] PATH...
  * Text goes to stdout in ASCII without colour unless asked (tests compare
- * it); exit 0, or 2 on bad usage, 1 when a path cannot be read.
+ * it), or as the terminal supports with --term (locale, isatty, NO_COLOR);
+ * exit 0, or 2 on bad usage, 1 when a path cannot be read.
  */
 #include <err.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@ main(int argc, char *argv[])
 	char *why = NULL;
 	int i;
 
+	setlocale(LC_ALL, "");
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			mode = "json";
@@ -35,6 +38,8 @@ main(int argc, char *argv[])
 			flags |= SUMMARY_UTF8;
 		else if (strcmp(argv[i], "--colour") == 0)
 			flags |= SUMMARY_COLOUR;
+		else if (strcmp(argv[i], "--term") == 0)
+			flags = summary_term_flags(stdout);
 		else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc)
 			o.top_n = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--llm") == 0 && i + 2 < argc) {
