@@ -39,7 +39,7 @@ endif
 endif
 # Evaluated when used, so that 'make deps all' sees what deps installed.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm -lpthread
 
 BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE \
               -DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"'

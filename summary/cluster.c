@@ -444,6 +444,6 @@ cluster_free(void *state)
 
 const struct kind kind_cluster = {
 	"cluster", N_("Cluster step table and slow rank (mean per step)"),
-	cluster_init, cluster_rank, cluster_finish, cluster_print,
+	cluster_init, NULL, cluster_rank, cluster_finish, cluster_print,
 	cluster_json, cluster_html, cluster_free,
 };

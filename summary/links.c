@@ -467,6 +467,6 @@ links_free(void *state)
 
 const struct kind kind_links = {
 	"links", N_("Slow links (communication_matrix.json)"),
-	links_init, links_rank, links_finish, links_print, links_json,
+	links_init, NULL, links_rank, links_finish, links_print, links_json,
 	links_html, links_free,
 };

@@ -35,6 +35,8 @@ struct rank_data {
 	struct optab	*ops;
 	char		*ops_why;
 	const char	*ops_source;
+	char		*ratio[OP_NRATIO];	/* its pipe-ratio columns */
+	size_t		 nratio;
 };
 
 /* The files of one rank, opened once and shared by the summaries. */
@@ -59,6 +61,12 @@ struct kind {
 	const char	*name;		/* JSON key */
 	const char	*title;
 	void	*(*init)(struct summary *);
+	/*
+	 * Optional: read a rank's large files into its rank_data.  Runs on
+	 * worker threads, several ranks at once: touch nothing shared.
+	 */
+	void	 (*prepare)(const struct summary *, struct rank_data *,
+		    struct rank_files *);
 	/* Read what it needs of one rank (called rank by rank). */
 	void	 (*rank)(struct summary *, void *, struct rank_data *,
 		    struct rank_files *);

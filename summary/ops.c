@@ -48,7 +48,7 @@ is_comm(const char *core, const char *type)
 	    strncmp(type, "hcom_", 5) == 0;
 }
 
-/* The global index of pipe-ratio column NAME, added when new. */
+/* The summary's index of pipe-ratio column NAME, added when new. */
 static int
 ratio_index(struct ops *o, const char *name)
 {
@@ -100,7 +100,7 @@ kernel_row(struct optab *t, const struct kcols *k, char **f, size_t nf)
 }
 
 static char *
-read_kernels(struct ops *o, struct optab *t, const char *path)
+read_kernels(struct rank_data *rd, struct optab *t, const char *path)
 {
 	static const char *const type_names[] = { "Type", "OP Type", NULL };
 	static const char *const core_names[] = { "Accelerator Core",
@@ -128,13 +128,17 @@ read_kernels(struct ops *o, struct optab *t, const char *path)
 	}
 	for (i = 0; i < csv_ncols(c) && k.nr < OP_NRATIO; i++)
 		if (ends_with(csv_header(c, i), "_ratio")) {
-			int g = ratio_index(o, csv_header(c, i));
-
-			if (g >= 0) {
-				k.rcol[k.nr] = (int)i;
-				k.ridx[k.nr++] = g;
-			}
+			rd->ratio[rd->nratio] = xstrdup(csv_header(c, i));
+			k.rcol[k.nr] = (int)i;
+			k.ridx[k.nr++] = (int)rd->nratio++;
 		}
+	csv_want(c, k.type);
+	csv_want(c, k.name);
+	csv_want(c, k.core);
+	csv_want(c, k.dur);
+	csv_want(c, k.state);
+	for (i = 0; i < k.nr; i++)
+		csv_want(c, k.rcol[i]);
 	while ((rc = csv_next(c, &f, &nf, &why)) > 0)
 		kernel_row(t, &k, f, nf);
 	csv_close(c);
@@ -177,16 +181,16 @@ read_statistic(struct optab *t, const char *path)
 	return rc < 0 ? why : NULL;
 }
 
+/* On a worker thread: the rank's operators into its own table. */
 static void
-ops_rank(struct summary *s, void *state, struct rank_data *rd,
+ops_prepare(const struct summary *s, struct rank_data *rd,
     struct rank_files *rf)
 {
-	struct ops *o = state;
 	char *p;
 
 	rd->ops = optab_new(1);
 	if ((p = rank_file(rf, "kernel_details.csv")) != NULL) {
-		rd->ops_why = read_kernels(o, rd->ops, p);
+		rd->ops_why = read_kernels(rd, rd->ops, p);
 		rd->ops_source = "kernel_details.csv";
 	} else if ((p = rank_file(rf, "op_statistic.csv")) != NULL) {
 		rd->ops_why = read_statistic(rd->ops, p);
@@ -205,9 +209,23 @@ ops_rank(struct summary *s, void *state, struct rank_data *rd,
 	if (rd->ops_why != NULL) {
 		optab_free(rd->ops);
 		rd->ops = NULL;
-		return;
 	}
-	optab_merge(o->all, rd->ops);
+}
+
+/* In rank order: into the summary's table, the histograms dropped. */
+static void
+ops_rank(struct summary *s, void *state, struct rank_data *rd,
+    struct rank_files *rf)
+{
+	struct ops *o = state;
+	int map[OP_NRATIO];
+	size_t k;
+
+	if (rd->ops == NULL)
+		return;
+	for (k = 0; k < OP_NRATIO; k++)
+		map[k] = k < rd->nratio ? ratio_index(o, rd->ratio[k]) : -1;
+	optab_merge(o->all, rd->ops, map);
 	optab_drop_hist(rd->ops);
 	if (o->source == NULL || strcmp(o->source, rd->ops_source) == 0)
 		o->source = rd->ops_source;
@@ -459,6 +477,6 @@ ops_free(void *state)
 
 const struct kind kind_ops = {
 	"operators", N_("Top operators by device time (all ranks)"),
-	ops_init, ops_rank, ops_finish, ops_print, ops_json, ops_html,
+	ops_init, ops_prepare, ops_rank, ops_finish, ops_print, ops_json, ops_html,
 	ops_free,
 };

@@ -154,7 +154,7 @@ optab_drop_hist(struct optab *t)
 }
 
 void
-optab_merge(struct optab *dst, const struct optab *src)
+optab_merge(struct optab *dst, const struct optab *src, const int *ratio_map)
 {
 	size_t i, k;
 
@@ -177,7 +177,10 @@ optab_merge(struct optab *dst, const struct optab *src)
 		d->aicpu_long += s->aicpu_long;
 		d->ratio_w += s->ratio_w;
 		for (k = 0; k < OP_NRATIO; k++)
-			d->ratio[k] += s->ratio[k];
+			if (ratio_map == NULL)
+				d->ratio[k] += s->ratio[k];
+			else if (ratio_map[k] >= 0)
+				d->ratio[ratio_map[k]] += s->ratio[k];
 		if (d->hist != NULL && s->hist != NULL)
 			for (k = 0; k < HIST_BINS; k++)
 				d->hist[k] += s->hist[k];

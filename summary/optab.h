@@ -44,8 +44,12 @@ void		 op_add_stat(struct optab *, struct op *, unsigned long count,
 		    double total, double min, double max);
 /* Drop the histograms (after merging into a table that keeps them). */
 void		 optab_drop_hist(struct optab *);
-/* Merge every operator of SRC into DST (counts, totals, min, max, flags). */
-void		 optab_merge(struct optab *dst, const struct optab *src);
+/*
+ * Merge every operator of SRC into DST (counts, totals, min, max, flags);
+ * SRC's pipe ratio K is DST's RATIO_MAP[K] (NULL: the same).
+ */
+void		 optab_merge(struct optab *dst, const struct optab *src,
+		    const int *ratio_map);
 double		 op_median(const struct op *);
 /* The operators sorted by total time, descending (free the array). */
 struct op	**optab_sorted(const struct optab *);

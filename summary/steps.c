@@ -452,6 +452,6 @@ steps_free(void *state)
 const struct kind kind_steps = {
 	"steps", N_("Step breakdown per rank (step_trace_time.csv, ms and % of "
 	    "the step)"),
-	steps_init, steps_rank, steps_finish, steps_print, steps_json,
+	steps_init, NULL, steps_rank, steps_finish, steps_print, steps_json,
 	steps_html, steps_free,
 };

@@ -9,6 +9,7 @@
 #include <err.h>
 #include <langinfo.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,34 +218,135 @@ read_meta(struct rank_data *rd)
 	cJSON_Delete(j);
 }
 
+/*
+ * Ranks are read on worker threads (one per CPU, at most MAX_WORKERS): the
+ * large files (kernel_details.csv, the communication JSON) while the main
+ * thread hands the ranks already read to the summaries in rank order, so
+ * the result does not depend on timing.  Workers stay at most WINDOW
+ * ranks ahead, which bounds the memory held by ranks read but not yet
+ * summarised.
+ */
+#define MAX_WORKERS	8
+#define WINDOW		(2 * MAX_WORKERS)
+
+struct pool {
+	struct summary			*s;
+	const struct summary_rank	*ranks;
+	struct rank_files		*rf;
+	unsigned char			*ready;
+	size_t				 n, next, merged;
+	pthread_mutex_t			 mu;
+	pthread_cond_t			 cv;
+};
+
+static void
+prepare(struct summary *s, size_t i, const struct summary_rank *sr,
+    struct rank_files *rf)
+{
+	struct rank_data *rd = &s->r[i];
+	const char *base = strrchr(sr->path, '/');
+	char *why;
+	size_t k;
+
+	rd->path = xstrdup(sr->path);
+	rd->name = xstrdup(base ? base + 1 : sr->path);
+	rd->rank = sr->rank;
+	read_meta(rd);
+	rf->out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", rd->path);
+	for (k = 0; k < NKINDS; k++)
+		if (kinds[k]->prepare != NULL)
+			kinds[k]->prepare(s, rd, rf);
+	rank_json(rf, "communication.json", &why);
+	rank_json(rf, "communication_matrix.json", &why);
+}
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+	size_t i;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->next < p->n && p->next >= p->merged + WINDOW)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->next >= p->n)
+			break;
+		i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		prepare(p->s, i, &p->ranks[i], &p->rf[i]);
+		pthread_mutex_lock(&p->mu);
+		p->ready[i] = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static size_t
+nworkers(size_t n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t w = cpus > 0 ? (size_t)cpus : 1;
+
+	if (w > MAX_WORKERS)
+		w = MAX_WORKERS;
+	return w < n ? w : n;
+}
+
+static void
+read_ranks(struct summary *s, const struct summary_rank *ranks, size_t n)
+{
+	struct pool p = { .s = s, .ranks = ranks, .n = n };
+	pthread_t tid[MAX_WORKERS];
+	size_t i, k, nw = nworkers(n), started = 0;
+
+	p.rf = xcalloc(n + 1, sizeof(*p.rf));
+	p.ready = xcalloc(n + 1, 1);
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	for (i = 0; i < nw; i++)
+		started += pthread_create(&tid[started], NULL, worker, &p) == 0;
+	for (i = 0; i < n; i++) {
+		pthread_mutex_lock(&p.mu);
+		while (!p.ready[i] && started > 0)
+			pthread_cond_wait(&p.cv, &p.mu);
+		if (!p.ready[i])	/* no thread could be started */
+			p.next = i + 1;
+		pthread_mutex_unlock(&p.mu);
+		if (!p.ready[i])
+			prepare(s, i, &ranks[i], &p.rf[i]);
+		for (k = 0; k < NKINDS; k++)
+			kinds[k]->rank(s, s->state[k], &s->r[i], &p.rf[i]);
+		rank_files_close(&p.rf[i]);
+		pthread_mutex_lock(&p.mu);
+		p.merged = i + 1;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	free(p.rf);
+	free(p.ready);
+}
+
 struct summary *
 summary_build(const struct summary_rank *ranks, size_t n,
     const struct summary_opts *opts)
 {
 	struct summary *s = xcalloc(1, sizeof(*s));
-	size_t i, k;
+	size_t k;
 
 	s->opts = *opts;
 	if (s->opts.top_n <= 0)
 		s->opts.top_n = 10;
-	s->r = xcalloc(n, sizeof(*s->r));
+	s->r = xcalloc(n + 1, sizeof(*s->r));
 	s->nr = n;
 	for (k = 0; k < NKINDS; k++)
 		s->state[k] = kinds[k]->init(s);
-	for (i = 0; i < n; i++) {
-		struct rank_data *rd = &s->r[i];
-		struct rank_files rf = { 0 };
-		const char *base = strrchr(ranks[i].path, '/');
-
-		rd->path = xstrdup(ranks[i].path);
-		rd->name = xstrdup(base ? base + 1 : ranks[i].path);
-		rd->rank = ranks[i].rank;
-		read_meta(rd);
-		rf.out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", rd->path);
-		for (k = 0; k < NKINDS; k++)
-			kinds[k]->rank(s, s->state[k], rd, &rf);
-		rank_files_close(&rf);
-	}
+	read_ranks(s, ranks, n);
 	for (k = 0; k < NKINDS; k++)
 		s->why[k] = n == 0 ? xstrdup(_("no *_ascend_pt rank directory")) :
 		    kinds[k]->finish(s, s->state[k]);
@@ -414,6 +516,8 @@ summary_free(struct summary *s)
 		free(r->steps_why);
 		optab_free(r->ops);
 		free(r->ops_why);
+		for (k = 0; k < r->nratio; k++)
+			free(r->ratio[k]);
 	}
 	free(s->r);
 	for (i = 0; i < s->nf; i++)

@@ -515,6 +515,6 @@ wait_free(void *state)
 
 const struct kind kind_wait = {
 	"wait", N_("Which rank the collectives wait for (communication.json)"),
-	wait_init, wait_rank, wait_finish, wait_print, wait_json, wait_html,
+	wait_init, NULL, wait_rank, wait_finish, wait_print, wait_json, wait_html,
 	wait_free,
 };
