@@ -225,11 +225,11 @@ op_diff(struct summary *s, struct cluster *c)
 			v[n++].fast = b->slot[i]->total;
 		}
 	qsort(v, n, sizeof(*v), by_diff);
-	for (i = 0; i < n && i < DIFF_OPS; i++) {
-		c->diff[i] = v[i];
-		c->diff[i].type = xstrdup(v[i].type);
-	}
-	c->ndiff = i;
+	for (i = 0; i < n && c->ndiff < DIFF_OPS; i++)
+		if (v[i].slow != v[i].fast) {
+			c->diff[c->ndiff] = v[i];
+			c->diff[c->ndiff++].type = xstrdup(v[i].type);
+		}
 	free(v);
 }
 
@@ -313,10 +313,13 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 	if (s->nr > MAX_ROWS)
 		fprintf(fp, _("  (the ranks at the extremes of each column; all "
 		    "in --json)\n"));
-	fprintf(fp, "  %-26s %10.3f", _("spread (max - min)"), c->mean_step / 1000);
+	fprintf(fp, "  %-26s %10s", _("spread (max - min)"), "");
 	for (k = 0; k < NCOLS; k++)
 		fprintf(fp, " %10.3f", (c->hi[k] - c->lo[k]) / 1000);
 	fputc('\n', fp);
+	fprintf(fp, _("  mean step: %.3f ms; a spread above 5 %% of it (%.3f "
+	    "ms) names a slow rank\n"), c->mean_step / 1000,
+	    SPREAD * c->mean_step / 1000);
 	if (c->pp > 1 && c->worst_stage >= 0)
 		fprintf(fp, _("  slowest pipeline stage: %d (%.3f ms computing + "
 		    "free per rank)\n"), c->worst_stage, c->stage[c->worst_stage] / 1000);

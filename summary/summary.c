@@ -26,6 +26,23 @@ static const struct kind *const kinds[NKINDS] = {
 	&kind_steps, &kind_ops, &kind_cluster, &kind_wait, &kind_links,
 };
 
+/*
+ * cJSON records the position of a parse error in a global of its own:
+ * parses on several threads would race on it, so they take turns.
+ */
+static pthread_mutex_t json_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static cJSON *
+json_read_locked(const char *path, char **why)
+{
+	cJSON *j;
+
+	pthread_mutex_lock(&json_lock);
+	j = json_read(path, why);
+	pthread_mutex_unlock(&json_lock);
+	return j;
+}
+
 struct cached {
 	char	*name;
 	cJSON	*json;
@@ -72,7 +89,7 @@ rank_json(struct rank_files *rf, const char *name, char **why)
 	c->why = NULL;
 	if ((p = rank_file(rf, name)) == NULL)
 		c->why = xasprintf(_("no %s"), name);
-	else if ((c->json = json_read(p, &c->why)) == NULL && c->why == NULL)
+	else if ((c->json = json_read_locked(p, &c->why)) == NULL && c->why == NULL)
 		c->why = xasprintf(_("%s: not JSON"), p);
 	free(p);
 	*why = c->why;
@@ -194,7 +211,7 @@ read_meta(struct rank_data *rd)
 	    xasprintf("%s/profiler_info_%d.json", rd->path, rd->rank) :
 	    xasprintf("%s/profiler_info.json", rd->path);
 	char *why = NULL;
-	cJSON *j = json_read(p, &why), *cfg, *da;
+	cJSON *j = json_read_locked(p, &why), *cfg, *da;
 
 	free(p);
 	free(why);
@@ -205,7 +222,7 @@ read_meta(struct rank_data *rd)
 	cJSON_Delete(j);
 	p = xasprintf("%s/profiler_metadata.json", rd->path);
 	why = NULL;
-	j = json_read(p, &why);
+	j = json_read_locked(p, &why);
 	free(p);
 	free(why);
 	da = cJSON_GetObjectItemCaseSensitive(j, "distributed_args");
