@@ -109,6 +109,27 @@ errors(void)
 	free(why);
 }
 
+/* The fast decimal path gives what strtod gives, bit for bit. */
+static void
+numbers(void)
+{
+	char buf[64];
+	int i, same = 1;
+
+	srand(7);
+	for (i = 0; i < 100000; i++) {
+		int ip = rand() % 100000000, fp = rand() % 1000000;
+
+		snprintf(buf, sizeof(buf), "%s%d.%0*d", i % 7 ? "" : "-", ip,
+		    1 + i % 6, fp % (int)(i % 6 == 5 ? 1000000 : 100000));
+		same &= csv_num(buf) == strtod(buf, NULL);
+	}
+	ok(same, "100000 decimals: csv_num equals strtod");
+	ok(csv_num("1e3") == 1000 && csv_num(" 12.5\t") == 12.5 &&
+	    csv_num("123456789012345678") == 123456789012345678.0,
+	    "exponents, blanks and long mantissas go through strtod");
+}
+
 static cJSON *
 summarise(const char *dir, const struct summary_opts *o)
 {
@@ -203,6 +224,7 @@ main(void)
 	quirks();
 	long_record();
 	errors();
+	numbers();
 	fixture();
 	iterations();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
