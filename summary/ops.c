@@ -332,9 +332,13 @@ static void
 flags(char *buf, size_t len, const struct op *op, const struct ops *o,
     double all)
 {
+	size_t n;
+
 	snprintf(buf, len, "%s%s%s", want_aicpu(op, o, all) ? "aicpu " : "",
 	    want_dynamic(op, o, all) ? "dynamic " : "",
 	    want_low_pipe(op, o, all) ? "low-pipe " : "");
+	if ((n = strlen(buf)) > 0)
+		buf[n - 1] = '\0';
 }
 
 static void

@@ -328,6 +328,16 @@ count_bad(const char *key, void *val, void *arg)
 	(*(size_t *)arg)++;
 }
 
+static size_t
+nratio_ranks(const struct summary *s, const struct wait *w)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr; i++)
+		n += w->nratio[i] > 0;
+	return n;
+}
+
 static void
 ratio_rule(struct summary *s, struct wait *w)
 {
@@ -354,6 +364,10 @@ ratio_rule(struct summary *s, struct wait *w)
 			free(list);
 			list = t;
 		}
+	}
+	if (nratio_ranks(s, w) < 2) {
+		free(list);
+		return;		/* one rank waits for nobody we can see */
 	}
 	if (nsync > 0)
 		add_finding(s, "wait-ratio", s->r[low].rank, _("%s wait (Wait "
@@ -422,7 +436,10 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 		else
 			fprintf(o->fp, " %10s %10s\n", "-", "-");
 	}
-	if (any == 0)
+	if (w->counted == 0)
+		fprintf(o->fp, _("  no collective was seen by three ranks or more: "
+		    "no vote\n"));
+	else if (any == 0)
 		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
 }
 
