@@ -450,8 +450,8 @@ steps_free(void *state)
 }
 
 const struct kind kind_steps = {
-	"steps", N_("Step breakdown per rank (step_trace_time.csv, ms and % of "
-	    "the step)"),
+	"steps", N_("Step breakdown per rank (step_trace_time.csv; ms, and "
+	    "shares of the step)"),
 	steps_init, NULL, steps_rank, steps_finish, steps_print, steps_json,
 	steps_html, steps_free,
 };
