@@ -41,7 +41,6 @@ struct links {
 	size_t		 count[NTRANS];
 	int		 maxrank;
 	double		*small, *vol;	/* per rank x transport, MB */
-	size_t		 nsmall_ranks;
 };
 
 static void *
@@ -307,8 +306,6 @@ small_packets(struct summary *s, struct links *l)
 			double v = l->vol[i * NTRANS + tr];
 			double sm = l->small[i * NTRANS + tr];
 
-			if (v > 0)
-				l->nsmall_ranks += tr == 1;
 			if (v > 0 && sm > SMALL_SHARE * v)
 				add_finding(s, "small-packets", s->r[i].rank,
 				    _("%s sends %.1f %% of its %s volume in "

@@ -52,7 +52,10 @@ void	 summary_ranks_free(struct summary_rank *, size_t);
 
 struct summary	*summary_build(const struct summary_rank *, size_t,
 		    const struct summary_opts *);
-/* The flags a terminal on FP supports (locale, isatty, NO_COLOR). */
+/*
+ * The flags a terminal on FP supports (a UTF-8 locale, isatty, NO_COLOR);
+ * call it after setlocale(LC_CTYPE, "").
+ */
 unsigned	 summary_term_flags(FILE *);
 void		 summary_print(const struct summary *, FILE *, unsigned flags);
 cJSON		*summary_json(const struct summary *);
