@@ -14,7 +14,7 @@
 #include "csv.h"
 #include "summary.h"
 
-static char tmp[] = "/tmp/summary_csv.XXXXXX";
+static char tmp[] = "/tmp/summary_csv.XXXXXX";	/* mkdtemp template */
 
 static void
 write_file(const char *path, const char *text, size_t len)
