@@ -356,6 +356,7 @@ ops_print(const struct summary *s, const void *state, struct out *out)
 	const struct ops *o = state;
 	struct op **v = optab_sorted(o->all);
 	FILE *fp = out->fp;
+	size_t missing = 0;
 	int i;
 
 	fprintf(fp, _("  %zu of %zu ranks, from %s\n"), o->made, s->nr, o->source);
@@ -377,12 +378,15 @@ ops_print(const struct summary *s, const void *state, struct out *out)
 	if (o->all->n > (size_t)s->opts.top_n)
 		fprintf(fp, _("  (%zu operator types in all)\n"), o->all->n);
 	for (i = 0; (size_t)i < s->nr; i++)
-		if (s->r[i].ops_why != NULL) {
+		if (s->r[i].ops_why != NULL && missing++ < MAX_LISTED) {
 			char lab[64];
 
 			fprintf(fp, _("  %s: no operators: %s\n"),
 			    rank_label(&s->r[i], lab, sizeof(lab)), s->r[i].ops_why);
 		}
+	if (missing > MAX_LISTED)
+		fprintf(fp, _("  (and %zu more ranks without operators)\n"),
+		    missing - MAX_LISTED);
 	free(v);
 }
 
