@@ -109,6 +109,40 @@ errors(void)
 	free(why);
 }
 
+/* Random bytes of the kinds that matter: no crash, no record lost. */
+static void
+garbage(void)
+{
+	static const char alphabet[] = "ab,\"\n\r\t1.";
+	char path[64], *text = malloc(1 << 16), **f, *why = NULL;
+	int round, sane = 1;
+
+	snprintf(path, sizeof(path), "%s/garbage.csv", tmp);
+	srand(11);
+	for (round = 0; round < 300; round++) {
+		size_t len = 1 + (size_t)rand() % (1 << 16), i, n, lines = 0;
+		unsigned long records = 0;
+		struct csv *c;
+
+		for (i = 0; i < len; i++) {
+			text[i] = alphabet[rand() % (sizeof(alphabet) - 1)];
+			lines += text[i] == '\n';
+		}
+		write_file(path, text, len);
+		if ((c = csv_open(path, &why)) == NULL) {
+			free(why);
+			why = NULL;
+			continue;
+		}
+		while (csv_next(c, &f, &n, &why) > 0)
+			records++;
+		sane &= records <= lines + 1;
+		csv_close(c);
+	}
+	ok(sane, "300 random files of quotes, commas and newlines: read to the end");
+	free(text);
+}
+
 /* The fast decimal path gives what strtod gives, bit for bit. */
 static void
 numbers(void)
@@ -225,6 +259,7 @@ main(void)
 	long_record();
 	errors();
 	numbers();
+	garbage();
 	fixture();
 	iterations();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
