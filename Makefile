@@ -29,7 +29,7 @@ SAN        = -fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE) \
              -fno-omit-frame-pointer
 endif
 
-PKGS = libcjson yaml-0.1 libbsd-overlay
+PKGS = libcjson yaml-0.1 libbsd-overlay sqlite3
 # Also the libraries .ci/deps-src.sh built from sources beside the tree.
 PKG_CONFIG := env PKG_CONFIG_PATH=$(CURDIR)/build-deps/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} $(PKG_CONFIG)
 # 'make deps' installs them (Debian/Ubuntu); otherwise stop early with how.
@@ -41,7 +41,7 @@ endif
 endif
 # Evaluated when used, so that 'make deps all' sees what deps installed.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS))
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm -lpthread
 
 BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -I. \
               -DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"'
@@ -60,7 +60,8 @@ LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
 # The folders follow the pipeline: launcher/ (the msprof-exec command and
 # its phases), scan/ (the static scan of a script), engines/ (one module per
 # MindSpeed engine), inject/ (the injector), report/ (verification and the
-# report), shim/ (the LD_PRELOAD library) and common/ (what they share).
+# report), summary/ (what the profiling data says), shim/ (the LD_PRELOAD
+# library) and common/ (what they share).
 # Everything but the two main programs and the shim's wrappers is built
 # once into an internal static library; each program takes from it only
 # what it uses.
@@ -70,8 +71,9 @@ COMMON_SRCS = $(sort $(wildcard common/*.c))
 ENGINE_SRCS = $(sort $(wildcard engines/*.c))
 SCAN_SRCS   = $(sort $(wildcard scan/*.c))
 REPORT_SRCS = $(sort $(wildcard report/*.c))
+SUMMARY_SRCS = $(sort $(wildcard summary/*.c))
 COMMON      = $(COMMON_SRCS) $(ENGINE_SRCS) $(SCAN_SRCS) $(REPORT_SRCS) \
-              $(SHIM_LOGIC)
+              $(SUMMARY_SRCS) $(SHIM_LOGIC)
 LAUNCHER_SRCS = $(sort $(wildcard launcher/*.c))
 INJECTOR_SRCS = $(sort $(wildcard inject/*.c))
 

@@ -14,12 +14,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 debian() {
 	pkgs="build-essential pkg-config libcjson-dev libyaml-dev libbsd-dev
-	      gettext locales python3 dash perl mandoc bash-completion"
+	      libsqlite3-dev libxml2-utils gettext locales python3 dash perl
+	      mandoc bash-completion"
 	if [ "${1:-}" = --full ]; then
 		pkgs="$pkgs python3-torch strace valgrind clang libclang-rt-14-dev
 		      llvm bear rpm dpkg-dev qemu-user gcc-aarch64-linux-gnu
 		      binutils-aarch64-linux-gnu libc6-dev-arm64-cross
-		      libcjson-dev:arm64 libyaml-dev:arm64 libbsd-dev:arm64"
+		      libcjson-dev:arm64 libyaml-dev:arm64 libbsd-dev:arm64
+		      libsqlite3-dev:arm64"
 		dpkg --print-foreign-architectures | grep -qx arm64 ||
 		    $sudo dpkg --add-architecture arm64
 	fi
@@ -39,7 +41,8 @@ debian() {
 # the others (CentOS 7 has cjson-devel and libbsd-devel only in EPEL).
 rpm_based() {
 	pm=$1
-	pkgs="gcc make pkgconfig cjson-devel libyaml-devel libbsd-devel gettext
+	pkgs="gcc make pkgconfig cjson-devel libyaml-devel libbsd-devel
+	      sqlite-devel libxml2 gettext
 	      python3 perl perl-Test-Harness bash-completion"
 	absent=
 	for p in $pkgs; do

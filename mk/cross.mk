@@ -14,7 +14,7 @@
 #                       apt-get install gcc-aarch64-linux-gnu
 #                       binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 #                       qemu-user libcjson-dev:arm64 libyaml-dev:arm64
-#                       libbsd-dev:arm64
+#                       libbsd-dev:arm64 libsqlite3-dev:arm64
 #   make cross-check
 #
 # qemu-user gives the guest its own environment, so variables for the
@@ -37,7 +37,7 @@ CROSS_QEMU   ?= qemu-$(CROSS_ARCH) -L $(CROSS_SYSROOT)
 CROSS_GLIBC_MAX ?= 2.17
 CROSS_PKGS   = gcc-$(CROSS_TRIPLE) binutils-$(CROSS_TRIPLE) \
                libc6-dev-$(CROSS_DEBARCH)-cross qemu-user \
-               $(foreach p,libcjson-dev libyaml-dev libbsd-dev,$(p):$(CROSS_DEBARCH))
+               $(foreach p,libcjson-dev libyaml-dev libbsd-dev libsqlite3-dev,$(p):$(CROSS_DEBARCH))
 CROSS_SUDO   = $(if $(filter 0,$(shell id -u)),,sudo)
 # What is cross-built: the product, the C unit tests and the test helpers.
 CROSS_UNIT   = $(patsubst t/unit/%.c,$(CROSS_B)/t/%.t,$(wildcard t/unit/*.c))

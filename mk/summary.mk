@@ -1,0 +1,15 @@
+# The summary library's test driver and benchmark.
+#
+#   build/t/helpers/summary PATH...   text, --json or --html of rank directories
+#   make bench-summary                summary time against cat, 1,000 ranks, RSS
+#                                     (knobs: see bench/summary)
+
+# The driver links the library (the generic helper rule links libc only).
+$(B)/t/helpers/summary: t/helpers/summary.c $(LIBMSPROF)
+	@mkdir -p $(@D)
+	$(CC) $(APP_CFLAGS) -o $@ $< $(LIBMSPROF) $(PKG_LIBS)
+
+bench-summary: all
+	BENCH_B="$(abspath $(B))" bash bench/summary
+
+.PHONY: bench-summary

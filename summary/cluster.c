@@ -1,0 +1,452 @@
+/*
+ * The cluster step table: one row per rank placed in the parallel layout
+ * of profiler_metadata.json (Megatron's rank order: tensor parallel
+ * fastest, then context, data, pipeline), each column's spread, and a slow
+ * rank wherever max - min of a column exceeds 5 % of the mean step time
+ * (advisor's rule).  The worst rank is the highest for computing and free
+ * and the lowest for exposed communication (it waits least: the others
+ * wait for it).  Then the worst pipeline stage, and the operators that
+ * differ most between the ranks with the most and the least computing.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "model.h"
+
+#define SPREAD		0.05
+#define MAX_ROWS	32
+#define DIFF_OPS	5
+
+enum { COL_COMP, COL_COMM, COL_FREE, COL_BUBBLE, NCOLS };
+
+static const char *const col_name[NCOLS] = {
+	"Computing", "Communication(Not Overlapped)", "Free", "Bubble",
+};
+
+struct cluster {
+	int	 tp, pp, dp, cp, ep;	/* 1 when unknown */
+	int	 layout;		/* from metadata */
+	size_t	 n;			/* ranks with steps */
+	double	 mean_step;
+	double	 lo[NCOLS], hi[NCOLS];
+	size_t	 lo_at[NCOLS], hi_at[NCOLS];	/* indexes into s->r */
+	int	 flagged[NCOLS];
+	double	*stage;			/* mean computing + free per stage */
+	int	 worst_stage;
+	size_t	 slow, fast;		/* most and least computing */
+	struct op_diff {
+		char	*type;
+		double	 slow, fast;
+	} diff[DIFF_OPS];
+	size_t	 ndiff;
+};
+
+static void *
+cluster_init(struct summary *s)
+{
+	return xcalloc(1, sizeof(struct cluster));
+}
+
+static void
+cluster_rank(struct summary *s, void *state, struct rank_data *rd,
+    struct rank_files *rf)
+{
+}
+
+static double
+col(const struct rank_data *r, int c)
+{
+	switch (c) {
+	case COL_COMP: return r->mean.comp;
+	case COL_COMM: return r->mean.comm_exposed;
+	case COL_FREE: return r->mean.free;
+	default: return r->mean.bubble;
+	}
+}
+
+static int
+pp_index(const struct cluster *c, int rank)
+{
+	return rank < 0 ? 0 : rank / (c->tp * c->cp * c->dp) % c->pp;
+}
+
+static void
+layout(struct summary *s, struct cluster *c)
+{
+	size_t i;
+
+	c->tp = c->pp = c->dp = c->cp = c->ep = 1;
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (r->tp > 0 || r->pp > 0 || r->dp > 0) {
+			c->tp = r->tp > 0 ? r->tp : 1;
+			c->pp = r->pp > 0 ? r->pp : 1;
+			c->dp = r->dp > 0 ? r->dp : 1;
+			c->cp = r->cp > 0 ? r->cp : 1;
+			c->ep = r->ep > 0 ? r->ep : 1;
+			c->layout = 1;
+			return;
+		}
+	}
+}
+
+static void
+spread(struct summary *s, struct cluster *c)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < NCOLS; k++) {
+		c->lo[k] = INFINITY;
+		c->hi[k] = -INFINITY;
+	}
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (r->steps_why != NULL)
+			continue;
+		c->n++;
+		c->mean_step += r->mean.step_time;
+		for (k = 0; k < NCOLS; k++) {
+			if (col(r, k) < c->lo[k]) {
+				c->lo[k] = col(r, k);
+				c->lo_at[k] = i;
+			}
+			if (col(r, k) > c->hi[k]) {
+				c->hi[k] = col(r, k);
+				c->hi_at[k] = i;
+			}
+		}
+	}
+	c->mean_step /= c->n;
+	c->slow = c->hi_at[COL_COMP];
+	c->fast = c->lo_at[COL_COMP];
+}
+
+static void
+flag_columns(struct summary *s, struct cluster *c)
+{
+	char lab[64];
+	int k;
+
+	for (k = 0; k < NCOLS; k++) {
+		double d = c->hi[k] - c->lo[k];
+		const struct rank_data *w;
+
+		if (!(d > SPREAD * c->mean_step))
+			continue;
+		c->flagged[k] = 1;
+		w = &s->r[k == COL_COMM ? c->lo_at[k] : c->hi_at[k]];
+		add_finding(s, "slow-rank", w->rank,
+		    k == COL_COMM ?
+		    _("%s spreads %.3f ms across ranks (%.1f %% of the mean step; "
+		    "threshold 5 %%): %s waits least (%.3f ms), the others wait "
+		    "for it") :
+		    _("%s spreads %.3f ms across ranks (%.1f %% of the mean step; "
+		    "threshold 5 %%): %s is highest (%.3f ms)"),
+		    col_name[k], d / 1000, 100 * d / c->mean_step,
+		    rank_label(w, lab, sizeof(lab)), col(w, k) / 1000);
+	}
+}
+
+/* The pipeline stage with the most computing + free, when pp > 1. */
+static void
+stages(struct summary *s, struct cluster *c)
+{
+	size_t *n = xcalloc(c->pp, sizeof(*n)), i;
+	double lo = INFINITY, hi = -INFINITY;
+	int p;
+
+	c->stage = xcalloc(c->pp, sizeof(*c->stage));
+	c->worst_stage = -1;
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].steps_why == NULL && s->r[i].rank >= 0) {
+			p = pp_index(c, s->r[i].rank);
+			c->stage[p] += s->r[i].mean.comp + s->r[i].mean.free;
+			n[p]++;
+		}
+	for (p = 0; p < c->pp; p++) {
+		if (n[p] == 0) {
+			c->stage[p] = NAN;
+			continue;
+		}
+		c->stage[p] /= n[p];
+		lo = fmin(lo, c->stage[p]);
+		if (c->stage[p] > hi) {
+			hi = c->stage[p];
+			c->worst_stage = p;
+		}
+	}
+	free(n);
+	if (c->pp > 1 && hi - lo > SPREAD * c->mean_step)
+		add_finding(s, "slow-stage", -1, _("pipeline stage %d computes "
+		    "%.3f ms more per step than the fastest stage (%.1f %% of the "
+		    "mean step; threshold 5 %%): rebalance the layers"),
+		    c->worst_stage, (hi - lo) / 1000, 100 * (hi - lo) / c->mean_step);
+}
+
+static int
+by_diff(const void *a, const void *b)
+{
+	const struct op_diff *x = a, *y = b;
+	double dx = fabs(x->slow - x->fast), dy = fabs(y->slow - y->fast);
+
+	return (dy > dx) - (dy < dx);
+}
+
+/* The operators whose time differs most between the slow and fast rank. */
+static void
+op_diff(struct summary *s, struct cluster *c)
+{
+	const struct optab *a = s->r[c->slow].ops, *b = s->r[c->fast].ops;
+	struct op_diff *v;
+	size_t i, n = 0;
+
+	if (a == NULL || b == NULL || c->slow == c->fast)
+		return;
+	v = xcalloc(a->n + b->n + 1, sizeof(*v));
+	for (i = 0; i < a->cap; i++)
+		if (a->slot[i] != NULL) {
+			const struct op *o = optab_find(b, a->slot[i]->type,
+			    a->slot[i]->core);
+
+			v[n].type = a->slot[i]->type;
+			v[n].slow = a->slot[i]->total;
+			v[n++].fast = o != NULL ? o->total : 0;
+		}
+	for (i = 0; i < b->cap; i++)
+		if (b->slot[i] != NULL && optab_find(a, b->slot[i]->type,
+		    b->slot[i]->core) == NULL) {
+			v[n].type = b->slot[i]->type;
+			v[n].slow = 0;
+			v[n++].fast = b->slot[i]->total;
+		}
+	qsort(v, n, sizeof(*v), by_diff);
+	for (i = 0; i < n && c->ndiff < DIFF_OPS; i++)
+		if (v[i].slow != v[i].fast) {
+			c->diff[c->ndiff] = v[i];
+			c->diff[c->ndiff++].type = xstrdup(v[i].type);
+		}
+	free(v);
+}
+
+static char *
+cluster_finish(struct summary *s, void *state)
+{
+	struct cluster *c = state;
+	size_t i, with = 0;
+
+	for (i = 0; i < s->nr; i++)
+		with += s->r[i].steps_why == NULL;
+	if (with < 2)
+		return xasprintf(_("needs step data of two ranks or more (%zu "
+		    "of %zu ranks have it)"), with, s->nr);
+	layout(s, c);
+	spread(s, c);
+	flag_columns(s, c);
+	stages(s, c);
+	op_diff(s, c);
+	return NULL;
+}
+
+static void
+position(const struct cluster *c, int rank, int v[5])
+{
+	int r = rank < 0 ? 0 : rank;
+
+	v[0] = r / (c->tp * c->cp * c->dp) % c->pp;		/* pp */
+	v[1] = r / (c->tp * c->cp) % c->dp;			/* dp */
+	v[2] = r / c->tp % c->cp;				/* cp */
+	v[3] = r % c->tp;					/* tp */
+	v[4] = v[1] % c->ep;					/* ep */
+}
+
+static void
+cluster_print(const struct summary *s, const void *state, struct out *o)
+{
+	const struct cluster *c = state;
+	FILE *fp = o->fp;
+	size_t i, shown = 0;
+	int k;
+
+	if (c->layout)
+		fprintf(fp, _("  layout: tp %d, pp %d, dp %d, cp %d, ep %d "
+		    "(profiler_metadata.json)\n"), c->tp, c->pp, c->dp, c->cp,
+		    c->ep);
+	else
+		fprintf(fp, _("  layout: unknown (no distributed_args in "
+		    "profiler_metadata.json)\n"));
+	fprintf(fp, "  %-6s %3s %3s %3s %3s %3s %10s %10s %10s %10s %10s\n",
+	    _("rank"), "pp", "dp", "cp", "tp", "ep", _("step ms"),
+	    _("comp ms"), _("comm ms"), _("free ms"), _("bubble ms"));
+	for (i = 0; i < s->nr && shown < MAX_ROWS; i++) {
+		const struct rank_data *r = &s->r[i];
+		int v[5];
+
+		if (r->steps_why != NULL)
+			continue;
+		/* Many ranks: the extremes of each column only. */
+		if (s->nr > MAX_ROWS) {
+			int keep = 0;
+
+			for (k = 0; k < NCOLS; k++)
+				keep |= c->lo_at[k] == i || c->hi_at[k] == i;
+			if (!keep)
+				continue;
+		}
+		shown++;
+		position(c, r->rank, v);
+		fprintf(fp, "  %-6d %3d %3d %3d %3d %3d %10.3f", r->rank, v[0],
+		    v[1], v[2], v[3], v[4], r->mean.step_time / 1000);
+		for (k = 0; k < NCOLS; k++) {
+			int mark = c->flagged[k] && (k == COL_COMM ?
+			    c->lo_at[k] : c->hi_at[k]) == i;
+
+			fprintf(fp, " %s%10.3f%s", mark ? colour(o, 4) : "",
+			    col(r, k) / 1000, mark ? colour_off(o) : "");
+		}
+		fputc('\n', fp);
+	}
+	if (s->nr > MAX_ROWS)
+		fprintf(fp, _("  (the ranks at the extremes of each column; all "
+		    "in --json)\n"));
+	fprintf(fp, "  %-26s %10s", _("spread (max - min)"), "");
+	for (k = 0; k < NCOLS; k++)
+		fprintf(fp, " %10.3f", (c->hi[k] - c->lo[k]) / 1000);
+	fputc('\n', fp);
+	fprintf(fp, _("  mean step: %.3f ms; a spread above 5 %% of it (%.3f "
+	    "ms) names a slow rank\n"), c->mean_step / 1000,
+	    SPREAD * c->mean_step / 1000);
+	if (c->pp > 1 && c->worst_stage >= 0)
+		fprintf(fp, _("  slowest pipeline stage: %d (%.3f ms computing + "
+		    "free per rank)\n"), c->worst_stage, c->stage[c->worst_stage] / 1000);
+	if (c->ndiff > 0) {
+		fprintf(fp, _("  operators differing most between rank %d (most "
+		    "computing) and rank %d (least), ms:\n"), s->r[c->slow].rank,
+		    s->r[c->fast].rank);
+		for (i = 0; i < c->ndiff; i++)
+			fprintf(fp, "    %-32s %10.3f %10.3f %+10.3f\n",
+			    c->diff[i].type, c->diff[i].slow / 1000,
+			    c->diff[i].fast / 1000,
+			    (c->diff[i].slow - c->diff[i].fast) / 1000);
+	}
+}
+
+static cJSON *
+cluster_json(const struct summary *s, const void *state)
+{
+	const struct cluster *c = state;
+	cJSON *j = cJSON_CreateObject(), *a, *x;
+	size_t i;
+	int k;
+
+	if (c->layout) {
+		x = cJSON_AddObjectToObject(j, "layout");
+		cJSON_AddNumberToObject(x, "tp", c->tp);
+		cJSON_AddNumberToObject(x, "pp", c->pp);
+		cJSON_AddNumberToObject(x, "dp", c->dp);
+		cJSON_AddNumberToObject(x, "cp", c->cp);
+		cJSON_AddNumberToObject(x, "ep", c->ep);
+	}
+	cJSON_AddNumberToObject(j, "mean_step_us", c->mean_step);
+	a = cJSON_AddArrayToObject(j, "ranks");
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		int v[5];
+
+		if (r->steps_why != NULL)
+			continue;
+		position(c, r->rank, v);
+		x = cJSON_CreateObject();
+		cJSON_AddNumberToObject(x, "rank", r->rank);
+		cJSON_AddNumberToObject(x, "pp", v[0]);
+		cJSON_AddNumberToObject(x, "dp", v[1]);
+		cJSON_AddNumberToObject(x, "cp", v[2]);
+		cJSON_AddNumberToObject(x, "tp", v[3]);
+		cJSON_AddNumberToObject(x, "ep", v[4]);
+		cJSON_AddNumberToObject(x, "step_us", r->mean.step_time);
+		for (k = 0; k < NCOLS; k++)
+			cJSON_AddNumberToObject(x, col_name[k], col(r, k));
+		cJSON_AddItemToArray(a, x);
+	}
+	a = cJSON_AddArrayToObject(j, "spread");
+	for (k = 0; k < NCOLS; k++) {
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "column", col_name[k]);
+		cJSON_AddNumberToObject(x, "spread_us", c->hi[k] - c->lo[k]);
+		cJSON_AddNumberToObject(x, "worst_rank", s->r[k == COL_COMM ?
+		    c->lo_at[k] : c->hi_at[k]].rank);
+		cJSON_AddBoolToObject(x, "flagged", c->flagged[k]);
+		cJSON_AddItemToArray(a, x);
+	}
+	if (c->pp > 1)
+		cJSON_AddNumberToObject(j, "worst_stage", c->worst_stage);
+	a = cJSON_AddArrayToObject(j, "operator_difference");
+	for (i = 0; i < c->ndiff; i++) {
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "type", c->diff[i].type);
+		cJSON_AddNumberToObject(x, "slow_rank_us", c->diff[i].slow);
+		cJSON_AddNumberToObject(x, "fast_rank_us", c->diff[i].fast);
+		cJSON_AddItemToArray(a, x);
+	}
+	if (c->ndiff > 0) {
+		cJSON_AddNumberToObject(j, "slow_rank", s->r[c->slow].rank);
+		cJSON_AddNumberToObject(j, "fast_rank", s->r[c->fast].rank);
+	}
+	return j;
+}
+
+static void
+cluster_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct cluster *c = state;
+	size_t i;
+	int k;
+
+	fputs("<table>\n<tr><th>rank</th><th>pp</th><th>dp</th><th>cp</th>"
+	    "<th>tp</th><th>step (ms)</th>", fp);
+	for (k = 0; k < NCOLS; k++)
+		fprintf(fp, "<th>%s (ms)</th>", col_name[k]);
+	fputs("</tr>\n", fp);
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		int v[5];
+
+		if (r->steps_why != NULL)
+			continue;
+		position(c, r->rank, v);
+		fprintf(fp, "<tr><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
+		    "<td>%d</td><td>%.3f</td>", r->rank, v[0], v[1], v[2], v[3],
+		    r->mean.step_time / 1000);
+		for (k = 0; k < NCOLS; k++) {
+			int mark = c->flagged[k] && (k == COL_COMM ?
+			    c->lo_at[k] : c->hi_at[k]) == i;
+
+			fprintf(fp, "<td%s>%.3f</td>", mark ?
+			    " class=\"finding\"" : "", col(r, k) / 1000);
+		}
+		fputs("</tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+}
+
+static void
+cluster_free(void *state)
+{
+	struct cluster *c = state;
+	size_t i;
+
+	for (i = 0; i < c->ndiff; i++)
+		free(c->diff[i].type);
+	free(c->stage);
+	free(c);
+}
+
+const struct kind kind_cluster = {
+	"cluster", N_("Cluster step table and slow rank (mean per step)"),
+	cluster_init, NULL, cluster_rank, cluster_finish, cluster_print,
+	cluster_json, cluster_html, cluster_free,
+};

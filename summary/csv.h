@@ -1,0 +1,42 @@
+/*
+ * A streaming CSV reader for the profiler's exports: a record at a time
+ * from a large read(2) buffer, split in place.  Handles quoted fields
+ * (doubled quotes, commas and newlines inside, a trailing tab as torch_npu
+ * writes after timestamps), triple-quoted shapes, CRLF and a UTF-8 BOM.
+ * Memory is the buffer plus the longest record, never the file.
+ */
+#ifndef MSPROF_SUMMARY_CSV_H
+#define MSPROF_SUMMARY_CSV_H
+
+#include <stddef.h>
+
+struct csv;
+
+/* NULL and *why (naming the file) when it cannot be opened or is empty. */
+struct csv	*csv_open(const char *path, char **why);
+/* The next record: 1, 0 at the end, -1 and *why on a read error. */
+int		 csv_next(struct csv *, char ***fields, size_t *nfields,
+		    char **why);
+/* The index of the header column NAME (trimmed, exact), or -1. */
+int		 csv_col(const struct csv *, const char *name);
+/* The first of several names that is a column, or -1. */
+int		 csv_col_any(const struct csv *, const char *const names[]);
+/*
+ * Read only the columns asked for (the others read as ""): unquoting what
+ * nobody looks at, such as the shapes, is most of a row's cost.
+ */
+void		 csv_want(struct csv *, int col);
+size_t		 csv_ncols(const struct csv *);
+const char	*csv_header(const struct csv *, size_t);
+/* The record number of the last record read (the header is 1). */
+unsigned long	 csv_line(const struct csv *);
+void		 csv_close(struct csv *);
+
+/* Field I of the last record, or "" when the record is shorter. */
+const char	*csv_field(char **fields, size_t n, int i);
+/* A number, or NaN when the field is empty or not a number. */
+double		 csv_num(const char *);
+/* Trim blanks (spaces, tabs) at both ends in place. */
+char		*csv_trim(char *);
+
+#endif

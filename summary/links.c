@@ -1,0 +1,469 @@
+/*
+ * Slow links from communication_matrix.json (or the db export's
+ * CommAnalyzerMatrix): each src -> dst link over all steps and operators,
+ * its bandwidth the transit size over the transit time (MB/ms, as GB/s),
+ * slow below 20 % of the mean bandwidth of its transport type (HCCS, RDMA,
+ * PCIE, SDMA); and small packets from communication.json's Size
+ * Distribution (or CommAnalyzerBandwidth): more than 20 % of a rank's
+ * volume in RDMA transfers under 1 MB or SDMA transfers under 16 MB.
+ */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <sqlite3.h>
+
+#include "common/util.h"
+#include "model.h"
+#include "strmap.h"
+
+#define SLOW_LINK	0.20
+#define SMALL_SHARE	0.20
+#define HEAT_MAX	128	/* ranks drawn in the heat map */
+
+static const char *const transports[] = { "HCCS", "RDMA", "PCIE", "SDMA" };
+#define NTRANS	4
+/* Small packets: RDMA under 1 MB, SDMA under 16 MB. */
+static const double small_mb[NTRANS] = { 0, 1, 0, 16 };
+
+struct link {
+	int	 src, dst, tr;
+	double	 size, time;	/* MB, ms */
+};
+
+struct links {
+	struct strmap	 map;		/* "src-dst-tr" -> link */
+	struct link	**v;		/* sorted after finish */
+	size_t		 n, ranks;
+	double		 mean[NTRANS];
+	size_t		 count[NTRANS];
+	int		 maxrank;
+	double		*small, *vol;	/* per rank x transport, MB */
+};
+
+static void *
+links_init(struct summary *s)
+{
+	struct links *l = xcalloc(1, sizeof(*l));
+
+	l->small = xcalloc((s->nr + 1) * NTRANS, sizeof(double));
+	l->vol = xcalloc((s->nr + 1) * NTRANS, sizeof(double));
+	return l;
+}
+
+static int
+transport(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NTRANS; i++)
+		if (strcasecmp(name, transports[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int
+skipped_op(const char *op)
+{
+	return op == NULL || strncasecmp(op, "total", 5) == 0 ||
+	    strcasestr(op, "-total") != NULL;
+}
+
+static void
+add_link(struct links *l, int src, int dst, const char *tname, double size,
+    double time)
+{
+	int tr = transport(tname);
+	char key[64];
+	struct link **lp;
+
+	if (tr < 0 || src == dst || src < 0 || dst < 0 || isnan(size) ||
+	    isnan(time))
+		return;
+	snprintf(key, sizeof(key), "%d-%d-%d", src, dst, tr);
+	lp = (struct link **)strmap_slot(&l->map, key);
+	if (*lp == NULL) {
+		*lp = xcalloc(1, sizeof(**lp));
+		(*lp)->src = src;
+		(*lp)->dst = dst;
+		(*lp)->tr = tr;
+	}
+	(*lp)->size += size;
+	(*lp)->time += time;
+	if (src > l->maxrank)
+		l->maxrank = src;
+	if (dst > l->maxrank)
+		l->maxrank = dst;
+}
+
+static double
+jnum(const cJSON *o, const char *k)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsNumber(j) ? j->valuedouble : NAN;
+}
+
+static int
+matrix_json(struct links *l, const cJSON *m)
+{
+	const cJSON *step, *sec, *op, *ln;
+	int n = 0;
+
+	cJSON_ArrayForEach(step, m) {
+		if (step->string == NULL || strncmp(step->string, "Total", 5) == 0)
+			continue;
+		cJSON_ArrayForEach(sec, step)
+			cJSON_ArrayForEach(op, sec) {
+				if (skipped_op(op->string))
+					continue;
+				cJSON_ArrayForEach(ln, op) {
+					const cJSON *t = cJSON_GetObjectItemCaseSensitive(
+					    ln, "Transport Type");
+					int src, dst;
+
+					if (ln->string == NULL || !cJSON_IsString(t) ||
+					    sscanf(ln->string, "%d-%d", &src, &dst) != 2)
+						continue;
+					add_link(l, src, dst, t->valuestring,
+					    jnum(ln, "Transit Size(MB)"),
+					    jnum(ln, "Transit Time(ms)"));
+					n++;
+				}
+			}
+	}
+	return n;
+}
+
+/* Size Distribution {"size_MB": [count, time_ms]} of one transport. */
+static void
+sizes(struct links *l, size_t who, int tr, const cJSON *dist)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, dist) {
+		double mb = e->string ? strtod(e->string, NULL) : NAN;
+		const cJSON *c = cJSON_GetArrayItem(e, 0);
+		double v;
+
+		if (!cJSON_IsNumber(c) || isnan(mb))
+			continue;
+		v = mb * c->valuedouble;
+		l->vol[who * NTRANS + tr] += v;
+		if (mb < small_mb[tr])
+			l->small[who * NTRANS + tr] += v;
+	}
+}
+
+static void
+packets_json(struct links *l, size_t who, const cJSON *comm)
+{
+	const cJSON *step, *sec, *op, *bw;
+	int tr;
+
+	cJSON_ArrayForEach(step, comm) {
+		if (step->string == NULL || strncmp(step->string, "Total", 5) == 0)
+			continue;
+		cJSON_ArrayForEach(sec, step)
+			cJSON_ArrayForEach(op, sec) {
+				if (skipped_op(op->string))
+					continue;
+				bw = cJSON_GetObjectItemCaseSensitive(op,
+				    "Communication Bandwidth Info");
+				for (tr = 0; tr < NTRANS; tr++)
+					if (small_mb[tr] > 0)
+						sizes(l, who, tr,
+						    cJSON_GetObjectItemCaseSensitive(
+						    cJSON_GetObjectItemCaseSensitive(bw,
+						    transports[tr]), "Size Distribution"));
+			}
+	}
+}
+
+struct db_ln {
+	struct links	*l;
+	int		 n;
+};
+
+static int
+db_link(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct db_ln *a = arg;
+
+	/* src_rank, dst_rank, transport_type, size, time, hccl_op_name */
+	if (skipped_op(col[5]) || isnan(num[0]) || isnan(num[1]))
+		return 0;
+	add_link(a->l, (int)num[0], (int)num[1], col[2], num[3], num[4]);
+	a->n++;
+	return 0;
+}
+
+struct db_pk {
+	struct links	*l;
+	size_t		 who;
+};
+
+static int
+db_packet(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct db_pk *a = arg;
+	int tr = transport(col[0]);
+
+	/* transport_type, package_size (MB), count */
+	if (tr < 0 || small_mb[tr] == 0 || isnan(num[1]) || isnan(num[2]))
+		return 0;
+	a->l->vol[a->who * NTRANS + tr] += num[1] * num[2];
+	if (num[1] < small_mb[tr])
+		a->l->small[a->who * NTRANS + tr] += num[1] * num[2];
+	return 0;
+}
+
+static void
+links_db(struct links *l, size_t who, sqlite3 *db)
+{
+	struct db_ln a = { l, 0 };
+	struct db_pk pk = { l, who };
+	char *why = NULL;
+
+	if (db_has_table(db, "CommAnalyzerMatrix") &&
+	    db_rows(db, "SELECT src_rank, dst_rank, transport_type, "
+	    "transit_size, transit_time, hccl_op_name FROM CommAnalyzerMatrix",
+	    db_link, &a, &why) == 0 && a.n > 0)
+		l->ranks++;
+	free(why);
+	why = NULL;
+	if (db_has_table(db, "CommAnalyzerBandwidth"))
+		db_rows(db, "SELECT transport_type, package_size, count, "
+		    "hccl_op_name FROM CommAnalyzerBandwidth", db_packet, &pk, &why);
+	free(why);
+}
+
+static void
+links_rank(struct summary *s, void *state, struct rank_data *rd,
+    struct rank_files *rf)
+{
+	struct links *l = state;
+	size_t who = rd - s->r;
+	char *why = NULL;
+	cJSON *m = rank_json(rf, "communication_matrix.json", &why);
+	cJSON *c = rank_json(rf, "communication.json", &why);
+	sqlite3 *db;
+
+	if (m != NULL && matrix_json(l, m) > 0)
+		l->ranks++;
+	if (c != NULL)
+		packets_json(l, who, c);
+	if (m == NULL && c == NULL && (db = rank_db(rf)) != NULL)
+		links_db(l, who, db);
+}
+
+static void
+collect(const char *key, void *val, void *arg)
+{
+	struct links *l = arg;
+
+	l->v[l->n++] = val;
+}
+
+static double
+bw(const struct link *k)
+{
+	return k->time > 0 ? k->size / k->time : NAN;
+}
+
+static int
+by_bw(const void *a, const void *b)
+{
+	const struct link *x = *(struct link *const *)a,
+	    *y = *(struct link *const *)b;
+	double bx = bw(x), by = bw(y);
+
+	if (x->tr != y->tr)
+		return x->tr - y->tr;
+	if (isnan(bx) || isnan(by))
+		return isnan(bx) - isnan(by);
+	return (bx > by) - (bx < by);
+}
+
+static int
+is_slow(const struct links *l, const struct link *k)
+{
+	return l->count[k->tr] >= 2 && !isnan(bw(k)) &&
+	    bw(k) < SLOW_LINK * l->mean[k->tr];
+}
+
+static void
+small_packets(struct summary *s, struct links *l)
+{
+	size_t i;
+	int tr;
+	char lab[64];
+
+	for (i = 0; i < s->nr; i++)
+		for (tr = 0; tr < NTRANS; tr++) {
+			double v = l->vol[i * NTRANS + tr];
+			double sm = l->small[i * NTRANS + tr];
+
+			if (v > 0 && sm > SMALL_SHARE * v)
+				add_finding(s, "small-packets", s->r[i].rank,
+				    _("%s sends %.1f %% of its %s volume in "
+				    "transfers under %g MB (threshold 20 %%): "
+				    "batch them"), rank_label(&s->r[i], lab,
+				    sizeof(lab)), 100 * sm / v, transports[tr],
+				    small_mb[tr]);
+		}
+}
+
+static char *
+links_finish(struct summary *s, void *state)
+{
+	struct links *l = state;
+	size_t i;
+	int tr;
+
+	if (l->ranks == 0)
+		return xstrdup(_("no rank has communication_matrix.json nor "
+		    "CommAnalyzerMatrix (profiler level0 writes none; a single "
+		    "rank has no links)"));
+	l->v = xcalloc(l->map.n + 1, sizeof(*l->v));
+	strmap_each(&l->map, collect, l);
+	for (i = 0; i < l->n; i++)
+		if (!isnan(bw(l->v[i]))) {
+			l->mean[l->v[i]->tr] += bw(l->v[i]);
+			l->count[l->v[i]->tr]++;
+		}
+	for (tr = 0; tr < NTRANS; tr++)
+		if (l->count[tr] > 0)
+			l->mean[tr] /= l->count[tr];
+	qsort(l->v, l->n, sizeof(*l->v), by_bw);
+	for (i = 0; i < l->n; i++)
+		if (is_slow(l, l->v[i]))
+			add_finding(s, "slow-link", l->v[i]->src, _("link %d -> %d "
+			    "(%s) runs at %.2f GB/s, %.1f %% of the %s mean %.2f "
+			    "GB/s (threshold 20 %%)"), l->v[i]->src, l->v[i]->dst,
+			    transports[l->v[i]->tr], bw(l->v[i]),
+			    100 * bw(l->v[i]) / l->mean[l->v[i]->tr],
+			    transports[l->v[i]->tr], l->mean[l->v[i]->tr]);
+	small_packets(s, l);
+	return NULL;
+}
+
+static void
+links_print(const struct summary *s, const void *state, struct out *o)
+{
+	const struct links *l = state;
+	size_t i;
+	int tr;
+
+	fprintf(o->fp, "  %-6s %7s %12s %12s %12s\n", _("type"), _("links"),
+	    _("mean GB/s"), _("min GB/s"), _("max GB/s"));
+	for (tr = 0; tr < NTRANS; tr++) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		if (l->count[tr] == 0)
+			continue;
+		for (i = 0; i < l->n; i++)
+			if (l->v[i]->tr == tr && !isnan(bw(l->v[i]))) {
+				lo = fmin(lo, bw(l->v[i]));
+				hi = fmax(hi, bw(l->v[i]));
+			}
+		fprintf(o->fp, "  %-6s %7zu %12.2f %12.2f %12.2f\n",
+		    transports[tr], l->count[tr], l->mean[tr], lo, hi);
+	}
+	for (i = 0; i < l->n; i++)
+		if (is_slow(l, l->v[i]))
+			fprintf(o->fp, _("  %sslow%s %d -> %d %s %.2f GB/s\n"),
+			    colour(o, 4), colour_off(o), l->v[i]->src,
+			    l->v[i]->dst, transports[l->v[i]->tr], bw(l->v[i]));
+}
+
+static cJSON *
+links_json(const struct summary *s, const void *state)
+{
+	const struct links *l = state;
+	cJSON *j = cJSON_CreateObject(), *a, *x;
+	size_t i;
+	int tr;
+
+	cJSON_AddNumberToObject(j, "ranks", l->ranks);
+	a = cJSON_AddArrayToObject(j, "transports");
+	for (tr = 0; tr < NTRANS; tr++) {
+		if (l->count[tr] == 0)
+			continue;
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "type", transports[tr]);
+		cJSON_AddNumberToObject(x, "links", l->count[tr]);
+		cJSON_AddNumberToObject(x, "mean_gb_s", l->mean[tr]);
+		cJSON_AddItemToArray(a, x);
+	}
+	a = cJSON_AddArrayToObject(j, "links");
+	for (i = 0; i < l->n; i++) {
+		x = cJSON_CreateObject();
+		cJSON_AddNumberToObject(x, "src", l->v[i]->src);
+		cJSON_AddNumberToObject(x, "dst", l->v[i]->dst);
+		cJSON_AddStringToObject(x, "type", transports[l->v[i]->tr]);
+		cJSON_AddNumberToObject(x, "size_mb", l->v[i]->size);
+		cJSON_AddNumberToObject(x, "time_ms", l->v[i]->time);
+		if (!isnan(bw(l->v[i])))
+			cJSON_AddNumberToObject(x, "gb_s", bw(l->v[i]));
+		cJSON_AddBoolToObject(x, "slow", is_slow(l, l->v[i]));
+		cJSON_AddItemToArray(a, x);
+	}
+	return j;
+}
+
+/* A src x dst heat map of bandwidth relative to the best link. */
+static void
+links_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct links *l = state;
+	int n = l->maxrank + 1, cell = n <= 32 ? 14 : n <= 64 ? 8 : 4;
+	double best = 0;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!isnan(bw(l->v[i])))
+			best = fmax(best, bw(l->v[i]));
+	if (n > HEAT_MAX || !(best > 0)) {
+		fprintf(fp, "<p>%zu links; no heat map (%s)</p>\n", l->n,
+		    n > HEAT_MAX ? "too many ranks" : "no bandwidth");
+		return;
+	}
+	fprintf(fp, "<p>src (rows) x dst (columns), darker is faster; slow links "
+	    "outlined in red. Best link %.2f GB/s.</p>\n<svg xmlns=\""
+	    "http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n", best,
+	    n * cell + 2, n * cell + 2);
+	for (i = 0; i < l->n; i++) {
+		const struct link *k = l->v[i];
+		double f = isnan(bw(k)) ? 0 : bw(k) / best;
+		int shade = 255 - (int)lround(f * 200);
+
+		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		    "fill=\"rgb(%d,%d,255)\"%s><title>%d -&gt; %d %s %.2f GB/s"
+		    "</title></rect>\n", 1 + k->dst * cell, 1 + k->src * cell,
+		    cell, cell, shade, shade, is_slow(l, k) ?
+		    " stroke=\"#d00\" stroke-width=\"2\"" : "", k->src, k->dst,
+		    transports[k->tr], isnan(bw(k)) ? 0 : bw(k));
+	}
+	fputs("</svg>\n", fp);
+}
+
+static void
+links_free(void *state)
+{
+	struct links *l = state;
+
+	strmap_free(&l->map, free);
+	free(l->v);
+	free(l->small);
+	free(l->vol);
+	free(l);
+}
+
+const struct kind kind_links = {
+	"links", N_("Slow links (communication_matrix.json)"),
+	links_init, NULL, links_rank, links_finish, links_print, links_json,
+	links_html, links_free,
+};

@@ -1,0 +1,121 @@
+/*
+ * The summary's model: what was read from each rank, the findings, and
+ * the table of summaries (one file each: steps.c, ops.c, cluster.c,
+ * wait.c, links.c).  Internal to summary/.
+ */
+#ifndef MSPROF_SUMMARY_MODEL_H
+#define MSPROF_SUMMARY_MODEL_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "summary.h"
+#include "optab.h"
+
+/* The averages of one rank's step_trace_time rows (µs). */
+struct step_row {
+	long	 step;		/* torch_npu's Step, -1 when empty */
+	double	 comp, comm_exposed, overlapped, comm, free, bubble;
+	double	 step_time;	/* comp + comm_exposed + free */
+};
+
+/* What the summaries read from one rank directory. */
+struct rank_data {
+	char		*path, *name;	/* the directory and its base name */
+	int		 rank;
+	char		*level, *export_type;	/* from profiler_info */
+	int		 tp, pp, dp, cp, ep, world;	/* 0: unknown */
+	/* Steps (steps.c). */
+	struct step_row	*steps;
+	size_t		 nsteps;
+	struct step_row	 mean;
+	char		*steps_why;	/* why there are none */
+	/* Operators (ops.c): per rank, totals only. */
+	struct optab	*ops;
+	char		*ops_why;
+	const char	*ops_source;
+	char		*ratio[OP_NRATIO];	/* its pipe-ratio columns */
+	size_t		 nratio;
+};
+
+/* The files of one rank, opened once and shared by the summaries. */
+struct rank_files;
+char		*rank_file(struct rank_files *, const char *name);	/* path if it exists */
+cJSON		*rank_json(struct rank_files *, const char *name, char **why);
+struct sqlite3	*rank_db(struct rank_files *);
+
+struct finding {
+	const char	*rule;
+	int		 rank;		/* -1: none */
+	char		*text;
+};
+
+struct out {
+	FILE		*fp;
+	unsigned	 flags;
+};
+
+/* One summary: one table row in summary.c. */
+struct kind {
+	const char	*name;		/* JSON key */
+	const char	*title;
+	void	*(*init)(struct summary *);
+	/*
+	 * Optional: read a rank's large files into its rank_data.  Runs on
+	 * worker threads, several ranks at once: touch nothing shared.
+	 */
+	void	 (*prepare)(const struct summary *, struct rank_data *,
+		    struct rank_files *);
+	/* Read what it needs of one rank (called rank by rank). */
+	void	 (*rank)(struct summary *, void *, struct rank_data *,
+		    struct rank_files *);
+	/* After all ranks: compute, add findings; a reason when not made. */
+	char	*(*finish)(struct summary *, void *);
+	void	 (*print)(const struct summary *, const void *, struct out *);
+	cJSON	*(*json)(const struct summary *, const void *);
+	void	 (*html)(const struct summary *, const void *, FILE *);
+	void	 (*free)(void *);
+};
+
+extern const struct kind kind_steps, kind_ops, kind_cluster, kind_wait,
+    kind_links;
+
+#define NKINDS	5
+
+struct summary {
+	struct summary_opts	 opts;
+	struct rank_data	*r;
+	size_t			 nr;
+	void			*state[NKINDS];
+	char			*why[NKINDS];	/* not made: why */
+	struct finding		*f;
+	size_t			 nf;
+};
+
+void	 add_finding(struct summary *, const char *rule, int rank,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The iteration the log shows for torch step S, or -1 when unknown. */
+long	 step_iteration(const struct summary *, long s);
+/* A rank's label: "rank 3", or the directory name without a rank. */
+const char *rank_label(const struct rank_data *, char *buf, size_t len);
+
+/* Drawing (draw.c). */
+void	 draw_bar(struct out *, const double *parts, size_t n, double total,
+	    int width);
+void	 draw_legend(struct out *, const char *const names[], size_t n);
+const char *colour(const struct out *, int part);	/* "" without colour */
+const char *colour_off(const struct out *);
+/* HTML helpers (html.c). */
+void	 html_text(FILE *, const char *);
+extern const char *const part_fill[];	/* SVG colours of the bar parts */
+void	 svg_bars(FILE *, const char *const labels[], const double *parts,
+	    size_t nrows, size_t nparts, const char *const names[]);
+
+/* analysis.db (db.c). */
+int	 db_rows(struct sqlite3 *, const char *sql,
+	    int (*row)(void *, int ncol, const char *const col[],
+	    const double num[]), void *arg, char **why);
+int	 db_has_table(struct sqlite3 *, const char *);
+
+#endif

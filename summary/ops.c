@@ -1,0 +1,490 @@
+/*
+ * Top operators, like nsys stats' kernel summary: per operator type and
+ * accelerator core, the share of device time, total, count, mean, median,
+ * max.  Streamed from kernel_details.csv (falls back to op_statistic.csv,
+ * which gives no median nor flags).  Communication tasks are left out:
+ * the communication summaries cover them.  Flags (advisor's rules):
+ * AI_CPU tasks of 20 µs or more, dynamic-shape operators (OP State
+ * dynamic), and operators of at least 5 % of device time whose pipe
+ * ratios (the *_ratio columns of PipeUtilization) all average below 0.4;
+ * and a dominant operator, one type with half the device time or more.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/util.h"
+#include "csv.h"
+#include "model.h"
+
+#define AICPU_LONG_US	20.0
+#define LOW_PIPE	0.4
+#define LOW_PIPE_SHARE	0.05
+#define DOMINANT	0.5
+#define MAX_LISTED	5
+
+struct ops {
+	struct optab	*all;		/* every rank, with histograms */
+	char		*ratio[OP_NRATIO];	/* pipe-ratio column names */
+	size_t		 nratio;
+	size_t		 made;
+	const char	*source;
+};
+
+static void *
+ops_init(struct summary *s)
+{
+	struct ops *o = xcalloc(1, sizeof(*o));
+
+	o->all = optab_new(1);
+	return o;
+}
+
+static int
+is_comm(const char *core, const char *type)
+{
+	return strcmp(core, "COMMUNICATION") == 0 || strcmp(core, "HCCL") == 0 ||
+	    strncmp(type, "hcom_", 5) == 0;
+}
+
+/* The summary's index of pipe-ratio column NAME, added when new. */
+static int
+ratio_index(struct ops *o, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < o->nratio; i++)
+		if (strcmp(o->ratio[i], name) == 0)
+			return (int)i;
+	if (o->nratio == OP_NRATIO)
+		return -1;
+	o->ratio[o->nratio] = xstrdup(name);
+	return (int)o->nratio++;
+}
+
+struct kcols {
+	int	 type, name, core, dur, state;
+	int	 rcol[OP_NRATIO], ridx[OP_NRATIO];
+	size_t	 nr;
+};
+
+static void
+kernel_row(struct optab *t, const struct kcols *k, char **f, size_t nf)
+{
+	char *type = csv_trim((char *)csv_field(f, nf, k->type));
+	char *core = csv_trim((char *)csv_field(f, nf, k->core));
+	double dur = csv_num(csv_field(f, nf, k->dur)), w = 0;
+	struct op *op;
+	size_t i;
+
+	if (*type == '\0')
+		type = csv_trim((char *)csv_field(f, nf, k->name));
+	if (isnan(dur) || *type == '\0' || is_comm(core, type))
+		return;
+	op = optab_get(t, type, core);
+	op_add(t, op, dur);
+	if (strcasecmp(csv_field(f, nf, k->state), "dynamic") == 0)
+		op->dynamic++;
+	if (strcmp(core, "AI_CPU") == 0 && dur >= AICPU_LONG_US)
+		op->aicpu_long++;
+	for (i = 0; i < k->nr; i++) {
+		double r = csv_num(csv_field(f, nf, k->rcol[i]));
+
+		if (!isnan(r)) {
+			op->ratio[k->ridx[i]] += r * dur;
+			w = dur;
+		}
+	}
+	op->ratio_w += w;
+}
+
+static char *
+read_kernels(struct rank_data *rd, struct optab *t, const char *path)
+{
+	static const char *const type_names[] = { "Type", "OP Type", NULL };
+	static const char *const core_names[] = { "Accelerator Core",
+	    "Task Type", NULL };
+	static const char *const dur_names[] = { "Duration(us)",
+	    "Task Duration(us)", NULL };
+	struct kcols k = { 0 };
+	struct csv *c;
+	char **f, *why = NULL;
+	size_t nf, i;
+	int rc;
+
+	if ((c = csv_open(path, &why)) == NULL)
+		return why;
+	k.type = csv_col_any(c, type_names);
+	k.name = csv_col(c, "Name");
+	k.core = csv_col_any(c, core_names);
+	k.dur = csv_col_any(c, dur_names);
+	k.state = csv_col(c, "OP State");
+	if ((k.type < 0 && k.name < 0) || k.dur < 0) {
+		why = xasprintf(_("%s: no column %s"), path,
+		    k.dur < 0 ? "Duration(us)" : "Type");
+		csv_close(c);
+		return why;
+	}
+	for (i = 0; i < csv_ncols(c) && k.nr < OP_NRATIO; i++)
+		if (ends_with(csv_header(c, i), "_ratio")) {
+			rd->ratio[rd->nratio] = xstrdup(csv_header(c, i));
+			k.rcol[k.nr] = (int)i;
+			k.ridx[k.nr++] = (int)rd->nratio++;
+		}
+	csv_want(c, k.type);
+	csv_want(c, k.name);
+	csv_want(c, k.core);
+	csv_want(c, k.dur);
+	csv_want(c, k.state);
+	for (i = 0; i < k.nr; i++)
+		csv_want(c, k.rcol[i]);
+	while ((rc = csv_next(c, &f, &nf, &why)) > 0)
+		kernel_row(t, &k, f, nf);
+	csv_close(c);
+	return rc < 0 ? why : NULL;
+}
+
+static char *
+read_statistic(struct optab *t, const char *path)
+{
+	struct csv *c;
+	char **f, *why = NULL;
+	size_t nf;
+	int type, core, count, total, min, max, rc;
+
+	if ((c = csv_open(path, &why)) == NULL)
+		return why;
+	type = csv_col(c, "OP Type");
+	core = csv_col(c, "Core Type");
+	count = csv_col(c, "Count");
+	total = csv_col(c, "Total Time(us)");
+	min = csv_col(c, "Min Time(us)");
+	max = csv_col(c, "Max Time(us)");
+	if (type < 0 || count < 0 || total < 0) {
+		csv_close(c);
+		return xasprintf(_("%s: no column OP Type, Count or Total Time(us)"),
+		    path);
+	}
+	while ((rc = csv_next(c, &f, &nf, &why)) > 0) {
+		char *ty = csv_trim((char *)csv_field(f, nf, type));
+		char *co = csv_trim((char *)csv_field(f, nf, core));
+		double n = csv_num(csv_field(f, nf, count));
+		double tot = csv_num(csv_field(f, nf, total));
+
+		if (*ty == '\0' || isnan(n) || isnan(tot) || is_comm(co, ty))
+			continue;
+		op_add_stat(t, optab_get(t, ty, co), (unsigned long)n, tot,
+		    csv_num(csv_field(f, nf, min)), csv_num(csv_field(f, nf, max)));
+	}
+	csv_close(c);
+	return rc < 0 ? why : NULL;
+}
+
+/* On a worker thread: the rank's operators into its own table. */
+static void
+ops_prepare(const struct summary *s, struct rank_data *rd,
+    struct rank_files *rf)
+{
+	char *p;
+
+	rd->ops = optab_new(1);
+	if ((p = rank_file(rf, "kernel_details.csv")) != NULL) {
+		rd->ops_why = read_kernels(rd, rd->ops, p);
+		rd->ops_source = "kernel_details.csv";
+	} else if ((p = rank_file(rf, "op_statistic.csv")) != NULL) {
+		rd->ops_why = read_statistic(rd->ops, p);
+		rd->ops_source = "op_statistic.csv";
+	} else if ((p = rank_file(rf, "analysis.db")) != NULL)
+		rd->ops_why = xstrdup(_("db export: no kernel_details.csv nor "
+		    "op_statistic.csv (the operator tables are not read from "
+		    "the db)"));
+	else
+		rd->ops_why = xstrdup(_("no kernel_details.csv nor "
+		    "op_statistic.csv"));
+	free(p);
+	if (rd->ops_why == NULL && rd->ops->n == 0)
+		rd->ops_why = xasprintf(_("%s has no computing operator"),
+		    rd->ops_source);
+	if (rd->ops_why != NULL) {
+		optab_free(rd->ops);
+		rd->ops = NULL;
+	}
+}
+
+/* In rank order: into the summary's table, the histograms dropped. */
+static void
+ops_rank(struct summary *s, void *state, struct rank_data *rd,
+    struct rank_files *rf)
+{
+	struct ops *o = state;
+	int map[OP_NRATIO];
+	size_t k;
+
+	if (rd->ops == NULL)
+		return;
+	for (k = 0; k < OP_NRATIO; k++)
+		map[k] = k < rd->nratio ? ratio_index(o, rd->ratio[k]) : -1;
+	optab_merge(o->all, rd->ops, map);
+	optab_drop_hist(rd->ops);
+	if (o->source == NULL || strcmp(o->source, rd->ops_source) == 0)
+		o->source = rd->ops_source;
+	else
+		o->source = "kernel_details.csv, op_statistic.csv";
+	o->made++;
+}
+
+/* "A, B (and 3 more)" of the operators matching WANT. */
+static char *
+op_list(struct op **v, int (*want)(const struct op *, const struct ops *,
+    double), const struct ops *o, double all, size_t *n)
+{
+	char *s = xstrdup(""), *t;
+	size_t i, shown = 0;
+
+	*n = 0;
+	for (i = 0; v[i] != NULL; i++) {
+		if (!want(v[i], o, all))
+			continue;
+		if (shown++ < MAX_LISTED) {
+			t = xasprintf("%s%s%s", s, *s ? ", " : "", v[i]->type);
+			free(s);
+			s = t;
+		}
+		(*n)++;
+	}
+	if (*n > MAX_LISTED) {
+		t = xasprintf(_("%s (and %zu more)"), s, *n - MAX_LISTED);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+static int
+want_aicpu(const struct op *op, const struct ops *o, double all)
+{
+	return op->aicpu_long > 0;
+}
+
+static int
+want_dynamic(const struct op *op, const struct ops *o, double all)
+{
+	return op->dynamic > 0;
+}
+
+static int
+want_low_pipe(const struct op *op, const struct ops *o, double all)
+{
+	size_t k;
+
+	if (!(op->ratio_w > 0) || op->total < LOW_PIPE_SHARE * all)
+		return 0;
+	for (k = 0; k < o->nratio; k++)
+		if (op->ratio[k] / op->ratio_w >= LOW_PIPE)
+			return 0;
+	return 1;
+}
+
+static char *
+ops_finish(struct summary *s, void *state)
+{
+	struct ops *o = state;
+	struct op **v;
+	char *list;
+	size_t n, i;
+
+	if (o->made == 0) {
+		for (i = 0; i < s->nr; i++)
+			if (s->r[i].ops_why != NULL)
+				return xasprintf(_("no rank has operator data "
+				    "(%s: %s)"), s->r[i].name, s->r[i].ops_why);
+		return xstrdup(_("no rank has operator data"));
+	}
+	v = optab_sorted(o->all);
+	if (v[0] != NULL && v[0]->total >= DOMINANT * o->all->total)
+		add_finding(s, "dominant-operator", -1,
+		    _("%s (%s) takes %.1f %% of the device time of all operators"
+		    " (threshold 50 %%)"), v[0]->type, v[0]->core,
+		    100 * v[0]->total / o->all->total);
+	list = op_list(v, want_aicpu, o, o->all->total, &n);
+	if (n > 0)
+		add_finding(s, "aicpu-operator", -1, _("AI_CPU tasks of 20 us or "
+		    "more: %s (move them to AI Core, or check the data types)"),
+		    list);
+	free(list);
+	list = op_list(v, want_dynamic, o, o->all->total, &n);
+	if (n > 0)
+		add_finding(s, "dynamic-shape", -1, _("dynamic-shape operators "
+		    "(OP State dynamic): %s"), list);
+	free(list);
+	list = op_list(v, want_low_pipe, o, o->all->total, &n);
+	if (n > 0)
+		add_finding(s, "low-pipe-utilisation", -1, _("operators of 5 %% "
+		    "or more of the device time whose pipe ratios all average "
+		    "below 0.4: %s"), list);
+	free(list);
+	free(v);
+	return NULL;
+}
+
+static void
+flags(char *buf, size_t len, const struct op *op, const struct ops *o,
+    double all)
+{
+	size_t n;
+
+	snprintf(buf, len, "%s%s%s", want_aicpu(op, o, all) ? "aicpu " : "",
+	    want_dynamic(op, o, all) ? "dynamic " : "",
+	    want_low_pipe(op, o, all) ? "low-pipe " : "");
+	if ((n = strlen(buf)) > 0)
+		buf[n - 1] = '\0';
+}
+
+static void
+num(FILE *fp, double v, int width, int prec)
+{
+	if (isnan(v))
+		fprintf(fp, " %*s", width, "-");
+	else
+		fprintf(fp, " %*.*f", width, prec, v);
+}
+
+static void
+ops_print(const struct summary *s, const void *state, struct out *out)
+{
+	const struct ops *o = state;
+	struct op **v = optab_sorted(o->all);
+	FILE *fp = out->fp;
+	size_t missing = 0;
+	int i;
+
+	fprintf(fp, _("  %zu of %zu ranks, from %s\n"), o->made, s->nr, o->source);
+	fprintf(fp, "  %7s %12s %9s %10s %10s %10s  %-14s %s\n", _("Time(%)"),
+	    _("Total(ms)"), _("Count"), _("Mean(us)"), _("Med(us)"),
+	    _("Max(us)"), _("Core"), _("Operator"));
+	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
+		char fl[64];
+
+		flags(fl, sizeof(fl), v[i], o, o->all->total);
+		fprintf(fp, "  %7.1f %12.3f %9lu", 100 * v[i]->total /
+		    o->all->total, v[i]->total / 1000, v[i]->count);
+		num(fp, v[i]->total / v[i]->count, 10, 1);
+		num(fp, op_median(v[i]), 10, 1);
+		num(fp, v[i]->max, 10, 1);
+		fprintf(fp, "  %-14s %s%s%s%s%s\n", v[i]->core, v[i]->type,
+		    *fl ? "  " : "", colour(out, 4), fl, colour_off(out));
+	}
+	if (o->all->n > (size_t)s->opts.top_n)
+		fprintf(fp, _("  (%zu operator types in all)\n"), o->all->n);
+	for (i = 0; (size_t)i < s->nr; i++)
+		if (s->r[i].ops_why != NULL && missing++ < MAX_LISTED) {
+			char lab[64];
+
+			fprintf(fp, _("  %s: no operators: %s\n"),
+			    rank_label(&s->r[i], lab, sizeof(lab)), s->r[i].ops_why);
+		}
+	if (missing > MAX_LISTED)
+		fprintf(fp, _("  (and %zu more ranks without operators)\n"),
+		    missing - MAX_LISTED);
+	free(v);
+}
+
+static void
+jnum(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *
+ops_json(const struct summary *s, const void *state)
+{
+	const struct ops *o = state;
+	struct op **v = optab_sorted(o->all);
+	cJSON *j = cJSON_CreateObject(), *a;
+	int i;
+
+	cJSON_AddStringToObject(j, "source", o->source);
+	cJSON_AddNumberToObject(j, "ranks", o->made);
+	cJSON_AddNumberToObject(j, "total_us", o->all->total);
+	cJSON_AddNumberToObject(j, "operator_types", o->all->n);
+	a = cJSON_AddArrayToObject(j, "top");
+	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
+		cJSON *x = cJSON_CreateObject(), *fl;
+
+		cJSON_AddStringToObject(x, "type", v[i]->type);
+		cJSON_AddStringToObject(x, "core", v[i]->core);
+		cJSON_AddNumberToObject(x, "count", v[i]->count);
+		jnum(x, "total_us", v[i]->total);
+		jnum(x, "share", v[i]->total / o->all->total);
+		jnum(x, "mean_us", v[i]->total / v[i]->count);
+		jnum(x, "median_us", op_median(v[i]));
+		jnum(x, "min_us", v[i]->min);
+		jnum(x, "max_us", v[i]->max);
+		fl = cJSON_AddArrayToObject(x, "flags");
+		if (want_aicpu(v[i], o, o->all->total))
+			cJSON_AddItemToArray(fl, cJSON_CreateString("aicpu"));
+		if (want_dynamic(v[i], o, o->all->total))
+			cJSON_AddItemToArray(fl, cJSON_CreateString("dynamic"));
+		if (want_low_pipe(v[i], o, o->all->total))
+			cJSON_AddItemToArray(fl, cJSON_CreateString("low-pipe"));
+		cJSON_AddItemToArray(a, x);
+	}
+	free(v);
+	return j;
+}
+
+static void
+ops_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct ops *o = state;
+	struct op **v = optab_sorted(o->all);
+	int i;
+
+	fprintf(fp, "<p>%zu of %zu ranks, from %s</p>\n<table>\n<tr><th>Time "
+	    "(%%)</th><th>Total (ms)</th><th>Count</th><th>Mean (us)</th>"
+	    "<th>Median (us)</th><th>Max (us)</th><th class=\"l\">Core</th>"
+	    "<th class=\"l\">Operator</th><th class=\"l\">Flags</th></tr>\n",
+	    o->made, s->nr, o->source);
+	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
+		double med = op_median(v[i]);
+		char fl[64];
+
+		flags(fl, sizeof(fl), v[i], o, o->all->total);
+		fprintf(fp, "<tr><td>%.1f</td><td>%.3f</td><td>%lu</td>"
+		    "<td>%.1f</td>", 100 * v[i]->total / o->all->total,
+		    v[i]->total / 1000, v[i]->count, v[i]->total / v[i]->count);
+		if (isnan(med))
+			fputs("<td>-</td>", fp);
+		else
+			fprintf(fp, "<td>%.1f</td>", med);
+		fprintf(fp, "<td>%.1f</td><td class=\"l\">", v[i]->max);
+		html_text(fp, v[i]->core);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, v[i]->type);
+		fprintf(fp, "</td><td class=\"l\">%s</td></tr>\n", fl);
+	}
+	fputs("</table>\n", fp);
+	free(v);
+}
+
+static void
+ops_free(void *state)
+{
+	struct ops *o = state;
+	size_t i;
+
+	optab_free(o->all);
+	for (i = 0; i < o->nratio; i++)
+		free(o->ratio[i]);
+	free(o);
+}
+
+const struct kind kind_ops = {
+	"operators", N_("Top operators by device time (all ranks)"),
+	ops_init, ops_prepare, ops_rank, ops_finish, ops_print, ops_json, ops_html,
+	ops_free,
+};

@@ -1,0 +1,58 @@
+/*
+ * Operators by type and accelerator core in an open-addressing hash table.
+ * The median comes from a fixed histogram per operator (16 linear bins per
+ * power of two from 2^-10 to 2^30 µs, so within 3 %), exact while an
+ * operator has at most OP_EXACT instances: memory grows with the number of
+ * distinct operators, never with the number of rows.
+ */
+#ifndef MSPROF_SUMMARY_OPTAB_H
+#define MSPROF_SUMMARY_OPTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OP_EXACT	32
+#define OP_NRATIO	16	/* pipe-ratio columns kept */
+
+struct op {
+	char		*type, *core;
+	unsigned long	 count, nhist;	/* nhist: instances seen one by one */
+	double		 total, min, max;
+	unsigned long	 dynamic, aicpu_long;	/* OP State dynamic, AI_CPU >= 20 µs */
+	/* Duration-weighted sums of the pipe ratios, and their weight. */
+	double		 ratio[OP_NRATIO], ratio_w;
+	uint32_t	*hist;			/* NULL in per-rank tables */
+	float		 exact[OP_EXACT];
+};
+
+struct optab {
+	struct op	**slot;
+	size_t		  cap, n;
+	int		  hist;
+	double		  total;		/* all durations */
+};
+
+struct optab	*optab_new(int with_hist);
+struct op	*optab_get(struct optab *, const char *type, const char *core);
+/* The operator, or NULL when the table has none of that type and core. */
+const struct op	*optab_find(const struct optab *, const char *type,
+		    const char *core);
+/* Count one instance of DUR µs. */
+void		 op_add(struct optab *, struct op *, double dur);
+/* Add a line of op_statistic.csv: no median for this operator then. */
+void		 op_add_stat(struct optab *, struct op *, unsigned long count,
+		    double total, double min, double max);
+/* Drop the histograms (after merging into a table that keeps them). */
+void		 optab_drop_hist(struct optab *);
+/*
+ * Merge every operator of SRC into DST (counts, totals, min, max, flags);
+ * SRC's pipe ratio K is DST's RATIO_MAP[K] (NULL: the same).
+ */
+void		 optab_merge(struct optab *dst, const struct optab *src,
+		    const int *ratio_map);
+double		 op_median(const struct op *);
+/* The operators sorted by total time, descending (free the array). */
+struct op	**optab_sorted(const struct optab *);
+void		 optab_free(struct optab *);
+
+#endif

@@ -1,0 +1,457 @@
+/*
+ * Per-rank step breakdown from step_trace_time.csv (or the db export's
+ * StepTraceTime): step = Computing + Communication(Not Overlapped) + Free,
+ * the shares of compute, exposed communication, free and bubble, the
+ * overlap Overlapped / Communication, and "host-bound" when Free is more
+ * than 10 % of the step (msprof-analyze advisor's rule).
+ */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "common/util.h"
+#include "csv.h"
+#include "model.h"
+
+#define HOST_BOUND	0.10
+#define MAX_STEPS	4096	/* rows kept per rank; the mean uses all */
+#define MAX_ROWS_SHOWN	32
+
+enum { C_STEP, C_COMP, C_COMM_EXPOSED, C_OVERLAPPED, C_COMM, C_FREE,
+    C_BUBBLE, NCOL };
+
+/* The columns by name; guides print a space before "(", files do not. */
+static const char *const col_names[NCOL][3] = {
+	{ "Step", NULL },
+	{ "Computing", NULL },
+	{ "Communication(Not Overlapped)", "Communication (Not Overlapped)", NULL },
+	{ "Overlapped", NULL },
+	{ "Communication", NULL },
+	{ "Free", NULL },
+	{ "Bubble", NULL },
+};
+
+static const char *const part_names[] = {
+	N_("compute"), N_("exposed communication"), N_("free"),
+};
+
+struct steps {
+	size_t	 made;		/* ranks with steps */
+	double	 longest;	/* the longest mean step, to scale bars */
+};
+
+static void *
+steps_init(struct summary *s)
+{
+	return xcalloc(1, sizeof(struct steps));
+}
+
+static void
+add_row(struct rank_data *rd, const double v[NCOL], long step,
+    struct step_row *sum, size_t *n)
+{
+	struct step_row r = {
+		.step = step, .comp = v[C_COMP],
+		.comm_exposed = v[C_COMM_EXPOSED],
+		.overlapped = isnan(v[C_OVERLAPPED]) ? 0 : v[C_OVERLAPPED],
+		.comm = isnan(v[C_COMM]) ? 0 : v[C_COMM],
+		.free = v[C_FREE],
+		.bubble = isnan(v[C_BUBBLE]) ? 0 : v[C_BUBBLE],
+	};
+
+	r.step_time = r.comp + r.comm_exposed + r.free;
+	if (rd->nsteps < MAX_STEPS) {
+		rd->steps = reallocarray(rd->steps, rd->nsteps + 1,
+		    sizeof(*rd->steps));
+		if (rd->steps == NULL)
+			err(70, "reallocarray");
+		rd->steps[rd->nsteps++] = r;
+	}
+	sum->comp += r.comp;
+	sum->comm_exposed += r.comm_exposed;
+	sum->overlapped += r.overlapped;
+	sum->comm += r.comm;
+	sum->free += r.free;
+	sum->bubble += r.bubble;
+	sum->step_time += r.step_time;
+	(*n)++;
+}
+
+static void
+finish_mean(struct rank_data *rd, struct step_row *sum, size_t n)
+{
+	sum->comp /= n;
+	sum->comm_exposed /= n;
+	sum->overlapped /= n;
+	sum->comm /= n;
+	sum->free /= n;
+	sum->bubble /= n;
+	sum->step_time /= n;
+	sum->step = -1;
+	rd->mean = *sum;
+}
+
+static char *
+read_csv(struct rank_data *rd, const char *path)
+{
+	struct csv *c;
+	struct step_row sum = { 0 };
+	int col[NCOL], i, rc;
+	char **f, *why = NULL;
+	size_t nf, n = 0;
+
+	if ((c = csv_open(path, &why)) == NULL)
+		return why;
+	for (i = 0; i < NCOL; i++)
+		col[i] = csv_col_any(c, col_names[i]);
+	if (col[C_COMP] < 0 || col[C_COMM_EXPOSED] < 0 || col[C_FREE] < 0) {
+		why = xasprintf(_("%s: no column %s (an older or foreign file?)"),
+		    path, col[C_COMP] < 0 ? "Computing" : col[C_FREE] < 0 ?
+		    "Free" : "Communication(Not Overlapped)");
+		csv_close(c);
+		return why;
+	}
+	while ((rc = csv_next(c, &f, &nf, &why)) > 0) {
+		double v[NCOL];
+		const char *st = csv_trim((char *)csv_field(f, nf, col[C_STEP]));
+		char *end;
+		long step = strtol(st, &end, 10);
+
+		for (i = 0; i < NCOL; i++)
+			v[i] = csv_num(csv_field(f, nf, col[i]));
+		if (isnan(v[C_COMP]) || isnan(v[C_COMM_EXPOSED]) ||
+		    isnan(v[C_FREE]))
+			continue;	/* a blank or summary line */
+		add_row(rd, v, *st != '\0' && *end == '\0' ? step : -1, &sum, &n);
+	}
+	csv_close(c);
+	if (rc < 0)
+		return why;
+	if (n == 0)
+		return xasprintf(_("%s: no step rows"), path);
+	finish_mean(rd, &sum, n);
+	return NULL;
+}
+
+struct db_acc {
+	struct rank_data	*rd;
+	struct step_row		 sum;
+	size_t			 n;
+};
+
+static int
+db_row(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct db_acc *a = arg;
+	double v[NCOL];
+	char *end;
+	long step = strtol(col[0], &end, 10);
+	int i;
+
+	for (i = 1; i < NCOL; i++)
+		v[i] = num[i];
+	if (!isnan(v[C_COMP]) && !isnan(v[C_COMM_EXPOSED]) && !isnan(v[C_FREE]))
+		add_row(a->rd, v, *col[0] != '\0' && *end == '\0' ? step : -1,
+		    &a->sum, &a->n);
+	return 0;
+}
+
+static char *
+read_db(struct rank_data *rd, sqlite3 *db)
+{
+	struct db_acc a = { .rd = rd };
+	char *why = NULL;
+
+	if (!db_has_table(db, "StepTraceTime"))
+		return xstrdup(_("analysis.db has no StepTraceTime table"));
+	if (db_rows(db, "SELECT step, computing, communication_not_overlapped, "
+	    "overlapped, communication, free, bubble FROM StepTraceTime",
+	    db_row, &a, &why) < 0)
+		return why;
+	if (a.n == 0)
+		return xstrdup(_("analysis.db: StepTraceTime is empty"));
+	finish_mean(rd, &a.sum, a.n);
+	return NULL;
+}
+
+static void
+steps_rank(struct summary *s, void *state, struct rank_data *rd,
+    struct rank_files *rf)
+{
+	struct steps *st = state;
+	char *p = rank_file(rf, "step_trace_time.csv"), lab[64];
+	sqlite3 *db;
+
+	if (p != NULL)
+		rd->steps_why = read_csv(rd, p);
+	else if ((db = rank_db(rf)) != NULL)
+		rd->steps_why = read_db(rd, db);
+	else
+		rd->steps_why = xstrdup(_("no step_trace_time.csv nor analysis.db "
+		    "(a parse that did not finish, or profiler level none?)"));
+	free(p);
+	if (rd->steps_why != NULL)
+		return;
+	st->made++;
+	st->longest = fmax(st->longest, rd->mean.step_time);
+	if (rd->mean.free > HOST_BOUND * rd->mean.step_time)
+		add_finding(s, "host-bound", rd->rank,
+		    _("%s is host-bound: Free is %.1f %% of its step (%.3f of "
+		    "%.3f ms; threshold 10 %%): the device waits for the host"),
+		    rank_label(rd, lab, sizeof(lab)),
+		    100 * rd->mean.free / rd->mean.step_time,
+		    rd->mean.free / 1000, rd->mean.step_time / 1000);
+}
+
+static char *
+steps_finish(struct summary *s, void *state)
+{
+	struct steps *st = state;
+	size_t i;
+
+	if (st->made > 0)
+		return NULL;
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].steps_why != NULL)
+			return xasprintf(_("no rank has step data (%s: %s)"),
+			    s->r[i].name, s->r[i].steps_why);
+	return xstrdup(_("no rank has step data"));
+}
+
+static double
+share(double part, double whole)
+{
+	return whole > 0 ? 100 * part / whole : NAN;
+}
+
+static void
+print_pct(FILE *fp, double v)
+{
+	if (isnan(v))
+		fprintf(fp, " %6s", "-");
+	else
+		fprintf(fp, " %6.1f", v);
+}
+
+/* "4-6 (iterations 5-7)", or what is known. */
+static void
+print_steps(const struct summary *s, FILE *fp, const struct rank_data *r)
+{
+	long a = r->steps[0].step, b = r->steps[r->nsteps - 1].step;
+
+	if (a < 0) {
+		fprintf(fp, "%-14s", "-");
+		return;
+	}
+	if (step_iteration(s, a) >= 0)
+		fprintf(fp, "%4ld-%-4ld %4ld-%-4ld", a, b,
+		    step_iteration(s, a), step_iteration(s, b));
+	else
+		fprintf(fp, "%4ld-%-4ld %9s", a, b, "?");
+}
+
+static void
+print_rank(const struct summary *s, const struct rank_data *r,
+    const struct steps *st, struct out *o)
+{
+	const struct step_row *m = &r->mean;
+	double parts[3] = { m->comp, m->comm_exposed, m->free };
+	char lab[64];
+
+	fprintf(o->fp, "  %-10s ", rank_label(r, lab, sizeof(lab)));
+	if (r->steps_why != NULL) {
+		fprintf(o->fp, _("no steps: %s\n"), r->steps_why);
+		return;
+	}
+	print_steps(s, o->fp, r);
+	fprintf(o->fp, " %10.3f", m->step_time / 1000);
+	print_pct(o->fp, share(m->comp, m->step_time));
+	print_pct(o->fp, share(m->comm_exposed, m->step_time));
+	print_pct(o->fp, share(m->free, m->step_time));
+	print_pct(o->fp, share(m->bubble, m->step_time));
+	print_pct(o->fp, share(m->overlapped, m->comm));
+	fputs("  ", o->fp);
+	draw_bar(o, parts, 3, st->longest, 30);
+	fputc('\n', o->fp);
+}
+
+/* Each step of a single rank, torch's number and the iteration. */
+static void
+print_one(const struct summary *s, const struct rank_data *r, struct out *o)
+{
+	size_t i;
+
+	fprintf(o->fp, _("  %-10s %-9s %10s %6s %6s %6s %6s %6s\n"), _("step"),
+	    _("iteration"), _("step ms"), _("comp%"), _("comm%"), _("free%"),
+	    _("bubbl%"), _("ovlp%"));
+	for (i = 0; i < r->nsteps && i < MAX_ROWS_SHOWN; i++) {
+		const struct step_row *m = &r->steps[i];
+		long it = step_iteration(s, m->step);
+
+		fprintf(o->fp, "  %-10ld ", m->step);
+		if (it >= 0)
+			fprintf(o->fp, "%-9ld", it);
+		else
+			fprintf(o->fp, "%-9s", "?");
+		fprintf(o->fp, " %10.3f", m->step_time / 1000);
+		print_pct(o->fp, share(m->comp, m->step_time));
+		print_pct(o->fp, share(m->comm_exposed, m->step_time));
+		print_pct(o->fp, share(m->free, m->step_time));
+		print_pct(o->fp, share(m->bubble, m->step_time));
+		print_pct(o->fp, share(m->overlapped, m->comm));
+		fputc('\n', o->fp);
+	}
+	fputc('\n', o->fp);
+}
+
+static int
+by_step_time(const void *a, const void *b)
+{
+	const struct rank_data *x = *(struct rank_data *const *)a,
+	    *y = *(struct rank_data *const *)b;
+
+	return (y->mean.step_time > x->mean.step_time) -
+	    (y->mean.step_time < x->mean.step_time);
+}
+
+static void
+steps_print(const struct summary *s, const void *state, struct out *o)
+{
+	const struct steps *st = state;
+	size_t i, n = s->nr;
+	const struct rank_data **v = xcalloc(n, sizeof(*v));
+
+	if (s->nr == 1)
+		print_one(s, &s->r[0], o);
+	fprintf(o->fp, _("  %-10s %-9s %-9s %10s %6s %6s %6s %6s %6s\n"),
+	    "", _("steps"), _("iters"), _("step ms"), _("comp%"), _("comm%"),
+	    _("free%"), _("bubbl%"), _("ovlp%"));
+	for (i = 0; i < n; i++)
+		v[i] = &s->r[i];
+	if (n > MAX_ROWS_SHOWN) {
+		/* Many ranks: the slowest ones, in rank order. */
+		qsort(v, n, sizeof(*v), by_step_time);
+		fprintf(o->fp, _("  (the %d ranks with the longest steps of %zu;"
+		    " all in --json)\n"), MAX_ROWS_SHOWN, n);
+		n = MAX_ROWS_SHOWN;
+	}
+	for (i = 0; i < n; i++)
+		print_rank(s, v[i], st, o);
+	draw_legend(o, part_names, 3);
+	if (st->made < s->nr)
+		fprintf(o->fp, _("  %zu of %zu ranks have no step data\n"),
+		    s->nr - st->made, s->nr);
+	free(v);
+}
+
+static void
+add_num(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *
+row_json(const struct summary *s, const struct step_row *m)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (m->step >= 0) {
+		cJSON_AddNumberToObject(o, "step", m->step);
+		if (step_iteration(s, m->step) >= 0)
+			cJSON_AddNumberToObject(o, "iteration",
+			    step_iteration(s, m->step));
+	}
+	add_num(o, "step_us", m->step_time);
+	add_num(o, "computing_us", m->comp);
+	add_num(o, "communication_not_overlapped_us", m->comm_exposed);
+	add_num(o, "free_us", m->free);
+	add_num(o, "bubble_us", m->bubble);
+	add_num(o, "compute_share", m->step_time > 0 ? m->comp / m->step_time : NAN);
+	add_num(o, "exposed_communication_share",
+	    m->step_time > 0 ? m->comm_exposed / m->step_time : NAN);
+	add_num(o, "free_share", m->step_time > 0 ? m->free / m->step_time : NAN);
+	add_num(o, "bubble_share", m->step_time > 0 ? m->bubble / m->step_time : NAN);
+	add_num(o, "overlap", m->comm > 0 ? m->overlapped / m->comm : NAN);
+	return o;
+}
+
+static cJSON *
+steps_json(const struct summary *s, const void *state)
+{
+	cJSON *j = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(j, "ranks");
+	size_t i, k;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		cJSON *o, *steps;
+
+		if (r->steps_why != NULL) {
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "why", r->steps_why);
+		} else {
+			o = row_json(s, &r->mean);
+			steps = cJSON_AddArrayToObject(o, "steps");
+			for (k = 0; k < r->nsteps; k++)
+				cJSON_AddItemToArray(steps,
+				    row_json(s, &r->steps[k]));
+		}
+		cJSON_AddNumberToObject(o, "rank", r->rank);
+		cJSON_AddItemToArray(a, o);
+	}
+	return j;
+}
+
+static void
+steps_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const char **labels = xcalloc(s->nr, sizeof(*labels));
+	double *parts = xcalloc(s->nr * 3, sizeof(*parts));
+	char **own = xcalloc(s->nr, sizeof(*own));
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		char lab[64];
+
+		if (r->steps_why != NULL) {
+			fputs("<p class=\"why\">", fp);
+			html_text(fp, rank_label(r, lab, sizeof(lab)));
+			fputs(": ", fp);
+			html_text(fp, r->steps_why);
+			fputs("</p>\n", fp);
+			continue;
+		}
+		own[n] = xasprintf("%s  %.3f ms", rank_label(r, lab, sizeof(lab)),
+		    r->mean.step_time / 1000);
+		labels[n] = own[n];
+		parts[n * 3] = r->mean.comp;
+		parts[n * 3 + 1] = r->mean.comm_exposed;
+		parts[n * 3 + 2] = r->mean.free;
+		n++;
+	}
+	svg_bars(fp, labels, parts, n, 3, part_names);
+	for (i = 0; i < n; i++)
+		free(own[i]);
+	free(own);
+	free(labels);
+	free(parts);
+}
+
+static void
+steps_free(void *state)
+{
+	free(state);
+}
+
+const struct kind kind_steps = {
+	"steps", N_("Step breakdown per rank (step_trace_time.csv; ms, and "
+	    "shares of the step)"),
+	steps_init, NULL, steps_rank, steps_finish, steps_print, steps_json,
+	steps_html, steps_free,
+};

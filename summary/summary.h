@@ -1,0 +1,71 @@
+/*
+ * What the profiling data says: step breakdown, top operators, the cluster
+ * step table with its slow rank and stage, the ranks collectives wait for
+ * and the slow links, read from the ASCEND_PROFILER_OUTPUT of each
+ * *_ascend_pt rank directory (or its analysis.db), in memory bounded by
+ * the number of ranks and distinct operators, never by file size.
+ */
+#ifndef MSPROF_SUMMARY_H
+#define MSPROF_SUMMARY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+/* One rank directory ({host}_{pid}_{timestamp}_ascend_pt) and its rank. */
+struct summary_rank {
+	const char	*path;
+	int		 rank;		/* -1: profiler_info.json (no rank) */
+};
+
+/* How torch_npu's ProfilerStep#N maps to the iteration the log shows. */
+enum summary_steps {
+	SUMMARY_STEPS_UNKNOWN,	/* print the torch step only */
+	SUMMARY_STEPS_LLM,	/* skip_first = start - loaded - 2, 1 warm-up */
+	SUMMARY_STEPS_MM,	/* skip_first = start, no warm-up (also FSDP2) */
+};
+
+struct summary_opts {
+	int		 top_n;		/* operators in the top table; 0: 10 */
+	enum summary_steps step_convention;
+	int		 step_start;	/* profile_step_start / start_step */
+	int		 loaded_iter;	/* iteration loaded from a checkpoint */
+};
+
+/* summary_print flags. */
+#define SUMMARY_UTF8	0x1	/* Unicode blocks for bars, else ASCII */
+#define SUMMARY_COLOUR	0x2	/* ANSI colours */
+
+struct summary;
+
+/*
+ * Find the rank directories under PATHS (each a rank directory, or a
+ * directory holding them at any depth up to 6): one per rank, the newest
+ * (by the timestamp in its name) when a rank has several.  The array and
+ * its paths are the caller's (summary_ranks_free); -1 and *why when a path
+ * cannot be read.
+ */
+int	 summary_find_ranks(char *const paths[], size_t npaths,
+	    struct summary_rank **ranks, size_t *nranks, char **why);
+void	 summary_ranks_free(struct summary_rank *, size_t);
+
+struct summary	*summary_build(const struct summary_rank *, size_t,
+		    const struct summary_opts *);
+/*
+ * The flags a terminal on FP supports (a UTF-8 locale, isatty, NO_COLOR);
+ * call it after setlocale(LC_CTYPE, "").
+ */
+unsigned	 summary_term_flags(FILE *);
+void		 summary_print(const struct summary *, FILE *, unsigned flags);
+cJSON		*summary_json(const struct summary *);
+/* One self-contained XHTML page with inline SVG; -1 on a write error. */
+int		 summary_html(const struct summary *, FILE *);
+void		 summary_free(struct summary *);
+
+/* The findings, for callers that act on them (rule ids as in the JSON). */
+size_t		 summary_nfindings(const struct summary *);
+const char	*summary_finding(const struct summary *, size_t,
+		    const char **text);
+
+#endif

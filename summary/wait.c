@@ -1,0 +1,537 @@
+/*
+ * Which rank the collectives wait for, from communication.json (or the db
+ * export's CommAnalyzerTime).  Ranks that arrive early at a collective
+ * wait, so all its ranks end together and the one with the shortest
+ * elapse arrived last.  Per collective that rank gets a vote when it is an
+ * outlier: Dixon's Q test at 99.5 % up to 100 ranks, else more than
+ * 3 sigma from the mean (msprof-analyze's slow_rank).  Point-to-point
+ * operators (send, receive) are left out, and so is a communication group
+ * whose collectives were not all seen by the same number of ranks.  Then
+ * msprof's ratio rule: a rank whose Wait Time Ratio is above 0.2 waits
+ * for another; when its Synchronization Time Ratio is above 0.2 too, the
+ * slow rank is the one with the lowest wait ratio, otherwise suspect the
+ * link.
+ */
+#include <ctype.h>
+#include <err.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "common/util.h"
+#include "model.h"
+#include "strmap.h"
+
+#define WAIT_RATIO	0.2
+#define SYNC_RATIO	0.2
+#define VOTE_SHARE	0.10	/* named when last in this share of its collectives */
+#define DIXON_MAX	100
+
+/* Dixon's one-sided critical values at 99.5 %, n = 3 .. 100. */
+static const double dixon995[DIXON_MAX + 1] = {
+	[3] = 0.994, 0.920, 0.823, 0.744, 0.680, 0.723, 0.676, 0.638, 0.707,
+	0.675, 0.649, 0.672, 0.649, 0.629, 0.611, 0.595, 0.580, 0.568, 0.556,
+	0.545, 0.536, 0.526, 0.519, 0.510, 0.503, 0.496, 0.489, 0.484, 0.478,
+	0.473, 0.468, 0.463, 0.458, 0.454, 0.450, 0.446, 0.442, 0.439, 0.435,
+	0.432, 0.429, 0.425, 0.423, 0.420, 0.417, 0.414, 0.412, 0.409, 0.407,
+	0.405, 0.402, 0.400, 0.398, 0.396, 0.394, 0.392, 0.391, 0.388, 0.387,
+	0.385, 0.383, 0.382, 0.380, 0.379, 0.377, 0.376, 0.374, 0.372, 0.371,
+	0.370, 0.368, 0.368, 0.366, 0.365, 0.364, 0.363, 0.361, 0.360, 0.359,
+	0.358, 0.356, 0.356, 0.355, 0.353, 0.352, 0.352, 0.351, 0.350, 0.349,
+	0.348, 0.347, 0.346, 0.345, 0.344, 0.344, 0.343, 0.341, 0.341,
+};
+
+/* One collective: the ranks that took part and their elapse. */
+struct inst {
+	char	*group;
+	size_t	 n, cap;
+	size_t	*who;		/* index into s->r */
+	double	*elapse;
+};
+
+struct wait {
+	struct strmap	 inst;		/* "group\037step\037op" -> inst */
+	size_t		 ranks;		/* ranks with data */
+	double		*wait_sum, *sync_sum;
+	size_t		*nratio, *votes, *seen;
+	size_t		 voted, counted, dropped_groups;
+};
+
+static void *
+wait_init(struct summary *s)
+{
+	struct wait *w = xcalloc(1, sizeof(*w));
+
+	w->wait_sum = xcalloc(s->nr + 1, sizeof(double));
+	w->sync_sum = xcalloc(s->nr + 1, sizeof(double));
+	w->nratio = xcalloc(s->nr + 1, sizeof(size_t));
+	w->votes = xcalloc(s->nr + 1, sizeof(size_t));
+	w->seen = xcalloc(s->nr + 1, sizeof(size_t));
+	return w;
+}
+
+static int
+point_to_point(const char *op)
+{
+	char low[256];
+	size_t i;
+
+	for (i = 0; op[i] && i < sizeof(low) - 1; i++)
+		low[i] = (char)tolower((unsigned char)op[i]);
+	low[i] = '\0';
+	return strstr(low, "send") != NULL || strstr(low, "receive") != NULL ||
+	    strstr(low, "recv") != NULL;
+}
+
+static void
+add_op(struct wait *w, size_t who, const char *step, const char *op,
+    const char *group, double elapse, double wait_ratio, double sync_ratio)
+{
+	char *key;
+	struct inst **ip, *in;
+
+	if (isnan(elapse) || point_to_point(op))
+		return;
+	key = xasprintf("%s\037%s\037%s", group, step, op);
+	ip = (struct inst **)strmap_slot(&w->inst, key);
+	free(key);
+	if ((in = *ip) == NULL) {
+		in = *ip = xcalloc(1, sizeof(*in));
+		in->group = xstrdup(group);
+	}
+	if (in->n == in->cap) {
+		in->cap = in->cap ? in->cap * 2 : 8;
+		in->who = reallocarray(in->who, in->cap, sizeof(*in->who));
+		in->elapse = reallocarray(in->elapse, in->cap, sizeof(double));
+		if (in->who == NULL || in->elapse == NULL)
+			err(70, "reallocarray");
+	}
+	in->who[in->n] = who;
+	in->elapse[in->n++] = elapse;
+	if (!isnan(wait_ratio) && !isnan(sync_ratio)) {
+		w->wait_sum[who] += wait_ratio;
+		w->sync_sum[who] += sync_ratio;
+		w->nratio[who]++;
+	}
+}
+
+static double
+jnum(const cJSON *o, const char *k)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsNumber(j) ? j->valuedouble : NAN;
+}
+
+static int
+from_json(struct wait *w, size_t who, const cJSON *comm)
+{
+	const cJSON *step, *op;
+	int n = 0;
+
+	cJSON_ArrayForEach(step, comm) {
+		const cJSON *coll = cJSON_GetObjectItemCaseSensitive(step,
+		    "collective");
+
+		if (step->string == NULL || strncmp(step->string, "Total", 5) == 0)
+			continue;
+		cJSON_ArrayForEach(op, coll) {
+			const cJSON *t = cJSON_GetObjectItemCaseSensitive(op,
+			    "Communication Time Info");
+			const char *at;
+			char *name;
+
+			if (op->string == NULL ||
+			    strncmp(op->string, "Total", 5) == 0 || t == NULL)
+				continue;
+			at = strrchr(op->string, '@');
+			name = xasprintf("%.*s", (int)(at ? at - op->string :
+			    (long)strlen(op->string)), op->string);
+			add_op(w, who, step->string, name, at ? at + 1 : "",
+			    jnum(t, "Elapse Time(ms)"), jnum(t, "Wait Time Ratio"),
+			    jnum(t, "Synchronization Time Ratio"));
+			free(name);
+			n++;
+		}
+	}
+	return n;
+}
+
+struct db_arg {
+	struct wait	*w;
+	size_t		 who;
+	int		 n;
+};
+
+static double
+ratio(double part, double transit)
+{
+	return part + transit > 0 ? part / (part + transit) : NAN;
+}
+
+static int
+db_row(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct db_arg *a = arg;
+
+	/* hccl_op_name, group_name, step, elapse, transit, wait, sync */
+	add_op(a->w, a->who, col[2], col[0], col[1], num[3],
+	    ratio(num[5], num[4]), ratio(num[6], num[4]));
+	a->n++;
+	return 0;
+}
+
+static void
+wait_rank(struct summary *s, void *state, struct rank_data *rd,
+    struct rank_files *rf)
+{
+	struct wait *w = state;
+	size_t who = rd - s->r;
+	char *why = NULL;
+	cJSON *j = rank_json(rf, "communication.json", &why);
+	sqlite3 *db;
+
+	if (j != NULL) {
+		if (from_json(w, who, j) > 0)
+			w->ranks++;
+		return;
+	}
+	if ((db = rank_db(rf)) != NULL && db_has_table(db, "CommAnalyzerTime")) {
+		struct db_arg a = { w, who, 0 };
+		char *dwhy = NULL;
+
+		if (db_rows(db, "SELECT hccl_op_name, group_name, step, "
+		    "elapse_time, transit_time, wait_time, synchronization_time "
+		    "FROM CommAnalyzerTime WHERE type = 'collective'", db_row, &a,
+		    &dwhy) == 0 && a.n > 0)
+			w->ranks++;
+		free(dwhy);
+	}
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The index of the rank others waited for in IN, or -1. */
+static long
+dixon(const struct inst *in)
+{
+	double *x = xcalloc(in->n, sizeof(*x)), q = 0, num, den;
+	size_t n = in->n, i;
+	long at = -1;
+
+	memcpy(x, in->elapse, n * sizeof(*x));
+	qsort(x, n, sizeof(*x), cmp_double);
+	if (n <= 7) {
+		num = x[1] - x[0];
+		den = x[n - 1] - x[0];
+	} else if (n <= 10) {
+		num = x[1] - x[0];
+		den = x[n - 2] - x[0];
+	} else if (n <= 13) {
+		num = x[2] - x[0];
+		den = x[n - 2] - x[0];
+	} else {
+		num = x[2] - x[0];
+		den = x[n - 3] - x[0];
+	}
+	if (den > 0)
+		q = num / den;
+	if (q > dixon995[n])
+		for (i = 0; i < n; i++)
+			if (in->elapse[i] == x[0]) {
+				at = (long)i;
+				break;
+			}
+	free(x);
+	return at;
+}
+
+/* Over 100 ranks: the shortest when any elapse is 3 sigma off. */
+static long
+three_sigma(const struct inst *in)
+{
+	double mean = 0, var = 0, lo = INFINITY;
+	size_t i;
+	long at = -1, off = 0;
+
+	for (i = 0; i < in->n; i++)
+		mean += in->elapse[i];
+	mean /= in->n;
+	for (i = 0; i < in->n; i++) {
+		var += (in->elapse[i] - mean) * (in->elapse[i] - mean);
+		if (in->elapse[i] < lo) {
+			lo = in->elapse[i];
+			at = (long)i;
+		}
+	}
+	var = sqrt(var / in->n);
+	for (i = 0; i < in->n; i++)
+		off |= fabs(in->elapse[i] - mean) > 3 * var;
+	return off && var > 0 ? at : -1;
+}
+
+struct group_check {
+	struct strmap	 size;		/* group -> first instance's rank count */
+	struct strmap	 bad;		/* group -> non-NULL when counts differ */
+};
+
+static void
+check_group(const char *key, void *val, void *arg)
+{
+	struct group_check *g = arg;
+	struct inst *in = val;
+	void **first = strmap_slot(&g->size, in->group);
+
+	if (*first == NULL)
+		*first = (void *)(uintptr_t)in->n;
+	else if ((size_t)(uintptr_t)*first != in->n)
+		*strmap_slot(&g->bad, in->group) = (void *)1;
+}
+
+struct vote_arg {
+	struct wait		*w;
+	struct group_check	*g;
+};
+
+static void
+vote(const char *key, void *val, void *arg)
+{
+	struct vote_arg *a = arg;
+	struct inst *in = val;
+	size_t i;
+	long at;
+
+	if (in->n < 3 || strmap_get(&a->g->bad, in->group) != NULL)
+		return;
+	a->w->counted++;
+	for (i = 0; i < in->n; i++)
+		a->w->seen[in->who[i]]++;
+	at = in->n <= DIXON_MAX ? dixon(in) : three_sigma(in);
+	if (at >= 0) {
+		a->w->votes[in->who[at]]++;
+		a->w->voted++;
+	}
+}
+
+static void
+count_bad(const char *key, void *val, void *arg)
+{
+	(*(size_t *)arg)++;
+}
+
+static size_t
+nratio_ranks(const struct summary *s, const struct wait *w)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr; i++)
+		n += w->nratio[i] > 0;
+	return n;
+}
+
+static void
+ratio_rule(struct summary *s, struct wait *w)
+{
+	size_t i, nwait = 0, nsync = 0, low = 0;
+	double lowest = INFINITY;
+	char lab[64], *list = xstrdup(""), *t;
+
+	for (i = 0; i < s->nr; i++) {
+		double wr, sr;
+
+		if (w->nratio[i] == 0)
+			continue;
+		wr = w->wait_sum[i] / w->nratio[i];
+		sr = w->sync_sum[i] / w->nratio[i];
+		if (wr < lowest) {
+			lowest = wr;
+			low = i;
+		}
+		if (wr > WAIT_RATIO) {
+			nwait++;
+			nsync += sr > SYNC_RATIO;
+			t = xasprintf("%s%s%s", list, *list ? ", " : "",
+			    rank_label(&s->r[i], lab, sizeof(lab)));
+			free(list);
+			list = t;
+		}
+	}
+	if (nratio_ranks(s, w) < 2) {
+		free(list);
+		return;		/* one rank waits for nobody we can see */
+	}
+	if (nsync > 0)
+		add_finding(s, "wait-ratio", s->r[low].rank, _("%s wait (Wait "
+		    "Time Ratio above 0.2) and synchronise (Synchronization Time "
+		    "Ratio above 0.2): the slow one is %s, with the lowest wait "
+		    "ratio (%.3f)"), list, rank_label(&s->r[low], lab, sizeof(lab)),
+		    lowest);
+	else if (nwait > 0)
+		add_finding(s, "wait-link", -1, _("%s wait (Wait Time Ratio above "
+		    "0.2) without synchronising: suspect the link rather than a "
+		    "rank"), list);
+	free(list);
+}
+
+static char *
+wait_finish(struct summary *s, void *state)
+{
+	struct wait *w = state;
+	struct group_check g = { { 0 }, { 0 } };
+	struct vote_arg a = { w, &g };
+	size_t i;
+	char lab[64];
+
+	if (w->ranks == 0)
+		return xstrdup(_("no rank has communication.json nor "
+		    "CommAnalyzerTime (profiler level0 writes none; a single "
+		    "rank has no collectives)"));
+	strmap_each(&w->inst, check_group, &g);
+	strmap_each(&g.bad, count_bad, &w->dropped_groups);
+	strmap_each(&w->inst, vote, &a);
+	strmap_free(&g.size, NULL);
+	strmap_free(&g.bad, NULL);
+	for (i = 0; i < s->nr; i++)
+		if (w->votes[i] > 0 && w->votes[i] >= VOTE_SHARE * w->seen[i])
+			add_finding(s, "waited-for", s->r[i].rank, _("the "
+			    "collectives wait for %s: it arrived last, an outlier, "
+			    "in %zu of its %zu collectives"),
+			    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
+			    w->seen[i]);
+	ratio_rule(s, w);
+	return NULL;
+}
+
+static void
+wait_print(const struct summary *s, const void *state, struct out *o)
+{
+	const struct wait *w = state;
+	size_t i, any = 0;
+	char lab[64];
+
+	fprintf(o->fp, _("  %zu ranks with communication data, %zu collectives "
+	    "compared, %zu groups left out (operator counts differ)\n"),
+	    w->ranks, w->counted, w->dropped_groups);
+	fprintf(o->fp, "  %-10s %8s %8s %8s %10s %10s\n", "", _("last"),
+	    _("of"), _("share"), _("wait ratio"), _("sync ratio"));
+	for (i = 0; i < s->nr; i++) {
+		if (w->votes[i] == 0 && !(s->nr <= 16 && w->nratio[i] > 0))
+			continue;
+		any++;
+		fprintf(o->fp, "  %-10s %8zu %8zu %7.1f%%",
+		    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
+		    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
+		if (w->nratio[i] > 0)
+			fprintf(o->fp, " %10.3f %10.3f\n", w->wait_sum[i] /
+			    w->nratio[i], w->sync_sum[i] / w->nratio[i]);
+		else
+			fprintf(o->fp, " %10s %10s\n", "-", "-");
+	}
+	if (w->counted == 0)
+		fprintf(o->fp, _("  no collective was seen by three ranks or more: "
+		    "no vote\n"));
+	else if (any == 0)
+		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
+}
+
+static cJSON *
+wait_json(const struct summary *s, const void *state)
+{
+	const struct wait *w = state;
+	cJSON *j = cJSON_CreateObject(), *a;
+	size_t i;
+
+	cJSON_AddNumberToObject(j, "ranks", w->ranks);
+	cJSON_AddNumberToObject(j, "collectives", w->counted);
+	cJSON_AddNumberToObject(j, "dropped_groups", w->dropped_groups);
+	a = cJSON_AddArrayToObject(j, "votes");
+	for (i = 0; i < s->nr; i++) {
+		cJSON *x;
+
+		if (w->seen[i] == 0 && w->nratio[i] == 0)
+			continue;
+		x = cJSON_CreateObject();
+		cJSON_AddNumberToObject(x, "rank", s->r[i].rank);
+		cJSON_AddNumberToObject(x, "last", w->votes[i]);
+		cJSON_AddNumberToObject(x, "collectives", w->seen[i]);
+		if (w->nratio[i] > 0) {
+			cJSON_AddNumberToObject(x, "wait_ratio",
+			    w->wait_sum[i] / w->nratio[i]);
+			cJSON_AddNumberToObject(x, "sync_ratio",
+			    w->sync_sum[i] / w->nratio[i]);
+		}
+		cJSON_AddItemToArray(a, x);
+	}
+	return j;
+}
+
+static void
+wait_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct wait *w = state;
+	size_t i, most = 1;
+
+	for (i = 0; i < s->nr; i++)
+		if (w->votes[i] > most)
+			most = w->votes[i];
+	fprintf(fp, "<p>%zu collectives compared; %zu groups left out.</p>\n"
+	    "<table>\n<tr><th>rank</th><th>last</th><th>of</th>"
+	    "<th class=\"l\">votes</th><th>wait ratio</th><th>sync ratio</th>"
+	    "</tr>\n", w->counted, w->dropped_groups);
+	for (i = 0; i < s->nr; i++) {
+		if (w->seen[i] == 0 && w->nratio[i] == 0)
+			continue;
+		fprintf(fp, "<tr><td>%d</td><td>%zu</td><td>%zu</td><td class=\"l\">"
+		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"204\" "
+		    "height=\"12\"><rect x=\"0\" y=\"1\" width=\"%.1f\" "
+		    "height=\"10\" fill=\"#c0392b\"/></svg></td>", s->r[i].rank,
+		    w->votes[i], w->seen[i], 200.0 * w->votes[i] / most);
+		if (w->nratio[i] > 0)
+			fprintf(fp, "<td>%.3f</td><td>%.3f</td></tr>\n",
+			    w->wait_sum[i] / w->nratio[i],
+			    w->sync_sum[i] / w->nratio[i]);
+		else
+			fputs("<td>-</td><td>-</td></tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+}
+
+static void
+free_inst(void *v)
+{
+	struct inst *in = v;
+
+	free(in->group);
+	free(in->who);
+	free(in->elapse);
+	free(in);
+}
+
+static void
+wait_free(void *state)
+{
+	struct wait *w = state;
+
+	strmap_free(&w->inst, free_inst);
+	free(w->wait_sum);
+	free(w->sync_sum);
+	free(w->nratio);
+	free(w->votes);
+	free(w->seen);
+	free(w);
+}
+
+const struct kind kind_wait = {
+	"wait", N_("Which rank the collectives wait for (communication.json)"),
+	wait_init, NULL, wait_rank, wait_finish, wait_print, wait_json, wait_html,
+	wait_free,
+};

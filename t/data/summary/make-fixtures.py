@@ -1,0 +1,345 @@
+#!/usr/bin/env python3
+"""Write the summary test fixtures: small rank directories shaped like
+torch_npu's output (names, columns and quirks as in the profiler guide),
+one tree per planted anomaly and a healthy one without any.  The numbers
+are chosen by hand so that each tree fires its rule and no other; run
+again after changing them (python3 t/data/summary/make-fixtures.py)."""
+import json, os, shutil, sqlite3
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STEPS = (4, 5, 6)
+RATIOS = ["aic_mac_ratio", "aic_scalar_ratio", "aic_mte2_ratio", "aiv_vec_ratio", "aiv_mte2_ratio"]
+KD_HEAD = ["Device_id", "Step Id", "Model ID", "Task ID", "Stream ID", "Name", "Type", "OP State",
+           "Accelerator Core", "Start Time(us)", "Duration(us)", "Wait Time(us)", "Block Dim",
+           "Mix Block Dim", "HF32 Eligible", "Input Shapes", "Input Data Types", "Input Formats",
+           "Output Shapes", "Output Data Types", "Output Formats", "Context ID", "aicore_time(us)"] + RATIOS
+KD_LEVEL0 = ["Device_id", "Step Id", "Name", "Type", "Accelerator Core", "Start Time(us)",
+             "Duration(us)", "Wait Time(us)", "Block Dim"]
+ST_HEAD = ["Device_id", "Step", "Computing", "Communication(Not Overlapped)", "Overlapped",
+           "Communication", "Free", "Stage", "Bubble", "Communication(Not Overlapped and Exclude Receive)",
+           "Preparing"]
+OS_HEAD = ["Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
+           "Avg Time(us)", "Max Time(us)", "Ratio(%)"]
+# (name, type, core, µs per instance, instances per step, pipe ratios)
+OPS = [
+    ("aclnnMatmul_MatMulCommon_MatMulV2", "MatMulV2", "AI_CORE", 2000.0, 3, 0.72),
+    ("aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore", "FlashAttentionScore",
+     "MIX_AIC", 3000.0, 2, 0.65),
+    ("aclnnRmsNorm_RmsNorm_RmsNorm", "RmsNorm", "AI_VECTOR_CORE", 400.0, 3, 0.61),
+    ("aclnnAdd_AddAiCore_Add", "Add", "AI_VECTOR_CORE", 150.0, 6, 0.55),
+    ("aclnnSwiGlu_SwiGlu_SwiGlu", "SwiGlu", "AI_VECTOR_CORE", 700.0, 2, 0.58),
+    ("aclnnNonzero_NonzeroAiCpu_NonZero", "NonZero", "AI_CPU", 8.0, 2, None),
+    ("hcom_allReduce__418_0_1", "hcom_allReduce_", "COMMUNICATION", 9000.0, 1, None),
+]
+GROUP = "8212426394720000000"
+
+
+def w(path, text, crlf=False, bom=False):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    with open(path, "w", newline="") as f:
+        f.write(("\ufeff" if bom else "") + text)
+
+
+def q(v):
+    s = str(v)
+    if any(c in s for c in ',"\n\t'):
+        return '"' + s.replace('"', '""') + '"'
+    return s
+
+
+def csv(head, rows):
+    return "".join(",".join(q(v) for v in r) + "\n" for r in [head] + rows)
+
+
+class Rank:
+    def __init__(self, rank, world=4, layout=(1, 1, 4)):
+        self.rank, self.world = rank, world
+        self.tp, self.pp, self.dp = layout
+        self.level = "Level1"
+        self.comp, self.exposed, self.free, self.bubble = 80000.0, 10000.0, 4000.0, 0.0
+        self.ops = [list(o) for o in OPS]
+        self.state = {}
+        self.elapse, self.wait_ratio, self.sync_ratio = 10.0 + 0.013 * rank * (1 + rank % 2), 0.05, 0.02
+        self.links = {}          # dst -> (transport, size MB, time ms)
+        self.rdma_packet = 4.0
+        for d in range(world):
+            if d != rank:
+                same = d // 2 == rank // 2
+                self.links[d] = ("HCCS", 64.0, 3.5) if same else ("RDMA", 64.0, 6.4)
+        self.files = {"kernel", "opstat", "comm", "steps"}
+        self.stamp = "20261203081500123"
+
+    def dirname(self):
+        return "node%d-host_%d_%s_ascend_pt" % (self.rank // 2, 4000 + self.rank, self.stamp)
+
+    def write(self, root, sub=None):
+        d = os.path.join(root, sub if sub is not None else "node%d" % (self.rank // 2), self.dirname())
+        out = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
+        os.makedirs(out, exist_ok=True)
+        info = {"config": {"common_config": {"activities": ["CPU", "NPU"]},
+                           "experimental_config": {"_profiler_level": self.level, "_export_type": ["text"],
+                                                   "_aic_metrics": "ACL_AICORE_PIPE_UTILIZATION"}},
+                "start_info": {}, "end_info": {}, "rank_id": self.rank}
+        w(os.path.join(d, "profiler_info_%d.json" % self.rank), json.dumps(info, indent=1))
+        meta = {"distributed_args": {"tensor_model_parallel_size": self.tp,
+                                     "pipeline_model_parallel_size": self.pp,
+                                     "data_parallel_size": self.dp, "context_parallel_size": 1,
+                                     "expert_model_parallel_size": 1, "rank": self.rank,
+                                     "world_size": self.world}}
+        w(os.path.join(d, "profiler_metadata.json"), json.dumps(meta, indent=1))
+        if "steps" in self.files:
+            rows = []
+            for s in STEPS:
+                comm = self.exposed + 5000.0
+                rows.append([self.rank, s, self.comp, self.exposed, 5000.0, comm, self.free,
+                             self.comp + self.exposed + self.free, self.bubble, self.exposed, 120.5])
+            w(os.path.join(out, "step_trace_time.csv"), csv(ST_HEAD, rows))
+        if "kernel" in self.files:
+            self.write_kernels(out)
+        if "opstat" in self.files and self.level != "Level0":
+            self.write_opstat(out)
+        if "comm" in self.files and self.level != "Level0":
+            self.write_comm(out)
+        return d
+
+    def write_kernels(self, out):
+        level0 = self.level == "Level0"
+        rows, t, task = [], 1.7e15, 1
+        for s in STEPS:
+            for name, typ, core, dur, n, ratio in self.ops:
+                for i in range(n):
+                    d = round(dur * (1 + 0.01 * (i % 3)), 3)
+                    start = "%.3f\t" % t
+                    if level0:
+                        rows.append([self.rank, s, name, typ, core, start, d, 1.5, 24])
+                    else:
+                        rv = ["N/A"] * len(RATIOS) if ratio is None else [ratio] * len(RATIOS)
+                        rows.append([self.rank, s, 4294967295, task, 2, name, typ,
+                                     self.state.get(typ, "static"), core, start, d, 1.5, 24, 0, "NO",
+                                     '"4096,4096;4096,6144"', "DT_BF16;DT_BF16", "ND;ND", '"4096,6144"',
+                                     "DT_BF16", "ND", "N/A", round(d * 0.9, 3)] + rv)
+                    t += d + 3
+                    task += 1
+        w(os.path.join(out, "kernel_details.csv"), csv(KD_LEVEL0 if level0 else KD_HEAD, rows))
+
+    def write_opstat(self, out):
+        total = sum(dur * n * len(STEPS) for _, _, core, dur, n, _ in self.ops if core != "COMMUNICATION")
+        rows = []
+        for name, typ, core, dur, n, _ in self.ops:
+            cnt = n * len(STEPS)
+            rows.append([self.rank, typ, core, cnt, dur * cnt, dur, dur, dur * 1.02,
+                         round(100 * dur * cnt / total, 3)])
+        w(os.path.join(out, "op_statistic.csv"), csv(OS_HEAD, rows))
+
+    def write_comm(self, out):
+        comm, matrix = {}, {}
+        for s in STEPS:
+            coll = {}
+            for k, op in enumerate(("hcom_allReduce__418_%d_1" % s, "hcom_broadcast__419_%d_1" % s)):
+                e = round(self.elapse * (1 + 0.5 * k), 4)
+                transit = round(e * (1 - self.wait_ratio), 4)
+                wait = round(e - transit, 4)
+                sync = round(transit * self.sync_ratio / (1 - self.sync_ratio), 4) if self.sync_ratio else 0
+                coll["%s@%s" % (op, GROUP)] = {
+                    "Communication Time Info": {
+                        "Start Timestamp(us)": 1.7e15 + s * 1e5, "Elapse Time(ms)": e,
+                        "Transit Time(ms)": transit, "Wait Time(ms)": wait, "Synchronization Time(ms)": sync,
+                        "Idle Time(ms)": 0.1, "Wait Time Ratio": self.wait_ratio,
+                        "Synchronization Time Ratio": self.sync_ratio},
+                    "Communication Bandwidth Info": {
+                        "RDMA": {"Transit Size(MB)": 64.0, "Transit Time(ms)": 6.4, "Bandwidth(GB/s)": 10.0,
+                                 "Large Packet Ratio": 0.0,
+                                 "Size Distribution": {str(self.rdma_packet): [64.0 / self.rdma_packet, 6.4]}},
+                        "HCCS": {"Transit Size(MB)": 128.0, "Transit Time(ms)": 7.0, "Bandwidth(GB/s)": 18.29,
+                                 "Large Packet Ratio": 0.0, "Size Distribution": {"32.0": [4, 7.0]}},
+                        "PCIE": {"Transit Size(MB)": 0, "Transit Time(ms)": 0, "Bandwidth(GB/s)": 0,
+                                 "Large Packet Ratio": 0, "Size Distribution": {}},
+                        "SDMA": {"Transit Size(MB)": 128.0, "Transit Time(ms)": 7.0, "Bandwidth(GB/s)": 18.29,
+                                 "Large Packet Ratio": 0, "Size Distribution": {"32.0": [4, 7.0]}}}}
+            coll["Total Op Info"] = {"Communication Time Info": {"Elapse Time(ms)": 0.001}}
+            p2p = {"hcom_send__7_%d_1@99" % s: {"Communication Time Info": {"Elapse Time(ms)": 0.001 + self.rank,
+                   "Wait Time Ratio": 0.9, "Synchronization Time Ratio": 0.9}}}
+            comm["step%d" % s] = {"collective": coll, "p2p": p2p}
+            links = {"%d-%d" % (self.rank, d): {"Transport Type": tr, "Transit Size(MB)": size,
+                                                "Transit Time(ms)": tm, "Bandwidth(GB/s)": round(size / tm, 4),
+                                                "Op Name": "allreduce-top1@" + GROUP}
+                     for d, (tr, size, tm) in self.links.items()}
+            matrix["step%d" % s] = {"collective": {"allreduce-top1@" + GROUP: links}, "p2p": {}}
+        w(os.path.join(out, "communication.json"), json.dumps(comm))
+        w(os.path.join(out, "communication_matrix.json"), json.dumps(matrix))
+
+
+def cluster(name, plant=None, n=4, layout=(1, 1, 4)):
+    root = os.path.join(HERE, name)
+    shutil.rmtree(root, ignore_errors=True)
+    ranks = [Rank(r, n, layout) for r in range(n)]
+    if plant:
+        plant(ranks)
+    for r in ranks:
+        r.write(root)
+    return root, ranks
+
+
+def slow_rank(rs):
+    for r in rs:
+        if r.rank == 3:
+            r.comp = 100000.0
+            for op in r.ops[:5]:
+                op[3] *= 1.25
+            r.elapse, r.wait_ratio, r.sync_ratio = 10.0, 0.02, 0.01
+        else:
+            r.exposed = 30000.0
+            r.elapse, r.wait_ratio, r.sync_ratio = 30.0 + 0.01 * r.rank, 0.6, 0.5
+
+
+def slow_link(rs):
+    rs[1].links[2] = ("RDMA", 64.0, 64.0)
+
+
+def dominant(rs):
+    for r in rs:
+        r.ops[0][3] = 12000.0
+
+
+def host_bound(rs):
+    for r in rs:
+        r.free = 16000.0
+
+
+def aicpu(rs):
+    for r in rs:
+        r.ops[5][3] = 35.0
+
+
+def dynamic(rs):
+    for r in rs:
+        r.state["SwiGlu"] = "dynamic"
+
+
+def low_pipe(rs):
+    for r in rs:
+        r.ops[1][5] = 0.12
+
+
+def small_packets(rs):
+    rs[2].rdma_packet = 0.5
+
+
+def wait_link(rs):
+    for r in rs:
+        r.wait_ratio, r.sync_ratio = 0.3, 0.05
+
+
+def slow_stage(rs):
+    for r in rs:
+        if r.rank >= 2:
+            r.comp = 90000.0
+
+
+def level0(rs):
+    for r in rs:
+        r.level = "Level0"
+
+
+def no_kernels(rs):
+    rs[1].files -= {"kernel", "opstat"}
+
+
+def partial(rs):
+    rs[2].files = set()
+
+
+def write_db(root, ranks):
+    """The db export: analysis.db per rank, no text files."""
+    for r in ranks:
+        d = os.path.join(root, "node%d" % (r.rank // 2), r.dirname())
+        out = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
+        for f in os.listdir(out):
+            os.remove(os.path.join(out, f))
+        db = sqlite3.connect(os.path.join(out, "analysis.db"))
+        c = db.cursor()
+        c.execute("CREATE TABLE StepTraceTime (deviceId INTEGER, step TEXT, computing NUMERIC, "
+                  "communication_not_overlapped NUMERIC, overlapped NUMERIC, communication NUMERIC, "
+                  "free NUMERIC, stage NUMERIC, bubble NUMERIC, communication_not_overlapped_and_exclude_receive "
+                  "NUMERIC, preparing NUMERIC)")
+        for s in STEPS:
+            c.execute("INSERT INTO StepTraceTime VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                      (r.rank, str(s), r.comp, r.exposed, 5000.0, r.exposed + 5000.0, r.free,
+                       r.comp + r.exposed + r.free, 0, r.exposed, 120.5))
+        c.execute("CREATE TABLE CommAnalyzerTime (hccl_op_name TEXT, group_name TEXT, start_timestamp NUMERIC, "
+                  "elapse_time NUMERIC, transit_time NUMERIC, wait_time NUMERIC, synchronization_time NUMERIC, "
+                  "idle_time NUMERIC, step TEXT, type TEXT)")
+        c.execute("CREATE TABLE CommAnalyzerBandwidth (hccl_op_name TEXT, group_name TEXT, "
+                  "transport_type TEXT, transit_size NUMERIC, transit_time NUMERIC, bandwidth NUMERIC, "
+                  "large_packet_ratio NUMERIC, package_size NUMERIC, count NUMERIC, total_duration NUMERIC, "
+                  "step TEXT, type TEXT)")
+        c.execute("CREATE TABLE CommAnalyzerMatrix (hccl_op_name TEXT, group_name TEXT, src_rank TEXT, "
+                  "dst_rank TEXT, transport_type TEXT, transit_size NUMERIC, transit_time NUMERIC, "
+                  "bandwidth NUMERIC, step TEXT, type TEXT, op_name TEXT)")
+        for s in STEPS:
+            e = r.elapse
+            c.execute("INSERT INTO CommAnalyzerTime VALUES (?,?,?,?,?,?,?,?,?,?)",
+                      ("hcom_allReduce__418_%d_1" % s, GROUP, 1.7e15, e, e * 0.95, e * 0.05, e * 0.01, 0.1,
+                       "step%d" % s, "collective"))
+            c.execute("INSERT INTO CommAnalyzerBandwidth VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                      ("hcom_allReduce__418_%d_1" % s, GROUP, "RDMA", 64.0, 6.4, 10.0, 0.0, 4.0, 16, 6.4,
+                       "step%d" % s, "collective"))
+            for d, (tr, size, tm) in r.links.items():
+                c.execute("INSERT INTO CommAnalyzerMatrix VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                          ("allreduce-top1@" + GROUP, GROUP, str(r.rank), str(d), tr, size, tm, size / tm,
+                           "step%d" % s, "collective", "allreduce-top1"))
+        db.commit()
+        db.close()
+
+
+def quirks():
+    """One rank, every CSV quirk: an old step header with spaces before "(",
+    an empty Step, CRLF, a BOM, quoted start times with a trailing tab,
+    triple-quoted shapes with commas, a quoted name with a comma and a
+    doubled quote, a newline inside quotes."""
+    root = os.path.join(HERE, "quirks")
+    shutil.rmtree(root, ignore_errors=True)
+    d = os.path.join(root, "localhost_77_20261203081500123_ascend_pt")
+    out = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
+    w(os.path.join(d, "profiler_info.json"), json.dumps({"config": {"experimental_config": {
+        "_profiler_level": "Level1"}}}))
+    w(os.path.join(out, "step_trace_time.csv"),
+      "Step,Computing,Communication (Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+      "Communication (Not Overlapped and Exclude Receive)\n"
+      ",1000.5,200.25,50,250.25,99.25,1300,0,200.25\n", crlf=True)
+    w(os.path.join(out, "kernel_details.csv"),
+      'Step Id,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Num,'
+      'Input Shapes,aic_mac_ratio,aiv_vec_ratio\n'
+      '4,"mm, fused",MatMulV2,static,AI_CORE,"1700000000000001.250\t",10.5,0,24,"""4096,4096;4096,6144""",0.8,0\n'
+      '4,"say ""hi""",Add,static,AI_VECTOR_CORE,"1700000000000020.000\t",2.25,0,24,"""1,2""",0,0.7\n'
+      '4,"two\nlines",MatMulV2,static,AI_CORE,"1700000000000030.000\t",20.5,0,24,"""8,8""",0.8,0\n'
+      '5,mm,MatMulV2,static,AI_CORE,"1700000000000040.000\t",30.5,0,24,"""8,8""",0.8,0\n',
+      crlf=True, bom=True)
+
+
+def older_duplicate(root, rank):
+    """An earlier run of one rank in the same place: the newer must win."""
+    r = Rank(rank)
+    r.stamp = "20261203071500123"
+    r.comp = 1.0
+    r.write(root)
+
+
+def main():
+    cluster("healthy")
+    older_duplicate(os.path.join(HERE, "healthy"), 0)
+    for name, plant in (("slow-rank", slow_rank), ("slow-link", slow_link), ("dominant-op", dominant),
+                        ("host-bound", host_bound), ("aicpu", aicpu), ("dynamic", dynamic),
+                        ("low-pipe", low_pipe), ("small-packets", small_packets),
+                        ("wait-link", wait_link), ("level0", level0), ("no-kernels", no_kernels),
+                        ("partial", partial)):
+        cluster(name, plant)
+    cluster("slow-stage", slow_stage, layout=(1, 2, 2))
+    root, ranks = cluster("db", slow_link)
+    write_db(root, ranks)
+    quirks()
+
+
+main()

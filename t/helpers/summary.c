@@ -1,0 +1,77 @@
+/*
+ * Test driver of the summary library until the launcher's report uses it:
+ *   summary [--json | --html | --text] [--utf8] [--colour] [--term] [--top N]
+ *           [--llm START LOADED | --mm START] PATH...
+ * Text goes to stdout in ASCII without colour unless asked (tests compare
+ * it), or as the terminal supports with --term (locale, isatty, NO_COLOR);
+ * exit 0, or 2 on bad usage, 1 when a path cannot be read.
+ */
+#include <err.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary/summary.h"
+
+int
+main(int argc, char *argv[])
+{
+	struct summary_opts o = { 0 };
+	struct summary_rank *ranks;
+	struct summary *s;
+	size_t n;
+	unsigned flags = 0;
+	const char *mode = "text";
+	char *why = NULL;
+	int i;
+
+	setlocale(LC_ALL, "");
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			mode = "json";
+		else if (strcmp(argv[i], "--html") == 0)
+			mode = "html";
+		else if (strcmp(argv[i], "--text") == 0)
+			mode = "text";
+		else if (strcmp(argv[i], "--utf8") == 0)
+			flags |= SUMMARY_UTF8;
+		else if (strcmp(argv[i], "--colour") == 0)
+			flags |= SUMMARY_COLOUR;
+		else if (strcmp(argv[i], "--term") == 0)
+			flags = summary_term_flags(stdout);
+		else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc)
+			o.top_n = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--llm") == 0 && i + 2 < argc) {
+			o.step_convention = SUMMARY_STEPS_LLM;
+			o.step_start = atoi(argv[++i]);
+			o.loaded_iter = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--mm") == 0 && i + 1 < argc) {
+			o.step_convention = SUMMARY_STEPS_MM;
+			o.step_start = atoi(argv[++i]);
+		} else
+			errx(2, "usage: summary [--json|--html|--text] [--utf8] "
+			    "[--colour] [--top N] [--llm START LOADED|--mm START] "
+			    "PATH...");
+	}
+	if (i == argc)
+		errx(2, "no path");
+	if (summary_find_ranks(argv + i, argc - i, &ranks, &n, &why) < 0)
+		errx(1, "%s", why);
+	s = summary_build(ranks, n, &o);
+	if (strcmp(mode, "json") == 0) {
+		cJSON *j = summary_json(s);
+		char *t = cJSON_Print(j);
+
+		puts(t);
+		free(t);
+		cJSON_Delete(j);
+	} else if (strcmp(mode, "html") == 0) {
+		if (summary_html(s, stdout) < 0)
+			err(1, "stdout");
+	} else
+		summary_print(s, stdout, flags);
+	summary_free(s);
+	summary_ranks_free(ranks, n);
+	return 0;
+}

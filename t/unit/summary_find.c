@@ -1,0 +1,50 @@
+/*
+ * Finding rank directories (summary/find.c): one per rank from
+ * profiler_info_{rank}.json, the newest when a rank has several, the same
+ * ranks from one shared directory as from one path per node.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "summary/summary.h"
+
+#define H "t/data/summary/healthy"
+
+int
+main(void)
+{
+	char *shared[] = { H }, *nodes[] = { H "/node0", H "/node1/" };
+	char *one[] = { H "/node1/node1-host_4003_20261203081500123_ascend_pt" };
+	char *bad[] = { "t/data/summary/no-such-dir" };
+	struct summary_rank *r, *r2;
+	size_t n, n2, i;
+	char *why = NULL;
+	int same = 1;
+
+	ok(summary_find_ranks(shared, 1, &r, &n, &why) == 0, "shared directory");
+	is_int(n, 4, "four ranks, the older run of rank 0 left out");
+	for (i = 0; i < n && i < 4; i++)
+		is_int(r[i].rank, (int)i, "rank %zu from profiler_info_%zu.json",
+		    i, i);
+	ok(strstr(r[0].path, "20261203081500123") != NULL,
+	    "rank 0: the newest directory (%s)", r[0].path);
+	ok(summary_find_ranks(nodes, 2, &r2, &n2, &why) == 0, "one path per node");
+	is_int(n2, n, "the same number of ranks");
+	for (i = 0; i < n && i < n2; i++)
+		same &= r[i].rank == r2[i].rank &&
+		    strcmp(strrchr(r[i].path, '/'), strrchr(r2[i].path, '/')) == 0;
+	ok(same, "the same rank directories");
+	summary_ranks_free(r, n);
+	summary_ranks_free(r2, n2);
+
+	ok(summary_find_ranks(one, 1, &r, &n, &why) == 0 && n == 1 &&
+	    r[0].rank == 3, "a rank directory itself");
+	summary_ranks_free(r, n);
+
+	ok(summary_find_ranks(bad, 1, &r, &n, &why) < 0 && why != NULL &&
+	    strstr(why, "no-such-dir") != NULL, "a missing path: an error "
+	    "naming it (%s)", why ? why : "");
+	free(why);
+	return done_testing();
+}

@@ -1,0 +1,225 @@
+/*
+ * Each rule of the summary on a fixture with its anomaly planted and on the
+ * healthy one without: the planted finding is named, for the right rank,
+ * and nothing else is (t/data/summary/make-fixtures.py writes the trees).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "summary/summary.h"
+
+#define DATA	"t/data/summary/"
+
+static struct summary *
+load(const char *fixture, const struct summary_opts *opts)
+{
+	struct summary_opts none = { 0 };
+	struct summary_rank *r;
+	size_t n;
+	char *why = NULL, *path = malloc(strlen(DATA) + strlen(fixture) + 1);
+	struct summary *s;
+
+	strcpy(path, DATA);
+	strcat(path, fixture);
+	if (summary_find_ranks(&path, 1, &r, &n, &why) < 0) {
+		printf("# %s\n", why);
+		free(path);
+		return NULL;
+	}
+	s = summary_build(r, n, opts ? opts : &none);
+	summary_ranks_free(r, n);
+	free(path);
+	return s;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "rule@rank rule ..." sorted, the way the expectations are written. */
+static char *
+findings(const struct summary *s)
+{
+	cJSON *j = summary_json(s), *f, *a = cJSON_GetObjectItem(j, "findings");
+	char *v[64], *out = calloc(1, 4096);
+	int n = 0, i;
+
+	cJSON_ArrayForEach(f, a) {
+		cJSON *rank = cJSON_GetObjectItem(f, "rank");
+		char buf[96];
+
+		if (rank != NULL)
+			snprintf(buf, sizeof(buf), "%s@%d",
+			    cJSON_GetObjectItem(f, "rule")->valuestring,
+			    rank->valueint);
+		else
+			snprintf(buf, sizeof(buf), "%s",
+			    cJSON_GetObjectItem(f, "rule")->valuestring);
+		if (n < 64)
+			v[n++] = strdup(buf);
+	}
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(out, " ");
+		strcat(out, v[i]);
+		free(v[i]);
+	}
+	cJSON_Delete(j);
+	return out;
+}
+
+/* The summaries not made, "name name ...". */
+static char *
+not_made(const struct summary *s)
+{
+	cJSON *j = summary_json(s), *k;
+	char *out = calloc(1, 256);
+
+	cJSON_ArrayForEach(k, cJSON_GetObjectItem(j, "summaries"))
+		if (cJSON_IsFalse(cJSON_GetObjectItem(k, "made"))) {
+			if (*out)
+				strcat(out, " ");
+			strcat(out, k->string);
+		}
+	cJSON_Delete(j);
+	return out;
+}
+
+static const struct {
+	const char *fixture, *findings, *not_made;
+} cases[] = {
+	{ "healthy", "", "" },
+	{ "host-bound", "host-bound@0 host-bound@1 host-bound@2 host-bound@3", "" },
+	{ "dominant-op", "dominant-operator", "" },
+	{ "aicpu", "aicpu-operator", "" },
+	{ "dynamic", "dynamic-shape", "" },
+	{ "low-pipe", "low-pipe-utilisation", "" },
+	{ "slow-rank", "slow-rank@3 slow-rank@3 wait-ratio@3 waited-for@3", "" },
+	{ "slow-stage", "slow-rank@2 slow-stage", "" },
+	{ "wait-link", "wait-link", "" },
+	{ "slow-link", "slow-link@1", "" },
+	{ "small-packets", "small-packets@2", "" },
+	{ "level0", "", "wait links" },
+	{ "no-kernels", "", "" },
+	{ "partial", "", "" },
+	{ "db", "slow-link@1", "operators" },
+};
+
+/* The text of the first finding of RULE. */
+static const char *
+text_of(const struct summary *s, const char *rule)
+{
+	const char *t, *r;
+	size_t i;
+
+	for (i = 0; (r = summary_finding(s, i, &t)) != NULL; i++)
+		if (strcmp(r, rule) == 0)
+			return t;
+	return "";
+}
+
+static void
+details(void)
+{
+	struct summary *s = load("slow-rank", NULL);
+	cJSON *j = summary_json(s), *c;
+
+	ok(strstr(text_of(s, "slow-rank"), "rank 3") != NULL,
+	    "slow rank: the finding names rank 3 (%s)", text_of(s, "slow-rank"));
+	c = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summaries"), "cluster");
+	is_int(cJSON_GetObjectItem(c, "slow_rank")->valueint, 3,
+	    "slow rank: the most computing is rank 3");
+	is_str(cJSON_GetArrayItem(cJSON_GetObjectItem(c, "operator_difference"),
+	    0)->child->valuestring, "MatMulV2",
+	    "slow rank: the operator differing most is named first");
+	cJSON_Delete(j);
+	summary_free(s);
+
+	s = load("slow-stage", NULL);
+	ok(strstr(text_of(s, "slow-stage"), "stage 1") != NULL,
+	    "slow stage: stage 1 is named (%s)", text_of(s, "slow-stage"));
+	summary_free(s);
+
+	s = load("slow-link", NULL);
+	ok(strstr(text_of(s, "slow-link"), "1 -> 2 (RDMA)") != NULL,
+	    "slow link: 1 -> 2 over RDMA is named (%s)", text_of(s, "slow-link"));
+	summary_free(s);
+
+	s = load("dominant-op", NULL);
+	ok(strncmp(text_of(s, "dominant-operator"), "MatMulV2 ", 9) == 0,
+	    "dominant operator: MatMulV2 (%s)", text_of(s, "dominant-operator"));
+	summary_free(s);
+
+	s = load("dynamic", NULL);
+	ok(strstr(text_of(s, "dynamic-shape"), "SwiGlu") != NULL &&
+	    strstr(text_of(s, "dynamic-shape"), "MatMulV2") == NULL,
+	    "dynamic shape: SwiGlu only");
+	summary_free(s);
+}
+
+/* Level0 and missing files say why, never zeros. */
+static void
+reasons(void)
+{
+	struct summary *s = load("level0", NULL);
+	cJSON *j = summary_json(s), *k;
+
+	k = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summaries"), "wait");
+	ok(strstr(cJSON_GetObjectItem(k, "why")->valuestring, "level0") != NULL,
+	    "level0: the wait vote says level0 writes no communication files");
+	ok(cJSON_GetObjectItem(k, "votes") == NULL, "level0: and shows no votes");
+	cJSON_Delete(j);
+	summary_free(s);
+
+	s = load("no-kernels", NULL);
+	j = summary_json(s);
+	k = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summaries"), "operators");
+	is_int(cJSON_GetObjectItem(k, "ranks")->valueint, 3,
+	    "no kernel_details.csv on rank 1: operators of the other 3 ranks");
+	cJSON_Delete(j);
+	summary_free(s);
+
+	s = load("partial", NULL);
+	j = summary_json(s);
+	k = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+	    cJSON_GetObjectItem(j, "summaries"), "steps"), "ranks"), 2);
+	ok(cJSON_GetObjectItem(k, "why") != NULL &&
+	    cJSON_GetObjectItem(k, "step_us") == NULL,
+	    "a rank without output: a reason, no step figures");
+	k = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summaries"), "cluster");
+	is_int(cJSON_GetArraySize(cJSON_GetObjectItem(k, "ranks")), 3,
+	    "a rank without output: the cluster table has the other 3");
+	cJSON_Delete(j);
+	summary_free(s);
+}
+
+int
+main(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct summary *s = load(cases[i].fixture, NULL);
+		char *f, *m;
+
+		if (s == NULL) {
+			ok(0, "%s: loaded", cases[i].fixture);
+			continue;
+		}
+		f = findings(s);
+		m = not_made(s);
+		is_str(f, cases[i].findings, "%s: findings", cases[i].fixture);
+		is_str(m, cases[i].not_made, "%s: summaries not made",
+		    cases[i].fixture);
+		free(f);
+		free(m);
+		summary_free(s);
+	}
+	details();
+	reasons();
+	return done_testing();
+}
