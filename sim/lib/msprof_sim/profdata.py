@@ -289,8 +289,7 @@ class Job:
         return sorted(near)
 
     def compute_us(self, rank, step):
-        # the jitter is absolute (+-20 us), so healthy wait ratios stay small at any step time
-        c = 0.70 * self.step_us + _rnd(self.knobs.seed, rank, step, 1).uniform(-20.0, 20.0)
+        c = 0.70 * self.step_us
         if self.knobs.slow_rank == rank:
             c *= SLOW_RANK_FACTOR
         return c
@@ -313,6 +312,9 @@ class Job:
         for g in lay.groups:
             by_kind.setdefault(g.kind, []).append(g)
         cus = [self.compute_us(r, k) for r in range(W)]
+        # jitter is absolute (a few us per phase and per launch), so healthy wait
+        # ratios stay small at any step time and the last to arrive varies
+        rnds = [_rnd(self.knobs.seed, r, k, 1) for r in range(W)]
         first_gap = (0.05 if self.knobs.host_bound else 0.01) * self.step_us
         for r in range(W):
             t[r] = first_gap
@@ -320,7 +322,7 @@ class Job:
         def compute(phase, share):
             for r in range(W):
                 t[r] += gap
-                d = cus[r] * share
+                d = cus[r] * share + rnds[r].uniform(-8.0, 8.0)
                 comp[r].append((phase, t[r], t[r] + d))
                 t[r] += d
 
@@ -329,6 +331,8 @@ class Job:
             # HCCL numbers a group's operators through the whole run
             n = seq.get(g.hash, k * 8) + 1
             seq[g.hash] = n
+            for m in g.members:
+                t[m] += rnds[m].uniform(0.0, 4.0)
             last = max(t[m] for m in g.members)
             transit = 0.0
             per_rank_links = {}
