@@ -434,12 +434,14 @@ def _kernel_plan(knobs):
         a, b = HOT_SHARE / h, (1.0 - HOT_SHARE) / (1.0 - h)
         phases = [(p, s * (f * a + (1.0 - f) * b), [(t, w * (a if t == hot else b)) for t, w in ops])
                   for (p, s, ops), f in zip(phases, frac)]
-    n = knobs.kernels_per_step
+    # n kernels in all, shared out by the phases' lengths (largest remainder), one at least each
+    n = max(knobs.kernels_per_step, len(phases))
     base = sum(len(ops) for _p, _s, ops in phases)
-    plan = []
-    for p, s, ops in phases:
-        want = max(1, int(round(n * len(ops) / base)))
-        plan.append((p, s, [ops[i % len(ops)] for i in range(want)]))
+    exact = [n * len(ops) / base for _p, _s, ops in phases]
+    want = [max(1, int(x)) for x in exact]
+    for i in sorted(range(len(phases)), key=lambda i: int(exact[i]) - exact[i])[:max(n - sum(want), 0)]:
+        want[i] += 1
+    plan = [(p, s, [ops[i % len(ops)] for i in range(w)]) for (p, s, ops), w in zip(phases, want)]
     return plan, ops_table
 
 
@@ -662,8 +664,8 @@ class RankData:
 
 def _total_info(ops):
     keys = ("Elapse Time(ms)", "Transit Time(ms)", "Wait Time(ms)", "Synchronization Time(ms)", "Idle Time(ms)")
-    t = {k: _r4(sum(o["Communication Time Info"][k] for o in ops.values())) for k in keys}
-    t["Start Timestamp(us)"] = min(o["Communication Time Info"]["Start Timestamp(us)"] for o in ops.values())
+    t = {"Start Timestamp(us)": min(o["Communication Time Info"]["Start Timestamp(us)"] for o in ops.values())}
+    t.update((k, _r4(sum(o["Communication Time Info"][k] for o in ops.values()))) for k in keys)
     w, tr, s = t["Wait Time(ms)"], t["Transit Time(ms)"], t["Synchronization Time(ms)"]
     t["Wait Time Ratio"] = _r4(w / (w + tr)) if w + tr else 0
     t["Synchronization Time Ratio"] = _r4(s / (s + tr)) if s + tr else 0
