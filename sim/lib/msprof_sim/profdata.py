@@ -25,6 +25,7 @@ import io
 import json
 import os
 import random
+import re
 
 # --------------------------------------------------------------------- headers
 STEP_TRACE_HEADERS = ["Device_id", "Step", "Computing", "Communication(Not Overlapped)", "Overlapped",
@@ -532,7 +533,7 @@ class RankData:
                 wait = max(start - pe, 0.0) if pe is not None else 0.0
                 prev_end[stream] = start + dur
                 yield {"step": k, "name": name, "type": typ, "core": core, "start": begin + start, "dur": dur,
-                       "wait": wait, "task": task, "stream": stream, "shapes": shapes, "rnd": r,
+                       "wait": wait, "task": task, "stream": stream, "shapes": shapes,
                        "block": CORES.get(core, 0)}
 
     def kernel_headers(self):
@@ -547,36 +548,52 @@ class RankData:
         return headers
 
     def kernel_rows(self):
+        """kernel_details.csv rows as CSV lines (files reach GBs, so the constant
+        part of each operator's row is formatted once)."""
         full = self.level in ("Level1", "Level2")
         shapes = full or self.record_shapes
         aic_cols = []
         if full:
             aic_cols = AIC_ARITH if self.aic == "ACL_AICORE_ARITHMETIC_UTILIZATION" else \
                 (AIC_PIPE if self.aic == "ACL_AICORE_PIPE_UTILIZATION" else [])
+        parts = {}
+        pools = {}
+        step = self.schedule_used
+        dev = str(self.device)
         for kn in self.kernels():
-            start = "%.3f\t" % kn["start"]
-            dur = _r3(kn["dur"])
-            wait = _r3(kn["wait"])
-            # CANN writes the shapes with their own quotes, so the CSV shows them triple-quoted
-            shp = '"%s"' % kn["shapes"] if kn["shapes"] else ""
-            dtype = ";".join(["DT_BF16"] * (kn["shapes"].count(";") + 1)) if kn["shapes"] else ""
-            fmt = ";".join(["ND"] * (kn["shapes"].count(";") + 1)) if kn["shapes"] else ""
-            out_shp = '"%s"' % kn["shapes"].split(";")[0] if kn["shapes"] else ""
-            shape_vals = [shp, dtype, fmt, out_shp, dtype.split(";")[0], fmt.split(";")[0]]
-            block = kn["block"]
-            if full:
-                row = [self.device, 4294967295, kn["task"], kn["stream"], kn["name"], kn["type"], "static",
-                       kn["core"], start, dur, wait, block, block if kn["core"] == "MIX_AIC" else 0,
-                       "NO"] + shape_vals + ["N/A"]
-                if aic_cols:
-                    row += _aic_values(aic_cols, kn, dur)
-            else:
-                row = [self.device, kn["name"], kn["type"], kn["core"], start, dur, wait, block]
-                if shapes:
-                    row += shape_vals
-            if self.schedule_used:
-                row = [kn["step"]] + row
-            yield row
+            key = (kn["name"], kn["core"])
+            part = parts.get(key)
+            if part is None:
+                part = parts[key] = self._row_parts(kn, full, shapes)
+            head, tail = part
+            line = '%s%s%s,"%.3f\t",%s,%s,%s' % ("%d," % kn["step"] if step else "", dev, head % (kn["task"], kn["stream"])
+                                                 if full else head, kn["start"], _r3(kn["dur"]), _r3(kn["wait"]), tail)
+            if aic_cols:
+                pool = pools.get(kn["type"])
+                if pool is None:
+                    pool = pools[kn["type"]] = _aic_pool(aic_cols, kn["core"], self.job.knobs.seed, self.rank,
+                                                         kn["type"])
+                template, fracs = pool[kn["task"] & 15]
+                d = kn["dur"]
+                line += template % tuple([d * f for f in fracs])
+            yield line
+
+    def _row_parts(self, kn, full, shapes):
+        """The cells around the start, duration and wait of one operator's rows."""
+        # CANN writes the shapes with their own quotes, so the CSV shows them triple-quoted
+        sh = kn["shapes"]
+        n = sh.count(";") + 1
+        shape_vals = ['"%s"' % sh, ";".join(["DT_BF16"] * n), ";".join(["ND"] * n), '"%s"' % sh.split(";")[0],
+                      "DT_BF16", "ND"] if sh else [""] * 6
+        block = kn["block"]
+        if full:
+            head = ",4294967295,%d,%d," + ",".join(_cell(v) for v in (kn["name"], kn["type"], "static",
+                                                                          kn["core"])).replace("%", "%%")
+            tail = [block, block if kn["core"] == "MIX_AIC" else 0, "NO"] + shape_vals + ["N/A"]
+        else:
+            head = "," + ",".join(_cell(v) for v in (kn["name"], kn["type"], kn["core"]))
+            tail = [block] + (shape_vals if shapes else [])
+        return head, ",".join(_cell(v) for v in tail)
 
     def op_statistic_table(self):
         groups = {}
@@ -715,32 +732,48 @@ def _integrate_matrix(per_op):
     return out
 
 
-def _aic_values(cols, kn, dur):
-    r = kn["rnd"]
-    core = kn["core"]
-    if core in ("AI_CPU", "COMMUNICATION") or r is None:
-        return ["N/A"] * len(cols)
+def _aic_pool(cols, core, seed, rank, typ):
+    """16 variants of an operator's AI Core metric cells, each a format (",..."
+    with %.3f for times and %d for cycles) and the factors of the duration that
+    fill it."""
+    if core in ("AI_CPU", "COMMUNICATION"):
+        return [("," + ",".join(["N/A"] * len(cols)), [])] * 16
+    pool = []
+    for cells in _aic_cells(cols, core, seed, rank, typ):
+        fmt = {0: None, 1: "%.3f", 2: "%d"}
+        pool.append(("," + ",".join(v.replace("%", "%%") if m == 0 else fmt[m] for m, v in cells),
+                     [v for m, v in cells if m]))
+    return pool
+
+
+def _aic_cells(cols, core, seed, rank, typ):
+    """(0, text) for a fixed cell, (1, f) for a time f x duration, (2, f) for
+    cycles f x duration."""
     cube = core in ("AI_CORE", "MIX_AIC")
     vec = core in ("AI_VECTOR_CORE", "MIX_AIC")
-    out = []
-    for c in cols:
-        side_ok = (c.startswith("aic") and cube) or (c.startswith("aiv") and vec) or \
-            not c.startswith(("aic_", "aiv_", "aicore", "aiv_time"))
-        if c.startswith("aicore_time") or c == "aiv_time(us)":
-            out.append(_r3(dur * 0.97) if side_ok else 0)
-        elif "cycles" in c or "fops" in c:
-            out.append(int(dur * 1850 * (0.97 if side_ok else 0)))
-        elif not side_ok:
-            out.append(0)
-        elif c in ("aic_mac_ratio", "aiv_vec_ratio", "aic_mac_fp16_ratio", "aiv_vec_fp16_ratio"):
-            out.append(round(r.uniform(0.62, 0.88), 3))
-        elif c.endswith("ratio") or c.endswith("rate"):
-            out.append(round(r.uniform(0.02, 0.25), 3))
-        elif c == "cube_utilization(%)":
-            out.append(round(r.uniform(55.0, 85.0), 3) if cube else 0)
-        else:   # *_time(us)
-            out.append(_r3(dur * r.uniform(0.05, 0.6)))
-    return out
+    r = random.Random("%d/%d/%s" % (seed, rank, typ))
+    pool = []
+    for _v in range(16):
+        out = []
+        for c in cols:
+            side_ok = (c.startswith("aic") and cube) or (c.startswith("aiv") and vec) or \
+                not c.startswith(("aic_", "aiv_", "aicore", "aiv_time"))
+            if c.startswith("aicore_time") or c == "aiv_time(us)":
+                out.append((1, 0.97) if side_ok else (0, "0"))
+            elif "cycles" in c or "fops" in c:
+                out.append((2, 1850 * 0.97) if side_ok else (0, "0"))
+            elif not side_ok:
+                out.append((0, "0"))
+            elif c in ("aic_mac_ratio", "aiv_vec_ratio", "aic_mac_fp16_ratio", "aiv_vec_fp16_ratio"):
+                out.append((0, str(round(r.uniform(0.62, 0.88), 3))))
+            elif c.endswith("ratio") or c.endswith("rate"):
+                out.append((0, str(round(r.uniform(0.02, 0.25), 3))))
+            elif c == "cube_utilization(%)":
+                out.append((0, str(round(r.uniform(55.0, 85.0), 3)) if cube else "0"))
+            else:   # *_time(us)
+                out.append((1, r.uniform(0.05, 0.6)))
+        pool.append(out)
+    return pool
 
 
 def _r3(v):
@@ -752,11 +785,15 @@ def _r4(v):
 
 
 # -------------------------------------------------------------------- writers
+_SPECIAL = re.compile('[,"\t\r\n]')
+
+
 def _cell(v):
-    s = v if isinstance(v, str) else str(v)
-    if any(c in s for c in ',"\t\r\n'):
-        return '"' + s.replace('"', '""') + '"'
-    return s
+    if type(v) is not str:
+        return str(v)
+    if _SPECIAL.search(v):
+        return '"' + v.replace('"', '""') + '"'
+    return v
 
 
 def write_csv(path, headers, rows):
@@ -768,11 +805,12 @@ def write_csv(path, headers, rows):
         return False
     with open(path, "w", newline="") as f:
         buf = []
+        line = (lambda row: row) if isinstance(first, str) else (lambda row: ",".join(map(_cell, row)))
         buf.append(",".join(_cell(h) for h in headers))
-        buf.append(",".join(_cell(v) for v in first))
+        buf.append(line(first))
         n = 0
         for row in it:
-            buf.append(",".join(_cell(v) for v in row))
+            buf.append(line(row))
             n += 1
             if n == 4096:
                 f.write("\r\n".join(buf) + "\r\n")
