@@ -163,11 +163,12 @@ is "$(fact "$F" slow_links)" 9-8 "gen SLOW_LINK=9-8: that HCCS link, and only it
 lt "$(fact "$F" max_wait_ratio)" 0.2; ok $? "gen SLOW_LINK=9-8: no rank waits for another"
 lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen SLOW_LINK=9-8: no rank spread"
 G=$TMP/g3
-MSPROF_SIM_SLOW_LINK=7-8 $GEN --ranks 16 $G >/dev/null
+MSPROF_SIM_SLOW_LINK=8-16 $GEN --ranks 32 $G >/dev/null
 F=$(prof_facts $G)
-is "$(fact "$F" slow_links)" 7-8 "gen SLOW_LINK=7-8: an RDMA link across nodes"
-is "$(py 'import json,sys; m=json.load(open(sys.argv[1])); print(set(d["Transport Type"] for k in m.values() for o in k["collective"].values() for l, d in o.items() if l == "7-8"))' $(ls -d $G/*_40007_*)/ASCEND_PROFILER_OUTPUT/communication_matrix.json)" \
+is "$(fact "$F" slow_links)" 8-16 "gen SLOW_LINK=8-16, 32 ranks: an RDMA link across nodes"
+is "$(py 'import json,sys; m=json.load(open(sys.argv[1])); print(set(d["Transport Type"] for k in m.values() for o in k["collective"].values() for l, d in o.items() if l == "8-16"))' $(ls -d $G/*_40008_*)/ASCEND_PROFILER_OUTPUT/communication_matrix.json)" \
    "{'RDMA'}" "a link between nodes (8 ranks per node) is RDMA"
+lt "$(fact "$F" max_wait_ratio)" 0.2; ok $? "gen SLOW_LINK=8-16: no rank waits for another"
 
 G=$TMP/g4
 MSPROF_SIM_HOT_OP=MatMulV2 $GEN --ranks 4 $G >/dev/null

@@ -20,8 +20,6 @@ Without a knob the data is healthy: rank spread under 1 % of the step, wait
 ratios under 0.1, Free about 3 %, no AI_CPU task of 20 us, only static shapes,
 HCCS/SDMA packets of at least 16 MB."""
 
-import csv
-import io
 import json
 import os
 import random
@@ -269,7 +267,7 @@ class Job:
         bw = self.link_bw.get(key)
         if bw is None:
             tt = self.transport(src, dst)
-            jitter = _rnd(self.knobs.seed, src, dst, 77).uniform(0.97, 1.03)
+            jitter = _rnd(self.knobs.seed, src, dst, 77).uniform(0.99, 1.01)
             bw = BANDWIDTH[tt] * jitter
             if self.knobs.slow_link == key:
                 bw = BANDWIDTH[tt] * SLOW_LINK_FACTOR
@@ -277,15 +275,19 @@ class Job:
         return bw
 
     def links(self, group, rank):
-        """The peers a member sends to: all of a small group, ring neighbours and
-        same-node peers of a large one (what HCCL's algorithms use)."""
+        """The peers a member sends to: all of a small group; in a large one the
+        members on its node (HCCS mesh) and the same device of the next and the
+        previous node (RDMA ring), as HCCL's hierarchical algorithms do, or its
+        ring neighbours when neither is in the group."""
         m = group.members
         if len(m) <= 16:
             return [p for p in m if p != rank]
-        i = m.index(rank)
         n = self.knobs.ranks_per_node
-        near = {m[(i + 1) % len(m)], m[(i - 1) % len(m)]}
-        near |= {p for p in m if p // n == rank // n}
+        members = set(m)
+        near = {p for p in m if p // n == rank // n} | ({rank + n, rank - n} & members)
+        if len(near) <= 1:
+            i = m.index(rank)
+            near |= {m[(i + 1) % len(m)], m[(i - 1) % len(m)]}
         near.discard(rank)
         return sorted(near)
 
@@ -495,8 +497,8 @@ class RankData:
 
     # ---------------------------------------------------------------- kernels
     def kernels(self):
-        """Yields one dict per task, in time order within each step (a generator:
-        a large MSPROF_SIM_KERNELS_PER_STEP is never held in memory)."""
+        """Yields one dict per task, in time order within each step; only one
+        step is held at a time, whatever MSPROF_SIM_KERNELS_PER_STEP is."""
         task = 0
         for k, begin in self.steps:
             comp, ops, _span = self.job.step(k)
