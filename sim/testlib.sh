@@ -120,7 +120,8 @@ mm_sora() {   # mm_sora TOOLS_JSON EXTRA... : run pretrain_sora.py on 2 workers 
 #   ranks N / spread COLUMN FRACTION (largest max-min over ranks, of the mean step) /
 #   slowest_compute RANK / host_bound RANKS / max_wait_ratio R / wait_ratio_min R /
 #   last_arrived RANK:COUNT... / slow_links SRC-DST... / small_packets RANK:TRANSPORT... /
-#   top_op TYPE PERCENT / aicpu_20us N / dynamic_ops N / comm_consistent yes|no
+#   top_op TYPE PERCENT / aicpu_20us N / dynamic_ops N / comm_consistent yes|no /
+#   low_pipe TYPES (best pipe ratio of a row under 0.2 on average)
 prof_facts() {
     python3 - "$1" <<'PY'
 import csv, glob, json, os, sys
@@ -129,6 +130,7 @@ dirs = sorted(d for d in glob.glob(os.path.join(sys.argv[1], "**", "*_ascend_pt"
 ranks, steps, comm, matrix, groups = {}, {}, {}, {}, {}
 top = ("", 0.0)
 aicpu = dyn = 0
+best = defaultdict(list)
 for d in dirs:
     info = glob.glob(os.path.join(d, "profiler_info_*.json"))[0]
     r = int(os.path.basename(info)[len("profiler_info_"):-5])
@@ -150,6 +152,9 @@ for d in dirs:
             aicpu += 1
         if row.get("OP State", "").lower() == "dynamic":
             dyn += 1
+        ratios = [float(v) for k, v in row.items() if k.endswith("_ratio") and v not in ("N/A", "")]
+        if ratios and row["Accelerator Core"] not in ("AI_CPU", "COMMUNICATION"):
+            best[row["Type"]].append(max(ratios))
     gi = json.load(open(os.path.join(d, "profiler_metadata.json"))).get("parallel_group_info", {})
     for name, g in gi.items():
         groups[name] = tuple(g["global_ranks"])
@@ -247,5 +252,6 @@ print("small_packets", " ".join(small) or "none")
 print("top_op %s %.1f" % top)
 print("aicpu_20us", aicpu)
 print("dynamic_ops", dyn)
+print("low_pipe", " ".join(sorted(t for t, v in best.items() if sum(v) / len(v) < 0.2)) or "none")
 PY
 }

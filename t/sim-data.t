@@ -23,6 +23,7 @@ healthy_checks() {
     is "$(fact "$f" small_packets)" none "$what: no small packets"
     is "$(fact "$f" aicpu_20us)" 0 "$what: no AI_CPU task of 20 us or more"
     is "$(fact "$f" dynamic_ops)" 0 "$what: no dynamic-shape operator"
+    is "$(fact "$f" low_pipe)" none "$what: every operator keeps a pipe busy"
     lt "$(fact "$f" top_op | cut -d' ' -f2)" 40; ok $? "$what: no operator over 40 % of the time"
 }
 
@@ -185,6 +186,18 @@ MSPROF_SIM_HOST_BOUND=1 $GEN --ranks 4 $G >/dev/null
 F=$(prof_facts $G)
 is "$(fact "$F" host_bound)" "0 1 2 3" "gen HOST_BOUND=1: Free is over 10 % of the step on every rank"
 lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen HOST_BOUND=1: no rank spread"
+
+G=$TMP/g7
+MSPROF_SIM_AICPU_US=60 MSPROF_SIM_DYNAMIC_OP=SwiGlu MSPROF_SIM_LOW_PIPE_OP=Cast MSPROF_SIM_SMALL_PACKETS=1 \
+    $GEN --ranks 16 $G >/dev/null
+F=$(prof_facts $G)
+is "$(fact "$F" aicpu_20us)" 32 "gen AICPU_US=60: one AI_CPU task of 20 us or more per step and rank"
+is "$(csv_col $G/*_40003_*/ASCEND_PROFILER_OUTPUT/kernel_details.csv 'OP State' | sort | uniq -c | awk '{print $1, $2}' | tr '\n' ' ')" \
+   "2 dynamic 68 static " "gen DYNAMIC_OP=SwiGlu: the SwiGlu row of each step is dynamic, the rest static"
+is "$(fact "$F" low_pipe)" Cast "gen LOW_PIPE_OP=Cast: Cast, and only Cast, has every pipe ratio low"
+is "$(fact "$F" small_packets | wc -w)" 32 "gen SMALL_PACKETS=1: every rank's HCCS and RDMA volume is in small packets"
+lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen AICPU/DYNAMIC/LOW_PIPE/SMALL_PACKETS: no rank spread"
+is "$(fact "$F" slow_links) $(fact "$F" host_bound)" "none none" "and no slow link or host-bound rank"
 
 # --- levels, volume, determinism, layout ------------------------------------------------------
 $GEN --ranks 2 --level level0 $TMP/l0 >/dev/null

@@ -16,6 +16,10 @@ Knobs (environment, shared by all ranks of a job):
   MSPROF_SIM_SLOW_LINK=S-D        link S->D runs at 10 % of its transport's bandwidth
   MSPROF_SIM_HOT_OP=TYPE          operator TYPE takes 60 % of the compute time
   MSPROF_SIM_HOST_BOUND=1         host launch gaps: Free is about 20 % of each step
+  MSPROF_SIM_AICPU_US=N           an AI_CPU task (NonZero) of N us in every step
+  MSPROF_SIM_DYNAMIC_OP=TYPE      operator TYPE runs with dynamic shapes (OP State)
+  MSPROF_SIM_LOW_PIPE_OP=TYPE     operator TYPE keeps every pipe ratio low (under 0.1)
+  MSPROF_SIM_SMALL_PACKETS=1      collectives move 2 MB (on node) / 0.5 MB (RDMA) packets
 Without a knob the data is healthy: rank spread under 1 % of the step, wait
 ratios under 0.1, Free about 3 %, no AI_CPU task of 20 us, only static shapes,
 HCCS/SDMA packets of at least 16 MB."""
@@ -123,7 +127,8 @@ def _env_int(env, name, default):
 
 class Knobs:
     def __init__(self, seed=1, kernels_per_step=DEFAULT_KERNELS_PER_STEP, ranks_per_node=8, slow_rank=None,
-                 slow_link=None, hot_op=None, host_bound=False):
+                 slow_link=None, hot_op=None, host_bound=False, aicpu_us=None, dynamic_op=None,
+                 low_pipe_op=None, small_packets=False):
         self.seed = seed
         self.kernels_per_step = max(kernels_per_step, 1)
         self.ranks_per_node = max(ranks_per_node, 1)
@@ -131,6 +136,10 @@ class Knobs:
         self.slow_link = slow_link
         self.hot_op = hot_op
         self.host_bound = host_bound
+        self.aicpu_us = aicpu_us
+        self.dynamic_op = dynamic_op
+        self.low_pipe_op = low_pipe_op
+        self.small_packets = small_packets
 
     @classmethod
     def from_env(cls, env=None):
@@ -147,7 +156,11 @@ class Knobs:
                    ranks_per_node=_env_int(env, "MSPROF_SIM_RANKS_PER_NODE", 8),
                    slow_rank=int(slow) if slow.isdigit() else None, slow_link=link,
                    hot_op=env.get("MSPROF_SIM_HOT_OP", "").strip() or None,
-                   host_bound=env.get("MSPROF_SIM_HOST_BOUND", "").strip() not in ("", "0"))
+                   host_bound=env.get("MSPROF_SIM_HOST_BOUND", "").strip() not in ("", "0"),
+                   aicpu_us=_env_int(env, "MSPROF_SIM_AICPU_US", 0) or None,
+                   dynamic_op=env.get("MSPROF_SIM_DYNAMIC_OP", "").strip() or None,
+                   low_pipe_op=env.get("MSPROF_SIM_LOW_PIPE_OP", "").strip() or None,
+                   small_packets=env.get("MSPROF_SIM_SMALL_PACKETS", "").strip() not in ("", "0"))
 
 
 def group_hash(name):
@@ -514,10 +527,12 @@ class RankData:
                     t += d
             for op in ops[self.rank]:
                 events.append((op.start, op.end - op.start, op, None))
-            if self.level == "Level2":
-                # a short host-side AI_CPU task in the optimizer phase (under 20 us)
+            aicpu = self.job.knobs.aicpu_us
+            if self.level == "Level2" or aicpu:
+                # an AI_CPU task at the start of the optimizer phase: short (8-15 us)
+                # unless MSPROF_SIM_AICPU_US asks for a long one
                 ob = comp[self.rank][-1][1] if comp[self.rank] else 0.0
-                events.append((ob, rnd.uniform(8.0, 15.0), "NonZero", rnd))
+                events.append((ob, float(aicpu) if aicpu else rnd.uniform(8.0, 15.0), "NonZero", rnd))
             table = self.job.ops_table
             events.sort(key=lambda ev: ev[0])
             prev_end = {}
@@ -574,7 +589,7 @@ class RankData:
                 pool = pools.get(kn["type"])
                 if pool is None:
                     pool = pools[kn["type"]] = _aic_pool(aic_cols, kn["core"], self.job.knobs.seed, self.rank,
-                                                         kn["type"])
+                                                         kn["type"], kn["type"] == self.job.knobs.low_pipe_op)
                 template, fracs = pool[kn["task"] & 15]
                 d = kn["dur"]
                 line += template % tuple([d * f for f in fracs])
@@ -589,7 +604,8 @@ class RankData:
                       "DT_BF16", "ND"] if sh else [""] * 6
         block = kn["block"]
         if full:
-            head = ",4294967295,%d,%d," + ",".join(_cell(v) for v in (kn["name"], kn["type"], "static",
+            state = "dynamic" if kn["type"] == self.job.knobs.dynamic_op else "static"
+            head = ",4294967295,%d,%d," + ",".join(_cell(v) for v in (kn["name"], kn["type"], state,
                                                                           kn["core"])).replace("%", "%%")
             tail = [block, block if kn["core"] == "MIX_AIC" else 0, "NO"] + shape_vals + ["N/A"]
         else:
@@ -654,8 +670,11 @@ class RankData:
             acc[0] += size
             link_t = size / self.job.bandwidth(self.rank, p)
             acc[1] += link_t
-            d = acc[2].setdefault(_r4(size), [0, 0.0])
-            d[0] += 1
+            packet = size
+            if self.job.knobs.small_packets:
+                packet = 2.0 if tt == "HCCS" else 0.5
+            d = acc[2].setdefault(_r4(packet), [0, 0.0])
+            d[0] += int(round(size / packet))
             d[1] += link_t
         for tt in TRANSPORTS:
             src = "HCCS" if tt == "SDMA" else tt     # SDMA sums the on-node transports
@@ -734,21 +753,21 @@ def _integrate_matrix(per_op):
     return out
 
 
-def _aic_pool(cols, core, seed, rank, typ):
+def _aic_pool(cols, core, seed, rank, typ, low=False):
     """16 variants of an operator's AI Core metric cells, each a format (",..."
     with %.3f for times and %d for cycles) and the factors of the duration that
     fill it."""
     if core in ("AI_CPU", "COMMUNICATION"):
         return [("," + ",".join(["N/A"] * len(cols)), [])] * 16
     pool = []
-    for cells in _aic_cells(cols, core, seed, rank, typ):
+    for cells in _aic_cells(cols, core, seed, rank, typ, low):
         fmt = {0: None, 1: "%.3f", 2: "%d"}
         pool.append(("," + ",".join(v.replace("%", "%%") if m == 0 else fmt[m] for m, v in cells),
                      [v for m, v in cells if m]))
     return pool
 
 
-def _aic_cells(cols, core, seed, rank, typ):
+def _aic_cells(cols, core, seed, rank, typ, low):
     """(0, text) for a fixed cell, (1, f) for a time f x duration, (2, f) for
     cycles f x duration."""
     cube = core in ("AI_CORE", "MIX_AIC")
@@ -767,11 +786,11 @@ def _aic_cells(cols, core, seed, rank, typ):
             elif not side_ok:
                 out.append((0, "0"))
             elif c in ("aic_mac_ratio", "aiv_vec_ratio", "aic_mac_fp16_ratio", "aiv_vec_fp16_ratio"):
-                out.append((0, str(round(r.uniform(0.62, 0.88), 3))))
+                out.append((0, str(round(r.uniform(0.01, 0.08) if low else r.uniform(0.62, 0.88), 3))))
             elif c.endswith("ratio") or c.endswith("rate"):
-                out.append((0, str(round(r.uniform(0.02, 0.25), 3))))
+                out.append((0, str(round(r.uniform(0.01, 0.08) if low else r.uniform(0.02, 0.25), 3))))
             elif c == "cube_utilization(%)":
-                out.append((0, str(round(r.uniform(55.0, 85.0), 3)) if cube else "0"))
+                out.append((0, str(round(r.uniform(2.0, 8.0) if low else r.uniform(55.0, 85.0), 3)) if cube else "0"))
             else:   # *_time(us)
                 out.append((1, r.uniform(0.05, 0.6)))
         pool.append(out)
