@@ -199,6 +199,22 @@ is "$(fact "$F" small_packets | wc -w)" 32 "gen SMALL_PACKETS=1: every rank's HC
 lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen AICPU/DYNAMIC/LOW_PIPE/SMALL_PACKETS: no rank spread"
 is "$(fact "$F" slow_links) $(fact "$F" host_bound)" "none none" "and no slow link or host-bound rank"
 
+# --- a collection without a schedule, the older step_trace_time layout -----------------------
+python3 -c '
+import sys, time
+from torch_npu import profiler as tp
+with tp.profile(activities=[tp.ProfilerActivity.NPU], on_trace_ready=tp.tensorboard_trace_handler(sys.argv[1]),
+                experimental_config=tp._ExperimentalConfig(profiler_level=tp.ProfilerLevel.Level1)):
+    time.sleep(0.02)
+' $TMP/ns >/dev/null
+A=$(ls -d $TMP/ns/*_ascend_pt/ASCEND_PROFILER_OUTPUT)
+is "$(sed -n 2p $A/step_trace_time.csv | cut -d, -f1-2)" "0," "no schedule: one step_trace_time row with an empty Step"
+like "$(head -n1 $A/kernel_details.csv)" '^Device_id,Model ID,' "no schedule: kernel_details.csv has no Step Id column"
+MSPROF_SIM_OLD_STEP_TRACE=1 $GEN --ranks 2 $TMP/os >/dev/null
+is "$(head -n1 $TMP/os/*_40000_*/ASCEND_PROFILER_OUTPUT/step_trace_time.csv | tr -d '\r')" \
+   "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,Communication(Not Overlapped and Exclude Receive)" \
+   "MSPROF_SIM_OLD_STEP_TRACE=1: the older header without Device_id and Preparing"
+
 # --- levels, volume, determinism, layout ------------------------------------------------------
 $GEN --ranks 2 --level level0 $TMP/l0 >/dev/null
 is "$(ls $TMP/l0/*_40001_*/ASCEND_PROFILER_OUTPUT | tr '\n' ' ')" "analyse.done kernel_details.csv step_trace_time.csv " \

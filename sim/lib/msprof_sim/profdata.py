@@ -20,6 +20,7 @@ Knobs (environment, shared by all ranks of a job):
   MSPROF_SIM_DYNAMIC_OP=TYPE      operator TYPE runs with dynamic shapes (OP State)
   MSPROF_SIM_LOW_PIPE_OP=TYPE     operator TYPE keeps every pipe ratio low (under 0.1)
   MSPROF_SIM_SMALL_PACKETS=1      collectives move 2 MB (on node) / 0.5 MB (RDMA) packets
+  MSPROF_SIM_OLD_STEP_TRACE=1     step_trace_time.csv without Device_id and Preparing (older torch_npu)
 Without a knob the data is healthy: rank spread under 1 % of the step, wait
 ratios under 0.1, Free about 3 %, no AI_CPU task of 20 us, only static shapes,
 HCCS/SDMA packets of at least 16 MB."""
@@ -128,7 +129,7 @@ def _env_int(env, name, default):
 class Knobs:
     def __init__(self, seed=1, kernels_per_step=DEFAULT_KERNELS_PER_STEP, ranks_per_node=8, slow_rank=None,
                  slow_link=None, hot_op=None, host_bound=False, aicpu_us=None, dynamic_op=None,
-                 low_pipe_op=None, small_packets=False):
+                 low_pipe_op=None, small_packets=False, old_step_trace=False):
         self.seed = seed
         self.kernels_per_step = max(kernels_per_step, 1)
         self.ranks_per_node = max(ranks_per_node, 1)
@@ -140,6 +141,7 @@ class Knobs:
         self.dynamic_op = dynamic_op
         self.low_pipe_op = low_pipe_op
         self.small_packets = small_packets
+        self.old_step_trace = old_step_trace
 
     @classmethod
     def from_env(cls, env=None):
@@ -160,7 +162,8 @@ class Knobs:
                    aicpu_us=_env_int(env, "MSPROF_SIM_AICPU_US", 0) or None,
                    dynamic_op=env.get("MSPROF_SIM_DYNAMIC_OP", "").strip() or None,
                    low_pipe_op=env.get("MSPROF_SIM_LOW_PIPE_OP", "").strip() or None,
-                   small_packets=env.get("MSPROF_SIM_SMALL_PACKETS", "").strip() not in ("", "0"))
+                   small_packets=env.get("MSPROF_SIM_SMALL_PACKETS", "").strip() not in ("", "0"),
+                   old_step_trace=env.get("MSPROF_SIM_OLD_STEP_TRACE", "").strip() not in ("", "0"))
 
 
 def group_hash(name):
@@ -330,7 +333,7 @@ class Job:
         cus = [self.compute_us(r, k) for r in range(W)]
         # jitter is absolute (a few us per phase and per launch), so healthy wait
         # ratios stay small at any step time and the last to arrive varies
-        rnds = [_rnd(self.knobs.seed, r, k, 1) for r in range(W)]
+        rnds = [_rnd(self.knobs.seed, r, _num(k), 1) for r in range(W)]
         first_gap = (0.05 if self.knobs.host_bound else 0.01) * self.step_us
         for r in range(W):
             t[r] = first_gap
@@ -345,7 +348,7 @@ class Job:
         def collective(g, blocking=True, p2p=False):
             name_t, size = _COLL[g.kind]
             # HCCL numbers a group's operators through the whole run
-            n = seq.get(g.hash, k * 8) + 1
+            n = seq.get(g.hash, max(_num(k), 0) * 8) + 1
             seq[g.hash] = n
             for m in g.members:
                 t[m] += rnds[m].uniform(0.0, 4.0)
@@ -417,7 +420,7 @@ def _union(iv):
 
 
 def _length(iv):
-    return sum(e - b for b, e in iv)
+    return sum((e - b for b, e in iv), 0.0)
 
 
 def _intersect(a, b):
@@ -501,12 +504,15 @@ class RankData:
                 "cno_excl_recv": cno - bubble, "preparing": comp[r][0][1] if comp[r] else 0.0}
 
     def step_trace_table(self):
+        """Step is empty for a collection without a schedule.  MSPROF_SIM_OLD_STEP_TRACE
+        writes the older layout, without Device_id and Preparing."""
+        old = self.job.knobs.old_step_trace
         rows = []
         for s in self.step_rows():
-            rows.append([self.device, s["step"]] + [_r3(s[key]) for key in
-                        ("computing", "cno", "overlapped", "comm", "free", "stage", "bubble", "cno_excl_recv",
-                         "preparing")])
-        return STEP_TRACE_HEADERS, rows
+            row = [self.device, "" if s["step"] is None else s["step"]] + [_r3(s[key]) for key in (
+                "computing", "cno", "overlapped", "comm", "free", "stage", "bubble", "cno_excl_recv", "preparing")]
+            rows.append(row[1:-1] if old else row)
+        return (STEP_TRACE_HEADERS[1:-1] if old else STEP_TRACE_HEADERS), rows
 
     # ---------------------------------------------------------------- kernels
     def kernels(self):
@@ -515,7 +521,7 @@ class RankData:
         task = 0
         for k, begin in self.steps:
             comp, ops, _span = self.job.step(k)
-            rnd = _rnd(self.job.knobs.seed, self.rank, k, 5)
+            rnd = _rnd(self.job.knobs.seed, self.rank, _num(k), 5)
             events = []
             for (phase, b, e), (_p, _s, reps) in zip(comp[self.rank], self.plan):
                 total_w = sum(w for _t, w in reps)
@@ -654,8 +660,8 @@ class RankData:
             for kind in ("collective", "p2p"):
                 if sc[kind]:
                     sc[kind]["Total Op Info"] = _total_info(sc[kind])
-            comm["step%d" % k] = sc
-            matrix["step%d" % k] = {kind: _integrate_matrix(raw[kind]) for kind in ("p2p", "collective")}
+            comm[_step_key(k)] = sc
+            matrix[_step_key(k)] = {kind: _integrate_matrix(raw[kind]) for kind in ("p2p", "collective")}
         return comm, matrix
 
     def _op_info(self, op, begin):
@@ -698,6 +704,15 @@ class RankData:
             "Wait Time Ratio": _r4(wait / (wait + transit)) if wait + transit else 0,
             "Synchronization Time Ratio": _r4(sync / (sync + transit)) if sync + transit else 0},
             "Communication Bandwidth Info": bw}
+
+
+def _num(step):
+    """A step id for seeds and numbering (a collection without steps is one, -1)."""
+    return -1 if step is None else step
+
+
+def _step_key(step):
+    return "step" if step is None else "step%d" % step
 
 
 def _total_info(ops):

@@ -124,8 +124,12 @@ class _Model:
             layout = profdata.Layout(self.world, seed=knobs.seed)
         step_ms = max(_env_int("MSPROF_SIM_STEP_MS", 25), 0)
         job = profdata.Job(layout, knobs, step_ms * 1000.0)
-        self.data = profdata.RankData(job, max(self.rank, 0), self.device,
-                                      [(m["step"], m["start_ns"] / 1000.0) for m in steps], self.level, self.aic,
+        marks = [(m["step"], m["start_ns"] / 1000.0) for m in steps]
+        if not marks:
+            # without a schedule the whole collection is one step with an empty Step
+            begin = info.get("start_info", {}).get("collectionTimeBegin") or 0
+            marks = [(None, begin / 1000.0)]
+        self.data = profdata.RankData(job, max(self.rank, 0), self.device, marks, self.level, self.aic,
                                       bool(self.common.get("record_shapes")), self.schedule_used)
         self.kernels = []
         for kn in self.data.kernels():
