@@ -121,7 +121,9 @@ mm_sora() {   # mm_sora TOOLS_JSON EXTRA... : run pretrain_sora.py on 2 workers 
 #   slowest_compute RANK / host_bound RANKS / max_wait_ratio R / wait_ratio_min R /
 #   last_arrived RANK:COUNT... / slow_links SRC-DST... / small_packets RANK:TRANSPORT... /
 #   top_op TYPE PERCENT / aicpu_20us N / dynamic_ops N / comm_consistent yes|no /
-#   low_pipe TYPES (best pipe ratio of a row under 0.2 on average)
+#   low_pipe TYPES (best pipe ratio of a row under 0.2 on average) /
+#   dixon_q_max Q (largest (e2 - e1) / (en - e1) over the sorted elapse times of a
+#   collective with 3 or more members: how far the last to arrive stands out)
 prof_facts() {
     python3 - "$1" <<'PY'
 import csv, glob, json, os, sys
@@ -192,6 +194,12 @@ for k, v in ops.items():
         last[lr] += 1
         for r in v:
             member[r] += 1
+qs = []
+for v in ops.values():
+    el = sorted(t["Elapse Time(ms)"] for t in v.values())
+    if len(el) >= 3 and el[-1] > el[0]:
+        qs.append((el[1] - el[0]) / (el[-1] - el[0]))
+print("dixon_q_max %.3f" % max(qs) if qs else "dixon_q_max none")
 print("last_arrived", " ".join("%d:%d" % kv for kv in sorted(last.items())) or "none")
 if last:
     # the rank last in the largest share of its collectives, that share, and the

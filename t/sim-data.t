@@ -147,6 +147,12 @@ is "$(ls $G/*_40000_*/ASCEND_PROFILER_OUTPUT | tr '\n' ' ')" \
    "analyse.done analysis.db communication.json communication_matrix.json kernel_details.csv op_statistic.csv step_trace_time.csv " \
    "text and db export: the files of both"
 
+G=$TMP/g64
+$GEN --ranks 64 --tp 4 --pp 4 --steps 3 $G >/dev/null
+F=$(prof_facts $G)
+lt "$(fact "$F" dixon_q_max)" 0.5; ok $? "64 ranks, tp 4, pp 4: the last to arrive never stands out (Dixon's Q under 0.5)"
+healthy_checks "$F" "gen-cluster 64 ranks"
+
 # --- planted anomalies ----------------------------------------------------------------------
 G=$TMP/g1
 MSPROF_SIM_SLOW_RANK=5 $GEN --ranks 16 --tp 2 --pp 2 $G >/dev/null
@@ -155,6 +161,7 @@ is "$(fact "$F" slowest_compute)" 5 "gen SLOW_RANK=5: rank 5 computes longest"
 set -- $(fact "$F" most_waited_for)
 is "$1 $2" "5 1.00" "gen SLOW_RANK=5: rank 5 arrives last in every collective of its groups"
 lt 0.2 "$3"; ok $? "gen SLOW_RANK=5: the others' Wait Time Ratio is over 0.2 there"
+lt 0.9 "$(fact "$F" dixon_q_max)"; ok $? "gen SLOW_RANK=5: rank 5 stands out (Dixon's Q over 0.9)"
 is "$(fact "$F" slow_links) $(fact "$F" host_bound)" "none none" "gen SLOW_RANK=5: nothing else"
 
 G=$TMP/g2
