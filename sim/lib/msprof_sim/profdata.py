@@ -331,8 +331,8 @@ class Job:
         for g in lay.groups:
             by_kind.setdefault(g.kind, []).append(g)
         cus = [self.compute_us(r, k) for r in range(W)]
-        # jitter is absolute (a few us per phase and per launch), so healthy wait
-        # ratios stay small at any step time and the last to arrive varies
+        # jitter is absolute (+-1 us per phase, 0-20 us at each launch), so
+        # healthy wait ratios stay small at any step time
         rnds = [_rnd(self.knobs.seed, r, _num(k), 1) for r in range(W)]
         first_gap = (0.05 if self.knobs.host_bound else 0.01) * self.step_us
         for r in range(W):
