@@ -589,9 +589,10 @@ class RankData:
             headers = ["Step Id"] + headers
         return headers
 
-    def kernel_rows(self):
+    def kernel_rows(self, stats=None):
         """kernel_details.csv rows as CSV lines (files reach GBs, so the constant
-        part of each operator's row is formatted once)."""
+        part of each operator's row is formatted once).  With a dict in stats,
+        the op_statistic figures are gathered on the way."""
         full = self.level in ("Level1", "Level2")
         shapes = full or self.record_shapes
         aic_cols = []
@@ -608,8 +609,11 @@ class RankData:
             if part is None:
                 part = parts[key] = self._row_parts(kn, full, shapes)
             head, tail = part
+            d3 = _r3(kn["dur"])
             line = '%s%s%s,"%.3f\t",%s,%s,%s' % ("%d," % kn["step"] if step else "", dev, head % (kn["task"], kn["stream"])
-                                                 if full else head, kn["start"], _r3(kn["dur"]), _r3(kn["wait"]), tail)
+                                                 if full else head, kn["start"], d3, _r3(kn["wait"]), tail)
+            if stats is not None:
+                _accumulate(stats, (kn["type"], kn["core"]), d3)
             if aic_cols:
                 pool = pools.get(kn["type"])
                 if pool is None:
@@ -638,18 +642,12 @@ class RankData:
             tail = [block] + (shape_vals if shapes else [])
         return head, ",".join(_cell(v) for v in tail)
 
-    def op_statistic_table(self):
-        groups = {}
-        for kn in self.kernels():
-            d = _r3(kn["dur"])
-            g = groups.get((kn["type"], kn["core"]))
-            if g is None:
-                groups[(kn["type"], kn["core"])] = [1, d, d, d]
-            else:
-                g[0] += 1
-                g[1] += d
-                g[2] = min(g[2], d)
-                g[3] = max(g[3], d)
+    def op_statistic_table(self, groups=None):
+        """op_statistic.csv, from the figures kernel_rows gathered or a pass of its own."""
+        if groups is None:
+            groups = {}
+            for kn in self.kernels():
+                _accumulate(groups, (kn["type"], kn["core"]), _r3(kn["dur"]))
         total = sum(g[1] for g in groups.values()) or 1.0
         rows = []
         for (typ, core), (cnt, tot, mn, mx) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
@@ -723,6 +721,19 @@ class RankData:
             "Wait Time Ratio": _r4(wait / (wait + transit)) if wait + transit else 0,
             "Synchronization Time Ratio": _r4(sync / (sync + transit)) if sync + transit else 0},
             "Communication Bandwidth Info": bw}
+
+
+def _accumulate(groups, key, d):
+    g = groups.get(key)
+    if g is None:
+        groups[key] = [1, d, d, d]
+    else:
+        g[0] += 1
+        g[1] += d
+        if d < g[2]:
+            g[2] = d
+        if d > g[3]:
+            g[3] = d
 
 
 def _num(step):
@@ -883,10 +894,11 @@ def write_json(path, data):
 
 def write_analysis_files(out, rd, with_comm):
     """The step/kernel/statistic/communication files of ASCEND_PROFILER_OUTPUT (text export)."""
-    write_csv(os.path.join(out, "kernel_details.csv"), rd.kernel_headers(), rd.kernel_rows())
+    stats = {}
+    write_csv(os.path.join(out, "kernel_details.csv"), rd.kernel_headers(), rd.kernel_rows(stats))
     write_csv(os.path.join(out, "step_trace_time.csv"), *rd.step_trace_table())
     if rd.level in ("Level1", "Level2"):
-        write_csv(os.path.join(out, "op_statistic.csv"), *rd.op_statistic_table())
+        write_csv(os.path.join(out, "op_statistic.csv"), *rd.op_statistic_table(stats))
         if with_comm:
             comm, matrix = rd.communication()
             if comm:
