@@ -29,8 +29,8 @@ is "$(csv_col $A/step_trace_time.csv Step | tr '\n' ' ')" "1 2 " "steps recorded
 is "$(head -n1 $A/step_trace_time.csv | tr -d '\r')" \
    "Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,Communication(Not Overlapped and Exclude Receive),Preparing" \
    "step_trace_time.csv header"
-like "$(head -n1 $A/kernel_details.csv)" '^Step Id,Device_id,.*Name,Type,.*Accelerator Core,Start Time\(us\),Duration\(us\),Wait Time\(us\),Block Num,.*aic_mac_ratio' \
-     "kernel_details.csv: Step Id + renamed op_summary columns + PipeUtilization metrics"
+like "$(head -n1 $A/kernel_details.csv)" '^Step Id,Device_id,.*Name,Type,.*Accelerator Core,Start Time\(us\),Duration\(us\),Wait Time\(us\),Block Dim,Mix Block Dim,.*aic_mac_ratio' \
+     "kernel_details.csv: Step Id + renamed CANN 8.0 op_summary columns (Block Dim) + PipeUtilization metrics"
 is "$(csv_col $A/kernel_details.csv 'Step Id' | sort -u | tr '\n' ' ')" "1 2 " "kernel_details Step Id values"
 like "$(python3 -c "import json,sys; print(json.load(open('$D/profiler_metadata.json'))['distributed_args'])")" "'world_size': 2" \
      "distributed_args metadata"

@@ -120,6 +120,17 @@ class Trace:
         _write_json(os.path.join(self.path, name), info)
 
         meta = dict(metadata)
+        world = _world_size()
+        if rank is not None and world > 1 and "parallel_group_info" not in meta:
+            # torch_npu records the HCCL groups of this rank (communicator name ->
+            # group name, group rank, global ranks); here they come from the job model
+            from ._parse import profdata
+            dargs = meta.get("distributed_args") if isinstance(meta.get("distributed_args"), dict) else {}
+            seed = profdata.Knobs.from_env().seed
+            layout = profdata.Layout.from_args(dargs, world, seed)
+            if layout.world != world:
+                layout = profdata.Layout(world, seed=seed)
+            meta["parallel_group_info"] = layout.parallel_group_info(rank)
         if "text" in config["experimental_config"]["_export_type"]:
             meta.setdefault("ENV_VARIABLES", {k: os.environ.get(k, "") for k in _ENV_IN_METADATA})
         _write_json(os.path.join(self.path, "profiler_metadata.json"), meta)

@@ -8,36 +8,20 @@ import datetime
 import glob
 import json
 import os
-import random
 import shutil
+import sys
 import time
 
 from ._log import print_info_msg, print_error_msg, print_warn_msg
 
+# the job model shared with sim/gen-cluster lives in sim/lib (see profdata.py there)
+_LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "lib")
+if _LIB not in sys.path:
+    sys.path.insert(0, _LIB)
+from msprof_sim import profdata  # noqa: E402
+
 OUTPUT = "ASCEND_PROFILER_OUTPUT"
 
-STEP_TRACE_HEADERS = ["Device_id", "Step", "Computing", "Communication(Not Overlapped)", "Overlapped",
-                      "Communication", "Free", "Stage", "Bubble",
-                      "Communication(Not Overlapped and Exclude Receive)", "Preparing"]
-KERNEL_BASE = ["Device_id", "Name", "Type", "Accelerator Core", "Start Time(us)", "Duration(us)",
-               "Wait Time(us)", "Block Num"]
-SHAPE_HEADERS = ["Input Shapes", "Input Data Types", "Input Formats", "Output Shapes",
-                 "Output Data Types", "Output Formats"]
-KERNEL_FULL = ["Device_id", "Model ID", "Task ID", "Stream ID", "Name", "Type", "OP State",
-               "Accelerator Core", "Start Time(us)", "Duration(us)", "Wait Time(us)", "Block Num",
-               "Mix Block Num", "HF32 Eligible"] + SHAPE_HEADERS + ["Context ID"]
-AIC_PIPE = ["aicore_time(us)", "aic_total_cycles", "aic_mac_time(us)", "aic_mac_ratio",
-            "aic_scalar_time(us)", "aic_scalar_ratio", "aic_mte1_time(us)", "aic_mte1_ratio",
-            "aic_mte2_time(us)", "aic_mte2_ratio", "aic_fixpipe_time(us)", "aic_fixpipe_ratio",
-            "aic_icache_miss_rate", "aiv_time(us)", "aiv_total_cycles", "aiv_vec_time(us)", "aiv_vec_ratio",
-            "aiv_scalar_time(us)", "aiv_scalar_ratio", "aiv_mte2_time(us)", "aiv_mte2_ratio",
-            "aiv_mte3_time(us)", "aiv_mte3_ratio", "aiv_icache_miss_rate", "cube_utilization(%)"]
-AIC_ARITH = ["aicore_time(us)", "aic_total_cycles", "aic_mac_fp16_ratio", "aic_mac_int8_ratio",
-             "aic_cube_fops", "aic_vector_fops", "aiv_time(us)", "aiv_total_cycles", "aiv_vec_fp32_ratio",
-             "aiv_vec_fp16_ratio", "aiv_vec_int32_ratio", "aiv_vec_misc_ratio", "aiv_cube_fops",
-             "aiv_vector_fops"]
-OP_STAT_HEADERS = ["Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
-                   "Avg Time(us)", "Max Time(us)", "Ratio(%)"]
 API_STAT_HEADERS = ["Device_id", "Level", "API Name", "Time(us)", "Count", "Avg(us)", "Min(us)",
                     "Max(us)", "Variance"]
 OPERATOR_DETAILS_HEADERS = ["Name", "Input Shapes", "Call Stack", "Host Self Duration(us)",
@@ -54,24 +38,6 @@ NPU_MODULE_MEM_HEADERS = ["Device_id", "Component", "Timestamp(us)", "Total Rese
 DATA_PREPROCESS_HEADERS = ["Device_id", "Timestamp(us)", "Node", "Compute_time(us)", "Memcpy_time(us)",
                            "Task_time(us)", "Dispatch_time(us)", "Total_time(us)", "Stream ID", "Task ID"]
 
-# (op name, op type, accelerator core, share of the step's compute time, input shapes)
-KERNELS = [
-    ("aclnnEmbedding_GatherV2AiCore_GatherV2", "GatherV2", "AI_VECTOR_CORE", 0.010, "151936,4096;1,4096"),
-    ("aclnnRmsNorm_RmsNorm_RmsNorm", "RmsNorm", "AI_VECTOR_CORE", 0.025, "4096,1,4096;4096"),
-    ("aclnnMatmul_MatMulCommon_MatMulV2", "MatMulV2", "AI_CORE", 0.180, "4096,4096;4096,6144"),
-    ("aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore", "FlashAttentionScore",
-     "MIX_AIC", 0.140, "4096,1,4096;4096,1,1024;4096,1,1024"),
-    ("aclnnAdd_AddAiCore_Add", "Add", "AI_VECTOR_CORE", 0.020, "4096,1,4096;4096,1,4096"),
-    ("aclnnSwiGlu_SwiGlu_SwiGlu", "SwiGlu", "AI_VECTOR_CORE", 0.045, "4096,1,24576"),
-    ("aclnnMatmul_MatMulCommon_MatMulV2", "MatMulV2", "AI_CORE", 0.200, "4096,12288;12288,4096"),
-    ("aclnnFlashAttentionScoreGrad_FlashAttentionScoreGrad_FlashAttentionScoreGrad",
-     "FlashAttentionScoreGrad", "MIX_AIC", 0.210, "4096,1,4096;4096,1,1024;4096,1,1024"),
-    ("aclnnCast_CastAiCore_Cast", "Cast", "AI_VECTOR_CORE", 0.030, "4096,4096"),
-    ("aclnnInplaceAdd_AxpyAiCore_Axpy", "Axpy", "AI_VECTOR_CORE", 0.040, "4096,4096;4096,4096"),
-    ("aclnnAdamW_ApplyAdamWV2AiCore_ApplyAdamWV2", "ApplyAdamWV2", "AI_VECTOR_CORE", 0.100, "4096,4096"),
-]
-AICPU_KERNEL = ("aclnnNonzero_NonzeroAiCpu_NonZero", "NonZero", "AI_CPU", 0.004, "4096")
-COMM_KERNEL = ("hcom_allReduce__418_0_1", "hcom_allReduce_", "HCCL")
 LEVEL0_TRIM = ("CANN", "AscendCL", "Runtime", "GE", "Node", "Model", "Hccl", "acl_to_npu", "Communication@")
 
 
@@ -84,12 +50,7 @@ def _fmt(v, nd=3):
 
 
 def _write_csv(path, headers, rows):
-    if not rows:      # torch_npu writes no file for an empty table
-        return
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(headers)
-        w.writerows(rows)
+    profdata.write_csv(path, headers, rows)
 
 
 def _read_lines(path):
@@ -125,14 +86,23 @@ def profiler_dirs(path):
     return out
 
 
+def _env_int(name, default):
+    try:
+        return int(os.environ.get(name, "").strip())
+    except ValueError:
+        return default
+
+
 def _delta(seconds):
     return str(datetime.timedelta(seconds=seconds))
 
 
 class _Model:
-    """Synthetic device activity derived from the recorded steps."""
+    """Synthetic device activity of this rank, cut from profdata's model of the
+    whole job (so communication data agrees across ranks).  Kernels and steps are
+    kept here in ns, as the raw data has them."""
 
-    def __init__(self, info, steps):
+    def __init__(self, info, steps, metadata=None):
         cfg = info["config"]
         self.common = cfg["common_config"]
         self.exp = cfg["experimental_config"]
@@ -147,104 +117,33 @@ class _Model:
         self.pid = info.get("pid", 0)
         self.steps = steps
         self.schedule_used = bool(self.common.get("schedule")) and bool(steps)
-        self.kernels = []      # dicts
-        self.step_rows = []
-        self._build()
-
-    def _build(self):
-        kinds = list(KERNELS)
-        if self.level == "Level2":
-            kinds.append(AICPU_KERNEL)
-        task = 1
-        for mark in self.steps:
-            k, b, e = mark["step"], mark["start_ns"], mark["end_ns"]
-            rnd = random.Random(max(self.rank, 0) * 1000003 + k * 7919 + 17)
-            span = max(e - b, 1000)
-            compute_span = span * 0.80
-            t = b + span * 0.02
-            computing = 0.0
-            for name, typ, core, share, shapes in kinds:
-                dur = compute_span * share * rnd.uniform(0.92, 1.08)
-                self.kernels.append({"step": k, "name": name, "type": typ, "core": core, "start": t,
-                                     "dur": dur, "wait": rnd.uniform(0.5, 3.0) * 1000, "task": task,
-                                     "stream": 2 if core != "AI_CPU" else 4, "shapes": shapes,
-                                     "block": 24 if core != "AI_CPU" else 0})
-                task += 1
-                t += dur + 2000
-                computing += dur
-            comm = 0.0
-            overlapped = 0.0
-            if self.world > 1:
-                cdur = span * 0.14 * rnd.uniform(0.9, 1.1)
-                cstart = t - cdur * 0.3
-                self.kernels.append({"step": k, "name": COMM_KERNEL[0], "type": COMM_KERNEL[1],
-                                     "core": COMM_KERNEL[2], "start": cstart, "dur": cdur, "wait": 0.0,
-                                     "task": task, "stream": 7, "shapes": "", "block": 0})
-                task += 1
-                comm = cdur
-                overlapped = cdur * 0.3
-            not_overlapped = comm - overlapped
-            free = max(span - computing - not_overlapped, 0.0)
-            self.step_rows.append({"step": k, "begin": b, "end": e, "computing": computing,
-                                   "comm_not_overlapped": not_overlapped, "overlapped": overlapped,
-                                   "comm": comm, "free": free, "stage": span,
-                                   "preparing": span * 0.01})
+        knobs = profdata.Knobs.from_env()
+        dargs = (metadata or {}).get("distributed_args") or {}
+        layout = profdata.Layout.from_args(dargs, self.world, knobs.seed)
+        if layout.world != self.world:
+            layout = profdata.Layout(self.world, seed=knobs.seed)
+        step_ms = max(_env_int("MSPROF_SIM_STEP_MS", 25), 0)
+        job = profdata.Job(layout, knobs, step_ms * 1000.0)
+        marks = [(m["step"], m["start_ns"] / 1000.0) for m in steps]
+        if not marks:
+            # without a schedule the whole collection is one step with an empty Step
+            begin = info.get("start_info", {}).get("collectionTimeBegin") or 0
+            marks = [(None, begin / 1000.0)]
+        self.data = profdata.RankData(job, max(self.rank, 0), self.device, marks, self.level, self.aic,
+                                      bool(self.common.get("record_shapes")), self.schedule_used)
+        self.kernels = []
+        for kn in self.data.kernels():
+            kn["start"] = kn["start"] * 1000.0
+            kn["dur"] = kn["dur"] * 1000.0
+            kn["wait"] = kn["wait"] * 1000.0
+            self.kernels.append(kn)
+        self.step_rows = [{"step": r["step"], "begin": r["begin"] * 1000.0, "computing": r["computing"] * 1000.0,
+                           "comm_not_overlapped": r["cno"] * 1000.0, "free": r["free"] * 1000.0}
+                          for r in self.data.step_rows()]
 
     # ---------------------------------------------------------------- tables
     def kernel_table(self):
-        full = self.level in ("Level1", "Level2")
-        shapes = full or bool(self.common.get("record_shapes"))
-        headers = list(KERNEL_FULL) if full else list(KERNEL_BASE) + (SHAPE_HEADERS if shapes else [])
-        aic_cols = []
-        if full:
-            aic_cols = AIC_ARITH if self.aic == "ACL_AICORE_ARITHMETIC_UTILIZATION" else AIC_PIPE
-            headers += aic_cols
-        if self.schedule_used:
-            headers = ["Step Id"] + headers
-        rows = []
-        for kn in self.kernels:
-            start = "%.3f\t" % _us(kn["start"])
-            dur = round(_us(kn["dur"]), 3)
-            wait = round(_us(kn["wait"]), 3)
-            shape_vals = [kn["shapes"], "DT_BF16", "ND", kn["shapes"], "DT_BF16", "ND"]
-            if full:
-                row = [self.device, 4294967295, kn["task"], kn["stream"], kn["name"], kn["type"], "dynamic",
-                       kn["core"], start, dur, wait, kn["block"], 0, "NO"] + shape_vals + ["N/A"]
-                rnd = random.Random(kn["task"])
-                if kn["core"] in ("HCCL", "AI_CPU"):
-                    row += ["N/A"] * len(aic_cols)
-                else:
-                    row += [round(dur * rnd.uniform(0.6, 0.95), 3) if "(us)" in c else
-                            (rnd.randint(10 ** 5, 10 ** 7) if "cycles" in c or "fops" in c else
-                             round(rnd.uniform(0.01, 0.9), 3)) for c in aic_cols]
-            else:
-                row = [self.device, kn["name"], kn["type"], kn["core"], start, dur, wait, kn["block"]]
-                if shapes:
-                    row += shape_vals
-            if self.schedule_used:
-                row = [kn["step"]] + row
-            rows.append(row)
-        return headers, rows
-
-    def step_trace_table(self):
-        rows = []
-        for s in sorted(self.step_rows, key=lambda r: r["step"]):
-            rows.append([self.device, s["step"]] + [round(_us(s[key]), 3) for key in
-                        ("computing", "comm_not_overlapped", "overlapped", "comm", "free", "stage")]
-                        + [0, round(_us(s["comm_not_overlapped"]), 3), round(_us(s["preparing"]), 3)])
-        return STEP_TRACE_HEADERS, rows
-
-    def op_statistic_table(self):
-        groups = {}
-        for kn in self.kernels:
-            groups.setdefault((kn["type"], kn["core"]), []).append(_us(kn["dur"]))
-        total = sum(sum(v) for v in groups.values()) or 1.0
-        rows = []
-        for (typ, core), durs in sorted(groups.items(), key=lambda kv: -sum(kv[1])):
-            rows.append([self.device, typ, core, len(durs), round(sum(durs), 3), round(min(durs), 3),
-                         round(sum(durs) / len(durs), 3), round(max(durs), 3),
-                         round(100.0 * sum(durs) / total, 3)])
-        return OP_STAT_HEADERS, rows
+        return self.data.kernel_headers(), self.data.kernel_rows()
 
     def api_statistic_table(self):
         rows = []
@@ -336,7 +235,7 @@ class _Model:
                        "ts": "%.3f" % _us(op["start_ns"]), "dur": round(_us(op["end_ns"] - op["start_ns"]), 3),
                        "cat": "cpu_op", "args": {"Sequence number": -1, "Fwd thread id": 0}})
         for kn in self.kernels:
-            is_comm = kn["core"] == "HCCL"
+            is_comm = kn["core"] == "COMMUNICATION"
             ev.append({"ph": "X", "name": kn["name"], "pid": comm_pid if is_comm else hw_pid,
                        "tid": kn["stream"], "ts": "%.3f" % _us(kn["start"]), "dur": round(_us(kn["dur"]), 3),
                        "args": {"Model Id": 4294967295, "Task Type": kn["core"], "Stream Id": kn["stream"],
@@ -359,42 +258,6 @@ class _Model:
             ev = [e for e in ev if not str(e.get("name", "")).startswith(LEVEL0_TRIM)]
         return ev
 
-    def communication(self):
-        comm, matrix = {}, {}
-        for s in self.step_rows:
-            if s["comm"] <= 0:
-                continue
-            key = "step%d" % s["step"]
-            name = "%s@%d" % (COMM_KERNEL[0], 1)
-            elapse = round(s["comm"] / 1e6, 4)
-            comm[key] = {"p2p": {}, "collective": {name: {
-                "Communication Time Info": {
-                    "Start Timestamp(us)": round(_us(s["end"] - s["comm"]), 3), "Elapse Time(ms)": elapse,
-                    "Transit Time(ms)": round(elapse * 0.7, 4), "Wait Time(ms)": round(elapse * 0.2, 4),
-                    "Synchronization Time(ms)": round(elapse * 0.05, 4), "Idle Time(ms)": round(elapse * 0.1, 4),
-                    "Wait Time Ratio": 0.2222, "Synchronization Time Ratio": 0.0667},
-                "Communication Bandwidth Info": {
-                    "RDMA": {"Transit Size(MB)": 0, "Transit Time(ms)": 0, "Bandwidth(GB/s)": 0,
-                             "Large Packet Ratio": 0, "Size Distribution": {}},
-                    "HCCS": {"Transit Size(MB)": 256.0, "Transit Time(ms)": round(elapse * 0.7, 4),
-                             "Bandwidth(GB/s)": round(0.25 / max(elapse * 0.7 / 1000, 1e-6), 4),
-                             "Large Packet Ratio": 0.0, "Size Distribution": {"256.0": [1, round(elapse * 0.7, 4)]}},
-                    "PCIE": {"Transit Size(MB)": 0, "Transit Time(ms)": 0, "Bandwidth(GB/s)": 0,
-                             "Large Packet Ratio": 0, "Size Distribution": {}},
-                    "SDMA": {"Transit Size(MB)": 256.0, "Transit Time(ms)": round(elapse * 0.7, 4),
-                             "Bandwidth(GB/s)": round(0.25 / max(elapse * 0.7 / 1000, 1e-6), 4),
-                             "Large Packet Ratio": 0, "Size Distribution": {}}}}}}
-            links = {}
-            for peer in range(min(self.world, 8)):
-                if peer == max(self.rank, 0):
-                    continue
-                links["%d-%d" % (max(self.rank, 0), peer)] = {
-                    "Transport Type": "HCCS", "Transit Size(MB)": 256.0 / max(self.world - 1, 1),
-                    "Transit Time(ms)": round(elapse * 0.7, 4), "Bandwidth(GB/s)": 18.7,
-                    "Op Name": name}
-            matrix[key] = {"p2p": {}, "collective": {"allreduce-top1@%d" % 1: links}}
-        return comm, matrix
-
 
 def _cann_parse(path, model, simplify):
     """What msprof's export leaves in PROF_*: summary/timeline/sqlite per device and
@@ -410,8 +273,8 @@ def _cann_parse(path, model, simplify):
         os.makedirs(log, exist_ok=True)
         h, rows = model.kernel_table()
         _write_csv(os.path.join(out, "op_summary_%s.csv" % ts), h, rows)
-        h, rows = model.op_statistic_table()
-        _write_csv(os.path.join(out, "op_statistic_%s.csv" % ts), h, rows)
+        if model.level in ("Level1", "Level2"):
+            _write_csv(os.path.join(out, "op_statistic_%s.csv" % ts), *model.data.op_statistic_table())
         with open(os.path.join(out, "msprof_%s.json" % ts), "w") as f:
             json.dump(model.trace_events([]), f)
         with open(os.path.join(log, "msprof_analysis_%d.log" % os.getpid()), "w") as f:
@@ -419,7 +282,7 @@ def _cann_parse(path, model, simplify):
         if model.world > 1 and model.level in ("Level1", "Level2"):
             os.makedirs(os.path.join(prof, "analyze"), exist_ok=True)
             with open(os.path.join(prof, "analyze", "communication.json"), "w") as f:
-                json.dump(model.communication()[0], f)
+                json.dump(model.data.communication()[0], f)
         # torch_npu's simplify_data
         for dev in glob.glob(os.path.join(prof, "device_*")) + [os.path.join(prof, "host")]:
             shutil.rmtree(os.path.join(dev, "sqlite"), ignore_errors=True)
@@ -442,18 +305,10 @@ def _write_text(out, model, ops):
         _write_csv(os.path.join(out, "memory_record.csv"), *model.memory_record_table())
     if not model.has_npu or model.level == "Level_none":
         return
-    _write_csv(os.path.join(out, "kernel_details.csv"), *model.kernel_table())
-    _write_csv(os.path.join(out, "step_trace_time.csv"), *model.step_trace_table())
+    profdata.write_analysis_files(out, model.data, model.world > 1)
     _write_csv(os.path.join(out, "npu_module_mem.csv"), *model.npu_module_mem_table())
     if model.level in ("Level1", "Level2"):
-        _write_csv(os.path.join(out, "op_statistic.csv"), *model.op_statistic_table())
         _write_csv(os.path.join(out, "api_statistic.csv"), *model.api_statistic_table())
-        comm, matrix = model.communication()
-        if comm:
-            with open(os.path.join(out, "communication.json"), "w") as f:
-                json.dump(comm, f, indent=4)
-            with open(os.path.join(out, "communication_matrix.json"), "w") as f:
-                json.dump(matrix, f, indent=4)
     if model.level == "Level2":
         _write_csv(os.path.join(out, "data_preprocess.csv"), *model.data_preprocess_table())
 
@@ -492,43 +347,12 @@ def _write_db(out, model, ops):
                       "mixBlockDim INTEGER, taskType TEXT, opType TEXT)")
             c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (?,?,?,?,?,?)",
                           [(ids[k["name"]], k["task"], k["block"], 0, k["core"], k["type"])
-                           for k in model.kernels if k["core"] != "HCCL"])
+                           for k in model.kernels if k["core"] != "COMMUNICATION"])
         db.commit()
     finally:
         db.close()
     if model.has_npu and model.level != "Level_none":
-        db = sqlite3.connect(os.path.join(out, "analysis.db"))
-        try:
-            c = db.cursor()
-            c.execute("CREATE TABLE StepTraceTime (deviceId INTEGER, step TEXT, computing NUMERIC, "
-                      "communication_not_overlapped NUMERIC, overlapped NUMERIC, communication NUMERIC, "
-                      "free NUMERIC, stage NUMERIC, bubble NUMERIC, communication_not_overlapped_and_exclude_receive "
-                      "NUMERIC, preparing NUMERIC)")
-            _h, rows = model.step_trace_table()
-            c.executemany("INSERT INTO StepTraceTime VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                          [[r[0], str(r[1])] + r[2:] for r in rows])
-            if model.level in ("Level1", "Level2") and model.world > 1:
-                c.execute("CREATE TABLE CommAnalyzerTime (hccl_op_name TEXT, group_name TEXT, start_timestamp NUMERIC, "
-                          "elapse_time NUMERIC, transit_time NUMERIC, wait_time NUMERIC, synchronization_time NUMERIC, "
-                          "idle_time NUMERIC, step TEXT, type TEXT)")
-                comm, _m = model.communication()
-                for step, data in comm.items():
-                    for op, info in data["collective"].items():
-                        t = info["Communication Time Info"]
-                        c.execute("INSERT INTO CommAnalyzerTime VALUES (?,?,?,?,?,?,?,?,?,?)",
-                                  (op, "hccl_world_group", t["Start Timestamp(us)"], t["Elapse Time(ms)"],
-                                   t["Transit Time(ms)"], t["Wait Time(ms)"], t["Synchronization Time(ms)"],
-                                   t["Idle Time(ms)"], step, "collective"))
-                c.execute("CREATE TABLE CommAnalyzerBandwidth (hccl_op_name TEXT, group_name TEXT, "
-                          "transport_type TEXT, transit_size NUMERIC, transit_time NUMERIC, bandwidth NUMERIC, "
-                          "large_packet_ratio NUMERIC, package_size NUMERIC, count NUMERIC, total_duration NUMERIC, "
-                          "step TEXT, type TEXT)")
-                c.execute("CREATE TABLE CommAnalyzerMatrix (hccl_op_name TEXT, group_name TEXT, src_rank TEXT, "
-                          "dst_rank TEXT, transport_type TEXT, transit_size NUMERIC, transit_time NUMERIC, "
-                          "bandwidth NUMERIC, step TEXT, type TEXT, op_name TEXT)")
-            db.commit()
-        finally:
-            db.close()
+        profdata.write_analysis_db(os.path.join(out, "analysis.db"), model.data, model.world > 1)
 
 
 def _info_file(path):
@@ -564,7 +388,13 @@ def parse(path, export_type=None):
     if bad:
         print_error_msg(f"Invalid export type: {bad[0]}, it should be text or db.")
         return False
-    model = _Model(info, steps)
+    metadata = {}
+    try:
+        with open(os.path.join(path, "profiler_metadata.json")) as f:
+            metadata = json.load(f)
+    except (OSError, ValueError):
+        pass
+    model = _Model(info, steps, metadata)
     out = os.path.join(path, OUTPUT)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out, exist_ok=True)

@@ -1,0 +1,957 @@
+"""Synthetic device activity of a whole training job, one rank at a time, and the
+analysis files torch_npu derives from it (ASCEND_PROFILER_OUTPUT).
+
+Every rank's parse runs on its own, yet the data must agree across ranks as real
+data does: the same collectives on every member of a group, and each member's
+wait time following from who arrived last.  So each rank replays one model of
+the whole job (all ranks, every step) and keeps its own row of it.  The model is
+a pure function of the layout, the step ids, the nominal step time and the
+knobs below, seeded per rank and step, so the same inputs give the same bytes.
+
+Knobs (environment, shared by all ranks of a job):
+  MSPROF_SIM_SEED=N               seed of the jitter (default 1)
+  MSPROF_SIM_KERNELS_PER_STEP=N   compute kernels per step and rank (default 32)
+  MSPROF_SIM_RANKS_PER_NODE=N     ranks per node: HCCS inside, RDMA across (default 8)
+  MSPROF_SIM_SLOW_RANK=R          rank R computes 30 % longer; the others wait for it
+  MSPROF_SIM_SLOW_LINK=S-D        link S->D runs at 10 % of its transport's bandwidth
+  MSPROF_SIM_HOT_OP=TYPE          operator TYPE takes 60 % of the compute time
+  MSPROF_SIM_HOST_BOUND=1         host launch gaps: Free is about 20 % of each step
+  MSPROF_SIM_AICPU_US=N           an AI_CPU task (NonZero) of N us in every step
+  MSPROF_SIM_DYNAMIC_OP=TYPE      operator TYPE runs with dynamic shapes (OP State)
+  MSPROF_SIM_LOW_PIPE_OP=TYPE     operator TYPE keeps every pipe ratio low (under 0.1)
+  MSPROF_SIM_SMALL_PACKETS=1      collectives move 2 MB (on node) / 0.5 MB (RDMA) packets
+  MSPROF_SIM_OLD_STEP_TRACE=1     step_trace_time.csv without Device_id and Preparing (older torch_npu)
+Without a knob the data is healthy: rank spread under 1 % of the step, wait
+ratios under 0.1, Free about 3 %, no AI_CPU task of 20 us, only static shapes,
+HCCS/SDMA packets of at least 16 MB."""
+
+import json
+import os
+import random
+import re
+
+# --------------------------------------------------------------------- headers
+STEP_TRACE_HEADERS = ["Device_id", "Step", "Computing", "Communication(Not Overlapped)", "Overlapped",
+                      "Communication", "Free", "Stage", "Bubble",
+                      "Communication(Not Overlapped and Exclude Receive)", "Preparing"]
+# level0: torch_npu's fixed "show" headers, renamed
+KERNEL_BASE = ["Device_id", "Name", "Type", "Accelerator Core", "Start Time(us)", "Duration(us)",
+               "Wait Time(us)", "Block Num"]
+SHAPE_HEADERS = ["Input Shapes", "Input Data Types", "Input Formats", "Output Shapes",
+                 "Output Data Types", "Output Formats"]
+# level1/2: every column of CANN 8.0's op_summary, the first ones renamed by torch_npu
+KERNEL_FULL = ["Device_id", "Model ID", "Task ID", "Stream ID", "Name", "Type", "OP State",
+               "Accelerator Core", "Start Time(us)", "Duration(us)", "Wait Time(us)", "Block Dim",
+               "Mix Block Dim", "HF32 Eligible"] + SHAPE_HEADERS + ["Context ID"]
+AIC_PIPE = ["aicore_time(us)", "aic_total_cycles", "aic_mac_time(us)", "aic_mac_ratio",
+            "aic_scalar_time(us)", "aic_scalar_ratio", "aic_mte1_time(us)", "aic_mte1_ratio",
+            "aic_mte2_time(us)", "aic_mte2_ratio", "aic_fixpipe_time(us)", "aic_fixpipe_ratio",
+            "aic_icache_miss_rate", "aiv_time(us)", "aiv_total_cycles", "aiv_vec_time(us)", "aiv_vec_ratio",
+            "aiv_scalar_time(us)", "aiv_scalar_ratio", "aiv_mte2_time(us)", "aiv_mte2_ratio",
+            "aiv_mte3_time(us)", "aiv_mte3_ratio", "aiv_icache_miss_rate", "cube_utilization(%)"]
+AIC_ARITH = ["aicore_time(us)", "aic_total_cycles", "aic_mac_fp16_ratio", "aic_mac_int8_ratio",
+             "aic_cube_fops", "aic_vector_fops", "aiv_time(us)", "aiv_total_cycles", "aiv_vec_fp32_ratio",
+             "aiv_vec_fp16_ratio", "aiv_vec_int32_ratio", "aiv_vec_misc_ratio", "aiv_cube_fops",
+             "aiv_vector_fops"]
+OP_STAT_HEADERS = ["Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
+                   "Avg Time(us)", "Max Time(us)", "Ratio(%)"]
+TRANSPORTS = ("RDMA", "HCCS", "PCIE", "SDMA", "SIO")
+
+# analysis.db, column names and types as torch_npu's TableColumnsManager declares them
+DB_TABLES = {
+    "StepTraceTime": [("step", "TEXT"), ("computing", "NUMERIC"), ("communication_not_overlapped", "NUMERIC"),
+                      ("overlapped", "NUMERIC"), ("communication", "NUMERIC"), ("free", "NUMERIC"),
+                      ("stage", "NUMERIC"), ("bubble", "NUMERIC"),
+                      ("communication_not_overlapped_and_exclude_receive", "NUMERIC"), ("preparing", "NUMERIC")],
+    "CommAnalyzerTime": [("hccl_op_name", "TEXT"), ("group_name", "TEXT"), ("start_timestamp", "NUMERIC"),
+                         ("elapse_time", "NUMERIC"), ("transit_time", "NUMERIC"), ("wait_time", "NUMERIC"),
+                         ("synchronization_time", "NUMERIC"), ("idle_time", "NUMERIC"), ("step", "TEXT"),
+                         ("type", "TEXT")],
+    "CommAnalyzerBandwidth": [("hccl_op_name", "TEXT"), ("group_name", "TEXT"), ("transport_type", "TEXT"),
+                              ("transit_size", "NUMERIC"), ("transit_time", "NUMERIC"), ("bandwidth", "NUMERIC"),
+                              ("large_packet_ratio", "NUMERIC"), ("package_size", "NUMERIC"), ("count", "NUMERIC"),
+                              ("total_duration", "NUMERIC"), ("step", "TEXT"), ("type", "TEXT")],
+    "CommAnalyzerMatrix": [("hccl_op_name", "TEXT"), ("group_name", "TEXT"), ("src_rank", "TEXT"),
+                           ("dst_rank", "TEXT"), ("transport_type", "TEXT"), ("transit_size", "NUMERIC"),
+                           ("transit_time", "NUMERIC"), ("bandwidth", "NUMERIC"), ("step", "TEXT"), ("type", "TEXT"),
+                           ("op_name", "TEXT")],
+}
+
+# ------------------------------------------------------------------ the model
+# Operator templates: (type, accelerator core, weight, input shapes).  The name is
+# aclnn's "aclnn<Api>_<Kernel>_<Type>".  Weights are shares of a compute phase.
+_OPS = {
+    "GatherV2": ("aclnnEmbedding_GatherV2AiCore_GatherV2", "AI_VECTOR_CORE", "151936,4096;1,4096"),
+    "RmsNorm": ("aclnnRmsNorm_RmsNorm_RmsNorm", "AI_VECTOR_CORE", "4096,1,4096;4096"),
+    "MatMulV2": ("aclnnMatmul_MatMulCommon_MatMulV2", "AI_CORE", "4096,4096;4096,6144"),
+    "FlashAttentionScore": ("aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore", "MIX_AIC",
+                            "4096,1,4096;4096,1,1024;4096,1,1024"),
+    "Add": ("aclnnAdd_AddAiCore_Add", "AI_VECTOR_CORE", "4096,1,4096;4096,1,4096"),
+    "SwiGlu": ("aclnnSwiGlu_SwiGlu_SwiGlu", "AI_VECTOR_CORE", "4096,1,24576"),
+    "BatchMatMulV2": ("aclnnBatchMatMul_BatchMatMulV2_BatchMatMulV2", "AI_CORE", "4096,1,12288;12288,4096"),
+    "SwiGluGrad": ("aclnnSwiGluGrad_SwiGluGrad_SwiGluGrad", "AI_VECTOR_CORE", "4096,1,12288;4096,1,24576"),
+    "FlashAttentionScoreGrad": ("aclnnFlashAttentionScoreGrad_FlashAttentionScoreGrad_FlashAttentionScoreGrad",
+                                "MIX_AIC", "4096,1,4096;4096,1,1024;4096,1,1024"),
+    "RmsNormGrad": ("aclnnRmsNormGrad_RmsNormGrad_RmsNormGrad", "AI_VECTOR_CORE", "4096,1,4096;4096,1,4096"),
+    "Cast": ("aclnnCast_CastAiCore_Cast", "AI_VECTOR_CORE", "4096,4096"),
+    "Axpy": ("aclnnInplaceAdd_AxpyAiCore_Axpy", "AI_VECTOR_CORE", "4096,4096;4096,4096"),
+    "ApplyAdamWV2": ("aclnnAdamW_ApplyAdamWV2AiCore_ApplyAdamWV2", "AI_VECTOR_CORE", "4096,4096"),
+    "NonZero": ("aclnnNonzero_NonzeroAiCpu_NonZero", "AI_CPU", "4096"),
+}
+# phase: (share of the step's compute, [(type, weight)])
+_PHASES = [
+    ("fwd", 0.30, [("GatherV2", 2), ("RmsNorm", 4), ("MatMulV2", 12), ("FlashAttentionScore", 16), ("Add", 3),
+                   ("RmsNorm", 4), ("MatMulV2", 12), ("SwiGlu", 10), ("BatchMatMulV2", 12), ("Add", 3)]),
+    ("bwd1", 0.35, [("BatchMatMulV2", 14), ("SwiGluGrad", 12), ("MatMulV2", 14), ("FlashAttentionScoreGrad", 30),
+                    ("RmsNormGrad", 6), ("Add", 4)]),
+    ("bwd2", 0.20, [("MatMulV2", 14), ("BatchMatMulV2", 14), ("RmsNormGrad", 6), ("Cast", 6)]),
+    ("opt", 0.15, [("Cast", 6), ("Axpy", 8), ("ApplyAdamWV2", 20)]),
+]
+DEFAULT_KERNELS_PER_STEP = 32
+CORES = {"AI_CORE": 24, "MIX_AIC": 24, "AI_VECTOR_CORE": 48, "AI_CPU": 0, "COMMUNICATION": 0}
+# nominal link bandwidths, GB/s (= MB/ms)
+BANDWIDTH = {"HCCS": 25.0, "RDMA": 12.0}
+# per-link volume of one collective, MB: HCCS transfers stay >= 16 MB (no small packets)
+_COLL = {"world": ("hcom_allReduce_", 20.0), "dp": ("hcom_allReduce_", 60.0), "tp": ("hcom_allReduce_", 18.0),
+         "pp": ("hcom_send_", 18.0)}
+SLOW_RANK_FACTOR = 1.30
+SLOW_LINK_FACTOR = 0.10
+HOT_SHARE = 0.60
+
+
+def _env_int(env, name, default):
+    try:
+        return int(env.get(name, "").strip())
+    except ValueError:
+        return default
+
+
+class Knobs:
+    def __init__(self, seed=1, kernels_per_step=DEFAULT_KERNELS_PER_STEP, ranks_per_node=8, slow_rank=None,
+                 slow_link=None, hot_op=None, host_bound=False, aicpu_us=None, dynamic_op=None,
+                 low_pipe_op=None, small_packets=False, old_step_trace=False):
+        self.seed = seed
+        self.kernels_per_step = max(kernels_per_step, 1)
+        self.ranks_per_node = max(ranks_per_node, 1)
+        self.slow_rank = slow_rank
+        self.slow_link = slow_link
+        self.hot_op = hot_op
+        self.host_bound = host_bound
+        self.aicpu_us = aicpu_us
+        self.dynamic_op = dynamic_op
+        self.low_pipe_op = low_pipe_op
+        self.small_packets = small_packets
+        self.old_step_trace = old_step_trace
+
+    @classmethod
+    def from_env(cls, env=None):
+        env = os.environ if env is None else env
+        link = None
+        text = env.get("MSPROF_SIM_SLOW_LINK", "").strip()
+        if text:
+            src, _sep, dst = text.partition("-")
+            if src.strip().isdigit() and dst.strip().isdigit():
+                link = (int(src), int(dst))
+        slow = env.get("MSPROF_SIM_SLOW_RANK", "").strip()
+        return cls(seed=_env_int(env, "MSPROF_SIM_SEED", 1),
+                   kernels_per_step=_env_int(env, "MSPROF_SIM_KERNELS_PER_STEP", DEFAULT_KERNELS_PER_STEP),
+                   ranks_per_node=_env_int(env, "MSPROF_SIM_RANKS_PER_NODE", 8),
+                   slow_rank=int(slow) if slow.isdigit() else None, slow_link=link,
+                   hot_op=env.get("MSPROF_SIM_HOT_OP", "").strip() or None,
+                   host_bound=env.get("MSPROF_SIM_HOST_BOUND", "").strip() not in ("", "0"),
+                   aicpu_us=_env_int(env, "MSPROF_SIM_AICPU_US", 0) or None,
+                   dynamic_op=env.get("MSPROF_SIM_DYNAMIC_OP", "").strip() or None,
+                   low_pipe_op=env.get("MSPROF_SIM_LOW_PIPE_OP", "").strip() or None,
+                   small_packets=env.get("MSPROF_SIM_SMALL_PACKETS", "").strip() not in ("", "0"),
+                   old_step_trace=env.get("MSPROF_SIM_OLD_STEP_TRACE", "").strip() not in ("", "0"))
+
+
+def group_hash(name):
+    """The "@<group>" suffix HCCL gives an operator: two rolling hashes of the
+    communicator name (x29 and x131, mod 2^32) joined as (h1 << 32) | h2."""
+    h1 = h2 = 0
+    for ch in name:
+        h1 = (h1 * 29 + ord(ch)) & 0xFFFFFFFF
+        h2 = (h2 * 131 + ord(ch)) & 0xFFFFFFFF
+    return str((h1 << 32) | h2)
+
+
+class Group:
+    def __init__(self, kind, index, members, seed):
+        self.kind = kind            # world, dp, tp, pp
+        self.members = members      # global ranks, in group-rank order
+        self.comm_name = "127.0.0.1%%enp189s0f0_60000_%d_%d" % (index, 1700000000000000 + seed)
+        self.hash = group_hash(self.comm_name)
+        self.label = {"world": "hccl_world_group"}.get(kind, kind)
+
+
+class Layout:
+    """Megatron's rank order: tensor parallel fastest, then context, data, pipeline."""
+
+    def __init__(self, world, tp=1, pp=1, cp=1, ep=1, seed=1):
+        world = max(int(world or 1), 1)
+        tp, pp, cp = max(int(tp or 1), 1), max(int(pp or 1), 1), max(int(cp or 1), 1)
+        if world % (tp * pp * cp):
+            tp = pp = cp = 1
+        self.world, self.tp, self.pp, self.cp, self.ep = world, tp, pp, cp, max(int(ep or 1), 1)
+        self.dp = world // (tp * pp * cp)
+        self.groups = []
+        index = 0
+
+        def add(kind, members):
+            nonlocal index
+            self.groups.append(Group(kind, index, members, seed))
+            index += 1
+        if world > 1:
+            add("world", list(range(world)))
+        if self.dp > 1:
+            for p in range(pp):
+                for c in range(cp):
+                    for t in range(tp):
+                        add("dp", [self.rank_of(t, c, d, p) for d in range(self.dp)])
+        if tp > 1:
+            for p in range(pp):
+                for d in range(self.dp):
+                    for c in range(cp):
+                        add("tp", [self.rank_of(t, c, d, p) for t in range(tp)])
+        if pp > 1:
+            for d in range(self.dp):
+                for c in range(cp):
+                    for t in range(tp):
+                        for p in range(pp - 1):
+                            add("pp", [self.rank_of(t, c, d, p), self.rank_of(t, c, d, p + 1)])
+
+    @classmethod
+    def from_args(cls, args, world, seed=1):
+        args = args or {}
+        return cls(args.get("world_size") or world, args.get("tensor_model_parallel_size"),
+                   args.get("pipeline_model_parallel_size"), args.get("context_parallel_size"),
+                   args.get("expert_model_parallel_size"), seed)
+
+    def rank_of(self, t, c, d, p):
+        return t + self.tp * (c + self.cp * (d + self.dp * p))
+
+    def stage(self, rank):
+        return rank // (self.tp * self.cp * self.dp)
+
+    def distributed_args(self, rank):
+        return {"tensor_model_parallel_size": self.tp, "pipeline_model_parallel_size": self.pp,
+                "data_parallel_size": self.dp, "context_parallel_size": self.cp,
+                "expert_model_parallel_size": self.ep, "sequence_parallel": False,
+                "rank": rank, "world_size": self.world}
+
+    def parallel_group_info(self, rank):
+        """profiler_metadata.json's parallel_group_info: the groups this rank is in."""
+        out = {}
+        for g in self.groups:
+            if rank in g.members:
+                out[g.comm_name] = {"group_name": g.label, "group_rank": g.members.index(rank),
+                                    "global_ranks": list(g.members)}
+        return out
+
+
+class Op:
+    """One collective (or one side of a send/receive) as one rank saw it."""
+    __slots__ = ("group", "kind", "name", "p2p", "recv", "start", "end", "wait", "sync", "transit", "idle",
+                 "links")
+
+
+def _rnd(seed, rank, step, salt):
+    return random.Random(((seed * 1000003 + rank) * 7919 + step) * 31 + salt)
+
+
+class Job:
+    """The model of every rank in one step: compute phases with jitter, blocking
+    collectives in which everyone waits for the last arrival, one data-parallel
+    all-reduce overlapped with the end of the backward pass, pipeline sends."""
+
+    def __init__(self, layout, knobs, step_us):
+        self.layout = layout
+        self.knobs = knobs
+        self.step_us = max(float(step_us), 5000.0)
+        self._cache = {}
+        self.link_bw = {}
+        self.plan, self.ops_table = _kernel_plan(knobs)
+        self.shares = {p: s for p, s, _ops in self.plan}
+
+    def transport(self, src, dst):
+        n = self.knobs.ranks_per_node
+        return "HCCS" if src // n == dst // n else "RDMA"
+
+    def bandwidth(self, src, dst):
+        key = (src, dst)
+        bw = self.link_bw.get(key)
+        if bw is None:
+            tt = self.transport(src, dst)
+            jitter = _rnd(self.knobs.seed, src, dst, 77).uniform(0.99, 1.01)
+            bw = BANDWIDTH[tt] * jitter
+            if self.knobs.slow_link == key:
+                bw = BANDWIDTH[tt] * SLOW_LINK_FACTOR
+            self.link_bw[key] = bw
+        return bw
+
+    def links(self, group, rank):
+        """The peers a member sends to: all of a small group; in a large one the
+        members on its node (HCCS mesh) and the same device of the next and the
+        previous node (RDMA ring), as HCCL's hierarchical algorithms do, or its
+        ring neighbours when neither is in the group."""
+        m = group.members
+        if len(m) <= 16:
+            return [p for p in m if p != rank]
+        n = self.knobs.ranks_per_node
+        members = set(m)
+        near = {p for p in m if p // n == rank // n} | ({rank + n, rank - n} & members)
+        if len(near) <= 1:
+            i = m.index(rank)
+            near |= {m[(i + 1) % len(m)], m[(i - 1) % len(m)]}
+        near.discard(rank)
+        return sorted(near)
+
+    def compute_us(self, rank, step):
+        c = 0.70 * self.step_us
+        if self.knobs.slow_rank == rank:
+            c *= SLOW_RANK_FACTOR
+        return c
+
+    def step(self, k):
+        if k not in self._cache:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[k] = self._simulate(k)
+        return self._cache[k]
+
+    def _simulate(self, k):
+        lay, W = self.layout, self.layout.world
+        gap = (0.05 if self.knobs.host_bound else 0.004) * self.step_us
+        t = [0.0] * W
+        comp = [[] for _ in range(W)]      # (phase, start, end)
+        ops = [[] for _ in range(W)]
+        seq = {}
+        by_kind = {}
+        for g in lay.groups:
+            by_kind.setdefault(g.kind, []).append(g)
+        cus = [self.compute_us(r, k) for r in range(W)]
+        # jitter is absolute (+-1 us per phase, 0-20 us at each launch), so
+        # healthy wait ratios stay small at any step time
+        rnds = [_rnd(self.knobs.seed, r, _num(k), 1) for r in range(W)]
+        first_gap = (0.05 if self.knobs.host_bound else 0.01) * self.step_us
+        for r in range(W):
+            t[r] = first_gap
+
+        def compute(phase, share):
+            for r in range(W):
+                t[r] += gap
+                d = cus[r] * share + rnds[r].uniform(-1.0, 1.0)
+                comp[r].append((phase, t[r], t[r] + d))
+                t[r] += d
+
+        def collective(g, blocking=True, p2p=False, at=None):
+            """One collective of group g; members arrive at their t (or at[m])."""
+            at = t if at is None else at
+            name_t, size = _COLL[g.kind]
+            # HCCL numbers a group's operators through the whole run
+            n = seq.get(g.hash, max(_num(k), 0) * 8) + 1
+            seq[g.hash] = n
+            # launch jitter: the members' offsets are an even 0-20 us grid in a
+            # random order, so someone different is last each time but, in
+            # healthy data, never an outlier (Dixon's Q stays 1/(n-1))
+            order = random.Random("%d/%s/%d" % (self.knobs.seed, g.hash, n)).sample(g.members, len(g.members))
+            step_us = 20.0 / max(len(order) - 1, 1)
+            arrive = {m: at[m] + i * step_us for i, m in enumerate(order)}
+            last = max(arrive.values())
+            transit = 0.0
+            per_rank_links = {}
+            for m in g.members:
+                ls = []
+                for p in self.links(g, m):
+                    bw = self.bandwidth(m, p)
+                    tt = self.transport(m, p)
+                    ls.append((p, tt, size, size / bw))
+                    # the time follows the nominal bandwidth (the +-1 % of a link shows
+                    # in its figures only), so groups of one kind take equally long
+                    # and healthy arrivals stay without outliers; a slow link counts
+                    nominal = bw if self.knobs.slow_link == (m, p) else BANDWIDTH[tt]
+                    transit = max(transit, size / nominal * 1000.0)
+                per_rank_links[m] = ls
+            hand = 0.01 * transit
+            idle = 0.02 * transit
+            end = last + hand + transit + idle
+            for i, m in enumerate(g.members):
+                op = Op()
+                op.group = g
+                op.kind = g.kind
+                op.p2p = p2p
+                op.recv = p2p and i == 1
+                tname = ("hcom_receive_" if op.recv else name_t)
+                op.name = "%s_%s_%d_1" % (tname, g.hash[-3:], n)
+                op.start = arrive[m]
+                op.end = end
+                op.sync = last - arrive[m]
+                op.wait = op.sync + hand
+                op.transit = transit
+                op.idle = idle
+                op.links = [] if op.recv else per_rank_links[m]
+                ops[m].append(op)
+                if blocking:
+                    t[m] = end
+            return end
+
+        compute("fwd", self.shares["fwd"])
+        for g in by_kind.get("tp", []):
+            collective(g)
+        # pipeline sends and receives of all stages at once (steady 1F1B): a
+        # stage waits for its neighbours, not for the whole chain before it
+        snap = list(t)
+        p2p_end = {}
+        for g in by_kind.get("pp", []):
+            end = collective(g, blocking=False, p2p=True, at=snap)
+            for m in g.members:
+                p2p_end[m] = max(p2p_end.get(m, 0.0), end)
+        for m, end in p2p_end.items():
+            t[m] = max(t[m], end)
+        compute("bwd1", self.shares["bwd1"])
+        for g in by_kind.get("tp", []):
+            collective(g)
+        pending = {}
+        for g in by_kind.get("dp", []):
+            end = collective(g, blocking=False)
+            for m in g.members:
+                pending[m] = end
+        compute("bwd2", self.shares["bwd2"])
+        for m, end in pending.items():
+            t[m] = max(t[m], end)
+        for g in by_kind.get("world", []):
+            collective(g)
+        compute("opt", self.shares["opt"])
+        tail = 0.004 * self.step_us
+        span = [t[r] + tail for r in range(W)]
+        return comp, ops, span
+
+
+def _union(iv):
+    out = []
+    for b, e in sorted(iv):
+        if out and b <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([b, e])
+    return out
+
+
+def _length(iv):
+    return sum((e - b for b, e in iv), 0.0)
+
+
+def _intersect(a, b):
+    i = j = 0
+    total = 0.0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if hi > lo:
+            total += hi - lo
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def _kernel_plan(knobs):
+    """[(phase, share of compute, [(type, weight)])], the hot operator and the kernel
+    count applied, and the operator table {type: (name, core, shapes)}."""
+    ops_table = dict(_OPS)
+    phases = [(p, s, list(ops)) for p, s, ops in _PHASES]
+    hot = knobs.hot_op
+    if hot:
+        if hot not in ops_table:
+            ops_table[hot] = ("aclnn%s_%s_%s" % (hot, hot, hot), "AI_CORE", "4096,4096;4096,4096")
+            phases[1][2].append((hot, 1))
+        # hot weights x a, the others x b, phase shares follow: the hot type ends at HOT_SHARE
+        frac = [sum(w for t, w in ops if t == hot) / sum(w for _t, w in ops) for _p, _s, ops in phases]
+        h = sum(s * f for (_p, s, _o), f in zip(phases, frac))
+        a, b = HOT_SHARE / h, (1.0 - HOT_SHARE) / (1.0 - h)
+        phases = [(p, s * (f * a + (1.0 - f) * b), [(t, w * (a if t == hot else b)) for t, w in ops])
+                  for (p, s, ops), f in zip(phases, frac)]
+    # n kernels in all, shared out by the phases' lengths (largest remainder), one at least each
+    n = max(knobs.kernels_per_step, len(phases))
+    base = sum(len(ops) for _p, _s, ops in phases)
+    exact = [n * len(ops) / base for _p, _s, ops in phases]
+    want = [max(1, int(x)) for x in exact]
+    for i in sorted(range(len(phases)), key=lambda i: int(exact[i]) - exact[i])[:max(n - sum(want), 0)]:
+        want[i] += 1
+    plan = [(p, s, [ops[i % len(ops)] for i in range(w)]) for (p, s, ops), w in zip(phases, want)]
+    return plan, ops_table
+
+
+class RankData:
+    """What one rank's parse writes: kernels, step rows and communication data."""
+
+    def __init__(self, job, rank, device, steps, level="Level1", aic="ACL_AICORE_PIPE_UTILIZATION",
+                 record_shapes=False, schedule_used=True):
+        self.job = job
+        self.rank = max(rank, 0)
+        self.device = device
+        self.steps = steps          # [(step id, begin us)]
+        self.level = level
+        self.aic = aic
+        self.record_shapes = record_shapes
+        self.schedule_used = schedule_used
+        self.plan = job.plan
+        self._rows = None
+
+    # --------------------------------------------------------------- per step
+    def step_rows(self):
+        if self._rows is None:
+            self._rows = [self._step_row(k, b) for k, b in self.steps]
+        return self._rows
+
+    def _step_row(self, k, begin):
+        comp, ops, span = self.job.step(k)
+        r = self.rank
+        cu = _union([(b, e) for _p, b, e in comp[r]])
+        comm_iv = _union([(o.start, o.end) for o in ops[r]])
+        recv_iv = _union([(o.start, o.end) for o in ops[r] if o.recv])
+        computing = _length(cu)
+        communication = _length(comm_iv)
+        overlapped = _intersect(comm_iv, cu)
+        cno = communication - overlapped
+        busy = _length(_union(cu + comm_iv))
+        bubble = _length(recv_iv) - _intersect(recv_iv, cu)
+        stage = span[r]
+        return {"step": k, "begin": begin, "computing": computing, "cno": cno, "overlapped": overlapped,
+                "comm": communication, "free": stage - busy, "stage": stage, "bubble": bubble,
+                "cno_excl_recv": cno - bubble, "preparing": comp[r][0][1] if comp[r] else 0.0}
+
+    def step_trace_table(self):
+        """Step is empty for a collection without a schedule.  MSPROF_SIM_OLD_STEP_TRACE
+        writes the older layout, without Device_id and Preparing."""
+        old = self.job.knobs.old_step_trace
+        rows = []
+        for s in self.step_rows():
+            row = [self.device, "" if s["step"] is None else s["step"]] + [_r3(s[key]) for key in (
+                "computing", "cno", "overlapped", "comm", "free", "stage", "bubble", "cno_excl_recv", "preparing")]
+            rows.append(row[1:-1] if old else row)
+        return (STEP_TRACE_HEADERS[1:-1] if old else STEP_TRACE_HEADERS), rows
+
+    # ---------------------------------------------------------------- kernels
+    def kernels(self):
+        """Yields one dict per task, in time order within each step; only one
+        step is held at a time, whatever MSPROF_SIM_KERNELS_PER_STEP is."""
+        task = 0
+        for k, begin in self.steps:
+            comp, ops, _span = self.job.step(k)
+            rnd = _rnd(self.job.knobs.seed, self.rank, _num(k), 5)
+            events = []
+            for (phase, b, e), (_p, _s, reps) in zip(comp[self.rank], self.plan):
+                total_w = sum(w for _t, w in reps)
+                t = b
+                d_all = e - b
+                for ty, w in reps:
+                    d = d_all * w / total_w
+                    events.append((t, d, ty, rnd))
+                    t += d
+            for op in ops[self.rank]:
+                events.append((op.start, op.end - op.start, op, None))
+            aicpu = self.job.knobs.aicpu_us
+            if self.level == "Level2" or aicpu:
+                # an AI_CPU task at the start of the optimizer phase: short (8-15 us)
+                # unless MSPROF_SIM_AICPU_US asks for a long one
+                ob = comp[self.rank][-1][1] if comp[self.rank] else 0.0
+                events.append((ob, float(aicpu) if aicpu else rnd.uniform(8.0, 15.0), "NonZero", rnd))
+            table = self.job.ops_table
+            events.sort(key=lambda ev: ev[0])
+            prev_end = {}
+            for start, dur, what, r in events:
+                task += 1
+                if isinstance(what, Op):
+                    name, typ, core, stream, shapes = what.name, what.name.rsplit("_", 3)[0], \
+                        "COMMUNICATION", 7, ""
+                else:
+                    name, core, shapes = table[what]
+                    typ = what
+                    stream = 4 if core == "AI_CPU" else 2
+                    dur = dur * r.uniform(0.995, 1.005)
+                pe = prev_end.get(stream)
+                wait = max(start - pe, 0.0) if pe is not None else 0.0
+                prev_end[stream] = start + dur
+                yield {"step": k, "name": name, "type": typ, "core": core, "start": begin + start, "dur": dur,
+                       "wait": wait, "task": task, "stream": stream, "shapes": shapes,
+                       "block": CORES.get(core, 0)}
+
+    def kernel_headers(self):
+        full = self.level in ("Level1", "Level2")
+        shapes = full or self.record_shapes
+        headers = list(KERNEL_FULL) if full else list(KERNEL_BASE) + (SHAPE_HEADERS if shapes else [])
+        if full:
+            headers += AIC_ARITH if self.aic == "ACL_AICORE_ARITHMETIC_UTILIZATION" else \
+                (AIC_PIPE if self.aic == "ACL_AICORE_PIPE_UTILIZATION" else [])
+        if self.schedule_used:
+            headers = ["Step Id"] + headers
+        return headers
+
+    def kernel_rows(self, stats=None):
+        """kernel_details.csv rows as CSV lines (files reach GBs, so the constant
+        part of each operator's row is formatted once).  With a dict in stats,
+        the op_statistic figures are gathered on the way."""
+        full = self.level in ("Level1", "Level2")
+        shapes = full or self.record_shapes
+        aic_cols = []
+        if full:
+            aic_cols = AIC_ARITH if self.aic == "ACL_AICORE_ARITHMETIC_UTILIZATION" else \
+                (AIC_PIPE if self.aic == "ACL_AICORE_PIPE_UTILIZATION" else [])
+        parts = {}
+        pools = {}
+        step = self.schedule_used
+        dev = str(self.device)
+        for kn in self.kernels():
+            key = (kn["name"], kn["core"])
+            part = parts.get(key)
+            if part is None:
+                part = parts[key] = self._row_parts(kn, full, shapes)
+            head, tail = part
+            d3 = _r3(kn["dur"])
+            line = '%s%s%s,"%.3f\t",%s,%s,%s' % ("%d," % kn["step"] if step else "", dev, head % (kn["task"], kn["stream"])
+                                                 if full else head, kn["start"], d3, _r3(kn["wait"]), tail)
+            if stats is not None:
+                _accumulate(stats, (kn["type"], kn["core"]), d3)
+            if aic_cols:
+                pool = pools.get(kn["type"])
+                if pool is None:
+                    pool = pools[kn["type"]] = _aic_pool(aic_cols, kn["core"], self.job.knobs.seed, self.rank,
+                                                         kn["type"], kn["type"] == self.job.knobs.low_pipe_op)
+                template, fracs = pool[kn["task"] & 15]
+                d = kn["dur"]
+                line += template % tuple([d * f for f in fracs])
+            yield line
+
+    def _row_parts(self, kn, full, shapes):
+        """The cells around the start, duration and wait of one operator's rows."""
+        # CANN writes the shapes with their own quotes, so the CSV shows them triple-quoted
+        sh = kn["shapes"]
+        n = sh.count(";") + 1
+        shape_vals = ['"%s"' % sh, ";".join(["DT_BF16"] * n), ";".join(["ND"] * n), '"%s"' % sh.split(";")[0],
+                      "DT_BF16", "ND"] if sh else [""] * 6
+        block = kn["block"]
+        if full:
+            state = "dynamic" if kn["type"] == self.job.knobs.dynamic_op else "static"
+            head = ",4294967295,%d,%d," + ",".join(_cell(v) for v in (kn["name"], kn["type"], state,
+                                                                          kn["core"])).replace("%", "%%")
+            tail = [block, block if kn["core"] == "MIX_AIC" else 0, "NO"] + shape_vals + ["N/A"]
+        else:
+            head = "," + ",".join(_cell(v) for v in (kn["name"], kn["type"], kn["core"]))
+            tail = [block] + (shape_vals if shapes else [])
+        return head, ",".join(_cell(v) for v in tail)
+
+    def op_statistic_table(self, groups=None):
+        """op_statistic.csv, from the figures kernel_rows gathered or a pass of its own."""
+        if groups is None:
+            groups = {}
+            for kn in self.kernels():
+                _accumulate(groups, (kn["type"], kn["core"]), _r3(kn["dur"]))
+        total = sum(g[1] for g in groups.values()) or 1.0
+        rows = []
+        for (typ, core), (cnt, tot, mn, mx) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
+            rows.append([self.device, typ, core, cnt, _r3(tot), _r3(mn), _r3(tot / cnt), _r3(mx),
+                         _r3(100.0 * tot / total)])
+        return OP_STAT_HEADERS, rows
+
+    # ----------------------------------------------------------- communication
+    def communication(self):
+        """communication.json and communication_matrix.json of this rank (ms, MB)."""
+        comm, matrix = {}, {}
+        for k, begin in self.steps:
+            _comp, ops, _span = self.job.step(k)
+            mine = ops[self.rank]
+            if not mine:
+                continue
+            sc = {"collective": {}, "p2p": {}}
+            raw = {"collective": {}, "p2p": {}}
+            for op in mine:
+                kind = "p2p" if op.p2p else "collective"
+                sc[kind]["%s@%s" % (op.name, op.group.hash)] = self._op_info(op, begin)
+                raw[kind]["%s@%s" % (op.name, op.group.hash)] = {
+                    "%d-%d" % (self.rank, p): {"Transport Type": tt, "Transit Size(MB)": _r4(size),
+                                               "Transit Time(ms)": _r4(size / self.job.bandwidth(self.rank, p)),
+                                               "Bandwidth(GB/s)": _r4(self.job.bandwidth(self.rank, p))}
+                    for p, tt, size, _t in op.links}
+            for kind in ("collective", "p2p"):
+                if sc[kind]:
+                    sc[kind]["Total Op Info"] = _total_info(sc[kind])
+            comm[_step_key(k)] = sc
+            matrix[_step_key(k)] = {kind: _integrate_matrix(raw[kind]) for kind in ("p2p", "collective")}
+        return comm, matrix
+
+    def _op_info(self, op, begin):
+        elapse = (op.end - op.start) / 1000.0
+        transit = op.transit / 1000.0
+        wait = op.wait / 1000.0
+        sync = op.sync / 1000.0
+        bw = {}
+        by_tt = {}
+        for p, tt, size, t_ms in op.links:
+            acc = by_tt.setdefault(tt, [0.0, 0.0, {}])
+            acc[0] += size
+            link_t = size / self.job.bandwidth(self.rank, p)
+            acc[1] += link_t
+            packet = size
+            if self.job.knobs.small_packets:
+                packet = 2.0 if tt == "HCCS" else 0.5
+            d = acc[2].setdefault(_r4(packet), [0, 0.0])
+            d[0] += int(round(size / packet))
+            d[1] += link_t
+        for tt in TRANSPORTS:
+            src = "HCCS" if tt == "SDMA" else tt     # SDMA sums the on-node transports
+            acc = by_tt.get(src)
+            if acc is None or tt == "SIO":
+                bw[tt] = {"Transit Size(MB)": 0, "Transit Time(ms)": 0, "Bandwidth(GB/s)": 0,
+                          "Large Packet Ratio": 0, "Size Distribution": {}}
+                continue
+            size, ttime, dist = acc
+            large = sum(float(s) * c for s, (c, _t) in dist.items()
+                        if float(s) >= (16.0 if src == "HCCS" else 1.0)) / size if size else 0.0
+            bw[tt] = {"Transit Size(MB)": _r4(size), "Transit Time(ms)": _r4(ttime),
+                      "Bandwidth(GB/s)": _r4(size / ttime) if ttime else 0,
+                      "Large Packet Ratio": _r4(large) if tt != "SDMA" else 0,
+                      "Size Distribution": {} if tt == "SDMA" else
+                      {str(s): [c, _r4(t)] for s, (c, t) in dist.items()}}
+        return {"Communication Time Info": {
+            "Start Timestamp(us)": _r3(begin + op.start), "Elapse Time(ms)": _r4(elapse),
+            "Transit Time(ms)": _r4(transit), "Wait Time(ms)": _r4(wait), "Synchronization Time(ms)": _r4(sync),
+            "Idle Time(ms)": _r4(elapse - transit - wait),
+            "Wait Time Ratio": _r4(wait / (wait + transit)) if wait + transit else 0,
+            "Synchronization Time Ratio": _r4(sync / (sync + transit)) if sync + transit else 0},
+            "Communication Bandwidth Info": bw}
+
+
+def _accumulate(groups, key, d):
+    g = groups.get(key)
+    if g is None:
+        groups[key] = [1, d, d, d]
+    else:
+        g[0] += 1
+        g[1] += d
+        if d < g[2]:
+            g[2] = d
+        if d > g[3]:
+            g[3] = d
+
+
+def _num(step):
+    """A step id for seeds and numbering (a collection without steps is one, -1)."""
+    return -1 if step is None else step
+
+
+def _step_key(step):
+    return "step" if step is None else "step%d" % step
+
+
+def _total_info(ops):
+    keys = ("Elapse Time(ms)", "Transit Time(ms)", "Wait Time(ms)", "Synchronization Time(ms)", "Idle Time(ms)")
+    t = {"Start Timestamp(us)": min(o["Communication Time Info"]["Start Timestamp(us)"] for o in ops.values())}
+    t.update((k, _r4(sum(o["Communication Time Info"][k] for o in ops.values()))) for k in keys)
+    w, tr, s = t["Wait Time(ms)"], t["Transit Time(ms)"], t["Synchronization Time(ms)"]
+    t["Wait Time Ratio"] = _r4(w / (w + tr)) if w + tr else 0
+    t["Synchronization Time Ratio"] = _r4(s / (s + tr)) if s + tr else 0
+    bw = {}
+    for tt in TRANSPORTS:
+        size = sum(o["Communication Bandwidth Info"][tt]["Transit Size(MB)"] for o in ops.values())
+        ttime = sum(o["Communication Bandwidth Info"][tt]["Transit Time(ms)"] for o in ops.values())
+        dist = {}
+        for o in ops.values():
+            for s_mb, (c, dt) in o["Communication Bandwidth Info"][tt]["Size Distribution"].items():
+                d = dist.setdefault(s_mb, [0, 0.0])
+                d[0] += c
+                d[1] = _r4(d[1] + dt)
+        large = [o["Communication Bandwidth Info"][tt]["Large Packet Ratio"] for o in ops.values()]
+        bw[tt] = {"Transit Size(MB)": _r4(size), "Transit Time(ms)": _r4(ttime),
+                  "Bandwidth(GB/s)": _r4(size / ttime) if ttime else 0,
+                  "Large Packet Ratio": _r4(sum(large) / len(large)) if large else 0, "Size Distribution": dist}
+    return {"Communication Time Info": t, "Communication Bandwidth Info": bw}
+
+
+def _integrate_matrix(per_op):
+    """torch_npu's matrix view: per operator type and group, each link's top1, middle,
+    bottom1..3 record (by bandwidth) and the total."""
+    by = {}
+    for op_key, links in per_op.items():
+        name, _sep, grp = op_key.partition("@")
+        typ = name.split("__")[0].replace("hcom_", "").replace("_", "").lower()
+        for link, data in links.items():
+            rec = dict(data)
+            rec["Op Name"] = name
+            by.setdefault((typ, grp, link), []).append(rec)
+    out = {}
+    for (typ, grp, link), recs in by.items():
+        recs.sort(key=lambda x: x["Bandwidth(GB/s)"], reverse=True)
+        size = sum(x["Transit Size(MB)"] for x in recs)
+        ttime = sum(x["Transit Time(ms)"] for x in recs)
+        picks = [("top1", recs[0]), ("middle", recs[len(recs) // 2]), ("bottom1", recs[-1])]
+        if len(recs) >= 2:
+            picks.append(("bottom2", recs[-2]))
+        if len(recs) >= 3:
+            picks.append(("bottom3", recs[-3]))
+        for tag, rec in picks:
+            out.setdefault("%s-%s@%s" % (typ, tag, grp), {})[link] = rec
+        out.setdefault("%s-total@%s" % (typ, grp), {})[link] = {
+            "Transport Type": recs[0]["Transport Type"], "Transit Size(MB)": _r4(size),
+            "Transit Time(ms)": _r4(ttime), "Bandwidth(GB/s)": _r4(size / ttime) if ttime else 0}
+    return out
+
+
+def _aic_pool(cols, core, seed, rank, typ, low=False):
+    """16 variants of an operator's AI Core metric cells, each a format (",..."
+    with %.3f for times and %d for cycles) and the factors of the duration that
+    fill it."""
+    if core in ("AI_CPU", "COMMUNICATION"):
+        return [("," + ",".join(["N/A"] * len(cols)), [])] * 16
+    pool = []
+    for cells in _aic_cells(cols, core, seed, rank, typ, low):
+        fmt = {0: None, 1: "%.3f", 2: "%d"}
+        pool.append(("," + ",".join(v.replace("%", "%%") if m == 0 else fmt[m] for m, v in cells),
+                     [v for m, v in cells if m]))
+    return pool
+
+
+def _aic_cells(cols, core, seed, rank, typ, low):
+    """(0, text) for a fixed cell, (1, f) for a time f x duration, (2, f) for
+    cycles f x duration."""
+    cube = core in ("AI_CORE", "MIX_AIC")
+    vec = core in ("AI_VECTOR_CORE", "MIX_AIC")
+    r = random.Random("%d/%d/%s" % (seed, rank, typ))
+    pool = []
+    for _v in range(16):
+        out = []
+        for c in cols:
+            side_ok = (c.startswith("aic") and cube) or (c.startswith("aiv") and vec) or \
+                not c.startswith(("aic_", "aiv_", "aicore", "aiv_time"))
+            if c.startswith("aicore_time") or c == "aiv_time(us)":
+                out.append((1, 0.97) if side_ok else (0, "0"))
+            elif "cycles" in c or "fops" in c:
+                out.append((2, 1850 * 0.97) if side_ok else (0, "0"))
+            elif not side_ok:
+                out.append((0, "0"))
+            elif c in ("aic_mac_ratio", "aiv_vec_ratio", "aic_mac_fp16_ratio", "aiv_vec_fp16_ratio"):
+                out.append((0, str(round(r.uniform(0.01, 0.08) if low else r.uniform(0.62, 0.88), 3))))
+            elif c.endswith("ratio") or c.endswith("rate"):
+                out.append((0, str(round(r.uniform(0.01, 0.08) if low else r.uniform(0.02, 0.25), 3))))
+            elif c == "cube_utilization(%)":
+                out.append((0, str(round(r.uniform(2.0, 8.0) if low else r.uniform(55.0, 85.0), 3)) if cube else "0"))
+            else:   # *_time(us)
+                out.append((1, r.uniform(0.05, 0.6)))
+        pool.append(out)
+    return pool
+
+
+def _r3(v):
+    return round(v, 3)
+
+
+def _r4(v):
+    return round(v, 4)
+
+
+# -------------------------------------------------------------------- writers
+_SPECIAL = re.compile('[,"\t\r\n]')
+
+
+def _cell(v):
+    if type(v) is not str:
+        return str(v)
+    if _SPECIAL.search(v):
+        return '"' + v.replace('"', '""') + '"'
+    return v
+
+
+def write_csv(path, headers, rows):
+    """torch_npu's CSV: \\r\\n line ends; a field with a comma, quote or tab is quoted
+    (so timestamps, which end in a tab, show as "123.456\\t").  No file for no rows."""
+    it = iter(rows)
+    first = next(it, None)
+    if first is None:
+        return False
+    with open(path, "w", newline="") as f:
+        buf = []
+        line = (lambda row: row) if isinstance(first, str) else (lambda row: ",".join(map(_cell, row)))
+        buf.append(",".join(_cell(h) for h in headers))
+        buf.append(line(first))
+        n = 0
+        for row in it:
+            buf.append(line(row))
+            n += 1
+            if n == 4096:
+                f.write("\r\n".join(buf) + "\r\n")
+                buf = []
+                n = 0
+        if buf:
+            f.write("\r\n".join(buf) + "\r\n")
+    return True
+
+
+def write_json(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=4)
+
+
+def write_analysis_files(out, rd, with_comm):
+    """The step/kernel/statistic/communication files of ASCEND_PROFILER_OUTPUT (text export)."""
+    stats = {}
+    write_csv(os.path.join(out, "kernel_details.csv"), rd.kernel_headers(), rd.kernel_rows(stats))
+    write_csv(os.path.join(out, "step_trace_time.csv"), *rd.step_trace_table())
+    if rd.level in ("Level1", "Level2"):
+        write_csv(os.path.join(out, "op_statistic.csv"), *rd.op_statistic_table(stats))
+        if with_comm:
+            comm, matrix = rd.communication()
+            if comm:
+                write_json(os.path.join(out, "communication.json"), comm)
+                write_json(os.path.join(out, "communication_matrix.json"), matrix)
+
+
+def write_analysis_db(path, rd, with_comm):
+    """analysis.db: StepTraceTime, and with communication data CommAnalyzerTime,
+    CommAnalyzerBandwidth and CommAnalyzerMatrix."""
+    import sqlite3
+    db = sqlite3.connect(path)
+    try:
+        def create(name):
+            cols = DB_TABLES[name]
+            db.execute("CREATE TABLE %s (%s)" % (name, ", ".join("%s %s" % c for c in cols)))
+            return "INSERT INTO %s VALUES (%s)" % (name, ",".join("?" * len(cols)))
+        ins = create("StepTraceTime")
+        _h, rows = rd.step_trace_table()
+        db.executemany(ins, [[str(r[1])] + r[2:] for r in rows])
+        if with_comm and rd.level in ("Level1", "Level2"):
+            comm, matrix = rd.communication()
+            if comm:
+                t_ins, b_ins, m_ins = create("CommAnalyzerTime"), create("CommAnalyzerBandwidth"), \
+                    create("CommAnalyzerMatrix")
+                for step, data in comm.items():
+                    for kind, ops in data.items():
+                        for key, info in ops.items():
+                            if key.startswith("Total"):
+                                continue
+                            name, _sep, grp = key.partition("@")
+                            t = info["Communication Time Info"]
+                            db.execute(t_ins, (name, grp, t["Start Timestamp(us)"], t["Elapse Time(ms)"],
+                                               t["Transit Time(ms)"], t["Wait Time(ms)"],
+                                               t["Synchronization Time(ms)"], t["Idle Time(ms)"], step, kind))
+                            for tt, b in info["Communication Bandwidth Info"].items():
+                                if not b["Transit Size(MB)"]:
+                                    continue
+                                dist = b["Size Distribution"].items() or [(None, (None, None))]
+                                for size, (cnt, dur) in dist:
+                                    db.execute(b_ins, (name, grp, tt, b["Transit Size(MB)"], b["Transit Time(ms)"],
+                                                       b["Bandwidth(GB/s)"], b["Large Packet Ratio"],
+                                                       float(size) if size is not None else None, cnt, dur,
+                                                       step, kind))
+                for step, data in matrix.items():
+                    for kind, ops in data.items():
+                        for key, links in ops.items():
+                            name, _sep, grp = key.partition("@")
+                            for link, m in links.items():
+                                src, _s, dst = link.partition("-")
+                                db.execute(m_ins, (name, grp, src, dst, m["Transport Type"], m["Transit Size(MB)"],
+                                                   m["Transit Time(ms)"], m["Bandwidth(GB/s)"], step, kind,
+                                                   m.get("Op Name", "")))
+        db.commit()
+    finally:
+        db.close()
