@@ -82,6 +82,18 @@ plan_steps(const struct plan *p, enum engine e, int *start, int *end)
 	    p->step_start ? *start + 2 : o->step_end;
 }
 
+int
+plan_window(const struct plan *p, enum engine e, int *start, int *end,
+    char **why)
+{
+	plan_steps(p, e, start, end);
+	if (*end > *start)
+		return 0;
+	*why = xasprintf(_("--step-end %d is not after the start step %d of "
+	    "this engine; give both with --steps S:E"), *end, *start);
+	return -1;
+}
+
 const char *
 plan_output(const struct plan *p, enum engine e)
 {

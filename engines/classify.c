@@ -361,12 +361,3 @@ launch_existing(const struct launch *l, char *const argv[], struct strv *out)
 	if (l->script >= 0 && e->existing != NULL)
 		e->existing(l, argv, out);
 }
-
-const char *
-launch_source_name(enum launch_source s)
-{
-	static const char *const names[] = { "none", "table", "content",
-	    "forced" };
-
-	return names[s];
-}

@@ -52,7 +52,4 @@ void	launch_classify(const struct launchtab *, const char *framework,
 void	launch_existing(const struct launch *, char *const argv[],
 	    struct strv *out);
 
-/* The name of a source for the journal: "table", "content", "forced". */
-const char *launch_source_name(enum launch_source);
-
 #endif

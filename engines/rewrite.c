@@ -172,17 +172,12 @@ launch_rewrite(const struct plan *p, const struct launch *l,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	plan_steps(p, l->engine, &out->step_start, &out->step_end);
 	out->save_path = xstrdup(plan_output(p, l->engine));
 	out->analyse = p->analyse || e->always_parses;
 	out->mode = e->window_only ? "static" : p->mode;
-	if (out->step_end <= out->step_start) {
-		/* Only --step-end was given, at or before the default start. */
-		*why = xasprintf(_("--step-end %d is not after the start step %d "
-		    "of this engine; give both with --steps S:E"),
-		    out->step_end, out->step_start);
+	if (plan_window(p, l->engine, &out->step_start, &out->step_end,
+	    why) == -1)
 		return -1;
-	}
 	if (l->engine == ENGINE_NONE || l->script < 0) {
 		*why = xstrdup(l->why[0] ? l->why :
 		    _("not a MindSpeed training entry"));

@@ -358,7 +358,7 @@ static int
 dry_run(const struct plan *p, const struct job *j)
 {
 	const struct scan_launch *r;
-	char *text;
+	char *text, *why = NULL;
 	int start, end, rc = 0;
 
 	printf(_("msprof-exec: dry run, nothing is started\n"));
@@ -377,10 +377,8 @@ dry_run(const struct plan *p, const struct job *j)
 	}
 	if (j->scan.nruns > 0)
 		return rc;
-	plan_steps(p, ENGINE_NONE, &start, &end);
-	if (end <= start)
-		errx(EX_USAGE, _("--step-end %d is not after the start step %d; "
-		    "give both with --steps S:E"), end, start);
+	if (plan_window(p, ENGINE_NONE, &start, &end, &why) == -1)
+		errx(EX_USAGE, "%s", why);
 	text = shell_join(j->cmd.v);
 	printf(_("runs: %s\nNo MindSpeed training launch was found in it "
 	    "before it runs: each one it starts is rewritten by its own engine "
