@@ -7,37 +7,6 @@
 #include "shim/match.h"
 #include "launchtab.h"
 
-static const char *const engine_names[] = {
-	[ENGINE_NONE] = "none",
-	[ENGINE_LLM_MCORE] = "llm-mcore",
-	[ENGINE_LLM_FSDP2] = "llm-fsdp2",
-	[ENGINE_MM_MEGATRON] = "mm-megatron",
-	[ENGINE_MM_YAML] = "mm-yaml",
-	[ENGINE_MM_FSDP2] = "mm-fsdp2",
-};
-
-const char *
-engine_name(enum engine e)
-{
-	return engine_names[e];
-}
-
-const char *
-engine_framework(enum engine e)
-{
-	return e == ENGINE_NONE ? "none" :
-	    e == ENGINE_LLM_MCORE || e == ENGINE_LLM_FSDP2 ? "llm" : "mm";
-}
-
-static enum engine
-engine_parse(const char *name)
-{
-	for (size_t i = 1; i < sizeof(engine_names) / sizeof(*engine_names); i++)
-		if (strcmp(engine_names[i], name) == 0)
-			return (enum engine)i;
-	return ENGINE_NONE;
-}
-
 const struct optset *
 launchtab_set(const struct launchtab *t, const char *set)
 {
@@ -118,10 +87,14 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *where,
 		if (bad_name(w[1], 1))
 			FAIL(_("%s: '%s' is not a script path; write it without "
 			    "',', ';' or '='"), where, w[1]);
-		if (e == ENGINE_NONE)
-			FAIL(_("%s: unknown engine '%s'; accepted: llm-mcore, "
-			    "llm-fsdp2, mm-megatron, mm-yaml, mm-fsdp2"), where,
-			    w[2]);
+		if (e == ENGINE_NONE) {
+			char *names = engine_names(", ");
+
+			*why = xasprintf(_("%s: unknown engine '%s'; accepted: "
+			    "%s"), where, w[2], names);
+			free(names);
+			return -1;
+		}
 		strv_push(&t->entries, w[1]);
 		t->engines = reallocarray(t->engines, t->entries.n,
 		    sizeof(*t->engines));

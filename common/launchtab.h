@@ -6,16 +6,8 @@
 #ifndef MSPROF_LAUNCHTAB_H
 #define MSPROF_LAUNCHTAB_H
 
+#include "engines/engine.h"
 #include "util.h"
-
-enum engine {
-	ENGINE_NONE = 0,
-	ENGINE_LLM_MCORE,
-	ENGINE_LLM_FSDP2,
-	ENGINE_MM_MEGATRON,
-	ENGINE_MM_YAML,
-	ENGINE_MM_FSDP2
-};
 
 struct optset {
 	char		*name;
@@ -46,9 +38,5 @@ const struct optset *launchtab_set(const struct launchtab *, const char *set);
 
 /* The engine of a training script path (ENGINE_NONE if not an entry). */
 enum engine launchtab_engine(const struct launchtab *, const char *script);
-
-const char *engine_name(enum engine);
-/* "llm" or "mm". */
-const char *engine_framework(enum engine);
 
 #endif

@@ -7,16 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engines/engine.h"
 #include "jsonfile.h"
 #include "plan.h"
-
-/* The default windows: LLM collects steps 2 to 3, MM 10 to 11. */
-#define LLM_STEPS_START	2
-#define LLM_STEPS_END	4
-#define MM_STEPS_START	10
-#define MM_STEPS_END	12
-#define LLM_OUTPUT	"./profiling_output"
-#define MM_OUTPUT	"./npu_profiling"
 
 static const char *const existing_names[] = { "ask", "keep", "override" };
 
@@ -78,23 +71,33 @@ plan_dup(struct plan *dst, const struct plan *src)
 	dst->launchtab = xstrdup_null(src->launchtab);
 }
 
+/* An engine's default window, and a window of two steps from --step-start. */
 void
 plan_steps(const struct plan *p, enum engine e, int *start, int *end)
 {
-	int mm = strcmp(engine_framework(e), "mm") == 0;
+	const struct engine_ops *o = engine_ops(e);
 
-	*start = p->step_start ? p->step_start :
-	    mm ? MM_STEPS_START : LLM_STEPS_START;
+	*start = p->step_start ? p->step_start : o->step_start;
 	*end = p->step_end ? p->step_end :
-	    p->step_start ? *start + 2 : mm ? MM_STEPS_END : LLM_STEPS_END;
+	    p->step_start ? *start + 2 : o->step_end;
+}
+
+int
+plan_window(const struct plan *p, enum engine e, int *start, int *end,
+    char **why)
+{
+	plan_steps(p, e, start, end);
+	if (*end > *start)
+		return 0;
+	*why = xasprintf(_("--step-end %d is not after the start step %d of "
+	    "this engine; give both with --steps S:E"), *end, *start);
+	return -1;
 }
 
 const char *
 plan_output(const struct plan *p, enum engine e)
 {
-	if (p->output != NULL)
-		return p->output;
-	return strcmp(engine_framework(e), "mm") == 0 ? MM_OUTPUT : LLM_OUTPUT;
+	return p->output != NULL ? p->output : engine_ops(e)->output;
 }
 
 static void

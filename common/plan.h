@@ -46,6 +46,12 @@ int	plan_read(struct plan *, const char *path, char **why);
 
 /* The step window and save path for an engine, defaults applied. */
 void	plan_steps(const struct plan *, enum engine, int *start, int *end);
+/*
+ * plan_steps(), and -1 with *why when the window is empty: only
+ * --step-end was given, at or before the engine's default start.
+ */
+int	plan_window(const struct plan *, enum engine, int *start, int *end,
+	    char **why);
 const char *plan_output(const struct plan *, enum engine);
 
 const char *existing_name(enum existing);

@@ -1,7 +1,7 @@
 /*
- * Dynamic profiling (torch_npu dynamic_profile, reference section 3.7):
- * the job polls DIR/profiler_config.json and starts collecting when the
- * file changes and its start_step comes (-1: at once).
+ * Dynamic profiling (torch_npu dynamic_profile): the job polls
+ * DIR/profiler_config.json and starts collecting when the file changes and
+ * its start_step comes (-1: at once).
  */
 #ifndef MSPROF_DYNAMIC_H
 #define MSPROF_DYNAMIC_H

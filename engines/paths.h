@@ -6,7 +6,7 @@
 #ifndef MSPROF_PATHS_H
 #define MSPROF_PATHS_H
 
-#include "rewrite.h"
+#include "classify.h"
 
 /* Append "OPTION PATH" for each path ARGV names that does not exist. */
 void	launch_missing_paths(const struct launch *, char *const argv[],

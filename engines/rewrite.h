@@ -1,19 +1,13 @@
 /*
- * Read a training launch (launcher, options, entry script) and rewrite it
- * with the profiling settings of the plan, per engine (DESIGN section 3).
+ * Rewrite a classified training launch with the profiling settings of the
+ * plan, the way its engine reads them (engine.h, one module per engine).
  */
 #ifndef MSPROF_REWRITE_H
 #define MSPROF_REWRITE_H
 
-#include "shim/match.h"
-#include "common/launchtab.h"
 #include "common/plan.h"
-
-struct launch {
-	enum launch_kind kind;
-	int		 script;	/* argv index of the training script, or -1 */
-	enum engine	 engine;
-};
+#include "classify.h"
+#include "engine.h"
 
 /* What a rewrite produced. */
 struct rewrite {
@@ -25,7 +19,22 @@ struct rewrite {
 	char		*save_path;	/* where the data goes */
 	int		 step_start, step_end;
 	int		 kept;		/* existing settings kept as they were */
+	int		 analyse;	/* parsed online, as it will really run */
+	const char	*mode;		/* "static" or "dynamic", as it will run */
 };
+
+/*
+ * Rewrite a launch into OUT.  Returns 0, or -1 with a message in *why when
+ * the plan cannot apply (bad config file, the user must choose, ...).
+ * Config copies are written into SESSION; with SESSION NULL (a dry run)
+ * nothing is written and the copies are only described in OUT->written.
+ */
+int	launch_rewrite(const struct plan *, const struct launch *,
+	    char *const argv[], char *const envp[], const char *session,
+	    struct rewrite *out, char **why);
+void	rewrite_free(struct rewrite *);
+
+/* For the engine modules. */
 
 /* Everything a rewrite works from. */
 struct rewrite_ctx {
@@ -38,44 +47,34 @@ struct rewrite_ctx {
 	char			**why;
 };
 
-/* Analyse the exec of PATH with ARGV. */
-void	launch_analyse(const struct launchtab *, const char *path,
-	    char *const argv[], struct launch *);
-
-/*
- * --framework llm|mm: an entry script the launch table does not know is
- * taken as one of that framework (LLM: mcore, or FSDP2 with a YAML first;
- * MM: the Megatron engine with --mm-tool, else a YAML entry).
- */
-void	launch_force_framework(struct launch *, const char *framework,
-	    char *const argv[]);
-
-/*
- * Rewrite a launch into OUT.  Returns 0, or -1 with a message in *why when
- * the plan cannot apply (bad config file, the user must choose, ...).
- * Config copies are written into SESSION (none when it is NULL).
- */
-int	launch_rewrite(const struct plan *, const struct launch *,
-	    char *const argv[], char *const envp[], const char *session,
-	    struct rewrite *out, char **why);
-void	rewrite_free(struct rewrite *);
-
-/* The flags appended to a MindSpeed-LLM mcore launch. */
-void	llm_flags(const struct plan *, struct strv *out);
-
-/* Per engine (rewrite.c: LLM; mm.c: MM).  0, or -1 with *ctx->why. */
-int	rewrite_llm_mcore(struct rewrite_ctx *);
-int	rewrite_llm_fsdp2(struct rewrite_ctx *);
-int	rewrite_mm_megatron(struct rewrite_ctx *);
-int	rewrite_mm_yaml(struct rewrite_ctx *);
-int	rewrite_mm_fsdp2(struct rewrite_ctx *);
-
-/* Shared by the engines. */
-int	existing_refused(struct rewrite_ctx *);
-int	window_check(struct rewrite_ctx *, int last, const char *what);
-int	is_int_word(const char *);
+/* The iterations to set: the plan's, else the engine's; -1: none. */
+int	rewrite_train_iters(const struct rewrite_ctx *);
+/* Settings MindSpeed-LLM has no place for (both LLM engines). */
+void	mindspeed_llm_notes(const struct plan *, struct strv *out);
+/* OUT->argv = the launch as it is. */
+void	rewrite_copy_argv(struct rewrite_ctx *);
+/* -1 and *why when the window ends after LAST, the last step (WHAT: why). */
+int	rewrite_window_check(struct rewrite_ctx *, int last, const char *what);
+/* -1 with *why = WHY (taken). */
+int	rewrite_fail(struct rewrite_ctx *, char *why);
+/* The YAML first argument of the entry at SCRIPT in ARGV, or NULL. */
+const char *yaml_argument(char *const argv[], int script);
 int	yaml_true(const char *);
-/* The YAML argument of an entry (the first after it), or NULL. */
-const char *yaml_argument(struct rewrite_ctx *);
+/* A whole number of 0 or more, or -1 (also for NULL). */
+int	count_value(const char *);
+/* The last value of OPT after the entry in ARGV as a count, or -1. */
+int	count_option(char *const argv[], int script, const char *opt);
+/*
+ * The values after the option at A: at most MAX (-1: any number) words
+ * that are not options themselves ("-1" is a value); none after --opt=v.
+ */
+int	option_values(char *const *a, int max);
+/*
+ * Each profiling setting after the entry, as SPAN finds them (the words an
+ * option at A spans with its values; 0: not a profiling option), joined
+ * into one text each, into OUT.  SPAN also drives argv_drop.
+ */
+void	option_settings(char *const argv[], int script,
+	    int (*span)(char *const *), struct strv *out);
 
 #endif

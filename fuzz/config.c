@@ -32,7 +32,7 @@ dry_rewrite(const struct plan *p, const char *script, char *const argv[])
 	struct rewrite rw;
 	char *why = NULL;
 
-	launch_analyse(fuzz_table(), "/usr/bin/torchrun", argv, &l);
+	launch_classify(fuzz_table(), NULL, "/usr/bin/torchrun", argv, &l);
 	FUZZ_CHECK(l.engine != ENGINE_NONE && strcmp(argv[l.script], script) == 0,
 	    script);
 	if (launch_rewrite(p, &l, argv, envp, NULL, &rw, &why) == 0) {

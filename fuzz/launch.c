@@ -1,7 +1,7 @@
 /*
  * Fuzz target "launch": the launch matcher of the shim (shim/match.c) over
- * an arbitrary launch table and command, and the injector's analysis and
- * rewrite (launcher/rewrite.c, mm.c) of an arbitrary command with the
+ * an arbitrary launch table and command, and the injector's
+ * classification and rewrite (engines/) of an arbitrary command with the
  * repository's launch table and a fixed plan, as a dry run (no session:
  * nothing is written).
  *
@@ -80,7 +80,7 @@ rewrite(const struct plan *p, const char *path, char *const argv[],
 	char *why = NULL;
 	int rc;
 
-	launch_analyse(fuzz_table(), path, argv, l);
+	launch_classify(fuzz_table(), NULL, path, argv, l);
 	if (l->script >= 0) {
 		size_t argc = 0;
 

@@ -70,13 +70,8 @@ new_record(const char *path, char *const argv[])
 
 /* What the launch will collect, for the report. */
 static void
-add_settings(cJSON *rec, const struct plan *p, enum engine e,
-    const struct rewrite *rw)
+add_settings(cJSON *rec, const struct plan *p, const struct rewrite *rw)
 {
-	/* what really happens: MindSpeed-LLM always parses online and has
-	 * no dynamic mode (see engine_notes) */
-	int mm = strcmp(engine_framework(e), "mm") == 0;
-	int analyse = p->analyse || !mm;
 	cJSON *r;
 
 	cJSON_AddStringToObject(rec, "save_path", rw->save_path);
@@ -92,8 +87,9 @@ add_settings(cJSON *rec, const struct plan *p, enum engine e,
 			cJSON_AddItemToArray(r, cJSON_CreateNumber(0));
 	}
 	cJSON_AddStringToObject(rec, "level", p->level);
-	cJSON_AddBoolToObject(rec, "analyse", analyse);
-	cJSON_AddStringToObject(rec, "mode", mm ? p->mode : "static");
+	/* What really happens: the engine may not have the plan's choice. */
+	cJSON_AddBoolToObject(rec, "analyse", rw->analyse);
+	cJSON_AddStringToObject(rec, "mode", rw->mode);
 	if (rw->written.n > 0)
 		cJSON_AddItemToObject(rec, "copies", json_strings(rw->written.v));
 	if (rw->existing.n > 0)
@@ -239,15 +235,12 @@ inject(const struct plan *plan, const struct launchtab *tab,
 	char *why = NULL;
 	int status;
 
-	launch_analyse(tab, path, cmd, &l);
-	launch_force_framework(&l, plan->framework, cmd);
+	launch_classify(tab, plan->framework, path, cmd, &l);
 	cJSON_AddStringToObject(rec, "engine", engine_name(l.engine));
 	if (l.script >= 0)
 		cJSON_AddStringToObject(rec, "script", cmd[l.script]);
 	if (l.engine == ENGINE_NONE) {
-		record(session, rec, "unchanged",
-		    l.script >= 0 ? _("not a MindSpeed training entry") :
-		    _("no training script on the command line"));
+		record(session, rec, "unchanged", l.why);
 		return run(session, mode, path, cmd, cmd, plan->shim, NULL);
 	}
 	if (refuse_missing(session, rec, &l, cmd))
@@ -259,7 +252,7 @@ inject(const struct plan *plan, const struct launchtab *tab,
 		rewrite_free(&rw);
 		return EX_CONFIG;
 	}
-	add_settings(rec, plan, l.engine, &rw);
+	add_settings(rec, plan, &rw);
 	for (size_t i = 0; !rw.kept && i < rw.notes.n; i++)
 		warnx(_("note: %s"), rw.notes.v[i]);
 	if (rw.kept) {

@@ -1,9 +1,8 @@
 /*
- * Offline parsing (reference sections 3.6 and 5.4): data collected with
- * online parsing off has no ASCEND_PROFILER_OUTPUT until it is parsed.
- * The right parser is the one of the job's engine (MindSpeed-MM ships its
- * own tools), else torch_npu's analyse(), run by the Python that ran the
- * job.
+ * Offline parsing: data collected with online parsing off has no
+ * ASCEND_PROFILER_OUTPUT until it is parsed.  The right parser is the one
+ * of the job's engine (MindSpeed-MM ships its own tools), else torch_npu's
+ * analyse(), run by the Python that ran the job.
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "analyse.h"
+#include "engines/engine.h"
 #include "common/journal.h"
 #include "preflight.h"
 #include "common/session.h"
@@ -29,17 +29,6 @@ static const char torch_npu_analyse[] =
     "import sys\n"
     "from torch_npu.profiler.profiler import analyse\n"
     "analyse(sys.argv[1], export_type=sys.argv[2:] or None)\n";
-
-/* The MindSpeed-MM tool of an engine, relative to the job's directory. */
-static const char *
-mm_tool(const char *engine)
-{
-	if (strcmp(engine, "mm-megatron") == 0 || strcmp(engine, "mm-yaml") == 0)
-		return "mindspeed_mm/tools/profiler.py";
-	if (strcmp(engine, "mm-fsdp2") == 0)
-		return "mindspeed_mm/fsdp/tools/profiler.py";
-	return NULL;
-}
 
 /* The first profiled launch of the session of PATH (or its parent). */
 static cJSON *
@@ -146,7 +135,8 @@ analyse_main(int argc, char **argv)
 		python = "python3";
 	if (!python_ready(python))
 		return EX_UNAVAILABLE;
-	if ((tool = mm_tool(engine ? engine : "")) != NULL && cwd != NULL)
+	tool = engine_ops(engine_parse(engine ? engine : ""))->analyse_tool;
+	if (tool != NULL && cwd != NULL)
 		toolpath = xasprintf("%s/%s", cwd, tool);
 	strv_push(&cmd, python);
 	if (toolpath != NULL && access(toolpath, R_OK) == 0) {

@@ -26,12 +26,11 @@
 #include "common/plan.h"
 #include "preflight.h"
 #include "report/report.h"
+#include "engines/paths.h"
 #include "engines/rewrite.h"
-#include "common/jsonfile.h"
 #include "run.h"
 #include "scan/scan.h"
 #include "table.h"
-#include "common/yamldoc.h"
 #include "common/util.h"
 
 extern char **environ;
@@ -57,51 +56,6 @@ command_path(const char *name)
 	if (resolve_path(name, getenv("PATH"), buf, sizeof(buf)) == NULL)
 		return NULL;
 	return xstrdup(buf);
-}
-
-static int
-dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
-    const char *path)
-{
-	struct launch l = { LAUNCH_NONE, -1, ENGINE_NONE };
-	struct rewrite rw;
-	struct strv flags = { 0 };
-	char *why = NULL, *text;
-	int start, end;
-
-	printf(_("msprof-exec: dry run, nothing is started\n"));
-	if (path != NULL)
-		launch_analyse(tab, path, cmd, &l);
-	launch_force_framework(&l, p->framework, cmd);
-	if (l.engine != ENGINE_NONE) {
-		if (launch_rewrite(p, &l, cmd, environ, NULL, &rw, &why) == -1)
-			errx(EX_CONFIG, "%s", why);
-		for (size_t i = 0; i < rw.notes.n; i++)
-			printf(_("note: %s\n"), rw.notes.v[i]);
-		for (size_t i = 0; i < rw.written.n; i++)
-			printf(_("would write %s\n"), rw.written.v[i]);
-		for (size_t i = 0; i < rw.env.n; i++)
-			printf(_("would set %s\n"), rw.env.v[i]);
-		text = shell_join(rw.argv.v);
-		printf("%s\n", text);
-		free(text);
-		rewrite_free(&rw);
-		return 0;
-	}
-	plan_steps(p, ENGINE_LLM_MCORE, &start, &end);
-	if (end <= start)
-		errx(EX_USAGE, _("--step-end %d is not after the start step %d; "
-		    "give both with --steps S:E"), end, start);
-	text = shell_join(cmd);
-	llm_flags(p, &flags);
-	printf(_("runs: %s\nand appends to each MindSpeed-LLM training launch "
-	    "it starts:\n  "), text);
-	free(text);
-	text = shell_join(flags.v);
-	printf("%s\n", text);
-	free(text);
-	strv_free(&flags);
-	return 0;
 }
 
 /*
@@ -205,6 +159,8 @@ struct job {
 	char		*path;		/* cmd[0] found on PATH, or NULL */
 	struct launch	 launch;	/* when cmd is itself a launch */
 	struct scan	 scan;		/* when cmd runs a script */
+	struct launch	*runs;		/* each scan.runs, classified */
+	struct strv	 left_alone;	/* "ENTRY: why" */
 	struct facts	 facts;		/* points into cmd and scan */
 	char		*python;	/* the job's Python, or NULL */
 };
@@ -215,7 +171,36 @@ job_free(struct job *j)
 	strv_free(&j->cmd);
 	free(j->path);
 	scan_free(&j->scan);
+	free(j->runs);
+	strv_free(&j->left_alone);
 	free(j->python);
+}
+
+/* A launch the table lists as left alone, with why and how to force it. */
+static void
+note_left_alone(struct job *j, const struct launch *l, char *const argv[])
+{
+	if (l->kind != LAUNCH_NONE && l->engine == ENGINE_NONE)
+		strv_pushf(&j->left_alone, "%s: %s", l->script >= 0 ?
+		    argv[l->script] : argv[0], l->why);
+}
+
+/* Classify each launch the scan found, as the injector will. */
+static void
+classify_runs(struct job *j, const struct launchtab *tab,
+    const char *framework)
+{
+	struct scan_launch *r;
+
+	j->runs = xcalloc(j->scan.nruns + 1, sizeof(*j->runs));
+	for (size_t i = 0; i < j->scan.nruns; i++) {
+		r = &j->scan.runs[i];
+		launch_classify(tab, framework, r->argv.v[0], r->argv.v,
+		    &j->runs[i]);
+		note_left_alone(j, &j->runs[i], r->argv.v);
+		if (j->facts.engine == ENGINE_NONE)
+			j->facts.engine = j->runs[i].engine;
+	}
 }
 
 /* The Python that PATH runs (job_python), a copy; NULL when unknown. */
@@ -240,21 +225,24 @@ script_of(const struct strv *cmd)
 
 /* Read the command, and the script it runs, without running anything. */
 static void
-prepare(struct job *j, const struct launchtab *tab, char **argv)
+prepare(struct job *j, const struct launchtab *tab, const char *framework,
+    char **argv)
 {
 	const char *script;
 	char *why = NULL, *lpath;
 
 	memset(j, 0, sizeof(*j));
-	j->launch = (struct launch){ LAUNCH_NONE, -1, ENGINE_NONE };
-	j->facts = (struct facts){ NULL, NULL, NULL, -1, ENGINE_NONE };
+	launch_classify(tab, framework, NULL, NULL, &j->launch);
+	j->facts = (struct facts){ NULL, NULL, NULL, -1, ENGINE_NONE,
+	    &j->left_alone };
 	command_argv(argv, &j->cmd);
 	script = script_of(&j->cmd);
 	if (script != NULL && access(script, F_OK) == -1 &&
 	    strchr(script, '/') != NULL)
 		err(EX_NOINPUT, "%s", script);
 	if ((j->path = command_path(j->cmd.v[0])) != NULL)
-		launch_analyse(tab, j->path, j->cmd.v, &j->launch);
+		launch_classify(tab, framework, j->path, j->cmd.v, &j->launch);
+	note_left_alone(j, &j->launch, j->cmd.v);
 	j->python = python_of(j->path);
 	j->facts.engine = j->launch.engine;
 	if (script == NULL || scan_script(tab, script, environ, &j->scan,
@@ -265,7 +253,7 @@ prepare(struct job *j, const struct launchtab *tab, char **argv)
 	j->facts.script = script;
 	j->facts.model = j->scan.model;
 	j->facts.npus = j->scan.npus_per_node;
-	j->facts.engine = j->scan.engine;
+	classify_runs(j, tab, framework);
 	if (j->scan.configs.n > 0)
 		j->facts.config = j->scan.configs.v[0];
 	if (j->scan.launcher != NULL &&
@@ -276,57 +264,127 @@ prepare(struct job *j, const struct launchtab *tab, char **argv)
 	}
 }
 
-/* "enable: true" in a tools.json or YAML config the script names. */
 static void
-config_existing(const char *cfg, struct strv *out)
+push_once(struct strv *v, const char *s)
 {
-	char *why = NULL;
-	cJSON *j;
-	struct ydoc y;
-	int tools, prof;
-
-	if (ends_with(cfg, ".json") && (j = json_read(cfg, &why)) != NULL) {
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(j, "profile"), "enable")))
-			strv_pushf(out, _("\"profile\": {\"enable\": true} in %s"),
-			    cfg);
-		cJSON_Delete(j);
-	} else if ((ends_with(cfg, ".yaml") || ends_with(cfg, ".yml")) &&
-	    ydoc_load(&y, cfg, &why) == 0) {
-		tools = ydoc_get(&y, ydoc_root(&y), "tools");
-		prof = ydoc_get(&y, tools, "profile");
-		if (yaml_true(ydoc_scalar(&y, ydoc_get(&y, prof, "enable"))))
-			strv_pushf(out, _("tools.profile.enable: true in %s"), cfg);
-		if (yaml_true(ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y,
-		    ydoc_root(&y), "training"), "profile"))))
-			strv_pushf(out, _("training.profile: %s in %s"), "true", cfg);
-		ydoc_free(&y);
-	}
-	free(why);	/* a bad file is reported when the launch starts */
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->v[i], s) == 0)
+			return;
+	strv_push(v, s);
 }
 
-/* Profiling settings the command already has (scan, or a dry rewrite). */
+/*
+ * Profiling settings the command already has: each launch's engine says,
+ * by the rule the injector applies.
+ */
 static void
-existing_settings(const struct job *j, const struct plan *p,
-    struct strv *out)
+existing_settings(const struct job *j, struct strv *out)
 {
-	struct plan keep = *p;
-	struct rewrite rw;
-	char *why = NULL;
+	struct strv found = { 0 };
 
-	for (size_t i = 0; i < j->scan.existing.n; i++)
-		strv_push(out, j->scan.existing.v[i]);
-	for (size_t i = 0; i < j->scan.configs.n; i++)
-		config_existing(j->scan.configs.v[i], out);
-	if (j->launch.engine == ENGINE_NONE)
-		return;
-	keep.existing = EXISTING_KEEP;
-	if (launch_rewrite(&keep, &j->launch, j->cmd.v, environ, NULL, &rw,
-	    &why) == 0)
-		for (size_t i = 0; i < rw.existing.n; i++)
-			strv_push(out, rw.existing.v[i]);
+	launch_existing(&j->launch, j->cmd.v, &found);
+	for (size_t i = 0; i < j->scan.nruns; i++)
+		launch_existing(&j->runs[i], j->scan.runs[i].argv.v, &found);
+	for (size_t i = 0; i < found.n; i++)
+		push_once(out, found.v[i]);
+	strv_free(&found);
+}
+
+/*
+ * The dry run of one launch: its engine's rewrite, the config copies it
+ * would write, or the refusal the injector would give, with its status.
+ */
+static int
+dry_launch(const struct plan *p, const struct launch *l, char *const argv[],
+    char *const envp[])
+{
+	struct strv missing = { 0 };
+	struct rewrite rw;
+	char *why = NULL, *text;
+	int rc = 0;
+
+	if (l->engine == ENGINE_NONE) {
+		printf(_("left alone (%s):\n"), l->why);
+		text = shell_join(argv);
+		printf("%s\n", text);
+		free(text);
+		return 0;
+	}
+	printf(_("%s:\n"), _(engine_ops(l->engine)->label));
+	launch_missing_paths(l, argv, &missing);
+	if (missing.n > 0) {
+		text = strv_join(missing.v, "\n  ");
+		warnx(_("the launch names paths that do not exist; it would not "
+		    "be started:\n  %s"), text);
+		free(text);
+		strv_free(&missing);
+		return EX_NOINPUT;
+	}
+	if (launch_rewrite(p, l, argv, envp, NULL, &rw, &why) == -1) {
+		warnx("%s", why);
+		rc = EX_CONFIG;
+	} else {
+		for (size_t i = 0; !rw.kept && i < rw.notes.n; i++)
+			printf(_("note: %s\n"), rw.notes.v[i]);
+		for (size_t i = 0; i < rw.written.n; i++)
+			printf(_("would write %s\n"), rw.written.v[i]);
+		for (size_t i = 0; i < rw.env.n; i++)
+			printf(_("would set %s\n"), rw.env.v[i]);
+		if (rw.kept)
+			printf(_("its own profiling settings are kept "
+			    "(--existing keep)\n"));
+		text = shell_join(rw.argv.v);
+		printf("%s\n", text);
+		free(text);
+	}
 	free(why);
 	rewrite_free(&rw);
+	return rc;
+}
+
+/* 66 (missing paths) before 78 (refused), as the report exits. */
+static int
+worse(int a, int b)
+{
+	return a == EX_NOINPUT || b == EX_NOINPUT ? EX_NOINPUT : a ? a : b;
+}
+
+/*
+ * -n: the table, then every launch the command starts (itself, or each
+ * one the scan found in its script) rewritten by its own engine.  Nothing
+ * is written; what the run would refuse is refused with its exit status.
+ */
+static int
+dry_run(const struct plan *p, const struct job *j)
+{
+	const struct scan_launch *r;
+	char *text, *why = NULL;
+	int start, end, rc = 0;
+
+	printf(_("msprof-exec: dry run, nothing is started\n"));
+	table_print(stdout, p, &j->facts);
+	if (j->launch.kind != LAUNCH_NONE)
+		return dry_launch(p, &j->launch, j->cmd.v, environ);
+	for (size_t i = 0; i < j->scan.nruns; i++) {
+		r = &j->scan.runs[i];
+		if (r->line > 0)
+			printf(_("launch %zu of %zu (%s, line %d), "), i + 1,
+			    j->scan.nruns, j->facts.script, r->line);
+		else
+			printf(_("launch %zu of %zu, "), i + 1, j->scan.nruns);
+		rc = worse(rc, dry_launch(p, &j->runs[i], r->argv.v,
+		    r->env.n > 0 ? r->env.v : environ));
+	}
+	if (j->scan.nruns > 0)
+		return rc;
+	if (plan_window(p, ENGINE_NONE, &start, &end, &why) == -1)
+		errx(EX_USAGE, "%s", why);
+	text = shell_join(j->cmd.v);
+	printf(_("runs: %s\nNo MindSpeed training launch was found in it "
+	    "before it runs: each one it starts is rewritten by its own engine "
+	    "when it starts.\n"), text);
+	free(text);
+	return 0;
 }
 
 /*
@@ -342,7 +400,7 @@ settle_existing(struct options *o, const struct job *j, char **argv)
 
 	if (o->plan.existing != EXISTING_ASK)
 		return;
-	existing_settings(j, &o->plan, &found);
+	existing_settings(j, &found);
 	if (found.n == 0)
 		return;
 	list = strv_join(found.v, ", ");
@@ -497,9 +555,9 @@ main(int argc, char **argv)
 	}
 	if (launchtab_load(&tab, in.launchtab, &why) == -1)
 		errx(EX_CONFIG, "%s", why);
-	prepare(&j, &tab, o.cmd);
+	prepare(&j, &tab, o.plan.framework, o.cmd);
 	if (o.dry_run) {
-		status = dry_run(&o.plan, &tab, j.cmd.v, j.path);
+		status = dry_run(&o.plan, &j);
 		goto out;
 	}
 	settle_existing(&o, &j, argv);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "engines/engine.h"
 #include "table.h"
 #include "common/util.h"
 
@@ -34,23 +35,11 @@ on_off(int v)
 	return v ? _("on") : _("off");
 }
 
-static const char *
-engine_text(enum engine e)
-{
-	switch (e) {
-	case ENGINE_LLM_MCORE: return _("MindSpeed-LLM, Megatron (mcore)");
-	case ENGINE_LLM_FSDP2: return _("MindSpeed-LLM, FSDP2");
-	case ENGINE_MM_MEGATRON: return _("MindSpeed-MM, Megatron (tools.json)");
-	case ENGINE_MM_YAML: return _("MindSpeed-MM, YAML config (MM_TOOL_PATH)");
-	case ENGINE_MM_FSDP2: return _("MindSpeed-MM, FSDP2 (tools.profile)");
-	default: return _("not found in the script; decided at launch");
-	}
-}
-
 void
 table_print(FILE *f, const struct plan *p, const struct facts *x)
 {
-	int start, end, mm = strcmp(engine_framework(x->engine), "mm") == 0;
+	const struct engine_ops *e = engine_ops(x->engine);
+	int start, end;
 	char *s;
 
 	plan_steps(p, x->engine, &start, &end);
@@ -59,11 +48,11 @@ table_print(FILE *f, const struct plan *p, const struct facts *x)
 	s = x->npus > 0 ? xasprintf("%d", x->npus) : xstrdup(_("unknown"));
 	row(f, _("NPUs per node"), s);
 	free(s);
-	row(f, _("Framework and engine"), engine_text(x->engine));
+	row(f, _("Framework and engine"), _(e->label));
 	row(f, _("Config file"), x->config ? x->config : "-");
 	row(f, _("Collection type"), p->mode);
 	row(f, _("Level"), p->level);
-	s = xasprintf(_("%d to %d, excluding %d"), start, end, end);
+	s = engine_window_text(x->engine, p, start, end);
 	row(f, _("Steps"), s);
 	free(s);
 	if (p->ranks_all)
@@ -88,12 +77,14 @@ table_print(FILE *f, const struct plan *p, const struct facts *x)
 	free(s);
 	row(f, _("AI Core metrics"), p->aic_metrics);
 	row(f, _("Online parse"), on_off(p->analyse));
-	if (p->train_iters > 0)
-		s = xasprintf("%d", p->train_iters);
+	if (p->train_iters > 0 || (p->train_iters == 0 && e->train_iters > 0))
+		s = xasprintf("%d", p->train_iters > 0 ? p->train_iters :
+		    e->train_iters);
 	else
-		s = xstrdup(p->train_iters < 0 || !mm ? _("as the script sets") :
-		    "100");
+		s = xstrdup(_("as the script sets"));
 	row(f, _("Train iterations"), s);
 	free(s);
 	row(f, _("Output directory"), plan_output(p, x->engine));
+	for (size_t i = 0; x->left_alone != NULL && i < x->left_alone->n; i++)
+		row(f, _("Left alone"), x->left_alone->v[i]);
 }

@@ -11,6 +11,7 @@ struct facts {
 	const char	*model, *script, *config;	/* NULL: unknown */
 	int		 npus;				/* -1: unknown */
 	enum engine	 engine;
+	const struct strv *left_alone;	/* "ENTRY: why", or NULL */
 };
 
 void	table_print(FILE *, const struct plan *, const struct facts *);

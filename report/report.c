@@ -27,6 +27,7 @@
 #include "report.h"
 #include "common/session.h"
 #include "common/util.h"
+#include "engines/engine.h"
 #include "verify.h"
 
 #define TREE_ENTRIES	12	/* entries shown per directory */
@@ -238,13 +239,9 @@ causes(const struct report_in *in, const struct outdir *o,
 	const cJSON *rec = launch_of(in->journal, o);
 	int last = in->log ? log_last_iteration(in->log) : -1;
 	int start = num(rec, "step_start"), end = num(rec, "step_end");
-	/*
-	 * The last iteration the window needs, as the log counts (from 1):
-	 * MCore steps are iterations, [S, E) ends with E - 1; the others
-	 * count steps from 0, and step E - 1 is iteration E.
-	 */
-	int needed = strcmp(str(rec, "engine"), "llm-mcore") == 0 ? end - 1 :
-	    end;
+	/* The last iteration the window needs, as the log counts. */
+	int needed = engine_log_iteration(engine_parse(str(rec, "engine")),
+	    end - 1);
 
 	if (rec == NULL || is_dynamic(rec))
 		;		/* no window to compare */
@@ -419,7 +416,7 @@ report_run(const struct report_in *in, struct report *r)
 	memset(r, 0, sizeof(*r));
 	count(in->journal, r);
 	cJSON_ArrayForEach(rec, in->journal)
-		mm |= strncmp(str(rec, "engine"), "mm-", 3) == 0;
+		mm |= engine_is_mm(engine_parse(str(rec, "engine")));
 	cJSON_AddNumberToObject(doc, "version", 1);
 	if (in->session != NULL)
 		cJSON_AddStringToObject(doc, "session", in->session);

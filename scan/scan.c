@@ -14,7 +14,7 @@
 
 #include "shim/contract.h"
 #include "shim/match.h"
-#include "engines/rewrite.h"
+#include "engines/classify.h"
 #include "scan.h"
 #include "sh.h"
 
@@ -27,15 +27,6 @@ struct scanner {
 	const struct sh_cmd	*cmd;		/* the command */
 	int			 took_vars;
 };
-
-static int
-in_list(const char *const *list, const char *s)
-{
-	for (; *list != NULL; list++)
-		if (strcmp(*list, s) == 0)
-			return 1;
-	return 0;
-}
 
 static int
 strv_has(const struct strv *sv, const char *s)
@@ -217,8 +208,7 @@ first_launch(struct scanner *sc, char *const argv[], const struct launch *l)
 static int
 yaml_engine(enum engine e)
 {
-	return e == ENGINE_LLM_FSDP2 || e == ENGINE_MM_YAML ||
-	    e == ENGINE_MM_FSDP2;
+	return engine_ops(e)->yaml_first;
 }
 
 /* Configuration files a launch names. */
@@ -246,69 +236,16 @@ configs(struct scanner *sc, char *const argv[], const struct launch *l)
 		push_once(&sc->out->configs, tool->value.s);
 }
 
-/* Is A a profiling option: --profile*, --training.profile*? */
-static int
-is_profile_opt(const char *a)
-{
-	if (strncmp(a, "--training.", 11) == 0)
-		a += 11;
-	else if (strncmp(a, "--", 2) == 0)
-		a += 2;
-	else
-		return 0;
-	return strncmp(a, "profile", 7) == 0 && strchr("-_=", a[7]) != NULL;
-}
-
-static int
-is_negative_int(const char *a)
-{
-	return a[0] == '-' && sh_all_digits(a + 1);
-}
-
-/* How many values follow the profiling option A (at most). */
-static size_t
-profile_values(const char *a)
-{
-	static const char *const none[] = { "--profile", "--profile-with-cpu",
-	    "--profile-with-memory", "--profile-with-stack",
-	    "--profile-record-shapes", "--profile-data-simplification", NULL };
-	static const char *const one[] = { "--profile-step-start",
-	    "--profile-step-end", "--profile-level", "--profile-export-type",
-	    "--profile-save-path", NULL };
-
-	if (strchr(a, '=') != NULL || in_list(none, a))
-		return 0;
-	return in_list(one, a) ? 1 : (size_t)-1;
-}
-
-/* Profiling settings a launch already carries, each with its values. */
+/* Profiling settings a launch already carries: its engine's rule. */
 static void
 existing(struct scanner *sc, char *const argv[], const struct launch *l)
 {
-	struct buf b = { 0 };
-	const char *a;
-	size_t max;
+	struct strv found = { 0 };
 
-	for (int i = l->script + 1; (a = argv[i]) != NULL; i++) {
-		if (strncmp(a, "tools.profile.", 14) == 0 &&
-		    strchr(a, '=') != NULL) {
-			push_once(&sc->out->existing, a);
-			continue;
-		}
-		if (!is_profile_opt(a))
-			continue;
-		b.len = 0;
-		buf_add(&b, a, strlen(a));
-		for (max = profile_values(a); max > 0 && argv[i + 1] != NULL &&
-		    (argv[i + 1][0] != '-' || is_negative_int(argv[i + 1])) &&
-		    strchr(argv[i + 1], '=') == NULL; max--) {
-			buf_add(&b, " ", 1);
-			buf_add(&b, argv[i + 1], strlen(argv[i + 1]));
-			i++;
-		}
-		push_once(&sc->out->existing, b.s);
-	}
-	free(b.s);
+	launch_existing(l, argv, &found);
+	for (size_t i = 0; i < found.n; i++)
+		push_once(&sc->out->existing, found.v[i]);
+	strv_free(&found);
 }
 
 /* Keep ARGV as it is for the dry run, with where and how it runs. */
@@ -339,14 +276,15 @@ try_launch(struct scanner *sc, char *const argv[])
 	struct scan *s = sc->out;
 	char *shown_launch;
 
-	launch_analyse(sc->tab, argv[0], argv, &l);
-	if (l.engine == ENGINE_NONE || l.script < 0 ||
-	    s->launches.n >= MAX_LAUNCHES)
+	launch_classify(sc->tab, NULL, argv[0], argv, &l);
+	if (l.kind == LAUNCH_NONE || l.script < 0 || s->nruns >= MAX_LAUNCHES)
+		return;
+	keep_launch(sc, argv);	/* left alone ones too: the table says why */
+	if (l.engine == ENGINE_NONE)
 		return;
 	shown_launch = display(argv);
 	strv_push(&s->launches, shown_launch);
 	free(shown_launch);
-	keep_launch(sc, argv);
 	if (s->launches.n == 1)
 		first_launch(sc, argv, &l);
 	configs(sc, argv, &l);

@@ -57,7 +57,8 @@ struct scan {
 	char		*entry;		/* its entry script as written */
 	char		*launcher;	/* torchrun, msrun, python... */
 	struct strv	 launches;	/* each launch, expanded */
-	struct scan_launch *runs;	/* the same launches as argv */
+	struct scan_launch *runs;	/* every launcher-started entry, as
+					   argv: left alone ones too */
 	size_t		 nruns;
 	struct strv	 configs;	/* config files it names */
 	struct strv	 existing;	/* profiling options, with values */

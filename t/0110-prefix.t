@@ -41,6 +41,9 @@ is "$(nrecorded)" 0 "dry run starts nothing"
 ok "$([ ! -e profiling_output ]; echo $?)" "dry run creates nothing"
 
 msprof --dry-run bash train.sh
-has_line "$out" "  $DEFAULT_FLAGS" "dry run of a script shows the flags it appends"
+has_line "$out" "torchrun pretrain_gpt.py $DEFAULT_FLAGS" \
+    "dry run of a script prints each launch rewritten by its engine"
+like "$out" "Framework and engine +MindSpeed-LLM, Megatron \(mcore\)" \
+    "dry run of a script shows the table"
 is "$(nrecorded)" 0 "dry run of a script starts nothing"
 done_testing

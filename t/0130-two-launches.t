@@ -31,14 +31,14 @@ has_line "$argvs" "$RBIN/torchrun --nproc_per_node 1 evaluate.py --stage 3 " \
     "a non-MindSpeed entry is left exactly as it was"
 is "$(njournal injected)" 2 "journal: two injected launches"
 is "$(njournal unchanged)" 1 "journal: one launch left alone"
-like "$(journal | grep unchanged)" '"reason":"not a MindSpeed training entry"' \
+like "$(journal | grep unchanged)" '"reason":"not a MindSpeed training entry: evaluate.py is an inference, evaluation' \
     "journal: why it was left alone"
 has_line "$out" "preprocess ['--input', 'a.json'] True" \
     "preprocessing runs unchanged (and keeps the shim for later launches)"
 has_line "$out" "inline ['x', '-m', 'torch.distributed.run']" \
     "python -c runs unchanged"
 like "$out" "2 training launch\(es\) profiled, 1 left alone" "the report counts them"
-like "$out" "evaluate.py: left alone \(not a MindSpeed training entry\)" \
+like "$out" "evaluate.py: left alone \(not a MindSpeed training entry: evaluate.py is an inference, evaluation" \
     "the report says which was left alone and why"
 reset_run
 msprof -y --framework llm torchrun --nproc_per_node 1 my_gpt_train.py --lr 1

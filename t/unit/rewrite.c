@@ -41,7 +41,7 @@ script_of(const char *path, char **argv)
 {
 	struct launch l;
 
-	launch_analyse(&tab, path, argv, &l);
+	launch_classify(&tab, NULL, path, argv, &l);
 	return l.script;
 }
 
@@ -52,7 +52,7 @@ rewritten(const struct plan *p, const char *path, char **argv)
 	struct rewrite rw;
 	char *why = NULL, *s;
 
-	launch_analyse(&tab, path, argv, &l);
+	launch_classify(&tab, NULL, path, argv, &l);
 	if (launch_rewrite(p, &l, argv, NULL, NULL, &rw, &why) == -1) {
 		s = xasprintf("ERROR %s", why);
 		free(why);
@@ -211,7 +211,9 @@ rewrite(void)
 	    "torchrun pretrain_gpt.py --lr 1 --y " DEFAULTS,
 	    "existing: override replaces every profiling option and value");
 	is_own(rewritten(&p, "/b/torchrun", V("torchrun", "other.py")),
-	    "ERROR not a MindSpeed training entry", "not an entry");
+	    "ERROR not a MindSpeed training entry: cannot read other.py (No "
+	    "such file or directory); force it with --framework llm or "
+	    "--framework mm", "not an entry: why, and how to force it");
 	plan_free(&p);
 }
 

@@ -702,9 +702,16 @@ commands(void)
 	    NULL, &s);
 	is_str(s.launcher, "python", "python entry.py: python");
 	is_list(&s.existing, "--profile-ranks -1 3 | --profile-level=level2 | "
-	    "--training.profile true | --profile-with-stack | "
-	    "--profile-save-path /p", "values of profiling options");
+	    "--profile-with-stack | --profile-save-path /p",
+	    "values of profiling options, by the rule of the launch's engine");
 	is_int(s.configs.n, 0, "no YAML argument for an mcore entry");
+	scan_free(&s);
+
+	scan_str("t.sh", "torchrun train_fsdp2.py missing.yaml "
+	    "--training.profile true --training.profile_ranks 0 1 "
+	    "--profile-level level2 --training.lr 1\n", NULL, &s);
+	is_list(&s.existing, "--training.profile true | "
+	    "--training.profile_ranks 0 1", "FSDP2: its own options, with values");
 	scan_free(&s);
 }
 

@@ -1,0 +1,89 @@
+/*
+ * The MindSpeed engines msprof-exec knows, as one table of operations: what
+ * an engine is (name, framework, defaults, step convention), how it finds
+ * profiling settings a launch already has, how it rewrites a launch, and
+ * what the report and the offline parser need to know of it.  Adding an
+ * engine is one file with its operations and one row in engines.c.
+ */
+#ifndef MSPROF_ENGINE_H
+#define MSPROF_ENGINE_H
+
+#include "common/util.h"
+
+enum engine {
+	ENGINE_NONE = 0,
+	ENGINE_LLM_MCORE,
+	ENGINE_LLM_FSDP2,
+	ENGINE_MM_MEGATRON,
+	ENGINE_MM_YAML,
+	ENGINE_MM_FSDP2,
+	ENGINE_COUNT
+};
+
+/*
+ * How an engine counts training steps.  STEPS_FROM_1: steps are the
+ * iterations the log prints (1, 2, ...) and a window [S, E) ends before
+ * step E.  STEPS_FROM_0: the first step is 0, so step E - 1 is iteration E.
+ */
+enum step_base { STEPS_FROM_1, STEPS_FROM_0 };
+
+struct plan;
+struct launch;
+struct rewrite_ctx;
+
+struct engine_ops {
+	const char	*name;		/* launchers.conf and the journal */
+	const char	*framework;	/* "llm" or "mm" ("none": no engine) */
+	const char	*label;		/* N_(): how the table names it */
+	int		 step_start, step_end;	/* the default window */
+	const char	*output;	/* the default save path */
+	int		 train_iters;	/* set unless told; 0: as launched */
+	enum step_base	 base;
+	int		 yaml_first;	/* its config is the first argument */
+	int		 window_only;	/* a step window only: no dynamic mode */
+	int		 always_parses;	/* online parsing cannot be turned off */
+	/* The offline parser, relative to the job's directory, or NULL. */
+	const char	*analyse_tool;
+	/*
+	 * Profiling settings the launch ARGV already has (its options, its
+	 * config files), one text each, appended to OUT.  The only rule for
+	 * them: the scan, the confirmation, the injector and the report all
+	 * see what this finds.  Unreadable files add nothing here; the
+	 * rewrite reports them.
+	 */
+	void		(*existing)(const struct launch *, char *const argv[],
+			    struct strv *out);
+	/* Rewrite the launch: 0, or -1 with *ctx->why. */
+	int		(*rewrite)(struct rewrite_ctx *);
+	/* Settings of the plan this engine has no place for, said. */
+	void		(*notes)(const struct plan *, struct strv *out);
+};
+
+/* The engine modules, one file each (llm_mcore.c, ...). */
+extern const struct engine_ops llm_mcore_engine, llm_fsdp2_engine,
+    mm_tools_engine, mm_yaml_engine, mm_fsdp2_engine;
+
+/* The operations of an engine (ENGINE_NONE has a row too: no operations). */
+const struct engine_ops *engine_ops(enum engine);
+/* The engine named NAME, or ENGINE_NONE. */
+enum engine engine_parse(const char *name);
+/* The names of the engines, joined with SEP (the caller's to free). */
+char	*engine_names(const char *sep);
+
+const char *engine_name(enum engine);
+/* "llm", "mm", or "none". */
+const char *engine_framework(enum engine);
+int	 engine_is_mm(enum engine);
+
+/*
+ * The step convention, in one place.  The last step a training of ITERS
+ * iterations reaches (-1 when ITERS is unknown), and the iteration the log
+ * prints for STEP.
+ */
+int	 engine_last_step(enum engine, int iters);
+int	 engine_log_iteration(enum engine, int step);
+/* "S to E, excluding E" (or the trigger, when dynamic): the caller frees. */
+char	*engine_window_text(enum engine, const struct plan *, int start,
+	    int end);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * The table of engines, and what is worked out from it: names, the step
+ * convention, the window as the user reads it.
+ */
+#include <string.h>
+
+#include "common/plan.h"
+#include "engine.h"
+
+/* Before a launch is classified: the MindSpeed-LLM defaults, no engine. */
+static const struct engine_ops no_engine = {
+	.name = "none",
+	.framework = "none",
+	.label = N_("not found in the script; decided at launch"),
+	.step_start = 2, .step_end = 4,
+	.output = "./profiling_output",
+};
+
+static const struct engine_ops *const engines[ENGINE_COUNT] = {
+	[ENGINE_NONE] = &no_engine,
+	[ENGINE_LLM_MCORE] = &llm_mcore_engine,
+	[ENGINE_LLM_FSDP2] = &llm_fsdp2_engine,
+	[ENGINE_MM_MEGATRON] = &mm_tools_engine,
+	[ENGINE_MM_YAML] = &mm_yaml_engine,
+	[ENGINE_MM_FSDP2] = &mm_fsdp2_engine,
+};
+
+const struct engine_ops *
+engine_ops(enum engine e)
+{
+	return (unsigned)e < ENGINE_COUNT ? engines[e] : &no_engine;
+}
+
+enum engine
+engine_parse(const char *name)
+{
+	for (int e = ENGINE_NONE + 1; e < ENGINE_COUNT; e++)
+		if (strcmp(engines[e]->name, name) == 0)
+			return (enum engine)e;
+	return ENGINE_NONE;
+}
+
+char *
+engine_names(const char *sep)
+{
+	const char *names[ENGINE_COUNT];
+
+	for (int e = ENGINE_NONE + 1; e < ENGINE_COUNT; e++)
+		names[e - 1] = engines[e]->name;
+	names[ENGINE_COUNT - 1] = NULL;
+	return strv_join((char *const *)names, sep);
+}
+
+const char *
+engine_name(enum engine e)
+{
+	return engine_ops(e)->name;
+}
+
+const char *
+engine_framework(enum engine e)
+{
+	return engine_ops(e)->framework;
+}
+
+int
+engine_is_mm(enum engine e)
+{
+	return strcmp(engine_ops(e)->framework, "mm") == 0;
+}
+
+int
+engine_last_step(enum engine e, int iters)
+{
+	if (iters <= 0)
+		return -1;
+	return engine_ops(e)->base == STEPS_FROM_0 ? iters - 1 : iters;
+}
+
+int
+engine_log_iteration(enum engine e, int step)
+{
+	return engine_ops(e)->base == STEPS_FROM_0 ? step + 1 : step;
+}
+
+char *
+engine_window_text(enum engine e, const struct plan *p, int start, int end)
+{
+	if (strcmp(p->mode, "dynamic") == 0 && !engine_ops(e)->window_only)
+		return xstrdup(_("when triggered (msprof-exec trigger)"));
+	return xasprintf(_("%d to %d, excluding %d"), start, end, end);
+}

@@ -1,0 +1,129 @@
+/*
+ * MindSpeed-LLM on Megatron (mcore): pretrain_gpt.py and the other
+ * Megatron entries read --profile* options, appended after the entry.
+ * Their steps are iterations: --profile-step-start S --profile-step-end E
+ * collects iterations S to E - 1.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/argv.h"
+#include "rewrite.h"
+
+/*
+ * A MindSpeed-LLM profiling option and its values: the switches take none,
+ * --profile-ranks a list, the others one.
+ */
+static int
+profile_span(char *const *a)
+{
+	static const char *const switches[] = { "--profile",
+	    "--profile-with-cpu", "--profile-with-memory", "--profile-with-stack",
+	    "--profile-record-shapes", "--profile-data-simplification", NULL };
+
+	if (strcmp(a[0], "--profile") != 0 && strncmp(a[0], "--profile-", 10) != 0 &&
+	    strncmp(a[0], "--profile=", 10) != 0)
+		return 0;
+	for (int i = 0; switches[i] != NULL; i++)
+		if (strcmp(a[0], switches[i]) == 0)
+			return 1;
+	return 1 + option_values(a, strncmp(a[0], "--profile-ranks", 15) == 0 ?
+	    -1 : 1);
+}
+
+static void
+existing(const struct launch *l, char *const argv[], struct strv *out)
+{
+	option_settings(argv, l->script, profile_span, out);
+}
+
+/* The flags appended to the launch. */
+static void
+flags(const struct plan *p, const struct rewrite *r, struct strv *out)
+{
+	strv_push(out, "--profile");
+	strv_push(out, "--profile-step-start");
+	strv_pushf(out, "%d", r->step_start);
+	strv_push(out, "--profile-step-end");
+	strv_pushf(out, "%d", r->step_end);
+	strv_push(out, "--profile-ranks");
+	if (p->ranks_all)
+		strv_push(out, "-1");		/* MindSpeed: [-1] is all */
+	else if (p->nranks == 0)
+		strv_push(out, "0");
+	for (size_t i = 0; !p->ranks_all && i < p->nranks; i++)
+		strv_pushf(out, "%d", p->ranks[i]);
+	strv_push(out, "--profile-level");
+	strv_push(out, p->level);
+	if (p->with_cpu)
+		strv_push(out, "--profile-with-cpu");
+	if (p->with_memory)
+		strv_push(out, "--profile-with-memory");
+	if (p->with_stack)
+		strv_push(out, "--profile-with-stack");
+	if (p->record_shapes)
+		strv_push(out, "--profile-record-shapes");
+	if (strcmp(p->export_type, "text") != 0) {
+		strv_push(out, "--profile-export-type");
+		strv_push(out, p->export_type);
+	}
+	if (p->data_simplification)
+		strv_push(out, "--profile-data-simplification");
+	strv_push(out, "--profile-save-path");
+	strv_push(out, r->save_path);
+}
+
+static int
+rewrite(struct rewrite_ctx *c)
+{
+	const struct plan *p = c->plan;
+	int from = c->launch->script + 1, iters, rc, n;
+	char *what, text[16];
+
+	rewrite_copy_argv(c);
+	argv_drop(&c->out->argv, from, profile_span);
+	if ((n = rewrite_train_iters(c)) > 0) {
+		snprintf(text, sizeof(text), "%d", n);
+		argv_set(&c->out->argv, from, "--train-iters", text);
+	}
+	flags(p, c->out, &c->out->argv);
+	iters = count_option(c->out->argv.v, c->launch->script, "--train-iters");
+	what = xasprintf("--train-iters %d", iters);
+	rc = rewrite_window_check(c, engine_last_step(c->launch->engine, iters),
+	    what);
+	free(what);
+	return rc;
+}
+
+/*
+ * What MindSpeed-LLM does not let the plan set: it hard-codes the AI Core
+ * metrics (PipeUtilization), always parses online and has no dynamic mode.
+ */
+void
+mindspeed_llm_notes(const struct plan *p, struct strv *out)
+{
+	if (strcmp(p->aic_metrics, "PipeUtilization") != 0)
+		strv_pushf(out, _("MindSpeed-LLM sets the AI Core metrics itself "
+		    "(PipeUtilization): --aic-metrics %s is not applied"),
+		    p->aic_metrics);
+	if (!p->analyse)
+		strv_push(out, _("MindSpeed-LLM always parses online: "
+		    "--no-analyse is not applied"));
+	if (strcmp(p->mode, "dynamic") == 0)
+		strv_push(out, _("MindSpeed-LLM profiles a step window only: "
+		    "--mode dynamic is not applied"));
+}
+
+const struct engine_ops llm_mcore_engine = {
+	.name = "llm-mcore",
+	.framework = "llm",
+	.label = N_("MindSpeed-LLM, Megatron (mcore)"),
+	.step_start = 2, .step_end = 4,
+	.output = "./profiling_output",
+	.base = STEPS_FROM_1,
+	.window_only = 1,
+	.always_parses = 1,
+	.existing = existing,
+	.rewrite = rewrite,
+	.notes = mindspeed_llm_notes,
+};

@@ -1,0 +1,244 @@
+/*
+ * Unit tests of launch classification (engines/classify.c): the launch
+ * table first, then what an unlisted entry imports and calls, the MM
+ * engine from the arguments, --framework, the entries never touched; and
+ * the one rule per engine for settings already present.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "engines/classify.h"
+#include "engines/rewrite.h"
+
+#define V(...) ((char *[]){ __VA_ARGS__, NULL })
+
+static struct launchtab tab;
+static char dir[] = "/tmp/msprof-classify.XXXXXX";
+
+/* DIR/NAME with TEXT in it; the path lasts 16 calls. */
+static const char *
+file(const char *name, const char *text)
+{
+	static char path[16][256];
+	static int k;
+	char *p = path[k++ % 16];
+	FILE *f;
+
+	snprintf(p, 256, "%s/%s", dir, name);
+	if ((f = fopen(p, "w")) == NULL || fputs(text, f) == EOF)
+		abort();
+	fclose(f);
+	return p;
+}
+
+/* "ENGINE SOURCE[ refused]" of the launch ARGV started by torchrun. */
+static char *
+classified(const char *framework, char **argv, struct launch *l)
+{
+	static char buf[64];
+
+	launch_classify(&tab, framework, "/usr/bin/torchrun", argv, l);
+	snprintf(buf, sizeof(buf), "%s %d%s", engine_name(l->engine),
+	    l->source, l->refused ? " refused" : "");
+	return buf;
+}
+
+static void
+content(void)
+{
+	struct launch l;
+	const char *llm, *mm, *tool, *cfg;
+
+	llm = file("pretrain_deepseek4.py", "import os\n"
+	    "from mindspeed_llm import megatron_adaptor\n"
+	    "from mindspeed_llm.training import pretrain\n"
+	    "if __name__ == '__main__':\n    pretrain(a, b, c)\n");
+	is_str(classified(NULL, V("torchrun", "--nproc_per_node", "8",
+	    (char *)llm, "--lr", "1"), &l), "llm-mcore 2",
+	    "imports mindspeed_llm and calls pretrain: Megatron, by content");
+	cfg = file("llm.yaml", "training:\n  max_steps: 10\n");
+	is_str(classified(NULL, V("torchrun", (char *)llm, (char *)cfg), &l),
+	    "llm-fsdp2 2", "the same with a YAML first: FSDP2");
+	llm = file("a.py", "# from mindspeed_llm.training import pretrain\n"
+	    "import mindspeed_llmx\npretrain(1)\n");
+	is_str(classified(NULL, V("torchrun", (char *)llm), &l), "none 0",
+	    "a commented import and another package do not count");
+	ok(strstr(l.why, "imports neither mindspeed_llm nor mindspeed_mm") &&
+	    strstr(l.why, "--framework llm or --framework mm"),
+	    "left alone: why and how to force it (%s)", l.why);
+	llm = file("b.py", "from mindspeed_llm.training import pretrain\n"
+	    "def pretrain(x):\n    pass\n");
+	is_str(classified(NULL, V("torchrun", (char *)llm), &l), "none 0",
+	    "a definition is no call");
+	ok(strstr(l.why, "calls no training loop") != NULL,
+	    "left alone: it calls no training loop (%s)", l.why);
+
+	mm = file("pretrain_videoalign.py", "from mindspeed_mm.training "
+	    "import pretrain\npretrain(None, provider)\n");
+	tool = file("tools.json", "{\"profile\": {\"enable\": true}}\n");
+	is_str(classified(NULL, V("torchrun", (char *)mm, "--mm-tool",
+	    (char *)tool), &l), "mm-megatron 2",
+	    "imports mindspeed_mm, --mm-tool: the tools.json engine");
+	cfg = file("mm.yaml", "MM_TOOL_PATH: ./tools.json\ngpt_args:\n  x: 1\n");
+	is_str(classified(NULL, V("torchrun", (char *)mm, (char *)cfg), &l),
+	    "mm-yaml 2", "a YAML with MM_TOOL_PATH: the YAML entry");
+	cfg = file("fsdp.yaml", "tools:\n  profile:\n    enable: false\n");
+	is_str(classified(NULL, V("torchrun", (char *)mm, (char *)cfg), &l),
+	    "mm-fsdp2 2", "a YAML with tools.profile: the FSDP2 engine");
+	cfg = file("none.yaml", "training:\n  x: 1\n");
+	is_str(classified(NULL, V("torchrun", (char *)mm, (char *)cfg), &l),
+	    "mm-yaml 2 refused", "a YAML with neither: refused");
+	ok(strstr(l.why, "neither a top-level MM_TOOL_PATH") != NULL,
+	    "the refusal names both keys (%s)", l.why);
+	is_str(classified(NULL, V("torchrun", (char *)mm, "--lr", "1"), &l),
+	    "mm-megatron 2 refused", "neither a YAML nor --mm-tool: refused");
+	ok(strstr(l.why, "neither a YAML config as its first argument nor "
+	    "--mm-tool") != NULL, "the refusal says which is missing");
+}
+
+static void
+listed(void)
+{
+	struct launch l;
+
+	is_str(classified(NULL, V("torchrun", "pretrain_transformers.py",
+	    "--mm-tool", "t.json", "--lr", "1"), &l), "mm-megatron 1",
+	    "pretrain_transformers.py --mm-tool: the tools.json engine");
+	is_str(classified(NULL, V("torchrun", "pretrain_transformers.py",
+	    "cfg.yaml"), &l), "mm-yaml 1",
+	    "pretrain_transformers.py cfg.yaml: the YAML entry, as listed");
+	is_str(classified(NULL, V("torchrun", "pretrain_transformers.py",
+	    "--lr", "1"), &l), "mm-yaml 1 refused",
+	    "pretrain_transformers.py with neither: refused");
+	is_str(classified(NULL, V("torchrun", "mindspeed_mm/fsdp/train/"
+	    "trainer.py", "c.yaml"), &l), "mm-fsdp2 1", "listed FSDP2");
+	is_str(classified(NULL, V("torchrun", "pretrain_sora.py", "--lr",
+	    "1"), &l), "mm-megatron 1", "pretrain_sora.py without --mm-tool: "
+	    "its engine, whose rewrite names the fix");
+	is_str(classified("mm", V("torchrun", "pretrain_gpt.py"), &l),
+	    "llm-mcore 1", "--framework does not change a listed entry");
+}
+
+static void
+forced(void)
+{
+	struct launch l;
+
+	is_str(classified("llm", V("torchrun", "/nonexistent/my.py"), &l),
+	    "llm-mcore 3", "--framework llm: an unknown entry is forced");
+	is_str(classified("mm", V("torchrun", "my.py", "--mm-tool", "t.json"),
+	    &l), "mm-megatron 3", "--framework mm with --mm-tool");
+	for (int i = 0; i < 5; i++) {
+		static char *const never[] = { "inference_x.py",
+		    "/a/evaluation.py", "convert_ckpt_v2.py",
+		    "preprocess_data.py", "evaluate_vlm.py" };
+
+		is_str(classified("llm", V("torchrun", never[i]), &l), "none 0",
+		    "%s is never touched, even forced", never[i]);
+	}
+	is_str(classified(NULL, V("torchrun", "--nnodes", "1"), &l), "none 0",
+	    "no script");
+	is_str(l.why, "no training script on the command line", "why");
+}
+
+/* An import after the first CLASSIFY_READ_MAX bytes is not seen. */
+static void
+prefix(void)
+{
+	struct launch l;
+	size_t n = CLASSIFY_READ_MAX + 10;
+	char *text = malloc(n + 100);
+	const char *path;
+
+	memset(text, '#', n);
+	text[n - 1] = '\n';
+	strcpy(text + n, "from mindspeed_llm import x\npretrain()\n");
+	path = file("late.py", text);
+	is_str(classified(NULL, V("torchrun", (char *)path), &l), "none 0",
+	    "only a bounded prefix of the entry is read");
+	free(text);
+}
+
+/* The settings already present: each engine's one rule. */
+static void
+existing(void)
+{
+	struct launch l;
+	struct strv out = { 0 };
+	struct rewrite rw;
+	struct plan p;
+	char *why = NULL, *s;
+	char **argv = V("torchrun", "pretrain_gpt.py", "--profile-ranks", "-1",
+	    "3", "--profile-save-path", "/p", "x", "--training.profile", "true",
+	    "--profile-with-cpu", "y");
+
+	classified(NULL, argv, &l);
+	launch_existing(&l, argv, &out);
+	s = strv_join(out.v, " | ");
+	is_str(s, "--profile-ranks -1 3 | --profile-save-path /p | "
+	    "--profile-with-cpu", "mcore: its options, each with its values");
+	free(s);
+	strv_free(&out);
+	plan_defaults(&p);
+	p.existing = EXISTING_OVERRIDE;
+	if (launch_rewrite(&p, &l, argv, NULL, NULL, &rw, &why) == 0) {
+		s = strv_join(rw.argv.v, " ");
+		ok(strncmp(s, "torchrun pretrain_gpt.py x --training.profile true "
+		    "y --profile ", 52) == 0,
+		    "override drops the options and their values, not the "
+		    "words after them (%s)", s);
+		free(s);
+	} else
+		ok(0, "override: %s", why);
+	free(why);
+	rewrite_free(&rw);
+	plan_free(&p);
+}
+
+static void
+steps(void)
+{
+	is_int(engine_last_step(ENGINE_LLM_MCORE, 10), 10,
+	    "mcore: --train-iters 10 reaches step 10");
+	is_int(engine_last_step(ENGINE_MM_MEGATRON, 10), 9,
+	    "MM: 10 iterations end at step 9");
+	is_int(engine_last_step(ENGINE_LLM_FSDP2, 0), -1, "no iterations known");
+	is_int(engine_log_iteration(ENGINE_LLM_MCORE, 3), 3,
+	    "mcore: step 3 is iteration 3");
+	is_int(engine_log_iteration(ENGINE_MM_FSDP2, 11), 12,
+	    "MM: step 11 is iteration 12");
+	is_int(engine_parse("mm-yaml"), ENGINE_MM_YAML, "parse a name");
+	is_int(engine_parse("none"), ENGINE_NONE, "'none' is no engine");
+}
+
+int
+main(void)
+{
+	char *why = NULL;
+
+	if (launchtab_load(&tab, "config/launchers.conf", &why) == -1 ||
+	    mkdtemp(dir) == NULL) {
+		printf("Bail out! %s\n", why ? why : "mkdtemp");
+		return 1;
+	}
+	content();
+	listed();
+	forced();
+	prefix();
+	existing();
+	steps();
+	launchtab_free(&tab);
+	for (const char *const *n = (const char *const []){ "pretrain_deepseek4.py",
+	    "llm.yaml", "a.py", "b.py", "pretrain_videoalign.py", "tools.json",
+	    "mm.yaml", "fsdp.yaml", "none.yaml", "late.py", NULL }; *n; n++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, *n);
+		unlink(path);
+	}
+	rmdir(dir);
+	return done_testing();
+}
