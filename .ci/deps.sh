@@ -58,7 +58,7 @@ rpm_based() {
 		cjson-devel|libyaml-devel|libbsd-devel)
 			libs=1
 			echo "  $p: built from its source beside the tree instead" ;;
-		gcc|make|pkgconfig|gettext)
+		gcc|make|pkgconfig|gettext|sqlite-devel)
 			fatal=1
 			echo "  $p: install it by hand (needed to build)" ;;
 		*)	echo "  $p: install it by hand (needed by make check)" ;;
@@ -76,8 +76,8 @@ elif command -v yum > /dev/null; then
 	rpm_based yum
 else
 	echo "deps: neither apt-get nor dnf nor yum; install a C compiler, make," \
-	    "pkg-config, gettext and the development files of cJSON, libyaml" \
-	    "and libbsd (or unpack their sources beside the tree and run" \
+	    "pkg-config, gettext and the development files of cJSON, libyaml," \
+	    "libbsd and SQLite (or unpack their sources beside the tree and run" \
 	    "sh .ci/deps-src.sh)" >&2
 	exit 1
 fi
