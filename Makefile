@@ -92,7 +92,7 @@ $(B)/obj/app/%.o: %.c
 # only an empty libdl.a on newer systems.  From 2.34 on dlsym is in libc and
 # libdl.so.2 an empty stub that still costs every process a file to map:
 # the launcher preloads the second build, without it, there.
-SHIM_LINK = -shared -Wl,-soname,msprof-exec-shim.so \
+SHIM_LINK = -shared -nostartfiles -Wl,-Bsymbolic -Wl,-soname,msprof-exec-shim.so \
 	    -Wl,--version-script=shim/shim.map $(LDFLAGS)
 
 $(SHIM): $(SHIM_OBJS) shim/shim.map

@@ -6,6 +6,7 @@
 
 #include "contract.h"
 #include "match.h"
+#include "words.h"
 
 static size_t
 str_len(const char *s)
@@ -216,4 +217,80 @@ match_launch(const char *table, const char *path, char *const argv[],
 	    table_has(table, MATCH_KEY_ENTRY, m->operand))
 		m->kind = LAUNCH_PY_SCRIPT;
 	return m->kind;
+}
+
+/* The bit of the filter's pair set for a name starting with C0, C1. */
+#define FILTER_PAIR(c0, c1)	(((unsigned)(c0) * 31u + (unsigned)(c1)) & 255u)
+#define BIT_SET(set, b)		((set)[(b) >> 6] |= (uint64_t)1 << ((b) & 63))
+#define BIT_HAS(set, b)		(((set)[(b) >> 6] >> ((b) & 63)) & 1)
+
+/* Let through every name an item (ILEN bytes) could match. */
+static void
+filter_item(struct launch_filter *f, const char *item, size_t ilen)
+{
+	const unsigned char *last = (const unsigned char *)item;
+	size_t i, n;
+	int star;
+
+	if (ilen == 0)
+		return;			/* matches nothing */
+	for (i = 0; i < ilen; i++)
+		if (item[i] == '/')
+			last = (const unsigned char *)item + i + 1;
+	n = ilen - (size_t)(last - (const unsigned char *)item);
+	star = n > 0 && last[n - 1] == '*';
+	n -= (size_t)star;
+	if (n == 0)
+		f->all = 1;		/* "*", or "dir/" with or without a star */
+	else if (n == 1 && star)
+		BIT_SET(f->first, last[0]);
+	else
+		BIT_SET(f->pair, FILTER_PAIR(last[0], n > 1 ? last[1] : 0));
+}
+
+/* Does the segment at P have the key KEY (KLEN bytes)? */
+static int
+key_is(const char *p, const char *key, size_t klen)
+{
+	return mem_eq(p, key, klen) && p[klen] == '=';
+}
+
+#define KEY_IS(p, key)	key_is(p, key, sizeof(key) - 1)
+
+void
+filter_build(struct launch_filter *f, const char *table)
+{
+	const char *p, *item;
+
+	*f = (struct launch_filter){ 0 };
+	if (table == NULL)
+		return;
+	for (p = table; *p != '\0'; ) {
+		if (!KEY_IS(p, MATCH_KEY_LAUNCHER) && !KEY_IS(p, MATCH_KEY_PYTHON)) {
+			p = word_find2(p, ';', ';');	/* skip it */
+		} else {
+			while (*p != '=')
+				p++;
+			do {
+				item = ++p;
+				while (*p != '\0' && *p != ',' && *p != ';')
+					p++;
+				filter_item(f, item, (size_t)(p - item));
+			} while (*p == ',');
+		}
+		if (*p == ';')
+			p++;
+	}
+}
+
+__attribute__((hot)) int
+filter_pass(const struct launch_filter *f, const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path, *base = p;
+
+	for (; *p != '\0'; p++)
+		if (*p == '/')
+			base = p + 1;
+	return f->all || BIT_HAS(f->first, base[0]) ||
+	    BIT_HAS(f->pair, FILTER_PAIR(base[0], base[0] != 0 ? base[1] : 0));
 }
