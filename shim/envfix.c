@@ -171,11 +171,11 @@ env_needs_fix(const struct shim_env *se, char *const envp[])
 		if ((e[0] | 1) != 'M')
 			continue;
 		if (e[0] == 'L') {
-			if (starts(e, PRELOAD, PRELOAD_LEN)) {
+			if (WORD_STARTS(e, PRELOAD)) {
 				preload = e + PRELOAD_LEN;
 				npreload++;
 			}
-		} else if (starts(e, MSPROF_ENV_PREFIX, PREFIX_LEN)) {
+		} else if (WORD_STARTS(e, MSPROF_ENV_PREFIX)) {
 			if (!is_saved(se, e, found))
 				return 1;
 			found++;

@@ -109,6 +109,34 @@ word_same(const char *a, const char *known, size_t n)
 	return 1;
 }
 
+/*
+ * Does S start with the literal LIT (8 to 16 bytes)?  Its bytes become
+ * immediates in the code: a child after fork that runs this touches no
+ * page of read-only data.  Only where a word of S would cross a page are
+ * the literal's bytes read from memory.
+ */
+#define WORD_STARTS(s, lit)	word_starts(s, lit, sizeof(lit) - 1)
+
+__attribute__((always_inline, no_sanitize_address)) static inline int
+word_starts(const char *s, const char *lit, size_t n)
+{
+	size_t i;
+
+	if (page_left(s) < 16) {
+		for (i = 0; i < n; i++)
+			if (s[i] != lit[i])
+				return 0;
+		return 1;
+	}
+	if (word_at(s) != word_at(lit))
+		return 0;
+#pragma GCC unroll 8
+	for (i = 8; i < n; i++)
+		if (s[i] != lit[i])
+			return 0;
+	return 1;
+}
+
 /* The first byte from P on that is NUL, C1 or C2 (aligned words). */
 __attribute__((no_sanitize_address)) static inline const char *
 word_find2(const char *p, unsigned char c1, unsigned char c2)
