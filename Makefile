@@ -56,7 +56,7 @@ LAUNCHER  = $(B)/bin/msprof-exec
 LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
 
 SHIM_LOGIC = shim/match.c shim/envfix.c shim/resolve.c
-SHIM_SRCS  = shim/shim.c $(SHIM_LOGIC)
+SHIM_SRCS  = shim/shim.c shim/next.c $(SHIM_LOGIC)
 COMMON     = launcher/util.c launcher/install.c launcher/launchtab.c \
              launcher/plan.c launcher/rewrite.c launcher/journal.c launcher/scan.c \
              launcher/argv.c launcher/mm.c launcher/jsonfile.c \

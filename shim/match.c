@@ -267,7 +267,7 @@ filter_build(struct launch_filter *f, const char *table)
 		return;
 	for (p = table; *p != '\0'; ) {
 		if (!KEY_IS(p, MATCH_KEY_LAUNCHER) && !KEY_IS(p, MATCH_KEY_PYTHON)) {
-			p = word_find2(p, ';', ';');	/* skip it */
+			p = word_find1(p, ';');	/* skip it */
 		} else {
 			while (*p != '=')
 				p++;

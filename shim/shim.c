@@ -9,7 +9,6 @@
  * stack and syscalls only, write no global, take no lock and print
  * nothing.  Everything that needs more is done once, at load time.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <sys/mman.h>
@@ -22,21 +21,11 @@
 #include "contract.h"
 #include "envfix.h"
 #include "match.h"
+#include "next.h"
 #include "resolve.h"
 #include "words.h"
 
 #define EXPORT __attribute__((visibility("default")))
-
-/*
- * glibc 2.34 moved dlsym into libc with a new version; bind the old one so
- * that a shim built here still loads where glibc is older (a missing
- * symbol version stops every program from starting).
- */
-#if defined(__x86_64__)
-__asm__(".symver dlsym,dlsym@GLIBC_2.2.5");
-#elif defined(__aarch64__)
-__asm__(".symver dlsym,dlsym@GLIBC_2.17");
-#endif
 
 extern char **environ;
 
@@ -64,25 +53,43 @@ static struct {
 	char		 arena[SHIM_SAVED_BYTES];
 } S __attribute__((section(".data")));
 
-static void *
-real(const char *name, void *self)
+/* Find the real functions, never ourselves. */
+static void
+find_real(void)
 {
-	void *fn = dlsym(RTLD_NEXT, name);
+	static const char *const names[] = {
+		"execve", "execvpe", "fexecve", "posix_spawn", "posix_spawnp"
+	};
+	void *self[] = {
+		(void *)execve, (void *)execvpe, (void *)fexecve,
+		(void *)posix_spawn, (void *)posix_spawnp
+	};
+	void *fn[sizeof(names) / sizeof(names[0])];
 
-	return fn == self ? NULL : fn;	/* never call ourselves */
+	next_symbols(names, fn, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (fn[i] == self[i])
+			fn[i] = NULL;
+	S.execve = (execve_fn *)fn[0];
+	S.execvpe = (execve_fn *)fn[1];
+	S.fexecve = (fexecve_fn *)fn[2];
+	S.posix_spawn = (spawn_fn *)fn[3];
+	S.posix_spawnp = (spawn_fn *)fn[4];
 }
 
 /* Point FIELD at the value of V if V is the variable NAME (N bytes). */
-static void
+static int
 take(const char *v, const char *name, size_t n, const char **field)
 {
 	size_t i;
 
 	for (i = sizeof(MSPROF_ENV_PREFIX) - 1; i < n; i++)	/* known */
 		if (v[i] != name[i])
-			return;
-	if (v[n] == '=' && *field == NULL)	/* the first, as getenv */
-		*field = v + n + 1;
+			return 0;
+	if (v[n] != '=' || *field != NULL)	/* the first, as getenv */
+		return 0;
+	*field = v + n + 1;
+	return 1;
 }
 
 #define TAKE(v, name, field)	take(v, name, sizeof(name) - 1, &(field))
@@ -95,22 +102,20 @@ static void
 save_session(void)
 {
 	char **e, *p = S.arena;
-	size_t n, plen = sizeof(MSPROF_ENV_PREFIX) - 1;
+	size_t n;
 
 	for (e = environ; e != NULL && *e != NULL; e++) {
-		if ((*e)[0] != MSPROF_ENV_PREFIX[0])
+		if ((*e)[0] != MSPROF_ENV_PREFIX[0] ||
+		    !WORD_STARTS(*e, MSPROF_ENV_PREFIX) ||
+		    S.env.nsaved == SHIM_MAX_SAVED)
 			continue;
-		for (n = 1; n < plen && (*e)[n] == MSPROF_ENV_PREFIX[n]; n++)
-			;
-		if (n < plen || S.env.nsaved == SHIM_MAX_SAVED)
-			continue;
-		n = word_len(*e) + 1;
-		if (p + n > S.arena + sizeof(S.arena))
-			return;
-		word_copy(p, *e, n);
+		n = word_copy_str(p, *e, (size_t)(S.arena + sizeof(S.arena) - p));
+		if (n == 0)
+			return;		/* the launcher keeps them smaller */
 		S.env.savedlen[S.env.nsaved] = n - 1;
 		S.env.saved[S.env.nsaved++] = p;
-		TAKE(p, MSPROF_ENV_SHIM, S.env.shim);
+		if (TAKE(p, MSPROF_ENV_SHIM, S.env.shim))
+			S.env.shimlen = n - 1 - sizeof(MSPROF_ENV_SHIM);
 		TAKE(p, MSPROF_ENV_INJECTOR, S.injector);
 		TAKE(p, MSPROF_ENV_SESSION, S.session);
 		TAKE(p, MSPROF_ENV_MATCH, S.table);
@@ -127,20 +132,14 @@ save_session(void)
 static void
 shim_init(void)
 {
-	S.execve = real("execve", (void *)execve);
-	S.execvpe = real("execvpe", (void *)execvpe);
-	S.fexecve = real("fexecve", (void *)fexecve);
-	S.posix_spawn = real("posix_spawn", (void *)posix_spawn);
-	S.posix_spawnp = real("posix_spawnp", (void *)posix_spawnp);
+	find_real();
 	save_session();
 	S.active = S.env.shim != NULL && *S.env.shim != '\0' &&
 	    S.injector != NULL && *S.injector == '/' &&
 	    S.session != NULL && *S.session != '\0' && S.table != NULL &&
 	    S.execve != NULL && S.posix_spawn != NULL;
-	if (S.active) {		/* what env_measure() does, with lengths known */
-		S.env.shimlen = word_len(S.env.shim);
+	if (S.active)		/* env_measure() was done while copying */
 		filter_build(&S.filter, S.table);
-	}
 	S.loaded = 1;
 }
 

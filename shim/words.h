@@ -65,19 +65,29 @@ word_len(const char *s)
 	return (size_t)(p - s);
 }
 
-/* Copy N bytes. */
-static inline void
-word_copy(char *dst, const char *src, size_t n)
+/*
+ * Copy the string SRC with its NUL into DST if that fits in ROOM bytes:
+ * its size then, else 0 (DST written to partly).
+ */
+__attribute__((no_sanitize_address)) static inline size_t
+word_copy_str(char *dst, const char *src, size_t room)
 {
 	size_t i = 0;
 	uint64_t w;
 
-	for (; i + 8 <= n; i += 8) {
+	for (; i < room && ((uintptr_t)(src + i) & 7) != 0; i++)
+		if ((dst[i] = src[i]) == '\0')
+			return i + 1;
+	for (; i + 8 <= room; i += 8) {
 		w = word_at(src + i);
+		if (word_has_zero(w))
+			break;
 		__builtin_memcpy(dst + i, &w, 8);
 	}
-	for (; i < n; i++)
-		dst[i] = src[i];
+	for (; i < room; i++)
+		if ((dst[i] = src[i]) == '\0')
+			return i + 1;
+	return 0;
 }
 
 /*
@@ -135,6 +145,25 @@ word_starts(const char *s, const char *lit, size_t n)
 		if (s[i] != lit[i])
 			return 0;
 	return 1;
+}
+
+/* The first byte from P on that is NUL or C (aligned words). */
+__attribute__((no_sanitize_address)) static inline const char *
+word_find1(const char *p, unsigned char c)
+{
+	uint64_t w;
+
+	for (; ((uintptr_t)p & 7) != 0; p++)
+		if (*p == '\0' || *p == (char)c)
+			return p;
+	for (;; p += 8) {
+		w = word_at(p);
+		if (word_has_zero(w) || word_has_zero(w ^ word_of(c)))
+			break;
+	}
+	while (*p != '\0' && *p != (char)c)
+		p++;
+	return p;
 }
 
 /* The first byte from P on that is NUL, C1 or C2 (aligned words). */
