@@ -224,21 +224,15 @@ match_launch(const char *table, const char *path, char *const argv[],
 #define BIT_SET(set, b)		((set)[(b) >> 6] |= (uint64_t)1 << ((b) & 63))
 #define BIT_HAS(set, b)		(((set)[(b) >> 6] >> ((b) & 63)) & 1)
 
-/* Let through every name an item (ILEN bytes) could match. */
+/*
+ * Let through every name an item could match, given the N bytes of its
+ * last component LAST (an empty item matches nothing: not called).
+ */
 static void
-filter_item(struct launch_filter *f, const char *item, size_t ilen)
+filter_item(struct launch_filter *f, const unsigned char *last, size_t n)
 {
-	const unsigned char *last = (const unsigned char *)item;
-	size_t i, n;
-	int star;
+	int star = n > 0 && last[n - 1] == '*';
 
-	if (ilen == 0)
-		return;			/* matches nothing */
-	for (i = 0; i < ilen; i++)
-		if (item[i] == '/')
-			last = (const unsigned char *)item + i + 1;
-	n = ilen - (size_t)(last - (const unsigned char *)item);
-	star = n > 0 && last[n - 1] == '*';
 	n -= (size_t)star;
 	if (n == 0)
 		f->all = 1;		/* "*", or "dir/" with or without a star */
@@ -260,7 +254,7 @@ key_is(const char *p, const char *key, size_t klen)
 void
 filter_build(struct launch_filter *f, const char *table)
 {
-	const char *p, *item;
+	const char *p, *item, *last;
 
 	*f = (struct launch_filter){ 0 };
 	if (table == NULL)
@@ -272,10 +266,13 @@ filter_build(struct launch_filter *f, const char *table)
 			while (*p != '=')
 				p++;
 			do {
-				item = ++p;
-				while (*p != '\0' && *p != ',' && *p != ';')
-					p++;
-				filter_item(f, item, (size_t)(p - item));
+				item = last = ++p;
+				for (; *p != '\0' && *p != ',' && *p != ';'; p++)
+					if (*p == '/')
+						last = p + 1;
+				if (p > item)
+					filter_item(f, (const unsigned char *)last,
+					    (size_t)(p - last));
 			} while (*p == ',');
 		}
 		if (*p == ';')

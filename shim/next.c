@@ -108,9 +108,8 @@ is_libc(const struct link_map *l)
 	    str_eq(n + len - (sizeof(libc) - 1), libc);
 }
 
-/* The loader's hash of a symbol name (GNU hash). */
-static uint32_t
-gnu_hash(const char *name)
+uint32_t
+next_hash(const char *name)
 {
 	uint32_t h = 5381;
 
@@ -183,8 +182,9 @@ lookup(const struct object *o, const char *name, uint32_t h,
 
 /*
  * The C library after the shim in the loader's list, with FIRST the
- * object that follows the shim; NULL when the shim was not loaded before
- * libc (dlopen), so that the objects after it may still be changing.
+ * object that follows the shim.  NULL when the shim came after libc: it
+ * was loaded with dlopen, and the objects after it are not searched by
+ * RTLD_NEXT in the loader's order (nor read here past their names).
  */
 static const struct link_map *
 libc_after_us(const struct link_map **first)
@@ -194,8 +194,7 @@ libc_after_us(const struct link_map **first)
 	if (&_r_debug == NULL)
 		return NULL;
 	for (l = _r_debug.r_map; l != NULL && l->l_ld != _DYNAMIC; l = l->l_next)
-		if (is_libc(l))
-			return NULL;
+		;
 	if (l == NULL)
 		return NULL;
 	*first = l->l_next;
@@ -208,9 +207,8 @@ libc_after_us(const struct link_map **first)
 /* NAME from libc, if no object in [FIRST, LIBC) defines it; else NULL. */
 static void *
 from_libc(const struct link_map *first, const struct link_map *libc,
-    const struct object *lo, const char *name)
+    const struct object *lo, const char *name, uint32_t h)
 {
-	uint32_t h = gnu_hash(name);
 	const struct link_map *l;
 	const ElfW(Sym) *sym;
 	struct object o;
@@ -224,7 +222,8 @@ from_libc(const struct link_map *first, const struct link_map *libc,
 }
 
 void
-next_symbols(const char *const names[], void *fns[], size_t n)
+next_symbols(const char *const names[], const uint32_t *hashes, void *fns[],
+    size_t n)
 {
 	const struct link_map *first = NULL, *libc = libc_after_us(&first);
 	struct object lo;
@@ -233,7 +232,8 @@ next_symbols(const char *const names[], void *fns[], size_t n)
 	if (libc != NULL && !object_of(libc, &lo))
 		libc = NULL;
 	for (i = 0; i < n; i++) {
-		fns[i] = libc != NULL ? from_libc(first, libc, &lo, names[i]) : NULL;
+		fns[i] = libc == NULL ? NULL : from_libc(first, libc, &lo,
+		    names[i], hashes != NULL ? hashes[i] : next_hash(names[i]));
 		if (fns[i] == NULL)
 			fns[i] = dlsym(RTLD_NEXT, names[i]);
 	}

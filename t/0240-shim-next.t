@@ -53,7 +53,7 @@ probe(void)
 	size_t i;
 
 	fprintf(stderr, "probe: start\n");
-	next_symbols(names, mine, N);
+	next_symbols(names, NULL, mine, N);
 	fprintf(stderr, "probe: done\n");
 	for (i = 0; i < N; i++) {
 		void *ref = dlsym(RTLD_NEXT, names[i]);
@@ -152,6 +152,16 @@ is "$(printf '%s\n' "$out" | grep -c ' same ' | tr -d ' ')" "$nnames" \
     "loaded with dlopen: every name as dlsym(RTLD_NEXT) has it"
 like "$(sed -n '/probe: start/,/probe: done/p' debug)" "symbol=execve;" \
     "loaded with dlopen: it asks the loader"
+
+# The shim itself, preloaded alone in a session: it asks the loader for
+# none of the five (its GNU hashes of them are right, and the walk from the
+# shim to libc finds them).
+(shim_session; LD_DEBUG=symbols LD_PRELOAD=$SHIM /bin/true) 2> debug
+asked=$(sed -n 's/.*symbol=\([A-Za-z_0-9]*\);.*/\1/p' debug | sort -u | tr '\n' ' ')
+like "$asked" "(^| )environ " "LD_DEBUG shows the shim's own lookups"
+for fn in $FIVE; do
+	unlike "$asked" "(^| )$fn " "the shim alone: $fn not asked of the loader"
+done
 
 # The shim itself with the wrapper after it: every exec entry point goes
 # through the wrapper's function (execv and execvp as execve and execvpe).
