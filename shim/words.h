@@ -33,7 +33,7 @@ word_of(unsigned char c)
 	return WORD_ONES * c;
 }
 
-static inline uint64_t
+__attribute__((always_inline, no_sanitize_address)) static inline uint64_t
 word_at(const char *p)
 {
 	uint64_t w;
