@@ -38,8 +38,8 @@ typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
  * Written once, by the constructor; only read afterwards.  In .data, not
  * .bss: the fields every exec reads and the start of the arena then share
  * the page the loader writes anyway (the PLT's GOT), one page fault less
- * for every process.  execv and execvp are glibc's own execve and execvpe
- * with environ, and are called as such.
+ * for every process.  No execv or execvp: glibc's are its execve and
+ * execvpe with environ, and the wrappers call those.
  */
 static struct {
 	int		 loaded;
@@ -128,10 +128,11 @@ save_session(void)
 }
 
 /*
- * No libc call but dlsym, which leaves errno alone when it finds the
- * symbol (every C library the shim loads into has all five): a program
- * still sees errno 0 at start, and binding __errno_location would cost
- * every process more than this whole function's own work.
+ * No libc call but dlsym, and that only where next_symbols() cannot read
+ * libc's table itself; dlsym leaves errno alone when it finds the symbol
+ * (every C library the shim loads into has all five), so a program still
+ * sees errno 0 at start, and binding __errno_location would cost every
+ * process more than this whole function's own work.
  */
 static void
 shim_init(void)
