@@ -92,7 +92,12 @@ $(B)/obj/app/%.o: %.c
 # only an empty libdl.a on newer systems.  From 2.34 on dlsym is in libc and
 # libdl.so.2 an empty stub that still costs every process a file to map:
 # the launcher preloads the second build, without it, there.
-SHIM_LINK = -shared -nostartfiles -Wl,-Bsymbolic -Wl,-soname,msprof-exec-shim.so \
+# Every process pays for loading the shim: no start files (their weak
+# symbols cost lookups), calls within the shim bound at link time, and one
+# read-only segment for headers, text and constants (one page fault, not
+# three, in every process and forked child).
+SHIM_LINK = -shared -nostartfiles -Wl,-Bsymbolic -Wl,-z,noseparate-code \
+	    -Wl,-soname,msprof-exec-shim.so \
 	    -Wl,--version-script=shim/shim.map $(LDFLAGS)
 
 $(SHIM): $(SHIM_OBJS) shim/shim.map
