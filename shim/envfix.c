@@ -157,7 +157,8 @@ has_shim(const struct shim_env *se, const char *v)
 /*
  * The saved variables usually come in the order the shim found them, so
  * the Nth one found is compared with the Nth saved first.  Only entries
- * starting with 'L' or 'M' are looked at further.
+ * starting with 'L' or 'M' (one test: the two differ in the lowest bit)
+ * are looked at further.
  */
 __attribute__((hot)) int
 env_needs_fix(const struct shim_env *se, char *const envp[])
