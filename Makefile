@@ -66,7 +66,7 @@ LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
 # once into an internal static library; each program takes from it only
 # what it uses.
 SHIM_LOGIC  = shim/match.c shim/envfix.c shim/resolve.c
-SHIM_SRCS   = shim/shim.c $(SHIM_LOGIC)
+SHIM_SRCS   = shim/shim.c shim/next.c $(SHIM_LOGIC)
 COMMON_SRCS = $(sort $(wildcard common/*.c))
 ENGINE_SRCS = $(sort $(wildcard engines/*.c))
 SCAN_SRCS   = $(sort $(wildcard scan/*.c))
@@ -105,7 +105,12 @@ $(LIBMSPROF): $(COMMON_OBJS)
 # only an empty libdl.a on newer systems.  From 2.34 on dlsym is in libc and
 # libdl.so.2 an empty stub that still costs every process a file to map:
 # the launcher preloads the second build, without it, there.
-SHIM_LINK = -shared -Wl,-soname,msprof-exec-shim.so \
+# Every process pays for loading the shim: no start files (their weak
+# symbols cost lookups), calls within the shim bound at link time, and one
+# read-only segment for headers, text and constants (one page fault, not
+# three, in every process and forked child).
+SHIM_LINK = -shared -nostartfiles -Wl,-Bsymbolic -Wl,-z,noseparate-code \
+	    -Wl,-soname,msprof-exec-shim.so \
 	    -Wl,--version-script=shim/shim.map $(LDFLAGS)
 
 $(SHIM): $(SHIM_OBJS) shim/shim.map

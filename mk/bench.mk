@@ -1,8 +1,11 @@
-# Benchmarks (issue 7): what the shim costs an exec-heavy loop (against
-# bear and strace), the latency an intercepted launch adds, and the memory
-# the shim adds to a process.  Not part of `make check`; see bench/README.md.
+# Benchmarks: what the shim costs an exec-heavy loop (against bear and
+# strace) and each exec against an empty preload, in time, instructions and
+# page faults; the latency an intercepted launch adds; the memory the shim
+# adds to a process; the static scan of large scripts against bash -n.
+# Every figure is measured side by side in one run and printed with its
+# target.  Not part of `make check`; see bench/README.md.
 #
-#   make bench                    one table, ~40 s on 2 CPUs
+#   make bench                    one table, 1 to 2 minutes on 2 CPUs
 #   make bench BENCH_ROUNDS=300   more rounds (knobs: see bench/run)
 #
 # The rows for bear, strace and callgrind need those tools (Debian: bear,

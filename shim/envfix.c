@@ -5,9 +5,11 @@
  * buffers sized with vec_count() and env_preload_size().
  */
 #include <stddef.h>
+#include <stdint.h>
 
 #include "contract.h"
 #include "envfix.h"
+#include "words.h"
 
 #define PRELOAD		"LD_PRELOAD="
 #define PRELOAD_LEN	(sizeof(PRELOAD) - 1)
@@ -38,14 +40,6 @@ starts(const char *s, const char *prefix, size_t n)
 		if (*s++ != *prefix++)
 			return 0;
 	return 1;
-}
-
-static int
-same(const char *a, const char *b)
-{
-	while (*a != '\0' && *a == *b)
-		a++, b++;
-	return *a == *b;
 }
 
 size_t
@@ -117,34 +111,78 @@ last_preload(char *const envp[], int *count)
 	return last;
 }
 
-/* Is ENTRY (an MSPROF_EXEC_* variable) one of the saved ones, unchanged? */
-static int
-is_saved(const struct shim_env *se, const char *entry)
+void
+env_measure(struct shim_env *se)
+{
+	se->shimlen = se->shim != NULL ? word_len(se->shim) : 0;
+	for (int i = 0; i < se->nsaved; i++)
+		se->savedlen[i] = word_len(se->saved[i]);
+}
+
+/* Is ENTRY one of the saved variables, unchanged?  HINT is tried first. */
+__attribute__((hot)) static int
+is_saved(const struct shim_env *se, const char *entry, int hint)
 {
 	int i;
 
+	if (hint < se->nsaved &&
+	    word_same(entry, se->saved[hint], se->savedlen[hint] + 1))
+		return 1;
 	for (i = 0; i < se->nsaved; i++)
-		if (same(se->saved[i], entry))
+		if (i != hint && word_same(entry, se->saved[i], se->savedlen[i] + 1))
 			return 1;
 	return 0;
 }
 
-int
+/* Is the shim a token of the LD_PRELOAD value V (see each_token)? */
+__attribute__((hot)) static int
+has_shim(const struct shim_env *se, const char *v)
+{
+	size_t n = se->shimlen;
+
+	if (n == 0)
+		return 0;
+	for (;;) {
+		while (*v == ' ' || *v == ':')
+			v++;
+		if (*v == '\0')
+			return 0;
+		if (word_same(v, se->shim, n) &&
+		    (v[n] == '\0' || v[n] == ' ' || v[n] == ':'))
+			return 1;
+		v = word_find2(v, ' ', ':');
+	}
+}
+
+/*
+ * The saved variables usually come in the order the shim found them, so
+ * the Nth one found is compared with the Nth saved first.  Only entries
+ * starting with 'L' or 'M' (one test: the two differ in the lowest bit)
+ * are looked at further.
+ */
+__attribute__((hot)) int
 env_needs_fix(const struct shim_env *se, char *const envp[])
 {
-	int count, found = 0;
-	const char *preload = last_preload(envp, &count);
+	const char *e, *preload = NULL;
+	int npreload = 0, found = 0;
 
-	if (envp == NULL || count != 1 ||
-	    !each_token(preload, is_token, (void *)se->shim))
+	if (envp == NULL || se->shim == NULL)
 		return 1;
-	for (; *envp != NULL; envp++)
-		if (starts(*envp, MSPROF_ENV_PREFIX, PREFIX_LEN)) {
-			if (!is_saved(se, *envp))
+	for (; (e = *envp) != NULL; envp++) {
+		if ((e[0] | 1) != 'M')
+			continue;
+		if (e[0] == 'L') {
+			if (WORD_STARTS(e, PRELOAD)) {
+				preload = e + PRELOAD_LEN;
+				npreload++;
+			}
+		} else if (WORD_STARTS(e, MSPROF_ENV_PREFIX)) {
+			if (!is_saved(se, e, found))
 				return 1;
 			found++;
 		}
-	return found != se->nsaved;
+	}
+	return npreload != 1 || found != se->nsaved || !has_shim(se, preload);
 }
 
 struct join {

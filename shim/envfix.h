@@ -15,6 +15,9 @@ struct shim_env {
 	const char	*shim;			/* our path, from MSPROF_EXEC_SHIM */
 	const char	*saved[SHIM_MAX_SAVED];	/* "MSPROF_EXEC_X=value" strings */
 	int		 nsaved;
+	/* Set by env_measure(), for env_needs_fix(). */
+	size_t		 shimlen;
+	size_t		 savedlen[SHIM_MAX_SAVED];
 };
 
 /* Number of entries of a NULL-terminated vector (0 for NULL). */
@@ -23,9 +26,14 @@ size_t	vec_count(char *const v[]);
 /* The value of NAME in ENVP, or NULL. */
 const char *env_value(char *const envp[], const char *name);
 
+/* Fill in the lengths of SE's strings. */
+void	env_measure(struct shim_env *se);
+
 /*
  * Does ENVP lose the shim: no LD_PRELOAD naming it, more than one
  * LD_PRELOAD, or a saved MSPROF_EXEC_* variable missing or changed?
+ * One pass over ENVP; it reads a string 8 bytes at a time, never past
+ * the end of the page its terminating byte is in.  SE is measured.
  */
 int	env_needs_fix(const struct shim_env *se, char *const envp[]);
 

@@ -6,6 +6,7 @@
 
 #include "contract.h"
 #include "match.h"
+#include "words.h"
 
 static size_t
 str_len(const char *s)
@@ -216,4 +217,77 @@ match_launch(const char *table, const char *path, char *const argv[],
 	    table_has(table, MATCH_KEY_ENTRY, m->operand))
 		m->kind = LAUNCH_PY_SCRIPT;
 	return m->kind;
+}
+
+/* The bit of the filter's pair set for a name starting with C0, C1. */
+#define FILTER_PAIR(c0, c1)	(((unsigned)(c0) * 31u + (unsigned)(c1)) & 255u)
+#define BIT_SET(set, b)		((set)[(b) >> 6] |= (uint64_t)1 << ((b) & 63))
+#define BIT_HAS(set, b)		(((set)[(b) >> 6] >> ((b) & 63)) & 1)
+
+/*
+ * Let through every name an item could match, given the N bytes of its
+ * last component LAST (an empty item matches nothing: not called).
+ */
+static void
+filter_item(struct launch_filter *f, const unsigned char *last, size_t n)
+{
+	int star = n > 0 && last[n - 1] == '*';
+
+	n -= (size_t)star;
+	if (n == 0)
+		f->all = 1;		/* "*", or "dir/" with or without a star */
+	else if (n == 1 && star)
+		BIT_SET(f->first, last[0]);
+	else
+		BIT_SET(f->pair, FILTER_PAIR(last[0], n > 1 ? last[1] : 0));
+}
+
+/* Does the segment at P have the key KEY (KLEN bytes)? */
+static int
+key_is(const char *p, const char *key, size_t klen)
+{
+	return mem_eq(p, key, klen) && p[klen] == '=';
+}
+
+#define KEY_IS(p, key)	key_is(p, key, sizeof(key) - 1)
+
+void
+filter_build(struct launch_filter *f, const char *table)
+{
+	const char *p, *item, *last;
+
+	*f = (struct launch_filter){ 0 };
+	if (table == NULL)
+		return;
+	for (p = table; *p != '\0'; ) {
+		if (!KEY_IS(p, MATCH_KEY_LAUNCHER) && !KEY_IS(p, MATCH_KEY_PYTHON)) {
+			p = word_find1(p, ';');	/* skip it */
+		} else {
+			while (*p != '=')
+				p++;
+			do {
+				item = last = ++p;
+				for (; *p != '\0' && *p != ',' && *p != ';'; p++)
+					if (*p == '/')
+						last = p + 1;
+				if (p > item)
+					filter_item(f, (const unsigned char *)last,
+					    (size_t)(p - last));
+			} while (*p == ',');
+		}
+		if (*p == ';')
+			p++;
+	}
+}
+
+__attribute__((hot)) int
+filter_pass(const struct launch_filter *f, const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path, *base = p;
+
+	for (; *p != '\0'; p++)
+		if (*p == '/')
+			base = p + 1;
+	return f->all || BIT_HAS(f->first, base[0]) ||
+	    BIT_HAS(f->pair, FILTER_PAIR(base[0], base[0] != 0 ? base[1] : 0));
 }

@@ -7,6 +7,7 @@
 #define MSPROF_MATCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum launch_kind {
 	LAUNCH_NONE = 0,
@@ -29,6 +30,24 @@ enum launch_kind match_launch(const char *table, const char *path,
 int	table_has(const char *table, const char *key, const char *name);
 /* The index among KEY's items of the first that NAME matches, or -1. */
 int	table_find(const char *table, const char *key, const char *name);
+
+/*
+ * A first test for the exec path, built once from the table: the last
+ * component of a path that an item of "launcher" or "python" matches
+ * starts with that item's last component (less a final '*'), so its first
+ * two bytes, or its first byte for a one-byte "x*" item, rule out at once
+ * every name no item can match.  It may pass a name that match_launch
+ * then rejects, never the other way round.
+ */
+struct launch_filter {
+	int		all;		/* an item can match any name */
+	uint64_t	first[4];	/* bit c: a name starting with c passes */
+	uint64_t	pair[4];	/* bit FILTER_PAIR(c0, c1) */
+};
+
+void	filter_build(struct launch_filter *f, const char *table);
+/* May the exec of PATH be a launch?  0 when it cannot be. */
+int	filter_pass(const struct launch_filter *f, const char *path);
 
 /* The last component of a path. */
 const char *path_base(const char *path);

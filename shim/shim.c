@@ -9,112 +9,143 @@
  * stack and syscalls only, write no global, take no lock and print
  * nothing.  Everything that needs more is done once, at load time.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <sys/mman.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "contract.h"
 #include "envfix.h"
 #include "match.h"
+#include "next.h"
 #include "resolve.h"
+#include "words.h"
 
 #define EXPORT __attribute__((visibility("default")))
-
-/*
- * glibc 2.34 moved dlsym into libc with a new version; bind the old one so
- * that a shim built here still loads where glibc is older (a missing
- * symbol version stops every program from starting).
- */
-#if defined(__x86_64__)
-__asm__(".symver dlsym,dlsym@GLIBC_2.2.5");
-#elif defined(__aarch64__)
-__asm__(".symver dlsym,dlsym@GLIBC_2.17");
-#endif
 
 extern char **environ;
 
 typedef int execve_fn(const char *, char *const[], char *const[]);
-typedef int execv_fn(const char *, char *const[]);
 typedef int fexecve_fn(int, char *const[], char *const[]);
 typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
     const posix_spawnattr_t *, char *const[], char *const[]);
 
-/* Written once, by the constructor; only read afterwards. */
+/*
+ * Written once, by the constructor; only read afterwards.  In .data, not
+ * .bss: the fields every exec reads and the start of the arena then share
+ * the page the loader writes anyway (the PLT's GOT), one page fault less
+ * for every process.  No execv or execvp: glibc's are its execve and
+ * execvpe with environ, and the wrappers call those.
+ */
 static struct {
 	int		 loaded;
 	int		 active;	/* a session is set up */
 	execve_fn	*execve, *execvpe;
-	execv_fn	*execv, *execvp;
 	fexecve_fn	*fexecve;
 	spawn_fn	*posix_spawn, *posix_spawnp;
 	const char	*injector, *session, *table;
+	struct launch_filter filter;
 	struct shim_env	 env;
 	char		 arena[SHIM_SAVED_BYTES];
-} S;
+} S __attribute__((section(".data")));
 
-static void *
-real(const char *name, void *self)
+/* Find the real functions, never ourselves. */
+static void
+find_real(void)
 {
-	void *fn = dlsym(RTLD_NEXT, name);
+	static const char *const names[] = {
+		"execve", "execvpe", "fexecve", "posix_spawn", "posix_spawnp"
+	};
+	/* next_hash() of each; t/0240-shim-next.t checks them. */
+	static const uint32_t hashes[] = {
+		0xfc2c9fc5, 0x81c09a35, 0xa3c16d4b, 0x3abbbc60, 0x923348d0
+	};
+	void *self[] = {
+		(void *)execve, (void *)execvpe, (void *)fexecve,
+		(void *)posix_spawn, (void *)posix_spawnp
+	};
+	void *fn[sizeof(names) / sizeof(names[0])];
 
-	return fn == self ? NULL : fn;	/* never call ourselves */
+	next_symbols(names, hashes, fn, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (fn[i] == self[i])
+			fn[i] = NULL;
+	S.execve = (execve_fn *)fn[0];
+	S.execvpe = (execve_fn *)fn[1];
+	S.fexecve = (fexecve_fn *)fn[2];
+	S.posix_spawn = (spawn_fn *)fn[3];
+	S.posix_spawnp = (spawn_fn *)fn[4];
 }
 
-/* Keep a copy of the session variables: the program may change environ. */
+/* Point FIELD at the value of V if V is the variable NAME (N bytes). */
+static int
+take(const char *v, const char *name, size_t n, const char **field)
+{
+	size_t i;
+
+	for (i = sizeof(MSPROF_ENV_PREFIX) - 1; i < n; i++)	/* known */
+		if (v[i] != name[i])
+			return 0;
+	if (v[n] != '=' || *field != NULL)	/* the first, as getenv */
+		return 0;
+	*field = v + n + 1;
+	return 1;
+}
+
+#define TAKE(v, name, field)	take(v, name, sizeof(name) - 1, &(field))
+
+/*
+ * Keep a copy of the session variables (the program may change environ)
+ * and note the values the shim needs.
+ */
 static void
 save_session(void)
 {
 	char **e, *p = S.arena;
-	size_t n, plen = sizeof(MSPROF_ENV_PREFIX) - 1;
+	size_t n;
 
 	for (e = environ; e != NULL && *e != NULL; e++) {
-		for (n = 0; n < plen && (*e)[n] == MSPROF_ENV_PREFIX[n]; n++)
-			;
-		if (n < plen || S.env.nsaved == SHIM_MAX_SAVED)
+		if ((*e)[0] != MSPROF_ENV_PREFIX[0] ||
+		    !WORD_STARTS(*e, MSPROF_ENV_PREFIX) ||
+		    S.env.nsaved == SHIM_MAX_SAVED)
 			continue;
-		while ((*e)[n] != '\0')
-			n++;
-		if (p + n + 1 > S.arena + sizeof(S.arena))
-			return;
-		for (size_t i = 0; i <= n; i++)
-			p[i] = (*e)[i];
+		n = word_copy_str(p, *e, (size_t)(S.arena + sizeof(S.arena) - p));
+		if (n == 0)
+			return;		/* the launcher keeps them smaller */
+		S.env.savedlen[S.env.nsaved] = n - 1;
 		S.env.saved[S.env.nsaved++] = p;
-		p += n + 1;
+		if (TAKE(p, MSPROF_ENV_SHIM, S.env.shim))
+			S.env.shimlen = n - 1 - sizeof(MSPROF_ENV_SHIM);
+		TAKE(p, MSPROF_ENV_INJECTOR, S.injector);
+		TAKE(p, MSPROF_ENV_SESSION, S.session);
+		TAKE(p, MSPROF_ENV_MATCH, S.table);
+		p += n;
 	}
 }
 
+/*
+ * No libc call but dlsym, and that only where next_symbols() cannot read
+ * libc's table itself; dlsym leaves errno alone when it finds the symbol
+ * (every C library the shim loads into has all five), so a program still
+ * sees errno 0 at start, and binding __errno_location would cost every
+ * process more than this whole function's own work.
+ */
 static void
 shim_init(void)
 {
-	int saved_errno = errno;
-	char *saved[SHIM_MAX_SAVED + 1];
-
-	S.execve = real("execve", (void *)execve);
-	S.execv = real("execv", (void *)execv);
-	S.execvp = real("execvp", (void *)execvp);
-	S.execvpe = real("execvpe", (void *)execvpe);
-	S.fexecve = real("fexecve", (void *)fexecve);
-	S.posix_spawn = real("posix_spawn", (void *)posix_spawn);
-	S.posix_spawnp = real("posix_spawnp", (void *)posix_spawnp);
+	find_real();
 	save_session();
-	for (int i = 0; i < S.env.nsaved; i++)
-		saved[i] = (char *)S.env.saved[i];
-	saved[S.env.nsaved] = NULL;
-	S.env.shim = env_value(saved, MSPROF_ENV_SHIM);
-	S.injector = env_value(saved, MSPROF_ENV_INJECTOR);
-	S.session = env_value(saved, MSPROF_ENV_SESSION);
-	S.table = env_value(saved, MSPROF_ENV_MATCH);
 	S.active = S.env.shim != NULL && *S.env.shim != '\0' &&
 	    S.injector != NULL && *S.injector == '/' &&
 	    S.session != NULL && *S.session != '\0' && S.table != NULL &&
 	    S.execve != NULL && S.posix_spawn != NULL;
+	if (S.active)		/* env_measure() was done while copying */
+		filter_build(&S.filter, S.table);
 	S.loaded = 1;
-	errno = saved_errno;
 }
 
 __attribute__((constructor)) static void
@@ -161,7 +192,8 @@ is_launch(const char *path, char *const argv[])
 {
 	struct launch_match m;
 
-	return S.active && match_launch(S.table, path, argv, &m) != LAUNCH_NONE &&
+	return S.active && filter_pass(&S.filter, path) &&
+	    match_launch(S.table, path, argv, &m) != LAUNCH_NONE &&
 	    exec_error(path) == 0;
 }
 
@@ -174,7 +206,7 @@ searched_launch(const char *file, char *const argv[], char *buf, size_t cap)
 {
 	struct launch_match m;
 
-	if (!S.active || opaque(file) == NULL)
+	if (!S.active || opaque(file) == NULL || !filter_pass(&S.filter, file))
 		return NULL;
 	if (has_slash(file))
 		return is_launch(file, argv) ? file : NULL;
@@ -296,9 +328,10 @@ exec_injector(const char *mode, const char *path, char *const argv[],
  * this frame's stack, or in a mapping when large (struct room).
  */
 #define WITH_ENV(envp, call_fixed, call_plain, failed) do {		\
+	if (!S.active || !env_needs_fix(&S.env, (envp)))		\
+		return (call_plain);					\
 	size_t n_ = vec_count(envp);					\
-	if (!S.active || n_ > SHIM_MAX_ENV ||				\
-	    !env_needs_fix(&S.env, (envp)))				\
+	if (n_ > SHIM_MAX_ENV)						\
 		return (call_plain);					\
 	size_t np_ = n_ + (size_t)S.env.nsaved + 2;			\
 	size_t need_ = np_ * sizeof(char *) +				\
@@ -320,22 +353,30 @@ exec_injector(const char *mode, const char *path, char *const argv[],
 #define EXEC_E2BIG	(r_ == -1 && errno == E2BIG)
 #define SPAWN_E2BIG	(r_ == E2BIG)
 
-static int
-do_execve(const char *path, char *const argv[], char *const envp[],
+/*
+ * The exec path.  A program that is not a launch costs the filter and one
+ * pass over its environment: no call into the C library, errno untouched
+ * (it is saved only where something may change it), and no large frame,
+ * since in a child after fork every page touched is a page fault.
+ */
+#define HOT __attribute__((hot))
+#define COLD __attribute__((cold, noinline))
+
+/* Run the injector instead, if PATH is a launch; else return. */
+COLD static void
+try_launch(const char *path, char *const argv[], char *const envp[],
     const char *mode)
 {
 	int saved_errno = errno;
 
-	if (opaque(path) != NULL && is_launch(path, argv))
+	if (is_launch(path, argv))
 		exec_injector(mode, path, argv, envp);
 	errno = saved_errno;
-	WITH_ENV(envp, CALL_REAL(execve, path, argv, fixed),
-	    CALL_REAL(execve, path, argv, envp), EXEC_E2BIG);
 }
 
-static int
-do_execvpe(const char *file, char *const argv[], char *const envp[],
-    int plain)
+/* The same for FILE to be searched on PATH. */
+COLD static void
+try_searched_launch(const char *file, char *const argv[], char *const envp[])
 {
 	int saved_errno = errno;
 	char buf[PATH_MAX];
@@ -344,45 +385,55 @@ do_execvpe(const char *file, char *const argv[], char *const envp[],
 	if (path != NULL)
 		exec_injector(INJECT_MODE_SEARCH, path, argv, envp);
 	errno = saved_errno;
-	if (plain)
-		WITH_ENV(envp, CALL_REAL(execvpe, file, argv, fixed),
-		    CALL_REAL(execvp, file, argv), EXEC_E2BIG);
+}
+
+HOT static int
+do_execve(const char *path, char *const argv[], char *const envp[],
+    const char *mode)
+{
+	if (S.active && opaque(path) != NULL && filter_pass(&S.filter, path))
+		try_launch(path, argv, envp, mode);
+	WITH_ENV(envp, CALL_REAL(execve, path, argv, fixed),
+	    CALL_REAL(execve, path, argv, envp), EXEC_E2BIG);
+}
+
+HOT static int
+do_execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	if (S.active && opaque(file) != NULL && filter_pass(&S.filter, file))
+		try_searched_launch(file, argv, envp);
 	WITH_ENV(envp, CALL_REAL(execvpe, file, argv, fixed),
 	    CALL_REAL(execvpe, file, argv, envp), EXEC_E2BIG);
 }
 
-EXPORT int
+HOT EXPORT int
 execve(const char *path, char *const argv[], char *const envp[])
 {
 	READY();
 	return do_execve(path, argv, envp, INJECT_MODE_EXEC);
 }
 
-EXPORT int
+/* glibc's execv is execve with environ; so is this one. */
+HOT EXPORT int
 execv(const char *path, char *const argv[])
 {
-	int saved_errno = errno;
-
 	READY();
-	if (opaque(path) != NULL && is_launch(path, argv))
-		exec_injector(INJECT_MODE_EXEC, path, argv, environ);
-	errno = saved_errno;
-	WITH_ENV(environ, CALL_REAL(execve, path, argv, fixed),
-	    CALL_REAL(execv, path, argv), EXEC_E2BIG);
+	return do_execve(path, argv, environ, INJECT_MODE_EXEC);
 }
 
-EXPORT int
+/* glibc's execvp is execvpe with environ. */
+HOT EXPORT int
 execvp(const char *file, char *const argv[])
 {
 	READY();
-	return do_execvpe(file, argv, environ, 1);
+	return do_execvpe(file, argv, environ);
 }
 
-EXPORT int
+HOT EXPORT int
 execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	READY();
-	return do_execvpe(file, argv, envp, 0);
+	return do_execvpe(file, argv, envp);
 }
 
 EXPORT int
@@ -475,7 +526,7 @@ execlp(const char *file, const char *arg, ...)
 	READY();
 	COLLECT_ARGS(arg, argv, ap);
 	va_end(ap);
-	return do_execvpe(file, argv, environ, 1);
+	return do_execvpe(file, argv, environ);
 }
 
 /*

@@ -1,6 +1,9 @@
 /* Unit tests of the environment doctoring (shim/envfix.c). */
+#include <sys/mman.h>
+
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "shim/envfix.h"
@@ -9,7 +12,9 @@
 #define SHIM "/opt/msprof/lib/msprof-exec/msprof-exec-shim.so"
 
 static struct shim_env se = {
-	SHIM, { "MSPROF_EXEC_SHIM=" SHIM, "MSPROF_EXEC_SESSION=/s" }, 2
+	.shim = SHIM,
+	.saved = { "MSPROF_EXEC_SHIM=" SHIM, "MSPROF_EXEC_SESSION=/s" },
+	.nsaved = 2,
 };
 
 /* The vector joined with '|', for comparison. */
@@ -112,6 +117,98 @@ strip(void)
 	is_str(stripped(V("A=1")), "A=1", "nothing to strip");
 }
 
+/*
+ * A copy of S that ends at the end of a readable page, the next page
+ * unmapped: a read past the page would crash the test.
+ */
+static char *
+at_page_end(char *page, size_t pagesize, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(page + pagesize - n, s, n);
+}
+
+/*
+ * env_needs_fix reads words: never across the end of a string's page.
+ * Each case is tried with the string ending on the last byte of a page
+ * followed by an unmapped one.
+ */
+static void
+page_ends(void)
+{
+	static const char *const intact[] = {
+		"MSPROF_EXEC_SHIM=" SHIM, "MSPROF_EXEC_SESSION=/s",
+		"LD_PRELOAD=" SHIM, "LD_PRELOAD=/a.so:" SHIM,
+		"LD_PRELOAD=" SHIM " /b.so",
+	};
+	static const char *const broken[] = {
+		"MSPROF_EXEC_SESSION=/", "MSPROF_EXEC_SESSION=", "MSPROF_EXEC_S",
+		"MSPROF_EXEC_SHIM=/opt", "LD_PRELOAD=/opt/msprof",
+		"LD_PRELOAD=" SHIM "x", "LD_PRELOAD=/a.so:/opt", "LD_PRELOAD=",
+		"MSPROF_EXEC_SESSION=/sx",
+	};
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), i;
+	char *map = mmap(NULL, 3 * ps, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *page = map + ps;
+	int right = 0, total = 0;
+
+	if (map == MAP_FAILED || mprotect(map + 2 * ps, ps, PROT_NONE) != 0) {
+		ok(0, "mmap two pages and a guard page");
+		return;
+	}
+	/* Every intact variable, in turn, at the page end. */
+	for (i = 0; i < sizeof(intact) / sizeof(intact[0]); i++) {
+		char *env[] = { "A=1", "MSPROF_EXEC_SHIM=" SHIM,
+		    "MSPROF_EXEC_SESSION=/s", "LD_PRELOAD=" SHIM, NULL };
+		char *e = at_page_end(page, ps, intact[i]);
+
+		env[strncmp(e, "LD_", 3) == 0 ? 3 :
+		    strncmp(e, "MSPROF_EXEC_SHIM", 16) == 0 ? 1 : 2] = e;
+		right += !env_needs_fix(&se, env);
+		total++;
+	}
+	/* Each broken one in place of its intact variable. */
+	for (i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		char *env[] = { "A=1", "MSPROF_EXEC_SHIM=" SHIM,
+		    "MSPROF_EXEC_SESSION=/s", "LD_PRELOAD=" SHIM, NULL };
+		char *e = at_page_end(page, ps, broken[i]);
+
+		env[strncmp(e, "LD_", 3) == 0 ? 3 :
+		    strncmp(e, "MSPROF_EXEC_SHIM", 16) == 0 ? 1 : 2] = e;
+		right += env_needs_fix(&se, env);
+		total++;
+	}
+	is_int(right, total, "strings that end a page: %d cases judged right, "
+	    "no read past the page", total);
+
+	/* Strings that run from one page into the next, at any alignment. */
+	right = 0;
+	for (i = 0; i < 16; i++) {
+		char *env[] = { "MSPROF_EXEC_SHIM=" SHIM, NULL, NULL, NULL };
+		char *e = page - 12 + i, *l = page + 100 + i;
+
+		memcpy(e, "MSPROF_EXEC_SESSION=/s", 23);
+		memcpy(l, "LD_PRELOAD=" SHIM, sizeof("LD_PRELOAD=" SHIM));
+		env[1] = e;
+		env[2] = l;
+		right += !env_needs_fix(&se, env);
+		e[21] = 'x';
+		right += env_needs_fix(&se, env);
+		l = page - 30 + i;
+		memcpy(l, "LD_PRELOAD=" SHIM, sizeof("LD_PRELOAD=" SHIM));
+		e = page + 100 + i;
+		memcpy(e, "MSPROF_EXEC_SESSION=/s", 23);
+		env[1] = e;
+		env[2] = l;
+		right += !env_needs_fix(&se, env);
+		l[40] = 'x';
+		right += env_needs_fix(&se, env);
+	}
+	is_int(right, 64, "variables across a page boundary, at any alignment");
+	munmap(map, 3 * ps);
+}
+
 static void
 lookup(void)
 {
@@ -125,7 +222,9 @@ lookup(void)
 int
 main(void)
 {
+	env_measure(&se);
 	needs_fix();
+	page_ends();
 	fix();
 	strip();
 	lookup();

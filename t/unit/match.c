@@ -1,5 +1,6 @@
 /* Unit tests of the launch matcher (shim/match.c). */
 #include "tap.h"
+#include "shim/contract.h"
 #include "shim/match.h"
 
 static const char *table =
@@ -126,11 +127,126 @@ entries(void)
 	is_str(path_base("c"), "c", "path_base without a slash");
 }
 
+/* Does an item of "launcher" or "python" in T match NAME? */
+static int
+table_matches(const char *t, const char *name)
+{
+	return table_has(t, MATCH_KEY_LAUNCHER, name) ||
+	    table_has(t, MATCH_KEY_PYTHON, name);
+}
+
+static int matched;	/* names the tables below matched */
+
+/* Every NAMES that T matches passes T's filter; returns the misses. */
+static int
+filter_misses(const char *t, const char *const *names)
+{
+	struct launch_filter f;
+	int misses = 0;
+
+	filter_build(&f, t);
+	for (; *names != NULL; names++)
+		if (table_matches(t, *names) && matched++ >= 0 &&
+		    !filter_pass(&f, *names)) {
+			printf("# %s: filter drops %s\n", t, *names);
+			misses++;
+		}
+	return misses;
+}
+
+static void
+filter(void)
+{
+	/* Every form an item takes (contract.h), with names it matches. */
+	static const char *const tables[] = {
+		"launcher=torchrun,msrun;python=python,python3,python3.*",
+		"python=p*;launcher=x", "launcher=bin/torchrun",
+		"launcher=tasks/train*", "launcher=a/", "launcher=a/*",
+		"launcher=*", "entry=x;module=m;launcher=t;python=q,",
+		"launcher=,;python=;launcher=zz*", NULL
+	};
+	static const char *const names[] = {
+		"torchrun", "/usr/bin/torchrun", "msrun", "python", "python3",
+		"/usr/bin/python3.11", "python3.", "p", "pypy", "x", "/x",
+		"/opt/bin/torchrun", "bin/torchrun", "/repo/tasks/train.py",
+		"tasks/train", "a/", "/a/", "/a/b", "t", "q", "zz", "zzz",
+		"", "/", "//", NULL
+	};
+	static const char *const others[] = {
+		"/bin/true", "true", "/bin/sh", "env", "/usr/bin/bash", "ls",
+		"/usr/bin/perl", "m", "tr", NULL
+	};
+	struct launch_filter f;
+	int misses = 0, passed = 0;
+	size_t i;
+
+	for (i = 0; tables[i] != NULL; i++)
+		misses += filter_misses(tables[i], names);
+	is_int(misses, 0, "the filter lets through every name the table "
+	    "matches, for every form of item");
+
+	filter_build(&f, tables[0]);
+	for (i = 0; others[i] != NULL; i++)
+		passed += filter_pass(&f, others[i]);
+	is_int(passed, 0, "it stops common commands at once");
+	ok(filter_pass(&f, "/usr/bin/python3.12"), "python3.12 passes");
+	filter_build(&f, "launcher=*");
+	ok(filter_pass(&f, "/bin/true"), "an item '*' lets everything through");
+	filter_build(&f, NULL);
+	ok(!filter_pass(&f, "torchrun"), "no table: nothing passes");
+}
+
+/* Random tables and names over a small alphabet: no name is dropped. */
+static void
+filter_random(void)
+{
+	static const char alphabet[] = "ab/*.";
+	unsigned long seed = 12345;
+	char t[64], names[40][8];
+	const char *list[41];
+	int misses = 0;
+
+	matched = 0;
+	for (int round = 0; round < 2000; round++) {
+		size_t n = 0;
+
+		n += (size_t)snprintf(t, sizeof(t), "%s=",
+		    round % 2 ? MATCH_KEY_LAUNCHER : MATCH_KEY_PYTHON);
+		for (int item = 0; item < 3; item++) {
+			for (int k = 0; k < 4; k++) {
+				seed = seed * 6364136223846793005UL + 1;
+				if ((seed >> 60) < 12)
+					t[n++] = alphabet[(seed >> 33) % 5];
+			}
+			t[n++] = ',';
+		}
+		t[n - 1] = '\0';
+		for (int j = 0; j < 40; j++) {
+			size_t len = 0;
+
+			for (int k = 0; k < 6; k++) {
+				seed = seed * 6364136223846793005UL + 1;
+				if ((seed >> 61) < 6)
+					names[j][len++] = "ab/."[(seed >> 33) % 4];
+			}
+			names[j][len] = '\0';
+			list[j] = names[j];
+		}
+		list[40] = NULL;
+		misses += filter_misses(t, list);
+	}
+	is_int(misses, 0, "2000 random tables: the filter drops no name "
+	    "they match");
+	ok(matched > 2000, "and they matched %d names", matched);
+}
+
 int
 main(void)
 {
 	launchers();
 	python();
 	entries();
+	filter();
+	filter_random();
 	return done_testing();
 }
