@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include <cjson/cJSON.h>
+#include "common/journal.h"
 
 struct rankdir {
 	char	*path;
@@ -27,6 +27,7 @@ struct outdir {
 	int		 first_local, nlocal;	/* this node's ranks */
 	struct rankdir	*dirs;
 	size_t		 ndirs;
+	const struct launch_record *launch;	/* the first that wrote here */
 };
 
 struct verify {
@@ -35,13 +36,15 @@ struct verify {
 };
 
 /*
- * Verify the launches of JOURNAL (records with save paths), counting only
- * directories changed since SINCE.
+ * Verify the profiled launches of a journal, counting only directories
+ * changed since SINCE.  The outdirs point into the journal.
  */
-void	verify_journal(const cJSON *journal, time_t since, struct verify *);
+void	verify_journal(const struct journal *, time_t since, struct verify *);
 /* Verify a directory on its own (no launch known). */
 void	verify_dir(const char *path, struct verify *);
 void	verify_free(struct verify *);
+/* A launch's save path made absolute with its working directory. */
+char	*launch_save_dir(const struct launch_record *);
 /* Was rank R found in OUT? */
 const struct rankdir *outdir_found(const struct outdir *, int r);
 
