@@ -14,6 +14,9 @@
 
 #include "diagnose.h"
 
+/* What the c10d store and the launchers print when the port is taken. */
+#define PORT_IN_USE	"Address already in use"
+
 /* Numbers in a message or advice are written {1}, {2}, {3}. */
 #define NNUMS	3
 
@@ -85,12 +88,16 @@ port_only(const char *log, const char *hit, const char *end,
 	return busy_port(log, hit) > 0 && !port_and_free(log, hit, end, n);
 }
 
-/* A port in use that the log does not name. */
+/* A port in use that the log never names. */
 static int
 port_unnamed(const char *log, const char *hit, const char *end,
     int n[])
 {
-	return busy_port(log, hit) <= 0;
+	for (hit = strstr(log, PORT_IN_USE); hit != NULL;
+	    hit = strstr(hit + 1, PORT_IN_USE))
+		if (busy_port(log, hit) > 0)
+			return 0;
+	return 1;
 }
 
 /* tee's error on the same line: the directory of its file is missing. */
@@ -134,15 +141,15 @@ static const struct rule rules[] = {
 	  N_("lower the micro batch size (or the sequence length), use "
 	  "recomputation or more parallelism, and keep profiling light: "
 	  "--data-simplification, no --with memory,stack") },
-	{ "master-port", { "Address already in use" }, port_and_free,
+	{ "master-port", { PORT_IN_USE }, port_and_free,
 	  N_("MASTER_PORT {1} is already in use on this node (another job, or "
 	  "a leftover process: ss -ltnp | grep :{1})"),
 	  N_("set MASTER_PORT to a free port, e.g. {2}"), NULL },
-	{ "master-port-no-free", { "Address already in use" }, port_only,
+	{ "master-port-no-free", { PORT_IN_USE }, port_only,
 	  N_("MASTER_PORT {1} is already in use on this node (another job, or "
 	  "a leftover process: ss -ltnp | grep :{1})"),
 	  N_("set MASTER_PORT to a free port"), NULL },
-	{ "master-port-unnamed", { "Address already in use" }, port_unnamed,
+	{ "master-port-unnamed", { PORT_IN_USE }, port_unnamed,
 	  N_("the master port is already in use on this node"),
 	  N_("set MASTER_PORT to a free port"), NULL },
 	{ "checkpoint-mismatch", { "size mismatch for", "shape mismatch" },
@@ -224,33 +231,36 @@ fill(const char *text, const int n[])
 	return out;
 }
 
-/* Where LOG shows one of R's patterns (*END: just after it), or NULL. */
-static const char *
-shows(const struct rule *r, const char *log, const char **end)
+/* Does LOG show R's failure?  N: the numbers of its texts. */
+static int
+applies(const struct rule *r, const char *log, int n[])
 {
 	const char *hit;
+	size_t len;
 
-	for (size_t k = 0; k < 3 && r->patterns[k] != NULL; k++)
-		if ((hit = strstr(log, r->patterns[k])) != NULL) {
-			*end = hit + strlen(r->patterns[k]);
-			return hit;
-		}
-	return NULL;
+	for (size_t k = 0; k < 3 && r->patterns[k] != NULL; k++) {
+		len = strlen(r->patterns[k]);
+		for (hit = strstr(log, r->patterns[k]); hit != NULL;
+		    hit = strstr(hit + 1, r->patterns[k]))
+			if (r->numbers == NULL ||
+			    r->numbers(log, hit, hit + len, n))
+				return 1;
+	}
+	return 0;
 }
 
 void
 diagnose_log(const char *log, int mm, struct diagnosis *out)
 {
 	const struct rule *r;
-	const char *hit, *end, *advice;
+	const char *advice;
 	int n[NNUMS];
 	char *msg, *adv;
 
 	for (size_t i = 0; log != NULL && i < NRULES; i++) {
 		r = &rules[i];
 		memset(n, 0, sizeof(n));
-		if ((hit = shows(r, log, &end)) == NULL ||
-		    (r->numbers != NULL && !r->numbers(log, hit, end, n)))
+		if (!applies(r, log, n))
 			continue;
 		advice = mm && r->advice_mm != NULL ? r->advice_mm : r->advice;
 		msg = fill(_(r->message), n);
