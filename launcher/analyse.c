@@ -1,6 +1,6 @@
 /*
- * Offline parsing (reference sections 3.6 and 5.4): data collected with
- * online parsing off has no ASCEND_PROFILER_OUTPUT until it is parsed.
+ * Offline parsing: data collected with online parsing off has no
+ * ASCEND_PROFILER_OUTPUT until it is parsed.
  * The right parser is the one of the job's engine (MindSpeed-MM ships its
  * own tools), else torch_npu's analyse(), run by the Python that ran the
  * job.

@@ -153,13 +153,22 @@ scan_outdir(struct outdir *o, time_t since)
 		free(names);
 }
 
+/* A launch's save path made absolute with its working directory. */
+static char *
+launch_save_dir(const struct launch_record *rec)
+{
+	const char *save = rec->save_path != NULL ? rec->save_path : "";
+
+	return save[0] == '/' || rec->cwd == NULL ? xstrdup(save) :
+	    xasprintf("%s/%s", rec->cwd, save);
+}
+
 /* This node's ranks and the expected ones, from a journal record. */
 static void
 expect(struct outdir *o, const struct launch_record *rec)
 {
 	o->nlocal = topology_local(&rec->topo);
 	o->first_local = topology_first_rank(&rec->topo);
-	o->all_local = rec->ranks_all == 1;
 	o->expected = xcalloc(rec->nexpected + 1, sizeof(*o->expected));
 	for (size_t i = 0; i < rec->nexpected; i++)
 		o->expected[o->nexpected++] = rec->expected[i];
@@ -240,13 +249,4 @@ verify_free(struct verify *v)
 	}
 	free(v->outs);
 	memset(v, 0, sizeof(*v));
-}
-
-char *
-launch_save_dir(const struct launch_record *rec)
-{
-	const char *save = rec->save_path != NULL ? rec->save_path : "";
-
-	return save[0] == '/' || rec->cwd == NULL ? xstrdup(save) :
-	    xasprintf("%s/%s", rec->cwd, save);
 }

@@ -21,7 +21,6 @@ struct rankdir {
 struct outdir {
 	char		*path;		/* absolute */
 	int		 analyse;	/* parsed output expected */
-	int		 all_local;	/* every local rank expected */
 	int		*expected;	/* ranks expected on this node */
 	size_t		 nexpected;
 	int		 first_local, nlocal;	/* this node's ranks */
@@ -43,8 +42,6 @@ void	verify_journal(const struct journal *, time_t since, struct verify *);
 /* Verify a directory on its own (no launch known). */
 void	verify_dir(const char *path, struct verify *);
 void	verify_free(struct verify *);
-/* A launch's save path made absolute with its working directory. */
-char	*launch_save_dir(const struct launch_record *);
 /* Was rank R found in OUT? */
 const struct rankdir *outdir_found(const struct outdir *, int r);
 
