@@ -54,7 +54,7 @@ option(char *const argv[], int end, const char *const names[])
 	return value;
 }
 
-/* A non-negative decimal number, or -1. */
+/* A decimal number in [0, 65536] (ports, ranks, process counts), or -1. */
 static int
 number(const char *s)
 {
@@ -64,7 +64,7 @@ number(const char *s)
 	if (s == NULL || *s < '0' || *s > '9')
 		return -1;
 	v = strtol(s, &end, 10);
-	return *end == '\0' && v <= 1 << 24 ? (int)v : -1;
+	return *end == '\0' && v <= 65536 ? (int)v : -1;
 }
 
 /* torchrun's --nnodes MIN:MAX (elastic) starts with MAX nodes at most. */
