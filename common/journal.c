@@ -113,28 +113,6 @@ launch_profiled(const struct launch_record *r)
 	return r->status == LAUNCH_INJECTED || r->status == LAUNCH_KEPT;
 }
 
-void
-launch_record_init(struct launch_record *r)
-{
-	memset(r, 0, sizeof(*r));
-	for (size_t i = 0; i < NFIELDS; i++)
-		switch (fields[i].type) {
-		case F_INT:
-		case F_BOOL:
-		case F_RANKS:
-			*AT(r, fields[i].off, int) = -1;
-			break;
-		case F_LONG:
-			*AT(r, fields[i].off, long) = -1;
-			break;
-		case F_I64:
-			*AT(r, fields[i].off, int64_t) = -1;
-			break;
-		default:
-			break;
-		}
-}
-
 /* Free field F of R and leave it unset. */
 static void
 clear_field(struct launch_record *r, const struct field *f)
@@ -175,6 +153,14 @@ clear_field(struct launch_record *r, const struct field *f)
 }
 
 void
+launch_record_init(struct launch_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < NFIELDS; i++)
+		clear_field(r, &fields[i]);
+}
+
+void
 launch_record_free(struct launch_record *r)
 {
 	for (size_t i = 0; i < NFIELDS; i++)
@@ -207,26 +193,6 @@ field_set(const struct launch_record *r, const struct field *f)
 }
 
 static cJSON *
-json_ints(const int *v, size_t n)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-	return a;
-}
-
-static cJSON *
-json_strv(const struct strv *v)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t i = 0; i < v->n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(v->v[i]));
-	return a;
-}
-
-static cJSON *
 field_json(const struct launch_record *r, const struct field *f)
 {
 	switch (f->type) {
@@ -241,7 +207,7 @@ field_json(const struct launch_record *r, const struct field *f)
 	case F_BOOL:
 		return cJSON_CreateBool(*CAT(r, f->off, int));
 	case F_STRV:
-		return json_strv(CAT(r, f->off, struct strv));
+		return json_strv(CAT(r, f->off, struct strv)->v);
 	case F_INTS:
 		return json_ints(*CAT(r, f->off, int *),
 		    *CAT(r, f->aux, size_t));

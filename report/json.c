@@ -1,27 +1,8 @@
 /* The report as one JSON document (--json FILE). */
 #include <stdlib.h>
 
+#include "common/jsonfile.h"
 #include "model.h"
-
-static cJSON *
-json_ints(const int *v, size_t n)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-	return a;
-}
-
-static cJSON *
-json_strv(const struct strv *v)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t i = 0; i < v->n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(v->v[i]));
-	return a;
-}
 
 static void
 add_ending(cJSON *doc, const struct report_model *m)
@@ -83,8 +64,9 @@ report_json(const struct report_model *m)
 	for (size_t i = 0; i < m->journal->n; i++)
 		cJSON_AddItemToArray(launches,
 		    launch_record_json(&m->journal->recs[i]));
-	cJSON_AddItemToObject(doc, "diagnosis", json_strv(&m->diagnosis.texts));
-	cJSON_AddItemToObject(doc, "causes", json_strv(&m->causes));
+	cJSON_AddItemToObject(doc, "diagnosis",
+	    json_strv(m->diagnosis.texts.v));
+	cJSON_AddItemToObject(doc, "causes", json_strv(m->causes.v));
 	/* The data summary (m->summary) goes here, with summary_json(). */
 	return doc;
 }

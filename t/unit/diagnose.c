@@ -11,8 +11,10 @@
 
 /* Lines of a training that went well. */
 static const char good_log[] =
-    "[2026-12-02 12:00:01] iteration        1/      10 | consumed samples: 8 |\n"
-    "[2026-12-02 12:00:02] iteration        2/      10 | consumed samples: 16 |\n"
+    "[2026-12-02 12:00:01] iteration        1/      10 |"
+    " consumed samples: 8 |\n"
+    "[2026-12-02 12:00:02] iteration        2/      10 |"
+    " consumed samples: 16 |\n"
     "INFO: tee: writing to logs/train.log\n"
     "saving checkpoint at iteration 2 to ./ckpt\n";
 
