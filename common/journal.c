@@ -23,7 +23,7 @@ enum ftype {
 	F_I64,		/* int64_t, -1 unset */
 	F_BOOL,		/* int, -1 unset */
 	F_STRV,		/* struct strv, empty unset */
-	F_INTS,		/* int * and its size_t count (at aux), empty unset */
+	F_INTS,		/* int * and its size_t count (at aux), NULL unset */
 	F_RANKS,	/* "all" (ranks_all) or the ranks array */
 	F_STATUS	/* enum launch_status, LAUNCH_UNKNOWN unset */
 };
@@ -183,7 +183,7 @@ field_set(const struct launch_record *r, const struct field *f)
 	case F_STRV:
 		return CAT(r, f->off, struct strv)->n > 0;
 	case F_INTS:
-		return *CAT(r, f->aux, size_t) > 0;
+		return *CAT(r, f->off, int *) != NULL;	/* [] says none */
 	case F_RANKS:
 		return r->ranks_all != -1;
 	case F_STATUS:

@@ -29,9 +29,9 @@ enum launch_status {
 };
 
 /*
- * One launch.  Unset fields (NULL strings, empty vectors, -1 numbers) are
- * not written, so that a later record of the same process (a failed exec)
- * only changes what it sets.
+ * One launch.  Unset fields (NULL pointers, empty string vectors, -1
+ * numbers) are not written, so that a later record of the same process
+ * (a failed exec) only changes what it sets.
  */
 struct launch_record {
 	/* The process. */
@@ -63,7 +63,7 @@ struct launch_record {
 	int		 ranks_all;	/* every rank profiled */
 	int		*ranks;		/* else the profiled ranks */
 	size_t		 nranks;
-	int		*expected;	/* profiled ranks of this node */
+	int		*expected;	/* profiled ranks of this node; NULL unset */
 	size_t		 nexpected;
 	char		*level;
 	int		 analyse;	/* online parsing on */

@@ -40,6 +40,10 @@ has_line "$out" "inline ['x', '-m', 'torch.distributed.run']" \
 like "$out" "2 training launch\(es\) profiled, 1 left alone" "the report counts them"
 like "$out" "evaluate.py: left alone \(not a MindSpeed training entry\)" \
     "the report says which was left alone and why"
+like "$out" "evaluate.py: left alone .*
+    to profile it anyway: --framework llm\|mm" "and how to profile it anyway"
+like "$(journal | grep unchanged)" '"force":"--framework llm\|mm"' \
+    "journal: how to profile it anyway"
 reset_run
 msprof -y --framework llm torchrun --nproc_per_node 1 my_gpt_train.py --lr 1
 is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 1 my_gpt_train.py --lr 1 $DEFAULT_FLAGS" \

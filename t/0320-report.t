@@ -53,6 +53,13 @@ print(d["version"], o["expected_ranks"], sorted(f["rank"] for f in o["found"]),
       len(d["launches"]), d["launches"][0]["status"], d["next_step"].startswith("open "))
 EOF2
 is "$(cat json.txt)" "1 [0, 1] [0, 1] [] True 1 injected True" "--json: the documented fields"
+$PY - report.json <<'EOF2' > launch.txt
+import json, sys
+l = json.load(open(sys.argv[1]))["launches"][0]
+print(l["nproc_per_node"], l["expected_ranks"], l["framework"], l["start_ms"] > 1.7e12)
+EOF2
+is "$(cat launch.txt)" "2 [0, 1] llm True" \
+    "--json: the launch's processes per node, expected ranks, framework, start"
 
 MAKE_RANKS="" ITERS=3 go --steps 5:7 torchrun --nproc_per_node 1 pretrain_gpt.py
 like "$err" "the window was never reached or not finished: steps 5 to 7, excluding 7, but the log shows training stopped at iteration 3" \
@@ -66,6 +73,8 @@ MAKE_RANKS="" ITERS=3 go torchrun --nproc_per_node 8 --nnodes 2 --node_rank 1 pr
 like "$out" "no profiled rank runs on this node \(it holds ranks 8 to 15\): no data is expected here" \
     "the second node of a two-node job expects nothing"
 unlike "$out$err" "rank 0: no data" "and reports no error for rank 0"
+like "$(journal)" '"node_rank":1,"nnodes":2,"nproc_per_node":8,.*"expected_ranks":\[\]' \
+    "the journal has the launcher's topology, and no rank expected on node 1"
 
 MAKE_RANKS="0" NO_PARSE=1 ITERS=5 go torchrun pretrain_gpt.py
 like "$out" "not parsed \(no ASCEND_PROFILER_OUTPUT\)" "raw data without the parsed output is flagged"

@@ -183,6 +183,11 @@ test_unset(void)
 	is_str(text, "{\"pid\":7,\"ranks\":\"all\"}",
 	    "only the fields set are written; every rank is \"all\"");
 	free(text);
+	r.expected = xcalloc(1, sizeof(int));	/* none: set, and empty */
+	text = encode(&r);
+	is_str(text, "{\"pid\":7,\"ranks\":\"all\",\"expected_ranks\":[]}",
+	    "no rank expected on this node is written as []");
+	free(text);
 	launch_record_free(&r);
 }
 
