@@ -30,6 +30,8 @@ SAN        = -fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE) \
 endif
 
 PKGS = libcjson yaml-0.1 libbsd-overlay
+# Also the libraries .ci/deps-src.sh built from sources beside the tree.
+PKG_CONFIG := env PKG_CONFIG_PATH=$(CURDIR)/build-deps/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} $(PKG_CONFIG)
 # 'make deps' installs them (Debian/Ubuntu); otherwise stop early with how.
 ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)

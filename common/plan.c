@@ -10,7 +10,7 @@
 #include "jsonfile.h"
 #include "plan.h"
 
-/* DESIGN section 4: LLM collects steps 2 to 3, MM 10 to 11. */
+/* The default windows: LLM collects steps 2 to 3, MM 10 to 11. */
 #define LLM_STEPS_START	2
 #define LLM_STEPS_END	4
 #define MM_STEPS_START	10

@@ -1,12 +1,13 @@
 /*
  * Fuzz target "scan": the static scan of a training script
- * (launcher/scan.c scan_script) on a file holding the input, with the
- * repository's launch table and a small environment.  The file is named
+ * (scan/scan.c scan_script, over the shell reader scan/sh*.c) on a
+ * file holding the input, with the repository's launch table and a small
+ * environment.  The file is named
  * like a MindSpeed example, so the model-name rule runs too.
  *
  * Checked besides memory safety: the counts are -1 or not negative, every
- * string the scan returns is there, and a launch is recorded when an
- * engine is.
+ * string the scan returns is there, a launch is recorded when an engine
+ * is, and each launch kept has its words, a line and a script.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < s.launches.n; i++)
 		FUZZ_CHECK(strchr(s.launches.v[i], '\001') == NULL,
 		    "an internal hard space shown to the user");
+	FUZZ_CHECK(s.nruns == s.launches.n, "a launch without its argv");
+	for (size_t i = 0; i < s.nruns; i++) {
+		check_strv(&s.runs[i].argv, "a launch's argv");
+		check_strv(&s.runs[i].env, "a launch's environment");
+		FUZZ_CHECK(s.runs[i].argv.n > 0 && s.runs[i].line > 0 &&
+		    s.runs[i].script != NULL, "a launch without words, line "
+		    "or script");
+		for (size_t k = 0; k < s.runs[i].argv.n; k++)
+			FUZZ_CHECK(strchr(s.runs[i].argv.v[k], '\001') == NULL,
+			    "an internal hard space in an argv");
+	}
 	scan_free(&s);
 	fuzz_leave();
 	return 0;

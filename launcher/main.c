@@ -1,7 +1,7 @@
 /*
  * msprof-exec: run a training script or command with the shim, so that
  * every MindSpeed training launch in it collects torch_npu profiling data,
- * then report what was collected.  DESIGN.md sections 2 and 4.
+ * then report what was collected.
  */
 #include <sys/stat.h>
 
@@ -438,6 +438,26 @@ finish(const struct options *o, const char *session, const char *log,
 	run_exit_like(status);
 }
 
+#ifndef GIT_REVISION
+#define GIT_REVISION "unknown"	/* built outside a git checkout */
+#endif
+
+/*
+ * -V: the version, the git revision it was built from and the oldest
+ * glibc the preloaded shim loads into (the one without libdl.so.2 uses
+ * dlsym from libc itself, which glibc has from 2.34 on; the other needs
+ * nothing newer than 2.17, aarch64's first glibc).
+ */
+static void
+print_version(const struct install *in)
+{
+	printf("msprof-exec %s\n", VERSION);
+	printf("%s: %s\n", _("revision"), GIT_REVISION);
+	printf("%s: %s\n", _("shim"), in->shim);
+	printf(_("shim needs glibc %s or newer\n"),
+	    ends_with(in->shim, "/" SHIM_234_NAME) ? "2.34" : "2.17");
+}
+
 /*
  * What main() holds lasts as long as msprof-exec: it is freed on the way
  * out of main(); the exits below it (errx, finish) leave it reachable in
@@ -468,7 +488,7 @@ main(int argc, char **argv)
 	if (install_locate(&in, &why) == -1)
 		errx(EX_SOFTWARE, "%s", why);
 	if (o.version) {
-		printf("msprof-exec %s\n%s: %s\n", VERSION, _("shim"), in.shim);
+		print_version(&in);
 		goto out;
 	}
 	if (o.cmd[0] == NULL) {
@@ -486,7 +506,8 @@ main(int argc, char **argv)
 	}
 	settle_existing(&o, &j, argv);
 	if (!o.skip_checks &&
-	    (status = preflight(j.python, o.cann_env, o.quiet)) != 0)
+	    (status = preflight(j.python, o.cann_env, j.facts.script,
+	    o.quiet)) != 0)
 		goto out;
 	confirm(&o, &j.facts);
 	status = start(&o, &j, &in, &tab, &session, &log);

@@ -89,6 +89,9 @@ usage(FILE *f)
 "  -q, --quiet, -v, --verbose, -h, --help, -V, --version\n"));
 }
 
+/* The option that set each end of the window last, for messages. */
+static const char *start_from = "--step-start", *end_from = "--step-end";
+
 /* While editing at the confirmation, a bad value goes back to the prompt. */
 static jmp_buf *editing;
 
@@ -281,9 +284,18 @@ parse_one(struct options *o, int c, const char *v)
 	switch (c) {
 	case 'l': take(&p->level, choice("--level", v, levels,
 	    "level_none, level0, level1, level2")); break;
-	case 's': parse_steps(p, v); break;
-	case OPT_STEP_START: p->step_start = number("--step-start", v, 1); break;
-	case OPT_STEP_END: p->step_end = number("--step-end", v, 2); break;
+	case 's':
+		parse_steps(p, v);
+		start_from = end_from = "--steps";
+		break;
+	case OPT_STEP_START:
+		p->step_start = number("--step-start", v, 1);
+		start_from = "--step-start";
+		break;
+	case OPT_STEP_END:
+		p->step_end = number("--step-end", v, 2);
+		end_from = "--step-end";
+		break;
 	case 'r': parse_ranks(p, v); break;
 	case 'w': parse_with(p, v); break;
 	case OPT_NO_CPU: p->with_cpu = 0; break;
@@ -327,6 +339,26 @@ parse_one(struct options *o, int c, const char *v)
 	}
 }
 
+/*
+ * torch_npu's dynamic profiler takes a directory whose path has only
+ * letters, digits and "_./~-"; any other path makes it log that the path is
+ * invalid and profile nothing, which would only show after the whole run.
+ */
+static void
+dynamic_dir_check(const struct plan *p)
+{
+	const char *dir = p->dynamic_dir != NULL ? p->dynamic_dir : p->output;
+	const char *opt = p->dynamic_dir != NULL ? "--dynamic-dir" : "--output";
+
+	if (strcmp(p->mode, "dynamic") != 0 || dir == NULL)
+		return;
+	if (dir[strspn(dir, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./~-")] != '\0')
+		bad(_("%s '%s': torch_npu's dynamic profiler accepts only "
+		    "letters, digits and the characters _ . / ~ - in its "
+		    "directory; choose a path without others"), opt, dir);
+}
+
 /* Rules between options, checked once all are read. */
 static void
 check(struct options *o)
@@ -336,9 +368,10 @@ check(struct options *o)
 
 	if (p->step_start && p->step_end) {
 		if (p->step_end <= p->step_start)
-			bad(_("--step-end %d: the end step must be greater than "
-			    "the start step %d (steps S to E-1 are collected)"),
-			    p->step_end, p->step_start);
+			bad(_("the end step %d (from %s) must be greater than "
+			    "the start step %d (from %s): steps S to E-1 are "
+			    "collected"), p->step_end, end_from, p->step_start,
+			    start_from);
 		window = p->step_end - p->step_start;
 	}
 	if (window > MAX_STEPS_UNFORCED && !o->force)
@@ -360,7 +393,8 @@ check(struct options *o)
 			fprintf(stderr, _("msprof-exec: note: memory collection "
 			    "needs CPU activity; CPU collection is turned on\n"));
 	}
-	if (p->ranks_all && !o->quiet && editing == NULL)
+	dynamic_dir_check(p);
+	if (p->ranks_all && editing == NULL)
 		fprintf(stderr, _("msprof-exec: warning: --ranks all profiles "
 		    "every rank; the data grows with the job (hundreds of MB "
 		    "per rank and step): prefer a few ranks\n"));

@@ -1,4 +1,4 @@
-/* The msprof-exec command line (DESIGN section 4). */
+/* The msprof-exec command line: options, their checks, the usage text. */
 #ifndef MSPROF_OPTIONS_H
 #define MSPROF_OPTIONS_H
 

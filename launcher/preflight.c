@@ -4,6 +4,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +15,18 @@
 #include "preflight.h"
 #include "common/util.h"
 
-/* Where CANN puts set_env.sh, newest layout first. */
-static const char *const set_envs[] = {
-	"/usr/local/Ascend/cann/set_env.sh",
-	"/usr/local/Ascend/ascend-toolkit/set_env.sh",
-	NULL
+/*
+ * Where CANN puts set_env.sh, newest layout first: the root install under
+ * /usr/local/Ascend, then the usual install of a user without root,
+ * $HOME/Ascend.
+ */
+static const char *const set_env_dirs[] = { "cann", "ascend-toolkit", NULL };
+#define SET_ENV_ROOT	"/usr/local/Ascend"
+
+/* What the script sets up for itself before its launch. */
+struct setup {
+	char	*cann;		/* the set_env.sh line it sources, or NULL */
+	char	*python;	/* the conda/venv line it activates, or NULL */
 };
 
 extern char **environ;
@@ -106,11 +114,42 @@ no_npu(int quiet)
 	return EX_UNAVAILABLE;
 }
 
+/*
+ * The first set_env.sh that exists, a copy; NULL when none does.  *LOOKED
+ * gets the list of places, for the message.
+ */
+static char *
+set_env_find(char **looked)
+{
+	const char *home = getenv("HOME"), *roots[2] = { SET_ENV_ROOT, NULL };
+	char *home_root = NULL, *p, *found = NULL, *list = NULL, *l;
+
+	if (home != NULL && *home == '/')
+		roots[1] = home_root = xasprintf("%s/Ascend", home);
+	for (int r = 0; r < 2 && roots[r] != NULL; r++)
+		for (int d = 0; set_env_dirs[d] != NULL; d++) {
+			p = xasprintf("%s/%s/set_env.sh", roots[r],
+			    set_env_dirs[d]);
+			l = list == NULL ? xstrdup(p) :
+			    xasprintf("%s, %s", list, p);
+			free(list);
+			list = l;
+			if (found == NULL && access(p, R_OK) == 0)
+				found = p;
+			else
+				free(p);
+		}
+	free(home_root);
+	*looked = list;
+	return found;
+}
+
 /* The CANN environment: already loaded, or loaded from a set_env.sh. */
 static int
 cann(const char *cann_env)
 {
-	char *why = NULL, *looked;
+	char *why = NULL, *looked = NULL, *found = NULL;
+	int rc;
 
 	if (cann_env == NULL && (getenv("ASCEND_TOOLKIT_HOME") != NULL ||
 	    getenv("ASCEND_HOME_PATH") != NULL))
@@ -120,25 +159,22 @@ cann(const char *cann_env)
 			warn(_("--cann-env %s"), cann_env);
 			return EX_NOINPUT;
 		}
-	} else {
-		for (int i = 0; set_envs[i] != NULL && cann_env == NULL; i++)
-			if (access(set_envs[i], R_OK) == 0)
-				cann_env = set_envs[i];
-	}
+	} else
+		cann_env = found = set_env_find(&looked);
 	if (cann_env == NULL) {
-		looked = xasprintf("%s, %s", set_envs[0], set_envs[1]);
 		warnx(_("the CANN environment is not loaded and no set_env.sh "
 		    "was found (looked for %s); source it before running, or "
 		    "give --cann-env FILE"), looked);
 		free(looked);
 		return EX_UNAVAILABLE;
 	}
-	if (cann_load(cann_env, &why) == -1) {
+	free(looked);
+	rc = cann_load(cann_env, &why) == -1 ? EX_UNAVAILABLE : 0;
+	if (rc != 0)
 		warnx("%s", why);
-		free(why);
-		return EX_UNAVAILABLE;
-	}
-	return 0;
+	free(why);
+	free(found);
+	return rc;
 }
 
 /* The last non-empty line of TEXT (an exception's message). */
@@ -184,17 +220,114 @@ torch_npu(const char *python)
 	return EX_UNAVAILABLE;
 }
 
+/* Does LINE source (source or ".") a file whose name ends in ENDING? */
+static int
+sources(const char *line, const char *ending)
+{
+	size_t n, e = strlen(ending);
+	char word[PATH_MAX];
+
+	line += strspn(line, " \t");
+	if (strncmp(line, "source", 6) == 0 && strchr(" \t", line[6]) != NULL)
+		line += 6;
+	else if (line[0] == '.' && strchr(" \t", line[1]) != NULL)
+		line += 1;
+	else
+		return 0;
+	line += strspn(line, " \t");
+	n = strcspn(line, " \t;&|#");
+	if (n == 0 || n >= sizeof(word))
+		return 0;
+	memcpy(word, line, n);
+	word[n] = '\0';
+	/* Quotes around the path: "$ASCEND/set_env.sh". */
+	while (n > 0 && (word[n - 1] == '"' || word[n - 1] == '\''))
+		word[--n] = '\0';
+	return n >= e && strcmp(word + n - e, ending) == 0;
+}
+
+/* Does LINE activate a conda environment or a virtualenv? */
+static int
+activates(const char *line)
+{
+	const char *p = line + strspn(line, " \t");
+
+	return strncmp(p, "conda activate ", 15) == 0 ||
+	    strncmp(p, "source activate ", 16) == 0 ||
+	    sources(p, "/bin/activate");
+}
+
+/*
+ * What SCRIPT sets up for itself: a set_env.sh it sources, a conda or
+ * virtual environment it activates (each the first such line).  The line
+ * is read as written; only the script's own lines are looked at.
+ */
+static void
+script_setup(const char *script, struct setup *su)
+{
+	char *text, *line, *next;
+
+	memset(su, 0, sizeof(*su));
+	if (script == NULL || (text = read_file(script, NULL)) == NULL)
+		return;
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (su->cann == NULL && sources(line, "set_env.sh"))
+			su->cann = xstrdup(line + strspn(line, " \t"));
+		if (su->python == NULL && activates(line))
+			su->python = xstrdup(line + strspn(line, " \t"));
+	}
+	free(text);
+}
+
+static int
+cann_loaded(void)
+{
+	return getenv("ASCEND_TOOLKIT_HOME") != NULL ||
+	    getenv("ASCEND_HOME_PATH") != NULL;
+}
+
 int
-preflight(const char *python, const char *cann_env, int quiet)
+preflight(const char *python, const char *cann_env, const char *script,
+    int quiet)
 {
 	const char *argv[] = { "npu-smi", "info", NULL };
-	int rc;
+	struct setup su;
+	int rc = 0;
 
-	if ((rc = cann(cann_env)) != 0)
-		return rc;
-	if (!succeeded(capture(argv, STDOUT_FILENO, NULL)))
-		return no_npu(quiet);
-	return torch_npu(python != NULL ? python : "python3");
+	script_setup(script, &su);
+	/*
+	 * A script that loads CANN itself, or its own Python, has an
+	 * environment here that the job will not have: what depends on it
+	 * is left to the job, and said so.
+	 */
+	if (cann_env == NULL && !cann_loaded() && su.cann != NULL) {
+		if (!quiet)
+			warnx(_("the script loads its own CANN environment "
+			    "(%s): the CANN and torch_npu checks are left to "
+			    "the job"), su.cann);
+	} else if ((rc = cann(cann_env)) != 0)
+		goto out;
+	if (!succeeded(capture(argv, STDOUT_FILENO, NULL))) {
+		rc = no_npu(quiet);
+		goto out;
+	}
+	if (su.cann != NULL && cann_env == NULL && !cann_loaded())
+		goto out;
+	if (su.python != NULL) {
+		if (!quiet)
+			warnx(_("the script activates its own Python (%s): the "
+			    "torch_npu check is left to the job"), su.python);
+		goto out;
+	}
+	rc = torch_npu(python != NULL ? python : "python3");
+out:
+	if (rc != 0)
+		warnx(_("to run without these checks, add --skip-checks"));
+	free(su.cann);
+	free(su.python);
+	return rc;
 }
 
 /*

@@ -8,11 +8,15 @@
 
 /*
  * Run the checks; PYTHON is the job's interpreter (NULL: python3).
- * CANN_ENV is --cann-env.  On success the environment of msprof-exec has
- * the CANN variables.  Returns 0, or an exit status (66, 69) after saying
- * what is wrong and how to fix it.
+ * CANN_ENV is --cann-env; SCRIPT (or NULL) the script the command runs:
+ * what it sets up for itself (a set_env.sh it sources, a conda or virtual
+ * environment it activates) is left to the job.  On success the
+ * environment of msprof-exec has the CANN variables.  Returns 0, or an
+ * exit status (66, 69) after saying what is wrong, how to fix it, and that
+ * --skip-checks skips the checks.
  */
-int	preflight(const char *python, const char *cann_env, int quiet);
+int	preflight(const char *python, const char *cann_env, const char *script,
+	    int quiet);
 
 /*
  * The Python that will run a launcher at PATH: PATH itself, or the

@@ -1,4 +1,4 @@
-# Fuzzing (issue 7): libFuzzer targets over the launch matcher and rewriter,
+# Fuzzing: libFuzzer targets over the launch matcher and rewriter,
 # the script scanner and the config copies (fuzz/*.c).
 #
 #   make fuzz                     build into build-fuzz/ with clang
@@ -7,6 +7,8 @@
 #   make fuzz FUZZ_TARGETS=scan FUZZ_SECONDS=600
 #   make fuzz-merge               add what the runs found to fuzz/corpus/
 #                                 (minimised with -merge=1)
+#   make fuzz-minimise            keep only the seeds of fuzz/corpus/ that
+#                                 add coverage (-merge=1 into an empty dir)
 #
 # A run starts from the seed corpus fuzz/corpus/TARGET and keeps what it
 # finds in build-fuzz/corpus/TARGET; crashes are written to
@@ -102,6 +104,19 @@ fuzz-merge: $(FUZZ_BINS)
 		echo "fuzz-merge: $$t: $$(ls fuzz/corpus/$$t | wc -l) files"; \
 	done
 
-.PHONY: fuzz fuzz-build fuzz-merge fuzz-cc
+# Keep only the seeds that add coverage: merge the corpus into an empty
+# directory and put that in its place.
+fuzz-minimise: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do \
+		rm -rf $(FUZZ_B)/min/$$t; mkdir -p $(FUZZ_B)/min/$$t $(FUZZ_B)/tmp; \
+		$(FUZZ_ENV) $(FUZZ_B)/fuzz-$$t -merge=1 -timeout=10 \
+		    -max_len=65536 $(FUZZ_ABS)/min/$$t $(CURDIR)/fuzz/corpus/$$t \
+		    < /dev/null > $(FUZZ_B)/$$t.min.log 2>&1 || exit 1; \
+		echo "fuzz-minimise: $$t: $$(ls fuzz/corpus/$$t | wc -l) ->" \
+		    "$$(ls $(FUZZ_B)/min/$$t | wc -l) files"; \
+		rm -rf fuzz/corpus/$$t; mv $(FUZZ_B)/min/$$t fuzz/corpus/$$t; \
+	done
+
+.PHONY: fuzz fuzz-build fuzz-merge fuzz-minimise fuzz-cc
 
 -include $(shell find $(FUZZ_B)/obj -name '*.d' 2>/dev/null)

@@ -1,4 +1,4 @@
-# Sanitizers and valgrind (issue 7).
+# Sanitizers and valgrind.
 #
 #   make check-sanitize   build into build-asan/ with SANITIZE=address,undefined
 #                         (launcher, injector, unit tests, fuzz replays; never

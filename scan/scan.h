@@ -34,11 +34,18 @@
  * One training launch as the scan found it: the words from the launcher on,
  * expanded as far as the script allows (a word that needs a command to run
  * is kept as written), so that a dry run can rewrite it with its engine.
+ *
+ * env: the environment it runs with, NAME=value: the environment the
+ * script started with, the variables the script exported (export, declare
+ * -x, set -a) as they are then, and its own (MM_TOOL=x torchrun ..., env
+ * X=y torchrun ...); unset and unexported variables are not there.
  */
 struct scan_launch {
 	struct strv	 argv;
 	struct strv	 env;		/* exported NAME=value as it runs */
 	int		 line;		/* in the script; 0: unknown */
+	char		*script;	/* the script it is in (a wrapper
+					   runs others) */
 };
 
 struct scan {
@@ -55,11 +62,16 @@ struct scan {
 	struct strv	 configs;	/* config files it names */
 	struct strv	 existing;	/* profiling options, with values */
 	int		 train_iters;	/* of the first launch; -1: none */
+	int		 crlf;		/* a script has CRLF line ends (bash
+					   then fails on $'\r') */
 };
 
 /*
  * Scan the script PATH with the launch table and the environment ENVP
- * (NULL: empty) it will run with.  Returns 0; what cannot be worked out
+ * (NULL: empty) it will run with.  The scripts it runs (bash X, sh X,
+ * source X, . X, ./X) are read too, relative to the current directory as
+ * the shell would resolve them.  A script whose #! line names another
+ * interpreter (python) is not read as shell: nothing is found in it.  Returns 0; what cannot be worked out
  * stays -1 or NULL.  Returns -1 with a message in *why only when the
  * script cannot be read.  Call scan_free() in either case.
  */

@@ -23,6 +23,9 @@ is "$(flags --step-start 7)" "--profile --profile-step-start 7 --profile-step-en
 is "$(flags --step-start 3 --step-end 4)" "--profile --profile-step-start 3 --profile-step-end 4 --profile-ranks 0 --profile-level level1 --profile-with-cpu $D" "--step-start and --step-end"
 is "$(flags --ranks 0,1,2)" "--profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0 1 2 --profile-level level1 --profile-with-cpu $D" "--ranks list: several values"
 is "$(flags -r all)" "--profile --profile-step-start 2 --profile-step-end 4 --profile-ranks -1 --profile-level level1 --profile-with-cpu $D" "--ranks all is -1"
+like "$("$MSPROF" -n -q -r all torchrun pretrain_gpt.py 2>&1 >/dev/null)" "warning: --ranks all profiles every rank" \
+    "-q keeps the --ranks all warning (it prints errors and warnings)"
+is "$(flags --mode dynamic --dynamic-dir ./dyn_dir-1/x.y~)" "$DEFAULT_FLAGS" "--dynamic-dir with letters, digits and _./~- is taken"
 is "$(flags --with memory,stack,shapes)" "--profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0 --profile-level level1 --profile-with-cpu --profile-with-memory --profile-with-stack --profile-record-shapes $D" "--with"
 is "$(flags --no-cpu)" "--profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0 --profile-level level1 $D" "--no-cpu"
 is "$(flags -w stack --no-cpu)" "--profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0 --profile-level level1 --profile-with-stack $D" "-w stack --no-cpu"
@@ -47,7 +50,10 @@ refused "--steps '4:4': the end step must be greater" --steps 4:4
 refused "--steps '5:3': the end step must be greater" -s 5:3
 refused "--steps 'x': give START:END" --steps x
 refused "--step-start '0': give a whole number of 1 or more" --step-start 0
-refused "--step-end 3: the end step must be greater than the start step 3" --step-start 3 --step-end 3
+refused "the end step 3 \\(from --step-end\\) must be greater than the start step 3 \\(from --step-start\\)" --step-start 3 --step-end 3
+refused "the end step 4 \\(from --steps\\) must be greater than the start step 6 \\(from --step-start\\)" -s 2:4 --step-start 6
+refused "--dynamic-dir 'a b': torch_npu's dynamic profiler accepts only letters" --mode dynamic --dynamic-dir "a b"
+refused "--output 'my prof': torch_npu's dynamic profiler accepts only" --mode dynamic -o "my prof"
 refused "--level 'level3': not accepted; use one of level_none, level0, level1, level2" --level level3
 refused "--ranks 'x': 'x' is not a rank; give 0, 0,1,2 or all" --ranks x
 refused "--ranks: more than 4096 ranks; give all, or fewer ranks" --ranks "$(seq -s, 0 4096)"

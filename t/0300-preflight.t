@@ -76,6 +76,58 @@ chmod +x "$RBIN/torchrun2"
 like "$(cat "$T/err")" "python3.9 cannot import torch and torch_npu" \
     "the check uses the launcher's own Python"
 
+# Every refusal says how to run without the checks.
+fake python3 1 "ModuleNotFoundError: No module named 'torch_npu'"
+run --cann-env set_env.sh
+like "$err" "add --skip-checks" "a failed torch_npu check names --skip-checks"
+run
+like "$err" "add --skip-checks" "CANN not found names --skip-checks"
+fake python3 0
+
+# The usual install of a user without root: $HOME/Ascend.
+reset_run
+mkdir -p "$T/home/Ascend/ascend-toolkit"
+cp set_env.sh "$T/home/Ascend/ascend-toolkit/set_env.sh"
+HOME=$T/home run
+is "$rc" 0 "\$HOME/Ascend/ascend-toolkit/set_env.sh is found and loaded"
+has_line "$(rec_env "$(recorded)")" "ASCEND_TOOLKIT_HOME=/opt/ascend/latest" \
+    "\$HOME/Ascend: the command runs with it loaded"
+HOME=$T/nohome run
+like "$err" "$T/nohome/Ascend/cann/set_env.sh" "CANN not found: \$HOME/Ascend is named"
+
+# A script that sources its own set_env.sh (not a place msprof-exec looks
+# in) runs: the CANN and torch_npu checks are left to the job.
+reset_run
+mkdir -p "$T/opt/cann8"
+cp set_env.sh "$T/opt/cann8/set_env.sh"
+cat > train.sh <<EOF2
+source "$T/opt/cann8/set_env.sh"
+torchrun pretrain_gpt.py
+EOF2
+fake python3 1 "ModuleNotFoundError: No module named 'torch_npu'"
+"$MSPROF" -y bash train.sh > "$T/out" 2> "$T/err"
+is "$?:$(nrecorded)" "0:1" "a script sourcing its own set_env.sh runs"
+like "$(cat "$T/err")" "loads its own CANN environment \(source \"$T/opt/cann8/set_env.sh\"\)" \
+    "the note names the line"
+has_line "$(rec_env "$(recorded)")" "ASCEND_TOOLKIT_HOME=/opt/ascend/latest" \
+    "the job gets the CANN environment it loaded itself"
+"$MSPROF" -q -y bash train.sh > /dev/null 2> "$T/err"
+unlike "$(cat "$T/err")" "loads its own" "-q: no note"
+
+# A script that activates its own conda environment: the torch_npu check
+# (with a Python that is not the job's) is left to the job.
+reset_run
+cat > train.sh <<'EOF2'
+conda() { :; }
+conda activate mindspeed
+torchrun pretrain_gpt.py
+EOF2
+"$MSPROF" -y --cann-env set_env.sh bash train.sh > "$T/out" 2> "$T/err"
+is "$?:$(nrecorded)" "0:1" "a script activating conda runs"
+like "$(cat "$T/err")" "activates its own Python \(conda activate mindspeed\)" \
+    "the note names the line"
+fake python3 0
+
 reset_run
 rm "$RBIN/npu-smi"
 "$MSPROF" -y --skip-checks torchrun pretrain_gpt.py > /dev/null 2>&1

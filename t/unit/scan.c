@@ -5,18 +5,22 @@
  * break it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "tap.h"
 #include "common/launchtab.h"
 #include "scan/scan.h"
+#include "scan/sh.h"
 
 static struct launchtab tab;
 
 static char	*repeat(const char *, const char *, size_t, const char *);
+static void	 as_bash(const char *, const char *);
 static char tmpdir[] = "/tmp/msprof-scan.XXXXXX";
 
 #define LLM_DIST(n, port) "--nproc_per_node " #n " --nnodes 1 --node_rank 0 " \
@@ -137,6 +141,19 @@ qwen3_standard(void)
 	is_int(s.train_iters, 2000, "%s: --train-iters", w);
 	is_int(s.configs.n, 0, "%s: no config files", w);
 	is_int(s.existing.n, 0, "%s: no profiling settings", w);
+	is_int(s.nruns, 1, "%s: kept as argv", w);
+	if (s.nruns == 1) {
+		is_int(s.runs[0].line, 64, "%s: the line the launch starts on",
+		    w);
+		is_str(s.runs[0].script, "t/scan/pretrain_qwen3_8b_4K_ptd.sh",
+		    "%s: the script it is in", w);
+		is_list(&s.runs[0].env, "HCCL_CONNECT_TIMEOUT=1800 | "
+		    "CUDA_DEVICE_MAX_CONNECTIONS=1 | "
+		    "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True | "
+		    "TASK_QUEUE_ENABLE=2", "%s: the exported variables, not "
+		    "MASTER_ADDR and the others", w);
+	}
+	is_int(s.crlf, 0, "%s: LF line ends", w);
 	scan_free(&s);
 }
 
@@ -310,6 +327,8 @@ crlf(void)
 	cr_list = joined(&cr.launches);
 	is_str(cr_list, lf_list, "CRLF: the same launch, no stray \\r");
 	is_int(cr.train_iters, lf.train_iters, "CRLF: --train-iters");
+	is_int(cr.crlf, 1, "CRLF: said, for a warning");
+	is_int(lf.crlf, 0, "CRLF: not said of the LF script");
 	free(lf_list);
 	free(cr_list);
 	scan_free(&lf);
@@ -531,6 +550,11 @@ expansion(void)
 	    "--x $X --y $Y --z $Z --w $W --v $V --l $L\n", NULL, &s);
 	is_str(launch(&s, 0), "torchrun --nproc_per_node 4 pretrain_gpt.py "
 	    "--x 12 --y 14 --z -7 --w 2 --v 21 --l 2", "arithmetic forms");
+	as_bash("A=3\nB=4\nX=$(( $A * $B ))\nY=$((A*B+2))\n"
+	    "Z=$(( (A+B) / 2 - 10 ))\nW=$((X % 5))\nV=$((-A + 010 + 0x10))\n"
+	    "L=${#Y}\nNPUS_PER_NODE=$(( $((A)) + 1 ))\n"
+	    "torchrun --nproc_per_node $NPUS_PER_NODE pretrain_gpt.py "
+	    "--x $X --y $Y --z $Z --w $W --v $V --l $L\n", "arithmetic");
 	is_int(s.npus_per_node, 4, "nested arithmetic");
 	scan_free(&s);
 
@@ -545,8 +569,27 @@ expansion(void)
 	    "$((B+)) pretrain_gpt.py --q $((1/0)) --r ${X%%.*} --t `date` "
 	    "--u $?",
 	    "unknown values are shown as written, one word each");
+	is_str(s.nruns == 1 && s.runs[0].argv.n > 4 ? s.runs[0].argv.v[4] :
+	    NULL, "$(head -n1 $HOSTFILE)", "the same word in the argv kept");
 	counts(&s, -1, -1, -1, -1, "unknown values");
 	is_str(s.entry, "pretrain_gpt.py", "unknown values: entry still found");
+	scan_free(&s);
+
+	scan_str("t.sh", "D=$(dirname /a/b/c.sh)\nB=$(basename /a/b/c.sh .sh)\n"
+	    "E=$(dirname c.sh)\nF=`dirname a//b//`\nG=$(basename /)\n"
+	    "H=$(echo x  y)\nI=$(dirname /)\nJ=$(basename a/b/)\n"
+	    "torchrun pretrain_gpt.py $D $B $E $F $G \"$H\" $I $J "
+	    "$(date) $(cd x || exit; pwd) $(echo -n x) \"$(dirname $0)\"\n",
+	    NULL, &s);
+	{
+		char *want = xasprintf("torchrun pretrain_gpt.py /a/b c . a / "
+		    "'x y' / b $(date) $(cd x || exit; pwd) $(echo -n x) %s",
+		    tmpdir);
+
+		is_str(launch(&s, 0), want, "command substitutions the scan "
+		    "evaluates (dirname, basename, echo), and others not");
+		free(want);
+	}
 	scan_free(&s);
 
 	scan_str("t.sh", ": ${NPUS_PER_NODE:=6}\n: ${NNODES=2}\n"
@@ -575,6 +618,10 @@ expansion(void)
 	is_str(launch(&s, 0), "torchrun pretrain_gpt.py --a --b colon --c --d "
 	    "--e set --f '' --g default.yaml 0 --h 'a b' --i a b --j",
 	    "-, :-, +, :+, quotes in the word, no arguments");
+	as_bash("E=\"\"\ntorchrun pretrain_gpt.py --a ${E-dash} "
+	    "--b ${E:-colon} --c ${E:+plus} --d ${UNSET+plus} --e ${E+set} "
+	    "--f \"$E\" --g ${1:-default.yaml} $2 $# $* --h ${E:-\"a b\"} "
+	    "--i ${E:-a b} --j ${E:+\"$E\"}\n", "parameter forms");
 	scan_free(&s);
 
 	scan_str("t.sh", "NNODES=2\nunset NNODES\nMASTER_PORT=6000\n"
@@ -720,6 +767,21 @@ repeat(const char *head, const char *unit, size_t n, const char *tail)
 	return s;
 }
 
+/*
+ * A script of N lines FMT, each formatted with the line number I (and
+ * whatever else uses it), then TAIL; into the string T.
+ */
+#define NUMBERED(t, n, tail, fmt, ...) do {				\
+	struct buf b_ = { 0 };						\
+	char l_[256];							\
+									\
+	for (int i = 1; i <= (n); i++)					\
+		buf_add(&b_, l_, (size_t)snprintf(l_, sizeof(l_), fmt,	\
+		    __VA_ARGS__));					\
+	buf_add(&b_, tail, strlen(tail));				\
+	(t) = b_.s;							\
+} while (0)
+
 /* Map each byte of BUF to one of the N characters of SET. */
 static void
 shell_like(char *buf, size_t len, const char *set, size_t n)
@@ -808,20 +870,8 @@ adversarial(void)
 	    "a value that doubles each line is bounded");
 	scan_free(&s);
 	free(t);
-	t = xstrdup("");
-	for (int i = 0; i < 5000; i++) {
-		char *u = xasprintf("%sV%d=1\n", t, i);
-
-		free(t);
-		t = u;
-	}
-	{
-		char *u = xasprintf("%s%s", t, "torchrun pretrain_gpt.py "
-		    "$UNSET_NAME $V1\n");
-
-		free(t);
-		t = u;
-	}
+	NUMBERED(t, SH_MAX_VARS + 10, "torchrun pretrain_gpt.py $UNSET_NAME "
+	    "$V1\n", "V%d=1\n", i);
 	scan_str("t.sh", t, NULL, &s);
 	is_str(launch(&s, 0), "torchrun pretrain_gpt.py $UNSET_NAME 1",
 	    "past the variable limit an unset name is unknown");
@@ -842,6 +892,384 @@ adversarial(void)
 	}
 }
 
+/*
+ * The variable table: 20,000 names, set, read, changed and unset; and a
+ * chain of 20,000 variables each set from the one before.
+ */
+static void
+many_variables(void)
+{
+	struct scan s;
+	char *t, *u;
+
+	NUMBERED(u, 20000, "unset V500\nV7=seven\ntorchrun pretrain_gpt.py "
+	    "$V1 $V7 ${V500-gone} $V12345 $V20000 ${#V19999} $V20001\n",
+	    "V%d=%d\n", i, i);
+	scan_str("t.sh", u, NULL, &s);
+	is_str(launch(&s, 0), "torchrun pretrain_gpt.py 1 seven gone 12345 "
+	    "20000 5", "20,000 variables: set, changed, unset, unset names");
+	scan_free(&s);
+	free(u);
+
+	NUMBERED(t, 20000, "torchrun pretrain_gpt.py --c \"$C20000\" "
+	    "--d $C1\n", "C%d=$C%d\n", i, i - 1);
+	u = xasprintf("C0=end\n%s", t);
+	scan_str("t.sh", u, NULL, &s);
+	is_str(launch(&s, 0), "torchrun pretrain_gpt.py --c end --d end",
+	    "a chain of 20,000 variables");
+	scan_free(&s);
+	as_bash(u, "a chain of 20,000 variables");
+	free(t);
+	free(u);
+}
+
+/* "X=$X..." appends, and means what the shell means by it. */
+static void
+self_append(void)
+{
+	struct scan s;
+	char *t;
+
+	scan_str("t.sh", "X=a\nX=\"$X b\"\nX=${X}c\nX=$X'd e'\n"
+	    "XY=1\nZ=2\nZ=$XY\nY=1\nY=\"$Y$Y\"\nU=$(cmd)\nU=\"$U u\"\n"
+	    "W=${W}w\nN=\"$NPUS\"\n"
+	    "torchrun pretrain_gpt.py --x \"$X\" --z $Z --y $Y --u \"$U\" "
+	    "--w $W --n \"$N\"\n", NULL, &s);
+	is_str(launch(&s, 0), "torchrun pretrain_gpt.py --x 'a bcd e' --z 1 "
+	    "--y 11 --u '$(cmd) u' --w w --n ''",
+	    "X=$X... appends; $XY is another name; unknown stays unknown");
+	scan_free(&s);
+
+	NUMBERED(t, 3000, "torchrun pretrain_gpt.py $ARGS\n",
+	    "ARGS=\"$ARGS --opt-%d %d\"\n", i, i);
+	scan_str("t.sh", t, NULL, &s);
+	ok(s.nruns == 1 && s.runs[0].argv.n == 2 + 2 * 3000 &&
+	    strcmp(s.runs[0].argv.v[2], "--opt-1") == 0 &&
+	    strcmp(s.runs[0].argv.v[2 * 3000], "--opt-3000") == 0 &&
+	    strcmp(s.runs[0].argv.v[2 * 3000 + 1], "3000") == 0,
+	    "ARGS grown over 3,000 lines: every option, in order");
+	scan_free(&s);
+	as_bash(t, "ARGS grown over 3,000 lines");
+	free(t);
+}
+
+static char *stub_env[2];	/* PATH with the stub torchrun first */
+
+/* A torchrun that prints its words, then its environment sorted. */
+static void
+make_stub(void)
+{
+	static const char stub[] = "#!/bin/sh\nprintf torchrun\n"
+	    "for a; do printf ' %s' \"$a\"; done\necho\n"
+	    "env | grep -v -e '^PWD=' -e '^OLDPWD=' -e '^SHLVL=' -e '^_=' | "
+	    "LC_ALL=C sort | sed 's/^/  /'\n";
+	char *bin = xasprintf("%s/bin", tmpdir), *path;
+
+	if (mkdir(bin, 0700) == -1) {
+		printf("Bail out! %s: %s\n", bin, strerror(errno));
+		exit(1);
+	}
+	path = write_tmp("bin/torchrun", stub, strlen(stub));
+	chmod(path, 0755);
+	free(path);
+	stub_env[0] = xasprintf("PATH=%s:/usr/bin:/bin", bin);
+	free(bin);
+}
+
+static void
+remove_stub(void)
+{
+	char *path = xasprintf("%s/bin/torchrun", tmpdir);
+
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	free(path);
+	free(stub_env[0]);
+}
+
+/*
+ * The torchrun commands real bash runs for SCRIPT, from the current
+ * directory with only ENVP, as the stub prints them.
+ */
+static char *
+bash_torchruns(const char *script, char *const envp[])
+{
+	struct buf cmd = { 0 }, out = { 0 };
+	char line[4096];
+	FILE *p;
+
+	buf_add(&cmd, "env -i", 6);
+	for (size_t i = 0; envp[i] != NULL; i++) {
+		buf_add(&cmd, " '", 2);
+		buf_add(&cmd, envp[i], strlen(envp[i]));
+		buf_add(&cmd, "'", 1);
+	}
+	buf_add(&cmd, " bash ", 6);
+	buf_add(&cmd, script, strlen(script));
+	buf_add(&cmd, " 2>/dev/null", 12);
+	if ((p = popen(cmd.s, "r")) == NULL) {
+		printf("Bail out! popen: %s\n", strerror(errno));
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), p) != NULL)
+		buf_add(&out, line, strlen(line));
+	pclose(p);
+	free(cmd.s);
+	return out.s != NULL ? out.s : xstrdup("");
+}
+
+static int
+by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The same from the scan: each launch, then its environment sorted. */
+static char *
+scan_torchruns(const struct scan *s)
+{
+	struct buf out = { 0 };
+	char **env;
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct strv *e = &s->runs[i].env;
+		char *words = strv_join(s->runs[i].argv.v, " ");
+
+		buf_add(&out, words, strlen(words));
+		buf_add(&out, "\n", 1);
+		free(words);
+		env = xcalloc(e->n + 1, sizeof(*env));
+		memcpy(env, e->v, e->n * sizeof(*env));
+		qsort(env, e->n, sizeof(*env), by_string);
+		for (size_t k = 0; k < e->n; k++) {
+			buf_add(&out, "  ", 2);
+			buf_add(&out, env[k], strlen(env[k]));
+			buf_add(&out, "\n", 1);
+		}
+		free(env);
+	}
+	return out.s != NULL ? out.s : xstrdup("");
+}
+
+/*
+ * SCRIPT (in the current directory) scanned with ENVP gives the launches
+ * and environments bash gives them.
+ */
+static void
+as_bash_runs(const char *script, char *const envp[], const char *what)
+{
+	struct scan s;
+	char *want = bash_torchruns(script, envp), *got;
+
+	scan_path(script, envp, &s);
+	got = scan_torchruns(&s);
+	ok(*want != '\0', "%s: bash ran torchrun", what);
+	is_str(got, want, "%s: the launches and environments bash runs",
+	    what);
+	free(got);
+	free(want);
+	scan_free(&s);
+}
+
+/* TEXT as a script under the temporary directory: as bash runs it. */
+static void
+as_bash(const char *text, const char *what)
+{
+	char *path = write_tmp("bash.sh", text, strlen(text));
+
+	as_bash_runs(path, stub_env, what);
+	unlink(path);
+	free(path);
+}
+
+/* The environment each launch runs with. */
+static void
+launch_env(void)
+{
+	struct scan s;
+	char *env[] = { "HOME=/root", "GONE=1", "PATH=/usr/bin", NULL };
+
+	scan_str("t.sh", "export MM_TOOL=./tools.json\nLOCAL=1\nX=2\n"
+	    "export X\nunset GONE\ndeclare -x D=4\nset -a\nA=5\nset +a\n"
+	    "B=6\nexport U=$(cmd)\n"
+	    "MM_MODEL=m.json PATH=/p torchrun pretrain_gpt.py\n"
+	    "env -u HOME E=7 python pretrain_gpt.py\n"
+	    "X=3 env -i F=8 python pretrain_gpt.py\n", env, &s);
+	is_int(s.nruns, 3, "env: three launches");
+	if (s.nruns != 3)
+		goto out;
+	is_list(&s.runs[0].env, "HOME=/root | MM_TOOL=./tools.json | X=2 | "
+	    "D=4 | A=5 | U=$(cmd) | MM_MODEL=m.json | PATH=/p",
+	    "env: inherited, exported, set -a, prefix assignments");
+	is_int(s.runs[0].line, 12, "env: line of the first launch");
+	is_list(&s.runs[1].env, "PATH=/usr/bin | MM_TOOL=./tools.json | "
+	    "X=2 | D=4 | A=5 | U=$(cmd) | E=7", "env: env -u and env X=y");
+	is_int(s.runs[1].line, 13, "env: line of the second launch");
+	is_list(&s.runs[2].env, "F=8", "env: env -i starts empty");
+out:
+	scan_free(&s);
+
+	{
+		char *envb[] = { "HOME=/root", "GONE=1", stub_env[0], NULL };
+		static const char text[] = "export MM_TOOL=./tools.json\n"
+		    "LOCAL=1\nX=2\nexport X\nunset GONE\ndeclare -x D=4\n"
+		    "set -a\nA=5\nset +a\nB=6\n"
+		    "MM_MODEL=m.json torchrun pretrain_gpt.py --one\n"
+		    "env -u HOME E=7 torchrun pretrain_gpt.py --two\n"
+		    "X=3 env -i F=8 PATH=$PATH torchrun pretrain_gpt.py "
+		    "--three\n";
+		char *path = write_tmp("env.sh", text, strlen(text));
+
+		as_bash_runs(path, envb, "env");
+		unlink(path);
+		free(path);
+	}
+}
+
+static struct strv made;		/* files put_file() wrote */
+
+/* Write TEXT to NAME under the temporary directory. */
+static void
+put_file(const char *name, const char *text)
+{
+	char *path = write_tmp(name, text, strlen(text));
+
+	strv_push(&made, path);
+	free(path);
+}
+
+/*
+ * Wrappers: scripts that run scripts, read from the directory the scan
+ * runs in, as the shell resolves them.
+ */
+static void
+wrappers(void)
+{
+	struct scan s;
+	int here = open(".", O_RDONLY | O_DIRECTORY);
+	char *sub = xasprintf("%s/w", tmpdir), *subsub;
+
+	subsub = xasprintf("%s/w", sub);
+	if (here == -1 || mkdir(sub, 0700) == -1 ||
+	    mkdir(subsub, 0700) == -1 || chdir(tmpdir) == -1) {
+		printf("Bail out! wrappers: %s\n", strerror(errno));
+		exit(1);
+	}
+	put_file("w/pretrain_qwen3_8b_4K_ptd.sh", "#!/bin/bash\n"
+	    "NPUS_PER_NODE=${NPUS:-4}\n"
+	    "torchrun --nproc_per_node $NPUS_PER_NODE pretrain_gpt.py "
+	    "--a $A --l $LOCAL\n");
+	put_file("w/w/pretrain_qwen3_8b_4K_ptd.sh",
+	    "torchrun pretrain_gpt.py --decoy\n");
+	put_file("w/wrap.sh", "export A=1\nLOCAL=2\nNPUS=8\n"
+	    "M=7 bash -x w/pretrain_qwen3_8b_4K_ptd.sh --arg\n");
+	is_int(scan_path("w/wrap.sh", NULL, &s), 0, "wrapper: scanned");
+	is_list(&s.launches, "torchrun --nproc_per_node 4 pretrain_gpt.py "
+	    "--a 1 --l", "wrapper: bash X from the directory of the scan, "
+	    "with the exported variables only");
+	is_int(s.npus_per_node, 4, "wrapper: counts of the script run");
+	is_str(s.model, "qwen3_8b", "wrapper: the model of the script run");
+	if (s.nruns == 1) {
+		is_str(s.runs[0].script, "w/pretrain_qwen3_8b_4K_ptd.sh",
+		    "wrapper: the launch is in the script run");
+		is_int(s.runs[0].line, 3, "wrapper: its line there");
+		is_list(&s.runs[0].env, "A=1 | M=7",
+		    "wrapper: the environment it gets");
+	}
+	scan_free(&s);
+
+	put_file("w/vars.sh", "NPUS_PER_NODE=2\nB=src\n");
+	put_file("w/src.sh", ". w/vars.sh\ntorchrun --nproc_per_node "
+	    "$NPUS_PER_NODE pretrain_gpt.py --b $B\nsource w/nosuch.sh\n");
+	scan_path("w/src.sh", NULL, &s);
+	is_list(&s.launches, "torchrun --nproc_per_node 2 pretrain_gpt.py "
+	    "--b src", "source: the variables stay set");
+	scan_free(&s);
+
+	put_file("w/cd.sh", "cd w/w\nsh ./pretrain_qwen3_8b_4K_ptd.sh\n"
+	    "cd \"$(dirname \"$0\")\"\nbash pretrain_qwen3_8b_4K_ptd.sh\n");
+	scan_path("w/cd.sh", NULL, &s);
+	is_list(&s.launches, "torchrun pretrain_gpt.py --decoy | "
+	    "torchrun pretrain_gpt.py --decoy",
+	    "cd: followed while its directory is known, a failing cd stays");
+	scan_free(&s);
+	put_file("w/cdunknown.sh", "cd \"$(hostname)\"\n"
+	    "bash w/pretrain_qwen3_8b_4K_ptd.sh\n");
+	scan_path("w/cdunknown.sh", NULL, &s);
+	is_int(s.launches.n, 0, "cd to an unknown directory: not followed");
+	scan_free(&s);
+
+	put_file("w/idiom.sh", "SCRIPT_DIR=$(cd \"$(dirname "
+	    "\"${BASH_SOURCE[0]}\")\" && pwd)\n"
+	    "bash \"$SCRIPT_DIR/pretrain_qwen3_8b_4K_ptd.sh\"\n"
+	    "cd \"$(dirname \"$0\")\"\nsource ./vars.sh\n"
+	    "torchrun pretrain_gpt.py --b $B --e `basename $0 .sh`\n");
+	scan_path("w/idiom.sh", NULL, &s);
+	is_list(&s.launches, "torchrun --nproc_per_node 4 pretrain_gpt.py "
+	    "--a --l | torchrun pretrain_gpt.py --b src --e idiom",
+	    "the idioms of wrappers: $(cd \"$(dirname ...)\" && pwd), "
+	    "cd \"$(dirname \"$0\")\"");
+	if (s.nruns == 2)
+		ok(s.runs[0].script[0] == '/' && ends_with(s.runs[0].script,
+		    "/w/pretrain_qwen3_8b_4K_ptd.sh"), "the script found by "
+		    "its absolute path (%s)", s.runs[0].script);
+	scan_free(&s);
+
+	put_file("w/tool", "#!/usr/bin/python3 -u\n"
+	    "torchrun pretrain_gpt.py --python\n");
+	put_file("w/tool.sh", "#!/usr/bin/env -S bash -e\n"
+	    "torchrun pretrain_gpt.py --bash\n");
+	put_file("w/plain", "torchrun pretrain_gpt.py --plain\n");
+	put_file("w/noexec", "torchrun pretrain_gpt.py --noexec\n");
+	chmod("w/tool", 0755);
+	chmod("w/tool.sh", 0755);
+	chmod("w/plain", 0755);
+	put_file("w/exec.sh", "./w/tool --x\nw/tool.sh\n$(hostname)/w/plain\n"
+	    "./w/plain\ntool.sh\nw/noexec\n");
+	scan_path("w/exec.sh", NULL, &s);
+	is_list(&s.launches, "torchrun pretrain_gpt.py --bash | "
+	    "torchrun pretrain_gpt.py --plain", "./X: its #! decides; "
+	    "no #! is shell; unknown paths, PATH lookups and files that "
+	    "cannot run are not read");
+	scan_free(&s);
+	scan_path("w/tool", NULL, &s);
+	is_int(s.launches.n, 0, "a #!python script is not read as shell");
+	scan_free(&s);
+
+	as_bash_runs("w/wrap.sh", stub_env, "wrapper");
+	as_bash_runs("w/src.sh", stub_env, "source");
+	as_bash_runs("w/cd.sh", stub_env, "cd");
+	as_bash_runs("w/idiom.sh", stub_env, "wrapper idioms");
+	as_bash_runs("w/exec.sh", stub_env, "./X");
+
+	put_file("w/self.sh", "torchrun pretrain_gpt.py\nbash w/self.sh\n"
+	    "source w/self.sh\n");
+	scan_path("w/self.sh", NULL, &s);
+	is_int(s.launches.n, 1 + SH_MAX_SCRIPTS,
+	    "a script running itself: %d scripts at most", SH_MAX_SCRIPTS);
+	scan_free(&s);
+
+	put_file("w/dev.sh", ". /dev/null\nsource /dev/zero\nbash /\n"
+	    "bash -c 'torchrun pretrain_gpt.py'\nbash\n"
+	    "torchrun pretrain_gpt.py\n");
+	scan_path("w/dev.sh", NULL, &s);
+	is_int(s.launches.n, 1, "devices, directories and bash -c are not "
+	    "read");
+	scan_free(&s);
+
+	if (fchdir(here) == -1)
+		exit(1);
+	close(here);
+	for (size_t i = 0; i < made.n; i++)
+		unlink(made.v[i]);
+	strv_free(&made);
+	rmdir(subsub);
+	rmdir(sub);
+	free(sub);
+	free(subsub);
+}
+
 int
 main(void)
 {
@@ -855,6 +1283,7 @@ main(void)
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}
+	make_stub();
 	qwen3_standard();
 	llama2_launch_module();
 	msrun();
@@ -875,6 +1304,11 @@ main(void)
 	model_names();
 	unreadable();
 	adversarial();
+	many_variables();
+	self_append();
+	launch_env();
+	wrappers();
+	remove_stub();
 	rmdir(tmpdir);
 	launchtab_free(&tab);
 	return done_testing();
