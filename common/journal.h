@@ -14,7 +14,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "topology.h"
 #include "util.h"
 
 /* What the injector did with a launch. */
@@ -26,6 +25,21 @@ enum launch_status {
 	LAUNCH_REFUSED,		/* not started: the plan cannot apply (78) */
 	LAUNCH_MISSING_PATHS,	/* not started: input paths missing (66) */
 	LAUNCH_FAILED		/* the launcher could not be executed */
+};
+
+/*
+ * Where a launch's processes run, as its launcher reads its options and
+ * environment (common/cluster.c); -1 (NULL) unknown.
+ */
+struct launch_place {
+	int		 node_rank;
+	int		 nnodes;
+	int		 nproc_per_node;	/* ranks started on this node */
+	int		 first_rank;	/* global rank of the first of them */
+	int		 world_size;
+	char		*master_addr;
+	int		 master_port;
+	char		*node_rank_from;	/* "--node_rank", "PET_NODE_RANK"... */
 };
 
 /*
@@ -48,7 +62,7 @@ struct launch_record {
 	char		*engine;	/* engine name; "none" when not training */
 	char		*framework;	/* "llm" or "mm" */
 	char		*script;	/* the training script as given */
-	struct topology	 topo;		/* as the launcher reads its options */
+	struct launch_place place;
 
 	/* What happened. */
 	enum launch_status status;
@@ -63,7 +77,7 @@ struct launch_record {
 	int		 ranks_all;	/* every rank profiled */
 	int		*ranks;		/* else the profiled ranks */
 	size_t		 nranks;
-	int		*expected;	/* profiled ranks of this node; NULL unset */
+	int		*expected;	/* profiled ranks of this node; NULL unknown */
 	size_t		 nexpected;
 	char		*level;
 	int		 analyse;	/* online parsing on */

@@ -25,11 +25,12 @@
 
 #include "shim/contract.h"
 #include "shim/envfix.h"
+#include "shim/match.h"
+#include "common/cluster.h"
 #include "common/journal.h"
 #include "common/launchtab.h"
 #include "engines/paths.h"
 #include "common/plan.h"
-#include "common/topology.h"
 #include "engines/rewrite.h"
 #include "common/util.h"
 
@@ -75,24 +76,81 @@ new_record(struct launch_record *rec, const char *path, char *const argv[])
 	    getenv("ASCEND_HOME_PATH");
 }
 
-/* What the launch is: its engine, script and launcher topology. */
+/*
+ * The option grammar of the launch's launcher ("torchrun", "msrun"; NULL
+ * for an entry started directly) and, in *FIRST, its first option.
+ */
+static const char *
+launcher_grammar(const struct launchtab *t, const char *path,
+    char *const cmd[], int *first)
+{
+	struct launch_match m;
+	const char *key = MATCH_KEY_LAUNCHER, *name = path;
+	const struct strv *sets = &t->launcher_sets;
+	int i;
+
+	*first = 1;
+	switch (match_launch(t->match, path, cmd, &m)) {
+	case LAUNCH_PY_MODULE:
+		key = MATCH_KEY_MODULE;
+		sets = &t->module_sets;
+		/* FALLTHROUGH */
+	case LAUNCH_PY_SCRIPT:
+		name = m.operand;
+		*first = m.next;
+		break;
+	case LAUNCH_LAUNCHER:
+		break;
+	default:
+		return NULL;
+	}
+	i = table_find(t->match, key, name);
+	return i >= 0 && (size_t)i < sets->n ? sets->v[i] : NULL;
+}
+
+/* Where the launch's processes run, as its launcher reads it. */
 static void
-describe(struct launch_record *rec, const struct launch *l, char *const cmd[])
+add_place(struct launch_record *rec, const struct launchtab *t,
+    const char *path, char *const cmd[], int script)
+{
+	struct launch_place *p = &rec->place;
+	struct cluster c;
+	int first;
+	const char *grammar = launcher_grammar(t, path, cmd, &first);
+
+	cluster_read(grammar, cmd, first, script >= 0 ? script :
+	    (int)vec_count(cmd), environ, &c);
+	p->node_rank = c.node_rank;
+	p->node_rank_from = xstrdup(c.node_rank_from);
+	p->nnodes = c.nnodes;
+	p->nproc_per_node = c.nlocal;
+	p->first_rank = c.first_rank;
+	p->world_size = c.world;
+	p->master_addr = c.master_addr[0] != '\0' ? xstrdup(c.master_addr) :
+	    NULL;
+	p->master_port = c.master_port;
+}
+
+/* What the launch is: its engine, script and place in the job. */
+static void
+describe(struct launch_record *rec, const struct launchtab *t,
+    const char *path, const struct launch *l, char *const cmd[])
 {
 	rec->engine = xstrdup(engine_name(l->engine));
 	rec->framework = xstrdup(engine_framework(l->engine));
 	if (l->script >= 0)
 		rec->script = xstrdup(cmd[l->script]);
-	topology_read(&rec->topo, cmd, l->script);
+	add_place(rec, t, path, cmd, l->script);
 }
 
-/* The profiled ranks that run on this node. */
+/* The profiled ranks that run on this node (unknown: NULL). */
 static void
 add_expected(struct launch_record *rec)
 {
-	int first = topology_first_rank(&rec->topo);
-	int n = topology_local(&rec->topo);
+	int first = rec->place.first_rank, n = rec->place.nproc_per_node;
 
+	if (first < 0 || n < 1)
+		return;
 	rec->expected = xcalloc((size_t)n, sizeof(*rec->expected));
 	for (int r = first; r < first + n; r++) {
 		int want = rec->ranks_all;
@@ -271,7 +329,7 @@ inject(const struct plan *plan, const struct launchtab *tab,
 
 	launch_analyse(tab, path, cmd, &l);
 	launch_force_framework(&l, plan->framework, cmd);
-	describe(rec, &l, cmd);
+	describe(rec, tab, path, &l, cmd);
 	if (l.engine == ENGINE_NONE) {
 		if (l.script >= 0)
 			rec->force = xstrdup("--framework llm|mm");

@@ -36,8 +36,8 @@ output_json(const struct report_output *out)
 
 	cJSON_AddStringToObject(j, "path", o->path);
 	cJSON_AddBoolToObject(j, "analyse", o->analyse);
-	cJSON_AddItemToObject(j, "expected_ranks",
-	    json_ints(o->expected, o->nexpected));
+	cJSON_AddItemToObject(j, "expected_ranks", out->unknown ?
+	    cJSON_CreateNull() : json_ints(o->expected, o->nexpected));
 	found = cJSON_AddArrayToObject(j, "found");
 	for (size_t i = 0; i < o->ndirs; i++)
 		cJSON_AddItemToArray(found, rankdir_json(&o->dirs[i]));

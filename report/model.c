@@ -130,9 +130,10 @@ check_output(const struct report_in *in, struct report_model *m, size_t i)
 	m->counts.found += (int)o->ndirs;
 	m->counts.expected += (int)o->nexpected;
 	m->counts.missing += (int)out->nmissing;
-	out->none_expected = o->nexpected == 0 && m->session != NULL;
-	if (!out->none_expected && (out->nmissing > 0 ||
-	    (o->ndirs == 0 && m->session == NULL)))
+	out->unknown = m->session != NULL && !o->known;
+	out->none_expected = m->session != NULL && o->known &&
+	    o->nexpected == 0;
+	if (out->nmissing > 0 || (o->ndirs == 0 && m->session == NULL))
 		causes(in, o, &m->causes);
 }
 

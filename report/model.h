@@ -28,6 +28,7 @@ struct report_output {
 	int			*missing;	/* expected ranks without data */
 	size_t			 nmissing;
 	int			 none_expected;	/* no profiled rank on this node */
+	int			 unknown;	/* which ranks run here is unknown */
 };
 
 struct report_model {

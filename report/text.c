@@ -224,6 +224,11 @@ print_output(const struct report_output *out, int verbose)
 	}
 	for (size_t k = 0; k < out->nmissing; k++)
 		say(_("  rank %d: no data\n"), out->missing[k]);
+	if (out->unknown)
+		say(_("  which ranks run on this node is not known (node rank "
+		    "from %s): no rank is counted as missing\n"),
+		    o->launch != NULL && o->launch->place.node_rank_from ?
+		    o->launch->place.node_rank_from : "?");
 	if (out->none_expected)
 		say(_("  no profiled rank runs on this node (it holds ranks "
 		    "%d to %d): no data is expected here\n"), o->first_local,

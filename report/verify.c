@@ -167,8 +167,9 @@ launch_save_dir(const struct launch_record *rec)
 static void
 expect(struct outdir *o, const struct launch_record *rec)
 {
-	o->nlocal = topology_local(&rec->topo);
-	o->first_local = topology_first_rank(&rec->topo);
+	o->nlocal = rec->place.nproc_per_node;
+	o->first_local = rec->place.first_rank;
+	o->known = rec->expected != NULL;
 	o->expected = xcalloc(rec->nexpected + 1, sizeof(*o->expected));
 	for (size_t i = 0; i < rec->nexpected; i++)
 		o->expected[o->nexpected++] = rec->expected[i];

@@ -21,6 +21,7 @@ struct rankdir {
 struct outdir {
 	char		*path;		/* absolute */
 	int		 analyse;	/* parsed output expected */
+	int		 known;		/* which ranks run here is known */
 	int		*expected;	/* ranks expected on this node */
 	size_t		 nexpected;
 	int		 first_local, nlocal;	/* this node's ranks */
