@@ -140,8 +140,8 @@ check_output(const struct report_in *in, struct report_model *m, size_t i)
 /*
  * The data summary plugs in here, once verification has found the rank
  * directories: summary_build() over the path and rank of each
- * m->verify.outs[].dirs[], with the window and step convention of the
- * directory's launch (outs[].launch); report_print() and report_json()
+ * m->verify.outs[].dirs[], with the window and step convention of
+ * m->verify.outs[].launch; report_print() and report_json()
  * then give it with summary_print() and summary_json().  Until the
  * summary library is built in there is none.
  */
