@@ -172,3 +172,23 @@ json_merge(cJSON *dst, const cJSON *src)
 			    cJSON_Duplicate(item, 1));
 	}
 }
+
+cJSON *
+json_ints(const int *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+	return a;
+}
+
+cJSON *
+json_strv(char *const v[])
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (; v != NULL && *v != NULL; v++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(*v));
+	return a;
+}

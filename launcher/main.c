@@ -471,12 +471,14 @@ finish(const struct options *o, const char *session, const char *log,
     int status)
 {
 	struct report_in rin = { 0 };
+	struct journal journal;
 	struct report r;
 	struct stat st;
 	char *plan_path = xasprintf("%s/%s", session, SESSION_PLAN), *text;
 
 	rin.session = session;
-	rin.journal = journal_read(session);
+	journal_read(session, &journal);
+	rin.journal = &journal;
 	rin.log = text = read_file(log, NULL);
 	rin.status = status;
 	rin.since = stat(plan_path, &st) == 0 ? st.st_mtime - 1 : 0;
@@ -485,7 +487,7 @@ finish(const struct options *o, const char *session, const char *log,
 	rin.json = o->json;
 	free(plan_path);
 	report_run(&rin, &r);
-	cJSON_Delete(rin.journal);
+	journal_free(&journal);
 	free(text);
 	if (r.missing_paths > 0)
 		exit(EX_NOINPUT);

@@ -9,12 +9,12 @@
 
 #include <time.h>
 
-#include <cjson/cJSON.h>
+#include "common/journal.h"
 
 struct report_in {
 	const char	*session;	/* NULL: a bare output directory */
 	const char	*outdir;	/* with no session: the directory to check */
-	cJSON		*journal;
+	const struct journal *journal;
 	const char	*log;		/* the training output, or NULL */
 	int		 status;	/* wait status; -1 unknown */
 	time_t		 since;		/* data older than this is not ours */
@@ -22,6 +22,7 @@ struct report_in {
 	const char	*json;		/* --json FILE, or NULL */
 };
 
+/* What the exit status depends on. */
 struct report {
 	int	injected, unchanged, refused, missing_paths, failed;
 	int	expected, found;
