@@ -72,6 +72,7 @@ for arch in x86_64 aarch64; do
 	for f in README LICENSES/cJSON LICENSES/libyaml LICENSES/libbsd \
 	    LICENSES/libmd LICENSES/glibc share/msprof-exec/launchers.conf \
 	    share/man/man1/msprof-exec.1 share/man/man5/msprof-exec-launchers.5 \
+	    share/man/man7/msprof-exec-summary.7 \
 	    share/bash-completion/completions/msprof-exec \
 	    share/locale/zh_CN/LC_MESSAGES/msprof-exec.mo; do
 		ok "$([ -s "$top/$f" ]; echo $?)" "$arch: $f"
@@ -209,6 +210,7 @@ if command -v dpkg-deb > /dev/null && [ -f "$DEB" ]; then
 	for f in usr/bin/msprof-exec usr/lib/msprof-exec/msprof-exec-inject \
 	    usr/lib/msprof-exec/msprof-exec-shim.so usr/share/msprof-exec/launchers.conf \
 	    usr/share/man/man1/msprof-exec.1.gz usr/share/man/man5/msprof-exec-launchers.5.gz \
+	    usr/share/man/man7/msprof-exec-summary.7.gz \
 	    usr/share/bash-completion/completions/msprof-exec \
 	    usr/share/locale/zh_CN/LC_MESSAGES/msprof-exec.mo; do
 		has_line "$files" "$f" ".deb: /$f"
@@ -228,6 +230,7 @@ for arch in x86_64 aarch64; do
 	for f in /usr/bin/msprof-exec /usr/lib/msprof-exec/msprof-exec-inject \
 	    /usr/lib/msprof-exec/msprof-exec-shim.so /usr/share/msprof-exec/launchers.conf \
 	    /usr/share/man/man1/msprof-exec.1 /usr/share/man/man5/msprof-exec-launchers.5 \
+	    /usr/share/man/man7/msprof-exec-summary.7 \
 	    /usr/share/bash-completion/completions/msprof-exec \
 	    /usr/share/locale/zh_CN/LC_MESSAGES/msprof-exec.mo; do
 		has_line "$files" "$f" ".rpm $arch: $f"
