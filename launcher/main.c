@@ -28,6 +28,7 @@
 #include "report/report.h"
 #include "engines/rewrite.h"
 #include "common/jsonfile.h"
+#include "common/outfile.h"
 #include "run.h"
 #include "scan/scan.h"
 #include "table.h"
@@ -362,6 +363,24 @@ settle_existing(struct options *o, const struct job *j, char **argv)
 	strv_free(&found);
 }
 
+/*
+ * The files the run writes for the user are checked before anything
+ * runs: a training of hours must not end in "cannot write".
+ */
+static void
+check_outputs(const struct options *o)
+{
+	char *why = NULL;
+
+	if (o->json != NULL &&
+	    outfile_check(o->json, OUTFILE_REPLACE, &why) == -1)
+		errx(EX_CANTCREAT, _("--json: %s; give a path in a writable "
+		    "directory"), why);
+	if (o->log != NULL && outfile_check(o->log, OUTFILE_STREAM, &why) == -1)
+		errx(EX_CANTCREAT, _("--log: %s; give a path in a writable "
+		    "directory"), why);
+}
+
 /* Create the session and run the command in it; the wait status. */
 static int
 start(struct options *o, struct job *j, const struct install *in,
@@ -369,7 +388,7 @@ start(struct options *o, struct job *j, const struct install *in,
 {
 	struct strv vars = { 0 }, iargv = { 0 };
 	struct capture cap;
-	char *plan_path;
+	char *plan_path, *why = NULL;
 	pid_t pid;
 
 	*session = make_session(plan_output(&o->plan, j->facts.engine));
@@ -381,9 +400,8 @@ start(struct options *o, struct job *j, const struct install *in,
 		err(EX_CANTCREAT, _("cannot write %s"), plan_path);
 	free(plan_path);
 	*log = xasprintf("%s/%s", *session, SESSION_LOG);
-	if (capture_open(&cap, *log, o->log) == -1)
-		err(EX_CANTCREAT, _("cannot write the log copy %s"),
-		    cap.logs[0] == -1 ? *log : o->log);
+	if (capture_open(&cap, *log, o->log, &why) == -1)
+		errx(EX_CANTCREAT, "%s", why);
 	if (j->launch.kind != LAUNCH_NONE) {
 		/* The command is itself the launcher: no shim needed. */
 		strv_push(&iargv, in->injector);
@@ -475,6 +493,7 @@ main(int argc, char **argv)
 		status = EX_USAGE;
 		goto out;
 	}
+	check_outputs(&o);
 	if (launchtab_load(&tab, in.launchtab, &why) == -1)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.cmd);

@@ -12,25 +12,33 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "common/outfile.h"
 #include "common/util.h"
 
 static volatile pid_t child = -1;
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 int
-capture_open(struct capture *c, const char *log, const char *log2)
+capture_open(struct capture *c, const char *log, const char *log2, char **why)
 {
 	const char *paths[2] = { log, log2 };
+	struct outfile o;
 
 	c->out[0] = c->out[1] = c->err[0] = c->err[1] = -1;
-	for (int i = 0; i < 2; i++)
-		c->logs[i] = paths[i] == NULL ? -1 : open(paths[i],
-		    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if ((log != NULL && c->logs[0] == -1) ||
-	    (log2 != NULL && c->logs[1] == -1))
+	c->logs[0] = c->logs[1] = -1;
+	for (int i = 0; i < 2; i++) {
+		if (paths[i] == NULL)
+			continue;
+		if (outfile_open(&o, paths[i], OUTFILE_STREAM, why) == -1)
+			return -1;
+		c->logs[i] = o.fd;	/* a stream: nothing to rename later */
+		o.fd = -1;
+		outfile_discard(&o);
+	}
+	if (pipe2(c->out, O_CLOEXEC) == -1 || pipe2(c->err, O_CLOEXEC) == -1) {
+		*why = xasprintf("pipe: %s", strerror(errno));
 		return -1;
-	if (pipe2(c->out, O_CLOEXEC) == -1 || pipe2(c->err, O_CLOEXEC) == -1)
-		return -1;
+	}
 	return 0;
 }
 

@@ -13,8 +13,12 @@ struct capture {
 	int	logs[2];	/* files that get a copy, or -1 */
 };
 
-/* Open the pipes and the logs (either path may be NULL); -1 on failure. */
-int	capture_open(struct capture *, const char *log, const char *log2);
+/*
+ * Open the pipes and the logs (either path may be NULL, each is written
+ * as a stream, see common/outfile.h); -1 and *why on failure.
+ */
+int	capture_open(struct capture *, const char *log, const char *log2,
+	    char **why);
 
 /*
  * Start ARGV with ENVP in a child; SEARCH: look ARGV[0] up on PATH.

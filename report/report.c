@@ -24,6 +24,7 @@
 #include "diagnose.h"
 #include "common/journal.h"
 #include "common/jsonfile.h"
+#include "common/outfile.h"
 #include "report.h"
 #include "common/session.h"
 #include "common/util.h"
@@ -481,7 +482,7 @@ report_main(int argc, char **argv)
 	struct report_in in = { 0 };
 	struct report r;
 	struct stat st;
-	char *session = NULL, *plan, *logpath;
+	char *session = NULL, *plan, *logpath, *err = NULL;
 	int c;
 
 	optind = 1;
@@ -501,6 +502,9 @@ report_main(int argc, char **argv)
 		fputs(use, stderr);
 		return EX_USAGE;
 	}
+	if (in.json != NULL && outfile_check(in.json, OUTFILE_REPLACE,
+	    &err) == -1)
+		errx(EX_CANTCREAT, "--json: %s", err);
 	if (stat(argv[optind], &st) == -1 || !S_ISDIR(st.st_mode))
 		errx(EX_NOINPUT, _("%s: no such directory; give the output "
 		    "directory of a run (or its msprof-exec_* session)"),
