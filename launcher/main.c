@@ -37,16 +37,6 @@
 
 extern char **environ;
 
-/* The command to run: a script ending in .sh runs with bash. */
-static void
-command_argv(char **cmd, struct strv *out)
-{
-	if (ends_with(cmd[0], ".sh"))
-		strv_push(out, "bash");
-	for (; *cmd != NULL; cmd++)
-		strv_push(out, *cmd);
-}
-
 /* Where the command's program is, when it can be found. */
 static char *
 command_path(const char *name)
@@ -54,10 +44,96 @@ command_path(const char *name)
 	char buf[PATH_MAX];
 
 	if (strchr(name, '/') != NULL)
-		return xstrdup(name);
+		return access(name, F_OK) == 0 ? xstrdup(name) : NULL;
 	if (resolve_path(name, getenv("PATH"), buf, sizeof(buf)) == NULL)
 		return NULL;
 	return xstrdup(buf);
+}
+
+/* Where bash finds a script NAME: as given, else on PATH. */
+static char *
+script_path(const char *name)
+{
+	if (access(name, F_OK) == 0)
+		return xstrdup(name);
+	return strchr(name, '/') == NULL ? command_path(name) : NULL;
+}
+
+/* The Levenshtein distance of A and B, for names of a few letters. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t row[32], la = strlen(a), lb = strlen(b), diag, up;
+
+	if (la >= 32 || lb >= 32)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? diag : 1 + (diag < up ?
+			    (diag < row[j - 1] ? diag : row[j - 1]) :
+			    (up < row[j - 1] ? up : row[j - 1]));
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * NAME cannot be found: a subcommand mistyped is a usage error, anything
+ * else a missing input; either way before a session folder exists.
+ */
+static void __attribute__((noreturn))
+missing(const char *name, int script)
+{
+	static const char *const subs[] = { "report", "trigger", "analyse",
+	    NULL };
+
+	for (int i = 0; !script && subs[i] != NULL; i++)
+		if (strchr(name, '/') == NULL && distance(name, subs[i]) <= 2)
+			errx(EX_USAGE, _("%s: no such command; did you mean "
+			    "'msprof-exec %s'? The subcommands are report, "
+			    "trigger and analyse (msprof-exec --help)"), name,
+			    subs[i]);
+	if (script)
+		errx(EX_NOINPUT, _("%s: no such script; check its path "
+		    "(nothing was run)"), name);
+	errx(EX_NOINPUT, _("%s: command not found; check its name and PATH "
+	    "(nothing was run)"), name);
+}
+
+/*
+ * The command runs as given: a program is executed, and a script's #!
+ * line chooses its interpreter.  Only a .sh file that is not executable
+ * runs with bash, as `bash FILE` would find it.  *EXEC: the file to
+ * execute when PATH must not be searched for it (an executable .sh of
+ * the current directory), else NULL.
+ */
+static void
+command_argv(char **cmd, struct strv *out, char **exec)
+{
+	char *where;
+
+	*exec = NULL;
+	if (ends_with(cmd[0], ".sh")) {
+		if ((where = script_path(cmd[0])) == NULL)
+			missing(cmd[0], 1);
+		if (access(where, X_OK) != 0)
+			strv_push(out, "bash");
+		else if (strchr(cmd[0], '/') == NULL &&
+		    access(cmd[0], F_OK) == 0)
+			*exec = xstrdup(cmd[0]);
+		free(where);
+	} else if ((where = command_path(cmd[0])) == NULL)
+		missing(cmd[0], strchr(cmd[0], '/') != NULL);
+	else
+		free(where);
+	for (; *cmd != NULL; cmd++)
+		strv_push(out, *cmd);
 }
 
 static int
@@ -203,6 +279,7 @@ child_environ(const struct install *in, const struct launchtab *tab,
 /* What msprof-exec knows about the command before running it. */
 struct job {
 	struct strv	 cmd;		/* what runs (.sh with bash) */
+	char		*exec;		/* run this file, not cmd[0] on PATH */
 	char		*path;		/* cmd[0] found on PATH, or NULL */
 	struct launch	 launch;	/* when cmd is itself a launch */
 	struct scan	 scan;		/* when cmd runs a script */
@@ -214,6 +291,7 @@ static void
 job_free(struct job *j)
 {
 	strv_free(&j->cmd);
+	free(j->exec);
 	free(j->path);
 	scan_free(&j->scan);
 	free(j->python);
@@ -226,7 +304,7 @@ python_of(const char *path)
 	return xstrdup_null(job_python(path));
 }
 
-/* Is the command a shell running a script (bash train.sh)? */
+/* Is the command a shell running a script (bash train.sh, ./train.sh)? */
 static const char *
 script_of(const struct strv *cmd)
 {
@@ -236,7 +314,7 @@ script_of(const struct strv *cmd)
 		if (strcmp(path_base(cmd->v[0]), shells[i]) == 0 &&
 		    cmd->v[1][0] != '-')
 			return cmd->v[1];
-	return NULL;
+	return ends_with(cmd->v[0], ".sh") ? cmd->v[0] : NULL;
 }
 
 /* Read the command, and the script it runs, without running anything. */
@@ -244,17 +322,18 @@ static void
 prepare(struct job *j, const struct launchtab *tab, char **argv)
 {
 	const char *script;
-	char *why = NULL, *lpath;
+	char *why = NULL, *lpath = NULL;
 
 	memset(j, 0, sizeof(*j));
 	j->launch = (struct launch){ LAUNCH_NONE, -1, ENGINE_NONE };
 	j->facts = (struct facts){ NULL, NULL, NULL, -1, ENGINE_NONE };
-	command_argv(argv, &j->cmd);
+	command_argv(argv, &j->cmd, &j->exec);
 	script = script_of(&j->cmd);
-	if (script != NULL && access(script, F_OK) == -1 &&
-	    strchr(script, '/') != NULL)
-		err(EX_NOINPUT, "%s", script);
-	if ((j->path = command_path(j->cmd.v[0])) != NULL)
+	if (script != NULL && (lpath = script_path(script)) == NULL)
+		missing(script, 1);
+	free(lpath);
+	if ((j->path = j->exec != NULL ? xstrdup(j->exec) :
+	    command_path(j->cmd.v[0])) != NULL)
 		launch_analyse(tab, j->path, j->cmd.v, &j->launch);
 	j->python = python_of(j->path);
 	j->facts.engine = j->launch.engine;
@@ -410,11 +489,11 @@ start(struct options *o, struct job *j, const struct install *in,
 		strv_push(&iargv, j->path);
 		for (size_t i = 0; i < j->cmd.n; i++)
 			strv_push(&iargv, j->cmd.v[i]);
-		pid = run_start(iargv.v, environ, 0, &cap);
+		pid = run_start(iargv.v[0], iargv.v, environ, &cap);
 	} else {
 		char **envp = child_environ(in, tab, *session, &vars);
 
-		pid = run_start(j->cmd.v, envp, 1, &cap);
+		pid = run_start(j->exec, j->cmd.v, envp, &cap);
 		free(envp[vec_count(envp) - 1]);	/* env_fix's LD_PRELOAD */
 		free(envp);
 	}

@@ -43,7 +43,7 @@ capture_open(struct capture *c, const char *log, const char *log2, char **why)
 }
 
 pid_t
-run_start(char *const argv[], char *const envp[], int search,
+run_start(const char *file, char *const argv[], char *const envp[],
     struct capture *c)
 {
 	pid_t pid;
@@ -59,10 +59,10 @@ run_start(char *const argv[], char *const envp[], int search,
 	if (c != NULL && (dup2(c->out[1], STDOUT_FILENO) == -1 ||
 	    dup2(c->err[1], STDERR_FILENO) == -1))
 		_exit(126);
-	if (search)
+	if (file == NULL)
 		execvpe(argv[0], argv, envp);
 	else
-		execve(argv[0], argv, envp);
+		execve(file, argv, envp);
 	fprintf(stderr, "msprof-exec: %s: %s\n", argv[0], strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
 }

@@ -21,10 +21,10 @@ int	capture_open(struct capture *, const char *log, const char *log2,
 	    char **why);
 
 /*
- * Start ARGV with ENVP in a child; SEARCH: look ARGV[0] up on PATH.
- * A failed exec makes the child exit 127 (not found) or 126.
+ * Start ARGV with ENVP in a child: FILE, or ARGV[0] looked up on PATH when
+ * FILE is NULL.  A failed exec makes the child exit 127 (not found) or 126.
  */
-pid_t	run_start(char *const argv[], char *const envp[], int search,
+pid_t	run_start(const char *file, char *const argv[], char *const envp[],
 	    struct capture *);
 
 /*
