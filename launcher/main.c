@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +183,38 @@ dry_run(const struct plan *p, const struct launchtab *tab, char **cmd,
 }
 
 /*
+ * Questions are asked on the terminal: on stderr while it is one, else on
+ * the terminal itself (/dev/tty), so that with the output redirected
+ * (msprof-exec bash train.sh > run.log 2>&1) the table and the question
+ * are seen, and an edit's complaint too.  Returns the stderr to put back
+ * with tty_end(), or -1.
+ */
+static int
+tty_begin(void)
+{
+	int tty, saved;
+
+	if (isatty(STDERR_FILENO) ||
+	    (tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)) == -1)
+		return -1;
+	fflush(stderr);
+	if ((saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) != -1)
+		dup2(tty, STDERR_FILENO);
+	close(tty);
+	return saved;
+}
+
+static void
+tty_end(int saved)
+{
+	if (saved == -1)
+		return;
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+}
+
+/*
  * Show the table and wait for the engineer: y starts, n stops, e changes
  * an item the way its option would.  Without a terminal, --yes is needed:
  * a batch job must never hang on a question.
@@ -190,12 +223,14 @@ static void
 confirm(struct options *o, const struct facts *x)
 {
 	char answer[256], *name, *value, *save = NULL;
+	int saved;
 
 	if (o->yes)
 		return;
 	if (!isatty(STDIN_FILENO))
 		errx(EX_USAGE, _("no terminal to confirm the plan on; add --yes "
 		    "(-y) to start without confirmation"));
+	saved = tty_begin();
 	for (;;) {
 		fprintf(stderr, _("msprof-exec will profile with:\n"));
 		table_print(stderr, &o->plan, x);
@@ -204,7 +239,7 @@ confirm(struct options *o, const struct facts *x)
 		    answer[0] == 'n' || answer[0] == 'N')
 			errx(1, _("not started"));
 		if (answer[0] == 'y' || answer[0] == 'Y')
-			return;
+			break;
 		if (answer[0] != 'e' && answer[0] != 'E')
 			continue;
 		fprintf(stderr, _("Item and value (e.g. level level2, steps 5:7, "
@@ -219,6 +254,7 @@ confirm(struct options *o, const struct facts *x)
 			    NULL);
 		}
 	}
+	tty_end(saved);
 }
 
 /* OUTPUT/msprof-exec_HOST_TIME_PID, absolute: the injector may cd. */
@@ -419,6 +455,7 @@ settle_existing(struct options *o, const struct job *j, char **argv)
 {
 	struct strv found = { 0 };
 	char answer[64], *list, *rest;
+	int saved;
 
 	if (o->plan.existing != EXISTING_ASK)
 		return;
@@ -432,11 +469,13 @@ settle_existing(struct options *o, const struct job *j, char **argv)
 		    "(%s); run one of:\n  msprof-exec --existing keep %s\n  "
 		    "msprof-exec --existing override %s"), list, rest, rest);
 	}
+	saved = tty_begin();
 	fprintf(stderr, _("The command already sets profiling options: %s\n"
 	    "Keep them (k) or use msprof-exec's settings (o)? "), list);
 	if (fgets(answer, sizeof(answer), stdin) == NULL ||
 	    (answer[0] != 'k' && answer[0] != 'o'))
 		errx(1, _("not started"));
+	tty_end(saved);
 	o->plan.existing = answer[0] == 'k' ? EXISTING_KEEP : EXISTING_OVERRIDE;
 	free(list);
 	strv_free(&found);
