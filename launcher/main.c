@@ -499,10 +499,11 @@ check_outputs(const struct options *o)
 		    "directory"), why);
 }
 
-/* Create the session and run the command in it; the wait status. */
-static int
+/* Create the session and run the command in it, until the job is gone. */
+static void
 start(struct options *o, struct job *j, const struct install *in,
-    const struct launchtab *tab, char **session, char **log)
+    const struct launchtab *tab, char **session, char **log,
+    struct run_end *end)
 {
 	struct strv vars = { 0 }, iargv = { 0 };
 	struct capture cap;
@@ -540,13 +541,13 @@ start(struct options *o, struct job *j, const struct install *in,
 	strv_free(&iargv);
 	if (pid == -1)
 		err(EX_OSERR, "fork");
-	return run_wait(pid, &cap);
+	run_wait(pid, &cap, end);
 }
 
 /* Report, and exit as the command did (or 66/78 for refused launches). */
 static void __attribute__((noreturn))
 finish(const struct options *o, const char *session, const char *log,
-    int status)
+    const struct run_end *end)
 {
 	struct report_in rin = { 0 };
 	struct report r;
@@ -556,7 +557,10 @@ finish(const struct options *o, const char *session, const char *log,
 	rin.session = session;
 	rin.journal = journal_read(session);
 	rin.log = text = read_file(log, NULL);
-	rin.status = status;
+	rin.status = end->status;
+	rin.interrupted = end->signal;
+	rin.running = end->running;
+	rin.nrunning = end->nrunning;
 	rin.since = stat(plan_path, &st) == 0 ? st.st_mtime - 1 : 0;
 	rin.quiet = o->quiet;
 	rin.verbose = o->verbose;
@@ -569,7 +573,7 @@ finish(const struct options *o, const char *session, const char *log,
 		exit(EX_NOINPUT);
 	if (r.refused > 0)
 		exit(EX_CONFIG);
-	run_exit_like(status);
+	run_exit_like(end->status);
 }
 
 /*
@@ -584,6 +588,7 @@ main(int argc, char **argv)
 	struct install in = { 0 };
 	struct launchtab tab = { 0 };
 	struct job j = { 0 };
+	struct run_end end;
 	char *why = NULL, *session, *log;
 	int status = 0;
 
@@ -624,8 +629,8 @@ main(int argc, char **argv)
 	    (status = preflight(j.python, o.cann_env, o.quiet)) != 0)
 		goto out;
 	confirm(&o, &j.facts);
-	status = start(&o, &j, &in, &tab, &session, &log);
-	finish(&o, session, log, status);
+	start(&o, &j, &in, &tab, &session, &log, &end);
+	finish(&o, session, log, &end);
 out:
 	job_free(&j);
 	launchtab_free(&tab);

@@ -27,12 +27,22 @@ int	capture_open(struct capture *, const char *log, const char *log2,
 pid_t	run_start(const char *file, char *const argv[], char *const envp[],
 	    struct capture *);
 
+/* How the job ended. */
+struct run_end {
+	int	 status;	/* the command's wait status */
+	int	 signal;	/* SIGINT, SIGTERM, SIGHUP or SIGQUIT msprof-exec
+				   got (and passed on), or 0 */
+	int	*running;	/* processes the script detached (setsid, nohup),
+				   still running; free() it */
+	size_t	 nrunning;
+};
+
 /*
- * Pass the output through until the child exits, and wait for it.
- * SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to msprof-exec are passed on
- * to it; the terminal's own already reach it.  Returns the wait status.
+ * Pass the output through until every process of the job is gone (those
+ * the script detached aside), passing SIGINT, SIGTERM, SIGHUP and SIGQUIT
+ * sent to msprof-exec on to the job.  Returns the command's wait status.
  */
-int	run_wait(pid_t, struct capture *);
+int	run_wait(pid_t, struct capture *, struct run_end *);
 
 /* Exit like the child did: same code, or die of the same signal. */
 void	run_exit_like(int status) __attribute__((noreturn));

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <libutil.h>
 #include <stdio.h>
@@ -377,11 +378,61 @@ log_failed(const char *log)
 	return 0;
 }
 
+/*
+ * The run was cut short by a signal sent to msprof-exec: the data is
+ * what was collected until then.  Processes the script detached may still
+ * be collecting: the report can be made again later.
+ */
+static void
+interruption(const struct report_in *in, cJSON *doc)
+{
+	static const char *const names[] = { [SIGHUP] = "SIGHUP",
+	    [SIGINT] = "SIGINT", [SIGQUIT] = "SIGQUIT", [SIGTERM] = "SIGTERM" };
+	const char *name = in->interrupted > 0 && in->interrupted <= SIGTERM &&
+	    names[in->interrupted] != NULL ? names[in->interrupted] : "signal";
+	cJSON *pids;
+	char *list = xstrdup("");
+
+	if (in->interrupted > 0) {
+		fprintf(stderr, _("msprof-exec: the run was interrupted (%s, "
+		    "passed on to the job); this report shows what was "
+		    "collected until then.\n"), name);
+		cJSON_AddStringToObject(doc, "interrupted", name);
+	}
+	if (in->nrunning == 0) {
+		free(list);
+		return;
+	}
+	pids = cJSON_AddArrayToObject(doc, "still_running");
+	for (size_t i = 0; i < in->nrunning; i++) {
+		char *t = xasprintf("%s%s%d", list, i ? " " : "", in->running[i]);
+
+		free(list);
+		list = t;
+		cJSON_AddItemToArray(pids, cJSON_CreateNumber(in->running[i]));
+	}
+	fprintf(stderr, _("msprof-exec: %zu process(es) the script detached "
+	    "(setsid, nohup) still run (PID %s): profiling may still be "
+	    "running; check later with: msprof-exec report %s\n"),
+	    in->nrunning, list, in->session != NULL ? in->session :
+	    in->outdir);
+	free(list);
+}
+
 static void
 failure(const struct report_in *in, cJSON *doc)
 {
 	if (in->status == -1)
 		return;
+	if (in->interrupted > 0) {
+		if (WIFEXITED(in->status))
+			cJSON_AddNumberToObject(doc, "exit_status",
+			    WEXITSTATUS(in->status));
+		else if (WIFSIGNALED(in->status))
+			cJSON_AddNumberToObject(doc, "signal",
+			    WTERMSIG(in->status));
+		return;		/* not a failure of the training's own */
+	}
 	if (WIFEXITED(in->status) && WEXITSTATUS(in->status) == 0) {
 		if (log_failed(in->log)) {
 			fprintf(stderr, _("Training script execution failed "
@@ -425,6 +476,7 @@ report_run(const struct report_in *in, struct report *r)
 	if (in->session != NULL)
 		cJSON_AddStringToObject(doc, "session", in->session);
 	quiet = in->quiet;
+	interruption(in, doc);
 	failure(in, doc);
 	diagnose_log(in->log, mm, &diag);
 	for (size_t i = 0; i < diag.n; i++)
@@ -433,7 +485,8 @@ report_run(const struct report_in *in, struct report *r)
 		verify_journal(in->journal, in->since, &v);
 	else
 		verify_dir(in->outdir, &v);
-	if (in->session != NULL && cJSON_GetArraySize(in->journal) == 0)
+	if (in->session != NULL && cJSON_GetArraySize(in->journal) == 0 &&
+	    in->nrunning == 0)
 		fprintf(stderr, _("msprof-exec: warning: no training launch was "
 		    "seen; nothing was profiled. Static programs, setuid programs "
 		    "and remote shells (ssh, pdsh) do not carry the shim: run "
