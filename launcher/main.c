@@ -107,12 +107,28 @@ missing(const char *name, int script)
 	    "(nothing was run)"), name);
 }
 
+/* Does PATH start with a #! line? */
+static int
+has_shebang(const char *path)
+{
+	char head[2] = "";
+	FILE *f = fopen(path, "rb");
+
+	if (f == NULL)
+		return 0;
+	if (fread(head, 1, 2, f) != 2)
+		head[0] = '\0';
+	fclose(f);
+	return head[0] == '#' && head[1] == '!';
+}
+
 /*
  * The command runs as given: a program is executed, and a script's #!
- * line chooses its interpreter.  Only a .sh file that is not executable
- * runs with bash, as `bash FILE` would find it.  *EXEC: the file to
- * execute when PATH must not be searched for it (an executable .sh of
- * the current directory), else NULL.
+ * line chooses its interpreter.  Only a .sh file that is not executable,
+ * or has no #! line (bash itself would run it), runs with bash, as
+ * `bash FILE` would find it.  *EXEC: the file to execute when PATH must
+ * not be searched for it (an executable .sh of the current directory),
+ * else NULL.
  */
 static void
 command_argv(char **cmd, struct strv *out, char **exec)
@@ -123,7 +139,7 @@ command_argv(char **cmd, struct strv *out, char **exec)
 	if (ends_with(cmd[0], ".sh")) {
 		if ((where = script_path(cmd[0])) == NULL)
 			missing(cmd[0], 1);
-		if (access(where, X_OK) != 0)
+		if (access(where, X_OK) != 0 || !has_shebang(where))
 			strv_push(out, "bash");
 		else if (strchr(cmd[0], '/') == NULL &&
 		    access(cmd[0], F_OK) == 0)

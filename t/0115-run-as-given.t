@@ -33,10 +33,14 @@ has_line "$out" "in cwd as here.sh" "an executable .sh of the current directory 
 is "$(nrecorded)" 1 "and its launch ran"
 like "$(rec_argv)" "--profile-step-start 2" "and was profiled through the #! interpreter"
 
-# Not executable: .sh runs with bash (the documented contract).
+# Not executable: .sh runs with bash (the documented contract); so does
+# an executable one without a #! line, as bash itself would run it.
 printf 'echo "bash: $BASH_VERSION"\n' > plain.sh
 msprof -y plain.sh
 like "$out" "bash: [0-9]" "a .sh file that is not executable runs with bash"
+chmod +x plain.sh
+msprof -y ./plain.sh
+like "$out" "bash: [0-9]" "an executable .sh file without #! runs with bash"
 
 reset_run
 msprof -y missing.sh
