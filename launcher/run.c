@@ -4,13 +4,14 @@
  *
  * msprof-exec is the job's subreaper: a process whose parent dies is
  * re-parented to msprof-exec, not to init, so it is still seen and
- * waited for.  Without a terminal whose foreground msprof-exec is, the
- * command runs in a process group of its own, and a signal sent to
- * msprof-exec goes to that group, as a terminal's Ctrl-C or a scheduler
- * would send it.  On the terminal the command shares msprof-exec's group,
- * so that Ctrl-C, job control and reading the terminal work as without
- * msprof-exec; a signal from the terminal then already reached the job,
- * and one sent to msprof-exec alone goes to the job's processes in it.
+ * waited for.  Without a controlling terminal (a batch job, a container,
+ * a scheduler) the command runs in a process group of its own, and a
+ * signal sent to msprof-exec goes to that group, as a terminal's Ctrl-C
+ * would.  With a terminal the command shares msprof-exec's group, so
+ * that Ctrl-C, job control (fg, bg) and reading the terminal work as
+ * without msprof-exec; a signal from the terminal then already reached
+ * the job, and one sent to msprof-exec alone goes to the job's processes
+ * in the group.
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -78,17 +79,16 @@ note(int sig, siginfo_t *info, void *ctx)
 	last_signal = sig;
 }
 
-/* Is msprof-exec the foreground of its controlling terminal? */
+/* Has msprof-exec a controlling terminal (in the foreground or not)? */
 static int
-terminal_foreground(void)
+has_terminal(void)
 {
-	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC), fg;
+	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
 
 	if (fd == -1)
 		return 0;
-	fg = tcgetpgrp(fd) == getpgrp();
 	close(fd);
-	return fg;
+	return 1;
 }
 
 pid_t
@@ -97,7 +97,7 @@ run_start(const char *file, char *const argv[], char *const envp[],
 {
 	struct sigaction sa;
 	sigset_t block;
-	int own = !terminal_foreground();
+	int own = !has_terminal();
 	pid_t pid;
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -196,7 +196,7 @@ pump_ready(struct capture *c, struct pollfd p[2])
 
 /*
  * Pass SIG on as it would reach the job without msprof-exec: to the
- * command's process group; on the terminal (the group is msprof-exec's),
+ * command's process group; with a terminal (the group is msprof-exec's),
  * a signal from the terminal reached it already, one sent to msprof-exec
  * alone goes to each process of the job in the group.
  */

@@ -37,7 +37,7 @@ p = subprocess.Popen([sys.argv[1], "-y", "--skip-checks", "bash", sys.argv[2]],
 end = time.time() + 60
 while time.time() < end:
     try:
-        if "iteration        2/" in open("logs/train_mcore_qwen3_8b.log").read():
+        if "iteration        2/" in open("out").read():
             break
     except OSError:
         pass
