@@ -236,8 +236,10 @@ trigger_main(int argc, char **argv)
 		    "profiling directory of the running job (--dynamic-dir, or "
 		    "OUTPUT/dynamic_profile)"), dir);
 	path = xasprintf("%s/%s", dir, DYNAMIC_CONFIG);
-	if (access(path, F_OK) == -1)
+	if (access(path, F_OK) == -1) {
+		free(path);
 		not_dynamic(dir);
+	}
 	if ((o = load(path, &why)) == NULL || !cJSON_IsObject(o))
 		errx(EX_CONFIG, "%s", why ? why : _("not a JSON object"));
 	set(o, "start_step", cJSON_CreateNumber(start));
