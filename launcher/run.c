@@ -101,8 +101,6 @@ run_start(const char *file, char *const argv[], char *const envp[],
 	pid_t pid;
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	sigaction(SIGHUP, NULL, &sa);
-	hup_ignored = sa.sa_handler == SIG_IGN;
 	/* no signal may fall between the fork and the handlers */
 	sigemptyset(&block);
 	for (int i = 0; i < NFORWARDED; i++)
@@ -112,8 +110,15 @@ run_start(const char *file, char *const argv[], char *const envp[],
 	sa.sa_sigaction = note;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < NFORWARDED; i++)
-		sigaction(forwarded[i], &sa, &saved[i]);
+	for (int i = 0; i < NFORWARDED; i++) {
+		sigaction(forwarded[i], NULL, &saved[i]);
+		/* one ignored (nohup, a background job of a script) stays so,
+		 * for msprof-exec and the job, as without msprof-exec */
+		if (saved[i].sa_handler != SIG_IGN)
+			sigaction(forwarded[i], &sa, NULL);
+		else if (forwarded[i] == SIGHUP)
+			hup_ignored = 1;
+	}
 	fflush(NULL);
 	if ((pid = fork()) != 0) {
 		/* both set the group: whichever runs first (the child may

@@ -102,6 +102,25 @@ like "$err" "still run \(PID [0-9]+\)" "nohup: not waited for, named in the repo
 sleep 4.5
 is "$(job_left)" "" "nohup: it ended on its own"
 
+# msprof-exec itself under nohup: SIGHUP stays ignored (msprof-exec and
+# the job go on, the run is not interrupted), and a process left running
+# is still waited for, not taken for one detached by nohup.
+rm -rf profiling_output
+marked $PY - "$MSPROF" <<'EOF2' > status
+import os, signal, subprocess, sys, time
+p = subprocess.Popen(["nohup", sys.argv[1], "-y", "--skip-checks", "sh", "-c",
+                      "sleep 2 & echo started; sleep 1; echo after-hup"],
+                     stdout=subprocess.PIPE, stderr=open("err", "w"))
+p.stdout.readline()
+start = time.time()
+p.send_signal(signal.SIGHUP)
+out = p.stdout.read().decode()
+print(p.wait(timeout=20), "after-hup" in out, time.time() - start > 1.5)
+EOF2
+is "$(cat status)" "0 True True" "under nohup: SIGHUP ignored, the job went on and was waited for"
+unlike "$(cat err)" "interrupted|still run" "under nohup: neither interrupted nor detached"
+is "$(job_left)" "" "under nohup: nothing of the job is left"
+
 # Ctrl-C on a terminal: the report says the run was interrupted.
 printf '#!/bin/sh\nexec "%s" "%s"\n' "$HELPERS/sigrec" "$T/got" > "$RBIN/torchrun"
 chmod +x "$RBIN/torchrun"
