@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "jsonfile.h"
+#include "outfile.h"
 #include "util.h"
 
 char *
@@ -134,24 +135,19 @@ json_read(const char *path, char **why)
 int
 json_write(const cJSON *j, const char *path, char **why)
 {
-	char *text = json_print(j, 1), *tmp = xasprintf("%s.tmp", path);
-	int fd, ok = 0;
-	size_t len = text != NULL ? strlen(text) : 0;
+	char *text = json_print(j, 1), *line;
+	int rc;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd != -1 && text != NULL) {
-		ok = write(fd, text, len) == (ssize_t)len &&
-		    write(fd, "\n", 1) == 1;
-		ok = close(fd) == 0 && ok;
-		ok = ok && rename(tmp, path) == 0;
+	if (text == NULL) {
+		*why = xasprintf(_("cannot write %s: %s"), path,
+		    strerror(ENOMEM));
+		return -1;
 	}
-	if (!ok) {
-		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
-		unlink(tmp);
-	}
+	line = xasprintf("%s\n", text);
+	rc = outfile_put(path, line, strlen(line), why);
+	free(line);
 	free(text);
-	free(tmp);
-	return ok ? 0 : -1;
+	return rc;
 }
 
 void

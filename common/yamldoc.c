@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "outfile.h"
 #include "yamldoc.h"
 
 static yaml_document_t *
@@ -85,8 +86,9 @@ int
 ydoc_write(struct ydoc *y, const char *path, char **why)
 {
 	yaml_emitter_t em;
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "wb");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	int ok = f != NULL;
 
 	if (ok) {
@@ -100,14 +102,15 @@ ydoc_write(struct ydoc *y, const char *path, char **why)
 		ok = ok && yaml_emitter_close(&em) && yaml_emitter_flush(&em);
 		yaml_emitter_delete(&em);
 		ok = fclose(f) == 0 && ok;
-		ok = ok && rename(tmp, path) == 0;
-	}
-	if (!ok) {
-		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
-		unlink(tmp);
 	}
 	y->ndocs = 0;		/* yaml_emitter_dump freed them */
-	free(tmp);
+	if (!ok) {
+		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
+		free(text);
+		return -1;
+	}
+	ok = outfile_put(path, text, len, why) == 0;
+	free(text);
 	return ok ? 0 : -1;
 }
 

@@ -13,6 +13,15 @@ add_ending(cJSON *doc, const struct report_model *m)
 		cJSON_AddNumberToObject(doc, "exit_status", m->ending_code);
 	else if (m->ending == ENDING_SIGNAL)
 		cJSON_AddNumberToObject(doc, "signal", m->ending_code);
+	else if (m->ending == ENDING_INTERRUPTED) {
+		cJSON_AddStringToObject(doc, "interrupted",
+		    signal_name(m->interrupted));
+		cJSON_AddNumberToObject(doc, m->exited ? "exit_status" :
+		    "signal", m->ending_code);
+	}
+	if (m->nrunning > 0)
+		cJSON_AddItemToObject(doc, "still_running",
+		    json_ints(m->running, m->nrunning));
 }
 
 static cJSON *

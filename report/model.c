@@ -5,6 +5,8 @@
  */
 #include <sys/wait.h>
 
+#include <signal.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,11 +41,34 @@ count_launches(struct report_model *m)
 		}
 }
 
+const char *
+signal_name(int sig)
+{
+	switch (sig) {
+	case SIGHUP:	return "SIGHUP";
+	case SIGINT:	return "SIGINT";
+	case SIGQUIT:	return "SIGQUIT";
+	case SIGTERM:	return "SIGTERM";
+	default:	return "signal";
+	}
+}
+
 static void
 ending(const struct report_in *in, struct report_model *m)
 {
+	m->interrupted = in->interrupted;
+	m->running = in->running;
+	m->nrunning = in->nrunning;
+	m->where = in->session != NULL ? in->session : in->outdir;
+	m->exited = in->status != -1 && WIFEXITED(in->status);
 	if (in->status == -1)
 		m->ending = ENDING_UNKNOWN;
+	else if (in->interrupted > 0) {
+		/* not a failure of the training's own */
+		m->ending = ENDING_INTERRUPTED;
+		m->ending_code = m->exited ? WEXITSTATUS(in->status) :
+		    WTERMSIG(in->status);
+	}
 	else if (WIFEXITED(in->status) && WEXITSTATUS(in->status) == 0)
 		/* a pipeline such as '| tee' hides the launcher's status */
 		m->ending = log_shows_failure(in->log) ? ENDING_HIDDEN_FAILURE :

@@ -19,7 +19,8 @@ enum report_ending {
 	ENDING_OK,		/* exit 0, no failure in the log */
 	ENDING_HIDDEN_FAILURE,	/* exit 0, but the log shows a failure */
 	ENDING_EXIT,		/* a non-zero exit status */
-	ENDING_SIGNAL		/* killed by a signal */
+	ENDING_SIGNAL,		/* killed by a signal */
+	ENDING_INTERRUPTED	/* a signal sent to msprof-exec cut it short */
 };
 
 /* One output directory, against what its launch was to collect. */
@@ -36,6 +37,11 @@ struct report_model {
 	const struct journal	*journal;	/* the launches */
 	enum report_ending	 ending;
 	int			 ending_code;	/* exit status or signal */
+	int			 exited;	/* ending_code is an exit status */
+	int			 interrupted;	/* the signal sent to msprof-exec */
+	const int		*running;	/* detached processes still running */
+	size_t			 nrunning;
+	const char		*where;		/* session or directory, to look again */
 	struct diagnosis	 diagnosis;	/* known failures in the log */
 	struct verify		 verify;
 	struct report_output	*outs;		/* parallel to verify.outs */
@@ -49,6 +55,9 @@ struct report_model {
 	struct summary		*summary;
 	struct report		 counts;	/* for the exit status */
 };
+
+/* "SIGTERM" for the signals msprof-exec passes on, else "signal". */
+const char *signal_name(int);
 
 void	report_build(const struct report_in *, struct report_model *);
 void	report_model_free(struct report_model *);

@@ -13,6 +13,7 @@
 
 #include "shim/contract.h"
 #include "common/jsonfile.h"
+#include "common/outfile.h"
 #include "common/session.h"
 #include "model.h"
 
@@ -53,7 +54,7 @@ report_main(int argc, char **argv)
 	struct journal journal = { 0 };
 	struct report r;
 	struct stat st;
-	char *session = NULL, *plan, *logpath;
+	char *session = NULL, *plan, *logpath, *err = NULL;
 	int c;
 
 	optind = 1;
@@ -73,6 +74,9 @@ report_main(int argc, char **argv)
 		fputs(use, stderr);
 		return EX_USAGE;
 	}
+	if (in.json != NULL && outfile_check(in.json, OUTFILE_REPLACE,
+	    &err) == -1)
+		errx(EX_CANTCREAT, "--json: %s", err);
 	if (stat(argv[optind], &st) == -1 || !S_ISDIR(st.st_mode))
 		errx(EX_NOINPUT, _("%s: no such directory; give the output "
 		    "directory of a run (or its msprof-exec_* session)"),

@@ -17,6 +17,11 @@ struct report_in {
 	const struct journal *journal;
 	const char	*log;		/* the training output, or NULL */
 	int		 status;	/* wait status; -1 unknown */
+	int		 interrupted;	/* the signal that interrupted the run
+					   (sent to msprof-exec), or 0 */
+	const int	*running;	/* processes the script detached that
+					   were still running at the end */
+	size_t		 nrunning;
 	time_t		 since;		/* data older than this is not ours */
 	int		 quiet, verbose;
 	const char	*json;		/* --json FILE, or NULL */

@@ -42,6 +42,31 @@ human(int64_t bytes)
 	return xstrdup(buf);
 }
 
+/*
+ * Processes the script detached (setsid, nohup) outlive the run: they may
+ * still be collecting, and the report can be made again later.
+ */
+static void
+print_running(const struct report_model *m)
+{
+	char *list = xstrdup(""), *t;
+
+	if (m->nrunning == 0) {
+		free(list);
+		return;
+	}
+	for (size_t i = 0; i < m->nrunning; i++) {
+		t = xasprintf("%s%s%d", list, i ? " " : "", m->running[i]);
+		free(list);
+		list = t;
+	}
+	fprintf(stderr, _("msprof-exec: %zu process(es) the script detached "
+	    "(setsid, nohup) still run (PID %s): profiling may still be "
+	    "running; check later with: msprof-exec report %s\n"),
+	    m->nrunning, list, m->where);
+	free(list);
+}
+
 static void
 print_ending(const struct report_model *m)
 {
@@ -62,10 +87,16 @@ print_ending(const struct report_model *m)
 		    "signal %d). Profiling collection requires training to run "
 		    "normally.\n"), m->ending_code);
 		break;
+	case ENDING_INTERRUPTED:
+		fprintf(stderr, _("msprof-exec: the run was interrupted (%s, "
+		    "passed on to the job); this report shows what was "
+		    "collected until then.\n"), signal_name(m->interrupted));
+		break;
 	case ENDING_UNKNOWN:
 	case ENDING_OK:
 		break;
 	}
+	print_running(m);
 }
 
 /* "torchrun pretrain_gpt.py" or the first word of the command. */
@@ -151,7 +182,7 @@ print_launches(const struct report_model *m)
 {
 	if (m->session == NULL)
 		return;
-	if (m->journal->n == 0) {
+	if (m->journal->n == 0 && m->nrunning == 0) {
 		fprintf(stderr, _("msprof-exec: warning: no training launch was "
 		    "seen; nothing was profiled. Static programs, setuid programs "
 		    "and remote shells (ssh, pdsh) do not carry the shim: run "
