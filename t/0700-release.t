@@ -70,7 +70,7 @@ for arch in x86_64 aarch64; do
 		esac
 	done
 	for f in README LICENSES/cJSON LICENSES/libyaml LICENSES/libbsd \
-	    LICENSES/libmd LICENSES/glibc share/msprof-exec/launchers.conf \
+	    LICENSES/libmd LICENSES/sqlite LICENSES/glibc share/msprof-exec/launchers.conf \
 	    share/man/man1/msprof-exec.1 share/man/man5/msprof-exec-launchers.5 \
 	    share/man/man7/msprof-exec-summary.7 \
 	    share/bash-completion/completions/msprof-exec \
@@ -167,7 +167,7 @@ unlike "$(cat "$L"/msprof-exec_*/plan.json "$L"/msprof-exec_*/journal.jsonl 2>/d
     "$TOP/" "LLM full run: no path into the checkout in the session record"
 
 check_rc mm-dry 0 "MM dry run: exit 0"
-like "$(res mm-dry)" 'profile' "MM dry run: says what it would set"
+like "$(res mm-dry)" 'would write .*tools\.json -> SESSION/' "MM dry run: says which copies it would write"
 check_rc mm 0 "MM full run: exit 0"
 like "$(res mm)" 'rank 0: .*_ascend_pt' "MM full run: the report lists rank 0's data"
 is "$(find "$T/x86/sim/mindspeed-mm" -name '*_ascend_pt' -type d | wc -l)" 1 \
