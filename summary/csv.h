@@ -26,6 +26,11 @@ int		 csv_col_any(const struct csv *, const char *const names[]);
  * nobody looks at, such as the shapes, is most of a row's cost.
  */
 void		 csv_want(struct csv *, int col);
+/*
+ * Read a byte at a time, as a reference for the block scanner that
+ * reads every record the same way 64 bytes at a time (for tests).
+ */
+void		 csv_bytewise(struct csv *);
 size_t		 csv_ncols(const struct csv *);
 const char	*csv_header(const struct csv *, size_t);
 /* The record number of the last record read (the header is 1). */
