@@ -21,6 +21,7 @@
 
 struct csv {
 	int		 fd, eof, slow;
+	unsigned long	 nslow;		/* records read a byte at a time */
 	char		*path;
 	char		*buf;
 	size_t		 cap, beg, end;	/* unread bytes are buf[beg, end) */
@@ -418,8 +419,8 @@ csv_next(struct csv *c, char ***fields, size_t *nfields, char **why)
 		p = c->buf + c->beg;
 		lim = c->buf + c->end;
 		e = c->slow ? SLOW : scan_blocks(c, p, lim, c->eof);
-		if (e == SLOW)
-			e = scan_bytes(c, p, lim, c->eof, &esc);
+		if (e == SLOW && (e = scan_bytes(c, p, lim, c->eof, &esc)) != NULL)
+			c->nslow++;
 		if (e != NULL)
 			break;
 		if (fill(c) < 0) {
@@ -439,6 +440,12 @@ void
 csv_bytewise(struct csv *c)
 {
 	c->slow = 1;
+}
+
+unsigned long
+csv_bytewise_records(const struct csv *c)
+{
+	return c->nslow;
 }
 
 struct csv *

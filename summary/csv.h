@@ -31,6 +31,8 @@ void		 csv_want(struct csv *, int col);
  * reads every record the same way 64 bytes at a time (for tests).
  */
 void		 csv_bytewise(struct csv *);
+/* How many records were read a byte at a time (the header counts). */
+unsigned long	 csv_bytewise_records(const struct csv *);
 size_t		 csv_ncols(const struct csv *);
 const char	*csv_header(const struct csv *, size_t);
 /* The record number of the last record read (the header is 1). */
