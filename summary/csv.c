@@ -122,12 +122,10 @@ field_end(char *p, const char *lim)
 
 /* Room for N fields in the field arrays; new ones read as "". */
 static void
-room(struct csv *c, size_t n)
+grow_fields(struct csv *c, size_t n)
 {
 	size_t i, old = c->fcap;
 
-	if (n <= c->fcap)
-		return;
 	while (c->fcap < n)
 		c->fcap = c->fcap ? c->fcap * 2 : 64;
 	c->f = reallocarray(c->f, c->fcap, sizeof(*c->f));
@@ -136,6 +134,13 @@ room(struct csv *c, size_t n)
 		err(70, "reallocarray");
 	for (i = old; i < c->fcap; i++)
 		c->f[i] = (char *)"";
+}
+
+static inline void
+room(struct csv *c, size_t n)
+{
+	if (n > c->fcap)
+		grow_fields(c, n);
 }
 
 /*
@@ -185,27 +190,32 @@ scan_bytes(struct csv *c, char *p, char *lim, int eof, int *esc)
  * record's fields are then one count-trailing-zeros each.
  */
 #if defined(__SSE2__)
+/* One bit per byte of four sixteen-byte compare results. */
 static inline uint64_t
-mask16(__m128i w, __m128i b)
+mask64(__m128i a, __m128i b, __m128i c, __m128i d)
 {
-	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(w, b));
+	return (uint64_t)(unsigned)_mm_movemask_epi8(a) |
+	    (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
+	    (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 |
+	    (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
 }
 
-static void
+static inline void
 classify(const char *p, uint64_t *q, uint64_t *cm, uint64_t *nl)
 {
 	const __m128i bq = _mm_set1_epi8('"'), bc = _mm_set1_epi8(','),
 	    bn = _mm_set1_epi8('\n');
-	int k;
+	__m128i w0 = _mm_loadu_si128((const __m128i *)p),
+	    w1 = _mm_loadu_si128((const __m128i *)(p + 16)),
+	    w2 = _mm_loadu_si128((const __m128i *)(p + 32)),
+	    w3 = _mm_loadu_si128((const __m128i *)(p + 48));
 
-	*q = *cm = *nl = 0;
-	for (k = 0; k < 4; k++) {
-		__m128i w = _mm_loadu_si128((const __m128i *)(p + 16 * k));
-
-		*q |= mask16(w, bq) << (16 * k);
-		*cm |= mask16(w, bc) << (16 * k);
-		*nl |= mask16(w, bn) << (16 * k);
-	}
+	*q = mask64(_mm_cmpeq_epi8(w0, bq), _mm_cmpeq_epi8(w1, bq),
+	    _mm_cmpeq_epi8(w2, bq), _mm_cmpeq_epi8(w3, bq));
+	*cm = mask64(_mm_cmpeq_epi8(w0, bc), _mm_cmpeq_epi8(w1, bc),
+	    _mm_cmpeq_epi8(w2, bc), _mm_cmpeq_epi8(w3, bc));
+	*nl = mask64(_mm_cmpeq_epi8(w0, bn), _mm_cmpeq_epi8(w1, bn),
+	    _mm_cmpeq_epi8(w2, bn), _mm_cmpeq_epi8(w3, bn));
 }
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 /* One bit per byte of four compare results (all ones or zero). */
@@ -221,7 +231,7 @@ mask64(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
 	return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
 }
 
-static void
+static inline void
 classify(const char *p, uint64_t *q, uint64_t *cm, uint64_t *nl)
 {
 	const uint8_t *u = (const uint8_t *)p;
@@ -238,7 +248,7 @@ classify(const char *p, uint64_t *q, uint64_t *cm, uint64_t *nl)
 	    vceqq_u8(w3, bn));
 }
 #else
-static void
+static inline void
 classify(const char *p, uint64_t *q, uint64_t *cm, uint64_t *nl)
 {
 	int k;
@@ -271,7 +281,7 @@ prefix_xor(uint64_t x)
  * closing one, as in a doubled quote): the byte scanner then reads the
  * record, as quotes there are text.
  */
-static int
+static inline __attribute__((always_inline)) int
 load(struct csv *c, const char *lim)
 {
 	const char *p = c->buf + c->blk;
@@ -323,17 +333,24 @@ scan_blocks(struct csv *c, char *p, char *lim, int eof)
 	}
 	room(c, BLOCK + 1);
 	for (;;) {
-		while (c->sep != 0) {
-			unsigned t = (unsigned)__builtin_ctzll(c->sep);
-			char *e = c->buf + c->blk + t;
+		char *base = c->buf + c->blk;
+		uint64_t s = c->sep;
 
+		if (c->nl != 0) {	/* the record ends in this block */
+			uint64_t upto = (c->nl & -c->nl) - 1;
+
+			s &= upto;
+			c->sep &= ~upto;
+			for (; s != 0; s &= s - 1)
+				c->fend[nf++] = base + __builtin_ctzll(s);
+			c->fend[nf++] = base + __builtin_ctzll(c->sep);
 			c->sep &= c->sep - 1;
-			c->fend[nf++] = e;
-			if (c->nl >> t & 1) {
-				c->nf = nf;
-				return e + 1;
-			}
+			c->nl &= c->nl - 1;
+			c->nf = nf;
+			return c->fend[nf - 1] + 1;
 		}
+		for (; s != 0; s &= s - 1)
+			c->fend[nf++] = base + __builtin_ctzll(s);
 		c->blk += BLOCK;
 		if (c->buf + c->blk >= lim) {
 			c->have = 0;
@@ -353,7 +370,7 @@ scan_blocks(struct csv *c, char *p, char *lim, int eof)
  * Terminate field I (from A to E), unquoting it.  ESC: the record has a
  * doubled quote somewhere, or -1 to look in this field.
  */
-static void
+static inline void
 cut_one(struct csv *c, size_t i, char *a, char *e, int esc)
 {
 	if (i + 1 == c->nf && e > a && e[-1] == '\r')
@@ -591,31 +608,29 @@ slow_num(const char *s)
 double
 csv_num(const char *s)
 {
-	const char *p;
+	const char *p, *d;
 	unsigned long long m = 0;
-	int digits = 0, frac = -1, neg = 0;
+	int digits, frac = 0, neg = 0;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
 	p = s;
 	if (*p == '-' || *p == '+')
 		neg = *p++ == '-';
-	for (;; p++) {
-		if (*p >= '0' && *p <= '9') {
+	for (d = p; (unsigned)(*p - '0') < 10; p++)
+		m = m * 10 + (unsigned)(*p - '0');
+	digits = (int)(p - d);
+	if (*p == '.') {
+		for (d = ++p; (unsigned)(*p - '0') < 10; p++)
 			m = m * 10 + (unsigned)(*p - '0');
-			digits++;
-			if (frac >= 0)
-				frac++;
-		} else if (*p == '.' && frac < 0)
-			frac = 0;
-		else
-			break;
+		frac = (int)(p - d);
+		digits += frac;
 	}
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (*p != '\0' || digits == 0 || digits > 15)
 		return *s == '\0' ? NAN : slow_num(s);
-	return (neg ? -1.0 : 1.0) * ((double)m / exact10[frac > 0 ? frac : 0]);
+	return (neg ? -1.0 : 1.0) * ((double)m / exact10[frac]);
 }
 
 char *
