@@ -415,19 +415,30 @@ cut_one(struct csv *c, size_t i, char *a, char *e, int esc)
 	c->f[i] = a;
 }
 
-/* Terminate the fields wanted of the record at REC. */
+/*
+ * Terminate the fields wanted of the record at REC: most are neither
+ * quoted nor last (where a CR may end them) and are only terminated.
+ */
 static void
 cut(struct csv *c, char *rec, int esc)
 {
-	size_t i, k;
+	size_t i, k, nf = c->nf;
 
 	if (c->want == NULL) {
-		for (i = 0; i < c->nf; i++)
+		for (i = 0; i < nf; i++)
 			cut_one(c, i, i ? c->fend[i - 1] + 1 : rec, c->fend[i], esc);
 		return;
 	}
-	for (k = 0; k < c->nwl && (i = (size_t)c->wl[k]) < c->nf; k++)
-		cut_one(c, i, i ? c->fend[i - 1] + 1 : rec, c->fend[i], esc);
+	for (k = 0; k < c->nwl && (i = (size_t)c->wl[k]) < nf; k++) {
+		char *a = i ? c->fend[i - 1] + 1 : rec, *e = c->fend[i];
+
+		if (*a == '"' || i + 1 == nf)
+			cut_one(c, i, a, e, esc);
+		else {
+			*e = '\0';
+			c->f[i] = a;
+		}
+	}
 }
 
 int
@@ -648,10 +659,16 @@ csv_num(const char *s)
  * csv_num, so the same double; anything else goes to csv_num.
  */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static const uint64_t low_mask[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffULL,
+	0xffffffffffffULL, 0xffffffffffffffULL, ~0ULL,
+};
+
+/* The low N bytes (N at most 8) of a word. */
 static inline uint64_t
 low_bytes(unsigned n)
 {
-	return n >= 8 ? ~0ULL : ((uint64_t)1 << (8 * n)) - 1;
+	return low_mask[n];
 }
 
 /* The value of the N digits (1 to 8) in the low bytes of X, or -1. */
