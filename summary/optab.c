@@ -24,33 +24,17 @@ optab_new(int with_hist)
 	return t;
 }
 
-/* Eight bytes at a time, the tail zero-padded: looked up on every row. */
 static uint64_t
-hash_bytes(uint64_t h, const char *s, size_t n)
+hash(const char *a, const char *b)
 {
-	uint64_t w;
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
 
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-		h ^= h >> 29;
-	}
-	w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w ^ n) * 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 32);
-}
-
-static uint64_t
-hash_n(const char *a, size_t na, const char *b, size_t nb)
-{
-	return hash_bytes(hash_bytes(0x243f6a8885a308d3ULL, a, na), b, nb);
-}
-
-static uint64_t
-hash(const struct op *o)
-{
-	return hash_n(o->type, o->tlen, o->core, o->clen);
+	for (; *a; a++)
+		h = (h ^ (unsigned char)*a) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
+	for (; *b; b++)
+		h = (h ^ (unsigned char)*b) * 1099511628211ULL;
+	return h;
 }
 
 static void
@@ -66,7 +50,7 @@ grow(struct optab *t)
 
 		if (old[i] == NULL)
 			continue;
-		j = hash(old[i]) & (t->cap - 1);
+		j = hash(old[i]->type, old[i]->core) & (t->cap - 1);
 		while (t->slot[j] != NULL)
 			j = (j + 1) & (t->cap - 1);
 		t->slot[j] = old[i];
@@ -74,41 +58,30 @@ grow(struct optab *t)
 	free(old);
 }
 
-static size_t
-slot_of(const struct optab *t, const char *type, size_t tl, const char *core,
-    size_t cl)
-{
-	size_t j = hash_n(type, tl, core, cl) & (t->cap - 1);
-	const struct op *o;
-
-	for (; (o = t->slot[j]) != NULL; j = (j + 1) & (t->cap - 1))
-		if (o->tlen == tl && o->clen == cl &&
-		    memcmp(o->type, type, tl) == 0 &&
-		    memcmp(o->core, core, cl) == 0)
-			break;
-	return j;
-}
-
 const struct op *
 optab_find(const struct optab *t, const char *type, const char *core)
 {
-	return t->slot[slot_of(t, type, strlen(type), core, strlen(core))];
+	size_t j = hash(type, core) & (t->cap - 1);
+	const struct op *o;
+
+	for (; (o = t->slot[j]) != NULL; j = (j + 1) & (t->cap - 1))
+		if (strcmp(o->type, type) == 0 && strcmp(o->core, core) == 0)
+			return o;
+	return NULL;
 }
 
 struct op *
 optab_get(struct optab *t, const char *type, const char *core)
 {
-	size_t tl = strlen(type), cl = strlen(core);
-	size_t j = slot_of(t, type, tl, core, cl);
+	size_t j = hash(type, core) & (t->cap - 1);
 	struct op *o;
 
-	if ((o = t->slot[j]) != NULL)
-		return o;
+	for (; (o = t->slot[j]) != NULL; j = (j + 1) & (t->cap - 1))
+		if (strcmp(o->type, type) == 0 && strcmp(o->core, core) == 0)
+			return o;
 	o = xcalloc(1, sizeof(*o));
 	o->type = xstrdup(type);
 	o->core = xstrdup(core);
-	o->tlen = tl;
-	o->clen = cl;
 	o->min = INFINITY;
 	if (t->hist)
 		o->hist = xcalloc(HIST_BINS, sizeof(*o->hist));
@@ -118,6 +91,11 @@ optab_get(struct optab *t, const char *type, const char *core)
 	return o;
 }
 
+/*
+ * The bin of D: its binary exponent and the top four bits of its
+ * mantissa, read from the bits of the double (frexp's answer, on every
+ * row without its cost; subnormals and the rest go through frexp).
+ */
 static size_t
 bin(double d)
 {

@@ -16,7 +16,6 @@
 
 struct op {
 	char		*type, *core;
-	size_t		 tlen, clen;
 	unsigned long	 count, nhist;	/* nhist: instances seen one by one */
 	double		 total, min, max;
 	unsigned long	 dynamic, aicpu_long;	/* OP State dynamic, AI_CPU >= 20 µs */
