@@ -18,11 +18,6 @@
 
 #define CSV_BUF	(1 << 20)
 #define BLOCK	64		/* bytes classified at once, one bit each */
-/*
- * Zero bytes after the buffer, which is zeroed too: csv_fnum loads
- * sixteen bytes from a field's start, the end of the data included.
- */
-#define SLACK	16
 
 struct csv {
 	int		 fd, eof, slow;
@@ -64,11 +59,10 @@ fill(struct csv *c)
 		c->beg = 0;
 	}
 	if (c->end + 1 >= c->cap) {	/* one record longer than the buffer */
-		c->buf = realloc(c->buf, 2 * c->cap + SLACK);
+		c->cap *= 2;
+		c->buf = realloc(c->buf, c->cap);
 		if (c->buf == NULL)
 			return -1;
-		memset(c->buf + c->cap, 0, c->cap + SLACK);
-		c->cap *= 2;
 	}
 	do
 		n = read(c->fd, c->buf + c->end, c->cap - 1 - c->end);
@@ -492,7 +486,7 @@ csv_open(const char *path, char **why)
 
 	c->path = xstrdup(path);
 	c->cap = CSV_BUF;
-	c->buf = xcalloc(1, c->cap + SLACK);
+	c->buf = xmalloc(c->cap);
 	if ((c->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		*why = xasprintf("%s: %s", path, strerror(errno));
 		csv_close(c);
@@ -648,94 +642,6 @@ csv_num(const char *s)
 	if (*p != '\0' || digits == 0 || digits > 15)
 		return *s == '\0' ? NAN : slow_num(s);
 	return (neg ? -1.0 : 1.0) * ((double)m / exact10[frac]);
-}
-
-/*
- * A decimal field of up to fifteen bytes, as most are, in a few word
- * operations: the first zero byte is its end, the point is taken out,
- * the digits are checked eight at a time and summed in three
- * multiplications (the first character in the lowest byte, as loaded on
- * a little-endian machine).  The same mantissa and power of ten as
- * csv_num, so the same double; anything else goes to csv_num.
- */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static const uint64_t low_mask[9] = {
-	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffULL,
-	0xffffffffffffULL, 0xffffffffffffffULL, ~0ULL,
-};
-
-/* The low N bytes (N at most 8) of a word. */
-static inline uint64_t
-low_bytes(unsigned n)
-{
-	return low_mask[n];
-}
-
-/* The value of the N digits (1 to 8) in the low bytes of X, or -1. */
-static inline int64_t
-digits8(uint64_t x, unsigned n)
-{
-	uint64_t keep = low_bytes(n), zeros = ONES * '0' & keep;
-
-	if ((x & (ONES * 0xf0) & keep) != zeros ||
-	    ((x + ONES * 6) & (ONES * 0xf0) & keep) != zeros)
-		return -1;
-	x = (x - zeros) << (8 * (8 - n));	/* leading zeros */
-	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffULL;
-	x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffULL;
-	return (int64_t)((x * 10000 + (x >> 32)) & 0xffffffffULL);
-}
-#endif
-
-double
-csv_fnum(const struct csv *c, int col)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const char *s;
-	uint64_t x[2], z, low;
-	int64_t v, hi;
-	unsigned len, n, dot;
-
-	if (col < 0 || (size_t)col >= c->nf || *(s = c->f[col]) == '\0')
-		return NAN;
-	memcpy(x, s, sizeof(x));
-	if ((z = zero_bytes(x[0])) != 0) {
-		len = (unsigned)__builtin_ctzll(z) >> 3;
-		x[0] &= low_bytes(len);
-		x[1] = 0;
-	} else if ((z = zero_bytes(x[1])) != 0) {
-		len = 8 + ((unsigned)__builtin_ctzll(z) >> 3);
-		x[1] &= low_bytes(len - 8);
-	} else
-		return csv_num(s);
-	dot = len;
-	if ((z = zero_bytes(x[0] ^ (ONES * '.')) & low_bytes(len)) != 0) {
-		dot = (unsigned)__builtin_ctzll(z) >> 3;
-		low = low_bytes(dot);
-		x[0] = (x[0] & low) | ((x[0] >> 8) & ~low) | x[1] << 56;
-		x[1] >>= 8;
-	} else if (len > 8 && (z = zero_bytes(x[1] ^ (ONES * '.')) &
-	    low_bytes(len - 8)) != 0) {
-		dot = 8 + ((unsigned)__builtin_ctzll(z) >> 3);
-		low = low_bytes(dot - 8);
-		x[1] = (x[1] & low) | ((x[1] >> 8) & ~low);
-	}
-	n = dot < len ? len - 1 : len;
-	if (n == 0)
-		return csv_num(s);
-	if (n <= 8)
-		v = digits8(x[0], n);
-	else if ((hi = digits8(x[0], 8)) < 0 ||
-	    (v = digits8(x[1], n - 8)) < 0)
-		return csv_num(s);
-	else
-		v += hi * (int64_t)exact10[n - 8];
-	if (v < 0)
-		return csv_num(s);
-	return (double)v / exact10[dot < len ? n - dot : 0];
-#else
-	return csv_num(csv_field(c->f, c->nf, col));
-#endif
 }
 
 char *

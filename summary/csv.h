@@ -43,11 +43,6 @@ void		 csv_close(struct csv *);
 const char	*csv_field(char **fields, size_t n, int i);
 /* A number, or NaN when the field is empty or not a number. */
 double		 csv_num(const char *);
-/*
- * The number in column COL of the last record: csv_num(csv_field(...)),
- * faster on short decimals.
- */
-double		 csv_fnum(const struct csv *, int col);
 /* Trim blanks (spaces, tabs) at both ends in place. */
 char		*csv_trim(char *);
 

@@ -72,12 +72,11 @@ struct kcols {
 };
 
 static void
-kernel_row(struct optab *t, const struct kcols *k, const struct csv *c,
-    char **f, size_t nf)
+kernel_row(struct optab *t, const struct kcols *k, char **f, size_t nf)
 {
 	char *type = csv_trim((char *)csv_field(f, nf, k->type));
 	char *core = csv_trim((char *)csv_field(f, nf, k->core));
-	double dur = csv_fnum(c, k->dur), w = 0;
+	double dur = csv_num(csv_field(f, nf, k->dur)), w = 0;
 	const char *state;
 	struct op *op;
 	size_t i;
@@ -94,7 +93,7 @@ kernel_row(struct optab *t, const struct kcols *k, const struct csv *c,
 	if (dur >= AICPU_LONG_US && strcmp(core, "AI_CPU") == 0)
 		op->aicpu_long++;
 	for (i = 0; i < k->nr; i++) {
-		double r = csv_fnum(c, k->rcol[i]);
+		double r = csv_num(csv_field(f, nf, k->rcol[i]));
 
 		if (!isnan(r)) {
 			op->ratio[k->ridx[i]] += r * dur;
@@ -145,7 +144,7 @@ read_kernels(struct rank_data *rd, struct optab *t, const char *path)
 	for (i = 0; i < k.nr; i++)
 		csv_want(c, k.rcol[i]);
 	while ((rc = csv_next(c, &f, &nf, &why)) > 0)
-		kernel_row(t, &k, c, f, nf);
+		kernel_row(t, &k, f, nf);
 	csv_close(c);
 	return rc < 0 ? why : NULL;
 }

@@ -8,7 +8,6 @@
  * bytes), in sizes around the read buffer and with records longer than
  * it, reading all columns or a random few.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -191,72 +190,6 @@ differential(const char *what, int kind, int rounds, size_t size,
 	free(t.s);
 }
 
-static int
-same_num(double a, double b)
-{
-	return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof(a)) == 0;
-}
-
-/*
- * csv_fnum, eight bytes at a time, against csv_num on the same fields:
- * decimals of every length around eight bytes, signs, blanks, exponents,
- * stray points, letters and the bytes next to the digits, quoted or not, at the end of the file.
- */
-static void
-numbers(void)
-{
-	struct text t = { 0 };
-	char path[64], **f, *why = NULL, tok[32];
-	int round, same = 1;
-	unsigned long fields = 0;
-
-	snprintf(path, sizeof(path), "%s/n.csv", tmp);
-	for (round = 0; round < 40; round++) {
-		struct csv *c;
-		size_t n, i;
-		FILE *fp;
-		int r;
-
-		t.n = 0;
-		puts_(&t, "a,b,c,d\n");
-		for (r = 0; r < 2000; r++) {
-			for (i = 0; i < 4; i++) {
-				size_t k = 0, len = 1 + (size_t)rand() % 17;
-
-				if (rand() % 4 == 0)
-					tok[k++] = "-+ \t"[rand() % 4];
-				while (k < len)
-					tok[k++] = rand() % 12 == 0 ? ".e x:/"[rand() % 6] :
-					    (char)('0' + rand() % 10);
-				tok[k] = '\0';
-				if (i > 0)
-					puts_(&t, ",");
-				if (rand() % 8 == 0) {
-					puts_(&t, "\"");
-					puts_(&t, tok);
-					puts_(&t, "\t\"");
-				} else
-					puts_(&t, tok);
-			}
-			puts_(&t, r + 1 < 2000 || round % 2 ? "\n" : "");
-		}
-		fp = fopen(path, "w");
-		fwrite(t.s, 1, t.n, fp);
-		fclose(fp);
-		c = csv_open(path, &why);
-		if (round % 3 == 0)
-			csv_want(c, round % 4);
-		while (csv_next(c, &f, &n, &why) > 0)
-			for (i = 0; i < 5; i++, fields++)
-				same &= same_num(csv_fnum(c, (int)i),
-				    csv_num(csv_field(f, n, (int)i)));
-		csv_close(c);
-	}
-	ok(same, "%lu fields: csv_fnum gives csv_num's double, bit for bit",
-	    fields);
-	free(t.s);
-}
-
 int
 main(void)
 {
@@ -269,7 +202,6 @@ main(void)
 	differential("files around the 1 MiB buffer", 0, 6, 3 << 20, 1 << 20);
 	differential("stray quotes around the 1 MiB buffer", 1, 4, 3 << 20,
 	    3 << 20);
-	numbers();
 	if (!kept) {
 		char cmd[128];
 
