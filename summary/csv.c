@@ -588,12 +588,6 @@ csv_close(struct csv *c)
 	free(c);
 }
 
-const char *
-csv_field(char **f, size_t n, int i)
-{
-	return i >= 0 && (size_t)i < n ? f[i] : "";
-}
-
 /*
  * Most fields are plain decimals ("1234.567"): an integer mantissa of at
  * most 15 digits divided by an exact power of ten is the correctly rounded

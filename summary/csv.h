@@ -40,7 +40,11 @@ unsigned long	 csv_line(const struct csv *);
 void		 csv_close(struct csv *);
 
 /* Field I of the last record, or "" when the record is shorter. */
-const char	*csv_field(char **fields, size_t n, int i);
+static inline const char *
+csv_field(char **fields, size_t n, int i)
+{
+	return i >= 0 && (size_t)i < n ? fields[i] : "";
+}
 /* A number, or NaN when the field is empty or not a number. */
 double		 csv_num(const char *);
 /* Trim blanks (spaces, tabs) at both ends in place. */
