@@ -50,8 +50,10 @@ like "$(text_findings out)" 'none: no rule fired' "healthy: the text says no rul
 
 # --- -q: no summary ----------------------------------------------------------
 rm -rf profiling_output
-"$MSPROF" -y -q --skip-checks -r all bash "$QWEN" > out 2> err
+"$MSPROF" -y -q --skip-checks -r all --json q.json bash "$QWEN" > out 2> err
 unlike "$(cat out)" 'Step breakdown' "-q: no summary on stdout"
+is "$($PY -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["ranks"]))' q.json)" 2 \
+    "-q: the summary of both ranks is still in --json"
 
 # --- level0: what could not be made is said, never zeros ---------------------
 rm -rf profiling_output
@@ -63,6 +65,16 @@ like "$(sed -n '/^Slow links/,/^$/p' out)" 'not made: .*level0' \
 is "$($PY -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["summaries"]))' l0.json)" 5 \
     "level0: --json still has the five summaries"
 like "$(cat out)" 'rank 0 +4-4 +5-5 ' "MCore --steps 5:6: torch step 4 is iteration 5"
+
+# --- Raw data only (not parsed): the summary says what it lacks -------------
+d=raw/host_1_20261202120000000_ascend_pt
+mkdir -p $d/PROF_000001_20261202120000000_ABCDEFGH/device_0/data
+echo data > $d/PROF_000001_20261202120000000_ABCDEFGH/device_0/data/x
+echo '{}' > $d/profiler_info_0.json
+"$MSPROF" report raw > out 2> err
+like "$(sed -n '/^Step breakdown per rank/,/^$/p' out)" 'not made: no rank has step data .*no step_trace_time.csv' \
+    "raw data only: the step breakdown says why it is not made"
+like "$(sed -n '/^Top operators/,/^$/p' out)" 'not made: ' "and so do the top operators"
 
 # --- MindSpeed-MM: the step is the iteration ---------------------------------
 cd "$T/mindspeed-mm" || exit 1
