@@ -76,6 +76,12 @@ like "$(sed -n '/^Step breakdown per rank/,/^$/p' out)" 'not made: no rank has s
     "raw data only: the step breakdown says why it is not made"
 like "$(sed -n '/^Top operators/,/^$/p' out)" 'not made: ' "and so do the top operators"
 
+# --- MindSpeed-LLM FSDP2 counts steps from 0: step 2 is iteration 3 ---------
+rm -rf profiling_output
+"$MSPROF" -y --skip-checks bash examples/fsdp2/qwen3/pretrain_qwen3_8b_4k_fsdp2.sh > out 2> err
+like "$(sed -n '/^Step breakdown per rank/,/^$/p' out)" '^  2 +3 +[0-9.]+ ' \
+    "FSDP2 --steps 2:4: torch step 2 is iteration 3"
+
 # --- MindSpeed-MM: the step is the iteration ---------------------------------
 cd "$T/mindspeed-mm" || exit 1
 "$MSPROF" -y --skip-checks bash "$WAN" > out 2> err
