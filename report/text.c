@@ -84,10 +84,11 @@ launch_name(const struct launch_record *rec)
 static char *
 ranks_text(const struct launch_record *rec)
 {
-	char *s = xstrdup(""), *t;
+	char *s, *t;
 
 	if (rec->ranks_all == 1)
 		return xstrdup(_("all"));
+	s = xstrdup("");
 	for (size_t i = 0; i < rec->nranks; i++) {
 		t = xasprintf("%s%s%d", s, *s ? "," : "", rec->ranks[i]);
 		free(s);
