@@ -642,8 +642,9 @@ finish(const struct options *o, const char *session, const char *log,
 	rin.quiet = o->quiet;
 	rin.verbose = o->verbose;
 	rin.json = o->json;
+	rin.html = o->html;
 	free(plan_path);
-	report_run(&rin, &r);
+	report_run(&rin, 1, &r);
 	journal_free(&journal);
 	free(text);
 	if (r.missing_paths > 0)

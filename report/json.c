@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "common/jsonfile.h"
+#include "summary/summary.h"
 #include "model.h"
 
 static void
@@ -76,6 +77,9 @@ report_json(const struct report_model *m)
 	cJSON_AddItemToObject(doc, "diagnosis",
 	    json_strv(m->diagnosis.texts.v));
 	cJSON_AddItemToObject(doc, "causes", json_strv(m->causes.v));
-	/* The data summary (m->summary) goes here, with summary_json(). */
+	if (m->summary != NULL)
+		cJSON_AddItemToObject(doc, "summary", summary_json(m->summary));
+	else if (m->summary_why != NULL)
+		cJSON_AddStringToObject(doc, "summary_not_made", m->summary_why);
 	return doc;
 }

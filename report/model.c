@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engines/engine.h"
+#include "summary/summary.h"
 #include "model.h"
 
 static void
@@ -158,18 +159,83 @@ check_output(const struct report_in *in, struct report_model *m, size_t i)
 		causes(in, o, &m->causes);
 }
 
+/* The first launch that profiled a window (not triggered), or NULL. */
+static const struct launch_record *
+window_launch(const struct journal *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (launch_profiled(&j->recs[i]) && !dynamic(&j->recs[i]) &&
+		    j->recs[i].engine != NULL && j->recs[i].step_start >= 0 &&
+		    j->recs[i].step_end > j->recs[i].step_start)
+			return &j->recs[i];
+	return NULL;
+}
+
 /*
- * The data summary plugs in here, once verification has found the rank
- * directories: summary_build() over the path and rank of each
- * m->verify.outs[].dirs[], with the window and step convention of
- * m->verify.outs[].launch; report_print() and report_json()
- * then give it with summary_print() and summary_json().  Until the
- * summary library is built in there is none.
+ * How torch_npu's ProfilerStep maps to the iteration the log shows, from
+ * the engine's step convention: MindSpeed-MM skips START steps with no
+ * warm-up; MindSpeed-LLM (steps from 1) skips START - loaded - 2 and warms
+ * up one step.  An engine counting steps from 0 (FSDP2) skips START - 1
+ * and warms up one, so its first active step is START, the iteration
+ * START + 1: the LLM rule with that iteration and nothing loaded.
  */
 static void
-summarise(struct report_model *m)
+step_convention(const struct report_model *m, struct summary_opts *o)
 {
-	m->summary = NULL;
+	const struct launch_record *rec = window_launch(m->journal);
+	enum engine e;
+
+	if (rec == NULL)
+		return;
+	e = engine_parse(rec->engine);
+	if (e == ENGINE_NONE)
+		return;
+	if (engine_is_mm(e)) {
+		o->step_convention = SUMMARY_STEPS_MM;
+		o->step_start = rec->step_start;
+	} else if (engine_ops(e)->base == STEPS_FROM_1) {
+		o->step_convention = SUMMARY_STEPS_LLM;
+		o->step_start = rec->step_start;
+		o->loaded_iter = m->loaded_iter;
+	} else {
+		o->step_convention = SUMMARY_STEPS_LLM;
+		o->step_start = engine_log_iteration(e, rec->step_start);
+	}
+}
+
+/*
+ * The data summary, once verification has found the rank directories:
+ * over those (one per rank, the newest), or over the rank directories
+ * under the paths msprof-exec report was given; none when nothing was to
+ * be profiled.  What it could not make it says itself.
+ */
+static void
+summarise(const struct report_in *in, struct report_model *m)
+{
+	struct summary_opts o = { 0 };
+	struct summary_rank *ranks;
+	struct strv paths = { 0 };
+	char *const *v = in->summary_paths;
+	size_t n = in->nsummary_paths, nranks;
+	char *why = NULL;
+
+	if (in->no_summary || (v == NULL && m->verify.nouts == 0))
+		return;
+	if (v == NULL) {
+		for (size_t i = 0; i < m->verify.nouts; i++)
+			for (size_t k = 0; k < m->verify.outs[i].ndirs; k++)
+				strv_push(&paths, m->verify.outs[i].dirs[k].path);
+		v = paths.v;
+		n = paths.n;
+	}
+	if (summary_find_ranks(v, n, &ranks, &nranks, &why) == -1)
+		m->summary_why = why;
+	else {
+		step_convention(m, &o);
+		m->summary = summary_build(ranks, nranks, &o);
+		summary_ranks_free(ranks, nranks);
+	}
+	strv_free(&paths);
 }
 
 /* Open the parsed data; else parse the raw data. */
@@ -211,7 +277,7 @@ report_build(const struct report_in *in, struct report_model *m)
 	m->outs = xcalloc(m->verify.nouts + 1, sizeof(*m->outs));
 	for (size_t i = 0; i < m->verify.nouts; i++)
 		check_output(in, m, i);
-	summarise(m);
+	summarise(in, m);
 	next_step(m);
 }
 
@@ -225,5 +291,7 @@ report_model_free(struct report_model *m)
 	diagnosis_free(&m->diagnosis);
 	strv_free(&m->causes);
 	free(m->next_step);
+	summary_free(m->summary);
+	free(m->summary_why);
 	memset(m, 0, sizeof(*m));
 }

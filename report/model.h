@@ -48,11 +48,20 @@ struct report_model {
 	struct strv		 causes;	/* of missing data, likeliest first */
 	char			*next_step;	/* what to do with the data */
 	/*
-	 * The data summary of the verified rank directories (step breakdown,
-	 * top operators, slow rank, slow link); NULL until the summary
-	 * library is built in (see summarise() in model.c).
+	 * The data summary (step breakdown, top operators, slow rank, slow
+	 * link) of the rank directories verification found, or of those
+	 * under the paths given to msprof-exec report; NULL when there is
+	 * none (no profiled launch, or the last of several outputs), and
+	 * then SUMMARY_WHY says why when that is worth saying.
 	 */
 	struct summary		*summary;
+	char			*summary_why;
+	/*
+	 * The iteration the training loaded from a checkpoint: MindSpeed-LLM
+	 * counts its ProfilerStep from it.  The journal does not record it
+	 * yet: 0, as for a training from scratch, until it does.
+	 */
+	int			 loaded_iter;
 	struct report		 counts;	/* for the exit status */
 };
 

@@ -1,41 +1,233 @@
 /*
- * The report after a run, and `msprof-exec report PATH`: the model is
- * built once (model.c), then printed (text.c) and, with --json, written
- * (json.c).
+ * The report after a run, and `msprof-exec report PATH...`: the model of
+ * each output directory is built once (model.c), then printed (text.c)
+ * and, with --json, written (json.c); with --html the summary's page is
+ * written too.
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "shim/contract.h"
 #include "common/jsonfile.h"
 #include "common/outfile.h"
 #include "common/session.h"
+#include "summary/summary.h"
 #include "model.h"
 
-void
-report_run(const struct report_in *in, struct report *r)
+int
+report_html_check(const char *path, char **why)
 {
-	struct report_model m;
-	cJSON *doc;
 	char *err = NULL;
 
-	report_build(in, &m);
-	report_print(&m, in->quiet, in->verbose);
-	if (in->json != NULL) {
-		doc = report_json(&m);
-		if (json_write(doc, in->json, &err) == -1) {
-			warnx("%s", err);
-			free(err);
-		}
-		cJSON_Delete(doc);
+	if (outfile_check(path, OUTFILE_REPLACE, &err) == -1) {
+		*why = xasprintf("--html: %s", err);
+		free(err);
+		return -1;
 	}
-	*r = m.counts;
-	report_model_free(&m);
+	return 0;
+}
+
+/*
+ * Write the summary's page to PATH through what the user named (a device,
+ * a FIFO, a link's target; a regular file replaced atomically).  0, or -1
+ * and *why.
+ */
+static int
+html_write(const struct summary *s, const char *path, char **why)
+{
+	struct outfile of;
+	FILE *f;
+	int ok;
+
+	if (outfile_open(&of, path, OUTFILE_REPLACE, why) == -1)
+		return -1;
+	if ((f = fdopen(dup(of.fd), "w")) == NULL) {
+		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
+		outfile_discard(&of);
+		return -1;
+	}
+	ok = summary_html(s, f) == 0;
+	ok = fclose(f) == 0 && ok;
+	if (!ok) {
+		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
+		outfile_discard(&of);
+		return -1;
+	}
+	return outfile_close(&of, why);
+}
+
+static void
+write_html(const struct report_model *m, const char *path)
+{
+	char *why = NULL;
+
+	if (m->summary == NULL)
+		warnx(_("%s: not written: there is no summary (%s)"), path,
+		    m->summary_why != NULL ? m->summary_why :
+		    _("nothing was profiled"));
+	else if (html_write(m->summary, path, &why) == -1) {
+		warnx("%s", why);
+		free(why);
+	}
+}
+
+/*
+ * One JSON document: the report of the one output directory, or of
+ * several ("reports") with their summary beside them.
+ */
+static void
+write_json(const struct report_model *m, size_t n, const char *path)
+{
+	static const char *const moved[] = { "summary", "summary_not_made" };
+	cJSON *doc, *reports, *last = NULL, *item;
+	char *err = NULL;
+
+	if (n == 1)
+		doc = report_json(&m[0]);
+	else {
+		doc = cJSON_CreateObject();
+		cJSON_AddNumberToObject(doc, "version", 1);
+		reports = cJSON_AddArrayToObject(doc, "reports");
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(reports, last = report_json(&m[i]));
+		for (size_t k = 0; k < 2; k++)
+			if ((item = cJSON_DetachItemFromObject(last,
+			    moved[k])) != NULL)
+				cJSON_AddItemToObject(doc, moved[k], item);
+	}
+	if (json_write(doc, path, &err) == -1) {
+		warnx("%s", err);
+		free(err);
+	}
+	cJSON_Delete(doc);
+}
+
+static void
+add_counts(struct report *r, const struct report_model *m)
+{
+	const struct report *c = &m->counts;
+
+	r->injected += c->injected;
+	r->unchanged += c->unchanged;
+	r->refused += c->refused;
+	r->missing_paths += c->missing_paths;
+	r->failed += c->failed;
+	r->expected += c->expected;
+	r->found += c->found;
+	r->missing += c->missing;
+	/* a bare directory without rank directories: nothing to report on */
+	r->empty += m->session == NULL && c->found == 0 && c->expected == 0;
+}
+
+void
+report_run(const struct report_in *in, size_t n, struct report *r)
+{
+	struct report_model *m = xcalloc(n, sizeof(*m));
+	struct report_in one;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < n; i++) {
+		one = in[i];
+		one.no_summary = i + 1 < n;
+		report_build(&one, &m[i]);
+		report_print(&m[i], in[0].quiet, in[0].verbose);
+		add_counts(r, &m[i]);
+	}
+	if (in[0].json != NULL)
+		write_json(m, n, in[0].json);
+	if (in[0].html != NULL)
+		write_html(&m[n - 1], in[0].html);
+	for (size_t i = 0; i < n; i++)
+		report_model_free(&m[i]);
+	free(m);
+}
+
+/* Is S among the strings of V from FROM on? */
+static int
+listed(const struct strv *v, size_t from, const char *s)
+{
+	for (size_t i = from; i < v->n; i++)
+		if (strcmp(v->v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Does DIR hold a rank directory (*_ascend_pt) of its own? */
+static int
+holds_rankdirs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	while (d != NULL && !found && (e = readdir(d)) != NULL)
+		found = ends_with(e->d_name, "_ascend_pt");
+	if (d != NULL)
+		closedir(d);
+	return found;
+}
+
+/*
+ * The output directories PATH stands for: PATH itself when it is one (it
+ * has a session or rank directories of its own), else each directory
+ * below it that holds rank directories: the shared directory of several
+ * nodes is verified node by node, as when each node's is given.
+ */
+static void
+output_dirs(char *path, struct strv *out)
+{
+	struct summary_rank *ranks;
+	char *session = session_find(path), *why = NULL, *parent;
+	size_t n, before = out->n;
+
+	if (session == NULL && !holds_rankdirs(path) &&
+	    summary_find_ranks(&path, 1, &ranks, &n, &why) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			parent = xstrdup(ranks[i].path);
+			*strrchr(parent, '/') = '\0';
+			if (strcmp(ranks[i].path, path) != 0 &&
+			    !listed(out, before, parent))
+				strv_push(out, parent);
+			free(parent);
+		}
+		summary_ranks_free(ranks, n);
+	}
+	free(why);
+	free(session);
+	if (out->n == before)
+		strv_push(out, path);
+}
+
+/* The report's input for the output directory PATH: session, log, journal. */
+static void
+load_input(const char *path, struct report_in *in, struct journal *j)
+{
+	struct stat st;
+	char *session = session_find(path), *plan, *logpath;
+
+	in->status = -1;
+	in->outdir = path;
+	if (session != NULL) {
+		plan = xasprintf("%s/%s", session, SESSION_PLAN);
+		in->since = stat(plan, &st) == 0 ? st.st_mtime - 1 : 0;
+		free(plan);
+		logpath = xasprintf("%s/%s", session, SESSION_LOG);
+		in->log = read_file(logpath, NULL);
+		free(logpath);
+		journal_read(session, j);
+	}
+	in->session = session;
+	in->journal = j;
 }
 
 int
@@ -43,65 +235,71 @@ report_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, 'j' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *use = _("usage: msprof-exec report [--json FILE] [-v] [-q] "
-	    "PATH\n");
-	struct report_in in = { 0 };
-	struct journal journal = { 0 };
+	const char *use = _("usage: msprof-exec report [--json FILE] [--html "
+	    "FILE] [-v] [-q] PATH...\n");
+	struct report_in opt = { 0 }, *in;
+	struct journal *journals;
+	struct strv outs = { 0 };
 	struct report r;
 	struct stat st;
-	char *session = NULL, *plan, *logpath, *err = NULL;
+	char *why = NULL;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+vqh", opts, NULL)) != -1) {
 		if (c == 'j')
-			in.json = optarg;
+			opt.json = optarg;
+		else if (c == 'H')
+			opt.html = optarg;
 		else if (c == 'v')
-			in.verbose = 1;
+			opt.verbose = 1;
 		else if (c == 'q')
-			in.quiet = 1;
+			opt.quiet = 1;
 		else {
 			fputs(use, c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : EX_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind >= argc) {
 		fputs(use, stderr);
 		return EX_USAGE;
 	}
-	if (in.json != NULL && outfile_check(in.json, OUTFILE_REPLACE,
-	    &err) == -1)
-		errx(EX_CANTCREAT, "--json: %s", err);
-	if (stat(argv[optind], &st) == -1 || !S_ISDIR(st.st_mode))
-		errx(EX_NOINPUT, _("%s: no such directory; give the output "
-		    "directory of a run (or its msprof-exec_* session)"),
-		    argv[optind]);
-	session = session_find(argv[optind]);
-	in.status = -1;
-	in.outdir = argv[optind];
-	if (session != NULL) {
-		plan = xasprintf("%s/%s", session, SESSION_PLAN);
-		in.since = stat(plan, &st) == 0 ? st.st_mtime - 1 : 0;
-		free(plan);
-		logpath = xasprintf("%s/%s", session, SESSION_LOG);
-		in.log = read_file(logpath, NULL);
-		free(logpath);
-		in.session = session;
+	for (int i = optind; i < argc; i++)
+		if (stat(argv[i], &st) == -1 || !S_ISDIR(st.st_mode))
+			errx(EX_NOINPUT, _("%s: no such directory; give the "
+			    "output directory of a run (or its msprof-exec_* "
+			    "session)"), argv[i]);
+	if (opt.json != NULL && outfile_check(opt.json, OUTFILE_REPLACE,
+	    &why) == -1)
+		errx(EX_CANTCREAT, "--json: %s", why);
+	if (opt.html != NULL && report_html_check(opt.html, &why) == -1)
+		errx(EX_CANTCREAT, "%s", why);
+	for (int i = optind; i < argc; i++)
+		output_dirs(argv[i], &outs);
+	in = xcalloc(outs.n, sizeof(*in));
+	journals = xcalloc(outs.n, sizeof(*journals));
+	for (size_t i = 0; i < outs.n; i++) {
+		in[i] = opt;
+		in[i].summary_paths = argv + optind;
+		in[i].nsummary_paths = (size_t)(argc - optind);
+		load_input(outs.v[i], &in[i], &journals[i]);
 	}
-	if (session != NULL)
-		journal_read(session, &journal);
-	in.journal = &journal;
-	report_run(&in, &r);
-	journal_free(&journal);
-	free((char *)in.log);
-	free(session);
+	report_run(in, outs.n, &r);
+	for (size_t i = 0; i < outs.n; i++) {
+		journal_free(&journals[i]);
+		free((char *)in[i].log);
+		free((char *)in[i].session);
+	}
+	free(journals);
+	free(in);
+	strv_free(&outs);
 	/* by rank: a directory of no known rank (killed before stop())
 	 * or a second one of the same rank does not stand for another */
-	return r.missing > 0 || (r.found == 0 && r.expected == 0 &&
-	    session == NULL) ? EX_DATAERR : 0;
+	return r.missing > 0 || r.empty > 0 ? EX_DATAERR : 0;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "shim/match.h"
+#include "summary/summary.h"
 #include "model.h"
 
 #define TREE_ENTRIES	12	/* entries shown per directory */
@@ -114,10 +115,11 @@ launch_name(const struct launch_record *rec)
 static char *
 ranks_text(const struct launch_record *rec)
 {
-	char *s = xstrdup(""), *t;
+	char *s, *t;
 
 	if (rec->ranks_all == 1)
 		return xstrdup(_("all"));
+	s = xstrdup("");
 	for (size_t i = 0; i < rec->nranks; i++) {
 		t = xasprintf("%s%s%d", s, *s ? "," : "", rec->ranks[i]);
 		free(s);
@@ -269,6 +271,19 @@ print_output(const struct report_output *out, int verbose)
 		print_tree(stdout, o->path, "    ", verbose ? 3 : 2);
 }
 
+/* What the profiling data says, drawn as the terminal allows. */
+static void
+print_summary(const struct report_model *m)
+{
+	if (quiet)
+		return;
+	if (m->summary != NULL) {
+		summary_print(m->summary, stdout, summary_term_flags(stdout));
+		say("\n");
+	} else if (m->summary_why != NULL)
+		say(_("No summary of the profiling data: %s\n"), m->summary_why);
+}
+
 void
 report_print(const struct report_model *m, int q, int verbose)
 {
@@ -283,7 +298,7 @@ report_print(const struct report_model *m, int q, int verbose)
 	for (size_t i = 0; i < m->causes.n; i++)
 		fprintf(stderr, _("msprof-exec: possible cause: %s\n"),
 		    m->causes.v[i]);
-	/* The data summary (m->summary) goes here, with summary_print(). */
+	print_summary(m);
 	if (m->next_step != NULL)
 		say(_("Next: %s\n"), m->next_step);
 	if (m->session != NULL && m->journal->n > 0)

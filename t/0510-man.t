@@ -132,7 +132,7 @@ is "$(complete_line "" "msprof-exec --level ")" "$levels" \
     "alone: msprof-exec --level <TAB> gives the four levels"
 is "$(complete_line "" "msprof-exec --existing ")" "$(printf 'ask\nkeep\noverride')" \
     "alone: --existing values"
-is "$(complete_line "" "msprof-exec report --")" "$(printf -- '--json\n--quiet\n--verbose')" \
+is "$(complete_line "" "msprof-exec report --")" "$(printf -- '--html\n--json\n--quiet\n--verbose')" \
     "alone: report options"
 out=$(bash -c '. "$1"; complete -p msprof-exec' x "$COMP" 2>&1)
 is "$out" "complete -F _msprof_exec msprof-exec" "sourcing it registers the function"
