@@ -180,7 +180,8 @@ report_build(const struct report_in *in, struct report_model *m)
 	ending(in, m);
 	diagnose_log(in->log, ran_mm(in->journal), &m->diagnosis);
 	if (in->session != NULL)
-		verify_journal(in->journal, in->since, &m->verify);
+		verify_journal(in->journal, in->session, in->since,
+		    &m->verify);
 	else
 		verify_dir(in->outdir, &m->verify);
 	m->outs = xcalloc(m->verify.nouts + 1, sizeof(*m->outs));

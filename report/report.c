@@ -9,11 +9,14 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "shim/contract.h"
 #include "common/jsonfile.h"
 #include "common/session.h"
+#include "attrib.h"
 #include "model.h"
 
 void
@@ -35,6 +38,42 @@ report_run(const struct report_in *in, struct report *r)
 	}
 	*r = m.counts;
 	report_model_free(&m);
+}
+
+static int
+is_session(const char *path)
+{
+	char *plan = xasprintf("%s/%s", path, SESSION_PLAN);
+	int yes = access(plan, R_OK) == 0;
+
+	free(plan);
+	return yes;
+}
+
+/*
+ * Over an output directory, the report is the job's: the launches of the
+ * sessions of SESSION's job that ran with it (the other nodes sharing
+ * the directory) join J.
+ */
+static void
+add_job_sessions(const char *session, struct journal *j)
+{
+	struct claims c;
+	struct strv others = { 0 };
+	struct journal more;
+
+	claims_gather(&c, session, j, 0);
+	claims_job_sessions(&c, session, &others);
+	claims_free(&c);
+	for (size_t i = 0; i < others.n; i++) {
+		journal_read(others.v[i], &more);
+		j->recs = xreallocarray(j->recs, j->n + more.n + 1,
+		    sizeof(*j->recs));
+		memcpy(j->recs + j->n, more.recs, more.n * sizeof(*more.recs));
+		j->n += more.n;
+		free(more.recs);	/* the records are J's now */
+	}
+	strv_free(&others);
 }
 
 int
@@ -73,8 +112,12 @@ report_main(int argc, char **argv)
 		fputs(use, stderr);
 		return EX_USAGE;
 	}
-	if (stat(argv[optind], &st) == -1 || !S_ISDIR(st.st_mode))
+	if (stat(argv[optind], &st) == -1)
 		errx(EX_NOINPUT, _("%s: no such directory; give the output "
+		    "directory of a run (or its msprof-exec_* session)"),
+		    argv[optind]);
+	if (!S_ISDIR(st.st_mode))
+		errx(EX_NOINPUT, _("%s: not a directory; give the output "
 		    "directory of a run (or its msprof-exec_* session)"),
 		    argv[optind]);
 	session = session_find(argv[optind]);
@@ -89,8 +132,11 @@ report_main(int argc, char **argv)
 		free(logpath);
 		in.session = session;
 	}
-	if (session != NULL)
+	if (session != NULL) {
 		journal_read(session, &journal);
+		if (!is_session(argv[optind]))
+			add_job_sessions(session, &journal);
+	}
 	in.journal = &journal;
 	report_run(&in, &r);
 	journal_free(&journal);

@@ -204,22 +204,70 @@ print_tree(FILE *f, const char *path, const char *indent, int depth)
 		free(names);
 }
 
+/* "rank 3" or "rank unknown" (no profiler_info_<rank>.json). */
+static char *
+rank_text(int rank)
+{
+	return rank >= 0 ? xasprintf(_("rank %d"), rank) :
+	    xstrdup(_("rank unknown"));
+}
+
+/* Other jobs' sessions that wrote into O's directory at the same time. */
+static void
+print_mixed(const struct outdir *o)
+{
+	for (size_t i = 0; i < o->mixed.n; i++)
+		fprintf(stderr, _("msprof-exec: warning: %s holds the data of two "
+		    "jobs run at the same time: this one and the session %s "
+		    "(another master address or port); %zu rank "
+		    "director(ies) made while both ran cannot be told apart and "
+		    "are counted for neither: give each job its own --output\n"),
+		    o->path, o->mixed.v[i], o->unclear);
+}
+
+/* The heading of output I: the launch too when its path is not its own. */
+static void
+print_heading(const struct report_model *m, size_t i)
+{
+	const struct outdir *o = &m->verify.outs[i];
+	int shared = 0;
+	char *name;
+
+	for (size_t k = 0; k < m->verify.nouts; k++)
+		shared |= k != i && strcmp(m->verify.outs[k].path, o->path) == 0;
+	if (!shared || o->launch == NULL) {
+		say(_("Profiling data in %s:\n"), o->path);
+		return;
+	}
+	name = launch_name(o->launch);
+	say(_("Profiling data in %s of the launch %s started at %s:\n"),
+	    o->path, name, o->launch->time != NULL ? o->launch->time : "?");
+	free(name);
+}
+
 /* One output directory: each rank found, each one missing, the tree. */
 static void
-print_output(const struct report_output *out, int verbose)
+print_output(const struct report_model *m, size_t i, int verbose)
 {
+	const struct report_output *out = &m->outs[i];
 	const struct outdir *o = out->dir;
-	char *size;
+	char *size, *rank;
+	int first = 1;
 
-	say(_("Profiling data in %s:\n"), o->path);
-	for (size_t i = 0; i < o->ndirs; i++) {
-		const struct rankdir *rd = &o->dirs[i];
+	print_heading(m, i);
+	for (size_t k = 0; k < i; k++)
+		first &= strcmp(m->verify.outs[k].path, o->path) != 0;
+	for (size_t k = 0; k < o->ndirs; k++) {
+		const struct rankdir *rd = &o->dirs[k];
 
 		size = human(rd->bytes);
-		say(_("  rank %d: %s  %s%s%s\n"), rd->rank, path_base(rd->path),
+		rank = rank_text(rd->rank);
+		/* TRANSLATORS: "rank 3" or "rank unknown", then the directory. */
+		say(_("  %s: %s  %s%s%s\n"), rank, path_base(rd->path),
 		    size, rd->raw ? "" : _(", no raw data (PROF_*/device_*/data)"),
 		    o->analyse && !rd->parsed ?
 		    _(", not parsed (no ASCEND_PROFILER_OUTPUT)") : "");
+		free(rank);
 		free(size);
 	}
 	for (size_t k = 0; k < out->nmissing; k++)
@@ -233,8 +281,9 @@ print_output(const struct report_output *out, int verbose)
 		say(_("  no profiled rank runs on this node (it holds ranks "
 		    "%d to %d): no data is expected here\n"), o->first_local,
 		    o->first_local + o->nlocal - 1);
+	print_mixed(o);
 	/* The tree: each rank's directory and what it holds (-v: deeper). */
-	if (o->ndirs > 0 && !quiet)
+	if (o->ndirs > 0 && first && !quiet)
 		print_tree(stdout, o->path, "    ", verbose ? 3 : 2);
 }
 
@@ -248,7 +297,7 @@ report_print(const struct report_model *m, int q, int verbose)
 		    m->diagnosis.texts.v[i]);
 	print_launches(m);
 	for (size_t i = 0; i < m->verify.nouts; i++)
-		print_output(&m->outs[i], verbose);
+		print_output(m, i, verbose);
 	for (size_t i = 0; i < m->causes.n; i++)
 		fprintf(stderr, _("msprof-exec: possible cause: %s\n"),
 		    m->causes.v[i]);

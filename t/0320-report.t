@@ -12,7 +12,7 @@ cat > "$RBIN/torchrun" <<'EOF2'
 #!/bin/sh
 save=./profiling_output
 for r in ${MAKE_RANKS:-}; do
-	d=$save/host_${r}_20261202120000000_ascend_pt
+	d=$save/$(uname -n)_$$${r}_$(date +%Y%m%d%H%M%S%3N)_ascend_pt
 	mkdir -p $d/PROF_000001_20261202120000000_ABCDEFGH/device_$r/data $d/FRAMEWORK
 	echo data > $d/PROF_000001_20261202120000000_ABCDEFGH/device_$r/data/x
 	echo '{}' > $d/profiler_info_$r.json
@@ -35,7 +35,7 @@ go() { reset_run; msprof -y "$@"; }
 MAKE_RANKS="0" ITERS=5 go --ranks 0,1 torchrun --nproc_per_node 2 pretrain_gpt.py
 is "$rc" 0 "exit status of a good run"
 like "$out" "Profiling data in $T/profiling_output:" "names the output directory"
-like "$out" "rank 0: host_0_20261202120000000_ascend_pt  [0-9.]+[KMG]?B" \
+like "$out" "rank 0: $(uname -n)_[0-9]+_[0-9]{17}_ascend_pt  [0-9.]+[KMG]?B" \
     "lists the rank's directory with its size"
 like "$out" "rank 1: no data" "an expected rank without data is named"
 like "$err" "possible cause: the CANN environment was not loaded" \
@@ -139,18 +139,22 @@ like "$err" "cause: the run resumes from iteration 1000 .*--steps 1001:1003" \
 MAKE_RANKS="0" ITERS=5 go torchrun --nproc_per_node 2 pretrain_gpt.py
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 0 "report PATH: exit 0 when everything expected is there"
-like "$(cat rep.out)" "rank 0: host_0_20261202120000000_ascend_pt" "report PATH: finds the data"
+like "$(cat rep.out)" "rank 0: $(uname -n)_[0-9]+_[0-9]{17}_ascend_pt" "report PATH: finds the data"
 like "$(cat rep.out)" "torchrun pretrain_gpt.py: steps 2 to 4, excluding 4" \
     "report PATH: the launches from the session journal"
-rm -rf profiling_output/host_0_*
+rm -rf profiling_output/*_ascend_pt
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 65 "report PATH: exit 65 when expected data is missing"
 like "$(cat rep.out)" "rank 0: no data" "report PATH: names the missing rank"
 # A directory of no known rank (no profiler_info_<rank>.json: killed
 # before stop()) does not stand for the missing rank 0.
-mkdir -p profiling_output/host_9_20261202120000000_ascend_pt/FRAMEWORK
-"$MSPROF" report profiling_output > rep.out 2> rep.err
+mkdir -p "profiling_output/$(uname -n)_99_$(date +%Y%m%d%H%M%S%3N)_ascend_pt/FRAMEWORK"
+"$MSPROF" report --json unknown.json profiling_output > rep.out 2> rep.err
 is "$?" 65 "report PATH: a directory of unknown rank does not hide a missing rank"
+like "$(cat rep.out)" "  rank unknown: $(uname -n)_99_" "a directory of unknown rank shows as 'rank unknown'"
+unlike "$(cat rep.out)" "rank -1" "never as 'rank -1'"
+is "$($PY -c 'import json,sys; print([f["rank"] for f in json.load(open(sys.argv[1]))["outputs"][0]["found"]])' unknown.json)" \
+    "[None]" "--json: its rank is null (-1 would mean all ranks)"
 "$MSPROF" report nowhere > /dev/null 2> rep.err
 is "$?" 66 "report of a missing directory: exit 66"
 done_testing
