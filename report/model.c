@@ -5,9 +5,12 @@
  */
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "shim/contract.h"
 #include "engines/engine.h"
 #include "model.h"
 
@@ -83,15 +86,31 @@ window_last_iteration(const struct launch_record *rec)
 	    rec->engine : ""), rec->step_end - 1);
 }
 
+/* Did the training stop of a failure or a signal, not at its end? */
+static int
+stopped_early(const struct report_model *m)
+{
+	return m->diagnosis.texts.n > 0 || m->ending == ENDING_SIGNAL ||
+	    m->ending == ENDING_EXIT || m->ending == ENDING_HIDDEN_FAILURE;
+}
+
 /* Why the expected data of O is missing, most likely first. */
 static void
-causes(const struct report_in *in, const struct outdir *o, struct strv *out)
+causes(const struct report_in *in, const struct report_model *m,
+    const struct outdir *o, struct strv *out)
 {
 	const struct launch_record *rec = o->launch;
 	int last = in->log != NULL ? log_last_iteration(in->log) : -1;
 
 	if (rec != NULL && !dynamic(rec)) {
-		if (last >= 0 && last < window_last_iteration(rec))
+		if (last >= 0 && last < window_last_iteration(rec) &&
+		    stopped_early(m))
+			strv_pushf(out, _("training stopped at iteration %d, "
+			    "before the end of the window (steps %d to %d, "
+			    "excluding %d): the failure or interruption above "
+			    "ended it"), last, rec->step_start, rec->step_end,
+			    rec->step_end);
+		else if (last >= 0 && last < window_last_iteration(rec))
 			strv_pushf(out, _("the window was never reached or not "
 			    "finished: steps %d to %d, excluding %d, but the log "
 			    "shows training stopped at iteration %d; lower --steps "
@@ -129,8 +148,12 @@ check_output(const struct report_in *in, struct report_model *m, size_t i)
 	out->unknown = m->session != NULL && !o->known;
 	out->none_expected = m->session != NULL && o->known &&
 	    o->nexpected == 0;
-	if (out->nmissing > 0 || (o->ndirs == 0 && m->session == NULL))
-		causes(in, o, &m->causes);
+	/* a launch still running: its data may yet come */
+	out->pending = m->running && out->nmissing > 0;
+	if (out->pending)
+		m->counts.missing -= (int)out->nmissing;
+	else if (out->nmissing > 0 || (o->ndirs == 0 && m->session == NULL))
+		causes(in, m, o, &m->causes);
 }
 
 /*
@@ -170,6 +193,59 @@ next_step(struct report_model *m)
 		    "analyse %s"), raw);
 }
 
+/* Does process PID have SESSION in its environment? */
+static int
+in_session(const char *pid, const char *session)
+{
+	char *path = xasprintf("/proc/%s/environ", pid), *env, *var;
+	size_t len, off;
+	int yes = 0;
+
+	env = read_file(path, &len);
+	free(path);
+	var = xasprintf("%s=%s", MSPROF_ENV_SESSION, session);
+	for (off = 0; env != NULL && off < len && !yes;
+	    off += strlen(env + off) + 1)
+		yes = strcmp(env + off, var) == 0;
+	free(var);
+	free(env);
+	return yes;
+}
+
+/*
+ * Are processes of SESSION's command still running?  They carry the
+ * session in their environment; the command has ended, so they were left
+ * running in the background.
+ */
+static int
+session_running(const char *session)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL || session == NULL) {
+		if (d != NULL)
+			closedir(d);
+		return 0;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+		    atol(e->d_name) != (long)getpid() &&
+		    in_session(e->d_name, session))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void
+judge(struct report_model *m)
+{
+	m->refused = m->counts.refused + m->counts.missing_paths > 0;
+	m->complete = m->counts.injected > 0 && m->counts.expected > 0 &&
+	    m->counts.missing == 0 && !m->running;
+}
+
 void
 report_build(const struct report_in *in, struct report_model *m)
 {
@@ -184,9 +260,11 @@ report_build(const struct report_in *in, struct report_model *m)
 		    &m->verify);
 	else
 		verify_dir(in->outdir, &m->verify);
+	m->running = session_running(in->session);
 	m->outs = xcalloc(m->verify.nouts + 1, sizeof(*m->outs));
 	for (size_t i = 0; i < m->verify.nouts; i++)
 		check_output(in, m, i);
+	judge(m);
 	summarise(m);
 	next_step(m);
 }

@@ -29,6 +29,7 @@ struct report_output {
 	size_t			 nmissing;
 	int			 none_expected;	/* no profiled rank on this node */
 	int			 unknown;	/* which ranks run here is unknown */
+	int			 pending;	/* its launch may still be running */
 };
 
 struct report_model {
@@ -47,6 +48,13 @@ struct report_model {
 	 * library is built in (see summarise() in model.c).
 	 */
 	struct summary		*summary;
+	/*
+	 * Processes of the command still running (left in the background
+	 * with nohup or '&' without 'wait'): data may still come.
+	 */
+	int			 running;
+	int			 refused;	/* msprof-exec stopped a launch */
+	int			 complete;	/* every expected rank has data */
 	struct report		 counts;	/* for the exit status */
 };
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,9 +63,14 @@ add_job_sessions(const char *session, struct journal *j)
 	struct strv others = { 0 };
 	struct journal more;
 
-	claims_gather(&c, session, j, 0);
-	claims_job_sessions(&c, session, &others);
+	char *abs = realpath(session, NULL);
+
+	if (abs == NULL)
+		return;
+	claims_gather(&c, abs, j, 0);
+	claims_job_sessions(&c, abs, &others);
 	claims_free(&c);
+	free(abs);
 	for (size_t i = 0; i < others.n; i++) {
 		journal_read(others.v[i], &more);
 		j->recs = xreallocarray(j->recs, j->n + more.n + 1,

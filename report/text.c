@@ -42,9 +42,43 @@ human(int64_t bytes)
 	return xstrdup(buf);
 }
 
+/*
+ * Not the training's failure: msprof-exec refused a launch, or a later
+ * step failed once the training's data was complete.
+ */
+static int
+print_other_ending(const struct report_model *m)
+{
+	if (m->ending == ENDING_OK || m->ending == ENDING_UNKNOWN)
+		return 0;
+	if (m->refused && m->counts.injected == 0) {
+		fprintf(stderr, _("msprof-exec did not start the training "
+		    "launch: it refused it (see 'not started' below); the "
+		    "training did not run.\n"));
+		return 1;
+	}
+	if (!m->complete)
+		return 0;
+	if (m->ending == ENDING_SIGNAL)
+		fprintf(stderr, _("The command was killed by signal %d after "
+		    "its training launch(es) finished; their profiling data is "
+		    "complete.\n"), m->ending_code);
+	else if (m->ending == ENDING_EXIT)
+		fprintf(stderr, _("The command failed (exit code: %d) after "
+		    "its training launch(es) finished; their profiling data is "
+		    "complete.\n"), m->ending_code);
+	else
+		fprintf(stderr, _("The command's output shows errors (exit "
+		    "code: 0); the profiling data of its training launch(es) is "
+		    "complete.\n"));
+	return 1;
+}
+
 static void
 print_ending(const struct report_model *m)
 {
+	if (print_other_ending(m))
+		return;
 	switch (m->ending) {
 	case ENDING_HIDDEN_FAILURE:
 		fprintf(stderr, _("Training script execution failed (exit "
@@ -146,16 +180,33 @@ print_launch(const struct launch_record *rec)
 	free(name);
 }
 
+/* Say why no launch was seen, as far as is known. */
+static void
+print_no_launch(const struct report_model *m)
+{
+	if (m->running)
+		fprintf(stderr, _("msprof-exec: warning: no training launch was "
+		    "seen yet, but the command left processes running in the "
+		    "background (nohup or '&' without 'wait'): a launch there "
+		    "may still start and profile; check later with 'msprof-exec "
+		    "report %s'\n"), m->session);
+	else if (m->ending == ENDING_EXIT || m->ending == ENDING_SIGNAL)
+		fprintf(stderr, _("msprof-exec: warning: the command ended before "
+		    "it started any training launch; nothing was profiled.\n"));
+	else
+		fprintf(stderr, _("msprof-exec: warning: no training launch was "
+		    "seen; nothing was profiled. Static programs, setuid programs "
+		    "and remote shells (ssh, pdsh) do not carry the shim: run "
+		    "msprof-exec on each node.\n"));
+}
+
 static void
 print_launches(const struct report_model *m)
 {
 	if (m->session == NULL)
 		return;
 	if (m->journal->n == 0) {
-		fprintf(stderr, _("msprof-exec: warning: no training launch was "
-		    "seen; nothing was profiled. Static programs, setuid programs "
-		    "and remote shells (ssh, pdsh) do not carry the shim: run "
-		    "msprof-exec on each node.\n"));
+		print_no_launch(m);
 		return;
 	}
 	say(_("msprof-exec: %d training launch(es) profiled, %d left alone\n"),
@@ -271,7 +322,15 @@ print_output(const struct report_model *m, size_t i, int verbose)
 		free(size);
 	}
 	for (size_t k = 0; k < out->nmissing; k++)
-		say(_("  rank %d: no data\n"), out->missing[k]);
+		if (out->pending)
+			say(_("  rank %d: no data yet\n"), out->missing[k]);
+		else
+			say(_("  rank %d: no data\n"), out->missing[k]);
+	if (out->pending)
+		fprintf(stderr, _("msprof-exec: warning: the command left its "
+		    "training running in the background (nohup or '&' without "
+		    "'wait'): it may still be profiling; check later with "
+		    "'msprof-exec report %s'\n"), m->session);
 	if (out->unknown)
 		say(_("  which ranks run on this node is not known (node rank "
 		    "from %s): no rank is counted as missing\n"),

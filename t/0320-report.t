@@ -6,11 +6,13 @@
 
 export PATH="$RBIN:$PATH"
 # A launcher stand-in that writes what torch_npu would for the ranks in
-# $MAKE_RANKS (raw data; parsed output unless $NO_PARSE), prints Megatron
+# $MAKE_RANKS (raw data; parsed output unless $NO_PARSE) after $SLEEP
+# seconds, prints Megatron
 # iteration lines up to $ITERS and the text in $SAY, then exits $EXIT.
 cat > "$RBIN/torchrun" <<'EOF2'
 #!/bin/sh
 save=./profiling_output
+[ -n "${SLEEP:-}" ] && sleep "$SLEEP"
 for r in ${MAKE_RANKS:-}; do
 	d=$save/$(uname -n)_$$${r}_$(date +%Y%m%d%H%M%S%3N)_ascend_pt
 	mkdir -p $d/PROF_000001_20261202120000000_ABCDEFGH/device_$r/data $d/FRAMEWORK
@@ -157,4 +159,52 @@ is "$($PY -c 'import json,sys; print([f["rank"] for f in json.load(open(sys.argv
     "[None]" "--json: its rank is null (-1 would mean all ranks)"
 "$MSPROF" report nowhere > /dev/null 2> rep.err
 is "$?" 66 "report of a missing directory: exit 66"
+"$MSPROF" report /etc/passwd > /dev/null 2> rep.err
+is "$?" 66 "report of a file: exit 66"
+like "$(cat rep.err)" "/etc/passwd: not a directory" "report of a file: says it is not a directory"
+
+# The messages say what happened, not what usually does.
+# Training left running in the background: no shim warning, check later.
+reset_run
+printf 'nohup torchrun --nproc_per_node 1 pretrain_gpt.py > bg.log 2>&1 &\necho $! > bg.pid\n' > bg.sh
+SLEEP=2 MAKE_RANKS=0 ITERS=5 msprof -y bash bg.sh
+like "$err" "in the background \(nohup or '&' without 'wait'\).*check later with 'msprof-exec report " \
+    "training left in the background: it may still be running, check later"
+unlike "$err" "Static programs" "... and no word of static programs, setuid or ssh"
+while kill -0 "$(cat bg.pid)" 2> /dev/null; do sleep 0.2; done
+"$MSPROF" report profiling_output > rep.out 2> rep.err
+is "$?" 0 "report later: the background launch's data is there"
+like "$(cat rep.out)" "  rank 0: .*_ascend_pt" "report later: rank 0 found"
+# A script that fails before any launch.
+reset_run
+printf 'cd ./no-such-dir || exit 3\ntorchrun pretrain_gpt.py\n' > early.sh
+msprof -y bash early.sh
+is "$rc" 3 "a script failing before any launch: its exit status"
+like "$err" "the command ended before it started any training launch" \
+    "failing before any launch: said so"
+unlike "$err" "Static programs" "... not the shim warning"
+# A step after the training fails; the training's data is complete.
+reset_run
+printf 'torchrun --nproc_per_node 1 pretrain_gpt.py\necho "convert: bad input" >&2; exit 2\n' > conv.sh
+MAKE_RANKS=0 ITERS=5 msprof -y bash conv.sh
+is "$rc" 2 "a conversion failing after training: its exit status"
+like "$err" "The command failed \(exit code: 2\) after its training launch\(es\) finished; their profiling data is complete" \
+    "a later step failing: the training's data is complete, and said so"
+unlike "$err" "Training script execution failed" "... not a training failure"
+# msprof-exec's own refusal is not the training's failure.
+reset_run
+printf 'torchrun pretrain_gpt.py --load missing_ckpt\n' > refused.sh
+msprof -y bash refused.sh
+is "$rc" 66 "a refused launch (missing --load): exit 66"
+like "$err" "msprof-exec did not start the training launch: it refused it" \
+    "a refusal: said to be msprof-exec's"
+unlike "$err" "Training script execution failed" "... not a training failure"
+# Training stopped inside the window by a failure or Ctrl-C: not a window
+# past the end of training.
+SAY="RuntimeError: NPU out of memory. Tried to allocate 5.03 GiB" ITERS=2 EXIT=1 go torchrun pretrain_gpt.py
+like "$err" "training stopped at iteration 2, before the end of the window \(steps 2 to 4, excluding 4\): the failure or interruption above ended it" \
+    "OOM inside the window: the failure ended it"
+unlike "$err" "raise --train-iters" "OOM inside the window: no advice to lower --steps"
+ITERS=2 EXIT=130 go torchrun pretrain_gpt.py
+unlike "$err" "raise --train-iters" "Ctrl-C inside the window: no advice to lower --steps"
 done_testing
