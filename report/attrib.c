@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shim/contract.h"
@@ -100,6 +101,31 @@ session_end(const char *session)
 }
 
 /*
+ * The difference between msprof-exec's time zone and REC's at its start,
+ * in ms: REC's time is local time with its UTC offset (+0800).
+ */
+static int64_t
+tz_fix(const struct launch_record *rec)
+{
+	const char *z;
+	time_t t = (time_t)(rec->start_ms / 1000);
+	struct tm tm;
+	int off;
+
+	if (rec->time == NULL || rec->start_ms < 0 ||
+	    strlen(rec->time) < 5 || localtime_r(&t, &tm) == NULL)
+		return 0;
+	z = rec->time + strlen(rec->time) - 5;
+	if ((z[0] != '+' && z[0] != '-') || strspn(z + 1, "0123456789") != 4)
+		return 0;
+	off = ((z[1] - '0') * 10 + z[2] - '0') * 3600 +
+	    ((z[3] - '0') * 10 + z[4] - '0') * 60;
+	if (z[0] == '-')
+		off = -off;
+	return ((int64_t)tm.tm_gmtoff - off) * 1000;
+}
+
+/*
  * The launches run with msprof-exec's save path (a launch that kept its
  * own settings writes where they say).
  */
@@ -122,6 +148,7 @@ add_claims(struct claims *c, size_t s, int64_t since_ms)
 		cl->session = c->sessions[s];
 		cl->start_ms = rec->start_ms >= 0 ? rec->start_ms : since_ms;
 		cl->end_ms = end;
+		cl->tz_fix_ms = tz_fix(rec);
 	}
 }
 
@@ -195,7 +222,7 @@ static int
 could_have(const struct claim *a, const char *dir, const char *host,
     int64_t t)
 {
-	return strcmp(a->dir, dir) == 0 && a->start_ms <= t &&
+	return strcmp(a->dir, dir) == 0 && a->start_ms <= t + a->tz_fix_ms &&
 	    (a->rec->host == NULL || strcmp(a->rec->host, host) == 0);
 }
 

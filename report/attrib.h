@@ -22,6 +22,11 @@ struct claim {
 	const char	*session;	/* its session directory */
 	int64_t		 start_ms;
 	int64_t		 end_ms;	/* its session's end (INT64_MAX: unknown) */
+	/*
+	 * Added to a rank directory's time as read here: the launch's
+	 * processes may keep another time zone (TZ) than msprof-exec.
+	 */
+	int64_t		 tz_fix_ms;
 };
 
 /* The profiled launches of every session that may have written there. */
@@ -63,7 +68,7 @@ void	claims_job_sessions(const struct claims *, const char *session,
 
 /* Are A and B launches of one job (one session, or one master address)? */
 int	claims_same_job(const struct claim *a, const struct claim *b);
-/* Did the sessions of A and B run at the same time? */
+/* Did A and B run at the same time (each to its session's end)? */
 int	claims_overlap(const struct claim *a, const struct claim *b);
 
 #endif

@@ -193,48 +193,117 @@ next_step(struct report_model *m)
 		    "analyse %s"), raw);
 }
 
-/* Does process PID have SESSION in its environment? */
+/* Is WANT the string number AT (-1: any) of /proc/PID/WHAT? */
 static int
-in_session(const char *pid, const char *session)
+proc_has(const char *pid, const char *what, int at, const char *want)
 {
-	char *path = xasprintf("/proc/%s/environ", pid), *env, *var;
+	char *path = xasprintf("/proc/%s/%s", pid, what), *v;
 	size_t len, off;
-	int yes = 0;
+	int yes = 0, i = 0;
 
-	env = read_file(path, &len);
+	v = read_file(path, &len);
 	free(path);
-	var = xasprintf("%s=%s", MSPROF_ENV_SESSION, session);
-	for (off = 0; env != NULL && off < len && !yes;
-	    off += strlen(env + off) + 1)
-		yes = strcmp(env + off, var) == 0;
-	free(var);
-	free(env);
+	for (off = 0; v != NULL && off < len && !yes;
+	    off += strlen(v + off) + 1, i++)
+		yes = (at < 0 || i == at) && strcmp(v + off, want) == 0;
+	free(v);
 	return yes;
 }
 
 /*
- * Are processes of SESSION's command still running?  They carry the
- * session in their environment; the command has ended, so they were left
- * running in the background.
+ * Is process PID of SESSION: the session in its environment, or the
+ * injector's argument (which does not pass it on in the environment)?
+ */
+static int
+in_session(const char *pid, const char *session)
+{
+	char *var = xasprintf("%s=%s", MSPROF_ENV_SESSION, session);
+	int yes = proc_has(pid, "environ", -1, var) ||
+	    proc_has(pid, "cmdline", INJECT_ARGV_SESSION, session);
+
+	free(var);
+	return yes;
+}
+
+/* When the system booted, in ms since the epoch; -1 unknown. */
+static int64_t
+boot_ms(void)
+{
+	char *stat = read_file("/proc/stat", NULL), *p;
+	int64_t ms = -1;
+
+	if (stat != NULL && (p = strstr(stat, "\nbtime ")) != NULL)
+		ms = strtoll(p + 7, NULL, 10) * 1000;
+	free(stat);
+	return ms;
+}
+
+/* When process PID started, in ms since the epoch; -1 not running. */
+static int64_t
+process_start_ms(long pid)
+{
+	char *path = xasprintf("/proc/%ld/stat", pid), *stat, *p;
+	int64_t boot = boot_ms(), ms = -1;
+	long tick = sysconf(_SC_CLK_TCK);
+	int field = 2;
+
+	stat = read_file(path, NULL);
+	free(path);
+	/* after "pid (comm)": field 3, the state, ... field 22, the start */
+	if (stat != NULL && (p = strrchr(stat, ')')) != NULL && p[1] == ' ' &&
+	    p[2] != 'Z' && boot >= 0 && tick > 0) {
+		for (p++; *p != '\0' && field < 22; p++)
+			field += *p == ' ';
+		if (field == 22)
+			ms = boot + strtoll(p, NULL, 10) * 1000 / tick;
+	}
+	free(stat);
+	return ms;
+}
+
+/* Is REC's process still running here (the same process, not its pid's reuse)? */
+static int
+launch_running(const struct launch_record *rec)
+{
+	char host[256] = "";
+	int64_t start;
+
+	if (rec->pid <= 0 || rec->start_ms < 0 || rec->host == NULL ||
+	    gethostname(host, sizeof(host) - 1) == -1 ||
+	    strcmp(host, rec->host) != 0)
+		return 0;
+	start = process_start_ms(rec->pid);
+	/* a pid used again started after the launch had ended */
+	return start >= 0 && start <= rec->start_ms + 1000;
+}
+
+/*
+ * Are processes of SESSION's command still running?  They were left in
+ * the background, as the command has ended.  Until its launch starts, a
+ * process carries the session in its environment (the injector, in its
+ * arguments); from then on its record in the journal names it.  Read in
+ * this order, none is missed.
  */
 static int
 session_running(const char *session)
 {
-	DIR *d = opendir("/proc");
+	DIR *d;
 	struct dirent *e;
+	struct journal j;
 	int n = 0;
 
-	if (d == NULL || session == NULL) {
-		if (d != NULL)
-			closedir(d);
+	if (session == NULL || (d = opendir("/proc")) == NULL)
 		return 0;
-	}
 	while ((e = readdir(d)) != NULL)
 		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
 		    atol(e->d_name) != (long)getpid() &&
 		    in_session(e->d_name, session))
 			n++;
 	closedir(d);
+	journal_read(session, &j);
+	for (size_t i = 0; i < j.n; i++)
+		n += launch_running(&j.recs[i]);
+	journal_free(&j);
 	return n;
 }
 

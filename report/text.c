@@ -184,7 +184,12 @@ print_launch(const struct launch_record *rec)
 static void
 print_no_launch(const struct report_model *m)
 {
-	if (m->running)
+	if (m->running && m->ending == ENDING_UNKNOWN)
+		fprintf(stderr, _("msprof-exec: warning: no training launch was "
+		    "seen yet, and processes of this session's command are still "
+		    "running: run 'msprof-exec report %s' again when they have "
+		    "ended\n"), m->session);
+	else if (m->running)
 		fprintf(stderr, _("msprof-exec: warning: no training launch was "
 		    "seen yet, but the command left processes running in the "
 		    "background (nohup or '&' without 'wait'): a launch there "
@@ -326,7 +331,12 @@ print_output(const struct report_model *m, size_t i, int verbose)
 			say(_("  rank %d: no data yet\n"), out->missing[k]);
 		else
 			say(_("  rank %d: no data\n"), out->missing[k]);
-	if (out->pending)
+	if (out->pending && m->ending == ENDING_UNKNOWN)
+		fprintf(stderr, _("msprof-exec: warning: processes of this "
+		    "session's command are still running: data may still come; "
+		    "run 'msprof-exec report %s' again when they have ended\n"),
+		    m->session);
+	else if (out->pending)
 		fprintf(stderr, _("msprof-exec: warning: the command left its "
 		    "training running in the background (nohup or '&' without "
 		    "'wait'): it may still be profiling; check later with "

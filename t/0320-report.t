@@ -171,6 +171,9 @@ SLEEP=2 MAKE_RANKS=0 ITERS=5 msprof -y bash bg.sh
 like "$err" "in the background \(nohup or '&' without 'wait'\).*check later with 'msprof-exec report " \
     "training left in the background: it may still be running, check later"
 unlike "$err" "Static programs" "... and no word of static programs, setuid or ssh"
+"$MSPROF" report profiling_output > rep.out 2> rep.err
+like "$(cat rep.err)" "still running: .*again when they have ended" \
+    "report while it still runs: data may still come"
 while kill -0 "$(cat bg.pid)" 2> /dev/null; do sleep 0.2; done
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 0 "report later: the background launch's data is there"

@@ -36,6 +36,14 @@ unlike "$(cat out)" "rank 0: .*_ascend_pt" "and the old directory is not listed 
 "$MSPROF" report profiling_output > out 2> err
 is "$?" 65 "report DIR afterwards: the newest run, rank 0 missing"
 
+# The training may keep another time zone than msprof-exec: the times
+# in the directory names are its local time.
+rm -rf profiling_output
+printf 'export TZ=XST5\nbash %s\n' "$QWEN" > tz.sh
+TZ=UTC0 "$MSPROF" -y --skip-checks bash tz.sh > out 2> err
+like "$(cat out)" "  rank 0: .*_ascend_pt" "a script in another time zone (TZ): rank 0 is its data"
+unlike "$(cat out)" "no data" "... and nothing is missing"
+
 # Two jobs at once into one directory (different master ports): each
 # report says so and names the other session.
 rm -rf profiling_output
