@@ -8,7 +8,10 @@
 sim_env
 cd "$T/mindspeed-llm"
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
-echo 5000 > model_weights/qwen3-8b-mcore/latest_checkpointed_iteration.txt
+# The checkout is linked into $T: replace the link, not the file it names.
+TRACKER=model_weights/qwen3-8b-mcore/latest_checkpointed_iteration.txt
+rm -f "$TRACKER"
+echo 5000 > "$TRACKER"
 
 msprof -n --train-iters 5006 bash "$QWEN"
 is "$rc" 0 "-n, resumed at 5000: exit 0"
