@@ -30,7 +30,9 @@ like "$(journal npu_profiling)" '"--train-iters","14"' "wan2.1: --train-iters re
 rm -rf npu_profiling
 "$MSPROF" -y --skip-checks bash "$WAN" > out 2> err
 is "$?" 0 "wan2.1, the default iterations: exit 0"
-like "$(journal npu_profiling)" '"--train-iters","20"' "wan2.1: the script's 20 iterations stay 20"
+journal npu_profiling > j.jsonl
+is "$($PY -c 'import json,sys; a=json.loads(open(sys.argv[1]).readline())["new_argv"]; print(a[a.index("--train-iters") + 1])' j.jsonl)" \
+    "20" "wan2.1: the script's 20 iterations stay 20 in the launch run"
 is "$(steps_in npu_profiling)" "10 11" "wan2.1, 20 iterations: steps 10 and 11"
 rm -rf npu_profiling
 
