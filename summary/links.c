@@ -299,7 +299,7 @@ small_packets(struct summary *s, struct links *l)
 {
 	size_t i;
 	int tr;
-	char lab[64];
+	char lab[LABEL_MAX];
 
 	for (i = 0; i < s->nr; i++)
 		for (tr = 0; tr < NTRANS; tr++) {

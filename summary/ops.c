@@ -303,24 +303,27 @@ ops_finish(struct summary *s, void *state)
 	}
 	v = optab_sorted(o->all);
 	if (v[0] != NULL && v[0]->total >= DOMINANT * o->all->total)
-		add_finding(s, "dominant-operator", -1,
+		add_finding(s, "dominant-operator", RANK_NONE,
 		    _("%s (%s) takes %.1f %% of the device time of all operators"
 		    " (threshold 50 %%)"), v[0]->type, v[0]->core,
 		    100 * v[0]->total / o->all->total);
 	list = op_list(v, want_aicpu, o, o->all->total, &n);
 	if (n > 0)
-		add_finding(s, "aicpu-operator", -1, _("AI_CPU tasks of 20 us or "
+		add_finding(s, "aicpu-operator", RANK_NONE,
+		    _("AI_CPU tasks of 20 us or "
 		    "more: %s (move them to AI Core, or check the data types)"),
 		    list);
 	free(list);
 	list = op_list(v, want_dynamic, o, o->all->total, &n);
 	if (n > 0)
-		add_finding(s, "dynamic-shape", -1, _("dynamic-shape operators "
+		add_finding(s, "dynamic-shape", RANK_NONE,
+		    _("dynamic-shape operators "
 		    "(OP State dynamic): %s"), list);
 	free(list);
 	list = op_list(v, want_low_pipe, o, o->all->total, &n);
 	if (n > 0)
-		add_finding(s, "low-pipe-utilisation", -1, _("operators of 5 %% "
+		add_finding(s, "low-pipe-utilisation", RANK_NONE,
+		    _("operators of 5 %% "
 		    "or more of the device time whose pipe ratios all average "
 		    "below 0.4: %s"), list);
 	free(list);
@@ -379,7 +382,7 @@ ops_print(const struct summary *s, const void *state, struct out *out)
 		fprintf(fp, _("  (%zu operator types in all)\n"), o->all->n);
 	for (i = 0; (size_t)i < s->nr; i++)
 		if (s->r[i].ops_why != NULL && missing++ < MAX_LISTED) {
-			char lab[64];
+			char lab[LABEL_MAX];
 
 			fprintf(fp, _("  %s: no operators: %s\n"),
 			    rank_label(&s->r[i], lab, sizeof(lab)), s->r[i].ops_why);

@@ -182,7 +182,7 @@ steps_rank(struct summary *s, void *state, struct rank_data *rd,
     struct rank_files *rf)
 {
 	struct steps *st = state;
-	char *p = rank_file(rf, "step_trace_time.csv"), lab[64];
+	char *p = rank_file(rf, "step_trace_time.csv"), lab[LABEL_MAX];
 	sqlite3 *db;
 
 	if (p != NULL)
@@ -255,13 +255,13 @@ print_steps(const struct summary *s, FILE *fp, const struct rank_data *r)
 
 static void
 print_rank(const struct summary *s, const struct rank_data *r,
-    const struct steps *st, struct out *o)
+    const struct steps *st, int lw, struct out *o)
 {
 	const struct step_row *m = &r->mean;
 	double parts[3] = { m->comp, m->comm_exposed, m->free };
-	char lab[64];
+	char lab[LABEL_MAX];
 
-	fprintf(o->fp, "  %-10s ", rank_label(r, lab, sizeof(lab)));
+	fprintf(o->fp, "  %-*s ", lw, rank_label(r, lab, sizeof(lab)));
 	if (r->steps_why != NULL) {
 		fprintf(o->fp, _("no steps: %s\n"), r->steps_why);
 		return;
@@ -323,11 +323,12 @@ steps_print(const struct summary *s, const void *state, struct out *o)
 	const struct steps *st = state;
 	size_t i, n = s->nr;
 	const struct rank_data **v = xcalloc(n, sizeof(*v));
+	int lw = label_width(s, 10);
 
 	if (s->nr == 1)
 		print_one(s, &s->r[0], o);
-	fprintf(o->fp, _("  %-10s %-9s %-9s %10s %6s %6s %6s %6s %6s\n"),
-	    "", _("steps"), _("iters"), _("step ms"), _("comp%"), _("comm%"),
+	fprintf(o->fp, _("  %-*s %-9s %-9s %10s %6s %6s %6s %6s %6s\n"),
+	    lw, "", _("steps"), _("iters"), _("step ms"), _("comp%"), _("comm%"),
 	    _("free%"), _("bubbl%"), _("ovlp%"));
 	for (i = 0; i < n; i++)
 		v[i] = &s->r[i];
@@ -339,7 +340,7 @@ steps_print(const struct summary *s, const void *state, struct out *o)
 		n = MAX_ROWS_SHOWN;
 	}
 	for (i = 0; i < n; i++)
-		print_rank(s, v[i], st, o);
+		print_rank(s, v[i], st, lw, o);
 	draw_legend(o, part_names, 3);
 	if (st->made < s->nr)
 		fprintf(o->fp, _("  %zu of %zu ranks have no step data\n"),
@@ -401,7 +402,7 @@ steps_json(const struct summary *s, const void *state)
 				cJSON_AddItemToArray(steps,
 				    row_json(s, &r->steps[k]));
 		}
-		cJSON_AddNumberToObject(o, "rank", r->rank);
+		json_rank(o, "rank", r->rank);
 		cJSON_AddItemToArray(a, o);
 	}
 	return j;
@@ -417,7 +418,7 @@ steps_html(const struct summary *s, const void *state, FILE *fp)
 
 	for (i = 0; i < s->nr; i++) {
 		const struct rank_data *r = &s->r[i];
-		char lab[64];
+		char lab[LABEL_MAX];
 
 		if (r->steps_why != NULL) {
 			fputs("<p class=\"why\">", fp);

@@ -343,7 +343,7 @@ ratio_rule(struct summary *s, struct wait *w)
 {
 	size_t i, nwait = 0, nsync = 0, low = 0;
 	double lowest = INFINITY;
-	char lab[64], *list = xstrdup(""), *t;
+	char lab[LABEL_MAX], *list = xstrdup(""), *t;
 
 	for (i = 0; i < s->nr; i++) {
 		double wr, sr;
@@ -376,7 +376,8 @@ ratio_rule(struct summary *s, struct wait *w)
 		    "ratio (%.3f)"), list, rank_label(&s->r[low], lab, sizeof(lab)),
 		    lowest);
 	else if (nwait > 0)
-		add_finding(s, "wait-link", -1, _("%s wait (Wait Time Ratio above "
+		add_finding(s, "wait-link", RANK_NONE,
+		    _("%s wait (Wait Time Ratio above "
 		    "0.2) without synchronising: suspect the link rather than a "
 		    "rank"), list);
 	free(list);
@@ -389,7 +390,7 @@ wait_finish(struct summary *s, void *state)
 	struct group_check g = { { 0 }, { 0 } };
 	struct vote_arg a = { w, &g };
 	size_t i;
-	char lab[64];
+	char lab[LABEL_MAX];
 
 	if (w->ranks == 0)
 		return xstrdup(_("no rank has communication.json nor "
@@ -416,18 +417,19 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 {
 	const struct wait *w = state;
 	size_t i, any = 0;
-	char lab[64];
+	char lab[LABEL_MAX];
+	int lw = label_width(s, 10);
 
 	fprintf(o->fp, _("  %zu ranks with communication data, %zu collectives "
 	    "compared, %zu groups left out (operator counts differ)\n"),
 	    w->ranks, w->counted, w->dropped_groups);
-	fprintf(o->fp, "  %-10s %8s %8s %8s %10s %10s\n", "", _("last"),
+	fprintf(o->fp, "  %-*s %8s %8s %8s %10s %10s\n", lw, "", _("last"),
 	    _("of"), _("share"), _("wait ratio"), _("sync ratio"));
 	for (i = 0; i < s->nr; i++) {
 		if (w->votes[i] == 0 && !(s->nr <= 16 && w->nratio[i] > 0))
 			continue;
 		any++;
-		fprintf(o->fp, "  %-10s %8zu %8zu %7.1f%%",
+		fprintf(o->fp, "  %-*s %8zu %8zu %7.1f%%", lw,
 		    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
 		    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
 		if (w->nratio[i] > 0)
@@ -460,7 +462,7 @@ wait_json(const struct summary *s, const void *state)
 		if (w->seen[i] == 0 && w->nratio[i] == 0)
 			continue;
 		x = cJSON_CreateObject();
-		cJSON_AddNumberToObject(x, "rank", s->r[i].rank);
+		json_rank(x, "rank", s->r[i].rank);
 		cJSON_AddNumberToObject(x, "last", w->votes[i]);
 		cJSON_AddNumberToObject(x, "collectives", w->seen[i]);
 		if (w->nratio[i] > 0) {
@@ -490,10 +492,12 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 	for (i = 0; i < s->nr; i++) {
 		if (w->seen[i] == 0 && w->nratio[i] == 0)
 			continue;
-		fprintf(fp, "<tr><td>%d</td><td>%zu</td><td>%zu</td><td class=\"l\">"
+		fputs("<tr>", fp);
+		html_rank(fp, &s->r[i]);
+		fprintf(fp, "<td>%zu</td><td>%zu</td><td class=\"l\">"
 		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"204\" "
 		    "height=\"12\"><rect x=\"0\" y=\"1\" width=\"%.1f\" "
-		    "height=\"10\" fill=\"#c0392b\"/></svg></td>", s->r[i].rank,
+		    "height=\"10\" fill=\"#c0392b\"/></svg></td>",
 		    w->votes[i], w->seen[i], 200.0 * w->votes[i] / most);
 		if (w->nratio[i] > 0)
 			fprintf(fp, "<td>%.3f</td><td>%.3f</td></tr>\n",

@@ -29,6 +29,12 @@ else
 fi
 out=$("$S" --llm 5 0 "$D/healthy")
 like "$out" 'rank 0 +4-6 +5-7' "torch steps 4-6 are iterations 5-7 (LLM, start 5)"
+out=$("$S" "$D/no-rank")
+like "$out" 'rank unknown \(node0-host_4000_[^)]*\) +- +- ' \
+    "no rank: a row of the cluster table named after its directory"
+like "$out" 'rank unknown \(node0-host_4001_[^)]*\) +- +- ' \
+    "and another for the other directory"
+unlike "$out" ' -1 ' "and no rank -1"
 out=$("$S" "$D/level0")
 like "$out" 'not made: .*level0' "level0: the wait vote says why it is missing"
 unlike "$out" 'rank 0 +0 +0 ' "level0: no zeros in its place"

@@ -51,7 +51,10 @@ findings(const struct summary *s)
 		cJSON *rank = cJSON_GetObjectItem(f, "rank");
 		char buf[96];
 
-		if (rank != NULL)
+		if (cJSON_IsNull(rank))
+			snprintf(buf, sizeof(buf), "%s@?",
+			    cJSON_GetObjectItem(f, "rule")->valuestring);
+		else if (rank != NULL)
 			snprintf(buf, sizeof(buf), "%s@%d",
 			    cJSON_GetObjectItem(f, "rule")->valuestring,
 			    rank->valueint);
@@ -107,6 +110,7 @@ static const struct {
 	{ "no-kernels", "", "" },
 	{ "partial", "", "" },
 	{ "db", "slow-link@1", "operators" },
+	{ "no-rank", "host-bound@? slow-rank@?", "wait links" },
 };
 
 /* The text of the first finding of RULE. */
@@ -158,6 +162,39 @@ details(void)
 	ok(strstr(text_of(s, "dynamic-shape"), "SwiGlu") != NULL &&
 	    strstr(text_of(s, "dynamic-shape"), "MatMulV2") == NULL,
 	    "dynamic shape: SwiGlu only");
+	summary_free(s);
+}
+
+/* Directories without a rank: each on its own, its rank null, never -1. */
+static void
+unknown_rank(void)
+{
+	struct summary *s = load("no-rank", NULL);
+	cJSON *j = summary_json(s), *x, *c;
+	int nulls = 0, numbers = 0;
+
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(j, "ranks")) {
+		nulls += cJSON_IsNull(cJSON_GetObjectItem(x, "rank"));
+		numbers += cJSON_IsNumber(cJSON_GetObjectItem(x, "rank"));
+	}
+	c = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summaries"), "steps");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(c, "ranks")) {
+		nulls += cJSON_IsNull(cJSON_GetObjectItem(x, "rank"));
+		numbers += cJSON_IsNumber(cJSON_GetObjectItem(x, "rank"));
+	}
+	c = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summaries"), "cluster");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(c, "ranks")) {
+		nulls += cJSON_IsNull(cJSON_GetObjectItem(x, "rank")) +
+		    cJSON_IsNull(cJSON_GetObjectItem(x, "pp"));
+		numbers += cJSON_IsNumber(cJSON_GetObjectItem(x, "rank")) +
+		    cJSON_IsNumber(cJSON_GetObjectItem(x, "pp"));
+	}
+	is_int(nulls, 8, "no rank: null in ranks, steps and the cluster table");
+	is_int(numbers, 0, "no rank: never a number (-1 would mean all ranks)");
+	ok(strstr(text_of(s, "host-bound"), "rank unknown (node0-host_4001_") !=
+	    NULL, "no rank: the finding names the directory (%s)",
+	    text_of(s, "host-bound"));
+	cJSON_Delete(j);
 	summary_free(s);
 }
 
@@ -220,6 +257,7 @@ main(void)
 		summary_free(s);
 	}
 	details();
+	unknown_rank();
 	reasons();
 	return done_testing();
 }

@@ -70,6 +70,7 @@ class Rank:
                 self.links[d] = ("HCCS", 64.0, 3.5) if same else ("RDMA", 64.0, 6.4)
         self.files = {"kernel", "opstat", "comm", "steps"}
         self.stamp = "20261203081500123"
+        self.distributed = True  # False: profiler_info.json, no rank
 
     def dirname(self):
         return "node%d-host_%d_%s_ascend_pt" % (self.rank // 2, 4000 + self.rank, self.stamp)
@@ -82,8 +83,11 @@ class Rank:
                            "experimental_config": {"_profiler_level": self.level, "_export_type": ["text"],
                                                    "_aic_metrics": "ACL_AICORE_PIPE_UTILIZATION"}},
                 "start_info": {}, "end_info": {}, "rank_id": self.rank}
-        w(os.path.join(d, "profiler_info_%d.json" % self.rank), json.dumps(info, indent=1))
-        meta = {"distributed_args": {"tensor_model_parallel_size": self.tp,
+        if not self.distributed:
+            del info["rank_id"]
+        w(os.path.join(d, "profiler_info_%d.json" % self.rank if self.distributed else "profiler_info.json"),
+          json.dumps(info, indent=1))
+        meta = {} if not self.distributed else {"distributed_args": {"tensor_model_parallel_size": self.tp,
                                      "pipeline_model_parallel_size": self.pp,
                                      "data_parallel_size": self.dp, "context_parallel_size": 1,
                                      "expert_model_parallel_size": 1, "rank": self.rank,
@@ -251,6 +255,19 @@ def partial(rs):
     rs[2].files = set()
 
 
+def no_rank():
+    """Two processes without torch.distributed (profiler_info.json): each
+    directory is its own rank of unknown number; the second host-bound."""
+    root = os.path.join(HERE, "no-rank")
+    shutil.rmtree(root, ignore_errors=True)
+    for i in range(2):
+        r = Rank(i, 1)
+        r.distributed, r.links = False, {}
+        r.files -= {"comm"}
+        r.free = 16000.0 if i == 1 else r.free
+        r.write(root, "")
+
+
 def write_db(root, ranks):
     """The db export: analysis.db per rank, no text files."""
     for r in ranks:
@@ -340,6 +357,7 @@ def main():
     root, ranks = cluster("db", slow_link)
     write_db(root, ranks)
     quirks()
+    no_rank()
 
 
 main()
