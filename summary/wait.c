@@ -4,7 +4,7 @@
  * wait, so all its ranks end together and the one with the shortest
  * elapse arrived last.  Per collective that rank gets a vote when it is an
  * outlier: Dixon's Q test at 99.5 % up to 100 ranks, else more than
- * 3 sigma from the mean (msprof-analyze's slow_rank).  Point-to-point
+ * 3 sigma below the mean (msprof-analyze's slow_rank).  Point-to-point
  * operators (send, receive) are left out, and so is a communication group
  * whose collectives were not all seen by the same number of ranks.  Then
  * msprof's ratio rule: a rank whose Wait Time Ratio is above 0.2 waits
@@ -255,13 +255,17 @@ dixon(const struct inst *in)
 	return at;
 }
 
-/* Over 100 ranks: the shortest when any elapse is 3 sigma off. */
+/*
+ * Over 100 ranks: the shortest when it is more than 3 sigma below the
+ * mean.  A long elapse far above the mean is a rank that waited, not one
+ * that was waited for: it casts no vote.
+ */
 static long
 three_sigma(const struct inst *in)
 {
-	double mean = 0, var = 0, lo = INFINITY;
+	double mean = 0, var = 0, sd, lo = INFINITY;
 	size_t i;
-	long at = -1, off = 0;
+	long at = -1;
 
 	for (i = 0; i < in->n; i++)
 		mean += in->elapse[i];
@@ -273,10 +277,8 @@ three_sigma(const struct inst *in)
 			at = (long)i;
 		}
 	}
-	var = sqrt(var / in->n);
-	for (i = 0; i < in->n; i++)
-		off |= fabs(in->elapse[i] - mean) > 3 * var;
-	return off && var > 0 ? at : -1;
+	sd = sqrt(var / in->n);
+	return sd > 0 && lo < mean - 3 * sd ? at : -1;
 }
 
 struct group_check {
