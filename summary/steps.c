@@ -236,14 +236,25 @@ print_pct(FILE *fp, double v)
 		fprintf(fp, " %6.1f", v);
 }
 
-/* "4-6 (iterations 5-7)", or what is known. */
+/*
+ * The lowest and highest step and their iterations, "   4-6       5-7  ",
+ * 19 columns whatever is known; "-" without any step number.
+ */
 static void
 print_steps(const struct summary *s, FILE *fp, const struct rank_data *r)
 {
-	long a = r->steps[0].step, b = r->steps[r->nsteps - 1].step;
+	long a = -1, b = -1;
+	size_t i;
 
+	for (i = 0; i < r->nsteps; i++)
+		if (r->steps[i].step >= 0) {
+			if (a < 0 || r->steps[i].step < a)
+				a = r->steps[i].step;
+			if (r->steps[i].step > b)
+				b = r->steps[i].step;
+		}
 	if (a < 0) {
-		fprintf(fp, "%-14s", "-");
+		fprintf(fp, "%5s%-4s %5s%-4s", "-", "", "-", "");
 		return;
 	}
 	if (step_iteration(s, a) >= 0)
@@ -291,11 +302,14 @@ print_one(const struct summary *s, const struct rank_data *r, struct out *o)
 		const struct step_row *m = &r->steps[i];
 		long it = step_iteration(s, m->step);
 
-		fprintf(o->fp, "  %-10ld ", m->step);
+		if (m->step >= 0)
+			fprintf(o->fp, "  %-10ld ", m->step);
+		else
+			fprintf(o->fp, "  %-10s ", "-");
 		if (it >= 0)
 			fprintf(o->fp, "%-9ld", it);
 		else
-			fprintf(o->fp, "%-9s", "?");
+			fprintf(o->fp, "%-9s", m->step >= 0 ? "?" : "-");
 		fprintf(o->fp, " %10.3f", m->step_time / 1000);
 		print_pct(o->fp, share(m->comp, m->step_time));
 		print_pct(o->fp, share(m->comm_exposed, m->step_time));
@@ -333,7 +347,7 @@ steps_print(const struct summary *s, const void *state, struct out *o)
 	for (i = 0; i < n; i++)
 		v[i] = &s->r[i];
 	if (n > MAX_ROWS_SHOWN) {
-		/* Many ranks: the slowest ones, in rank order. */
+		/* Many ranks: the slowest ones, longest first. */
 		qsort(v, n, sizeof(*v), by_step_time);
 		fprintf(o->fp, _("  (the %d ranks with the longest steps of %zu;"
 		    " all in --json)\n"), MAX_ROWS_SHOWN, n);
