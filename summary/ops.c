@@ -6,8 +6,10 @@
  * the communication summaries cover them.  Flags (advisor's rules):
  * AI_CPU tasks of 20 µs or more, dynamic-shape operators (OP State
  * dynamic), and operators of at least 5 % of device time whose pipe
- * ratios (the *_ratio columns of PipeUtilization) all average below 0.4;
- * and a dominant operator, one type with half the device time or more.
+ * ratios (the *_ratio columns of PipeUtilization) all average below 0.4,
+ * each column over the instances with a value in it, weighted by their
+ * durations; and a dominant operator, one type with half the device time
+ * or more.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -93,6 +95,7 @@ kernel_row(struct optab *t, const struct kcols *k, char **f, size_t nf)
 
 		if (!isnan(r)) {
 			op->ratio[k->ridx[i]] += r * dur;
+			op->ratio_dur[k->ridx[i]] += dur;
 			w = dur;
 		}
 	}
@@ -212,6 +215,25 @@ ops_prepare(const struct summary *s, struct rank_data *rd,
 	}
 }
 
+/* Each pipe-ratio column's weight, which optab_merge does not add. */
+static void
+merge_ratio_dur(struct optab *all, const struct optab *t, const int map[])
+{
+	size_t i, k;
+
+	for (i = 0; i < t->cap; i++) {
+		const struct op *src = t->slot[i];
+		struct op *dst;
+
+		if (src == NULL)
+			continue;
+		dst = optab_get(all, src->type, src->core);
+		for (k = 0; k < OP_NRATIO; k++)
+			if (map[k] >= 0)
+				dst->ratio_dur[map[k]] += src->ratio_dur[k];
+	}
+}
+
 /* In rank order: into the summary's table, the histograms dropped. */
 static void
 ops_rank(struct summary *s, void *state, struct rank_data *rd,
@@ -226,6 +248,7 @@ ops_rank(struct summary *s, void *state, struct rank_data *rd,
 	for (k = 0; k < OP_NRATIO; k++)
 		map[k] = k < rd->nratio ? ratio_index(o, rd->ratio[k]) : -1;
 	optab_merge(o->all, rd->ops, map);
+	merge_ratio_dur(o->all, rd->ops, map);
 	optab_drop_hist(rd->ops);
 	if (o->source == NULL || strcmp(o->source, rd->ops_source) == 0)
 		o->source = rd->ops_source;
@@ -273,17 +296,26 @@ want_dynamic(const struct op *op, const struct ops *o, double all)
 	return op->dynamic > 0;
 }
 
+/*
+ * Each ratio column averaged over the instances with a value in it: a
+ * column left empty by some instances or ranks is not pulled toward 0,
+ * and one the operator never fills is no evidence either way.
+ */
 static int
 want_low_pipe(const struct op *op, const struct ops *o, double all)
 {
-	size_t k;
+	size_t k, filled = 0;
 
-	if (!(op->ratio_w > 0) || op->total < LOW_PIPE_SHARE * all)
+	if (op->total < LOW_PIPE_SHARE * all)
 		return 0;
-	for (k = 0; k < o->nratio; k++)
-		if (op->ratio[k] / op->ratio_w >= LOW_PIPE)
+	for (k = 0; k < o->nratio; k++) {
+		if (!(op->ratio_dur[k] > 0))
+			continue;
+		filled++;
+		if (op->ratio[k] / op->ratio_dur[k] >= LOW_PIPE)
 			return 0;
-	return 1;
+	}
+	return filled > 0;
 }
 
 static char *

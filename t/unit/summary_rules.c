@@ -101,6 +101,8 @@ static const struct {
 	{ "aicpu", "aicpu-operator", "" },
 	{ "dynamic", "dynamic-shape", "" },
 	{ "low-pipe", "low-pipe-utilisation", "" },
+	{ "pipe-split", "", "" },	/* ratio columns N/A in some rows */
+	{ "pipe-ranks", "", "" },	/* ratio columns missing on some ranks */
 	{ "slow-rank", "slow-rank@3 slow-rank@3 wait-ratio@3 waited-for@3", "" },
 	{ "slow-stage", "slow-rank@2 slow-stage", "" },
 	{ "wait-link", "wait-link", "" },

@@ -71,6 +71,8 @@ class Rank:
         self.files = {"kernel", "opstat", "comm", "steps"}
         self.stamp = "20261203081500123"
         self.distributed = True  # False: profiler_info.json, no rank
+        self.ratio_cols = RATIOS
+        self.ratio_of = lambda typ, col, i, ratio: ratio  # None: N/A
 
     def dirname(self):
         return "node%d-host_%d_%s_ascend_pt" % (self.rank // 2, 4000 + self.rank, self.stamp)
@@ -119,14 +121,16 @@ class Rank:
                     if level0:
                         rows.append([self.rank, s, name, typ, core, start, d, 1.5, 24])
                     else:
-                        rv = ["N/A"] * len(RATIOS) if ratio is None else [ratio] * len(RATIOS)
+                        rv = [self.ratio_of(typ, c, i, ratio) for c in self.ratio_cols]
+                        rv = ["N/A" if v is None else v for v in rv]
                         rows.append([self.rank, s, 4294967295, task, 2, name, typ,
                                      self.state.get(typ, "static"), core, start, d, 1.5, 24, 0, "NO",
                                      '"4096,4096;4096,6144"', "DT_BF16;DT_BF16", "ND;ND", '"4096,6144"',
                                      "DT_BF16", "ND", "N/A", round(d * 0.9, 3)] + rv)
                     t += d + 3
                     task += 1
-        w(os.path.join(out, "kernel_details.csv"), csv(KD_LEVEL0 if level0 else KD_HEAD, rows))
+        head = KD_LEVEL0 if level0 else KD_HEAD[:len(KD_HEAD) - len(RATIOS)] + self.ratio_cols
+        w(os.path.join(out, "kernel_details.csv"), csv(head, rows))
 
     def write_opstat(self, out):
         total = sum(dur * n * len(STEPS) for _, _, core, dur, n, _ in self.ops if core != "COMMUNICATION")
@@ -225,6 +229,30 @@ def dynamic(rs):
 def low_pipe(rs):
     for r in rs:
         r.ops[1][5] = 0.12
+
+
+def pipe_split(rs):
+    """FlashAttentionScore's instances alternate: the cube columns filled
+    and the vector ones N/A, then the other way round; each column averages
+    0.65 over the instances that have it."""
+    def ratio_of(typ, col, i, ratio):
+        if typ != "FlashAttentionScore":
+            return ratio
+        return ratio if col.startswith("aic_") == (i % 2 == 0) else None
+    for r in rs:
+        r.ratio_of = ratio_of
+
+
+def pipe_ranks(rs):
+    """Ranks 2 and 3 have no cube (aic_) columns: FlashAttentionScore's
+    cube ratios, 0.65 on ranks 0 and 1, average 0.65; its vector ratios
+    are low (0.1) everywhere."""
+    def ratio_of(typ, col, i, ratio):
+        return 0.1 if typ == "FlashAttentionScore" and col.startswith("aiv_") else ratio
+    for r in rs:
+        r.ratio_of = ratio_of
+        if r.rank >= 2:
+            r.ratio_cols = [c for c in RATIOS if not c.startswith("aic_")]
 
 
 def small_packets(rs):
@@ -349,7 +377,8 @@ def main():
     older_duplicate(os.path.join(HERE, "healthy"), 0)
     for name, plant in (("slow-rank", slow_rank), ("slow-link", slow_link), ("dominant-op", dominant),
                         ("host-bound", host_bound), ("aicpu", aicpu), ("dynamic", dynamic),
-                        ("low-pipe", low_pipe), ("small-packets", small_packets),
+                        ("low-pipe", low_pipe), ("pipe-split", pipe_split), ("pipe-ranks", pipe_ranks),
+                        ("small-packets", small_packets),
                         ("wait-link", wait_link), ("level0", level0), ("no-kernels", no_kernels),
                         ("partial", partial)):
         cluster(name, plant)
