@@ -108,6 +108,7 @@ static const struct {
 	{ "wait-link", "wait-link", "" },
 	{ "slow-link", "slow-link@1", "" },
 	{ "small-packets", "small-packets@2", "" },
+	{ "small-packets-no-matrix", "small-packets@2", "links" },
 	{ "level0", "", "wait links" },
 	{ "no-kernels", "", "" },
 	{ "partial", "", "" },

@@ -68,7 +68,7 @@ class Rank:
             if d != rank:
                 same = d // 2 == rank // 2
                 self.links[d] = ("HCCS", 64.0, 3.5) if same else ("RDMA", 64.0, 6.4)
-        self.files = {"kernel", "opstat", "comm", "steps"}
+        self.files = {"kernel", "opstat", "comm", "matrix", "steps"}
         self.stamp = "20261203081500123"
         self.distributed = True  # False: profiler_info.json, no rank
         self.ratio_cols = RATIOS
@@ -176,7 +176,8 @@ class Rank:
                      for d, (tr, size, tm) in self.links.items()}
             matrix["step%d" % s] = {"collective": {"allreduce-top1@" + GROUP: links}, "p2p": {}}
         w(os.path.join(out, "communication.json"), json.dumps(comm))
-        w(os.path.join(out, "communication_matrix.json"), json.dumps(matrix))
+        if "matrix" in self.files:
+            w(os.path.join(out, "communication_matrix.json"), json.dumps(matrix))
 
 
 def cluster(name, plant=None, n=4, layout=(1, 1, 4)):
@@ -259,6 +260,12 @@ def small_packets(rs):
     rs[2].rdma_packet = 0.5
 
 
+def small_packets_no_matrix(rs):
+    small_packets(rs)
+    for r in rs:
+        r.files -= {"matrix"}
+
+
 def wait_link(rs):
     for r in rs:
         r.wait_ratio, r.sync_ratio = 0.3, 0.05
@@ -331,6 +338,10 @@ def write_db(root, ranks):
             c.execute("INSERT INTO CommAnalyzerBandwidth VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                       ("hcom_allReduce__418_%d_1" % s, GROUP, "RDMA", 64.0, 6.4, 10.0, 0.0, 4.0, 16, 6.4,
                        "step%d" % s, "collective"))
+            # The per-step total row, small packets that are not the ranks' own.
+            c.execute("INSERT INTO CommAnalyzerBandwidth VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                      ("Total Op Info", GROUP, "RDMA", 64.0, 6.4, 10.0, 0.0, 0.5, 1000, 6.4,
+                       "step%d" % s, "collective"))
             for d, (tr, size, tm) in r.links.items():
                 c.execute("INSERT INTO CommAnalyzerMatrix VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                           ("allreduce-top1@" + GROUP, GROUP, str(r.rank), str(d), tr, size, tm, size / tm,
@@ -378,7 +389,7 @@ def main():
     for name, plant in (("slow-rank", slow_rank), ("slow-link", slow_link), ("dominant-op", dominant),
                         ("host-bound", host_bound), ("aicpu", aicpu), ("dynamic", dynamic),
                         ("low-pipe", low_pipe), ("pipe-split", pipe_split), ("pipe-ranks", pipe_ranks),
-                        ("small-packets", small_packets),
+                        ("small-packets", small_packets), ("small-packets-no-matrix", small_packets_no_matrix),
                         ("wait-link", wait_link), ("level0", level0), ("no-kernels", no_kernels),
                         ("partial", partial)):
         cluster(name, plant)
