@@ -24,6 +24,11 @@ enum { COL_COMP, COL_COMM, COL_FREE, COL_BUBBLE, NCOLS };
 static const char *const col_name[NCOLS] = {
 	"Computing", "Communication(Not Overlapped)", "Free", "Bubble",
 };
+/* Their JSON keys, as in the step breakdown's. */
+static const char *const col_key[NCOLS] = {
+	"computing_us", "communication_not_overlapped_us", "free_us",
+	"bubble_us",
+};
 
 struct cluster {
 	int	 tp, pp, dp, cp, ep;	/* 1 when unknown */
@@ -377,13 +382,13 @@ cluster_json(const struct summary *s, const void *state)
 			json_rank(x, pos_name[p], r->rank >= 0 ? v[p] : -1);
 		cJSON_AddNumberToObject(x, "step_us", r->mean.step_time);
 		for (k = 0; k < NCOLS; k++)
-			cJSON_AddNumberToObject(x, col_name[k], col(r, k));
+			cJSON_AddNumberToObject(x, col_key[k], col(r, k));
 		cJSON_AddItemToArray(a, x);
 	}
 	a = cJSON_AddArrayToObject(j, "spread");
 	for (k = 0; k < NCOLS; k++) {
 		x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "column", col_name[k]);
+		cJSON_AddStringToObject(x, "column", col_key[k]);
 		cJSON_AddNumberToObject(x, "spread_us", c->hi[k] - c->lo[k]);
 		json_rank(x, "worst_rank", s->r[k == COL_COMM ?
 		    c->lo_at[k] : c->hi_at[k]].rank);

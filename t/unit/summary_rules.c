@@ -133,7 +133,7 @@ static void
 details(void)
 {
 	struct summary *s = load("slow-rank", NULL);
-	cJSON *j = summary_json(s), *c;
+	cJSON *j = summary_json(s), *c, *x;
 
 	ok(strstr(text_of(s, "slow-rank"), "rank 3") != NULL,
 	    "slow rank: the finding names rank 3 (%s)", text_of(s, "slow-rank"));
@@ -143,6 +143,19 @@ details(void)
 	is_str(cJSON_GetArrayItem(cJSON_GetObjectItem(c, "operator_difference"),
 	    0)->child->valuestring, "MatMulV2",
 	    "slow rank: the operator differing most is named first");
+	x = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "ranks"), 3);
+	ok(cJSON_GetObjectItem(x, "computing_us") != NULL &&
+	    cJSON_GetObjectItem(x, "communication_not_overlapped_us") != NULL &&
+	    cJSON_GetObjectItem(x, "free_us") != NULL &&
+	    cJSON_GetObjectItem(x, "bubble_us") != NULL &&
+	    cJSON_GetObjectItem(x, "Computing") == NULL,
+	    "cluster JSON: the step breakdown's keys, with their unit");
+	is_int(cJSON_IsNumber(cJSON_GetObjectItem(x, "computing_us")) ?
+	    (int)cJSON_GetObjectItem(x, "computing_us")->valuedouble : -1,
+	    100000, "cluster JSON: rank 3 computes 100000 us");
+	is_str(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(c,
+	    "spread"), 0), "column")->valuestring, "computing_us",
+	    "cluster JSON: the spread names the key");
 	cJSON_Delete(j);
 	summary_free(s);
 
