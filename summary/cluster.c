@@ -420,7 +420,7 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 	int k, p;
 
 	fputs("<table>\n<tr><th>rank</th><th>pp</th><th>dp</th><th>cp</th>"
-	    "<th>tp</th><th>step (ms)</th>", fp);
+	    "<th>tp</th><th>ep</th><th>step (ms)</th>", fp);
 	for (k = 0; k < NCOLS; k++)
 		fprintf(fp, "<th>%s (ms)</th>", col_name[k]);
 	fputs("</tr>\n", fp);
@@ -433,7 +433,7 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 		position(c, r->rank, v);
 		fputs("<tr>", fp);
 		html_rank(fp, r);
-		for (p = 0; p < 4; p++)
+		for (p = 0; p < 5; p++)
 			if (r->rank >= 0)
 				fprintf(fp, "<td>%d</td>", v[p]);
 			else

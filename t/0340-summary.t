@@ -66,6 +66,10 @@ like "$page" 'stroke="#d00"[^>]*><title>1 -&gt; 2 RDMA' "the heat map outlines t
 unlike "$page" '<script|src="http|href="http' "nothing loaded from the network"
 like "$(cat slow-rank.html)" '<td>3</td><td>[0-9]+</td><td>[0-9]+</td><td class="l"><svg' \
     "the wait vote has a bar per rank"
+like "$(cat slow-rank.html)" '<th>tp</th><th>ep</th><th>step \(ms\)</th>' \
+    "the cluster table has the ep column, as the text has"
+like "$(cat slow-rank.html)" '<tr><td>3</td><td>0</td><td>3</td><td>0</td><td>0</td><td>0</td><td>114\.000</td>' \
+    "rank 3: pp dp cp tp ep, then its step"
 browser=$(command -v chromium chromium-browser 2> /dev/null | head -n 1)
 if [ -n "$browser" ]; then
 	timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
