@@ -334,7 +334,8 @@ ops_finish(struct summary *s, void *state)
 		return xstrdup(_("no rank has operator data"));
 	}
 	v = optab_sorted(o->all);
-	if (v[0] != NULL && v[0]->total >= DOMINANT * o->all->total)
+	if (v[0] != NULL && o->all->total > 0 &&
+	    v[0]->total >= DOMINANT * o->all->total)
 		add_finding(s, "dominant-operator", RANK_NONE,
 		    _("%s (%s) takes %.1f %% of the device time of all operators"
 		    " (threshold 50 %%)"), v[0]->type, v[0]->core,
@@ -376,6 +377,13 @@ flags(char *buf, size_t len, const struct op *op, const struct ops *o,
 		buf[n - 1] = '\0';
 }
 
+/* PART's share of ALL, NaN when there is no device time at all. */
+static double
+share(double part, double all)
+{
+	return all > 0 ? part / all : NAN;
+}
+
 static void
 num(FILE *fp, double v, int width, int prec)
 {
@@ -402,8 +410,9 @@ ops_print(const struct summary *s, const void *state, struct out *out)
 		char fl[64];
 
 		flags(fl, sizeof(fl), v[i], o, o->all->total);
-		fprintf(fp, "  %7.1f %12.3f %9lu", 100 * v[i]->total /
-		    o->all->total, v[i]->total / 1000, v[i]->count);
+		fputc(' ', fp);
+		num(fp, 100 * share(v[i]->total, o->all->total), 7, 1);
+		fprintf(fp, " %12.3f %9lu", v[i]->total / 1000, v[i]->count);
 		num(fp, v[i]->total / v[i]->count, 10, 1);
 		num(fp, op_median(v[i]), 10, 1);
 		num(fp, v[i]->max, 10, 1);
@@ -454,7 +463,7 @@ ops_json(const struct summary *s, const void *state)
 		cJSON_AddStringToObject(x, "core", v[i]->core);
 		cJSON_AddNumberToObject(x, "count", v[i]->count);
 		jnum(x, "total_us", v[i]->total);
-		jnum(x, "share", v[i]->total / o->all->total);
+		jnum(x, "share", share(v[i]->total, o->all->total));
 		jnum(x, "mean_us", v[i]->total / v[i]->count);
 		jnum(x, "median_us", op_median(v[i]));
 		jnum(x, "min_us", v[i]->min);
@@ -489,8 +498,12 @@ ops_html(const struct summary *s, const void *state, FILE *fp)
 		char fl[64];
 
 		flags(fl, sizeof(fl), v[i], o, o->all->total);
-		fprintf(fp, "<tr><td>%.1f</td><td>%.3f</td><td>%lu</td>"
-		    "<td>%.1f</td>", 100 * v[i]->total / o->all->total,
+		if (isnan(share(v[i]->total, o->all->total)))
+			fputs("<tr><td>-</td>", fp);
+		else
+			fprintf(fp, "<tr><td>%.1f</td>",
+			    100 * share(v[i]->total, o->all->total));
+		fprintf(fp, "<td>%.3f</td><td>%lu</td><td>%.1f</td>",
 		    v[i]->total / 1000, v[i]->count, v[i]->total / v[i]->count);
 		if (isnan(med))
 			fputs("<td>-</td>", fp);

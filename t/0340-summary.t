@@ -35,6 +35,11 @@ like "$out" 'rank unknown \(node0-host_4000_[^)]*\) +- +- ' \
 like "$out" 'rank unknown \(node0-host_4001_[^)]*\) +- +- ' \
     "and another for the other directory"
 unlike "$out" ' -1 ' "and no rank -1"
+out=$("$S" "$D/zero-durations")
+like "$out" '  +- +0\.000 +36 .* MatMulV2' "every operator 0 us: Time(%) is -"
+unlike "$out" 'nan|inf' "and never nan or inf"
+"$S" --html "$D/zero-durations" > zero.html
+unlike "$(cat zero.html)" 'nan|inf' "nor in the page"
 out=$("$S" "$D/level0")
 like "$out" 'not made: .*level0' "level0: the wait vote says why it is missing"
 unlike "$out" 'rank 0 +0 +0 ' "level0: no zeros in its place"

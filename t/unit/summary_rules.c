@@ -111,6 +111,7 @@ static const struct {
 	{ "small-packets-no-matrix", "small-packets@2", "links" },
 	{ "level0", "", "wait links" },
 	{ "no-kernels", "", "" },
+	{ "zero-durations", "", "" },	/* no device time: no share, no rule */
 	{ "partial", "", "" },
 	{ "db", "slow-link@1", "operators" },
 	{ "no-rank", "host-bound@? slow-rank@?", "wait links" },
