@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sqlite3.h>
 
@@ -86,6 +87,16 @@ point_to_point(const char *op)
 	    strstr(low, "recv") != NULL;
 }
 
+/* "step4" of communication.json and "4" of a db export are one step. */
+static const char *
+step_number(const char *step)
+{
+	if (strncasecmp(step, "step", 4) == 0 &&
+	    isdigit((unsigned char)step[4]))
+		return step + 4;
+	return step;
+}
+
 static void
 add_op(struct wait *w, size_t who, const char *step, const char *op,
     const char *group, double elapse, double wait_ratio, double sync_ratio)
@@ -95,7 +106,7 @@ add_op(struct wait *w, size_t who, const char *step, const char *op,
 
 	if (isnan(elapse) || point_to_point(op))
 		return;
-	key = xasprintf("%s\037%s\037%s", group, step, op);
+	key = xasprintf("%s\037%s\037%s", group, step_number(step), op);
 	ip = (struct inst **)strmap_slot(&w->inst, key);
 	free(key);
 	if ((in = *ip) == NULL) {

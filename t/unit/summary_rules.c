@@ -114,6 +114,9 @@ static const struct {
 	{ "zero-durations", "", "" },	/* no device time: no share, no rule */
 	{ "partial", "", "" },
 	{ "db", "slow-link@1", "operators" },
+	/* Ranks 0-1 text ("step4"), 2-3 db ("4"): one collective each. */
+	{ "mixed-export", "slow-rank@3 slow-rank@3 wait-ratio@3 waited-for@3",
+	    "" },
 	{ "no-rank", "host-bound@? slow-rank@?", "wait links" },
 };
 

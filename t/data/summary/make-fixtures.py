@@ -310,8 +310,9 @@ def no_rank():
         r.write(root, "")
 
 
-def write_db(root, ranks):
-    """The db export: analysis.db per rank, no text files."""
+def write_db(root, ranks, step="step%d"):
+    """The db export: analysis.db per rank, no text files; STEP formats the
+    step of the communication tables."""
     for r in ranks:
         d = os.path.join(root, "node%d" % (r.rank // 2), r.dirname())
         out = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
@@ -338,21 +339,23 @@ def write_db(root, ranks):
                   "dst_rank TEXT, transport_type TEXT, transit_size NUMERIC, transit_time NUMERIC, "
                   "bandwidth NUMERIC, step TEXT, type TEXT, op_name TEXT)")
         for s in STEPS:
-            e = r.elapse
-            c.execute("INSERT INTO CommAnalyzerTime VALUES (?,?,?,?,?,?,?,?,?,?)",
-                      ("hcom_allReduce__418_%d_1" % s, GROUP, 1.7e15, e, e * 0.95, e * 0.05, e * 0.01, 0.1,
-                       "step%d" % s, "collective"))
+            for k, op in enumerate(("hcom_allReduce__418_%d_1" % s, "hcom_broadcast__419_%d_1" % s)):
+                e = r.elapse * (1 + 0.5 * k)
+                transit = e * (1 - r.wait_ratio)
+                sync = transit * r.sync_ratio / (1 - r.sync_ratio)
+                c.execute("INSERT INTO CommAnalyzerTime VALUES (?,?,?,?,?,?,?,?,?,?)",
+                          (op, GROUP, 1.7e15, e, transit, e - transit, sync, 0.1, step % s, "collective"))
             c.execute("INSERT INTO CommAnalyzerBandwidth VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                       ("hcom_allReduce__418_%d_1" % s, GROUP, "RDMA", 64.0, 6.4, 10.0, 0.0, 4.0, 16, 6.4,
-                       "step%d" % s, "collective"))
+                       step % s, "collective"))
             # The per-step total row, small packets that are not the ranks' own.
             c.execute("INSERT INTO CommAnalyzerBandwidth VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                       ("Total Op Info", GROUP, "RDMA", 64.0, 6.4, 10.0, 0.0, 0.5, 1000, 6.4,
-                       "step%d" % s, "collective"))
+                       step % s, "collective"))
             for d, (tr, size, tm) in r.links.items():
                 c.execute("INSERT INTO CommAnalyzerMatrix VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                           ("allreduce-top1@" + GROUP, GROUP, str(r.rank), str(d), tr, size, tm, size / tm,
-                           "step%d" % s, "collective", "allreduce-top1"))
+                           step % s, "collective", "allreduce-top1"))
         db.commit()
         db.close()
 
@@ -404,6 +407,8 @@ def main():
     cluster("slow-stage", slow_stage, layout=(1, 2, 2))
     root, ranks = cluster("db", slow_link)
     write_db(root, ranks)
+    root, ranks = cluster("mixed-export", slow_rank)
+    write_db(root, ranks[2:], step="%d")
     quirks()
     no_rank()
 
