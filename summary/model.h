@@ -50,7 +50,7 @@ struct sqlite3	*rank_db(struct rank_files *);
 
 struct finding {
 	const char	*rule;
-	int		 rank;		/* RANK_NONE: about no one rank */
+	int		 rank;		/* or RANK_NONE */
 	char		*text;
 };
 

@@ -342,8 +342,8 @@ steps_print(const struct summary *s, const void *state, struct out *o)
 	if (s->nr == 1)
 		print_one(s, &s->r[0], o);
 	fprintf(o->fp, _("  %-*s %-9s %-9s %10s %6s %6s %6s %6s %6s\n"),
-	    lw, "", _("steps"), _("iters"), _("step ms"), _("comp%"), _("comm%"),
-	    _("free%"), _("bubbl%"), _("ovlp%"));
+	    lw, "", _("steps"), _("iters"), _("step ms"), _("comp%"),
+	    _("comm%"), _("free%"), _("bubbl%"), _("ovlp%"));
 	for (i = 0; i < n; i++)
 		v[i] = &s->r[i];
 	if (n > MAX_ROWS_SHOWN) {

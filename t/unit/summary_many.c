@@ -18,7 +18,7 @@
 
 #define RANKS	120
 #define SLOW	77
-#define LONG	33	/* the second cluster's rank with long collectives */
+#define LONG	33	/* the second cluster's rank that waited long */
 
 static char tmp[] = "/tmp/summary_many.XXXXXX";
 static int slow = SLOW, long_rank = -1;

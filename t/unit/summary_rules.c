@@ -102,7 +102,7 @@ static const struct {
 	{ "dynamic", "dynamic-shape", "" },
 	{ "low-pipe", "low-pipe-utilisation", "" },
 	{ "pipe-split", "", "" },	/* ratio columns N/A in some rows */
-	{ "pipe-ranks", "", "" },	/* ratio columns missing on some ranks */
+	{ "pipe-ranks", "", "" },	/* ratio columns missing on ranks */
 	{ "slow-rank", "slow-rank@3 slow-rank@3 wait-ratio@3 waited-for@3", "" },
 	{ "slow-stage", "slow-rank@2 slow-stage", "" },
 	{ "wait-link", "wait-link", "" },
@@ -111,7 +111,7 @@ static const struct {
 	{ "small-packets-no-matrix", "small-packets@2", "links" },
 	{ "level0", "", "wait links" },
 	{ "no-kernels", "", "" },
-	{ "zero-durations", "", "" },	/* no device time: no share, no rule */
+	{ "zero-durations", "", "" },	/* no device time, no share */
 	{ "partial", "", "" },
 	{ "db", "slow-link@1", "operators" },
 	/* Ranks 0-1 text ("step4"), 2-3 db ("4"): one collective each. */

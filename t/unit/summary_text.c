@@ -89,8 +89,8 @@ main(void)
 	size_t len;
 
 	l = line(t, "iteration", "  ", &len);
-	ok(strncmp(l, "  -  ", 5) == 0, "an empty Step: the listing of one rank "
-	    "prints \"-\" (%.*s)", (int)len, l);
+	ok(strncmp(l, "  -  ", 5) == 0, "an empty Step: the listing of one "
+	    "rank prints \"-\" (%.*s)", (int)len, l);
 	ok(strstr(t, "-1 ") == NULL, "never -1");
 	free(t);
 	aligned("healthy", "  rank 0 ", "94.000");
