@@ -475,8 +475,11 @@ options_edit(struct options *o, const char *name, const char *value)
 		    NULL)) != -1) {
 			if (c == '?' || c == ':' || c == 'h' || c == 'V' ||
 			    c == 'n' || c == 'y')
-				bad(_("'%s' cannot be changed here; give an option "
-				    "name of the table, e.g. level level2"), name);
+				bad(_("'%s' cannot be changed here; give the long "
+				    "name of an option, as on the command line "
+				    "without its dashes (level, steps, ranks, with, "
+				    "no-cpu, output, train-iters, ...), e.g. level "
+				    "level2"), name);
 			parse_one(o, c, optarg);
 		}
 		if (optind < (value != NULL ? 3 : 2))

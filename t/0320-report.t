@@ -168,7 +168,7 @@ like "$(cat rep.err)" "/etc/passwd: not a directory" "report of a file: says it 
 reset_run
 printf 'nohup torchrun --nproc_per_node 1 pretrain_gpt.py > bg.log 2>&1 &\necho $! > bg.pid\n' > bg.sh
 SLEEP=2 MAKE_RANKS=0 ITERS=5 msprof -y bash bg.sh
-like "$err" "in the background \(nohup or '&' without 'wait'\).*check later with 'msprof-exec report " \
+like "$err" "(in the background \(nohup or '&' without 'wait'\)|the script detached \(setsid, nohup\) still run).*check later with:? '?msprof-exec report " \
     "training left in the background: it may still be running, check later"
 unlike "$err" "Static programs" "... and no word of static programs, setuid or ssh"
 "$MSPROF" report profiling_output > rep.out 2> rep.err

@@ -72,6 +72,8 @@ like "$(rec_argv)" "--profile-step-start 2 --profile-step-end 4 --profile-ranks 
 reset_run
 screen=$(on_tty e "no-cpu -yq" e "level level2" y)
 like "$screen" "'no-cpu' cannot be changed here" "edit: a refused flag group"
+like "$screen" "give the long name of an option, as on the command line without its dashes \\(level, steps" \
+    "edit: the hint names the option names, not the table's labels (translated in zh_CN)"
 like "$screen" "Level +level2" "edit after a refused flag group: applied"
 like "$(rec_argv)" "--profile-level level2" "edit after a refused flag group: the launch gets it"
 reset_run
