@@ -115,7 +115,8 @@ json_read(const char *path, char **why)
 	cJSON *j;
 
 	if (text == NULL) {
-		*why = xasprintf(_("cannot read %s: %s"), path, strerror(errno));
+		*why = xasprintf(_("cannot read %s: %s"), path,
+		    i18n_strerror(errno));
 		return NULL;
 	}
 	j = json_parse(text, &end);
@@ -146,7 +147,8 @@ json_write(const cJSON *j, const char *path, char **why)
 		ok = ok && rename(tmp, path) == 0;
 	}
 	if (!ok) {
-		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
+		*why = xasprintf(_("cannot write %s: %s"), path,
+		    i18n_strerror(errno));
 		unlink(tmp);
 	}
 	free(text);

@@ -135,7 +135,7 @@ launchtab_load(struct launchtab *t, const char *path, char **why)
 	memset(t, 0, sizeof(*t));
 	if ((text = read_file(path, NULL)) == NULL) {
 		*why = xasprintf(_("cannot read the launch table %s: %s"), path,
-		    strerror(errno));
+		    i18n_strerror(errno));
 		return -1;
 	}
 	t->path = xstrdup(path);

@@ -213,7 +213,7 @@ run(const char *session, const char *mode, const char *path,
 	}
 	e = errno;
 	warn(_("cannot run %s"), path);
-	why = xasprintf(_("cannot run %s: %s"), path, strerror(e));
+	why = xasprintf(_("cannot run %s: %s"), path, i18n_strerror(e));
 	record_update(session, path, "failed", why);
 	free(why);
 	free(envp);
@@ -279,7 +279,7 @@ main(int argc, char **argv)
 	cJSON *rec;
 	int status;
 
-	i18n_init();
+	/* No i18n_init(): the catalogue is bound at the first message. */
 	if (argc <= INJECT_ARGV_CMD) {
 		fprintf(stderr, _("%s is run by the msprof-exec shim, not by "
 		    "hand\n"), argv[0]);
