@@ -116,12 +116,14 @@ record(const char *session, cJSON *rec, const char *status, const char *why)
 static char **
 launcher_environ(const char *shim, const struct strv *set, char **ld)
 {
-	size_t n = vec_count(environ), size = 16, k;
-	char **out = xcalloc(n + (set ? set->n : 0) + 1, sizeof(*out));
+	size_t n = 0, size = 16, k;
+	char **out;
 
-	for (char **e = environ; *e != NULL; e++)
-		if (strncmp(*e, "LD_PRELOAD=", 11) == 0)
+	/* One pass: the count, and the room for the LD_PRELOAD entries. */
+	for (char **e = environ; *e != NULL; e++, n++)
+		if ((*e)[0] == 'L' && strncmp(*e, "LD_PRELOAD=", 11) == 0)
 			size += strlen(*e);
+	out = xcalloc(n + (set ? set->n : 0) + 1, sizeof(*out));
 	*ld = xmalloc(size);
 	env_strip(shim != NULL ? shim : "", environ, out, *ld);
 	for (size_t i = 0; set != NULL && i < set->n; i++) {
