@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "jsonfile.h"
+#include "outfile.h"
 #include "util.h"
 
 char *
@@ -140,25 +141,19 @@ json_read(const char *path, char **why)
 int
 json_write(const cJSON *j, const char *path, char **why)
 {
-	char *text = json_print(j, 1), *tmp = xasprintf("%s.tmp", path);
-	int fd, ok = 0;
-	size_t len = text != NULL ? strlen(text) : 0;
+	char *text = json_print(j, 1), *line;
+	int rc;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd != -1 && text != NULL) {
-		ok = write(fd, text, len) == (ssize_t)len &&
-		    write(fd, "\n", 1) == 1;
-		ok = close(fd) == 0 && ok;
-		ok = ok && rename(tmp, path) == 0;
-	}
-	if (!ok) {
+	if (text == NULL) {
 		*why = xasprintf(_("cannot write %s: %s"), path,
-		    i18n_strerror(errno));
-		unlink(tmp);
+		    i18n_strerror(ENOMEM));
+		return -1;
 	}
+	line = xasprintf("%s\n", text);
+	rc = outfile_put(path, line, strlen(line), why);
+	free(line);
 	free(text);
-	free(tmp);
-	return ok ? 0 : -1;
+	return rc;
 }
 
 void
@@ -178,4 +173,24 @@ json_merge(cJSON *dst, const cJSON *src)
 			cJSON_AddItemToObject(dst, item->string,
 			    cJSON_Duplicate(item, 1));
 	}
+}
+
+cJSON *
+json_ints(const int *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+	return a;
+}
+
+cJSON *
+json_strv(char *const v[])
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (; v != NULL && *v != NULL; v++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(*v));
+	return a;
 }

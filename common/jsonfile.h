@@ -2,6 +2,8 @@
 #ifndef MSPROF_JSONFILE_H
 #define MSPROF_JSONFILE_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 /*
@@ -17,6 +19,9 @@ cJSON	*json_parse(const char *text, const char **end);
 cJSON	*json_read(const char *path, char **why);
 /* Write pretty-printed, atomically; -1 and *why on failure. */
 int	 json_write(const cJSON *, const char *path, char **why);
+/* An array of the N numbers of V; of the strings of the vector V. */
+cJSON	*json_ints(const int *v, size_t n);
+cJSON	*json_strv(char *const v[]);
 /* Set every field of SRC in DST, objects merged key by key. */
 void	 json_merge(cJSON *dst, const cJSON *src);
 

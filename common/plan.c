@@ -9,6 +9,7 @@
 
 #include "engines/engine.h"
 #include "jsonfile.h"
+#include "outfile.h"
 #include "plan.h"
 
 static const char *const existing_names[] = { "ask", "keep", "override" };
@@ -113,9 +114,8 @@ int
 plan_write(const struct plan *p, const char *path)
 {
 	cJSON *o = cJSON_CreateObject(), *r;
-	char *text, *tmp;
-	int fd, rc = -1, saved;
-	size_t len;
+	char *text, *line, *why = NULL;
+	int rc;
 
 	cJSON_AddNumberToObject(o, "version", 1);
 	add_str(o, "level", p->level);
@@ -149,22 +149,10 @@ plan_write(const struct plan *p, const char *path)
 	cJSON_Delete(o);
 	if (text == NULL)
 		return -1;
-	tmp = xasprintf("%s.tmp", path);
-	len = strlen(text);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) != -1) {
-		if (write(fd, text, len) == (ssize_t)len && write(fd, "\n", 1) == 1)
-			rc = 0;
-		if (close(fd) == -1)
-			rc = -1;
-		if (rc == 0)
-			rc = rename(tmp, path);
-		if (rc == -1) {
-			saved = errno;
-			unlink(tmp);
-			errno = saved;
-		}
-	}
-	free(tmp);
+	line = xasprintf("%s\n", text);
+	if ((rc = outfile_put(path, line, strlen(line), &why)) == -1)
+		free(why);	/* the caller says what failed, from errno */
+	free(line);
 	free(text);
 	return rc;
 }

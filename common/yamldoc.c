@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "outfile.h"
 #include "yamldoc.h"
 
 static yaml_document_t *
@@ -86,8 +87,9 @@ int
 ydoc_write(struct ydoc *y, const char *path, char **why)
 {
 	yaml_emitter_t em;
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "wb");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	int ok = f != NULL;
 
 	if (ok) {
@@ -101,15 +103,16 @@ ydoc_write(struct ydoc *y, const char *path, char **why)
 		ok = ok && yaml_emitter_close(&em) && yaml_emitter_flush(&em);
 		yaml_emitter_delete(&em);
 		ok = fclose(f) == 0 && ok;
-		ok = ok && rename(tmp, path) == 0;
 	}
+	y->ndocs = 0;		/* yaml_emitter_dump freed them */
 	if (!ok) {
 		*why = xasprintf(_("cannot write %s: %s"), path,
 		    i18n_strerror(errno));
-		unlink(tmp);
+		free(text);
+		return -1;
 	}
-	y->ndocs = 0;		/* yaml_emitter_dump freed them */
-	free(tmp);
+	ok = outfile_put(path, text, len, why) == 0;
+	free(text);
 	return ok ? 0 : -1;
 }
 

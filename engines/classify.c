@@ -204,9 +204,11 @@ entry_facts(char *text, int *llm, int *mm, int *trains)
 	}
 }
 
+/* A launch left alone that --framework would profile: how to say so. */
 static const char *
-force_hint(void)
+force_hint(struct launch *l)
 {
+	l->forcible = 1;
 	return _("force it with --framework llm or --framework mm");
 }
 
@@ -219,7 +221,7 @@ by_content(const char *script, struct launch *l)
 
 	if (text == NULL) {
 		reason(l, _("not a MindSpeed training entry: cannot read %s (%s); "
-		    "%s"), script, i18n_strerror(errno), force_hint());
+		    "%s"), script, i18n_strerror(errno), force_hint(l));
 		return NULL;
 	}
 	entry_facts(text, &llm, &mm, &trains);
@@ -229,10 +231,10 @@ by_content(const char *script, struct launch *l)
 	if (llm || mm)
 		reason(l, _("not a MindSpeed training entry: %s imports %s but "
 		    "calls no training loop (pretrain, train); %s"), script,
-		    mm ? "mindspeed_mm" : "mindspeed_llm", force_hint());
+		    mm ? "mindspeed_mm" : "mindspeed_llm", force_hint(l));
 	else
 		reason(l, _("not a MindSpeed training entry: %s imports neither "
-		    "mindspeed_llm nor mindspeed_mm; %s"), script, force_hint());
+		    "mindspeed_llm nor mindspeed_mm; %s"), script, force_hint(l));
 	return NULL;
 }
 

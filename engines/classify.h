@@ -37,6 +37,7 @@ struct launch {
 	enum engine	   engine;	/* ENGINE_NONE: left alone */
 	enum launch_source source;
 	int		   refused;	/* recognised, but cannot be profiled */
+	int		   forcible;	/* left alone, --framework would force it */
 	char		   why[512];	/* left alone or refused: the reason */
 };
 

@@ -4,6 +4,7 @@
  * temporary file renamed over the old one, so the job never reads half a
  * file.
  */
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -122,6 +123,53 @@ dynamic_prepare(const char *dir, const struct plan *p, const char *save,
 	return rc;
 }
 
+/* The directories below DIR (DEPTH levels) that hold the config file. */
+static void
+configs_below(const char *dir, int depth, struct strv *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *sub, *file;
+
+	while (d != NULL && depth > 0 && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", dir, e->d_name);
+		file = xasprintf("%s/%s", sub, DYNAMIC_CONFIG);
+		if (access(file, F_OK) == 0)
+			strv_push(out, sub);
+		else
+			configs_below(sub, depth - 1, out);
+		free(file);
+		free(sub);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/*
+ * DIR holds no config file: it is not where a running job looks, and a
+ * template written there would never be read.  Name the one below it.
+ */
+static void __attribute__((noreturn))
+not_dynamic(const char *dir)
+{
+	struct strv found = { 0 };
+	char *list;
+
+	configs_below(dir, 2, &found);
+	if (found.n > 0) {
+		list = strv_join(found.v, ", ");
+		errx(EX_NOINPUT, _("%s holds no %s, so no job reads it; the "
+		    "dynamic profiling directory is below it: msprof-exec "
+		    "trigger %s"), dir, DYNAMIC_CONFIG, list);
+	}
+	errx(EX_NOINPUT, _("%s holds no %s, so no job reads it; give the "
+	    "dynamic profiling directory of the running job (--dynamic-dir, "
+	    "or OUTPUT/dynamic_profile); nothing was written"), dir,
+	    DYNAMIC_CONFIG);
+}
+
 static void __attribute__((noreturn))
 trigger_usage(int help)
 {
@@ -188,6 +236,10 @@ trigger_main(int argc, char **argv)
 		    "profiling directory of the running job (--dynamic-dir, or "
 		    "OUTPUT/dynamic_profile)"), dir);
 	path = xasprintf("%s/%s", dir, DYNAMIC_CONFIG);
+	if (access(path, F_OK) == -1) {
+		free(path);
+		not_dynamic(dir);
+	}
 	if ((o = load(path, &why)) == NULL || !cJSON_IsObject(o))
 		errx(EX_CONFIG, "%s", why ? why : _("not a JSON object"));
 	set(o, "start_step", cJSON_CreateNumber(start));

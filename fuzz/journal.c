@@ -1,122 +1,122 @@
 /*
- * Fuzz target "journal": reading a session journal (launcher/journal.c
+ * Fuzz target "journal": reading a session journal (common/journal.c
  * journal_read), one JSON record a line, later records of a process (same
  * pid and host) merged into its first.  The journal is written by many
  * injectors at once and read back by msprof-exec for the report; a torn
  * or foreign line must not hurt the reader.
  *
- * Input: the journal file.  Checked besides memory safety: the result is
- * an array of objects, no two with the same pid and host, and a later
- * record's fields win (the last "status" of a process is the one read);
- * the last two only when no line repeats "pid", "host" or "status".
+ * Input: the journal file.  Checked besides memory safety:
+ * - no two records read have the same pid and host;
+ * - a later line's fields win: a process's status is the one of its last
+ *   line that has a status;
+ * - what is read survives a round trip: each record written again
+ *   (journal_append) and read back encodes to the same JSON.
  */
+#include <sys/stat.h>
+
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shim/contract.h"
 #include "fuzz.h"
 #include "common/journal.h"
 #include "common/jsonfile.h"
 
-/* How many members of object O are called KEY. */
 static int
-members(const cJSON *o, const char *key)
+same_process(const struct launch_record *a, const struct launch_record *b)
 {
-	const cJSON *e;
-	int n = 0;
-
-	cJSON_ArrayForEach(e, o)
-		n += e->string != NULL && strcmp(e->string, key) == 0;
-	return n;
+	return a->pid >= 0 && a->host != NULL && b->pid == a->pid &&
+	    b->host != NULL && strcmp(a->host, b->host) == 0;
 }
 
-/*
- * Does a line repeat "pid", "host" or "status"?  Which one wins, and so
- * which process the line belongs to, is not defined: no check then.
- */
-static int
-ambiguous(const char *text)
+/* The status of the last line of REC's process that has one. */
+static enum launch_status
+last_status(const char *text, const struct launch_record *rec)
 {
 	char *copy = strdup(text), *line, *next;
-	cJSON *rec;
-	int found = 0;
-
-	for (line = copy; !found && line != NULL && *line != '\0'; line = next) {
-		next = strchr(line, '\n');
-		if (next != NULL)
-			*next++ = '\0';
-		rec = json_parse(line, NULL);	/* as journal_read does */
-		found = cJSON_IsObject(rec) && (members(rec, "pid") > 1 ||
-		    members(rec, "host") > 1 || members(rec, "status") > 1);
-		cJSON_Delete(rec);
-	}
-	free(copy);
-	return found;
-}
-
-/* The "status" of the last line for PID and HOST that has one, or NULL. */
-static cJSON *
-last_status(const char *text, const cJSON *pid, const cJSON *host)
-{
-	char *copy = strdup(text), *line, *next;
-	cJSON *rec, *found = NULL;
+	enum launch_status found = LAUNCH_UNKNOWN;
+	struct launch_record one;
+	cJSON *o;
 
 	for (line = copy; line != NULL && *line != '\0'; line = next) {
 		next = strchr(line, '\n');
 		if (next != NULL)
 			*next++ = '\0';
-		rec = json_parse(line, NULL);	/* as journal_read does */
-		if (cJSON_IsObject(rec) &&
-		    cJSON_Compare(pid, cJSON_GetObjectItemCaseSensitive(rec,
-		    "pid"), 1) &&
-		    cJSON_Compare(host, cJSON_GetObjectItemCaseSensitive(rec,
-		    "host"), 1) &&
-		    members(rec, "status") > 0) {
-			cJSON_Delete(found);
-			found = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec,
-			    "status"), 1);
+		o = json_parse(line, NULL);	/* as journal_read does */
+		if (cJSON_IsObject(o)) {
+			launch_record_init(&one);
+			launch_record_from_json(&one, o);
+			if (same_process(rec, &one) &&
+			    one.status != LAUNCH_UNKNOWN)
+				found = one.status;
+			launch_record_free(&one);
 		}
-		cJSON_Delete(rec);
+		cJSON_Delete(o);
 	}
 	free(copy);
 	return found;
 }
 
+static char *
+encode(const struct launch_record *rec)
+{
+	cJSON *o = launch_record_json(rec);
+	char *text = json_print(o, 0);
+
+	cJSON_Delete(o);
+	return text;
+}
+
+/* Each record appended to a fresh journal and read back is the same. */
+static void
+round_trip(const struct journal *j)
+{
+	struct journal again;
+	char *a, *b;
+
+	mkdir("again", 0755);
+	unlink("again/" SESSION_JOURNAL);
+	for (size_t i = 0; i < j->n; i++)
+		FUZZ_CHECK(journal_append("again", &j->recs[i]) == 0,
+		    "cannot append");
+	journal_read("again", &again);
+	FUZZ_CHECK(again.n == j->n, "a record lost or split on the way");
+	for (size_t i = 0; i < j->n && i < again.n; i++) {
+		a = encode(&j->recs[i]);
+		b = encode(&again.recs[i]);
+		FUZZ_CHECK(a != NULL && b != NULL && strcmp(a, b) == 0,
+		    "a record changed on the way");
+		free(a);
+		free(b);
+	}
+	journal_free(&again);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	cJSON *all, *rec, *other, *want;
-	const cJSON *status;
+	struct journal j;
 	char *text;
 
 	fuzz_table();
 	fuzz_enter();
 	fuzz_file(SESSION_JOURNAL, data, size);
-	all = journal_read(".");
-	FUZZ_CHECK(cJSON_IsArray(all), "not an array");
-	cJSON_ArrayForEach(rec, all)
-		FUZZ_CHECK(cJSON_IsObject(rec), "a record that is no object");
+	journal_read(".", &j);
 	text = strndup((const char *)data, size);
-	if (ambiguous(text))
-		goto out;
-	cJSON_ArrayForEach(rec, all) {
-		const cJSON *pid = cJSON_GetObjectItemCaseSensitive(rec, "pid");
-		const cJSON *host = cJSON_GetObjectItemCaseSensitive(rec, "host");
-
-		for (other = rec->next; other != NULL; other = other->next)
-			FUZZ_CHECK(!(cJSON_Compare(pid,
-			    cJSON_GetObjectItemCaseSensitive(other, "pid"), 1) &&
-			    cJSON_Compare(host, cJSON_GetObjectItemCaseSensitive(
-			    other, "host"), 1)), "one process, two records");
-		status = cJSON_GetObjectItemCaseSensitive(rec, "status");
-		want = last_status(text, pid, host);
-		FUZZ_CHECK(want == NULL || cJSON_Compare(status, want, 1),
-		    "the last status of a process is not the one read");
-		cJSON_Delete(want);
+	for (size_t i = 0; i < j.n; i++) {
+		for (size_t k = i + 1; k < j.n; k++)
+			FUZZ_CHECK(!same_process(&j.recs[i], &j.recs[k]),
+			    "one process, two records");
+		if (j.recs[i].pid >= 0 && j.recs[i].host != NULL)
+			FUZZ_CHECK(strcmp(launch_status_name(j.recs[i].status),
+			    launch_status_name(last_status(text,
+			    &j.recs[i]))) == 0,
+			    "the last status of a process is not the one read");
 	}
-out:
+	round_trip(&j);
 	free(text);
-	cJSON_Delete(all);
+	journal_free(&j);
 	fuzz_leave();
 	return 0;
 }

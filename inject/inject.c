@@ -25,6 +25,8 @@
 
 #include "shim/contract.h"
 #include "shim/envfix.h"
+#include "shim/match.h"
+#include "common/topology.h"
 #include "common/journal.h"
 #include "common/launchtab.h"
 #include "engines/paths.h"
@@ -34,78 +36,170 @@
 
 extern char **environ;
 
+/* When the launch started, as local time and in ms since the epoch. */
 static void
-add_time(cJSON *rec)
+add_time(struct launch_record *rec)
 {
 	char buf[64];
-	time_t now = time(NULL);
+	struct timespec now;
 	struct tm tm;
 
-	localtime_r(&now, &tm);
+	clock_gettime(CLOCK_REALTIME, &now);
+	localtime_r(&now.tv_sec, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S%z", &tm);
-	cJSON_AddStringToObject(rec, "time", buf);
+	rec->time = xstrdup(buf);
+	rec->start_ms = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-static cJSON *
-new_record(const char *path, char *const argv[])
+/* This process (pid and host: the journal merges its later records). */
+static void
+new_record(struct launch_record *rec, const char *path, char *const argv[])
 {
-	cJSON *rec = cJSON_CreateObject();
 	char cwd[PATH_MAX], host[256];
 
-	add_time(rec);
-	cJSON_AddNumberToObject(rec, "pid", getpid());
+	launch_record_init(rec);
+	rec->pid = getpid();
 	if (gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
-		cJSON_AddStringToObject(rec, "host", host);
+		rec->host = xstrdup(host);
 	}
+	if (argv == NULL)
+		return;		/* a later word on the same launch */
+	add_time(rec);
 	if (getcwd(cwd, sizeof(cwd)) != NULL)
-		cJSON_AddStringToObject(rec, "cwd", cwd);
-	cJSON_AddStringToObject(rec, "path", path);
-	cJSON_AddItemToObject(rec, "argv", json_strings(argv));
+		rec->cwd = xstrdup(cwd);
+	rec->path = xstrdup(path);
+	for (; *argv != NULL; argv++)
+		strv_push(&rec->argv, *argv);
 	/* Without it torch_npu collects nothing from the device. */
-	cJSON_AddBoolToObject(rec, "cann", getenv("ASCEND_TOOLKIT_HOME") ||
-	    getenv("ASCEND_HOME_PATH"));
-	return rec;
+	rec->cann = getenv("ASCEND_TOOLKIT_HOME") ||
+	    getenv("ASCEND_HOME_PATH");
+}
+
+/*
+ * The option grammar of the launch's launcher ("torchrun", "msrun"; NULL
+ * for an entry started directly) and, in *FIRST, its first option.
+ */
+static const char *
+launcher_grammar(const struct launchtab *t, const char *path,
+    char *const cmd[], int *first)
+{
+	struct launch_match m;
+	const char *key = MATCH_KEY_LAUNCHER, *name = path;
+	const struct strv *sets = &t->launcher_sets;
+	int i;
+
+	*first = 1;
+	switch (match_launch(t->match, path, cmd, &m)) {
+	case LAUNCH_PY_MODULE:
+		key = MATCH_KEY_MODULE;
+		sets = &t->module_sets;
+		/* FALLTHROUGH */
+	case LAUNCH_PY_SCRIPT:
+		name = m.operand;
+		*first = m.next;
+		break;
+	case LAUNCH_LAUNCHER:
+		break;
+	default:
+		return NULL;
+	}
+	i = table_find(t->match, key, name);
+	return i >= 0 && (size_t)i < sets->n ? sets->v[i] : NULL;
+}
+
+/* Where the launch's processes run, as its launcher reads it. */
+static void
+add_place(struct launch_record *rec, const struct launchtab *t,
+    const char *path, char *const cmd[], int script)
+{
+	struct launch_place *p = &rec->place;
+	struct topology c;
+	int first;
+	const char *grammar = launcher_grammar(t, path, cmd, &first);
+
+	topology_read(grammar, cmd, first, script >= 0 ? script :
+	    (int)vec_count(cmd), environ, &c);
+	p->node_rank = c.node_rank;
+	p->node_rank_from = xstrdup(c.node_rank_from);
+	p->nnodes = c.nnodes;
+	p->nproc_per_node = c.nlocal;
+	p->first_rank = c.first_rank;
+	p->world_size = c.world;
+	p->master_addr = c.master_addr[0] != '\0' ? xstrdup(c.master_addr) :
+	    NULL;
+	p->master_port = c.master_port;
+}
+
+/* What the launch is: its engine, script and place in the job. */
+static void
+describe(struct launch_record *rec, const struct launchtab *t,
+    const char *path, const struct launch *l, char *const cmd[])
+{
+	rec->engine = xstrdup(engine_name(l->engine));
+	rec->framework = xstrdup(engine_framework(l->engine));
+	if (l->script >= 0)
+		rec->script = xstrdup(cmd[l->script]);
+	add_place(rec, t, path, cmd, l->script);
+}
+
+/* The profiled ranks that run on this node (unknown: NULL). */
+static void
+add_expected(struct launch_record *rec)
+{
+	int first = rec->place.first_rank, n = rec->place.nproc_per_node;
+
+	if (first < 0 || n < 1)
+		return;
+	rec->expected = xcalloc((size_t)n, sizeof(*rec->expected));
+	for (int r = first; r < first + n; r++) {
+		int want = rec->ranks_all;
+
+		for (size_t i = 0; i < rec->nranks; i++)
+			want |= rec->ranks[i] == r;
+		if (want)
+			rec->expected[rec->nexpected++] = r;
+	}
 }
 
 /* What the launch will collect, for the report. */
 static void
-add_settings(cJSON *rec, const struct plan *p, const struct rewrite *rw)
+add_settings(struct launch_record *rec, const struct plan *p,
+    const struct rewrite *rw)
 {
-	cJSON *r;
 
-	cJSON_AddStringToObject(rec, "save_path", rw->save_path);
-	cJSON_AddNumberToObject(rec, "step_start", rw->step_start);
-	cJSON_AddNumberToObject(rec, "step_end", rw->step_end);
-	if (p->ranks_all)
-		cJSON_AddStringToObject(rec, "ranks", "all");
-	else {
-		r = cJSON_AddArrayToObject(rec, "ranks");
+	rec->save_path = xstrdup(rw->save_path);
+	rec->step_start = rw->step_start;
+	rec->step_end = rw->step_end;
+	rec->ranks_all = p->ranks_all != 0;
+	if (!p->ranks_all) {
+		rec->nranks = p->nranks > 0 ? p->nranks : 1;
+		rec->ranks = xcalloc(rec->nranks, sizeof(*rec->ranks));
 		for (size_t i = 0; i < p->nranks; i++)
-			cJSON_AddItemToArray(r, cJSON_CreateNumber(p->ranks[i]));
-		if (p->nranks == 0)
-			cJSON_AddItemToArray(r, cJSON_CreateNumber(0));
+			rec->ranks[i] = p->ranks[i];
 	}
-	cJSON_AddStringToObject(rec, "level", p->level);
+	add_expected(rec);
+	rec->level = xstrdup(p->level);
 	/* What really happens: the engine may not have the plan's choice. */
-	cJSON_AddBoolToObject(rec, "analyse", rw->analyse);
-	cJSON_AddStringToObject(rec, "mode", rw->mode);
-	if (rw->written.n > 0)
-		cJSON_AddItemToObject(rec, "copies", json_strings(rw->written.v));
-	if (rw->existing.n > 0)
-		cJSON_AddItemToObject(rec, "existing",
-		    json_strings(rw->existing.v));
+	rec->analyse = rw->analyse;
+	rec->mode = xstrdup(rw->mode);
+	for (size_t i = 0; i < rw->written.n; i++)
+		strv_push(&rec->copies, rw->written.v[i]);
+	for (size_t i = 0; i < rw->existing.n; i++)
+		strv_push(&rec->existing, rw->existing.v[i]);
 }
 
+/* Append REC with STATUS and WHY to the journal, and free it. */
 static void
-record(const char *session, cJSON *rec, const char *status, const char *why)
+record(const char *session, struct launch_record *rec,
+    enum launch_status status, const char *why)
 {
-	cJSON_AddStringToObject(rec, "status", status);
+	rec->status = status;
 	if (why != NULL)
-		cJSON_AddStringToObject(rec, "reason", why);
+		rec->reason = xstrdup(why);
 	if (journal_append(session, rec) == -1)
 		warn(_("cannot write the journal in %s"), session);
-	cJSON_Delete(rec);
+	launch_record_free(rec);
 }
 
 /*
@@ -143,38 +237,34 @@ launcher_environ(const char *shim, const struct strv *set, char **ld)
  * allocates anything: msprof-exec exits 66 with the list.
  */
 static int
-refuse_missing(const char *session, cJSON *rec, const struct launch *l,
-    char *const cmd[])
+refuse_missing(const char *session, struct launch_record *rec,
+    const struct launch *l, char *const cmd[])
 {
-	struct strv missing = { 0 };
 	char *list;
 
-	launch_missing_paths(l, cmd, &missing);
-	if (missing.n == 0)
+	launch_missing_paths(l, cmd, &rec->missing);
+	if (rec->missing.n == 0)
 		return 0;
-	list = strv_join(missing.v, "\n  ");
+	list = strv_join(rec->missing.v, "\n  ");
 	warnx(_("the launch names paths that do not exist (relative to %s); "
-	    "it was not started:\n  %s"), cJSON_GetStringValue(
-	    cJSON_GetObjectItemCaseSensitive(rec, "cwd")), list);
-	cJSON_AddItemToObject(rec, "missing", json_strings(missing.v));
-	cJSON_AddNumberToObject(rec, "exit", EX_NOINPUT);
+	    "it was not started:\n  %s"), rec->cwd, list);
 	free(list);
-	list = strv_join(missing.v, ", ");
-	record(session, rec, "refused", list);
+	rec->exit = EX_NOINPUT;
+	list = strv_join(rec->missing.v, ", ");
+	record(session, rec, LAUNCH_MISSING_PATHS, list);
 	free(list);
-	strv_free(&missing);
 	return 1;
 }
 
-/* A later word on this process's launch (journal.h merges it). */
+/* A later word on this process's launch (the journal merges it). */
 static void
-record_update(const char *session, const char *path, const char *status,
-    const char *why)
+record_update(const char *session, const char *path,
+    enum launch_status status, const char *why)
 {
-	cJSON *rec = new_record(path, NULL);
+	struct launch_record rec;
 
-	cJSON_DeleteItemFromObjectCaseSensitive(rec, "argv");
-	record(session, rec, status, why);
+	new_record(&rec, path, NULL);
+	record(session, &rec, status, why);
 }
 
 /*
@@ -195,7 +285,7 @@ run(const char *session, const char *mode, const char *path,
 	if (errno == E2BIG && argv != orig) {
 		warnx(_("the profiled command line is too long for this system; "
 		    "running %s without profiling"), path);
-		record_update(session, path, "unchanged",
+		record_update(session, path, LAUNCH_LEFT_ALONE,
 		    _("the profiled command line is too long for this system"));
 		execve(path, orig, envp);
 		argv = orig;	/* for the shell below too */
@@ -216,7 +306,7 @@ run(const char *session, const char *mode, const char *path,
 	e = errno;
 	warn(_("cannot run %s"), path);
 	why = xasprintf(_("cannot run %s: %s"), path, i18n_strerror(e));
-	record_update(session, path, "failed", why);
+	record_update(session, path, LAUNCH_FAILED, why);
 	free(why);
 	free(envp);
 	free(ld);
@@ -230,7 +320,7 @@ run(const char *session, const char *mode, const char *path,
 static int
 inject(const struct plan *plan, const struct launchtab *tab,
     const char *mode, const char *session, const char *path, char **cmd,
-    cJSON *rec)
+    struct launch_record *rec)
 {
 	struct launch l;
 	struct rewrite rw;
@@ -238,18 +328,19 @@ inject(const struct plan *plan, const struct launchtab *tab,
 	int status;
 
 	launch_classify(tab, plan->framework, path, cmd, &l);
-	cJSON_AddStringToObject(rec, "engine", engine_name(l.engine));
-	if (l.script >= 0)
-		cJSON_AddStringToObject(rec, "script", cmd[l.script]);
+	describe(rec, tab, path, &l, cmd);
 	if (l.engine == ENGINE_NONE) {
-		record(session, rec, "unchanged", l.why);
+		if (l.forcible)
+			rec->force = xstrdup("--framework llm|mm");
+		record(session, rec, LAUNCH_LEFT_ALONE, l.why);
 		return run(session, mode, path, cmd, cmd, plan->shim, NULL);
 	}
 	if (refuse_missing(session, rec, &l, cmd))
 		return EX_NOINPUT;
 	if (launch_rewrite(plan, &l, cmd, environ, session, &rw, &why) == -1) {
 		warnx("%s", why);
-		record(session, rec, "refused", why);
+		rec->exit = EX_CONFIG;
+		record(session, rec, LAUNCH_REFUSED, why);
 		free(why);
 		rewrite_free(&rw);
 		return EX_CONFIG;
@@ -258,12 +349,13 @@ inject(const struct plan *plan, const struct launchtab *tab,
 	for (size_t i = 0; !rw.kept && i < rw.notes.n; i++)
 		warnx(_("note: %s"), rw.notes.v[i]);
 	if (rw.kept) {
-		record(session, rec, "kept",
+		record(session, rec, LAUNCH_KEPT,
 		    _("the launch's own profiling settings were kept"));
 		status = run(session, mode, path, cmd, cmd, plan->shim, NULL);
 	} else {
-		cJSON_AddItemToObject(rec, "new_argv", json_strings(rw.argv.v));
-		record(session, rec, "injected", NULL);
+		for (size_t i = 0; i < rw.argv.n; i++)
+			strv_push(&rec->new_argv, rw.argv.v[i]);
+		record(session, rec, LAUNCH_INJECTED, NULL);
 		status = run(session, mode, path, rw.argv.v, cmd, plan->shim,
 		    &rw.env);
 	}
@@ -278,7 +370,7 @@ main(int argc, char **argv)
 	char **cmd, *why = NULL, *plan_path;
 	struct plan plan;
 	struct launchtab tab = { 0 };	/* stays empty when no plan is read */
-	cJSON *rec;
+	struct launch_record rec;
 	int status;
 
 	/* No i18n_init(): the catalogue is bound at the first message. */
@@ -291,16 +383,16 @@ main(int argc, char **argv)
 	session = argv[INJECT_ARGV_SESSION];
 	path = argv[INJECT_ARGV_PATH];
 	cmd = argv + INJECT_ARGV_CMD;
-	rec = new_record(path, cmd);
+	new_record(&rec, path, cmd);
 	plan_path = xasprintf("%s/%s", session, SESSION_PLAN);
 
 	if (plan_read(&plan, plan_path, &why) == -1 ||
 	    launchtab_load(&tab, plan.launchtab ? plan.launchtab : "", &why) == -1) {
 		warnx(_("%s; running the launch without profiling"), why);
-		record(session, rec, "unchanged", why);
+		record(session, &rec, LAUNCH_LEFT_ALONE, why);
 		status = run(session, mode, path, cmd, cmd, plan.shim, NULL);
 	} else
-		status = inject(&plan, &tab, mode, session, path, cmd, rec);
+		status = inject(&plan, &tab, mode, session, path, cmd, &rec);
 	free(why);
 	free(plan_path);
 	launchtab_free(&tab);

@@ -31,23 +31,21 @@ static const char torch_npu_analyse[] =
     "analyse(sys.argv[1], export_type=sys.argv[2:] or None)\n";
 
 /* The first profiled launch of the session of PATH (or its parent). */
-static cJSON *
-find_launch(const char *path, cJSON **journal)
+static const struct launch_record *
+find_launch(const char *path, struct journal *journal)
 {
-	char *copy = xstrdup(path), *session = session_find(path), *status;
-	cJSON *rec;
+	char *copy = xstrdup(path), *session = session_find(path);
 
 	if (session == NULL)
 		session = session_find(dirname(copy));
 	free(copy);
-	*journal = session != NULL ? journal_read(session) : cJSON_CreateArray();
+	memset(journal, 0, sizeof(*journal));
+	if (session != NULL)
+		journal_read(session, journal);
 	free(session);
-	cJSON_ArrayForEach(rec, *journal) {
-		status = cJSON_GetStringValue(
-		    cJSON_GetObjectItemCaseSensitive(rec, "status"));
-		if (status != NULL && strcmp(status, "injected") == 0)
-			return rec;
-	}
+	for (size_t i = 0; i < journal->n; i++)
+		if (journal->recs[i].status == LAUNCH_INJECTED)
+			return &journal->recs[i];
 	return NULL;
 }
 
@@ -103,9 +101,10 @@ analyse_main(int argc, char **argv)
 	const char *use = _("usage: msprof-exec analyse [--export-type "
 	    "text|db]... PATH\n");
 	struct strv types = { 0 }, cmd = { 0 };
-	const char *python = NULL, *engine = "", *cwd = NULL, *tool;
+	const char *python = NULL, *engine = NULL, *cwd = NULL, *tool;
 	char *path, *toolpath = NULL;
-	cJSON *journal, *rec;
+	const struct launch_record *rec;
+	struct journal journal;
 	int c, rc;
 
 	optind = 1;
@@ -124,12 +123,9 @@ analyse_main(int argc, char **argv)
 	if ((path = realpath(argv[optind], NULL)) == NULL)
 		err(EX_NOINPUT, "%s", argv[optind]);
 	if ((rec = find_launch(path, &journal)) != NULL) {
-		python = job_python(cJSON_GetStringValue(
-		    cJSON_GetObjectItemCaseSensitive(rec, "path")));
-		engine = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rec,
-		    "engine"));
-		cwd = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rec,
-		    "cwd"));
+		python = job_python(rec->path);
+		engine = rec->engine;
+		cwd = rec->cwd;
 	}
 	if (python == NULL)
 		python = "python3";
@@ -159,6 +155,6 @@ analyse_main(int argc, char **argv)
 	free(path);
 	strv_free(&cmd);
 	strv_free(&types);
-	cJSON_Delete(journal);
+	journal_free(&journal);
 	return rc;
 }

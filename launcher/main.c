@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,22 +29,14 @@
 #include "report/report.h"
 #include "engines/paths.h"
 #include "engines/rewrite.h"
+#include "common/jsonfile.h"
+#include "common/outfile.h"
 #include "run.h"
 #include "scan/scan.h"
 #include "table.h"
 #include "common/util.h"
 
 extern char **environ;
-
-/* The command to run: a script ending in .sh runs with bash. */
-static void
-command_argv(char **cmd, struct strv *out)
-{
-	if (ends_with(cmd[0], ".sh"))
-		strv_push(out, "bash");
-	for (; *cmd != NULL; cmd++)
-		strv_push(out, *cmd);
-}
 
 /* Where the command's program is, when it can be found. */
 static char *
@@ -52,10 +45,144 @@ command_path(const char *name)
 	char buf[PATH_MAX];
 
 	if (strchr(name, '/') != NULL)
-		return xstrdup(name);
+		return access(name, F_OK) == 0 ? xstrdup(name) : NULL;
 	if (resolve_path(name, getenv("PATH"), buf, sizeof(buf)) == NULL)
 		return NULL;
 	return xstrdup(buf);
+}
+
+/* Where bash finds a script NAME: as given, else on PATH. */
+static char *
+script_path(const char *name)
+{
+	if (access(name, F_OK) == 0)
+		return xstrdup(name);
+	return strchr(name, '/') == NULL ? command_path(name) : NULL;
+}
+
+/* The Levenshtein distance of A and B, for names of a few letters. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t row[32], la = strlen(a), lb = strlen(b), diag, up;
+
+	if (la >= 32 || lb >= 32)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? diag : 1 + (diag < up ?
+			    (diag < row[j - 1] ? diag : row[j - 1]) :
+			    (up < row[j - 1] ? up : row[j - 1]));
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * NAME cannot be found: a subcommand mistyped is a usage error, anything
+ * else a missing input; either way before a session folder exists.
+ */
+static void __attribute__((noreturn))
+missing(const char *name, int script)
+{
+	static const char *const subs[] = { "report", "trigger", "analyse",
+	    NULL };
+
+	for (int i = 0; !script && subs[i] != NULL; i++)
+		if (strchr(name, '/') == NULL && distance(name, subs[i]) <= 2)
+			errx(EX_USAGE, _("%s: no such command; did you mean "
+			    "'msprof-exec %s'? The subcommands are report, "
+			    "trigger and analyse (msprof-exec --help)"), name,
+			    subs[i]);
+	if (script)
+		errx(EX_NOINPUT, _("%s: no such script; check its path "
+		    "(nothing was run)"), name);
+	errx(EX_NOINPUT, _("%s: command not found; check its name and PATH "
+	    "(nothing was run)"), name);
+}
+
+/* Does PATH start with a #! line? */
+static int
+has_shebang(const char *path)
+{
+	char head[2] = "";
+	FILE *f = fopen(path, "rb");
+
+	if (f == NULL)
+		return 0;
+	if (fread(head, 1, 2, f) != 2)
+		head[0] = '\0';
+	fclose(f);
+	return head[0] == '#' && head[1] == '!';
+}
+
+/*
+ * The command runs as given: a program is executed, and a script's #!
+ * line chooses its interpreter.  Only a .sh file that is not executable,
+ * or has no #! line (bash itself would run it), runs with bash, as
+ * `bash FILE` would find it.  *EXEC: the file to execute when PATH must
+ * not be searched for it (an executable .sh of the current directory),
+ * else NULL.
+ */
+static void
+command_argv(char **cmd, struct strv *out, char **exec)
+{
+	char *where;
+
+	*exec = NULL;
+	if (ends_with(cmd[0], ".sh")) {
+		if ((where = script_path(cmd[0])) == NULL)
+			missing(cmd[0], 1);
+		if (access(where, X_OK) != 0 || !has_shebang(where))
+			strv_push(out, "bash");
+		else if (strchr(cmd[0], '/') == NULL &&
+		    access(cmd[0], F_OK) == 0)
+			*exec = xstrdup(cmd[0]);
+		free(where);
+	} else if ((where = command_path(cmd[0])) == NULL)
+		missing(cmd[0], strchr(cmd[0], '/') != NULL);
+	else
+		free(where);
+	for (; *cmd != NULL; cmd++)
+		strv_push(out, *cmd);
+}
+
+/*
+ * Questions are asked on the terminal: on stderr while it is one, else on
+ * the terminal itself (/dev/tty), so that with the output redirected
+ * (msprof-exec bash train.sh > run.log 2>&1) the table and the question
+ * are seen, and an edit's complaint too.  Returns the stderr to put back
+ * with tty_end(), or -1.
+ */
+static int
+tty_begin(void)
+{
+	int tty, saved;
+
+	if (isatty(STDERR_FILENO) ||
+	    (tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)) == -1)
+		return -1;
+	fflush(stderr);
+	if ((saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) != -1)
+		dup2(tty, STDERR_FILENO);
+	close(tty);
+	return saved;
+}
+
+static void
+tty_end(int saved)
+{
+	if (saved == -1)
+		return;
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
 }
 
 /*
@@ -67,12 +194,14 @@ static void
 confirm(struct options *o, const struct facts *x)
 {
 	char answer[256], *name, *value, *save = NULL;
+	int saved;
 
 	if (o->yes)
 		return;
 	if (!isatty(STDIN_FILENO))
 		errx(EX_USAGE, _("no terminal to confirm the plan on; add --yes "
 		    "(-y) to start without confirmation"));
+	saved = tty_begin();
 	for (;;) {
 		fprintf(stderr, _("msprof-exec will profile with:\n"));
 		table_print(stderr, &o->plan, x);
@@ -81,7 +210,7 @@ confirm(struct options *o, const struct facts *x)
 		    answer[0] == 'n' || answer[0] == 'N')
 			errx(1, _("not started"));
 		if (answer[0] == 'y' || answer[0] == 'Y')
-			return;
+			break;
 		if (answer[0] != 'e' && answer[0] != 'E')
 			continue;
 		fprintf(stderr, _("Item and value (e.g. level level2, steps 5:7, "
@@ -96,6 +225,7 @@ confirm(struct options *o, const struct facts *x)
 			    NULL);
 		}
 	}
+	tty_end(saved);
 }
 
 /* OUTPUT/msprof-exec_HOST_TIME_PID, absolute: the injector may cd. */
@@ -156,6 +286,7 @@ child_environ(const struct install *in, const struct launchtab *tab,
 /* What msprof-exec knows about the command before running it. */
 struct job {
 	struct strv	 cmd;		/* what runs (.sh with bash) */
+	char		*exec;		/* run this file, not cmd[0] on PATH */
 	char		*path;		/* cmd[0] found on PATH, or NULL */
 	struct launch	 launch;	/* when cmd is itself a launch */
 	struct scan	 scan;		/* when cmd runs a script */
@@ -169,6 +300,7 @@ static void
 job_free(struct job *j)
 {
 	strv_free(&j->cmd);
+	free(j->exec);
 	free(j->path);
 	scan_free(&j->scan);
 	free(j->runs);
@@ -210,7 +342,7 @@ python_of(const char *path)
 	return xstrdup_null(job_python(path));
 }
 
-/* Is the command a shell running a script (bash train.sh)? */
+/* Is the command a shell running a script (bash train.sh, ./train.sh)? */
 static const char *
 script_of(const struct strv *cmd)
 {
@@ -220,7 +352,7 @@ script_of(const struct strv *cmd)
 		if (strcmp(path_base(cmd->v[0]), shells[i]) == 0 &&
 		    cmd->v[1][0] != '-')
 			return cmd->v[1];
-	return NULL;
+	return ends_with(cmd->v[0], ".sh") ? cmd->v[0] : NULL;
 }
 
 /* Read the command, and the script it runs, without running anything. */
@@ -229,18 +361,19 @@ prepare(struct job *j, const struct launchtab *tab, const char *framework,
     char **argv)
 {
 	const char *script;
-	char *why = NULL, *lpath;
+	char *why = NULL, *lpath = NULL;
 
 	memset(j, 0, sizeof(*j));
 	launch_classify(tab, framework, NULL, NULL, &j->launch);
 	j->facts = (struct facts){ NULL, NULL, NULL, -1, ENGINE_NONE,
 	    &j->left_alone };
-	command_argv(argv, &j->cmd);
+	command_argv(argv, &j->cmd, &j->exec);
 	script = script_of(&j->cmd);
-	if (script != NULL && access(script, F_OK) == -1 &&
-	    strchr(script, '/') != NULL)
-		err(EX_NOINPUT, "%s", script);
-	if ((j->path = command_path(j->cmd.v[0])) != NULL)
+	if (script != NULL && (lpath = script_path(script)) == NULL)
+		missing(script, 1);
+	free(lpath);
+	if ((j->path = j->exec != NULL ? xstrdup(j->exec) :
+	    command_path(j->cmd.v[0])) != NULL)
 		launch_classify(tab, framework, j->path, j->cmd.v, &j->launch);
 	note_left_alone(j, &j->launch, j->cmd.v);
 	j->python = python_of(j->path);
@@ -397,6 +530,7 @@ settle_existing(struct options *o, const struct job *j, char **argv)
 {
 	struct strv found = { 0 };
 	char answer[64], *list, *rest;
+	int saved;
 
 	if (o->plan.existing != EXISTING_ASK)
 		return;
@@ -410,24 +544,45 @@ settle_existing(struct options *o, const struct job *j, char **argv)
 		    "(%s); run one of:\n  msprof-exec --existing keep %s\n  "
 		    "msprof-exec --existing override %s"), list, rest, rest);
 	}
+	saved = tty_begin();
 	fprintf(stderr, _("The command already sets profiling options: %s\n"
 	    "Keep them (k) or use msprof-exec's settings (o)? "), list);
 	if (fgets(answer, sizeof(answer), stdin) == NULL ||
 	    (answer[0] != 'k' && answer[0] != 'o'))
 		errx(1, _("not started"));
+	tty_end(saved);
 	o->plan.existing = answer[0] == 'k' ? EXISTING_KEEP : EXISTING_OVERRIDE;
 	free(list);
 	strv_free(&found);
 }
 
-/* Create the session and run the command in it; the wait status. */
-static int
+/*
+ * The files the run writes for the user are checked before anything
+ * runs: a training of hours must not end in "cannot write".
+ */
+static void
+check_outputs(const struct options *o)
+{
+	char *why = NULL;
+
+	if (o->json != NULL &&
+	    outfile_check(o->json, OUTFILE_REPLACE, &why) == -1)
+		errx(EX_CANTCREAT, _("--json: %s; give a path in a writable "
+		    "directory"), why);
+	if (o->log != NULL && outfile_check(o->log, OUTFILE_STREAM, &why) == -1)
+		errx(EX_CANTCREAT, _("--log: %s; give a path in a writable "
+		    "directory"), why);
+}
+
+/* Create the session and run the command in it, until the job is gone. */
+static void
 start(struct options *o, struct job *j, const struct install *in,
-    const struct launchtab *tab, char **session, char **log)
+    const struct launchtab *tab, char **session, char **log,
+    struct run_end *end)
 {
 	struct strv vars = { 0 }, iargv = { 0 };
 	struct capture cap;
-	char *plan_path;
+	char *plan_path, *why = NULL;
 	pid_t pid;
 
 	*session = make_session(plan_output(&o->plan, j->facts.engine));
@@ -439,9 +594,8 @@ start(struct options *o, struct job *j, const struct install *in,
 		err(EX_CANTCREAT, _("cannot write %s"), plan_path);
 	free(plan_path);
 	*log = xasprintf("%s/%s", *session, SESSION_LOG);
-	if (capture_open(&cap, *log, o->log) == -1)
-		err(EX_CANTCREAT, _("cannot write the log copy %s"),
-		    cap.logs[0] == -1 ? *log : o->log);
+	if (capture_open(&cap, *log, o->log, &why) == -1)
+		errx(EX_CANTCREAT, "%s", why);
 	if (j->launch.kind != LAUNCH_NONE) {
 		/* The command is itself the launcher: no shim needed. */
 		strv_push(&iargv, in->injector);
@@ -450,11 +604,11 @@ start(struct options *o, struct job *j, const struct install *in,
 		strv_push(&iargv, j->path);
 		for (size_t i = 0; i < j->cmd.n; i++)
 			strv_push(&iargv, j->cmd.v[i]);
-		pid = run_start(iargv.v, environ, 0, &cap);
+		pid = run_start(iargv.v[0], iargv.v, environ, &cap);
 	} else {
 		char **envp = child_environ(in, tab, *session, &vars);
 
-		pid = run_start(j->cmd.v, envp, 1, &cap);
+		pid = run_start(j->exec, j->cmd.v, envp, &cap);
 		free(envp[vec_count(envp) - 1]);	/* env_fix's LD_PRELOAD */
 		free(envp);
 	}
@@ -462,36 +616,42 @@ start(struct options *o, struct job *j, const struct install *in,
 	strv_free(&iargv);
 	if (pid == -1)
 		err(EX_OSERR, "fork");
-	return run_wait(pid, &cap);
+	run_wait(pid, &cap, end);
 }
 
 /* Report, and exit as the command did (or 66/78 for refused launches). */
 static void __attribute__((noreturn))
 finish(const struct options *o, const char *session, const char *log,
-    int status)
+    const struct run_end *end)
 {
 	struct report_in rin = { 0 };
+	struct journal journal;
 	struct report r;
 	struct stat st;
 	char *plan_path = xasprintf("%s/%s", session, SESSION_PLAN), *text;
 
 	rin.session = session;
-	rin.journal = journal_read(session);
+	journal_read(session, &journal);
+	rin.journal = &journal;
 	rin.log = text = read_file(log, NULL);
-	rin.status = status;
+	rin.status = end->status;
+	rin.interrupted = end->signal;
+	rin.running = end->running;
+	rin.nrunning = end->nrunning;
 	rin.since = stat(plan_path, &st) == 0 ? st.st_mtime - 1 : 0;
 	rin.quiet = o->quiet;
 	rin.verbose = o->verbose;
 	rin.json = o->json;
+	rin.html = o->html;
 	free(plan_path);
-	report_run(&rin, &r);
-	cJSON_Delete(rin.journal);
+	report_run(&rin, 1, &r);
+	journal_free(&journal);
 	free(text);
 	if (r.missing_paths > 0)
 		exit(EX_NOINPUT);
 	if (r.refused > 0)
 		exit(EX_CONFIG);
-	run_exit_like(status);
+	run_exit_like(end->status);
 }
 
 #ifndef GIT_REVISION
@@ -526,6 +686,7 @@ main(int argc, char **argv)
 	struct install in = { 0 };
 	struct launchtab tab = { 0 };
 	struct job j = { 0 };
+	struct run_end end;
 	char *why = NULL, *session, *log;
 	int status = 0;
 
@@ -553,6 +714,7 @@ main(int argc, char **argv)
 		status = EX_USAGE;
 		goto out;
 	}
+	check_outputs(&o);
 	if (launchtab_load(&tab, in.launchtab, &why) == -1)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.plan.framework, o.cmd);
@@ -566,8 +728,8 @@ main(int argc, char **argv)
 	    o.quiet)) != 0)
 		goto out;
 	confirm(&o, &j.facts);
-	status = start(&o, &j, &in, &tab, &session, &log);
-	finish(&o, session, log, status);
+	start(&o, &j, &in, &tab, &session, &log, &end);
+	finish(&o, session, log, &end);
 out:
 	job_free(&j);
 	launchtab_free(&tab);

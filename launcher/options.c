@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "report/report.h"
 #include "options.h"
 
 /* A window this long needs --force: large jobs need 2 to 3 steps. */
@@ -22,7 +23,7 @@ enum {
 	OPT_STEP_START = 256, OPT_STEP_END, OPT_NO_CPU, OPT_SIMPLIFY,
 	OPT_EXPORT, OPT_AIC, OPT_MODE, OPT_DYNDIR, OPT_NO_ANALYSE, OPT_ITERS,
 	OPT_FRAMEWORK, OPT_EXISTING, OPT_SKIP_CHECKS, OPT_CANN_ENV, OPT_JSON,
-	OPT_LOG, OPT_FORCE
+	OPT_LOG, OPT_FORCE, OPT_HTML
 };
 
 static const struct option longopts[] = {
@@ -49,6 +50,7 @@ static const struct option longopts[] = {
 	{ "skip-checks",	no_argument,	   NULL, OPT_SKIP_CHECKS },
 	{ "cann-env",		required_argument, NULL, OPT_CANN_ENV },
 	{ "json",		required_argument, NULL, OPT_JSON },
+	{ "html",		required_argument, NULL, OPT_HTML },
 	{ "log",		required_argument, NULL, OPT_LOG },
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "verbose",		no_argument,	   NULL, 'v' },
@@ -64,11 +66,11 @@ usage(FILE *f)
 "usage: msprof-exec [OPTIONS] [--] COMMAND [ARG...]\n"
 "       msprof-exec trigger [--start N | --now] [--active K] DIR\n"
 "       msprof-exec analyse [--export-type text|db]... PATH\n"
-"       msprof-exec report [--json FILE] [-v] [-q] PATH\n"
+"       msprof-exec report [--json FILE] [--html FILE] [-v] [-q] PATH...\n"
 "\n"
 "Run COMMAND (a training script or launcher) and collect torch_npu profiling\n"
-"data from the MindSpeed training launches it starts.  A COMMAND ending in\n"
-".sh runs with bash.  Your files are not modified.\n"
+"data from the MindSpeed training launches it starts, run as given (a .sh\n"
+"file that is not executable runs with bash).  Your files are not modified.\n"
 "\n"
 "  -l, --level L            level_none, level0, level1, level2 (level1)\n"
 "  -s, --steps S:E          collect steps S to E-1 (LLM 2:4, MM 10:12)\n"
@@ -86,6 +88,7 @@ usage(FILE *f)
 "  -y, --yes                do not ask for confirmation\n"
 "  -n, --dry-run            show the plan and the rewritten command, run nothing\n"
 "      --skip-checks, --cann-env FILE, --json FILE, --log FILE\n"
+"      --html FILE          the summary of the data as one page\n"
 "  -q, --quiet, -v, --verbose, -h, --help, -V, --version\n"));
 }
 
@@ -331,6 +334,7 @@ parse_one(struct options *o, int c, const char *v)
 	case OPT_SKIP_CHECKS: o->skip_checks = 1; break;
 	case OPT_CANN_ENV: take(&o->cann_env, xstrdup(v)); break;
 	case OPT_JSON: take(&o->json, xstrdup(v)); break;
+	case OPT_HTML: take(&o->html, xstrdup(v)); break;
 	case OPT_LOG: take(&o->log, xstrdup(v)); break;
 	case 'q': o->quiet = 1; break;
 	case 'v': o->verbose = 1; break;
@@ -357,6 +361,21 @@ dynamic_dir_check(const struct plan *p)
 		bad(_("%s '%s': torch_npu's dynamic profiler accepts only "
 		    "letters, digits and the characters _ . / ~ - in its "
 		    "directory; choose a path without others"), opt, dir);
+}
+
+/* The page of --html must be writable before anything runs (73). */
+static void
+html_check(const char *path)
+{
+	char *why = NULL;
+
+	if (path == NULL || report_html_check(path, &why) == 0)
+		return;
+	complain("%s", why);
+	free(why);
+	if (editing != NULL)
+		longjmp(*editing, 1);
+	exit(EX_CANTCREAT);
 }
 
 /* Rules between options, checked once all are read. */
@@ -394,6 +413,7 @@ check(struct options *o)
 			    "needs CPU activity; CPU collection is turned on\n"));
 	}
 	dynamic_dir_check(p);
+	html_check(o->html);
 	if (p->ranks_all && editing == NULL)
 		fprintf(stderr, _("msprof-exec: warning: --ranks all profiles "
 		    "every rank; the data grows with the job (hundreds of MB "
@@ -432,6 +452,7 @@ options_dup(struct options *dst, const struct options *src)
 	plan_dup(&dst->plan, &src->plan);
 	dst->cann_env = xstrdup_null(src->cann_env);
 	dst->json = xstrdup_null(src->json);
+	dst->html = xstrdup_null(src->html);
 	dst->log = xstrdup_null(src->log);
 }
 
@@ -481,5 +502,6 @@ options_free(struct options *o)
 	plan_free(&o->plan);
 	free(o->cann_env);
 	free(o->json);
+	free(o->html);
 	free(o->log);
 }

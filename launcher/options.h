@@ -10,7 +10,7 @@ struct options {
 	struct plan	 plan;
 	int		 yes, dry_run, quiet, verbose, skip_checks, force;
 	int		 help, version;
-	char		*cann_env, *json, *log;
+	char		*cann_env, *json, *html, *log;
 	char		**cmd;		/* the command, NULL-terminated */
 };
 

@@ -13,22 +13,36 @@ struct capture {
 	int	logs[2];	/* files that get a copy, or -1 */
 };
 
-/* Open the pipes and the logs (either path may be NULL); -1 on failure. */
-int	capture_open(struct capture *, const char *log, const char *log2);
+/*
+ * Open the pipes and the logs (either path may be NULL, each is written
+ * as a stream, see common/outfile.h); -1 and *why on failure.
+ */
+int	capture_open(struct capture *, const char *log, const char *log2,
+	    char **why);
 
 /*
- * Start ARGV with ENVP in a child; SEARCH: look ARGV[0] up on PATH.
- * A failed exec makes the child exit 127 (not found) or 126.
+ * Start ARGV with ENVP in a child: FILE, or ARGV[0] looked up on PATH when
+ * FILE is NULL.  A failed exec makes the child exit 127 (not found) or 126.
  */
-pid_t	run_start(char *const argv[], char *const envp[], int search,
+pid_t	run_start(const char *file, char *const argv[], char *const envp[],
 	    struct capture *);
 
+/* How the job ended. */
+struct run_end {
+	int	 status;	/* the command's wait status */
+	int	 signal;	/* SIGINT, SIGTERM, SIGHUP or SIGQUIT msprof-exec
+				   got (and passed on), or 0 */
+	int	*running;	/* processes the script detached (setsid, nohup),
+				   still running; free() it */
+	size_t	 nrunning;
+};
+
 /*
- * Pass the output through until the child exits, and wait for it.
- * SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to msprof-exec are passed on
- * to it; the terminal's own already reach it.  Returns the wait status.
+ * Pass the output through until every process of the job is gone (those
+ * the script detached aside), passing SIGINT, SIGTERM, SIGHUP and SIGQUIT
+ * sent to msprof-exec on to the job.  Returns the command's wait status.
  */
-int	run_wait(pid_t, struct capture *);
+int	run_wait(pid_t, struct capture *, struct run_end *);
 
 /* Exit like the child did: same code, or die of the same signal. */
 void	run_exit_like(int status) __attribute__((noreturn));

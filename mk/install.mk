@@ -12,7 +12,8 @@
 #   msprof-exec-inject
 #   PREFIX/share/msprof-exec/launchers.conf
 #   PREFIX/share/locale/<lang>/LC_MESSAGES/msprof-exec.mo   (when built)
-#   PREFIX/share/man/man1/msprof-exec.1, man5/msprof-exec-launchers.5
+#   PREFIX/share/man/man1/msprof-exec.1, man5/msprof-exec-launchers.5,
+#   man7/msprof-exec-summary.7
 #   PREFIX/share/bash-completion/completions/msprof-exec
 #
 # Nothing is installed in SYSCONFDIR: /etc/msprof-exec/launchers.conf is
@@ -28,12 +29,14 @@ BUILT_LOCALE = $(B)/share/locale
 
 MAN1 = man/msprof-exec.1
 MAN5 = man/msprof-exec-launchers.5
+MAN7 = man/msprof-exec-summary.7
 COMPLETION = completion/msprof-exec
 
 install: all
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(LIBDIR)' \
 	    '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(MANDIR)/man1' \
-	    '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(BASHCOMPDIR)'
+	    '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(MANDIR)/man7' \
+	    '$(DESTDIR)$(BASHCOMPDIR)'
 	$(INSTALL) -m 755 $(LAUNCHER) '$(DESTDIR)$(BINDIR)/msprof-exec'
 	$(INSTALL) -m 755 $(INJECTOR) '$(DESTDIR)$(LIBDIR)/msprof-exec-inject'
 	$(INSTALL) -m 644 $(SHIM) '$(DESTDIR)$(LIBDIR)/msprof-exec-shim.so'
@@ -43,6 +46,7 @@ install: all
 	$(INSTALL) -m 644 $(MAN1) '$(DESTDIR)$(MANDIR)/man1/msprof-exec.1'
 	$(INSTALL) -m 644 $(MAN5) \
 	    '$(DESTDIR)$(MANDIR)/man5/msprof-exec-launchers.5'
+	$(INSTALL) -m 644 $(MAN7) '$(DESTDIR)$(MANDIR)/man7/msprof-exec-summary.7'
 	$(INSTALL) -m 644 $(COMPLETION) '$(DESTDIR)$(BASHCOMPDIR)/msprof-exec'
 # Translations: whatever the build put under $(BUILT_LOCALE).
 	@if [ -d '$(BUILT_LOCALE)' ]; then \
@@ -63,6 +67,7 @@ uninstall:
 	    '$(DESTDIR)$(DATADIR)/launchers.conf' \
 	    '$(DESTDIR)$(MANDIR)/man1/msprof-exec.1' \
 	    '$(DESTDIR)$(MANDIR)/man5/msprof-exec-launchers.5' \
+	    '$(DESTDIR)$(MANDIR)/man7/msprof-exec-summary.7' \
 	    '$(DESTDIR)$(BASHCOMPDIR)/msprof-exec'
 # Translations: those built here, and any msprof-exec catalogue.
 	@if [ -d '$(BUILT_LOCALE)' ]; then \
@@ -77,6 +82,6 @@ uninstall:
 	rmdir '$(DESTDIR)$(LIBDIR)' '$(DESTDIR)$(DATADIR)' 2>/dev/null || true
 
 lint-man:
-	$(MANDOC) -T lint -W warning $(MAN1) $(MAN5)
+	$(MANDOC) -T lint -W warning $(MAN1) $(MAN5) $(MAN7)
 
 .PHONY: install uninstall lint-man

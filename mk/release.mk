@@ -33,7 +33,7 @@ REL_CJSON_SRC ?= $(patsubst %/cJSON.c,%,$(firstword $(wildcard \
 # The oldest glibc the shim loads into: aarch64's first glibc.  Checked on
 # every shim of the release by t/0700-release.t.
 REL_GLIBC_MAX = 2.17
-REL_STATIC_LIBS = -lcjson -lyaml -lbsd -lmd -lm
+REL_STATIC_LIBS = -lcjson -lyaml -lbsd -lmd -lsqlite3 -lm -lpthread
 # A static glibc links in only the locale categories the program reads
 # itself; setlocale(LC_MESSAGES, "") then leaves the category empty and
 # gettext translates nothing.  Pulling the category in keeps zh_CN.
@@ -60,7 +60,8 @@ REL_LICENSES = glibc:/usr/share/doc/libc6/copyright \
 	glibc-LGPL-2.1:/usr/share/common-licenses/LGPL-2.1 \
 	libyaml:/usr/share/doc/libyaml-0-2/copyright \
 	libbsd:/usr/share/doc/libbsd0/copyright \
-	libmd:/usr/share/doc/libmd0/copyright
+	libmd:/usr/share/doc/libmd0/copyright \
+	sqlite:/usr/share/doc/libsqlite3-0/copyright
 
 release: $(REL_TARBALLS) $(REL_DEBS) $(REL_RPMS)
 	@cd $(REL_B) && ls -l $(notdir $^)

@@ -50,7 +50,7 @@ SAN_ENV     = ASAN_OPTIONS=$(ASAN_OPTS) UBSAN_OPTIONS=$(UBSAN_OPTS) \
               LSAN_OPTIONS=$(LSAN_OPTS)
 SAN_DEFAULTS = $(ASAN_ABS)/sanitizer-defaults
 # The checkout as the tests see it, without the build trees.
-SAN_LINKED  = $(filter-out build build-% $(ASAN_B) $(VG_B) $(FUZZ_B),$(wildcard *))
+SAN_LINKED  = $(filter-out build build-% $(ASAN_B) $(VG_B) $(FUZZ_B),$(wildcard *)) .ci
 
 check-sanitize:
 	mkdir -p $(ASAN_ABS)

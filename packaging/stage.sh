@@ -10,7 +10,7 @@ rm -rf "$STAGE"
 lib=$STAGE/lib/msprof-exec
 share=$STAGE/share
 mkdir -p "$STAGE/bin" "$lib" "$share/msprof-exec" "$share/man/man1" \
-    "$share/man/man5" "$share/bash-completion/completions" \
+    "$share/man/man5" "$share/man/man7" "$share/bash-completion/completions" \
     "$STAGE/LICENSES"
 
 install -m 755 "$BUILD/bin/msprof-exec" "$STAGE/bin/msprof-exec"
@@ -24,6 +24,7 @@ install -m 644 "$BUILD/lib/msprof-exec/msprof-exec-shim.so" "$lib/"
 install -m 644 "$TOP/config/launchers.conf" "$share/msprof-exec/"
 install -m 644 "$TOP/man/msprof-exec.1" "$share/man/man1/"
 install -m 644 "$TOP/man/msprof-exec-launchers.5" "$share/man/man5/"
+install -m 644 "$TOP/man/msprof-exec-summary.7" "$share/man/man7/"
 install -m 644 "$TOP/completion/msprof-exec" \
     "$share/bash-completion/completions/"
 (cd "$BUILD/share" && find locale -name '*.mo') | while read -r mo; do

@@ -1,14 +1,41 @@
-/* Known failure messages in a training log, and their fixes. */
+/*
+ * Known failure messages in a training log, and what to do about each.
+ * One table row a rule: the log lines that show the failure, what it
+ * means, and the fix.  A rule is added with one row (and its case in
+ * t/unit/diagnose.c).
+ */
 #include <sys/socket.h>
 
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "diagnose.h"
 
-int
+/* What the c10d store and the launchers print when the port is taken. */
+#define PORT_IN_USE	"Address already in use"
+
+/* Numbers in a message or advice are written {1}, {2}, {3}. */
+#define NNUMS	3
+
+struct rule {
+	const char	*name;
+	const char	*patterns[3];	/* any of them shows the failure */
+	/*
+	 * Optional: the numbers of the texts, read from LOG where a pattern
+	 * was found (from HIT to END); 0 when the rule does not apply after
+	 * all.
+	 */
+	int		(*numbers)(const char *log, const char *hit,
+			    const char *end, int n[]);
+	const char	*message, *advice;
+	const char	*advice_mm;	/* for MindSpeed-MM, when it differs */
+};
+
+/* A TCP port at or above FROM (up to 65535) that nothing listens on, or -1. */
+static int
 free_port(int from)
 {
 	struct sockaddr_in a;
@@ -29,20 +56,228 @@ free_port(int from)
 	return -1;
 }
 
-/* The port in "... [::]:6000 (errno: 98 ..." or "...:6000) ...". */
+/* The port on HIT's line: "... [::]:6000 (errno: 98 ..." or "...:6000) ...". */
 static int
-busy_port(const char *log)
+busy_port(const char *log, const char *hit)
 {
-	const char *p = strstr(log, "Address already in use"), *q;
+	const char *q;
 
-	if (p == NULL)
-		return -1;
-	for (q = p; q > log && q[-1] != '\n'; q--)
+	for (q = hit; q > log && q[-1] != '\n'; q--)
 		;
-	for (const char *c = p; c > q; c--)
+	for (const char *c = hit; c > q; c--)
 		if (c[-1] == ':' && c[0] >= '0' && c[0] <= '9')
 			return atoi(c);
 	return -1;
+}
+
+/* The port in use, and a free one to take instead. */
+static int
+port_and_free(const char *log, const char *hit, const char *end,
+    int n[])
+{
+	n[0] = busy_port(log, hit);
+	n[1] = n[0] > 0 ? free_port(n[0] + 1) : -1;
+	return n[0] > 0 && n[1] > 0;
+}
+
+/* The port in use, and no free one after it. */
+static int
+port_only(const char *log, const char *hit, const char *end,
+    int n[])
+{
+	return busy_port(log, hit) > 0 && !port_and_free(log, hit, end, n);
+}
+
+/* A port in use that the log never names. */
+static int
+port_unnamed(const char *log, const char *hit, const char *end,
+    int n[])
+{
+	for (hit = strstr(log, PORT_IN_USE); hit != NULL;
+	    hit = strstr(hit + 1, PORT_IN_USE))
+		if (busy_port(log, hit) > 0)
+			return 0;
+	return 1;
+}
+
+/* tee's error on the same line: the directory of its file is missing. */
+static int
+tee_no_dir(const char *log, const char *hit, const char *end,
+    int n[])
+{
+	const char *eol = strchr(end, '\n');
+	const char *e = strstr(end, "No such file or directory");
+
+	return e != NULL && (eol == NULL || e < eol);
+}
+
+/* The number right after the pattern. */
+static int
+number(const char *log, const char *hit, const char *end, int n[])
+{
+	if (*end < '0' || *end > '9')
+		return 0;
+	n[0] = atoi(end);
+	return 1;
+}
+
+/* The iteration the checkpoint resumes from, and a window after it. */
+static int
+resumed(const char *log, const char *hit, const char *end, int n[])
+{
+	if (!number(log, hit, end, n))
+		return 0;
+	n[1] = n[0] + 1;
+	n[2] = n[0] + 3;
+	return 1;
+}
+
+static const struct rule rules[] = {
+	{ "out-of-memory", { "NPU out of memory" }, NULL,
+	  N_("NPU out of memory"),
+	  N_("lower --micro-batch-size (or --seq-length), use recomputation "
+	  "or more parallelism; profiling with memory or stack adds to the "
+	  "footprint"),
+	  N_("lower the micro batch size (or the sequence length), use "
+	  "recomputation or more parallelism, and keep profiling light: "
+	  "--data-simplification, no --with memory,stack") },
+	{ "master-port", { PORT_IN_USE }, port_and_free,
+	  N_("MASTER_PORT {1} is already in use on this node (another job, or "
+	  "a leftover process: ss -ltnp | grep :{1})"),
+	  N_("set MASTER_PORT to a free port, e.g. {2}"), NULL },
+	{ "master-port-no-free", { PORT_IN_USE }, port_only,
+	  N_("MASTER_PORT {1} is already in use on this node (another job, or "
+	  "a leftover process: ss -ltnp | grep :{1})"),
+	  N_("set MASTER_PORT to a free port"), NULL },
+	{ "master-port-unnamed", { PORT_IN_USE }, port_unnamed,
+	  N_("the master port is already in use on this node"),
+	  N_("set MASTER_PORT to a free port"), NULL },
+	{ "checkpoint-mismatch", { "size mismatch for", "shape mismatch" },
+	  NULL,
+	  N_("the checkpoint does not fit the model: it was converted with "
+	  "another tensor/pipeline parallel size (TP/PP) than the script uses"),
+	  N_("stop and convert the weights again with the script's TP and PP"),
+	  NULL },
+	{ "tee-logs-dir", { "tee: " }, tee_no_dir,
+	  N_("the script logs with '| tee logs/...' but the logs directory "
+	  "does not exist"),
+	  N_("run 'mkdir -p logs' first"), NULL },
+	{ "start-step-zero", { "profile_step_start should be greater than 0 "
+	  "but now it is " }, number,
+	  N_("MindSpeed refused profile_step_start {1} (steps count from 1)"),
+	  N_("use --steps 1:3 or later"), NULL },
+	{ "start-step-resumed", { "iteration will be loaded from checkpoint, "
+	  "profile_step_start should be greater than " }, resumed,
+	  N_("the run resumes from iteration {1} of its checkpoint (--load)"),
+	  N_("the window must start after it, e.g. --steps {2}:{3}"), NULL },
+	/* torch_npu's own warnings when it collects nothing */
+	{ "dynamic-not-effective", { "Dynamic Profiler config is not "
+	  "effective" }, NULL,
+	  N_("the dynamic profiler ignored the trigger: its start step was "
+	  "already past (start_step -1, trigger --now, needs torch_npu 2.7.1 "
+	  "or later)"),
+	  N_("run 'msprof-exec trigger --start N' with a step still ahead"),
+	  NULL },
+	{ "stopped-in-warmup", { "Incorrect schedule: Stop profiler while "
+	  "current state is WARMUP" }, NULL,
+	  N_("training ended while the profiler was still warming up, before "
+	  "the window"),
+	  N_("lower --steps or raise --train-iters"), NULL },
+	{ "online-parse-failed", { "Profiling data parsing failed",
+	  "Failed to get acl to npu flow events" }, NULL,
+	  N_("torch_npu could not parse the data online: what "
+	  "ASCEND_PROFILER_OUTPUT holds may be incomplete"),
+	  N_("parse again offline with 'msprof-exec analyse', and keep the "
+	  "CANN, torch_npu and driver versions in step"), NULL },
+	{ "dynamic-dir-invalid", { "and profiler will not be enabled" }, NULL,
+	  N_("torch_npu refused the dynamic profiling directory (config_path) "
+	  "as invalid"),
+	  N_("give --dynamic-dir an existing directory the job can write"),
+	  NULL },
+};
+
+#define NRULES	(sizeof(rules) / sizeof(rules[0]))
+
+size_t
+diagnose_nrules(void)
+{
+	return NRULES;
+}
+
+const char *
+diagnose_rule(size_t i)
+{
+	return i < NRULES ? rules[i].name : NULL;
+}
+
+/* TEXT with {1}..{3} replaced by the numbers N. */
+static char *
+fill(const char *text, const int n[])
+{
+	char *out = NULL;
+	size_t size;
+	FILE *f = open_memstream(&out, &size);
+
+	if (f == NULL)
+		abort();
+	for (const char *p = text; *p != '\0'; p++)
+		if (p[0] == '{' && p[1] >= '1' && p[1] <= '0' + NNUMS &&
+		    p[2] == '}') {
+			fprintf(f, "%d", n[p[1] - '1']);
+			p += 2;
+		} else
+			putc(*p, f);
+	fclose(f);
+	return out;
+}
+
+/* Does LOG show R's failure?  N: the numbers of its texts. */
+static int
+applies(const struct rule *r, const char *log, int n[])
+{
+	const char *hit;
+	size_t len;
+
+	for (size_t k = 0; k < 3 && r->patterns[k] != NULL; k++) {
+		len = strlen(r->patterns[k]);
+		for (hit = strstr(log, r->patterns[k]); hit != NULL;
+		    hit = strstr(hit + 1, r->patterns[k]))
+			if (r->numbers == NULL ||
+			    r->numbers(log, hit, hit + len, n))
+				return 1;
+	}
+	return 0;
+}
+
+void
+diagnose_log(const char *log, int mm, struct diagnosis *out)
+{
+	const struct rule *r;
+	const char *advice;
+	int n[NNUMS];
+	char *msg, *adv;
+
+	for (size_t i = 0; log != NULL && i < NRULES; i++) {
+		r = &rules[i];
+		memset(n, 0, sizeof(n));
+		if (!applies(r, log, n))
+			continue;
+		advice = mm && r->advice_mm != NULL ? r->advice_mm : r->advice;
+		msg = fill(_(r->message), n);
+		adv = fill(_(advice), n);
+		strv_push(&out->rules, r->name);
+		/* TRANSLATORS: a failure found in the log, then its fix. */
+		strv_pushf(&out->texts, _("%s: %s"), msg, adv);
+		free(msg);
+		free(adv);
+	}
+}
+
+void
+diagnosis_free(struct diagnosis *d)
+{
+	strv_free(&d->texts);
+	strv_free(&d->rules);
 }
 
 int
@@ -51,7 +286,7 @@ log_last_iteration(const char *log)
 	const char *p = log;
 	int last = -1, n;
 
-	while ((p = strstr(p, "iteration")) != NULL) {
+	while (p != NULL && (p = strstr(p, "iteration")) != NULL) {
 		p += strlen("iteration");
 		while (*p == ' ')
 			p++;
@@ -64,89 +299,16 @@ log_last_iteration(const char *log)
 	return last;
 }
 
-/* The number after NEEDLE in LOG, or -1. */
-static int
-number_after(const char *log, const char *needle)
+int
+log_shows_failure(const char *log)
 {
-	const char *p = strstr(log, needle);
+	/* what a launcher prints when a worker failed */
+	static const char *const marks[] = { "ChildFailedError",
+	    "Traceback (most recent call last):", "[ERROR] failed (exitcode:",
+	    NULL };
 
-	return p == NULL ? -1 : atoi(p + strlen(needle));
-}
-
-/* torch_npu's own warnings when it collects nothing (reference 6). */
-static void
-diagnose_profiler(const char *log, struct strv *out)
-{
-	if (strstr(log, "Dynamic Profiler config is not effective") != NULL)
-		strv_push(out, _("the dynamic profiler ignored the trigger: its "
-		    "start step was already past (start_step -1, trigger --now, "
-		    "needs torch_npu 2.7.1 or later): run 'msprof-exec trigger "
-		    "--start N' with a step still ahead"));
-	if (strstr(log, "Incorrect schedule: Stop profiler while current "
-	    "state is WARMUP") != NULL)
-		strv_push(out, _("training ended while the profiler was still "
-		    "warming up, before the window: lower --steps or raise "
-		    "--train-iters"));
-	if (strstr(log, "Profiling data parsing failed") != NULL ||
-	    strstr(log, "Failed to get acl to npu flow events") != NULL)
-		strv_push(out, _("torch_npu could not parse the data online: "
-		    "what ASCEND_PROFILER_OUTPUT holds may be incomplete; parse "
-		    "again offline with 'msprof-exec analyse', and keep the CANN, "
-		    "torch_npu and driver versions in step"));
-	if (strstr(log, "and profiler will not be enabled") != NULL)
-		strv_push(out, _("torch_npu refused the dynamic profiling "
-		    "directory (config_path) as invalid: give --dynamic-dir an "
-		    "existing directory the job can write"));
-}
-
-void
-diagnose_log(const char *log, int mm, struct strv *out)
-{
-	int port, n;
-	const char *p;
-
-	if (log == NULL)
-		return;
-	if (strstr(log, "NPU out of memory") != NULL)
-		strv_push(out, mm ? _("NPU out of memory: lower the micro batch "
-		    "size (or the sequence length), use recomputation or more "
-		    "parallelism, and keep profiling light: --data-simplification, "
-		    "no --with memory,stack") : _("NPU out of memory: lower "
-		    "--micro-batch-size (or --seq-length), use recomputation or "
-		    "more parallelism; profiling with memory or stack adds to "
-		    "the footprint"));
-	if ((port = busy_port(log)) > 0) {
-		if ((n = free_port(port + 1)) > 0)
-			strv_pushf(out, _("MASTER_PORT %d is already in use on "
-			    "this node (another job, or a leftover process: ss "
-			    "-ltnp | grep :%d); set MASTER_PORT to a free port, "
-			    "e.g. %d"), port, port, n);
-		else
-			strv_pushf(out, _("MASTER_PORT %d is already in use on "
-			    "this node (another job, or a leftover process: ss "
-			    "-ltnp | grep :%d); set MASTER_PORT to a free port"),
-			    port, port);
-	} else if (strstr(log, "Address already in use") != NULL)
-		strv_push(out, _("the master port is already in use on this "
-		    "node; set MASTER_PORT to a free port"));
-	if (strstr(log, "size mismatch for") != NULL ||
-	    strstr(log, "shape mismatch") != NULL)
-		strv_push(out, _("the checkpoint does not fit the model: it was "
-		    "converted with another tensor/pipeline parallel size (TP/PP) "
-		    "than the script uses; stop and convert the weights again with "
-		    "the script's TP and PP"));
-	if ((p = strstr(log, "tee: ")) != NULL &&
-	    strstr(p, "No such file or directory") != NULL)
-		strv_push(out, _("the script logs with '| tee logs/...' but the "
-		    "logs directory does not exist: run 'mkdir -p logs' first"));
-	if ((n = number_after(log, "profile_step_start should be greater than "
-	    "0 but now it is ")) >= 0)
-		strv_pushf(out, _("MindSpeed refused profile_step_start %d: steps "
-		    "count from 1; use --steps 1:3 or later"), n);
-	if ((n = number_after(log, "iteration will be loaded from checkpoint, "
-	    "profile_step_start should be greater than ")) >= 0)
-		strv_pushf(out, _("the run resumes from iteration %d of its "
-		    "checkpoint (--load): the window must start after it, e.g. "
-		    "--steps %d:%d"), n, n + 1, n + 3);
-	diagnose_profiler(log, out);
+	for (int i = 0; log != NULL && marks[i] != NULL; i++)
+		if (strstr(log, marks[i]) != NULL)
+			return 1;
+	return 0;
 }

@@ -1,17 +1,33 @@
 /*
- * Read the training log for the failures engineers hit when profiling
- * (reference section 6) and say what to do about each.
+ * Read the training log for the failures engineers hit when profiling,
+ * and say what to do about each.
  */
 #ifndef MSPROF_DIAGNOSE_H
 #define MSPROF_DIAGNOSE_H
 
+#include <stddef.h>
+
 #include "common/util.h"
 
-/* Append to OUT one message per failure found in LOG (text). */
-void	diagnose_log(const char *log, int mm, struct strv *out);
+/* What the log shows: one text a rule that applies, and the rule's name. */
+struct diagnosis {
+	struct strv	 texts;		/* "what happened: what to do" */
+	struct strv	 rules;		/* parallel: the rules' names */
+};
+
+/*
+ * Add to OUT each known failure LOG (text, or NULL) shows; MM selects the
+ * advice for MindSpeed-MM where it differs.
+ */
+void	diagnose_log(const char *log, int mm, struct diagnosis *out);
+void	diagnosis_free(struct diagnosis *);
+/* The rules, by name, in the order they are tried. */
+size_t	diagnose_nrules(void);
+const char *diagnose_rule(size_t);
+
 /* The highest Megatron iteration the log shows ("iteration N/ M"), or -1. */
 int	log_last_iteration(const char *log);
-/* A TCP port at or above FROM that nothing listens on, or -1. */
-int	free_port(int from);
+/* Does the log show that a worker failed (a launcher's own report)? */
+int	log_shows_failure(const char *log);
 
 #endif

@@ -1,18 +1,16 @@
 /*
- * The report after a run: launches from the journal, the verified output
- * tree, the causes of anything missing, the next step.  Results go to
- * stdout, failures to stderr; --json writes the same as one document.
+ * The report after a run, and `msprof-exec report PATH...`: the model of
+ * each output directory is built once (model.c), then printed (text.c)
+ * and, with --json, written (json.c); with --html the summary's page is
+ * written too.
  */
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <stdarg.h>
-#include <libutil.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,447 +18,216 @@
 #include <unistd.h>
 
 #include "shim/contract.h"
-#include "shim/match.h"
-#include "diagnose.h"
-#include "common/journal.h"
 #include "common/jsonfile.h"
-#include "report.h"
+#include "common/outfile.h"
 #include "common/session.h"
-#include "common/util.h"
-#include "engines/engine.h"
-#include "verify.h"
+#include "summary/summary.h"
+#include "model.h"
 
-#define TREE_ENTRIES	12	/* entries shown per directory */
-
-static int quiet;	/* -q: only errors, on stderr */
-
-/* A result line on stdout, unless -q. */
-static void __attribute__((format(printf, 1, 2)))
-say(const char *fmt, ...)
+int
+report_html_check(const char *path, char **why)
 {
-	va_list ap;
+	char *err = NULL;
 
-	if (quiet)
-		return;
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
+	if (outfile_check(path, OUTFILE_REPLACE, &err) == -1) {
+		*why = xasprintf("--html: %s", err);
+		free(err);
+		return -1;
+	}
+	return 0;
 }
 
-static const char *
-str(const cJSON *rec, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
+/*
+ * Write the summary's page to PATH through what the user named (a device,
+ * a FIFO, a link's target; a regular file replaced atomically).  0, or -1
+ * and *why.
+ */
 static int
-num(const cJSON *rec, const char *key)
+html_write(const struct summary *s, const char *path, char **why)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
+	struct outfile of;
+	FILE *f;
+	int ok;
 
-	return cJSON_IsNumber(v) ? v->valueint : 0;
-}
-
-static char *
-human(int64_t bytes)
-{
-	char buf[8];
-
-	/* Five characters, as ls -h: 0B, 812B, 9.4K, 61K, 1.2M. */
-	humanize_number(buf, 5, bytes, "", HN_AUTOSCALE,
-	    HN_DECIMAL | HN_NOSPACE | HN_B);
-	return xstrdup(buf);
-}
-
-/* "torchrun pretrain_gpt.py" or the first word of the command. */
-static char *
-launch_name(const cJSON *rec)
-{
-	const cJSON *a0 = cJSON_GetArrayItem(
-	    cJSON_GetObjectItemCaseSensitive(rec, "argv"), 0);
-	const char *base = cJSON_IsString(a0) ? a0->valuestring : "?";
-	const char *script = str(rec, "script");
-
-	if (strrchr(base, '/') != NULL)
-		base = strrchr(base, '/') + 1;
-	return *script ? xasprintf("%s %s", base, script) : xstrdup(base);
-}
-
-static char *
-ranks_text(const cJSON *ranks)
-{
-	const cJSON *e;
-	char *s = xstrdup(""), *t;
-
-	if (cJSON_IsString(ranks))
-		return xstrdup(_("all"));
-	cJSON_ArrayForEach(e, ranks) {
-		t = xasprintf("%s%s%d", s, *s ? "," : "", e->valueint);
-		free(s);
-		s = t;
+	if (outfile_open(&of, path, OUTFILE_REPLACE, why) == -1)
+		return -1;
+	if ((f = fdopen(dup(of.fd), "w")) == NULL) {
+		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
+		outfile_discard(&of);
+		return -1;
 	}
-	return s;
-}
-
-/* Collected when triggered (--mode dynamic), not in a step window. */
-static int
-is_dynamic(const cJSON *rec)
-{
-	return strcmp(str(rec, "mode"), "dynamic") == 0;
+	ok = summary_html(s, f) == 0;
+	ok = fclose(f) == 0 && ok;
+	if (!ok) {
+		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
+		outfile_discard(&of);
+		return -1;
+	}
+	return outfile_close(&of, why);
 }
 
 static void
-print_launch(const cJSON *rec)
+write_html(const struct report_model *m, const char *path)
 {
-	char *name = launch_name(rec), *ranks;
-	const char *status = str(rec, "status");
-	const cJSON *c;
+	char *why = NULL;
 
-	if (strcmp(status, "injected") == 0) {
-		ranks = ranks_text(cJSON_GetObjectItemCaseSensitive(rec, "ranks"));
-		if (is_dynamic(rec))
-			say(_("  %s: dynamic (msprof-exec trigger), ranks %s, %s "
-			    "-> %s\n"), name, ranks, str(rec, "level"),
-			    str(rec, "save_path"));
-		else
-			say(_("  %s: steps %d to %d, excluding %d, ranks %s, %s "
-			    "-> %s\n"), name, num(rec, "step_start"),
-			    num(rec, "step_end"), num(rec, "step_end"), ranks,
-			    str(rec, "level"), str(rec, "save_path"));
-		free(ranks);
-		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(rec,
-		    "copies"))
-			say(_("    config copy: %s\n"), c->valuestring);
-	} else if (strcmp(status, "refused") == 0)
-		say(_("  %s: not started: %s\n"), name, str(rec, "reason"));
-	else if (strcmp(status, "failed") == 0)
-		say(_("  %s: failed: %s\n"), name, str(rec, "reason"));
-	else if (strcmp(status, "kept") == 0)
-		say(_("  %s: profiled with its own settings (--existing "
-		    "keep)\n"), name);
-	else
-		say(_("  %s: left alone (%s)\n"), name, str(rec, "reason"));
-	free(name);
-}
-
-static void
-count(const cJSON *journal, struct report *r)
-{
-	const cJSON *rec;
-	const char *s;
-
-	cJSON_ArrayForEach(rec, journal) {
-		s = str(rec, "status");
-		r->injected += strcmp(s, "injected") == 0 ||
-		    strcmp(s, "kept") == 0;
-		r->unchanged += strcmp(s, "unchanged") == 0;
-		r->failed += strcmp(s, "failed") == 0;
-		if (strcmp(s, "refused") == 0) {
-			if (num(rec, "exit") == EX_NOINPUT)
-				r->missing_paths++;
-			else
-				r->refused++;
-		}
+	if (m->summary == NULL)
+		warnx(_("%s: not written: there is no summary (%s)"), path,
+		    m->summary_why != NULL ? m->summary_why :
+		    _("nothing was profiled"));
+	else if (html_write(m->summary, path, &why) == -1) {
+		warnx("%s", why);
+		free(why);
 	}
 }
 
-/* The directory tree under PATH, DEPTH levels, sizes in human units. */
+/*
+ * One JSON document: the report of the one output directory, or of
+ * several ("reports") with their summary beside them.
+ */
 static void
-print_tree(FILE *f, const char *path, const char *indent, int depth)
+write_json(const struct report_model *m, size_t n, const char *path)
 {
-	struct dirent **names;
-	struct stat st;
-	char *sub, *size, *next;
-	int n = scandir(path, &names, NULL, alphasort), shown = 0;
+	static const char *const moved[] = { "summary", "summary_not_made" };
+	cJSON *doc, *reports, *last = NULL, *item;
+	char *err = NULL;
 
-	for (int i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
-
-		if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0 &&
-		    strncmp(name, "msprof-exec_", 12) != 0 &&
-		    shown++ < TREE_ENTRIES) {
-			sub = xasprintf("%s/%s", path, name);
-			if (lstat(sub, &st) == 0) {
-				int dir = S_ISDIR(st.st_mode);
-
-				size = human(dir ? 0 : st.st_size);
-				fprintf(f, "%s%s%s%s%s\n", indent, name,
-				    dir ? "/" : "", dir ? "" : "  ",
-				    dir ? "" : size);
-				free(size);
-				next = xasprintf("%s  ", indent);
-				if (dir && depth > 1)
-					print_tree(f, sub, next, depth - 1);
-				free(next);
-			}
-			free(sub);
-		}
-		free(names[i]);
+	if (n == 1)
+		doc = report_json(&m[0]);
+	else {
+		doc = cJSON_CreateObject();
+		cJSON_AddNumberToObject(doc, "version", 1);
+		reports = cJSON_AddArrayToObject(doc, "reports");
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(reports, last = report_json(&m[i]));
+		for (size_t k = 0; k < 2; k++)
+			if ((item = cJSON_DetachItemFromObject(last,
+			    moved[k])) != NULL)
+				cJSON_AddItemToObject(doc, moved[k], item);
 	}
-	if (shown > TREE_ENTRIES)
-		fprintf(f, _("%s... and %d more\n"), indent,
-		    shown - TREE_ENTRIES);
-	if (n >= 0)
-		free(names);
+	if (json_write(doc, path, &err) == -1) {
+		warnx("%s", err);
+		free(err);
+	}
+	cJSON_Delete(doc);
 }
 
-/* The first injected record that wrote to OUT (for its window). */
-static const cJSON *
-launch_of(const cJSON *journal, const struct outdir *o)
-{
-	const cJSON *rec;
-	const char *save;
-	char *path, *abs;
-	int same;
-
-	cJSON_ArrayForEach(rec, journal) {
-		if (strcmp(str(rec, "status"), "injected") != 0)
-			continue;
-		save = str(rec, "save_path");
-		path = save[0] == '/' ? xstrdup(save) :
-		    xasprintf("%s/%s", str(rec, "cwd"), save);
-		abs = realpath(path, NULL);
-		same = strcmp(abs != NULL ? abs : path, o->path) == 0;
-		free(abs);
-		free(path);
-		if (same)
-			return rec;
-	}
-	return NULL;
-}
-
-/* Why expected data is missing, most likely first. */
 static void
-causes(const struct report_in *in, const struct outdir *o,
-    struct strv *out)
+add_counts(struct report *r, const struct report_model *m)
 {
-	const cJSON *rec = launch_of(in->journal, o);
-	int last = in->log ? log_last_iteration(in->log) : -1;
-	int start = num(rec, "step_start"), end = num(rec, "step_end");
-	/* The last iteration the window needs, as the log counts. */
-	int needed = engine_log_iteration(engine_parse(str(rec, "engine")),
-	    end - 1);
+	const struct report *c = &m->counts;
 
-	if (rec == NULL || is_dynamic(rec))
-		;		/* no window to compare */
-	else if (last >= 0 && last < needed)
-		strv_pushf(out, _("the window was never reached or not "
-		    "finished: steps %d to %d, excluding %d, but the log shows "
-		    "training stopped at iteration %d; lower --steps or raise "
-		    "--train-iters"), start, end, end, last);
-	else if (last < 0 && in->log != NULL)
-		strv_pushf(out, _("the window may never have been reached: "
-		    "steps %d to %d, excluding %d (the log shows no iteration)"),
-		    start, end, end);
-	if (o->nexpected == 0)
-		strv_pushf(out, _("no profiled rank runs on this node (it holds "
-		    "ranks %d to %d): no data is expected here"),
-		    o->first_local, o->first_local + o->nlocal - 1);
-	if (rec != NULL && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec,
-	    "cann")))
-		strv_push(out, _("the CANN environment was not loaded (no "
-		    "ASCEND_TOOLKIT_HOME): source set_env.sh or give --cann-env"));
-	if (!o->analyse)
-		strv_pushf(out, _("online parsing was off: run 'msprof-exec "
-		    "analyse %s' to parse the raw data"), o->path);
+	r->injected += c->injected;
+	r->unchanged += c->unchanged;
+	r->refused += c->refused;
+	r->missing_paths += c->missing_paths;
+	r->failed += c->failed;
+	r->expected += c->expected;
+	r->found += c->found;
+	r->missing += c->missing;
+	/* a bare directory without rank directories: nothing to report on */
+	r->empty += m->session == NULL && c->found == 0 && c->expected == 0;
 }
 
-static cJSON *
-json_ints(const int *v, size_t n)
+void
+report_run(const struct report_in *in, size_t n, struct report *r)
 {
-	cJSON *a = cJSON_CreateArray();
+	struct report_model *m = xcalloc(n, sizeof(*m));
+	struct report_in one;
 
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < n; i++) {
+		one = in[i];
+		one.no_summary = i + 1 < n;
+		report_build(&one, &m[i]);
+		report_print(&m[i], in[0].quiet, in[0].verbose);
+		add_counts(r, &m[i]);
+	}
+	if (in[0].json != NULL)
+		write_json(m, n, in[0].json);
+	if (in[0].html != NULL)
+		write_html(&m[n - 1], in[0].html);
 	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-	return a;
+		report_model_free(&m[i]);
+	free(m);
 }
 
-/* One output directory: found against expected, as text and JSON. */
-static cJSON *
-report_outdir(const struct report_in *in, const struct outdir *o,
-    struct report *r, struct strv *why)
-{
-	cJSON *j = cJSON_CreateObject(), *found, *d, *miss;
-	char *size;
-
-	cJSON_AddStringToObject(j, "path", o->path);
-	cJSON_AddBoolToObject(j, "analyse", o->analyse);
-	cJSON_AddItemToObject(j, "expected_ranks",
-	    json_ints(o->expected, o->nexpected));
-	found = cJSON_AddArrayToObject(j, "found");
-	miss = cJSON_AddArrayToObject(j, "missing_ranks");
-	say(_("Profiling data in %s:\n"), o->path);
-	for (size_t i = 0; i < o->ndirs; i++) {
-		const struct rankdir *rd = &o->dirs[i];
-
-		size = human(rd->bytes);
-		say(_("  rank %d: %s  %s%s%s\n"), rd->rank,
-		    path_base(rd->path), size,
-		    rd->raw ? "" : _(", no raw data (PROF_*/device_*/data)"),
-		    o->analyse && !rd->parsed ?
-		    _(", not parsed (no ASCEND_PROFILER_OUTPUT)") : "");
-		free(size);
-		d = cJSON_CreateObject();
-		cJSON_AddNumberToObject(d, "rank", rd->rank);
-		cJSON_AddStringToObject(d, "path", rd->path);
-		cJSON_AddBoolToObject(d, "raw", rd->raw);
-		cJSON_AddBoolToObject(d, "parsed", rd->parsed);
-		cJSON_AddNumberToObject(d, "bytes", (double)rd->bytes);
-		cJSON_AddItemToArray(found, d);
-	}
-	r->found += (int)o->ndirs;
-	r->expected += (int)o->nexpected;
-	for (size_t k = 0; k < o->nexpected; k++)
-		if (outdir_found(o, o->expected[k]) == NULL) {
-			r->missing++;
-			say(_("  rank %d: no data\n"), o->expected[k]);
-			cJSON_AddItemToArray(miss,
-			    cJSON_CreateNumber(o->expected[k]));
-		}
-	if (o->nexpected == 0 && in->session != NULL)
-		say(_("  no profiled rank runs on this node (it holds ranks "
-		    "%d to %d): no data is expected here\n"), o->first_local,
-		    o->first_local + o->nlocal - 1);
-	else if (cJSON_GetArraySize(miss) > 0 || (o->ndirs == 0 &&
-	    in->session == NULL))
-		causes(in, o, why);
-	/* The tree: each rank's directory and what it holds (-v: deeper). */
-	if (o->ndirs > 0 && !quiet)
-		print_tree(stdout, o->path, "    ", in->verbose ? 3 : 2);
-	return j;
-}
-
-static void
-next_step(const struct verify *v, cJSON *doc)
-{
-	const char *what = NULL;
-	char *text = NULL;
-
-	for (size_t i = 0; i < v->nouts && what == NULL; i++) {
-		const struct outdir *o = &v->outs[i];
-
-		for (size_t k = 0; k < o->ndirs && what == NULL; k++)
-			if (o->dirs[k].parsed)
-				what = o->path;
-			else if (o->dirs[k].raw)
-				text = xasprintf(_("parse the raw data: "
-				    "msprof-exec analyse %s"), o->path);
-	}
-	if (what != NULL) {
-		free(text);
-		text = xasprintf(_("open %s in MindStudio Insight"), what);
-	}
-	if (text != NULL) {
-		say(_("Next: %s\n"), text);
-		cJSON_AddStringToObject(doc, "next_step", text);
-	}
-	free(text);
-}
-
-/* Signs in the log that a launcher failed although the script did not. */
+/* Is S among the strings of V from FROM on? */
 static int
-log_failed(const char *log)
+listed(const struct strv *v, size_t from, const char *s)
 {
-	static const char *const marks[] = { "ChildFailedError",
-	    "Traceback (most recent call last):", "[ERROR] failed (exitcode:",
-	    NULL };
-
-	for (int i = 0; log != NULL && marks[i] != NULL; i++)
-		if (strstr(log, marks[i]) != NULL)
+	for (size_t i = from; i < v->n; i++)
+		if (strcmp(v->v[i], s) == 0)
 			return 1;
 	return 0;
 }
 
-static void
-failure(const struct report_in *in, cJSON *doc)
+/* Does DIR hold a rank directory (*_ascend_pt) of its own? */
+static int
+holds_rankdirs(const char *dir)
 {
-	if (in->status == -1)
-		return;
-	if (WIFEXITED(in->status) && WEXITSTATUS(in->status) == 0) {
-		if (log_failed(in->log)) {
-			fprintf(stderr, _("Training script execution failed "
-			    "(exit code: 0, but the training reported errors: a "
-			    "pipeline such as '| tee' hides the launcher's exit "
-			    "code). Profiling collection requires training to run "
-			    "normally.\n"));
-			cJSON_AddBoolToObject(doc, "training_failed", 1);
-		}
-		return;
-	}
-	if (WIFEXITED(in->status)) {
-		fprintf(stderr, _("Training script execution failed (exit code: "
-		    "%d). Profiling collection requires training to run "
-		    "normally.\n"), WEXITSTATUS(in->status));
-		cJSON_AddNumberToObject(doc, "exit_status",
-		    WEXITSTATUS(in->status));
-	} else {
-		fprintf(stderr, _("Training script execution failed (killed by "
-		    "signal %d). Profiling collection requires training to run "
-		    "normally.\n"), WTERMSIG(in->status));
-		cJSON_AddNumberToObject(doc, "signal", WTERMSIG(in->status));
-	}
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	while (d != NULL && !found && (e = readdir(d)) != NULL)
+		found = ends_with(e->d_name, "_ascend_pt");
+	if (d != NULL)
+		closedir(d);
+	return found;
 }
 
-void
-report_run(const struct report_in *in, struct report *r)
+/*
+ * The output directories PATH stands for: PATH itself when it is one (it
+ * has a session or rank directories of its own), else each directory
+ * below it that holds rank directories: the shared directory of several
+ * nodes is verified node by node, as when each node's is given.
+ */
+static void
+output_dirs(char *path, struct strv *out)
 {
-	cJSON *doc = cJSON_CreateObject(), *outs;
-	struct strv diag = { 0 }, why = { 0 };
-	struct verify v;
-	const cJSON *rec;
-	char *err = NULL;
-	int mm = 0;
+	struct summary_rank *ranks;
+	char *session = session_find(path), *why = NULL, *parent;
+	size_t n, before = out->n;
 
-	memset(r, 0, sizeof(*r));
-	count(in->journal, r);
-	cJSON_ArrayForEach(rec, in->journal)
-		mm |= engine_is_mm(engine_parse(str(rec, "engine")));
-	cJSON_AddNumberToObject(doc, "version", 1);
-	if (in->session != NULL)
-		cJSON_AddStringToObject(doc, "session", in->session);
-	quiet = in->quiet;
-	failure(in, doc);
-	diagnose_log(in->log, mm, &diag);
-	for (size_t i = 0; i < diag.n; i++)
-		fprintf(stderr, _("msprof-exec: cause: %s\n"), diag.v[i]);
-	if (in->session != NULL)
-		verify_journal(in->journal, in->since, &v);
-	else
-		verify_dir(in->outdir, &v);
-	if (in->session != NULL && cJSON_GetArraySize(in->journal) == 0)
-		fprintf(stderr, _("msprof-exec: warning: no training launch was "
-		    "seen; nothing was profiled. Static programs, setuid programs "
-		    "and remote shells (ssh, pdsh) do not carry the shim: run "
-		    "msprof-exec on each node.\n"));
-	else if (in->session != NULL) {
-		say(_("msprof-exec: %d training launch(es) profiled, %d left "
-		    "alone\n"), r->injected, r->unchanged);
-		cJSON_ArrayForEach(rec, in->journal)
-			print_launch(rec);
+	if (session == NULL && !holds_rankdirs(path) &&
+	    summary_find_ranks(&path, 1, &ranks, &n, &why) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			parent = xstrdup(ranks[i].path);
+			*strrchr(parent, '/') = '\0';
+			if (strcmp(ranks[i].path, path) != 0 &&
+			    !listed(out, before, parent))
+				strv_push(out, parent);
+			free(parent);
+		}
+		summary_ranks_free(ranks, n);
 	}
-	outs = cJSON_AddArrayToObject(doc, "outputs");
-	for (size_t i = 0; i < v.nouts; i++)
-		cJSON_AddItemToArray(outs, report_outdir(in, &v.outs[i], r, &why));
-	for (size_t i = 0; i < why.n; i++)
-		fprintf(stderr, _("msprof-exec: possible cause: %s\n"),
-		    why.v[i]);
-	next_step(&v, doc);
-	if (in->session != NULL && cJSON_GetArraySize(in->journal) > 0)
-		say(_("Session record: %s\n"), in->session);
-	cJSON_AddItemToObject(doc, "launches",
-	    cJSON_Duplicate(in->journal, 1));
-	cJSON_AddItemToObject(doc, "diagnosis", json_strings(diag.v));
-	cJSON_AddItemToObject(doc, "causes", json_strings(why.v));
-	if (in->json != NULL && json_write(doc, in->json, &err) == -1) {
-		warnx("%s", err);
-		free(err);
+	free(why);
+	free(session);
+	if (out->n == before)
+		strv_push(out, path);
+}
+
+/* The report's input for the output directory PATH: session, log, journal. */
+static void
+load_input(const char *path, struct report_in *in, struct journal *j)
+{
+	struct stat st;
+	char *session = session_find(path), *plan, *logpath;
+
+	in->status = -1;
+	in->outdir = path;
+	if (session != NULL) {
+		plan = xasprintf("%s/%s", session, SESSION_PLAN);
+		in->since = stat(plan, &st) == 0 ? st.st_mtime - 1 : 0;
+		free(plan);
+		logpath = xasprintf("%s/%s", session, SESSION_LOG);
+		in->log = read_file(logpath, NULL);
+		free(logpath);
+		journal_read(session, j);
 	}
-	verify_free(&v);
-	strv_free(&diag);
-	strv_free(&why);
-	cJSON_Delete(doc);
+	in->session = session;
+	in->journal = j;
 }
 
 int
@@ -468,60 +235,71 @@ report_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, 'j' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *use = _("usage: msprof-exec report [--json FILE] [-v] [-q] "
-	    "PATH\n");
-	struct report_in in = { 0 };
+	const char *use = _("usage: msprof-exec report [--json FILE] [--html "
+	    "FILE] [-v] [-q] PATH...\n");
+	struct report_in opt = { 0 }, *in;
+	struct journal *journals;
+	struct strv outs = { 0 };
 	struct report r;
 	struct stat st;
-	char *session = NULL, *plan, *logpath;
+	char *why = NULL;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+vqh", opts, NULL)) != -1) {
 		if (c == 'j')
-			in.json = optarg;
+			opt.json = optarg;
+		else if (c == 'H')
+			opt.html = optarg;
 		else if (c == 'v')
-			in.verbose = 1;
+			opt.verbose = 1;
 		else if (c == 'q')
-			in.quiet = 1;
+			opt.quiet = 1;
 		else {
 			fputs(use, c == 'h' ? stdout : stderr);
 			return c == 'h' ? 0 : EX_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind >= argc) {
 		fputs(use, stderr);
 		return EX_USAGE;
 	}
-	if (stat(argv[optind], &st) == -1 || !S_ISDIR(st.st_mode))
-		errx(EX_NOINPUT, _("%s: no such directory; give the output "
-		    "directory of a run (or its msprof-exec_* session)"),
-		    argv[optind]);
-	session = session_find(argv[optind]);
-	in.status = -1;
-	in.outdir = argv[optind];
-	if (session != NULL) {
-		plan = xasprintf("%s/%s", session, SESSION_PLAN);
-		in.since = stat(plan, &st) == 0 ? st.st_mtime - 1 : 0;
-		free(plan);
-		logpath = xasprintf("%s/%s", session, SESSION_LOG);
-		in.log = read_file(logpath, NULL);
-		free(logpath);
-		in.session = session;
+	for (int i = optind; i < argc; i++)
+		if (stat(argv[i], &st) == -1 || !S_ISDIR(st.st_mode))
+			errx(EX_NOINPUT, _("%s: no such directory; give the "
+			    "output directory of a run (or its msprof-exec_* "
+			    "session)"), argv[i]);
+	if (opt.json != NULL && outfile_check(opt.json, OUTFILE_REPLACE,
+	    &why) == -1)
+		errx(EX_CANTCREAT, "--json: %s", why);
+	if (opt.html != NULL && report_html_check(opt.html, &why) == -1)
+		errx(EX_CANTCREAT, "%s", why);
+	for (int i = optind; i < argc; i++)
+		output_dirs(argv[i], &outs);
+	in = xcalloc(outs.n, sizeof(*in));
+	journals = xcalloc(outs.n, sizeof(*journals));
+	for (size_t i = 0; i < outs.n; i++) {
+		in[i] = opt;
+		in[i].summary_paths = argv + optind;
+		in[i].nsummary_paths = (size_t)(argc - optind);
+		load_input(outs.v[i], &in[i], &journals[i]);
 	}
-	in.journal = session != NULL ? journal_read(session) :
-	    cJSON_CreateArray();
-	report_run(&in, &r);
-	cJSON_Delete(in.journal);
-	free((char *)in.log);
-	free(session);
+	report_run(in, outs.n, &r);
+	for (size_t i = 0; i < outs.n; i++) {
+		journal_free(&journals[i]);
+		free((char *)in[i].log);
+		free((char *)in[i].session);
+	}
+	free(journals);
+	free(in);
+	strv_free(&outs);
 	/* by rank: a directory of no known rank (killed before stop())
 	 * or a second one of the same rank does not stand for another */
-	return r.missing > 0 || (r.found == 0 && r.expected == 0 &&
-	    session == NULL) ? EX_DATAERR : 0;
+	return r.missing > 0 || r.empty > 0 ? EX_DATAERR : 0;
 }

@@ -2,36 +2,63 @@
  * What msprof-exec tells the user after the command ends (and what
  * `msprof-exec report PATH` tells again): the launches, what was
  * collected against what was expected, why anything is missing, and what
- * to do next; as text, and as JSON with --json.
+ * to do next, then what the profiling data says (the summary); as text, as
+ * JSON with --json, and the summary as an HTML page with --html.
  */
 #ifndef MSPROF_REPORT_H
 #define MSPROF_REPORT_H
 
 #include <time.h>
 
-#include <cjson/cJSON.h>
+#include "common/journal.h"
 
 struct report_in {
 	const char	*session;	/* NULL: a bare output directory */
 	const char	*outdir;	/* with no session: the directory to check */
-	cJSON		*journal;
+	const struct journal *journal;
 	const char	*log;		/* the training output, or NULL */
 	int		 status;	/* wait status; -1 unknown */
+	int		 interrupted;	/* the signal that interrupted the run
+					   (sent to msprof-exec), or 0 */
+	const int	*running;	/* processes the script detached that
+					   were still running at the end */
+	size_t		 nrunning;
 	time_t		 since;		/* data older than this is not ours */
 	int		 quiet, verbose;
 	const char	*json;		/* --json FILE, or NULL */
+	const char	*html;		/* --html FILE, or NULL */
+	/*
+	 * Where the summary finds its rank directories: under these paths
+	 * (msprof-exec report PATH...), or NULL for those verification found.
+	 */
+	char *const	*summary_paths;
+	size_t		 nsummary_paths;
+	int		 no_summary;	/* set by report_run: not the last */
 };
 
+/* What the exit status depends on. */
 struct report {
 	int	injected, unchanged, refused, missing_paths, failed;
 	int	expected, found;
 	int	missing;	/* expected ranks without a directory */
+	int	empty;		/* bare directories without rank directories */
 };
 
-/* Print the report (and write the JSON); fills OUT for the exit status. */
-void	report_run(const struct report_in *, struct report *out);
+/*
+ * Print the report of N output directories (and write the JSON and the
+ * page): each verified, then one summary after the last, over the rank
+ * directories of all (from IN[N - 1]); the options are IN[0]'s.  Fills
+ * OUT, summed, for the exit status.
+ */
+void	report_run(const struct report_in *in, size_t n, struct report *out);
 
-/* msprof-exec report [--json FILE] PATH */
+/*
+ * Can the page of --html be written at PATH?  0, or -1 and *why; checked
+ * before anything runs.
+ */
+int	report_html_check(const char *path, char **why);
+
+/* msprof-exec report [--json FILE] [--html FILE] [-v] [-q] PATH... */
 int	report_main(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/journal.h"
 #include "common/util.h"
 #include "verify.h"
 
@@ -152,72 +153,26 @@ scan_outdir(struct outdir *o, time_t since)
 		free(names);
 }
 
-static const char *
-rec_str(const cJSON *rec, const char *key)
+/* A launch's save path made absolute with its working directory. */
+static char *
+launch_save_dir(const struct launch_record *rec)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
+	const char *save = rec->save_path != NULL ? rec->save_path : "";
 
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	return save[0] == '/' || rec->cwd == NULL ? xstrdup(save) :
+	    xasprintf("%s/%s", rec->cwd, save);
 }
-
-/*
- * A launcher option's value in a recorded argv (before the script), as a
- * number, or DEF.
- */
-static int
-launcher_int(const cJSON *argv, const char *script, const char *const *names,
-    int def)
-{
-	const cJSON *a;
-	const char *s;
-	size_t n;
-
-	cJSON_ArrayForEach(a, argv) {
-		s = a->valuestring;
-		if (s == NULL || (script != NULL && strcmp(s, script) == 0))
-			break;
-		for (int k = 0; names[k] != NULL; k++) {
-			n = strlen(names[k]);
-			if (strncmp(s, names[k], n) != 0)
-				continue;
-			if (s[n] == '=')
-				return atoi(s + n + 1);
-			if (s[n] == '\0' && a->next != NULL &&
-			    a->next->valuestring != NULL)
-				return atoi(a->next->valuestring);
-		}
-	}
-	return def;
-}
-
-static const char *const nproc_names[] = { "--nproc_per_node",
-    "--nproc-per-node", "--local_worker_num", NULL };
-static const char *const node_names[] = { "--node_rank", "--node-rank", NULL };
 
 /* This node's ranks and the expected ones, from a journal record. */
 static void
-expect(struct outdir *o, const cJSON *rec)
+expect(struct outdir *o, const struct launch_record *rec)
 {
-	const cJSON *argv = cJSON_GetObjectItemCaseSensitive(rec, "argv");
-	const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(rec, "ranks"), *r;
-	const char *script = rec_str(rec, "script");
-	int node;
-
-	o->nlocal = launcher_int(argv, script, nproc_names, 1);
-	node = launcher_int(argv, script, node_names, 0);
-	if (o->nlocal < 1)
-		o->nlocal = 1;
-	o->first_local = node * o->nlocal;
-	o->all_local = cJSON_IsString(ranks);
-	o->expected = xcalloc((size_t)o->nlocal, sizeof(*o->expected));
-	for (int i = 0; i < o->nlocal; i++) {
-		int want = o->all_local;
-
-		cJSON_ArrayForEach(r, ranks)
-			want |= r->valueint == o->first_local + i;
-		if (want)
-			o->expected[o->nexpected++] = o->first_local + i;
-	}
+	o->nlocal = rec->place.nproc_per_node;
+	o->first_local = rec->place.first_rank;
+	o->known = rec->expected != NULL;
+	o->expected = xcalloc(rec->nexpected + 1, sizeof(*o->expected));
+	for (size_t i = 0; i < rec->nexpected; i++)
+		o->expected[o->nexpected++] = rec->expected[i];
 }
 
 const struct rankdir *
@@ -251,26 +206,21 @@ new_outdir(struct verify *v, const char *path)
 }
 
 void
-verify_journal(const cJSON *journal, time_t since, struct verify *v)
+verify_journal(const struct journal *j, time_t since, struct verify *v)
 {
-	const cJSON *rec;
-	const char *save, *cwd, *status;
+	const struct launch_record *rec;
 	struct outdir *o;
 	char *path;
 
 	memset(v, 0, sizeof(*v));
-	cJSON_ArrayForEach(rec, journal) {
-		status = rec_str(rec, "status");
-		save = rec_str(rec, "save_path");
-		cwd = rec_str(rec, "cwd");
-		if (status == NULL || strcmp(status, "injected") != 0 ||
-		    save == NULL)
+	for (size_t i = 0; i < j->n; i++) {
+		rec = &j->recs[i];
+		if (rec->status != LAUNCH_INJECTED || rec->save_path == NULL)
 			continue;
-		path = save[0] == '/' || cwd == NULL ? xstrdup(save) :
-		    xasprintf("%s/%s", cwd, save);
+		path = launch_save_dir(rec);
 		if ((o = new_outdir(v, path)) != NULL) {
-			o->analyse = !cJSON_IsFalse(
-			    cJSON_GetObjectItemCaseSensitive(rec, "analyse"));
+			o->analyse = rec->analyse != 0;
+			o->launch = rec;
 			expect(o, rec);
 			scan_outdir(o, since);
 		}

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include <cjson/cJSON.h>
+#include "common/journal.h"
 
 struct rankdir {
 	char	*path;
@@ -21,12 +21,13 @@ struct rankdir {
 struct outdir {
 	char		*path;		/* absolute */
 	int		 analyse;	/* parsed output expected */
-	int		 all_local;	/* every local rank expected */
+	int		 known;		/* which ranks run here is known */
 	int		*expected;	/* ranks expected on this node */
 	size_t		 nexpected;
 	int		 first_local, nlocal;	/* this node's ranks */
 	struct rankdir	*dirs;
 	size_t		 ndirs;
+	const struct launch_record *launch;	/* the first that wrote here */
 };
 
 struct verify {
@@ -35,10 +36,10 @@ struct verify {
 };
 
 /*
- * Verify the launches of JOURNAL (records with save paths), counting only
- * directories changed since SINCE.
+ * Verify the profiled launches of a journal, counting only directories
+ * changed since SINCE.  The outdirs point into the journal.
  */
-void	verify_journal(const cJSON *journal, time_t since, struct verify *);
+void	verify_journal(const struct journal *, time_t since, struct verify *);
 /* Verify a directory on its own (no launch known). */
 void	verify_dir(const char *path, struct verify *);
 void	verify_free(struct verify *);

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
 #endif
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +17,33 @@
 #include "csv.h"
 
 #define CSV_BUF	(1 << 20)
+#define BLOCK	64		/* bytes classified at once, one bit each */
 
 struct csv {
-	int		 fd, eof;
+	int		 fd, eof, slow;
+	unsigned long	 nslow;		/* records read a byte at a time */
 	char		*path;
 	char		*buf;
 	size_t		 cap, beg, end;	/* unread bytes are buf[beg, end) */
 	char		**f;		/* the fields of the last record */
-	char		**fend;		/* where each ends */
+	char		**fend;		/* where each ends (its separator) */
 	unsigned char	*want;		/* columns to cut out; NULL: all */
+	int		*wl;		/* the same as a list */
+	size_t		 nwl;
 	size_t		 nf, fcap;
 	char		**head;		/* the header, copied */
 	size_t		 nhead;
 	unsigned long	 line;
+	/*
+	 * The block scanner's place: the 64 bytes at buf + blk, their
+	 * separators not yet consumed (commas and newlines outside quotes)
+	 * and which of them are newlines; the quote state after the block
+	 * (all ones inside) and whether its last byte may precede an
+	 * opening quote.  HAVE is 0 when the next record starts afresh.
+	 */
+	int		 have;
+	size_t		 blk;
+	uint64_t	 sep, nl, inq, after;
 };
 
 /* Read more input after compacting; 0 at the end of the file. */
@@ -36,6 +52,7 @@ fill(struct csv *c)
 {
 	ssize_t n;
 
+	c->have = 0;	/* the scanner's offsets move */
 	if (c->beg > 0) {
 		memmove(c->buf, c->buf + c->beg, c->end - c->beg);
 		c->end -= c->beg;
@@ -103,40 +120,50 @@ field_end(char *p, const char *lim)
 	return p;
 }
 
-/* Room for one more field in the field arrays. */
+/* Room for N fields in the field arrays; new ones read as "". */
 static void
-room(struct csv *c)
+grow_fields(struct csv *c, size_t n)
 {
-	if (c->nf < c->fcap)
-		return;
-	c->fcap = c->fcap ? c->fcap * 2 : 64;
+	size_t i, old = c->fcap;
+
+	while (c->fcap < n)
+		c->fcap = c->fcap ? c->fcap * 2 : 64;
 	c->f = reallocarray(c->f, c->fcap, sizeof(*c->f));
 	c->fend = reallocarray(c->fend, c->fcap, sizeof(*c->fend));
 	if (c->f == NULL || c->fend == NULL)
 		err(70, "reallocarray");
+	for (i = old; i < c->fcap; i++)
+		c->f[i] = (char *)"";
+}
+
+static inline void
+room(struct csv *c, size_t n)
+{
+	if (n > c->fcap)
+		grow_fields(c, n);
 }
 
 /*
- * Find the fields of the record at P in one pass: their starts and ends,
+ * Find the fields of the record at P a byte at a time: where each ends,
  * without writing (more input may be needed and the scan restarted).
  * Returns the byte after the record, or NULL when the buffer ends first.
- * *ESC is set when a quoted field holds a doubled quote.
+ * *ESC is set when a quoted field holds a doubled quote.  A quote counts
+ * only at the start of a field; the block scanner below hands this one
+ * the records where that matters.
  */
 static char *
-scan(struct csv *c, char *p, char *lim, int eof, int *esc)
+scan_bytes(struct csv *c, char *p, char *lim, int eof, int *esc)
 {
 	*esc = 0;
 	c->nf = 0;
 	for (;;) {
-		char *start = p;
-
-		room(c);
+		room(c, c->nf + 1);
 		if (p < lim && *p == '"') {
 			for (p++;; p += 2) {
 				p = memchr(p, '"', lim - p);
 				if (p == NULL)
-					return eof ? (c->f[c->nf] = start,
-					    c->fend[c->nf++] = lim, lim) : NULL;
+					return eof ? (c->fend[c->nf++] = lim,
+					    lim) : NULL;
 				if (p + 1 >= lim && !eof)
 					return NULL;
 				if (p + 1 >= lim || p[1] != '"')
@@ -148,7 +175,6 @@ scan(struct csv *c, char *p, char *lim, int eof, int *esc)
 		p = field_end(p, lim);
 		if (p >= lim && !eof)
 			return NULL;
-		c->f[c->nf] = start;
 		c->fend[c->nf++] = p;
 		if (p >= lim)
 			return lim;
@@ -157,63 +183,272 @@ scan(struct csv *c, char *p, char *lim, int eof, int *esc)
 	}
 }
 
-/* Terminate the fields found by scan, unquoting the quoted ones. */
-static void
-cut(struct csv *c, int esc)
+/*
+ * The block scanner: 64 bytes become three masks (quotes, commas,
+ * newlines), a prefix XOR of the quotes gives which bytes are inside
+ * quotes, and the separators are the commas and newlines outside; a
+ * record's fields are then one count-trailing-zeros each.
+ */
+#if defined(__SSE2__)
+/* One bit per byte of four sixteen-byte compare results. */
+static inline uint64_t
+mask64(__m128i a, __m128i b, __m128i c, __m128i d)
 {
-	size_t i;
+	return (uint64_t)(unsigned)_mm_movemask_epi8(a) |
+	    (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
+	    (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 |
+	    (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
+}
 
-	for (i = 0; i < c->nf; i++) {
-		char *a = c->f[i], *e = c->fend[i];
+static inline void
+classify(const char *p, uint64_t *q, uint64_t *cm, uint64_t *nl)
+{
+	const __m128i bq = _mm_set1_epi8('"'), bc = _mm_set1_epi8(','),
+	    bn = _mm_set1_epi8('\n');
+	__m128i w0 = _mm_loadu_si128((const __m128i *)p),
+	    w1 = _mm_loadu_si128((const __m128i *)(p + 16)),
+	    w2 = _mm_loadu_si128((const __m128i *)(p + 32)),
+	    w3 = _mm_loadu_si128((const __m128i *)(p + 48));
 
-		if (c->want != NULL && (i >= c->nhead || !c->want[i])) {
-			c->f[i] = (char *)"";
-			continue;
+	*q = mask64(_mm_cmpeq_epi8(w0, bq), _mm_cmpeq_epi8(w1, bq),
+	    _mm_cmpeq_epi8(w2, bq), _mm_cmpeq_epi8(w3, bq));
+	*cm = mask64(_mm_cmpeq_epi8(w0, bc), _mm_cmpeq_epi8(w1, bc),
+	    _mm_cmpeq_epi8(w2, bc), _mm_cmpeq_epi8(w3, bc));
+	*nl = mask64(_mm_cmpeq_epi8(w0, bn), _mm_cmpeq_epi8(w1, bn),
+	    _mm_cmpeq_epi8(w2, bn), _mm_cmpeq_epi8(w3, bn));
+}
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+/* One bit per byte of four compare results (all ones or zero). */
+static inline uint64_t
+mask64(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
+{
+	const uint8x16_t bit = { 1, 2, 4, 8, 16, 32, 64, 128,
+	    1, 2, 4, 8, 16, 32, 64, 128 };
+	uint8x16_t s = vpaddq_u8(vpaddq_u8(vandq_u8(a, bit), vandq_u8(b, bit)),
+	    vpaddq_u8(vandq_u8(c, bit), vandq_u8(d, bit)));
+
+	s = vpaddq_u8(s, s);
+	return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
+}
+
+static inline void
+classify(const char *p, uint64_t *q, uint64_t *cm, uint64_t *nl)
+{
+	const uint8_t *u = (const uint8_t *)p;
+	uint8x16_t w0 = vld1q_u8(u), w1 = vld1q_u8(u + 16),
+	    w2 = vld1q_u8(u + 32), w3 = vld1q_u8(u + 48);
+	uint8x16_t bq = vdupq_n_u8('"'), bc = vdupq_n_u8(','),
+	    bn = vdupq_n_u8('\n');
+
+	*q = mask64(vceqq_u8(w0, bq), vceqq_u8(w1, bq), vceqq_u8(w2, bq),
+	    vceqq_u8(w3, bq));
+	*cm = mask64(vceqq_u8(w0, bc), vceqq_u8(w1, bc), vceqq_u8(w2, bc),
+	    vceqq_u8(w3, bc));
+	*nl = mask64(vceqq_u8(w0, bn), vceqq_u8(w1, bn), vceqq_u8(w2, bn),
+	    vceqq_u8(w3, bn));
+}
+#else
+static inline void
+classify(const char *p, uint64_t *q, uint64_t *cm, uint64_t *nl)
+{
+	int k;
+
+	*q = *cm = *nl = 0;
+	for (k = 0; k < BLOCK; k++) {
+		*q |= (uint64_t)(p[k] == '"') << k;
+		*cm |= (uint64_t)(p[k] == ',') << k;
+		*nl |= (uint64_t)(p[k] == '\n') << k;
+	}
+}
+#endif
+
+/* Bit I set when an odd number of bits at or below I are. */
+static inline uint64_t
+prefix_xor(uint64_t x)
+{
+	x ^= x << 1;
+	x ^= x << 2;
+	x ^= x << 4;
+	x ^= x << 8;
+	x ^= x << 16;
+	x ^= x << 32;
+	return x;
+}
+
+/*
+ * Classify the block at buf + blk (the bytes past LIM read as none).
+ * Returns 0 when an opening quote does not start a field (nor follows a
+ * closing one, as in a doubled quote): the byte scanner then reads the
+ * record, as quotes there are text.
+ */
+static inline __attribute__((always_inline)) int
+load(struct csv *c, const char *lim)
+{
+	const char *p = c->buf + c->blk;
+	uint64_t q, cm, nl, in, open, close, sep;
+
+	if (lim - p >= BLOCK)
+		classify(p, &q, &cm, &nl);
+	else {
+		char tail[BLOCK] = { 0 };
+
+		memcpy(tail, p, lim - p);
+		classify(tail, &q, &cm, &nl);
+	}
+	in = prefix_xor(q) ^ c->inq;
+	open = q & in;
+	close = q & ~in;
+	sep = (cm | nl) & ~in;
+	if ((open & ~((sep | close) << 1 | c->after)) != 0)
+		return 0;
+	c->sep = sep;
+	c->nl = nl & sep;
+	c->inq = (uint64_t)((int64_t)in >> 63);
+	c->after = (sep | close) >> 63;
+	return 1;
+}
+
+static char slow_mark;
+#define SLOW	(&slow_mark)
+
+/*
+ * The fields of the record at P from the blocks: the byte after it, NULL
+ * when the buffer ends first, SLOW for the byte scanner.  A record that
+ * starts where the last one ended goes on in the last one's block.
+ */
+static char *
+scan_blocks(struct csv *c, char *p, char *lim, int eof)
+{
+	size_t nf = 0;
+
+	if (!c->have) {
+		c->blk = p - c->buf;
+		c->inq = 0;
+		c->after = 1;
+		c->have = 1;
+		if (p >= lim)
+			return c->have = 0, NULL;
+		if (!load(c, lim))
+			return c->have = 0, SLOW;
+	}
+	room(c, BLOCK + 1);
+	for (;;) {
+		char *base = c->buf + c->blk;
+		uint64_t s = c->sep;
+
+		if (c->nl != 0) {	/* the record ends in this block */
+			uint64_t upto = (c->nl & -c->nl) - 1;
+
+			s &= upto;
+			c->sep &= ~upto;
+			for (; s != 0; s &= s - 1)
+				c->fend[nf++] = base + __builtin_ctzll(s);
+			c->fend[nf++] = base + __builtin_ctzll(c->sep);
+			c->sep &= c->sep - 1;
+			c->nl &= c->nl - 1;
+			c->nf = nf;
+			return c->fend[nf - 1] + 1;
 		}
-		if (i + 1 == c->nf && e > a && e[-1] == '\r')
-			e--;
-		if (*a == '"') {
-			char *close = e;
+		for (; s != 0; s &= s - 1)
+			c->fend[nf++] = base + __builtin_ctzll(s);
+		c->blk += BLOCK;
+		if (c->buf + c->blk >= lim) {
+			c->have = 0;
+			if (!eof)
+				return NULL;
+			c->fend[nf++] = lim;
+			c->nf = nf;
+			return lim;
+		}
+		if (!load(c, lim))
+			return c->have = 0, SLOW;
+		room(c, nf + BLOCK + 1);
+	}
+}
 
-			while (close > a + 1 && close[-1] != '"')
-				close--;
-			if (esc) {
-				char *r = a + 1, *w = a;
+/*
+ * Terminate field I (from A to E), unquoting it.  ESC: the record has a
+ * doubled quote somewhere, or -1 to look in this field.
+ */
+static inline void
+cut_one(struct csv *c, size_t i, char *a, char *e, int esc)
+{
+	if (i + 1 == c->nf && e > a && e[-1] == '\r')
+		e--;
+	if (a < e && *a == '"') {
+		char *close = e;
 
-				for (; r < close - 1; r++) {
-					*w++ = *r;
-					if (*r == '"')
-						r++;
-				}
-				/* Text after the closing quote (not CSV, but keep it). */
-				for (r = close; r < e; r++)
-					*w++ = *r;
-				*w = '\0';
-				continue;
+		while (close > a + 1 && close[-1] != '"')
+			close--;
+		if (esc < 0)
+			esc = close - 1 > a + 1 &&
+			    memchr(a + 1, '"', close - 1 - (a + 1)) != NULL;
+		if (esc) {
+			char *r = a + 1, *w = a;
+
+			for (; r < close - 1; r++) {
+				*w++ = *r;
+				if (*r == '"')
+					r++;
 			}
-			if (close > a + 1) {
-				memmove(a, a + 1, close - 2 - a);
-				memmove(close - 2, close, e - close);
-				e -= 2;
-			} else
-				a++;	/* an unterminated quote: keep the rest */
+			/* Text after the closing quote (not CSV, but keep it). */
+			for (r = close; r < e; r++)
+				*w++ = *r;
+			*w = '\0';
+			c->f[i] = a;
+			return;
+		}
+		if (close > a + 1) {
+			memmove(a, a + 1, close - 2 - a);
+			memmove(close - 2, close, e - close);
+			e -= 2;
+		} else
+			a++;	/* an unterminated quote: keep the rest */
+	}
+	*e = '\0';
+	c->f[i] = a;
+}
+
+/*
+ * Terminate the fields wanted of the record at REC: most are neither
+ * quoted nor last (where a CR may end them) and are only terminated.
+ */
+static void
+cut(struct csv *c, char *rec, int esc)
+{
+	size_t i, k, nf = c->nf;
+
+	if (c->want == NULL) {
+		for (i = 0; i < nf; i++)
+			cut_one(c, i, i ? c->fend[i - 1] + 1 : rec, c->fend[i], esc);
+		return;
+	}
+	for (k = 0; k < c->nwl && (i = (size_t)c->wl[k]) < nf; k++) {
+		char *a = i ? c->fend[i - 1] + 1 : rec, *e = c->fend[i];
+
+		if (*a == '"' || i + 1 == nf)
+			cut_one(c, i, a, e, esc);
+		else {
+			*e = '\0';
 			c->f[i] = a;
 		}
-		*e = '\0';
 	}
 }
 
 int
 csv_next(struct csv *c, char ***fields, size_t *nfields, char **why)
 {
-	char *p, *e;
-	int esc;
+	char *p, *e, *lim;
+	int esc = -1;
 
 	for (;;) {
 		if (c->beg >= c->end && c->eof)
 			return 0;
 		p = c->buf + c->beg;
-		e = scan(c, p, c->buf + c->end, c->eof, &esc);
+		lim = c->buf + c->end;
+		e = c->slow ? SLOW : scan_blocks(c, p, lim, c->eof);
+		if (e == SLOW && (e = scan_bytes(c, p, lim, c->eof, &esc)) != NULL)
+			c->nslow++;
 		if (e != NULL)
 			break;
 		if (fill(c) < 0) {
@@ -223,10 +458,22 @@ csv_next(struct csv *c, char ***fields, size_t *nfields, char **why)
 	}
 	c->beg = e - c->buf;
 	c->line++;
-	cut(c, esc);
+	cut(c, p, esc);
 	*fields = c->f;
 	*nfields = c->nf;
 	return 1;
+}
+
+void
+csv_bytewise(struct csv *c)
+{
+	c->slow = 1;
+}
+
+unsigned long
+csv_bytewise_records(const struct csv *c)
+{
+	return c->nslow;
 }
 
 struct csv *
@@ -286,10 +533,20 @@ csv_col_any(const struct csv *c, const char *const names[])
 void
 csv_want(struct csv *c, int col)
 {
-	if (c->want == NULL)
+	size_t i;
+
+	if (c->want == NULL) {
 		c->want = xcalloc(c->nhead + 1, 1);
-	if (col >= 0 && (size_t)col < c->nhead)
-		c->want[col] = 1;
+		c->wl = xcalloc(c->nhead + 1, sizeof(*c->wl));
+		for (i = 0; i < c->fcap; i++)
+			c->f[i] = (char *)"";
+	}
+	if (col < 0 || (size_t)col >= c->nhead || c->want[col])
+		return;
+	c->want[col] = 1;
+	for (i = c->nwl++; i > 0 && c->wl[i - 1] > col; i--)
+		c->wl[i] = c->wl[i - 1];	/* kept in column order */
+	c->wl[i] = col;
 }
 
 size_t
@@ -325,15 +582,10 @@ csv_close(struct csv *c)
 	free(c->f);
 	free(c->fend);
 	free(c->want);
+	free(c->wl);
 	free(c->buf);
 	free(c->path);
 	free(c);
-}
-
-const char *
-csv_field(char **f, size_t n, int i)
-{
-	return i >= 0 && (size_t)i < n ? f[i] : "";
 }
 
 /*
@@ -361,31 +613,29 @@ slow_num(const char *s)
 double
 csv_num(const char *s)
 {
-	const char *p;
+	const char *p, *d;
 	unsigned long long m = 0;
-	int digits = 0, frac = -1, neg = 0;
+	int digits, frac = 0, neg = 0;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
 	p = s;
 	if (*p == '-' || *p == '+')
 		neg = *p++ == '-';
-	for (;; p++) {
-		if (*p >= '0' && *p <= '9') {
+	for (d = p; (unsigned)(*p - '0') < 10; p++)
+		m = m * 10 + (unsigned)(*p - '0');
+	digits = (int)(p - d);
+	if (*p == '.') {
+		for (d = ++p; (unsigned)(*p - '0') < 10; p++)
 			m = m * 10 + (unsigned)(*p - '0');
-			digits++;
-			if (frac >= 0)
-				frac++;
-		} else if (*p == '.' && frac < 0)
-			frac = 0;
-		else
-			break;
+		frac = (int)(p - d);
+		digits += frac;
 	}
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (*p != '\0' || digits == 0 || digits > 15)
 		return *s == '\0' ? NAN : slow_num(s);
-	return (neg ? -1.0 : 1.0) * ((double)m / exact10[frac > 0 ? frac : 0]);
+	return (neg ? -1.0 : 1.0) * ((double)m / exact10[frac]);
 }
 
 char *

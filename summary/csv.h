@@ -26,6 +26,13 @@ int		 csv_col_any(const struct csv *, const char *const names[]);
  * nobody looks at, such as the shapes, is most of a row's cost.
  */
 void		 csv_want(struct csv *, int col);
+/*
+ * Read a byte at a time, as a reference for the block scanner that
+ * reads every record the same way 64 bytes at a time (for tests).
+ */
+void		 csv_bytewise(struct csv *);
+/* How many records were read a byte at a time (the header counts). */
+unsigned long	 csv_bytewise_records(const struct csv *);
 size_t		 csv_ncols(const struct csv *);
 const char	*csv_header(const struct csv *, size_t);
 /* The record number of the last record read (the header is 1). */
@@ -33,7 +40,11 @@ unsigned long	 csv_line(const struct csv *);
 void		 csv_close(struct csv *);
 
 /* Field I of the last record, or "" when the record is shorter. */
-const char	*csv_field(char **fields, size_t n, int i);
+static inline const char *
+csv_field(char **fields, size_t n, int i)
+{
+	return i >= 0 && (size_t)i < n ? fields[i] : "";
+}
 /* A number, or NaN when the field is empty or not a number. */
 double		 csv_num(const char *);
 /* Trim blanks (spaces, tabs) at both ends in place. */

@@ -41,11 +41,13 @@ ops_init(struct summary *s)
 	return o;
 }
 
+/* Tested on every row: the first letters rule most rows out. */
 static int
 is_comm(const char *core, const char *type)
 {
-	return strcmp(core, "COMMUNICATION") == 0 || strcmp(core, "HCCL") == 0 ||
-	    strncmp(type, "hcom_", 5) == 0;
+	return (*core == 'C' && strcmp(core, "COMMUNICATION") == 0) ||
+	    (*core == 'H' && strcmp(core, "HCCL") == 0) ||
+	    (*type == 'h' && strncmp(type, "hcom_", 5) == 0);
 }
 
 /* The summary's index of pipe-ratio column NAME, added when new. */
@@ -75,6 +77,7 @@ kernel_row(struct optab *t, const struct kcols *k, char **f, size_t nf)
 	char *type = csv_trim((char *)csv_field(f, nf, k->type));
 	char *core = csv_trim((char *)csv_field(f, nf, k->core));
 	double dur = csv_num(csv_field(f, nf, k->dur)), w = 0;
+	const char *state;
 	struct op *op;
 	size_t i;
 
@@ -84,9 +87,10 @@ kernel_row(struct optab *t, const struct kcols *k, char **f, size_t nf)
 		return;
 	op = optab_get(t, type, core);
 	op_add(t, op, dur);
-	if (strcasecmp(csv_field(f, nf, k->state), "dynamic") == 0)
+	state = csv_field(f, nf, k->state);
+	if ((*state | 0x20) == 'd' && strcasecmp(state, "dynamic") == 0)
 		op->dynamic++;
-	if (strcmp(core, "AI_CPU") == 0 && dur >= AICPU_LONG_US)
+	if (dur >= AICPU_LONG_US && strcmp(core, "AI_CPU") == 0)
 		op->aicpu_long++;
 	for (i = 0; i < k->nr; i++) {
 		double r = csv_num(csv_field(f, nf, k->rcol[i]));

@@ -11,6 +11,7 @@
 #define HIST_OCT	40		/* up to 2^30 µs */
 #define HIST_SUB	16
 #define HIST_BINS	(HIST_OCT * HIST_SUB)
+_Static_assert(HIST_SUB == 16, "bin() reads four bits of the mantissa");
 
 struct optab *
 optab_new(int with_hist)
@@ -90,16 +91,31 @@ optab_get(struct optab *t, const char *type, const char *core)
 	return o;
 }
 
+/*
+ * The bin of D: its binary exponent and the top four bits of its
+ * mantissa, read from the bits of the double (frexp's answer, on every
+ * row without its cost; subnormals and the rest go through frexp).
+ */
 static size_t
 bin(double d)
 {
+	uint64_t u;
 	int e;
-	double m = frexp(d, &e);	/* d = m * 2^e, m in [0.5, 1) */
+	double m;
 	long b;
 
 	if (!(d > 0))
 		return 0;
-	b = (long)(e - 1 - HIST_LO) * HIST_SUB + (long)((m - 0.5) * 2 * HIST_SUB);
+	memcpy(&u, &d, sizeof(u));
+	if ((u >> 52) != 0 && (u >> 52) < 0x7ff) {	/* normal, positive */
+		e = (int)(u >> 52) - 1022;
+		b = (long)(e - 1 - HIST_LO) * HIST_SUB +
+		    (long)((u >> 48) & (HIST_SUB - 1));
+	} else {
+		m = frexp(d, &e);	/* d = m * 2^e, m in [0.5, 1) */
+		b = (long)(e - 1 - HIST_LO) * HIST_SUB +
+		    (long)((m - 0.5) * 2 * HIST_SUB);
+	}
 	return b < 0 ? 0 : b >= HIST_BINS ? HIST_BINS - 1 : (size_t)b;
 }
 

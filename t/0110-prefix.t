@@ -30,7 +30,7 @@ is "$(rec_argv)" "$RBIN/torchrun pretrain_gpt.py $DEFAULT_FLAGS" ".sh command: r
 reset_run
 msprof -y ./missing.sh
 is "$rc" 66 "a missing script: exit 66"
-like "$err" 'missing.sh: No such file' "a missing script is named"
+like "$err" 'missing.sh: no such script' "a missing script is named"
 
 reset_run
 msprof -n torchrun --nproc_per_node 2 pretrain_gpt.py --lr 1

@@ -69,6 +69,7 @@ like "$err" "option '--level' needs a value" "message for: --level without a val
 is "$(nrecorded)" 0 "no refused run started the command"
 ok "$([ ! -e profiling_output ]; echo $?)" "no refused run created the output directory"
 
+: > train.sh
 msprof -n --step-end 2 bash train.sh
 is "$rc" 64 "--step-end alone, not after the default start: refused"
 like "$err" "--step-end 2 is not after the start step 2" "--step-end alone: the message"

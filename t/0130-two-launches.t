@@ -40,6 +40,9 @@ has_line "$out" "inline ['x', '-m', 'torch.distributed.run']" \
 like "$out" "2 training launch\(es\) profiled, 1 left alone" "the report counts them"
 like "$out" "evaluate.py: left alone \(not a MindSpeed training entry: evaluate.py is an inference, evaluation" \
     "the report says which was left alone and why"
+unlike "$(journal | grep unchanged)" '"force"' \
+    "journal: an evaluation entry is never forced, so no way to force it"
+unlike "$out" "to profile it anyway" "... and the report offers none"
 reset_run
 msprof -y --framework llm torchrun --nproc_per_node 1 my_gpt_train.py --lr 1
 is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 1 my_gpt_train.py --lr 1 $DEFAULT_FLAGS" \
@@ -48,6 +51,11 @@ reset_run
 msprof -y torchrun --nproc_per_node 1 my_gpt_train.py --lr 1
 is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 1 my_gpt_train.py --lr 1" \
     "without --framework it is left alone"
+like "$out" "my_gpt_train.py: left alone \\(not a MindSpeed training entry: cannot read my_gpt_train.py" \
+    "the report says why"
+like "$out" "    to profile it anyway: --framework llm\|mm" "and how to profile it anyway"
+like "$(journal | grep unchanged)" '"force":"--framework llm\|mm"' \
+    "journal: how to profile it anyway"
 reset_run
 msprof -y bash train.sh
 pids=$(journal | sed -n 's/.*"pid":\([0-9]*\).*/\1/p' | sort -u | wc -l)

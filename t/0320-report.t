@@ -53,6 +53,13 @@ print(d["version"], o["expected_ranks"], sorted(f["rank"] for f in o["found"]),
       len(d["launches"]), d["launches"][0]["status"], d["next_step"].startswith("open "))
 EOF2
 is "$(cat json.txt)" "1 [0, 1] [0, 1] [] True 1 injected True" "--json: the documented fields"
+$PY - report.json <<'EOF2' > launch.txt
+import json, sys
+l = json.load(open(sys.argv[1]))["launches"][0]
+print(l["nproc_per_node"], l["expected_ranks"], l["framework"], l["start_ms"] > 1.7e12)
+EOF2
+is "$(cat launch.txt)" "2 [0, 1] llm True" \
+    "--json: the launch's processes per node, expected ranks, framework, start"
 
 MAKE_RANKS="" ITERS=3 go --steps 5:7 torchrun --nproc_per_node 1 pretrain_gpt.py
 like "$err" "the window was never reached or not finished: steps 5 to 7, excluding 7, but the log shows training stopped at iteration 3" \
@@ -66,6 +73,21 @@ MAKE_RANKS="" ITERS=3 go torchrun --nproc_per_node 8 --nnodes 2 --node_rank 1 pr
 like "$out" "no profiled rank runs on this node \(it holds ranks 8 to 15\): no data is expected here" \
     "the second node of a two-node job expects nothing"
 unlike "$out$err" "rank 0: no data" "and reports no error for rank 0"
+like "$(journal)" '"node_rank":1,"node_rank_from":"--node_rank","nnodes":2,"nproc_per_node":8,"first_rank":8,"world_size":16,.*"expected_ranks":\[\]' \
+    "the journal has the launch's place in the job, and no rank expected on node 1"
+
+# torchrun takes what its command line does not say from PET_* variables.
+PET_NNODES=2 PET_NODE_RANK=1 PET_NPROC_PER_NODE=8 MAKE_RANKS="" ITERS=3 go torchrun pretrain_gpt.py
+like "$out" "no profiled rank runs on this node \(it holds ranks 8 to 15\)" \
+    "PET_NNODES, PET_NODE_RANK, PET_NPROC_PER_NODE: the node is read as torchrun reads it"
+is "$rc" 0 "and nothing is missing"
+# With a rendezvous the node learns its rank only when the job starts.
+MAKE_RANKS="" ITERS=3 go --json rdzv.json torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d pretrain_gpt.py
+like "$out" "which ranks run on this node is not known \(node rank from rendezvous\): no rank is counted as missing" \
+    "node rank from a rendezvous: unknown, and said so"
+unlike "$out" "no data" "and no rank is reported missing"
+is "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["outputs"][0]["expected_ranks"])' rdzv.json)" \
+    "None" "--json: expected_ranks null when unknown"
 
 MAKE_RANKS="0" NO_PARSE=1 ITERS=5 go torchrun pretrain_gpt.py
 like "$out" "not parsed \(no ASCEND_PROFILER_OUTPUT\)" "raw data without the parsed output is flagged"

@@ -23,6 +23,7 @@ want="/opt/msprof/bin/msprof-exec
 /opt/msprof/share/bash-completion/completions/msprof-exec
 /opt/msprof/share/man/man1/msprof-exec.1
 /opt/msprof/share/man/man5/msprof-exec-launchers.5
+/opt/msprof/share/man/man7/msprof-exec-summary.7
 /opt/msprof/share/msprof-exec/launchers.conf"
 if [ -d "$B/share/locale" ]; then
 	want="$want

@@ -7,6 +7,7 @@
 
 MAN1=$TOP/man/msprof-exec.1
 MAN5=$TOP/man/msprof-exec-launchers.5
+MAN7=$TOP/man/msprof-exec-summary.7
 COMP=$TOP/completion/msprof-exec
 
 # The long options of an option table: lines { "name", ..._argument, ... }.
@@ -37,7 +38,7 @@ for f in $SUBS; do
 done
 
 if command -v mandoc > /dev/null; then
-	for page in "$MAN1" "$MAN5"; do
+	for page in "$MAN1" "$MAN5" "$MAN7"; do
 		out=$(mandoc -T lint -W warning "$page" 2>&1)
 		rc=$?
 		is "$rc:$out" "0:" "mandoc -T lint -W warning ${page#"$TOP"/}"
@@ -73,7 +74,7 @@ if command -v mandoc > /dev/null; then
 		    "EXIT STATUS documents $st"
 	done
 else
-	for i in $(seq 16); do
+	for i in $(seq 17); do
 		skip "mandoc is not installed (Debian: mandoc)"
 	done
 fi
@@ -131,7 +132,7 @@ is "$(complete_line "" "msprof-exec --level ")" "$levels" \
     "alone: msprof-exec --level <TAB> gives the four levels"
 is "$(complete_line "" "msprof-exec --existing ")" "$(printf 'ask\nkeep\noverride')" \
     "alone: --existing values"
-is "$(complete_line "" "msprof-exec report --")" "$(printf -- '--json\n--quiet\n--verbose')" \
+is "$(complete_line "" "msprof-exec report --")" "$(printf -- '--html\n--json\n--quiet\n--verbose')" \
     "alone: report options"
 out=$(bash -c '. "$1"; complete -p msprof-exec' x "$COMP" 2>&1)
 is "$out" "complete -F _msprof_exec msprof-exec" "sourcing it registers the function"

@@ -70,8 +70,9 @@ for arch in x86_64 aarch64; do
 		esac
 	done
 	for f in README LICENSES/cJSON LICENSES/libyaml LICENSES/libbsd \
-	    LICENSES/libmd LICENSES/glibc share/msprof-exec/launchers.conf \
+	    LICENSES/libmd LICENSES/sqlite LICENSES/glibc share/msprof-exec/launchers.conf \
 	    share/man/man1/msprof-exec.1 share/man/man5/msprof-exec-launchers.5 \
+	    share/man/man7/msprof-exec-summary.7 \
 	    share/bash-completion/completions/msprof-exec \
 	    share/locale/zh_CN/LC_MESSAGES/msprof-exec.mo; do
 		ok "$([ -s "$top/$f" ]; echo $?)" "$arch: $f"
@@ -166,7 +167,7 @@ unlike "$(cat "$L"/msprof-exec_*/plan.json "$L"/msprof-exec_*/journal.jsonl 2>/d
     "$TOP/" "LLM full run: no path into the checkout in the session record"
 
 check_rc mm-dry 0 "MM dry run: exit 0"
-like "$(res mm-dry)" 'profile' "MM dry run: says what it would set"
+like "$(res mm-dry)" 'would write .*tools\.json -> SESSION/' "MM dry run: says which copies it would write"
 check_rc mm 0 "MM full run: exit 0"
 like "$(res mm)" 'rank 0: .*_ascend_pt' "MM full run: the report lists rank 0's data"
 is "$(find "$T/x86/sim/mindspeed-mm" -name '*_ascend_pt' -type d | wc -l)" 1 \
@@ -209,6 +210,7 @@ if command -v dpkg-deb > /dev/null && [ -f "$DEB" ]; then
 	for f in usr/bin/msprof-exec usr/lib/msprof-exec/msprof-exec-inject \
 	    usr/lib/msprof-exec/msprof-exec-shim.so usr/share/msprof-exec/launchers.conf \
 	    usr/share/man/man1/msprof-exec.1.gz usr/share/man/man5/msprof-exec-launchers.5.gz \
+	    usr/share/man/man7/msprof-exec-summary.7.gz \
 	    usr/share/bash-completion/completions/msprof-exec \
 	    usr/share/locale/zh_CN/LC_MESSAGES/msprof-exec.mo; do
 		has_line "$files" "$f" ".deb: /$f"
@@ -228,6 +230,7 @@ for arch in x86_64 aarch64; do
 	for f in /usr/bin/msprof-exec /usr/lib/msprof-exec/msprof-exec-inject \
 	    /usr/lib/msprof-exec/msprof-exec-shim.so /usr/share/msprof-exec/launchers.conf \
 	    /usr/share/man/man1/msprof-exec.1 /usr/share/man/man5/msprof-exec-launchers.5 \
+	    /usr/share/man/man7/msprof-exec-summary.7 \
 	    /usr/share/bash-completion/completions/msprof-exec \
 	    /usr/share/locale/zh_CN/LC_MESSAGES/msprof-exec.mo; do
 		has_line "$files" "$f" ".rpm $arch: $f"

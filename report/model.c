@@ -1,0 +1,297 @@
+/*
+ * Build the report: how the command ended, what the log shows, the
+ * launches, the output directories against the ranks each was to hold,
+ * why anything is missing, and what to do next.
+ */
+#include <sys/wait.h>
+
+#include <signal.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/engine.h"
+#include "summary/summary.h"
+#include "model.h"
+
+static void
+count_launches(struct report_model *m)
+{
+	struct report *c = &m->counts;
+
+	for (size_t i = 0; i < m->journal->n; i++)
+		switch (m->journal->recs[i].status) {
+		case LAUNCH_INJECTED:
+		case LAUNCH_KEPT:
+			c->injected++;
+			break;
+		case LAUNCH_LEFT_ALONE:
+			c->unchanged++;
+			break;
+		case LAUNCH_REFUSED:
+			c->refused++;
+			break;
+		case LAUNCH_MISSING_PATHS:
+			c->missing_paths++;
+			break;
+		case LAUNCH_FAILED:
+			c->failed++;
+			break;
+		case LAUNCH_UNKNOWN:
+			break;
+		}
+}
+
+const char *
+signal_name(int sig)
+{
+	switch (sig) {
+	case SIGHUP:	return "SIGHUP";
+	case SIGINT:	return "SIGINT";
+	case SIGQUIT:	return "SIGQUIT";
+	case SIGTERM:	return "SIGTERM";
+	default:	return "signal";
+	}
+}
+
+static void
+ending(const struct report_in *in, struct report_model *m)
+{
+	m->interrupted = in->interrupted;
+	m->running = in->running;
+	m->nrunning = in->nrunning;
+	m->where = in->session != NULL ? in->session : in->outdir;
+	m->exited = in->status != -1 && WIFEXITED(in->status);
+	if (in->status == -1)
+		m->ending = ENDING_UNKNOWN;
+	else if (in->interrupted > 0) {
+		/* not a failure of the training's own */
+		m->ending = ENDING_INTERRUPTED;
+		m->ending_code = m->exited ? WEXITSTATUS(in->status) :
+		    WTERMSIG(in->status);
+	}
+	else if (WIFEXITED(in->status) && WEXITSTATUS(in->status) == 0)
+		/* a pipeline such as '| tee' hides the launcher's status */
+		m->ending = log_shows_failure(in->log) ? ENDING_HIDDEN_FAILURE :
+		    ENDING_OK;
+	else if (WIFEXITED(in->status)) {
+		m->ending = ENDING_EXIT;
+		m->ending_code = WEXITSTATUS(in->status);
+	} else {
+		m->ending = ENDING_SIGNAL;
+		m->ending_code = WTERMSIG(in->status);
+	}
+}
+
+/* Did the session run MindSpeed-MM (whose advice differs at times)? */
+static int
+ran_mm(const struct journal *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (j->recs[i].engine != NULL &&
+		    engine_is_mm(engine_parse(j->recs[i].engine)))
+			return 1;
+	return 0;
+}
+
+/* Collected when triggered (--mode dynamic), not in a step window. */
+static int
+dynamic(const struct launch_record *rec)
+{
+	return rec->mode != NULL && strcmp(rec->mode, "dynamic") == 0;
+}
+
+/* The last iteration the window needs, as the log counts. */
+static int
+window_last_iteration(const struct launch_record *rec)
+{
+	return engine_log_iteration(engine_parse(rec->engine != NULL ?
+	    rec->engine : ""), rec->step_end - 1);
+}
+
+/* Why the expected data of O is missing, most likely first. */
+static void
+causes(const struct report_in *in, const struct outdir *o, struct strv *out)
+{
+	const struct launch_record *rec = o->launch;
+	int last = in->log != NULL ? log_last_iteration(in->log) : -1;
+
+	if (rec != NULL && !dynamic(rec)) {
+		if (last >= 0 && last < window_last_iteration(rec))
+			strv_pushf(out, _("the window was never reached or not "
+			    "finished: steps %d to %d, excluding %d, but the log "
+			    "shows training stopped at iteration %d; lower --steps "
+			    "or raise --train-iters"), rec->step_start,
+			    rec->step_end, rec->step_end, last);
+		else if (last < 0 && in->log != NULL)
+			strv_pushf(out, _("the window may never have been "
+			    "reached: steps %d to %d, excluding %d (the log shows "
+			    "no iteration)"), rec->step_start, rec->step_end,
+			    rec->step_end);
+	}
+	if (rec != NULL && rec->cann == 0)
+		strv_push(out, _("the CANN environment was not loaded (no "
+		    "ASCEND_TOOLKIT_HOME): source set_env.sh or give --cann-env"));
+	if (!o->analyse)
+		strv_pushf(out, _("online parsing was off: run 'msprof-exec "
+		    "analyse %s' to parse the raw data"), o->path);
+}
+
+/* Output directory I: what was found against what was expected. */
+static void
+check_output(const struct report_in *in, struct report_model *m, size_t i)
+{
+	const struct outdir *o = &m->verify.outs[i];
+	struct report_output *out = &m->outs[i];
+
+	out->dir = o;
+	out->missing = xcalloc(o->nexpected + 1, sizeof(*out->missing));
+	for (size_t k = 0; k < o->nexpected; k++)
+		if (outdir_found(o, o->expected[k]) == NULL)
+			out->missing[out->nmissing++] = o->expected[k];
+	m->counts.found += (int)o->ndirs;
+	m->counts.expected += (int)o->nexpected;
+	m->counts.missing += (int)out->nmissing;
+	out->unknown = m->session != NULL && !o->known;
+	out->none_expected = m->session != NULL && o->known &&
+	    o->nexpected == 0;
+	if (out->nmissing > 0 || (o->ndirs == 0 && m->session == NULL))
+		causes(in, o, &m->causes);
+}
+
+/* The first launch that profiled a window (not triggered), or NULL. */
+static const struct launch_record *
+window_launch(const struct journal *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (launch_profiled(&j->recs[i]) && !dynamic(&j->recs[i]) &&
+		    j->recs[i].engine != NULL && j->recs[i].step_start >= 0 &&
+		    j->recs[i].step_end > j->recs[i].step_start)
+			return &j->recs[i];
+	return NULL;
+}
+
+/*
+ * How torch_npu's ProfilerStep maps to the iteration the log shows, from
+ * the engine's step convention: MindSpeed-MM skips START steps with no
+ * warm-up; MindSpeed-LLM (steps from 1) skips START - loaded - 2 and warms
+ * up one step.  An engine counting steps from 0 (FSDP2) skips START - 1
+ * and warms up one, so its first active step is START, the iteration
+ * START + 1: the LLM rule with that iteration and nothing loaded.
+ */
+static void
+step_convention(const struct report_model *m, struct summary_opts *o)
+{
+	const struct launch_record *rec = window_launch(m->journal);
+	enum engine e;
+
+	if (rec == NULL)
+		return;
+	e = engine_parse(rec->engine);
+	if (e == ENGINE_NONE)
+		return;
+	if (engine_is_mm(e)) {
+		o->step_convention = SUMMARY_STEPS_MM;
+		o->step_start = rec->step_start;
+	} else if (engine_ops(e)->base == STEPS_FROM_1) {
+		o->step_convention = SUMMARY_STEPS_LLM;
+		o->step_start = rec->step_start;
+		o->loaded_iter = m->loaded_iter;
+	} else {
+		o->step_convention = SUMMARY_STEPS_LLM;
+		o->step_start = engine_log_iteration(e, rec->step_start);
+	}
+}
+
+/*
+ * The data summary, once verification has found the rank directories:
+ * over those (one per rank, the newest), or over the rank directories
+ * under the paths msprof-exec report was given; none when nothing was to
+ * be profiled.  What it could not make it says itself.
+ */
+static void
+summarise(const struct report_in *in, struct report_model *m)
+{
+	struct summary_opts o = { 0 };
+	struct summary_rank *ranks;
+	struct strv paths = { 0 };
+	char *const *v = in->summary_paths;
+	size_t n = in->nsummary_paths, nranks;
+	char *why = NULL;
+
+	if (in->no_summary || (v == NULL && m->verify.nouts == 0))
+		return;
+	if (v == NULL) {
+		for (size_t i = 0; i < m->verify.nouts; i++)
+			for (size_t k = 0; k < m->verify.outs[i].ndirs; k++)
+				strv_push(&paths, m->verify.outs[i].dirs[k].path);
+		v = paths.v;
+		n = paths.n;
+	}
+	if (summary_find_ranks(v, n, &ranks, &nranks, &why) == -1)
+		m->summary_why = why;
+	else {
+		step_convention(m, &o);
+		m->summary = summary_build(ranks, nranks, &o);
+		summary_ranks_free(ranks, nranks);
+	}
+	strv_free(&paths);
+}
+
+/* Open the parsed data; else parse the raw data. */
+static void
+next_step(struct report_model *m)
+{
+	const char *parsed = NULL, *raw = NULL;
+
+	for (size_t i = 0; i < m->verify.nouts && parsed == NULL; i++) {
+		const struct outdir *o = &m->verify.outs[i];
+
+		for (size_t k = 0; k < o->ndirs && parsed == NULL; k++)
+			if (o->dirs[k].parsed)
+				parsed = o->path;
+			else if (o->dirs[k].raw && raw == NULL)
+				raw = o->path;
+	}
+	if (parsed != NULL)
+		m->next_step = xasprintf(_("open %s in MindStudio Insight"),
+		    parsed);
+	else if (raw != NULL)
+		m->next_step = xasprintf(_("parse the raw data: msprof-exec "
+		    "analyse %s"), raw);
+}
+
+void
+report_build(const struct report_in *in, struct report_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->session = in->session;
+	m->journal = in->journal;
+	count_launches(m);
+	ending(in, m);
+	diagnose_log(in->log, ran_mm(in->journal), &m->diagnosis);
+	if (in->session != NULL)
+		verify_journal(in->journal, in->since, &m->verify);
+	else
+		verify_dir(in->outdir, &m->verify);
+	m->outs = xcalloc(m->verify.nouts + 1, sizeof(*m->outs));
+	for (size_t i = 0; i < m->verify.nouts; i++)
+		check_output(in, m, i);
+	summarise(in, m);
+	next_step(m);
+}
+
+void
+report_model_free(struct report_model *m)
+{
+	for (size_t i = 0; i < m->verify.nouts; i++)
+		free(m->outs[i].missing);
+	free(m->outs);
+	verify_free(&m->verify);
+	diagnosis_free(&m->diagnosis);
+	strv_free(&m->causes);
+	free(m->next_step);
+	summary_free(m->summary);
+	free(m->summary_why);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,79 @@
+/*
+ * The report as data: built once from the journal, the verified output
+ * directories and the training log, then printed as text (text.c) or
+ * written as JSON (json.c).  Neither output decides anything.
+ */
+#ifndef MSPROF_REPORT_MODEL_H
+#define MSPROF_REPORT_MODEL_H
+
+#include "common/journal.h"
+#include "diagnose.h"
+#include "report.h"
+#include "verify.h"
+
+struct summary;		/* what the profiling data says (summary/) */
+
+/* How the command ended. */
+enum report_ending {
+	ENDING_UNKNOWN,		/* not run here (msprof-exec report) */
+	ENDING_OK,		/* exit 0, no failure in the log */
+	ENDING_HIDDEN_FAILURE,	/* exit 0, but the log shows a failure */
+	ENDING_EXIT,		/* a non-zero exit status */
+	ENDING_SIGNAL,		/* killed by a signal */
+	ENDING_INTERRUPTED	/* a signal sent to msprof-exec cut it short */
+};
+
+/* One output directory, against what its launch was to collect. */
+struct report_output {
+	const struct outdir	*dir;
+	int			*missing;	/* expected ranks without data */
+	size_t			 nmissing;
+	int			 none_expected;	/* no profiled rank on this node */
+	int			 unknown;	/* which ranks run here is unknown */
+};
+
+struct report_model {
+	const char		*session;	/* NULL: a bare output directory */
+	const struct journal	*journal;	/* the launches */
+	enum report_ending	 ending;
+	int			 ending_code;	/* exit status or signal */
+	int			 exited;	/* ending_code is an exit status */
+	int			 interrupted;	/* the signal sent to msprof-exec */
+	const int		*running;	/* detached processes still running */
+	size_t			 nrunning;
+	const char		*where;		/* session or directory, to look again */
+	struct diagnosis	 diagnosis;	/* known failures in the log */
+	struct verify		 verify;
+	struct report_output	*outs;		/* parallel to verify.outs */
+	struct strv		 causes;	/* of missing data, likeliest first */
+	char			*next_step;	/* what to do with the data */
+	/*
+	 * The data summary (step breakdown, top operators, slow rank, slow
+	 * link) of the rank directories verification found, or of those
+	 * under the paths given to msprof-exec report; NULL when there is
+	 * none (no profiled launch, or the last of several outputs), and
+	 * then SUMMARY_WHY says why when that is worth saying.
+	 */
+	struct summary		*summary;
+	char			*summary_why;
+	/*
+	 * The iteration the training loaded from a checkpoint: MindSpeed-LLM
+	 * counts its ProfilerStep from it.  The journal does not record it
+	 * yet: 0, as for a training from scratch, until it does.
+	 */
+	int			 loaded_iter;
+	struct report		 counts;	/* for the exit status */
+};
+
+/* "SIGTERM" for the signals msprof-exec passes on, else "signal". */
+const char *signal_name(int);
+
+void	report_build(const struct report_in *, struct report_model *);
+void	report_model_free(struct report_model *);
+
+/* The text report: results on stdout (none if QUIET), failures on stderr. */
+void	report_print(const struct report_model *, int quiet, int verbose);
+/* The JSON report (one document). */
+cJSON	*report_json(const struct report_model *);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * Unit tests of the diagnosis table (report/diagnose.c): each rule fires
+ * on its log line, with its message and advice, and on nothing else; and
+ * every rule of the table has its case here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "report/diagnose.h"
+
+/* Lines of a training that went well. */
+static const char good_log[] =
+    "[2026-12-02 12:00:01] iteration        1/      10 |"
+    " consumed samples: 8 |\n"
+    "[2026-12-02 12:00:02] iteration        2/      10 |"
+    " consumed samples: 16 |\n"
+    "INFO: tee: writing to logs/train.log\n"
+    "saving checkpoint at iteration 2 to ./ckpt\n";
+
+static const struct {
+	const char	*rule;
+	const char	*line;		/* a log line that shows the failure */
+	int		 mm;		/* a MindSpeed-MM run */
+	const char	*want;		/* in the text */
+} cases[] = {
+	{ "out-of-memory", "RuntimeError: NPU out of memory. Tried to "
+	  "allocate 5.03 GiB (NPU 3; 60.96 GiB total capacity)", 0,
+	  "NPU out of memory: lower --micro-batch-size" },
+	{ "out-of-memory", "RuntimeError: NPU out of memory. Tried to "
+	  "allocate 2.00 GiB", 1,
+	  "NPU out of memory: lower the micro batch size" },
+	{ "master-port", "[W socket.cpp:426] [c10d] The server socket has "
+	  "failed to bind to [::]:6000 (errno: 98 - Address already in use).",
+	  0, "MASTER_PORT 6000 is already in use on this node (another job, "
+	  "or a leftover process: ss -ltnp | grep :6000): set MASTER_PORT to "
+	  "a free port, e.g. 6" },
+	/* nothing above the last port can be free */
+	{ "master-port-no-free", "The server socket has failed to bind to "
+	  "[::]:65535 (errno: 98 - Address already in use).", 0,
+	  "MASTER_PORT 65535 is already in use on this node (another job, "
+	  "or a leftover process: ss -ltnp | grep :65535): set MASTER_PORT to "
+	  "a free port" },
+	{ "master-port-unnamed", "RuntimeError: Address already in use", 0,
+	  "the master port is already in use on this node: set MASTER_PORT "
+	  "to a free port" },
+	{ "checkpoint-mismatch", "RuntimeError: Error(s) in loading "
+	  "state_dict: size mismatch for embedding.word_embeddings.weight: "
+	  "copying a param with shape torch.Size([75968, 4096])", 0,
+	  "the checkpoint does not fit the model" },
+	{ "checkpoint-mismatch", "ValueError: shape mismatch in layer 3", 0,
+	  "TP/PP" },
+	{ "tee-logs-dir", "tee: logs/train.log: No such file or directory", 0,
+	  "run 'mkdir -p logs' first" },
+	{ "start-step-zero", "AssertionError: profile_step_start should be "
+	  "greater than 0 but now it is 0", 0,
+	  "MindSpeed refused profile_step_start 0 (steps count from 1): use "
+	  "--steps 1:3 or later" },
+	{ "start-step-resumed", "AssertionError: When loading checkpoint, "
+	  "iteration will be loaded from checkpoint, profile_step_start "
+	  "should be greater than 1000 but now it is 2.", 0,
+	  "the run resumes from iteration 1000 of its checkpoint (--load): "
+	  "the window must start after it, e.g. --steps 1001:1003" },
+	{ "dynamic-not-effective", "[WARNING] [123] dynamic_profile.py: "
+	  "Dynamic Profiler config is not effective. The start_step=-1, "
+	  "current_step=7", 0, "run 'msprof-exec trigger --start N'" },
+	{ "stopped-in-warmup", "Incorrect schedule: Stop profiler while "
+	  "current state is WARMUP which may result in incomplete parsed "
+	  "data.", 0, "lower --steps or raise --train-iters" },
+	{ "online-parse-failed", "[ERROR] [77] profiler.py: Profiling data "
+	  "parsing failed, error: KeyError", 0, "msprof-exec analyse" },
+	{ "online-parse-failed", "Failed to get acl to npu flow events", 0,
+	  "could not parse the data online" },
+	{ "dynamic-dir-invalid", "The path '/x/dyn' is invalid, and profiler "
+	  "will not be enabled.", 0, "give --dynamic-dir an existing directory" },
+};
+
+#define NCASES	(sizeof(cases) / sizeof(cases[0]))
+
+static void
+check_case(size_t i)
+{
+	struct diagnosis d = { 0 };
+	char *log = xasprintf("%s%s\n%s", good_log, cases[i].line, good_log);
+
+	diagnose_log(log, cases[i].mm, &d);
+	ok(d.rules.n == 1 && strcmp(d.rules.v[0], cases[i].rule) == 0,
+	    "%s: its line (%.40s...) fires the rule, and only it",
+	    cases[i].rule, cases[i].line);
+	ok(d.texts.n == 1 && strstr(d.texts.v[0], cases[i].want) != NULL,
+	    "%s: says \"%s\"", cases[i].rule, cases[i].want);
+	if (d.texts.n > 0 && strstr(d.texts.v[0], cases[i].want) == NULL)
+		printf("#   got: %s\n", d.texts.v[0]);
+	diagnosis_free(&d);
+	free(log);
+}
+
+/* A rule of the table has a case above. */
+static int
+has_case(const char *rule)
+{
+	for (size_t i = 0; i < NCASES; i++)
+		if (strcmp(cases[i].rule, rule) == 0)
+			return 1;
+	return 0;
+}
+
+int
+main(void)
+{
+	struct diagnosis d = { 0 };
+	char *log;
+
+	for (size_t i = 0; i < NCASES; i++)
+		check_case(i);
+	for (size_t i = 0; i < diagnose_nrules(); i++)
+		ok(has_case(diagnose_rule(i)), "rule %s has a case",
+		    diagnose_rule(i));
+	ok(diagnose_rule(diagnose_nrules()) == NULL, "the table ends");
+
+	diagnose_log(good_log, 0, &d);
+	diagnose_log(good_log, 1, &d);
+	diagnose_log(NULL, 0, &d);
+	is_int(d.texts.n, 0, "a good log (LLM or MM) and no log: no rule fires");
+	diagnosis_free(&d);
+
+	/* tee's error must be its own: another line's "No such file" is not */
+	log = xasprintf("%stee: logs/x.log opened\nls: cannot access 'y': No "
+	    "such file or directory\n", good_log);
+	diagnose_log(log, 0, &d);
+	is_int(d.texts.n, 0, "tee and a later unrelated 'No such file': no "
+	    "rule fires");
+	diagnosis_free(&d);
+	free(log);
+
+	log = xasprintf("%s\n%s\n", cases[0].line, cases[5].line);
+	diagnose_log(log, 0, &d);
+	ok(d.rules.n == 2 && strcmp(d.rules.v[0], "out-of-memory") == 0 &&
+	    strcmp(d.rules.v[1], "checkpoint-mismatch") == 0,
+	    "two failures: both, in the table's order");
+	diagnosis_free(&d);
+	free(log);
+
+	is_int(log_last_iteration(good_log), 2, "the last iteration of the log");
+	is_int(log_last_iteration("no iterations here"), -1, "no iteration: -1");
+	ok(log_shows_failure("torch.distributed.elastic.multiprocessing.errors."
+	    "ChildFailedError:"), "a launcher's failure report is a failure");
+	ok(!log_shows_failure(good_log), "a good log is no failure");
+	return done_testing();
+}
