@@ -65,6 +65,7 @@ static const struct field fields[] = {
 	{ "save_path",		F_STR,	R(save_path), 0 },
 	{ "step_start",		F_INT,	R(step_start), 0 },
 	{ "step_end",		F_INT,	R(step_end), 0 },
+	{ "loaded_iteration",	F_INT,	R(loaded_iteration), 0 },
 	{ "ranks",		F_RANKS, R(ranks_all), 0 },
 	{ "expected_ranks",	F_INTS,	R(expected), R(nexpected) },
 	{ "level",		F_STR,	R(level), 0 },

@@ -74,6 +74,7 @@ struct launch_record {
 	/* The profiling settings (injected and kept launches). */
 	char		*save_path;	/* as given to the launch (maybe relative) */
 	int		 step_start, step_end;	/* [start, end) in the engine's steps */
+	int		 loaded_iteration;	/* resumed after it (Megatron LLM) */
 	int		 ranks_all;	/* every rank profiled */
 	int		*ranks;		/* else the profiled ranks */
 	size_t		 nranks;

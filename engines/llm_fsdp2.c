@@ -105,7 +105,10 @@ rewrite(struct rewrite_ctx *c)
 		return -1;
 	rewrite_copy_argv(c);
 	argv_drop(&c->out->argv, from, profile_span);
-	if ((n = rewrite_train_iters(c)) > 0) {
+	if ((n = count_option(c->argv, c->launch->script,
+	    "--training.max_steps")) > 0)
+		max_steps = n;
+	if ((n = rewrite_train_iters(c, max_steps)) > 0) {
 		snprintf(text, sizeof(text), "%d", n);
 		argv_set(&c->out->argv, from, "--training.max_steps", text);
 	}

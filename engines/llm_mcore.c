@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/argv.h"
+#include "common/resume.h"
 #include "rewrite.h"
 
 /*
@@ -73,6 +74,49 @@ flags(const struct plan *p, const struct rewrite *r, struct strv *out)
 	strv_push(out, r->save_path);
 }
 
+/*
+ * A launch that resumes from a checkpoint at iteration I runs iterations
+ * I + 1 on, and MindSpeed-LLM asserts that profile_step_start is greater
+ * than I.  The default window moves to the same steps after I; a window
+ * the user gave that starts at or before I is refused, with one that works.
+ */
+static int
+resume_window(struct rewrite_ctx *c)
+{
+	const struct plan *p = c->plan;
+	struct rewrite *r = c->out;
+	struct resume res;
+	char *why = NULL;
+	int given = p->step_start != 0 || p->step_end != 0, i;
+
+	if (resume_read(c->argv, c->launch->script + 1, NULL, &res,
+	    &why) == -1) {
+		if (!given)
+			return rewrite_fail(c, why);
+		free(why);	/* the user's window: theirs to place */
+		return 0;
+	}
+	r->loaded = i = res.iteration;
+	r->loaded_from = res.tracker;	/* taken */
+	if (i == 0)
+		return 0;
+	if (given && r->step_start <= i)
+		return rewrite_fail(c, xasprintf(_("the launch resumes from "
+		    "iteration %d (%s), and MindSpeed-LLM profiles only the "
+		    "steps after it (it stops with \"profile_step_start should "
+		    "be greater than %d\"); give --steps %d:%d, or leave --steps "
+		    "out for the steps just after it"), i, r->loaded_from, i,
+		    i + r->step_start, i + r->step_end));
+	if (!given) {
+		r->step_start += i;
+		r->step_end += i;
+		strv_pushf(&r->notes, _("the launch resumes from iteration %d "
+		    "(%s): the steps move to %d to %d, excluding %d"), i,
+		    r->loaded_from, r->step_start, r->step_end, r->step_end);
+	}
+	return 0;
+}
+
 static int
 rewrite(struct rewrite_ctx *c)
 {
@@ -80,9 +124,13 @@ rewrite(struct rewrite_ctx *c)
 	int from = c->launch->script + 1, iters, rc, n;
 	char *what, text[16];
 
+	if (resume_window(c) == -1)
+		return -1;
 	rewrite_copy_argv(c);
 	argv_drop(&c->out->argv, from, profile_span);
-	if ((n = rewrite_train_iters(c)) > 0) {
+	n = rewrite_train_iters(c, count_option(c->argv, c->launch->script,
+	    "--train-iters"));
+	if (n > 0) {
 		snprintf(text, sizeof(text), "%d", n);
 		argv_set(&c->out->argv, from, "--train-iters", text);
 	}

@@ -109,15 +109,31 @@ profile_settings(struct rewrite_ctx *c, struct ydoc *y, int profile,
 	return rc;
 }
 
+/* The last training.train_iters=N word after the entry, or -1. */
+static int
+iters_word(const struct strv *argv, size_t from)
+{
+	const char *v;
+	int n = -1;
+
+	for (size_t i = from; i < argv->n; i++)
+		if (strncmp(v = argv->v[i], ITERS_WORD, strlen(ITERS_WORD)) == 0 &&
+		    count_value(v + strlen(ITERS_WORD)) >= 0)
+			n = count_value(v + strlen(ITERS_WORD));
+	return n;
+}
+
 /* training.train_iters=N on the command line wins over the YAML. */
 static int
 train_iters(struct rewrite_ctx *c, struct ydoc *y, const char *cfg)
 {
 	size_t from = (size_t)c->launch->script + 1;
-	const char *v;
 	char word[48];
-	int n = rewrite_train_iters(c), iters;
+	int n, iters;
 
+	iters = iters_word(&c->out->argv, from);
+	n = rewrite_train_iters(c, iters >= 0 ? iters :
+	    mm_yaml_int(y, "training", "train_iters"));
 	if (n > 0) {
 		snprintf(word, sizeof(word), ITERS_WORD "%d", n);
 		for (size_t i = from; i < c->out->argv.n; i++)
@@ -127,12 +143,9 @@ train_iters(struct rewrite_ctx *c, struct ydoc *y, const char *cfg)
 		if (!mm_yaml_set_int(y, "training", "train_iters", n))
 			return mm_not_a_map(c, y, cfg, "training");
 	}
-	iters = mm_yaml_int(y, "training", "train_iters");
-	for (size_t i = from; i < c->out->argv.n; i++)
-		if (strncmp(v = c->out->argv.v[i], ITERS_WORD,
-		    strlen(ITERS_WORD)) == 0)
-			iters = count_value(v + strlen(ITERS_WORD)) >= 0 ?
-			    count_value(v + strlen(ITERS_WORD)) : iters;
+	iters = iters_word(&c->out->argv, from);
+	if (iters < 0)
+		iters = mm_yaml_int(y, "training", "train_iters");
 	if (mm_window(c, iters, "training.train_iters") == -1) {
 		ydoc_free(y);
 		return -1;

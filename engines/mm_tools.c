@@ -54,7 +54,9 @@ rewrite(struct rewrite_ctx *c)
 	if (env != NULL && strcmp(env, tools) == 0)
 		strv_pushf(&c->out->env, "MM_TOOL=%s", copy);
 	free(copy);
-	if ((n = rewrite_train_iters(c)) > 0) {
+	n = rewrite_train_iters(c, count_option(c->argv, script,
+	    "--train-iters"));
+	if (n > 0) {
 		snprintf(text, sizeof(text), "%d", n);
 		argv_set(&c->out->argv, script + 1, "--train-iters", text);
 	}

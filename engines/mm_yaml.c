@@ -70,7 +70,8 @@ rewrite(struct rewrite_ctx *c)
 	}
 	ydoc_set_str(&y, ydoc_root(&y), "MM_TOOL_PATH", copy);
 	free(copy);
-	if ((n = rewrite_train_iters(c)) > 0 &&
+	n = rewrite_train_iters(c, mm_yaml_int(&y, "gpt_args", "train_iters"));
+	if (n > 0 &&
 	    !mm_yaml_set_int(&y, "gpt_args", "train_iters", n))
 		return mm_not_a_map(c, &y, cfg, "gpt_args");
 	n = mm_yaml_int(&y, "gpt_args", "train_iters");

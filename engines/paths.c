@@ -4,9 +4,14 @@
 #include <unistd.h>
 
 #include "common/jsonfile.h"
+#include "common/resume.h"
 #include "paths.h"
 
-/* Options whose value is a path that must exist. --save need not. */
+/*
+ * Options whose value is a path that must exist. --save need not, and
+ * neither need a --load that is also the --save: Megatron starts from
+ * scratch, with a warning, until the job saves its first checkpoint there.
+ */
 static const char *const must_exist[] = {
 	"--load", "--tokenizer-model", "--tokenizer-name-or-path",
 	"--mm-data", "--mm-model", "--mm-tool", NULL
@@ -83,10 +88,15 @@ launch_missing_paths(const struct launch *l, char *const argv[],
     struct strv *missing)
 {
 	const char *a, *v;
+	char *why = NULL;
+	struct resume r;
 	size_t n;
 
 	if (l->script < 0)
 		return;
+	resume_read(argv, l->script + 1, NULL, &r, &why);
+	resume_free(&r);
+	free(why);	/* a bad tracker is the rewrite's to report */
 	for (int i = l->script + 1; (a = argv[i]) != NULL; i++) {
 		if (strcmp(a, "--data-path") == 0) {
 			data_paths(argv, i, missing);
@@ -105,7 +115,8 @@ launch_missing_paths(const struct launch *l, char *const argv[],
 				v = argv[i + 1];
 			else
 				continue;
-			if (v != NULL && !exists(v))
+			if (v != NULL && !exists(v) && !(r.load_is_save &&
+			    strcmp(must_exist[k], "--load") == 0))
 				strv_pushf(missing, "%s %s", must_exist[k], v);
 			else if (v != NULL && strcmp(must_exist[k], "--mm-data") == 0)
 				mm_data_paths(v, missing);

@@ -24,16 +24,30 @@ rewrite_copy_argv(struct rewrite_ctx *c)
 		strv_push(&c->out->argv, *a);
 }
 
-int
-rewrite_train_iters(const struct rewrite_ctx *c)
+/* Does the window end within OWN iterations (always, when triggered)? */
+static int
+window_fits(const struct rewrite_ctx *c, int own)
 {
-	int own = engine_ops(c->launch->engine)->train_iters;
+	const struct engine_ops *e = engine_ops(c->launch->engine);
 
-	if (c->plan->train_iters < 0)
-		return -1;
+	if (strcmp(c->plan->mode, "dynamic") == 0 && !e->window_only)
+		return 1;
+	return c->out->step_end - 1 <= engine_last_step(c->launch->engine,
+	    own);
+}
+
+int
+rewrite_train_iters(struct rewrite_ctx *c, int own)
+{
+	int def = engine_ops(c->launch->engine)->train_iters, n = -1;
+
 	if (c->plan->train_iters > 0)
-		return c->plan->train_iters;
-	return own > 0 ? own : -1;
+		n = c->plan->train_iters;
+	else if (c->plan->train_iters == 0 && def > 0)
+		n = own > 0 && own <= def && window_fits(c, own) ? own : def;
+	c->out->iters_from = own;
+	c->out->iters = n > 0 ? n : own;
+	return n;
 }
 
 int
@@ -172,6 +186,7 @@ launch_rewrite(const struct plan *p, const struct launch *l,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->iters_from = out->iters = out->loaded = -1;
 	out->save_path = xstrdup(plan_output(p, l->engine));
 	out->analyse = p->analyse || e->always_parses;
 	out->mode = e->window_only ? "static" : p->mode;
@@ -208,5 +223,6 @@ rewrite_free(struct rewrite *r)
 	strv_free(&r->written);
 	strv_free(&r->existing);
 	free(r->save_path);
+	free(r->loaded_from);
 	memset(r, 0, sizeof(*r));
 }

@@ -18,6 +18,11 @@ struct rewrite {
 	struct strv	 notes;		/* settings this engine has no place for */
 	char		*save_path;	/* where the data goes */
 	int		 step_start, step_end;
+	/* The launch's own train iterations and those it runs; -1: unknown. */
+	int		 iters_from, iters;
+	/* The iteration it resumes from (0: a fresh start; -1: not read). */
+	int		 loaded;
+	char		*loaded_from;	/* the file that says so, or NULL */
 	int		 kept;		/* existing settings kept as they were */
 	int		 analyse;	/* parsed online, as it will really run */
 	const char	*mode;		/* "static" or "dynamic", as it will run */
@@ -47,8 +52,13 @@ struct rewrite_ctx {
 	char			**why;
 };
 
-/* The iterations to set: the plan's, else the engine's; -1: none. */
-int	rewrite_train_iters(const struct rewrite_ctx *);
+/*
+ * The iterations to run a launch whose own count is OWN (-1: it sets
+ * none): the plan's; else the engine's default, which only shortens a
+ * run: OWN when it is at most the default and the window fits in it.
+ * -1: leave the count as it is.  Both counts go into the rewrite.
+ */
+int	rewrite_train_iters(struct rewrite_ctx *, int own);
 /* Settings MindSpeed-LLM has no place for (both LLM engines). */
 void	mindspeed_llm_notes(const struct plan *, struct strv *out);
 /* OUT->argv = the launch as it is. */

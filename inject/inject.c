@@ -171,6 +171,7 @@ add_settings(struct launch_record *rec, const struct plan *p,
 	rec->save_path = xstrdup(rw->save_path);
 	rec->step_start = rw->step_start;
 	rec->step_end = rw->step_end;
+	rec->loaded_iteration = rw->loaded;
 	rec->ranks_all = p->ranks_all != 0;
 	if (!p->ranks_all) {
 		rec->nranks = p->nranks > 0 ? p->nranks : 1;

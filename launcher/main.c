@@ -292,6 +292,7 @@ struct job {
 	struct scan	 scan;		/* when cmd runs a script */
 	struct launch	*runs;		/* each scan.runs, classified */
 	struct strv	 left_alone;	/* "ENTRY: why" */
+	char		*unchecked;	/* what the scan could not follow */
 	struct facts	 facts;		/* points into cmd and scan */
 	char		*python;	/* the job's Python, or NULL */
 };
@@ -305,6 +306,7 @@ job_free(struct job *j)
 	scan_free(&j->scan);
 	free(j->runs);
 	strv_free(&j->left_alone);
+	free(j->unchecked);
 	free(j->python);
 }
 
@@ -315,6 +317,19 @@ note_left_alone(struct job *j, const struct launch *l, char *const argv[])
 	if (l->kind != LAUNCH_NONE && l->engine == ENGINE_NONE)
 		strv_pushf(&j->left_alone, "%s: %s", l->script >= 0 ?
 		    argv[l->script] : argv[0], l->why);
+}
+
+/* The table shows what the first training launch will get. */
+static void
+first_training(struct job *j, const struct launch *l, char *const argv[],
+    char *const envp[])
+{
+	if (j->facts.launch != NULL || l->engine == ENGINE_NONE)
+		return;
+	j->facts.engine = l->engine;
+	j->facts.launch = l;
+	j->facts.argv = argv;
+	j->facts.envp = envp;
 }
 
 /* Classify each launch the scan found, as the injector will. */
@@ -330,8 +345,8 @@ classify_runs(struct job *j, const struct launchtab *tab,
 		launch_classify(tab, framework, r->argv.v[0], r->argv.v,
 		    &j->runs[i]);
 		note_left_alone(j, &j->runs[i], r->argv.v);
-		if (j->facts.engine == ENGINE_NONE)
-			j->facts.engine = j->runs[i].engine;
+		first_training(j, &j->runs[i], r->argv.v, r->env.n > 0 ?
+		    r->env.v : environ);
 	}
 }
 
@@ -342,9 +357,13 @@ python_of(const char *path)
 	return xstrdup_null(job_python(path));
 }
 
-/* Is the command a shell running a script (bash train.sh, ./train.sh)? */
+/*
+ * The shell script the command runs: the script of a shell (bash
+ * train.sh), or the program itself (PATH, found on PATH) when its #! line
+ * names a shell (./train.sh, a wrapper without .sh).
+ */
 static const char *
-script_of(const struct strv *cmd)
+script_of(const struct strv *cmd, const char *path)
 {
 	static const char *const shells[] = { "bash", "sh", "dash", NULL };
 
@@ -352,7 +371,37 @@ script_of(const struct strv *cmd)
 		if (strcmp(path_base(cmd->v[0]), shells[i]) == 0 &&
 		    cmd->v[1][0] != '-')
 			return cmd->v[1];
-	return ends_with(cmd->v[0], ".sh") ? cmd->v[0] : NULL;
+	return path != NULL && scan_is_shell_script(path) ? path : NULL;
+}
+
+/*
+ * What the scan could not follow, said in the table: --existing ask can
+ * only be settled before the run for the launches the scan found.
+ */
+static void
+note_unchecked(struct job *j, const char *script, const char *why)
+{
+	if (j->launch.kind != LAUNCH_NONE)
+		j->unchecked = NULL;	/* the command is the launch */
+	else if (why != NULL)
+		j->unchecked = xstrdup(why);
+	else if (script == NULL)
+		j->unchecked = xasprintf(_("%s is not a shell script msprof-exec "
+		    "can read"), j->cmd.v[0]);
+	else if (j->scan.nruns == 0)
+		j->unchecked = xasprintf(_("no training launch was found in %s "
+		    "before it runs"), script);
+	j->facts.unchecked = j->unchecked;
+}
+
+/* bash stops at the first \r of a CRLF script: say so before it runs. */
+static void
+warn_crlf(const struct scan *s)
+{
+	if (s->crlf_file != NULL)
+		warnx(_("%s has CRLF (Windows) line ends: bash will fail on "
+		    "$'\\r'; convert it first, e.g. with dos2unix %s"),
+		    s->crlf_file, s->crlf_file);
 }
 
 /* Read the command, and the script it runs, without running anything. */
@@ -365,28 +414,31 @@ prepare(struct job *j, const struct launchtab *tab, const char *framework,
 
 	memset(j, 0, sizeof(*j));
 	launch_classify(tab, framework, NULL, NULL, &j->launch);
-	j->facts = (struct facts){ NULL, NULL, NULL, -1, ENGINE_NONE,
-	    &j->left_alone };
+	j->facts = (struct facts){ .npus = -1, .left_alone = &j->left_alone };
 	command_argv(argv, &j->cmd, &j->exec);
-	script = script_of(&j->cmd);
-	if (script != NULL && (lpath = script_path(script)) == NULL)
-		missing(script, 1);
-	free(lpath);
 	if ((j->path = j->exec != NULL ? xstrdup(j->exec) :
 	    command_path(j->cmd.v[0])) != NULL)
 		launch_classify(tab, framework, j->path, j->cmd.v, &j->launch);
+	script = script_of(&j->cmd, j->launch.kind == LAUNCH_NONE ? j->path :
+	    NULL);
+	if (script != NULL && (lpath = script_path(script)) == NULL)
+		missing(script, 1);
+	free(lpath);
 	note_left_alone(j, &j->launch, j->cmd.v);
+	first_training(j, &j->launch, j->cmd.v, environ);
 	j->python = python_of(j->path);
-	j->facts.engine = j->launch.engine;
 	if (script == NULL || scan_script(tab, script, environ, &j->scan,
 	    &why) == -1) {
+		note_unchecked(j, script, why);
 		free(why);
 		return;
 	}
+	warn_crlf(&j->scan);
 	j->facts.script = script;
 	j->facts.model = j->scan.model;
 	j->facts.npus = j->scan.npus_per_node;
 	classify_runs(j, tab, framework);
+	note_unchecked(j, script, NULL);
 	if (j->scan.configs.n > 0)
 		j->facts.config = j->scan.configs.v[0];
 	if (j->scan.launcher != NULL &&
@@ -459,6 +511,9 @@ dry_launch(const struct plan *p, const struct launch *l, char *const argv[],
 	} else {
 		for (size_t i = 0; !rw.kept && i < rw.notes.n; i++)
 			printf(_("note: %s\n"), rw.notes.v[i]);
+		if (!rw.kept && rw.iters_from >= 0 && rw.iters != rw.iters_from)
+			printf(_("train iterations: %d -> %d\n"), rw.iters_from,
+			    rw.iters);
 		for (size_t i = 0; i < rw.written.n; i++)
 			printf(_("would write %s\n"), rw.written.v[i]);
 		for (size_t i = 0; i < rw.env.n; i++)

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "engines/engine.h"
+#include "engines/rewrite.h"
 #include "table.h"
 #include "common/util.h"
 
@@ -35,14 +35,76 @@ on_off(int v)
 	return v ? _("on") : _("off");
 }
 
+/*
+ * The first launch rewritten as it will be (nothing written): 0, or -1
+ * when there is none or the plan does not apply to it yet (the launch, or
+ * the dry run, says why).
+ */
+static int
+preview(const struct plan *p, const struct facts *x, struct rewrite *rw)
+{
+	char *why = NULL;
+
+	if (x->launch == NULL)
+		return -1;
+	if (launch_rewrite(p, x->launch, x->argv, x->envp, NULL, rw,
+	    &why) == 0)
+		return 0;
+	free(why);
+	rewrite_free(rw);
+	return -1;
+}
+
+/* The steps, and where they moved to when the launch resumes. */
+static char *
+steps_text(const struct plan *p, const struct facts *x,
+    const struct rewrite *rw, int start, int end)
+{
+	char *window = engine_window_text(x->engine, p, start, end), *s;
+
+	if (rw == NULL || rw->loaded <= 0 || p->step_start || p->step_end)
+		return window;
+	s = xasprintf(_("%s (after iteration %d, which the launch resumes "
+	    "from)"), window, rw->loaded);
+	free(window);
+	return s;
+}
+
+/* The train iterations: the launch's own and what it runs with. */
+static char *
+iters_text(const struct plan *p, const struct engine_ops *e,
+    const struct rewrite *rw)
+{
+	if (rw == NULL) {
+		if (p->train_iters > 0 || (p->train_iters == 0 &&
+		    e->train_iters > 0))
+			return xasprintf("%d", p->train_iters > 0 ?
+			    p->train_iters : e->train_iters);
+		return xstrdup(_("as the script sets"));
+	}
+	if (rw->iters < 0)
+		return xstrdup(_("as the script sets"));
+	if (rw->iters == rw->iters_from)
+		return xasprintf(_("as the script sets: %d"), rw->iters);
+	if (rw->iters_from < 0)
+		return xasprintf("%d", rw->iters);
+	return xasprintf("%d -> %d", rw->iters_from, rw->iters);
+}
+
 void
 table_print(FILE *f, const struct plan *p, const struct facts *x)
 {
 	const struct engine_ops *e = engine_ops(x->engine);
+	struct rewrite rw, *r = NULL;
 	int start, end;
 	char *s;
 
 	plan_steps(p, x->engine, &start, &end);
+	if (preview(p, x, &rw) == 0) {
+		r = &rw;
+		start = rw.step_start;
+		end = rw.step_end;
+	}
 	row(f, _("Model"), x->model ? x->model : _("unknown"));
 	row(f, _("Script"), x->script ? x->script : "-");
 	s = x->npus > 0 ? xasprintf("%d", x->npus) : xstrdup(_("unknown"));
@@ -52,7 +114,7 @@ table_print(FILE *f, const struct plan *p, const struct facts *x)
 	row(f, _("Config file"), x->config ? x->config : "-");
 	row(f, _("Collection type"), p->mode);
 	row(f, _("Level"), p->level);
-	s = engine_window_text(x->engine, p, start, end);
+	s = steps_text(p, x, r, start, end);
 	row(f, _("Steps"), s);
 	free(s);
 	if (p->ranks_all)
@@ -77,14 +139,18 @@ table_print(FILE *f, const struct plan *p, const struct facts *x)
 	free(s);
 	row(f, _("AI Core metrics"), p->aic_metrics);
 	row(f, _("Online parse"), on_off(p->analyse));
-	if (p->train_iters > 0 || (p->train_iters == 0 && e->train_iters > 0))
-		s = xasprintf("%d", p->train_iters > 0 ? p->train_iters :
-		    e->train_iters);
-	else
-		s = xstrdup(_("as the script sets"));
+	s = iters_text(p, e, r);
 	row(f, _("Train iterations"), s);
 	free(s);
 	row(f, _("Output directory"), plan_output(p, x->engine));
 	for (size_t i = 0; x->left_alone != NULL && i < x->left_alone->n; i++)
 		row(f, _("Left alone"), x->left_alone->v[i]);
+	if (x->unchecked != NULL && p->existing == EXISTING_ASK)
+		fprintf(f, _("Profiling settings already in the launches could "
+		    "not be checked before the run: %s; with --existing ask a "
+		    "launch that has them is refused at its start. Choose "
+		    "--existing keep or --existing override now (e, then "
+		    "existing keep).\n"), x->unchecked);
+	if (r != NULL)
+		rewrite_free(r);
 }

@@ -30,7 +30,11 @@ rankdir_json(const struct rankdir *rd)
 {
 	cJSON *d = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(d, "rank", rd->rank);
+	/* null: not known (-1 would read as "all ranks") */
+	if (rd->rank >= 0)
+		cJSON_AddNumberToObject(d, "rank", rd->rank);
+	else
+		cJSON_AddNullToObject(d, "rank");
 	cJSON_AddStringToObject(d, "path", rd->path);
 	cJSON_AddBoolToObject(d, "raw", rd->raw);
 	cJSON_AddBoolToObject(d, "parsed", rd->parsed);
@@ -39,12 +43,16 @@ rankdir_json(const struct rankdir *rd)
 }
 
 static cJSON *
-output_json(const struct report_output *out)
+output_json(const struct report_model *m, const struct report_output *out)
 {
 	const struct outdir *o = out->dir;
 	cJSON *j = cJSON_CreateObject(), *found;
 
 	cJSON_AddStringToObject(j, "path", o->path);
+	/* whose data: the index of its launch in "launches" */
+	if (o->launch != NULL)
+		cJSON_AddNumberToObject(j, "launch",
+		    (double)(o->launch - m->journal->recs));
 	cJSON_AddBoolToObject(j, "analyse", o->analyse);
 	cJSON_AddItemToObject(j, "expected_ranks", out->unknown ?
 	    cJSON_CreateNull() : json_ints(o->expected, o->nexpected));
@@ -53,6 +61,10 @@ output_json(const struct report_output *out)
 		cJSON_AddItemToArray(found, rankdir_json(&o->dirs[i]));
 	cJSON_AddItemToObject(j, "missing_ranks",
 	    json_ints(out->missing, out->nmissing));
+	if (o->mixed.n > 0) {
+		cJSON_AddItemToObject(j, "mixed_with", json_strv(o->mixed.v));
+		cJSON_AddNumberToObject(j, "unattributed", (double)o->unclear);
+	}
 	return j;
 }
 
@@ -67,7 +79,7 @@ report_json(const struct report_model *m)
 	add_ending(doc, m);
 	outs = cJSON_AddArrayToObject(doc, "outputs");
 	for (size_t i = 0; i < m->verify.nouts; i++)
-		cJSON_AddItemToArray(outs, output_json(&m->outs[i]));
+		cJSON_AddItemToArray(outs, output_json(m, &m->outs[i]));
 	if (m->next_step != NULL)
 		cJSON_AddStringToObject(doc, "next_step", m->next_step);
 	launches = cJSON_AddArrayToObject(doc, "launches");

@@ -5,11 +5,14 @@
  */
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <signal.h>
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "shim/contract.h"
 #include "engines/engine.h"
 #include "summary/summary.h"
 #include "model.h"
@@ -58,7 +61,7 @@ static void
 ending(const struct report_in *in, struct report_model *m)
 {
 	m->interrupted = in->interrupted;
-	m->running = in->running;
+	m->running = in->running;	/* detached, still running */
 	m->nrunning = in->nrunning;
 	m->where = in->session != NULL ? in->session : in->outdir;
 	m->exited = in->status != -1 && WIFEXITED(in->status);
@@ -109,15 +112,31 @@ window_last_iteration(const struct launch_record *rec)
 	    rec->engine : ""), rec->step_end - 1);
 }
 
+/* Did the training stop of a failure or a signal, not at its end? */
+static int
+stopped_early(const struct report_model *m)
+{
+	return m->diagnosis.texts.n > 0 || m->ending == ENDING_SIGNAL ||
+	    m->ending == ENDING_EXIT || m->ending == ENDING_HIDDEN_FAILURE;
+}
+
 /* Why the expected data of O is missing, most likely first. */
 static void
-causes(const struct report_in *in, const struct outdir *o, struct strv *out)
+causes(const struct report_in *in, const struct report_model *m,
+    const struct outdir *o, struct strv *out)
 {
 	const struct launch_record *rec = o->launch;
 	int last = in->log != NULL ? log_last_iteration(in->log) : -1;
 
 	if (rec != NULL && !dynamic(rec)) {
-		if (last >= 0 && last < window_last_iteration(rec))
+		if (last >= 0 && last < window_last_iteration(rec) &&
+		    stopped_early(m))
+			strv_pushf(out, _("training stopped at iteration %d, "
+			    "before the end of the window (steps %d to %d, "
+			    "excluding %d): the failure or interruption above "
+			    "ended it"), last, rec->step_start, rec->step_end,
+			    rec->step_end);
+		else if (last >= 0 && last < window_last_iteration(rec))
 			strv_pushf(out, _("the window was never reached or not "
 			    "finished: steps %d to %d, excluding %d, but the log "
 			    "shows training stopped at iteration %d; lower --steps "
@@ -155,8 +174,12 @@ check_output(const struct report_in *in, struct report_model *m, size_t i)
 	out->unknown = m->session != NULL && !o->known;
 	out->none_expected = m->session != NULL && o->known &&
 	    o->nexpected == 0;
-	if (out->nmissing > 0 || (o->ndirs == 0 && m->session == NULL))
-		causes(in, o, &m->causes);
+	/* a launch still running: its data may yet come */
+	out->pending = m->background && out->nmissing > 0;
+	if (out->pending)
+		m->counts.missing -= (int)out->nmissing;
+	else if (out->nmissing > 0 || (o->ndirs == 0 && m->session == NULL))
+		causes(in, m, o, &m->causes);
 }
 
 /* The first launch that profiled a window (not triggered), or NULL. */
@@ -261,6 +284,128 @@ next_step(struct report_model *m)
 		    "analyse %s"), raw);
 }
 
+/* Is WANT the string number AT (-1: any) of /proc/PID/WHAT? */
+static int
+proc_has(const char *pid, const char *what, int at, const char *want)
+{
+	char *path = xasprintf("/proc/%s/%s", pid, what), *v;
+	size_t len, off;
+	int yes = 0, i = 0;
+
+	v = read_file(path, &len);
+	free(path);
+	for (off = 0; v != NULL && off < len && !yes;
+	    off += strlen(v + off) + 1, i++)
+		yes = (at < 0 || i == at) && strcmp(v + off, want) == 0;
+	free(v);
+	return yes;
+}
+
+/*
+ * Is process PID of SESSION: the session in its environment, or the
+ * injector's argument (which does not pass it on in the environment)?
+ */
+static int
+in_session(const char *pid, const char *session)
+{
+	char *var = xasprintf("%s=%s", MSPROF_ENV_SESSION, session);
+	int yes = proc_has(pid, "environ", -1, var) ||
+	    proc_has(pid, "cmdline", INJECT_ARGV_SESSION, session);
+
+	free(var);
+	return yes;
+}
+
+/* When the system booted, in ms since the epoch; -1 unknown. */
+static int64_t
+boot_ms(void)
+{
+	char *stat = read_file("/proc/stat", NULL), *p;
+	int64_t ms = -1;
+
+	if (stat != NULL && (p = strstr(stat, "\nbtime ")) != NULL)
+		ms = strtoll(p + 7, NULL, 10) * 1000;
+	free(stat);
+	return ms;
+}
+
+/* When process PID started, in ms since the epoch; -1 not running. */
+static int64_t
+process_start_ms(long pid)
+{
+	char *path = xasprintf("/proc/%ld/stat", pid), *stat, *p;
+	int64_t boot = boot_ms(), ms = -1;
+	long tick = sysconf(_SC_CLK_TCK);
+	int field = 2;
+
+	stat = read_file(path, NULL);
+	free(path);
+	/* after "pid (comm)": field 3, the state, ... field 22, the start */
+	if (stat != NULL && (p = strrchr(stat, ')')) != NULL && p[1] == ' ' &&
+	    p[2] != 'Z' && boot >= 0 && tick > 0) {
+		for (p++; *p != '\0' && field < 22; p++)
+			field += *p == ' ';
+		if (field == 22)
+			ms = boot + strtoll(p, NULL, 10) * 1000 / tick;
+	}
+	free(stat);
+	return ms;
+}
+
+/* Is REC's process still running here (the same process, not its pid's reuse)? */
+static int
+launch_running(const struct launch_record *rec)
+{
+	char host[256] = "";
+	int64_t start;
+
+	if (rec->pid <= 0 || rec->start_ms < 0 || rec->host == NULL ||
+	    gethostname(host, sizeof(host) - 1) == -1 ||
+	    strcmp(host, rec->host) != 0)
+		return 0;
+	start = process_start_ms(rec->pid);
+	/* a pid used again started after the launch had ended */
+	return start >= 0 && start <= rec->start_ms + 1000;
+}
+
+/*
+ * Are processes of SESSION's command still running?  They were left in
+ * the background, as the command has ended.  Until its launch starts, a
+ * process carries the session in its environment (the injector, in its
+ * arguments); from then on its record in the journal names it.  Read in
+ * this order, none is missed.
+ */
+static int
+session_running(const char *session)
+{
+	DIR *d;
+	struct dirent *e;
+	struct journal j;
+	int n = 0;
+
+	if (session == NULL || (d = opendir("/proc")) == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+		    atol(e->d_name) != (long)getpid() &&
+		    in_session(e->d_name, session))
+			n++;
+	closedir(d);
+	journal_read(session, &j);
+	for (size_t i = 0; i < j.n; i++)
+		n += launch_running(&j.recs[i]);
+	journal_free(&j);
+	return n;
+}
+
+static void
+judge(struct report_model *m)
+{
+	m->refused = m->counts.refused + m->counts.missing_paths > 0;
+	m->complete = m->counts.injected > 0 && m->counts.expected > 0 &&
+	    m->counts.missing == 0 && !m->background;
+}
+
 void
 report_build(const struct report_in *in, struct report_model *m)
 {
@@ -271,12 +416,15 @@ report_build(const struct report_in *in, struct report_model *m)
 	ending(in, m);
 	diagnose_log(in->log, ran_mm(in->journal), &m->diagnosis);
 	if (in->session != NULL)
-		verify_journal(in->journal, in->since, &m->verify);
+		verify_journal(in->journal, in->session, in->since,
+		    &m->verify);
 	else
 		verify_dir(in->outdir, &m->verify);
+	m->background = session_running(in->session);
 	m->outs = xcalloc(m->verify.nouts + 1, sizeof(*m->outs));
 	for (size_t i = 0; i < m->verify.nouts; i++)
 		check_output(in, m, i);
+	judge(m);
 	summarise(in, m);
 	next_step(m);
 }

@@ -30,6 +30,7 @@ struct report_output {
 	size_t			 nmissing;
 	int			 none_expected;	/* no profiled rank on this node */
 	int			 unknown;	/* which ranks run here is unknown */
+	int			 pending;	/* its launch may still be running */
 };
 
 struct report_model {
@@ -62,6 +63,13 @@ struct report_model {
 	 * yet: 0, as for a training from scratch, until it does.
 	 */
 	int			 loaded_iter;
+	/*
+	 * Processes of the command still running (left in the background
+	 * with nohup or '&' without 'wait'): data may still come.
+	 */
+	int			 background;
+	int			 refused;	/* msprof-exec stopped a launch */
+	int			 complete;	/* every expected rank has data */
 	struct report		 counts;	/* for the exit status */
 };
 

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "common/outfile.h"
 #include "common/session.h"
 #include "summary/summary.h"
+#include "attrib.h"
 #include "model.h"
 
 int
@@ -209,6 +211,9 @@ output_dirs(char *path, struct strv *out)
 }
 
 /* The report's input for the output directory PATH: session, log, journal. */
+static int	is_session(const char *);
+static void	add_job_sessions(const char *, struct journal *);
+
 static void
 load_input(const char *path, struct report_in *in, struct journal *j)
 {
@@ -225,9 +230,53 @@ load_input(const char *path, struct report_in *in, struct journal *j)
 		in->log = read_file(logpath, NULL);
 		free(logpath);
 		journal_read(session, j);
+		/* the other nodes' sessions of the same job, beside it */
+		if (!is_session(path))
+			add_job_sessions(session, j);
 	}
 	in->session = session;
 	in->journal = j;
+}
+
+static int
+is_session(const char *path)
+{
+	char *plan = xasprintf("%s/%s", path, SESSION_PLAN);
+	int yes = access(plan, R_OK) == 0;
+
+	free(plan);
+	return yes;
+}
+
+/*
+ * Over an output directory, the report is the job's: the launches of the
+ * sessions of SESSION's job that ran with it (the other nodes sharing
+ * the directory) join J.
+ */
+static void
+add_job_sessions(const char *session, struct journal *j)
+{
+	struct claims c;
+	struct strv others = { 0 };
+	struct journal more;
+
+	char *abs = realpath(session, NULL);
+
+	if (abs == NULL)
+		return;
+	claims_gather(&c, abs, j, 0);
+	claims_job_sessions(&c, abs, &others);
+	claims_free(&c);
+	free(abs);
+	for (size_t i = 0; i < others.n; i++) {
+		journal_read(others.v[i], &more);
+		j->recs = xreallocarray(j->recs, j->n + more.n + 1,
+		    sizeof(*j->recs));
+		memcpy(j->recs + j->n, more.recs, more.n * sizeof(*more.recs));
+		j->n += more.n;
+		free(more.recs);	/* the records are J's now */
+	}
+	strv_free(&others);
 }
 
 int
@@ -270,11 +319,16 @@ report_main(int argc, char **argv)
 		fputs(use, stderr);
 		return EX_USAGE;
 	}
-	for (int i = optind; i < argc; i++)
-		if (stat(argv[i], &st) == -1 || !S_ISDIR(st.st_mode))
+	for (int i = optind; i < argc; i++) {
+		if (stat(argv[i], &st) == -1)
 			errx(EX_NOINPUT, _("%s: no such directory; give the "
 			    "output directory of a run (or its msprof-exec_* "
 			    "session)"), argv[i]);
+		if (!S_ISDIR(st.st_mode))
+			errx(EX_NOINPUT, _("%s: not a directory; give the output "
+			    "directory of a run (or its msprof-exec_* session)"),
+			    argv[i]);
+	}
 	if (opt.json != NULL && outfile_check(opt.json, OUTFILE_REPLACE,
 	    &why) == -1)
 		errx(EX_CANTCREAT, "--json: %s", why);

@@ -68,9 +68,46 @@ print_running(const struct report_model *m)
 	free(list);
 }
 
+/*
+ * Not the training's failure: msprof-exec refused a launch, or a later
+ * step failed once the training's data was complete.
+ */
+static int
+print_other_ending(const struct report_model *m)
+{
+	if (m->ending == ENDING_OK || m->ending == ENDING_UNKNOWN ||
+	    m->ending == ENDING_INTERRUPTED)
+		return 0;
+	if (m->refused && m->counts.injected == 0) {
+		fprintf(stderr, _("msprof-exec did not start the training "
+		    "launch: it refused it (see 'not started' below); the "
+		    "training did not run.\n"));
+		return 1;
+	}
+	if (!m->complete)
+		return 0;
+	if (m->ending == ENDING_SIGNAL)
+		fprintf(stderr, _("The command was killed by signal %d after "
+		    "its training launch(es) finished; their profiling data is "
+		    "complete.\n"), m->ending_code);
+	else if (m->ending == ENDING_EXIT)
+		fprintf(stderr, _("The command failed (exit code: %d) after "
+		    "its training launch(es) finished; their profiling data is "
+		    "complete.\n"), m->ending_code);
+	else
+		fprintf(stderr, _("The command's output shows errors (exit "
+		    "code: 0); the profiling data of its training launch(es) is "
+		    "complete.\n"));
+	return 1;
+}
+
 static void
 print_ending(const struct report_model *m)
 {
+	if (print_other_ending(m)) {
+		print_running(m);
+		return;
+	}
 	switch (m->ending) {
 	case ENDING_HIDDEN_FAILURE:
 		fprintf(stderr, _("Training script execution failed (exit "
@@ -179,16 +216,39 @@ print_launch(const struct launch_record *rec)
 	free(name);
 }
 
+/* Say why no launch was seen, as far as is known. */
+static void
+print_no_launch(const struct report_model *m)
+{
+	if (m->background && m->ending == ENDING_UNKNOWN)
+		fprintf(stderr, _("msprof-exec: warning: no training launch was "
+		    "seen yet, and processes of this session's command are still "
+		    "running: run 'msprof-exec report %s' again when they have "
+		    "ended\n"), m->session);
+	else if (m->background)
+		fprintf(stderr, _("msprof-exec: warning: no training launch was "
+		    "seen yet, but the command left processes running in the "
+		    "background (nohup or '&' without 'wait'): a launch there "
+		    "may still start and profile; check later with 'msprof-exec "
+		    "report %s'\n"), m->session);
+	else if (m->ending == ENDING_EXIT || m->ending == ENDING_SIGNAL)
+		fprintf(stderr, _("msprof-exec: warning: the command ended before "
+		    "it started any training launch; nothing was profiled.\n"));
+	else
+		fprintf(stderr, _("msprof-exec: warning: no training launch was "
+		    "seen; nothing was profiled. Static programs, setuid programs "
+		    "and remote shells (ssh, pdsh) do not carry the shim: run "
+		    "msprof-exec on each node.\n"));
+}
+
 static void
 print_launches(const struct report_model *m)
 {
 	if (m->session == NULL)
 		return;
-	if (m->journal->n == 0 && m->nrunning == 0) {
-		fprintf(stderr, _("msprof-exec: warning: no training launch was "
-		    "seen; nothing was profiled. Static programs, setuid programs "
-		    "and remote shells (ssh, pdsh) do not carry the shim: run "
-		    "msprof-exec on each node.\n"));
+	if (m->journal->n == 0) {
+		if (m->nrunning == 0)	/* else print_running said it */
+			print_no_launch(m);
 		return;
 	}
 	say(_("msprof-exec: %d training launch(es) profiled, %d left alone\n"),
@@ -237,26 +297,87 @@ print_tree(FILE *f, const char *path, const char *indent, int depth)
 		free(names);
 }
 
+/* "rank 3" or "rank unknown" (no profiler_info_<rank>.json). */
+static char *
+rank_text(int rank)
+{
+	return rank >= 0 ? xasprintf(_("rank %d"), rank) :
+	    xstrdup(_("rank unknown"));
+}
+
+/* Other jobs' sessions that wrote into O's directory at the same time. */
+static void
+print_mixed(const struct outdir *o)
+{
+	for (size_t i = 0; i < o->mixed.n; i++)
+		fprintf(stderr, _("msprof-exec: warning: %s holds the data of two "
+		    "jobs run at the same time: this one and the session %s "
+		    "(another master address or port); %zu rank "
+		    "director(ies) made while both ran cannot be told apart and "
+		    "are counted for neither: give each job its own --output\n"),
+		    o->path, o->mixed.v[i], o->unclear);
+}
+
+/* The heading of output I: the launch too when its path is not its own. */
+static void
+print_heading(const struct report_model *m, size_t i)
+{
+	const struct outdir *o = &m->verify.outs[i];
+	int shared = 0;
+	char *name;
+
+	for (size_t k = 0; k < m->verify.nouts; k++)
+		shared |= k != i && strcmp(m->verify.outs[k].path, o->path) == 0;
+	if (!shared || o->launch == NULL) {
+		say(_("Profiling data in %s:\n"), o->path);
+		return;
+	}
+	name = launch_name(o->launch);
+	say(_("Profiling data in %s of the launch %s started at %s:\n"),
+	    o->path, name, o->launch->time != NULL ? o->launch->time : "?");
+	free(name);
+}
+
 /* One output directory: each rank found, each one missing, the tree. */
 static void
-print_output(const struct report_output *out, int verbose)
+print_output(const struct report_model *m, size_t i, int verbose)
 {
+	const struct report_output *out = &m->outs[i];
 	const struct outdir *o = out->dir;
-	char *size;
+	char *size, *rank;
+	int first = 1;
 
-	say(_("Profiling data in %s:\n"), o->path);
-	for (size_t i = 0; i < o->ndirs; i++) {
-		const struct rankdir *rd = &o->dirs[i];
+	print_heading(m, i);
+	for (size_t k = 0; k < i; k++)
+		first &= strcmp(m->verify.outs[k].path, o->path) != 0;
+	for (size_t k = 0; k < o->ndirs; k++) {
+		const struct rankdir *rd = &o->dirs[k];
 
 		size = human(rd->bytes);
-		say(_("  rank %d: %s  %s%s%s\n"), rd->rank, path_base(rd->path),
+		rank = rank_text(rd->rank);
+		/* TRANSLATORS: "rank 3" or "rank unknown", then the directory. */
+		say(_("  %s: %s  %s%s%s\n"), rank, path_base(rd->path),
 		    size, rd->raw ? "" : _(", no raw data (PROF_*/device_*/data)"),
 		    o->analyse && !rd->parsed ?
 		    _(", not parsed (no ASCEND_PROFILER_OUTPUT)") : "");
+		free(rank);
 		free(size);
 	}
 	for (size_t k = 0; k < out->nmissing; k++)
-		say(_("  rank %d: no data\n"), out->missing[k]);
+		if (out->pending)
+			say(_("  rank %d: no data yet\n"), out->missing[k]);
+		else
+			say(_("  rank %d: no data\n"), out->missing[k]);
+	if (out->pending && m->ending == ENDING_UNKNOWN)
+		fprintf(stderr, _("msprof-exec: warning: processes of this "
+		    "session's command are still running: data may still come; "
+		    "run 'msprof-exec report %s' again when they have ended\n"),
+		    m->session);
+	else if (out->pending)
+		fprintf(stderr, _("msprof-exec: warning: the command left its "
+		    "training running in the background (nohup or '&' without "
+		    "'wait'): it may still be profiling; check later with "
+		    "'msprof-exec report %s'\n"), m->session);
 	if (out->unknown)
 		say(_("  which ranks run on this node is not known (node rank "
 		    "from %s): no rank is counted as missing\n"),
@@ -266,8 +387,9 @@ print_output(const struct report_output *out, int verbose)
 		say(_("  no profiled rank runs on this node (it holds ranks "
 		    "%d to %d): no data is expected here\n"), o->first_local,
 		    o->first_local + o->nlocal - 1);
+	print_mixed(o);
 	/* The tree: each rank's directory and what it holds (-v: deeper). */
-	if (o->ndirs > 0 && !quiet)
+	if (o->ndirs > 0 && first && !quiet)
 		print_tree(stdout, o->path, "    ", verbose ? 3 : 2);
 }
 
@@ -294,7 +416,7 @@ report_print(const struct report_model *m, int q, int verbose)
 		    m->diagnosis.texts.v[i]);
 	print_launches(m);
 	for (size_t i = 0; i < m->verify.nouts; i++)
-		print_output(&m->outs[i], verbose);
+		print_output(m, i, verbose);
 	for (size_t i = 0; i < m->causes.n; i++)
 		fprintf(stderr, _("msprof-exec: possible cause: %s\n"),
 		    m->causes.v[i]);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/journal.h"
+#include "common/rankname.h"
 #include "common/util.h"
 #include "verify.h"
 
@@ -107,7 +108,7 @@ rank_of(const char *dir)
 }
 
 static void
-add_rankdir(struct outdir *o, const char *path)
+add_rankdir(struct outdir *o, const char *path, int rank)
 {
 	struct rankdir *r;
 	char *out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", path);
@@ -117,7 +118,7 @@ add_rankdir(struct outdir *o, const char *path)
 		abort();
 	r = &o->dirs[o->ndirs++];
 	r->path = xstrdup(path);
-	r->rank = rank_of(path);
+	r->rank = rank;
 	r->raw = has_entry(path, "PROF_", prof_dir) ||
 	    has_entry(path, "ASCEND_PROF_", prof_dir);
 	r->parsed = has_entry(out, "", NULL);
@@ -145,7 +146,7 @@ scan_outdir(struct outdir *o, time_t since)
 		if (ends_with(names[i]->d_name, "_ascend_pt") &&
 		    stat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
 		    st.st_mtime >= since)
-			add_rankdir(o, sub);
+			add_rankdir(o, sub, rank_of(sub));
 		free(sub);
 		free(names[i]);
 	}
@@ -161,6 +162,45 @@ launch_save_dir(const struct launch_record *rec)
 
 	return save[0] == '/' || rec->cwd == NULL ? xstrdup(save) :
 	    xasprintf("%s/%s", rec->cwd, save);
+}
+
+/*
+ * Collect the rank directories ME made in O, and note what other jobs
+ * wrote there at the same time.
+ */
+static void
+scan_claimed(struct outdir *o, const struct claims *c, const struct claim *me)
+{
+	struct dirent **names;
+	struct rankname rn;
+	char *sub;
+	int n = scandir(me->dir, &names, NULL, by_name), rank, mixed;
+
+	for (int i = 0; i < n; i++) {
+		sub = xasprintf("%s/%s", me->dir, names[i]->d_name);
+		if (rankname_parse(names[i]->d_name, &rn) == 0 && is_dir(sub)) {
+			rank = rank_of(sub);
+			if (claims_owner(c, me->dir, &rn, rank, &mixed) == me)
+				add_rankdir(o, sub, rank);
+			o->unclear += mixed;
+		}
+		free(sub);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct claim *a = &c->v[i];
+		int seen = 0;
+
+		if (strcmp(a->dir, me->dir) != 0 || claims_same_job(a, me) ||
+		    !claims_overlap(a, me))
+			continue;
+		for (size_t k = 0; k < o->mixed.n; k++)
+			seen |= strcmp(o->mixed.v[k], a->session) == 0;
+		if (!seen)
+			strv_push(&o->mixed, a->session);
+	}
 }
 
 /* This node's ranks and the expected ones, from a journal record. */
@@ -190,11 +230,6 @@ new_outdir(struct verify *v, const char *path)
 	struct outdir *o;
 	char *abs = realpath(path, NULL);
 
-	for (size_t i = 0; i < v->nouts; i++)
-		if (strcmp(v->outs[i].path, abs ? abs : path) == 0) {
-			free(abs);
-			return NULL;	/* two launches, one save path */
-		}
 	v->outs = reallocarray(v->outs, v->nouts + 1, sizeof(*v->outs));
 	if (v->outs == NULL)
 		abort();
@@ -206,25 +241,32 @@ new_outdir(struct verify *v, const char *path)
 }
 
 void
-verify_journal(const struct journal *j, time_t since, struct verify *v)
+verify_journal(const struct journal *j, const char *session, time_t since,
+    struct verify *v)
 {
 	const struct launch_record *rec;
+	const struct claim *me;
 	struct outdir *o;
 	char *path;
 
 	memset(v, 0, sizeof(*v));
+	claims_gather(&v->claims, session, j, (int64_t)since * 1000);
 	for (size_t i = 0; i < j->n; i++) {
 		rec = &j->recs[i];
 		if (rec->status != LAUNCH_INJECTED || rec->save_path == NULL)
 			continue;
+		me = claims_of(&v->claims, rec);
 		path = launch_save_dir(rec);
-		if ((o = new_outdir(v, path)) != NULL) {
-			o->analyse = rec->analyse != 0;
-			o->launch = rec;
-			expect(o, rec);
-			scan_outdir(o, since);
-		}
+		o = new_outdir(v, path);
 		free(path);
+		o->analyse = rec->analyse != 0;
+		o->launch = rec;
+		expect(o, rec);
+		/* a session outside any output directory: by time changed */
+		if (me != NULL)
+			scan_claimed(o, &v->claims, me);
+		else
+			scan_outdir(o, since);
 	}
 }
 
@@ -234,8 +276,8 @@ verify_dir(const char *path, struct verify *v)
 	struct outdir *o;
 
 	memset(v, 0, sizeof(*v));
-	if ((o = new_outdir(v, path)) != NULL)
-		scan_outdir(o, 0);
+	o = new_outdir(v, path);
+	scan_outdir(o, 0);
 }
 
 void
@@ -247,7 +289,9 @@ verify_free(struct verify *v)
 		free(v->outs[i].dirs);
 		free(v->outs[i].expected);
 		free(v->outs[i].path);
+		strv_free(&v->outs[i].mixed);
 	}
 	free(v->outs);
+	claims_free(&v->claims);
 	memset(v, 0, sizeof(*v));
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "common/journal.h"
+#include "attrib.h"
 
 struct rankdir {
 	char	*path;
@@ -18,6 +19,7 @@ struct rankdir {
 	int64_t	 bytes;
 };
 
+/* What one launch (or, with no launch known, a directory) collected. */
 struct outdir {
 	char		*path;		/* absolute */
 	int		 analyse;	/* parsed output expected */
@@ -27,19 +29,26 @@ struct outdir {
 	int		 first_local, nlocal;	/* this node's ranks */
 	struct rankdir	*dirs;
 	size_t		 ndirs;
-	const struct launch_record *launch;	/* the first that wrote here */
+	const struct launch_record *launch;	/* whose data this is */
+	/* Sessions of other jobs that wrote here while this launch ran. */
+	struct strv	 mixed;
+	size_t		 unclear;	/* rank directories of no one launch */
 };
 
 struct verify {
 	struct outdir	*outs;
 	size_t		 nouts;
+	struct claims	 claims;	/* the launches around the session */
 };
 
 /*
- * Verify the profiled launches of a journal, counting only directories
- * changed since SINCE.  The outdirs point into the journal.
+ * Verify the profiled launches of SESSION's journal, one outdir a launch,
+ * each with the rank directories that launch made (attrib.h).  SINCE
+ * stands for the start of a launch recorded without one.  The outdirs
+ * point into the journal.
  */
-void	verify_journal(const struct journal *, time_t since, struct verify *);
+void	verify_journal(const struct journal *, const char *session,
+	    time_t since, struct verify *);
 /* Verify a directory on its own (no launch known). */
 void	verify_dir(const char *path, struct verify *);
 void	verify_free(struct verify *);

@@ -7,10 +7,12 @@
  * name says it trains.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "shim/contract.h"
 #include "shim/match.h"
@@ -377,12 +379,32 @@ scan_script(const struct launchtab *tab, const char *path,
 	sc.sh = &sh;
 	if (sh_is_shell_script(text))
 		sh_run_text(&sh, path, text);
-	s->crlf = run.crlf;
+	s->crlf = run.crlf != 0;
+	s->crlf_file = run.crlf_file;
 	sc.sh = &sh;
 	take_vars(&sc);		/* no launch: as the script ends */
 	sh_free(&sh);
 	free(text);
 	return 0;
+}
+
+int
+scan_is_shell_script(const char *path)
+{
+	char head[512];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, head, sizeof(head) - 1);
+	close(fd);
+	if (n < 0)
+		return 0;
+	head[n] = '\0';
+	if (strncmp(head, "#!", 2) != 0)
+		return ends_with(path, ".sh");
+	return sh_is_shell_script(head);
 }
 
 void
@@ -400,5 +422,6 @@ scan_free(struct scan *s)
 	free(s->runs);
 	strv_free(&s->configs);
 	strv_free(&s->existing);
+	free(s->crlf_file);
 	memset(s, 0, sizeof(*s));
 }

@@ -65,7 +65,15 @@ struct scan {
 	int		 train_iters;	/* of the first launch; -1: none */
 	int		 crlf;		/* a script has CRLF line ends (bash
 					   then fails on $'\r') */
+	char		*crlf_file;	/* the first such script */
 };
+
+/*
+ * Is the program PATH a shell script, so that running it directly runs a
+ * shell on it: its #! line names a shell (sh, bash, dash, env bash, ...),
+ * or it has no #! line and its name ends in .sh.
+ */
+int	scan_is_shell_script(const char *path);
 
 /*
  * Scan the script PATH with the launch table and the environment ENVP

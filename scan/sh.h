@@ -149,6 +149,7 @@ struct sh_run {
 	void		*arg;
 	int		 scripts;	/* read so far */
 	int		 crlf;		/* a script read has CRLF line ends */
+	char		*crlf_file;	/* the first one (the caller frees) */
 };
 
 struct sh {

@@ -327,8 +327,8 @@ sh_run_text(struct sh *sh, const char *file, char *text)
 	const char *outer = sh->file;
 	int line = 0;
 
-	if (crlf(text))
-		sh->run->crlf = 1;
+	if (crlf(text) && !sh->run->crlf++)
+		sh->run->crlf_file = xstrdup(file);
 	sh->file = file;
 	sh_lexer_init(&lx, text, strlen(text));
 	while (sh_next_command(&lx, &w, &line)) {

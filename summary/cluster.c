@@ -24,6 +24,11 @@ enum { COL_COMP, COL_COMM, COL_FREE, COL_BUBBLE, NCOLS };
 static const char *const col_name[NCOLS] = {
 	"Computing", "Communication(Not Overlapped)", "Free", "Bubble",
 };
+/* Their JSON keys, as in the step breakdown's. */
+static const char *const col_key[NCOLS] = {
+	"computing_us", "communication_not_overlapped_us", "free_us",
+	"bubble_us",
+};
 
 struct cluster {
 	int	 tp, pp, dp, cp, ep;	/* 1 when unknown */
@@ -129,7 +134,7 @@ spread(struct summary *s, struct cluster *c)
 static void
 flag_columns(struct summary *s, struct cluster *c)
 {
-	char lab[64];
+	char lab[LABEL_MAX];
 	int k;
 
 	for (k = 0; k < NCOLS; k++) {
@@ -182,7 +187,8 @@ stages(struct summary *s, struct cluster *c)
 	}
 	free(n);
 	if (c->pp > 1 && hi - lo > SPREAD * c->mean_step)
-		add_finding(s, "slow-stage", -1, _("pipeline stage %d computes "
+		add_finding(s, "slow-stage", RANK_NONE,
+		    _("pipeline stage %d computes "
 		    "%.3f ms more per step than the fastest stage (%.1f %% of the "
 		    "mean step; threshold 5 %%): rebalance the layers"),
 		    c->worst_stage, (hi - lo) / 1000, 100 * (hi - lo) / c->mean_step);
@@ -252,6 +258,8 @@ cluster_finish(struct summary *s, void *state)
 	return NULL;
 }
 
+static const char *const pos_name[5] = { "pp", "dp", "cp", "tp", "ep" };
+
 static void
 position(const struct cluster *c, int rank, int v[5])
 {
@@ -270,7 +278,8 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 	const struct cluster *c = state;
 	FILE *fp = o->fp;
 	size_t i, shown = 0;
-	int k;
+	int k, lw = label_width(s, 6);
+	char lab[LABEL_MAX], lab2[LABEL_MAX];
 
 	if (c->layout)
 		fprintf(fp, _("  layout: tp %d, pp %d, dp %d, cp %d, ep %d "
@@ -279,8 +288,8 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 	else
 		fprintf(fp, _("  layout: unknown (no distributed_args in "
 		    "profiler_metadata.json)\n"));
-	fprintf(fp, "  %-6s %3s %3s %3s %3s %3s %10s %10s %10s %10s %10s\n",
-	    _("rank"), "pp", "dp", "cp", "tp", "ep", _("step ms"),
+	fprintf(fp, "  %-*s %3s %3s %3s %3s %3s %10s %10s %10s %10s %10s\n",
+	    lw, _("rank"), "pp", "dp", "cp", "tp", "ep", _("step ms"),
 	    _("comp ms"), _("comm ms"), _("free ms"), _("bubble ms"));
 	for (i = 0; i < s->nr && shown < MAX_ROWS; i++) {
 		const struct rank_data *r = &s->r[i];
@@ -298,9 +307,15 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 				continue;
 		}
 		shown++;
-		position(c, r->rank, v);
-		fprintf(fp, "  %-6d %3d %3d %3d %3d %3d %10.3f", r->rank, v[0],
-		    v[1], v[2], v[3], v[4], r->mean.step_time / 1000);
+		if (r->rank >= 0) {
+			position(c, r->rank, v);
+			fprintf(fp, "  %-*d %3d %3d %3d %3d %3d", lw, r->rank,
+			    v[0], v[1], v[2], v[3], v[4]);
+		} else
+			fprintf(fp, "  %-*s %3s %3s %3s %3s %3s", lw,
+			    rank_label(r, lab, sizeof(lab)), "-", "-", "-", "-",
+			    "-");
+		fprintf(fp, " %10.3f", r->mean.step_time / 1000);
 		for (k = 0; k < NCOLS; k++) {
 			int mark = c->flagged[k] && (k == COL_COMM ?
 			    c->lo_at[k] : c->hi_at[k]) == i;
@@ -313,7 +328,7 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 	if (s->nr > MAX_ROWS)
 		fprintf(fp, _("  (the ranks at the extremes of each column; all "
 		    "in --json)\n"));
-	fprintf(fp, "  %-26s %10s", _("spread (max - min)"), "");
+	fprintf(fp, "  %-*s %10s", lw + 20, _("spread (max - min)"), "");
 	for (k = 0; k < NCOLS; k++)
 		fprintf(fp, " %10.3f", (c->hi[k] - c->lo[k]) / 1000);
 	fputc('\n', fp);
@@ -324,9 +339,10 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 		fprintf(fp, _("  slowest pipeline stage: %d (%.3f ms computing + "
 		    "free per rank)\n"), c->worst_stage, c->stage[c->worst_stage] / 1000);
 	if (c->ndiff > 0) {
-		fprintf(fp, _("  operators differing most between rank %d (most "
-		    "computing) and rank %d (least), ms:\n"), s->r[c->slow].rank,
-		    s->r[c->fast].rank);
+		fprintf(fp, _("  operators differing most between %s (most "
+		    "computing) and %s (least), ms:\n"),
+		    rank_label(&s->r[c->slow], lab, sizeof(lab)),
+		    rank_label(&s->r[c->fast], lab2, sizeof(lab2)));
 		for (i = 0; i < c->ndiff; i++)
 			fprintf(fp, "    %-32s %10.3f %10.3f %+10.3f\n",
 			    c->diff[i].type, c->diff[i].slow / 1000,
@@ -341,7 +357,7 @@ cluster_json(const struct summary *s, const void *state)
 	const struct cluster *c = state;
 	cJSON *j = cJSON_CreateObject(), *a, *x;
 	size_t i;
-	int k;
+	int k, p;
 
 	if (c->layout) {
 		x = cJSON_AddObjectToObject(j, "layout");
@@ -361,23 +377,20 @@ cluster_json(const struct summary *s, const void *state)
 			continue;
 		position(c, r->rank, v);
 		x = cJSON_CreateObject();
-		cJSON_AddNumberToObject(x, "rank", r->rank);
-		cJSON_AddNumberToObject(x, "pp", v[0]);
-		cJSON_AddNumberToObject(x, "dp", v[1]);
-		cJSON_AddNumberToObject(x, "cp", v[2]);
-		cJSON_AddNumberToObject(x, "tp", v[3]);
-		cJSON_AddNumberToObject(x, "ep", v[4]);
+		json_rank(x, "rank", r->rank);
+		for (p = 0; p < 5; p++)
+			json_rank(x, pos_name[p], r->rank >= 0 ? v[p] : -1);
 		cJSON_AddNumberToObject(x, "step_us", r->mean.step_time);
 		for (k = 0; k < NCOLS; k++)
-			cJSON_AddNumberToObject(x, col_name[k], col(r, k));
+			cJSON_AddNumberToObject(x, col_key[k], col(r, k));
 		cJSON_AddItemToArray(a, x);
 	}
 	a = cJSON_AddArrayToObject(j, "spread");
 	for (k = 0; k < NCOLS; k++) {
 		x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "column", col_name[k]);
+		cJSON_AddStringToObject(x, "column", col_key[k]);
 		cJSON_AddNumberToObject(x, "spread_us", c->hi[k] - c->lo[k]);
-		cJSON_AddNumberToObject(x, "worst_rank", s->r[k == COL_COMM ?
+		json_rank(x, "worst_rank", s->r[k == COL_COMM ?
 		    c->lo_at[k] : c->hi_at[k]].rank);
 		cJSON_AddBoolToObject(x, "flagged", c->flagged[k]);
 		cJSON_AddItemToArray(a, x);
@@ -393,8 +406,8 @@ cluster_json(const struct summary *s, const void *state)
 		cJSON_AddItemToArray(a, x);
 	}
 	if (c->ndiff > 0) {
-		cJSON_AddNumberToObject(j, "slow_rank", s->r[c->slow].rank);
-		cJSON_AddNumberToObject(j, "fast_rank", s->r[c->fast].rank);
+		json_rank(j, "slow_rank", s->r[c->slow].rank);
+		json_rank(j, "fast_rank", s->r[c->fast].rank);
 	}
 	return j;
 }
@@ -404,10 +417,10 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 {
 	const struct cluster *c = state;
 	size_t i;
-	int k;
+	int k, p;
 
 	fputs("<table>\n<tr><th>rank</th><th>pp</th><th>dp</th><th>cp</th>"
-	    "<th>tp</th><th>step (ms)</th>", fp);
+	    "<th>tp</th><th>ep</th><th>step (ms)</th>", fp);
 	for (k = 0; k < NCOLS; k++)
 		fprintf(fp, "<th>%s (ms)</th>", col_name[k]);
 	fputs("</tr>\n", fp);
@@ -418,9 +431,14 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 		if (r->steps_why != NULL)
 			continue;
 		position(c, r->rank, v);
-		fprintf(fp, "<tr><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
-		    "<td>%d</td><td>%.3f</td>", r->rank, v[0], v[1], v[2], v[3],
-		    r->mean.step_time / 1000);
+		fputs("<tr>", fp);
+		html_rank(fp, r);
+		for (p = 0; p < 5; p++)
+			if (r->rank >= 0)
+				fprintf(fp, "<td>%d</td>", v[p]);
+			else
+				fputs("<td>-</td>", fp);
+		fprintf(fp, "<td>%.3f</td>", r->mean.step_time / 1000);
 		for (k = 0; k < NCOLS; k++) {
 			int mark = c->flagged[k] && (k == COL_COMM ?
 			    c->lo_at[k] : c->hi_at[k]) == i;

@@ -2,7 +2,9 @@
  * Finding rank directories: every *_ascend_pt directory under the paths
  * given, one per rank (the rank from profiler_info_{rank}.json's name), the
  * newest by the timestamp torch_npu puts in the name when a rank has
- * several, as msprof-analyze does.
+ * several, as msprof-analyze does.  A directory without a rank (a process
+ * without torch.distributed writes profiler_info.json) is kept on its own:
+ * nothing says two of them are the same process.
  */
 #include <sys/stat.h>
 
@@ -85,7 +87,7 @@ add(struct found *f, const char *path)
 	char *stamp = dir_stamp(path);
 	size_t i;
 
-	for (i = 0; i < f->n; i++)
+	for (i = 0; rank >= 0 && i < f->n; i++)
 		if (f->v[i].rank == rank) {
 			if (newer(stamp, path, f->stamp[i], f->v[i].path)) {
 				free((char *)f->v[i].path);
@@ -144,11 +146,14 @@ walk(struct found *f, const char *dir, int depth, char **why)
 	return 0;
 }
 
+/* By rank, the directories without one last, by path. */
 static int
 by_rank(const void *a, const void *b)
 {
 	const struct summary_rank *x = a, *y = b;
 
+	if ((x->rank < 0) != (y->rank < 0))
+		return x->rank < 0 ? 1 : -1;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	return strcmp(x->path, y->path);

@@ -24,6 +24,20 @@ html_text(FILE *fp, const char *s)
 		}
 }
 
+void
+html_rank(FILE *fp, const struct rank_data *r)
+{
+	char lab[LABEL_MAX];
+
+	if (r->rank >= 0) {
+		fprintf(fp, "<td>%d</td>", r->rank);
+		return;
+	}
+	fputs("<td class=\"l\">", fp);
+	html_text(fp, rank_label(r, lab, sizeof(lab)));
+	fputs("</td>", fp);
+}
+
 #define BAR_W	600
 #define BAR_H	14
 #define LABEL_W	220

@@ -211,8 +211,9 @@ db_packet(void *arg, int ncol, const char *const col[], const double num[])
 	struct db_pk *a = arg;
 	int tr = transport(col[0]);
 
-	/* transport_type, package_size (MB), count */
-	if (tr < 0 || small_mb[tr] == 0 || isnan(num[1]) || isnan(num[2]))
+	/* transport_type, package_size (MB), count, hccl_op_name */
+	if (tr < 0 || small_mb[tr] == 0 || skipped_op(col[3]) ||
+	    isnan(num[1]) || isnan(num[2]))
 		return 0;
 	a->l->vol[a->who * NTRANS + tr] += num[1] * num[2];
 	if (num[1] < small_mb[tr])
@@ -299,7 +300,7 @@ small_packets(struct summary *s, struct links *l)
 {
 	size_t i;
 	int tr;
-	char lab[64];
+	char lab[LABEL_MAX];
 
 	for (i = 0; i < s->nr; i++)
 		for (tr = 0; tr < NTRANS; tr++) {
@@ -323,6 +324,8 @@ links_finish(struct summary *s, void *state)
 	size_t i;
 	int tr;
 
+	/* The sizes come from communication.json, with or without links. */
+	small_packets(s, l);
 	if (l->ranks == 0)
 		return xstrdup(_("no rank has communication_matrix.json nor "
 		    "CommAnalyzerMatrix (profiler level0 writes none; a single "
@@ -346,7 +349,6 @@ links_finish(struct summary *s, void *state)
 			    transports[l->v[i]->tr], bw(l->v[i]),
 			    100 * bw(l->v[i]) / l->mean[l->v[i]->tr],
 			    transports[l->v[i]->tr], l->mean[l->v[i]->tr]);
-	small_packets(s, l);
 	return NULL;
 }
 

@@ -23,7 +23,7 @@ struct step_row {
 /* What the summaries read from one rank directory. */
 struct rank_data {
 	char		*path, *name;	/* the directory and its base name */
-	int		 rank;
+	int		 rank;		/* -1: unknown */
 	char		*level, *export_type;	/* from profiler_info */
 	int		 tp, pp, dp, cp, ep, world;	/* 0: unknown */
 	/* Steps (steps.c). */
@@ -45,9 +45,12 @@ char		*rank_file(struct rank_files *, const char *name);	/* path if it exists */
 cJSON		*rank_json(struct rank_files *, const char *name, char **why);
 struct sqlite3	*rank_db(struct rank_files *);
 
+/* A finding about no one rank (-1 is a rank directory without a rank). */
+#define RANK_NONE	(-2)
+
 struct finding {
 	const char	*rule;
-	int		 rank;		/* -1: none */
+	int		 rank;		/* or RANK_NONE */
 	char		*text;
 };
 
@@ -97,8 +100,13 @@ void	 add_finding(struct summary *, const char *rule, int rank,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The iteration the log shows for torch step S, or -1 when unknown. */
 long	 step_iteration(const struct summary *, long s);
-/* A rank's label: "rank 3", or the directory name without a rank. */
+/* A rank's label: "rank 3", or "rank unknown (DIR)" naming its directory. */
+#define LABEL_MAX	320
 const char *rank_label(const struct rank_data *, char *buf, size_t len);
+/* The widest label of the ranks, at least MIN: the text tables' column. */
+int	 label_width(const struct summary *, int min);
+/* KEY: the rank, or null when it is unknown (never -1). */
+void	 json_rank(cJSON *, const char *key, int rank);
 
 /* Drawing (draw.c). */
 void	 draw_bar(struct out *, const double *parts, size_t n, double total,
@@ -108,6 +116,8 @@ const char *colour(const struct out *, int part);	/* "" without colour */
 const char *colour_off(const struct out *);
 /* HTML helpers (html.c). */
 void	 html_text(FILE *, const char *);
+/* A table cell with the rank, or its label when the rank is unknown. */
+void	 html_rank(FILE *, const struct rank_data *);
 extern const char *const part_fill[];	/* SVG colours of the bar parts */
 void	 svg_bars(FILE *, const char *const labels[], const double *parts,
 	    size_t nrows, size_t nparts, const char *const names[]);

@@ -6,8 +6,10 @@
  * the communication summaries cover them.  Flags (advisor's rules):
  * AI_CPU tasks of 20 µs or more, dynamic-shape operators (OP State
  * dynamic), and operators of at least 5 % of device time whose pipe
- * ratios (the *_ratio columns of PipeUtilization) all average below 0.4;
- * and a dominant operator, one type with half the device time or more.
+ * ratios (the *_ratio columns of PipeUtilization) all average below 0.4,
+ * each column over the instances with a value in it, weighted by their
+ * durations; and a dominant operator, one type with half the device time
+ * or more.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -97,6 +99,7 @@ kernel_row(struct optab *t, const struct kcols *k, char **f, size_t nf)
 
 		if (!isnan(r)) {
 			op->ratio[k->ridx[i]] += r * dur;
+			op->ratio_dur[k->ridx[i]] += dur;
 			w = dur;
 		}
 	}
@@ -216,6 +219,25 @@ ops_prepare(const struct summary *s, struct rank_data *rd,
 	}
 }
 
+/* Each pipe-ratio column's weight, which optab_merge does not add. */
+static void
+merge_ratio_dur(struct optab *all, const struct optab *t, const int map[])
+{
+	size_t i, k;
+
+	for (i = 0; i < t->cap; i++) {
+		const struct op *src = t->slot[i];
+		struct op *dst;
+
+		if (src == NULL)
+			continue;
+		dst = optab_get(all, src->type, src->core);
+		for (k = 0; k < OP_NRATIO; k++)
+			if (map[k] >= 0)
+				dst->ratio_dur[map[k]] += src->ratio_dur[k];
+	}
+}
+
 /* In rank order: into the summary's table, the histograms dropped. */
 static void
 ops_rank(struct summary *s, void *state, struct rank_data *rd,
@@ -230,6 +252,7 @@ ops_rank(struct summary *s, void *state, struct rank_data *rd,
 	for (k = 0; k < OP_NRATIO; k++)
 		map[k] = k < rd->nratio ? ratio_index(o, rd->ratio[k]) : -1;
 	optab_merge(o->all, rd->ops, map);
+	merge_ratio_dur(o->all, rd->ops, map);
 	optab_drop_hist(rd->ops);
 	if (o->source == NULL || strcmp(o->source, rd->ops_source) == 0)
 		o->source = rd->ops_source;
@@ -277,17 +300,26 @@ want_dynamic(const struct op *op, const struct ops *o, double all)
 	return op->dynamic > 0;
 }
 
+/*
+ * Each ratio column averaged over the instances with a value in it: a
+ * column left empty by some instances or ranks is not pulled toward 0,
+ * and one the operator never fills is no evidence either way.
+ */
 static int
 want_low_pipe(const struct op *op, const struct ops *o, double all)
 {
-	size_t k;
+	size_t k, filled = 0;
 
-	if (!(op->ratio_w > 0) || op->total < LOW_PIPE_SHARE * all)
+	if (op->total < LOW_PIPE_SHARE * all)
 		return 0;
-	for (k = 0; k < o->nratio; k++)
-		if (op->ratio[k] / op->ratio_w >= LOW_PIPE)
+	for (k = 0; k < o->nratio; k++) {
+		if (!(op->ratio_dur[k] > 0))
+			continue;
+		filled++;
+		if (op->ratio[k] / op->ratio_dur[k] >= LOW_PIPE)
 			return 0;
-	return 1;
+	}
+	return filled > 0;
 }
 
 static char *
@@ -306,25 +338,29 @@ ops_finish(struct summary *s, void *state)
 		return xstrdup(_("no rank has operator data"));
 	}
 	v = optab_sorted(o->all);
-	if (v[0] != NULL && v[0]->total >= DOMINANT * o->all->total)
-		add_finding(s, "dominant-operator", -1,
+	if (v[0] != NULL && o->all->total > 0 &&
+	    v[0]->total >= DOMINANT * o->all->total)
+		add_finding(s, "dominant-operator", RANK_NONE,
 		    _("%s (%s) takes %.1f %% of the device time of all operators"
 		    " (threshold 50 %%)"), v[0]->type, v[0]->core,
 		    100 * v[0]->total / o->all->total);
 	list = op_list(v, want_aicpu, o, o->all->total, &n);
 	if (n > 0)
-		add_finding(s, "aicpu-operator", -1, _("AI_CPU tasks of 20 us or "
+		add_finding(s, "aicpu-operator", RANK_NONE,
+		    _("AI_CPU tasks of 20 us or "
 		    "more: %s (move them to AI Core, or check the data types)"),
 		    list);
 	free(list);
 	list = op_list(v, want_dynamic, o, o->all->total, &n);
 	if (n > 0)
-		add_finding(s, "dynamic-shape", -1, _("dynamic-shape operators "
+		add_finding(s, "dynamic-shape", RANK_NONE,
+		    _("dynamic-shape operators "
 		    "(OP State dynamic): %s"), list);
 	free(list);
 	list = op_list(v, want_low_pipe, o, o->all->total, &n);
 	if (n > 0)
-		add_finding(s, "low-pipe-utilisation", -1, _("operators of 5 %% "
+		add_finding(s, "low-pipe-utilisation", RANK_NONE,
+		    _("operators of 5 %% "
 		    "or more of the device time whose pipe ratios all average "
 		    "below 0.4: %s"), list);
 	free(list);
@@ -343,6 +379,13 @@ flags(char *buf, size_t len, const struct op *op, const struct ops *o,
 	    want_low_pipe(op, o, all) ? "low-pipe " : "");
 	if ((n = strlen(buf)) > 0)
 		buf[n - 1] = '\0';
+}
+
+/* PART's share of ALL, NaN when there is no device time at all. */
+static double
+share(double part, double all)
+{
+	return all > 0 ? part / all : NAN;
 }
 
 static void
@@ -371,8 +414,9 @@ ops_print(const struct summary *s, const void *state, struct out *out)
 		char fl[64];
 
 		flags(fl, sizeof(fl), v[i], o, o->all->total);
-		fprintf(fp, "  %7.1f %12.3f %9lu", 100 * v[i]->total /
-		    o->all->total, v[i]->total / 1000, v[i]->count);
+		fputc(' ', fp);
+		num(fp, 100 * share(v[i]->total, o->all->total), 7, 1);
+		fprintf(fp, " %12.3f %9lu", v[i]->total / 1000, v[i]->count);
 		num(fp, v[i]->total / v[i]->count, 10, 1);
 		num(fp, op_median(v[i]), 10, 1);
 		num(fp, v[i]->max, 10, 1);
@@ -383,7 +427,7 @@ ops_print(const struct summary *s, const void *state, struct out *out)
 		fprintf(fp, _("  (%zu operator types in all)\n"), o->all->n);
 	for (i = 0; (size_t)i < s->nr; i++)
 		if (s->r[i].ops_why != NULL && missing++ < MAX_LISTED) {
-			char lab[64];
+			char lab[LABEL_MAX];
 
 			fprintf(fp, _("  %s: no operators: %s\n"),
 			    rank_label(&s->r[i], lab, sizeof(lab)), s->r[i].ops_why);
@@ -423,7 +467,7 @@ ops_json(const struct summary *s, const void *state)
 		cJSON_AddStringToObject(x, "core", v[i]->core);
 		cJSON_AddNumberToObject(x, "count", v[i]->count);
 		jnum(x, "total_us", v[i]->total);
-		jnum(x, "share", v[i]->total / o->all->total);
+		jnum(x, "share", share(v[i]->total, o->all->total));
 		jnum(x, "mean_us", v[i]->total / v[i]->count);
 		jnum(x, "median_us", op_median(v[i]));
 		jnum(x, "min_us", v[i]->min);
@@ -458,8 +502,12 @@ ops_html(const struct summary *s, const void *state, FILE *fp)
 		char fl[64];
 
 		flags(fl, sizeof(fl), v[i], o, o->all->total);
-		fprintf(fp, "<tr><td>%.1f</td><td>%.3f</td><td>%lu</td>"
-		    "<td>%.1f</td>", 100 * v[i]->total / o->all->total,
+		if (isnan(share(v[i]->total, o->all->total)))
+			fputs("<tr><td>-</td>", fp);
+		else
+			fprintf(fp, "<tr><td>%.1f</td>",
+			    100 * share(v[i]->total, o->all->total));
+		fprintf(fp, "<td>%.3f</td><td>%lu</td><td>%.1f</td>",
 		    v[i]->total / 1000, v[i]->count, v[i]->total / v[i]->count);
 		if (isnan(med))
 			fputs("<td>-</td>", fp);

@@ -19,8 +19,12 @@ struct op {
 	unsigned long	 count, nhist;	/* nhist: instances seen one by one */
 	double		 total, min, max;
 	unsigned long	 dynamic, aicpu_long;	/* OP State dynamic, AI_CPU >= 20 µs */
-	/* Duration-weighted sums of the pipe ratios, and their weight. */
-	double		 ratio[OP_NRATIO], ratio_w;
+	/*
+	 * Duration-weighted sums of the pipe ratios, the durations of the
+	 * instances with any ratio, and per column the durations of the
+	 * instances with a value in it (its weight; ops.c merges these).
+	 */
+	double		 ratio[OP_NRATIO], ratio_w, ratio_dur[OP_NRATIO];
 	uint32_t	*hist;			/* NULL in per-rank tables */
 	float		 exact[OP_EXACT];
 };

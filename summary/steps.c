@@ -182,7 +182,7 @@ steps_rank(struct summary *s, void *state, struct rank_data *rd,
     struct rank_files *rf)
 {
 	struct steps *st = state;
-	char *p = rank_file(rf, "step_trace_time.csv"), lab[64];
+	char *p = rank_file(rf, "step_trace_time.csv"), lab[LABEL_MAX];
 	sqlite3 *db;
 
 	if (p != NULL)
@@ -236,14 +236,25 @@ print_pct(FILE *fp, double v)
 		fprintf(fp, " %6.1f", v);
 }
 
-/* "4-6 (iterations 5-7)", or what is known. */
+/*
+ * The lowest and highest step and their iterations, "   4-6       5-7  ",
+ * 19 columns whatever is known; "-" without any step number.
+ */
 static void
 print_steps(const struct summary *s, FILE *fp, const struct rank_data *r)
 {
-	long a = r->steps[0].step, b = r->steps[r->nsteps - 1].step;
+	long a = -1, b = -1;
+	size_t i;
 
+	for (i = 0; i < r->nsteps; i++)
+		if (r->steps[i].step >= 0) {
+			if (a < 0 || r->steps[i].step < a)
+				a = r->steps[i].step;
+			if (r->steps[i].step > b)
+				b = r->steps[i].step;
+		}
 	if (a < 0) {
-		fprintf(fp, "%-14s", "-");
+		fprintf(fp, "%5s%-4s %5s%-4s", "-", "", "-", "");
 		return;
 	}
 	if (step_iteration(s, a) >= 0)
@@ -255,13 +266,13 @@ print_steps(const struct summary *s, FILE *fp, const struct rank_data *r)
 
 static void
 print_rank(const struct summary *s, const struct rank_data *r,
-    const struct steps *st, struct out *o)
+    const struct steps *st, int lw, struct out *o)
 {
 	const struct step_row *m = &r->mean;
 	double parts[3] = { m->comp, m->comm_exposed, m->free };
-	char lab[64];
+	char lab[LABEL_MAX];
 
-	fprintf(o->fp, "  %-10s ", rank_label(r, lab, sizeof(lab)));
+	fprintf(o->fp, "  %-*s ", lw, rank_label(r, lab, sizeof(lab)));
 	if (r->steps_why != NULL) {
 		fprintf(o->fp, _("no steps: %s\n"), r->steps_why);
 		return;
@@ -291,11 +302,14 @@ print_one(const struct summary *s, const struct rank_data *r, struct out *o)
 		const struct step_row *m = &r->steps[i];
 		long it = step_iteration(s, m->step);
 
-		fprintf(o->fp, "  %-10ld ", m->step);
+		if (m->step >= 0)
+			fprintf(o->fp, "  %-10ld ", m->step);
+		else
+			fprintf(o->fp, "  %-10s ", "-");
 		if (it >= 0)
 			fprintf(o->fp, "%-9ld", it);
 		else
-			fprintf(o->fp, "%-9s", "?");
+			fprintf(o->fp, "%-9s", m->step >= 0 ? "?" : "-");
 		fprintf(o->fp, " %10.3f", m->step_time / 1000);
 		print_pct(o->fp, share(m->comp, m->step_time));
 		print_pct(o->fp, share(m->comm_exposed, m->step_time));
@@ -323,23 +337,24 @@ steps_print(const struct summary *s, const void *state, struct out *o)
 	const struct steps *st = state;
 	size_t i, n = s->nr;
 	const struct rank_data **v = xcalloc(n, sizeof(*v));
+	int lw = label_width(s, 10);
 
 	if (s->nr == 1)
 		print_one(s, &s->r[0], o);
-	fprintf(o->fp, _("  %-10s %-9s %-9s %10s %6s %6s %6s %6s %6s\n"),
-	    "", _("steps"), _("iters"), _("step ms"), _("comp%"), _("comm%"),
-	    _("free%"), _("bubbl%"), _("ovlp%"));
+	fprintf(o->fp, _("  %-*s %-9s %-9s %10s %6s %6s %6s %6s %6s\n"),
+	    lw, "", _("steps"), _("iters"), _("step ms"), _("comp%"),
+	    _("comm%"), _("free%"), _("bubbl%"), _("ovlp%"));
 	for (i = 0; i < n; i++)
 		v[i] = &s->r[i];
 	if (n > MAX_ROWS_SHOWN) {
-		/* Many ranks: the slowest ones, in rank order. */
+		/* Many ranks: the slowest ones, longest first. */
 		qsort(v, n, sizeof(*v), by_step_time);
 		fprintf(o->fp, _("  (the %d ranks with the longest steps of %zu;"
 		    " all in --json)\n"), MAX_ROWS_SHOWN, n);
 		n = MAX_ROWS_SHOWN;
 	}
 	for (i = 0; i < n; i++)
-		print_rank(s, v[i], st, o);
+		print_rank(s, v[i], st, lw, o);
 	draw_legend(o, part_names, 3);
 	if (st->made < s->nr)
 		fprintf(o->fp, _("  %zu of %zu ranks have no step data\n"),
@@ -401,7 +416,7 @@ steps_json(const struct summary *s, const void *state)
 				cJSON_AddItemToArray(steps,
 				    row_json(s, &r->steps[k]));
 		}
-		cJSON_AddNumberToObject(o, "rank", r->rank);
+		json_rank(o, "rank", r->rank);
 		cJSON_AddItemToArray(a, o);
 	}
 	return j;
@@ -417,7 +432,7 @@ steps_html(const struct summary *s, const void *state, FILE *fp)
 
 	for (i = 0; i < s->nr; i++) {
 		const struct rank_data *r = &s->r[i];
-		char lab[64];
+		char lab[LABEL_MAX];
 
 		if (r->steps_why != NULL) {
 			fputs("<p class=\"why\">", fp);

@@ -181,8 +181,33 @@ rank_label(const struct rank_data *r, char *buf, size_t len)
 	if (r->rank >= 0)
 		snprintf(buf, len, _("rank %d"), r->rank);
 	else
-		snprintf(buf, len, "%s", r->name);
+		snprintf(buf, len, _("rank unknown (%s)"), r->name);
 	return buf;
+}
+
+int
+label_width(const struct summary *s, int min)
+{
+	char lab[LABEL_MAX];
+	size_t i;
+	int w = min;
+
+	for (i = 0; i < s->nr; i++) {
+		int n = (int)strlen(rank_label(&s->r[i], lab, sizeof(lab)));
+
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+void
+json_rank(cJSON *o, const char *key, int rank)
+{
+	if (rank >= 0)
+		cJSON_AddNumberToObject(o, key, rank);
+	else
+		cJSON_AddNullToObject(o, key);
 }
 
 static char *
@@ -415,7 +440,7 @@ summary_json(const struct summary *s)
 		const struct rank_data *r = &s->r[i];
 
 		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "rank", r->rank);
+		json_rank(o, "rank", r->rank);
 		cJSON_AddStringToObject(o, "path", r->path);
 		if (r->level != NULL)
 			cJSON_AddStringToObject(o, "level", r->level);
@@ -441,8 +466,8 @@ summary_json(const struct summary *s)
 	for (i = 0; i < s->nf; i++) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "rule", s->f[i].rule);
-		if (s->f[i].rank >= 0)
-			cJSON_AddNumberToObject(o, "rank", s->f[i].rank);
+		if (s->f[i].rank != RANK_NONE)
+			json_rank(o, "rank", s->f[i].rank);
 		cJSON_AddStringToObject(o, "text", s->f[i].text);
 		cJSON_AddItemToArray(a, o);
 	}

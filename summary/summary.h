@@ -16,7 +16,7 @@
 /* One rank directory ({host}_{pid}_{timestamp}_ascend_pt) and its rank. */
 struct summary_rank {
 	const char	*path;
-	int		 rank;		/* -1: profiler_info.json (no rank) */
+	int		 rank;	/* -1: unknown (profiler_info.json) */
 };
 
 /* How torch_npu's ProfilerStep#N maps to the iteration the log shows. */
@@ -42,9 +42,10 @@ struct summary;
 /*
  * Find the rank directories under PATHS (each a rank directory, or a
  * directory holding them at any depth up to 6): one per rank, the newest
- * (by the timestamp in its name) when a rank has several.  The array and
- * its paths are the caller's (summary_ranks_free); -1 and *why when a path
- * cannot be read.
+ * (by the timestamp in its name) when a rank has several, and every
+ * directory whose rank is unknown, sorted by rank, those last.  The array
+ * and its paths are the caller's (summary_ranks_free); -1 and *why when a
+ * path cannot be read.
  */
 int	 summary_find_ranks(char *const paths[], size_t npaths,
 	    struct summary_rank **ranks, size_t *nranks, char **why);

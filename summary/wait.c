@@ -4,7 +4,7 @@
  * wait, so all its ranks end together and the one with the shortest
  * elapse arrived last.  Per collective that rank gets a vote when it is an
  * outlier: Dixon's Q test at 99.5 % up to 100 ranks, else more than
- * 3 sigma from the mean (msprof-analyze's slow_rank).  Point-to-point
+ * 3 sigma below the mean (msprof-analyze's slow_rank).  Point-to-point
  * operators (send, receive) are left out, and so is a communication group
  * whose collectives were not all seen by the same number of ranks.  Then
  * msprof's ratio rule: a rank whose Wait Time Ratio is above 0.2 waits
@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sqlite3.h>
 
@@ -86,6 +87,16 @@ point_to_point(const char *op)
 	    strstr(low, "recv") != NULL;
 }
 
+/* "step4" of communication.json and "4" of a db export are one step. */
+static const char *
+step_number(const char *step)
+{
+	if (strncasecmp(step, "step", 4) == 0 &&
+	    isdigit((unsigned char)step[4]))
+		return step + 4;
+	return step;
+}
+
 static void
 add_op(struct wait *w, size_t who, const char *step, const char *op,
     const char *group, double elapse, double wait_ratio, double sync_ratio)
@@ -95,7 +106,7 @@ add_op(struct wait *w, size_t who, const char *step, const char *op,
 
 	if (isnan(elapse) || point_to_point(op))
 		return;
-	key = xasprintf("%s\037%s\037%s", group, step, op);
+	key = xasprintf("%s\037%s\037%s", group, step_number(step), op);
 	ip = (struct inst **)strmap_slot(&w->inst, key);
 	free(key);
 	if ((in = *ip) == NULL) {
@@ -255,13 +266,17 @@ dixon(const struct inst *in)
 	return at;
 }
 
-/* Over 100 ranks: the shortest when any elapse is 3 sigma off. */
+/*
+ * Over 100 ranks: the shortest when it is more than 3 sigma below the
+ * mean.  A long elapse far above the mean is a rank that waited, not one
+ * that was waited for: it casts no vote.
+ */
 static long
 three_sigma(const struct inst *in)
 {
-	double mean = 0, var = 0, lo = INFINITY;
+	double mean = 0, var = 0, sd, lo = INFINITY;
 	size_t i;
-	long at = -1, off = 0;
+	long at = -1;
 
 	for (i = 0; i < in->n; i++)
 		mean += in->elapse[i];
@@ -273,10 +288,8 @@ three_sigma(const struct inst *in)
 			at = (long)i;
 		}
 	}
-	var = sqrt(var / in->n);
-	for (i = 0; i < in->n; i++)
-		off |= fabs(in->elapse[i] - mean) > 3 * var;
-	return off && var > 0 ? at : -1;
+	sd = sqrt(var / in->n);
+	return sd > 0 && lo < mean - 3 * sd ? at : -1;
 }
 
 struct group_check {
@@ -343,7 +356,7 @@ ratio_rule(struct summary *s, struct wait *w)
 {
 	size_t i, nwait = 0, nsync = 0, low = 0;
 	double lowest = INFINITY;
-	char lab[64], *list = xstrdup(""), *t;
+	char lab[LABEL_MAX], *list = xstrdup(""), *t;
 
 	for (i = 0; i < s->nr; i++) {
 		double wr, sr;
@@ -376,7 +389,8 @@ ratio_rule(struct summary *s, struct wait *w)
 		    "ratio (%.3f)"), list, rank_label(&s->r[low], lab, sizeof(lab)),
 		    lowest);
 	else if (nwait > 0)
-		add_finding(s, "wait-link", -1, _("%s wait (Wait Time Ratio above "
+		add_finding(s, "wait-link", RANK_NONE,
+		    _("%s wait (Wait Time Ratio above "
 		    "0.2) without synchronising: suspect the link rather than a "
 		    "rank"), list);
 	free(list);
@@ -389,7 +403,7 @@ wait_finish(struct summary *s, void *state)
 	struct group_check g = { { 0 }, { 0 } };
 	struct vote_arg a = { w, &g };
 	size_t i;
-	char lab[64];
+	char lab[LABEL_MAX];
 
 	if (w->ranks == 0)
 		return xstrdup(_("no rank has communication.json nor "
@@ -416,18 +430,19 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 {
 	const struct wait *w = state;
 	size_t i, any = 0;
-	char lab[64];
+	char lab[LABEL_MAX];
+	int lw = label_width(s, 10);
 
 	fprintf(o->fp, _("  %zu ranks with communication data, %zu collectives "
 	    "compared, %zu groups left out (operator counts differ)\n"),
 	    w->ranks, w->counted, w->dropped_groups);
-	fprintf(o->fp, "  %-10s %8s %8s %8s %10s %10s\n", "", _("last"),
+	fprintf(o->fp, "  %-*s %8s %8s %8s %10s %10s\n", lw, "", _("last"),
 	    _("of"), _("share"), _("wait ratio"), _("sync ratio"));
 	for (i = 0; i < s->nr; i++) {
 		if (w->votes[i] == 0 && !(s->nr <= 16 && w->nratio[i] > 0))
 			continue;
 		any++;
-		fprintf(o->fp, "  %-10s %8zu %8zu %7.1f%%",
+		fprintf(o->fp, "  %-*s %8zu %8zu %7.1f%%", lw,
 		    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
 		    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
 		if (w->nratio[i] > 0)
@@ -460,7 +475,7 @@ wait_json(const struct summary *s, const void *state)
 		if (w->seen[i] == 0 && w->nratio[i] == 0)
 			continue;
 		x = cJSON_CreateObject();
-		cJSON_AddNumberToObject(x, "rank", s->r[i].rank);
+		json_rank(x, "rank", s->r[i].rank);
 		cJSON_AddNumberToObject(x, "last", w->votes[i]);
 		cJSON_AddNumberToObject(x, "collectives", w->seen[i]);
 		if (w->nratio[i] > 0) {
@@ -490,10 +505,12 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 	for (i = 0; i < s->nr; i++) {
 		if (w->seen[i] == 0 && w->nratio[i] == 0)
 			continue;
-		fprintf(fp, "<tr><td>%d</td><td>%zu</td><td>%zu</td><td class=\"l\">"
+		fputs("<tr>", fp);
+		html_rank(fp, &s->r[i]);
+		fprintf(fp, "<td>%zu</td><td>%zu</td><td class=\"l\">"
 		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"204\" "
 		    "height=\"12\"><rect x=\"0\" y=\"1\" width=\"%.1f\" "
-		    "height=\"10\" fill=\"#c0392b\"/></svg></td>", s->r[i].rank,
+		    "height=\"10\" fill=\"#c0392b\"/></svg></td>",
 		    w->votes[i], w->seen[i], 200.0 * w->votes[i] / most);
 		if (w->nratio[i] > 0)
 			fprintf(fp, "<td>%.3f</td><td>%.3f</td></tr>\n",

@@ -14,8 +14,23 @@ is "$rc" 0 "MM script (wan2.1, --mm-tool): exit 0"
 like "$out" "Framework and engine +MindSpeed-MM, Megatron \(tools.json\)" "the table names the MM engine"
 like "$out" "would write ./mindspeed_mm/tools/tools.json -> SESSION/[0-9]+_tools.json" \
     "the tools.json copy is described"
-like "$out" "^torchrun .* pretrain_sora.py .*--train-iters 100 .*--mm-tool SESSION/[0-9]+_tools.json " \
-    "the launch with --mm-tool on the copy and MM's 100 iterations"
+like "$out" "^torchrun .* pretrain_sora.py .*--train-iters 20 .*--mm-tool SESSION/[0-9]+_tools.json " \
+    "the launch with --mm-tool on the copy and the script's own 20 iterations"
+like "$out" "Train iterations +as the script sets: 20" \
+    "MM: the default of 100 never lengthens a run: the table says 20 stay"
+unlike "$out" "train iterations: " "MM, 20 iterations: no change to say"
+
+# MM's default of 100 iterations shortens a longer run, and says so.
+sed 's/--train-iters 20/--train-iters 500/' "$WAN" > wan500.sh
+msprof -n bash wan500.sh
+like "$out" "Train iterations +500 -> 100" "MM, 500 iterations: the table shows old and new"
+has_line "$out" "train iterations: 500 -> 100" "MM, 500 iterations: the dry run too"
+like "$out" "^torchrun .* pretrain_sora.py .*--train-iters 100 " "MM, 500 iterations: the launch runs 100"
+msprof -n -s 25:27 bash "$WAN"
+like "$out" "Train iterations +20 -> 100" "MM: 20 iterations that end before the window: 100"
+msprof -n --train-iters 300 bash "$WAN"
+like "$out" "Train iterations +20 -> 300" "MM: an explicit --train-iters is set as given"
+rm -f wan500.sh
 unlike "$out" "--profile-step-start" "no MindSpeed-LLM flags for an MM script"
 
 msprof -n bash examples/qwen3vl/finetune_qwen3vl_8B.sh

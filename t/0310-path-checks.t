@@ -36,6 +36,19 @@ unlike "$err" "--tokenizer-name-or-path" "present paths are not listed"
 like "$(journal)" '"status":"refused".*"exit":66|"exit":66.*"status":"refused"' \
     "the journal records the refusal"
 
+# The auto-resume pattern: --load is also --save, and on the first run
+# there is no checkpoint yet (Megatron starts from scratch).
+reset_run
+rest="--tokenizer-name-or-path tok --data-path dataset/wiki_text_document"
+printf 'CKPT=./ckpt_auto\ntorchrun pretrain_gpt.py %s --load $CKPT --save $CKPT\n' "$rest" > train.sh
+msprof -y bash train.sh
+is "$rc" 0 "--load DIR --save DIR, DIR not there yet: runs"
+is "$(nrecorded)" 1 "--load that is the --save: the launcher ran"
+reset_run
+printf 'torchrun pretrain_gpt.py %s --load ckpt_other --save ckpt_auto\n' "$rest" > train.sh
+msprof -y bash train.sh
+is "$rc" 66 "a missing --load that is not the --save: still exit 66"
+
 reset_run
 msprof -y torchrun pretrain_sora.py --mm-data cfg/data.json --mm-model cfg/model.json --mm-tool cfg/tools.json
 is "$rc" 66 "MM: a missing --mm-model: exit 66"

@@ -6,13 +6,15 @@
 
 export PATH="$RBIN:$PATH"
 # A launcher stand-in that writes what torch_npu would for the ranks in
-# $MAKE_RANKS (raw data; parsed output unless $NO_PARSE), prints Megatron
+# $MAKE_RANKS (raw data; parsed output unless $NO_PARSE) after $SLEEP
+# seconds, prints Megatron
 # iteration lines up to $ITERS and the text in $SAY, then exits $EXIT.
 cat > "$RBIN/torchrun" <<'EOF2'
 #!/bin/sh
 save=./profiling_output
+[ -n "${SLEEP:-}" ] && sleep "$SLEEP"
 for r in ${MAKE_RANKS:-}; do
-	d=$save/host_${r}_20261202120000000_ascend_pt
+	d=$save/$(uname -n)_$$${r}_$(date +%Y%m%d%H%M%S%3N)_ascend_pt
 	mkdir -p $d/PROF_000001_20261202120000000_ABCDEFGH/device_$r/data $d/FRAMEWORK
 	echo data > $d/PROF_000001_20261202120000000_ABCDEFGH/device_$r/data/x
 	echo '{}' > $d/profiler_info_$r.json
@@ -35,7 +37,7 @@ go() { reset_run; msprof -y "$@"; }
 MAKE_RANKS="0" ITERS=5 go --ranks 0,1 torchrun --nproc_per_node 2 pretrain_gpt.py
 is "$rc" 0 "exit status of a good run"
 like "$out" "Profiling data in $T/profiling_output:" "names the output directory"
-like "$out" "rank 0: host_0_20261202120000000_ascend_pt  [0-9.]+[KMG]?B" \
+like "$out" "rank 0: $(uname -n)_[0-9]+_[0-9]{17}_ascend_pt  [0-9.]+[KMG]?B" \
     "lists the rank's directory with its size"
 like "$out" "rank 1: no data" "an expected rank without data is named"
 like "$err" "possible cause: the CANN environment was not loaded" \
@@ -139,18 +141,73 @@ like "$err" "cause: the run resumes from iteration 1000 .*--steps 1001:1003" \
 MAKE_RANKS="0" ITERS=5 go torchrun --nproc_per_node 2 pretrain_gpt.py
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 0 "report PATH: exit 0 when everything expected is there"
-like "$(cat rep.out)" "rank 0: host_0_20261202120000000_ascend_pt" "report PATH: finds the data"
+like "$(cat rep.out)" "rank 0: $(uname -n)_[0-9]+_[0-9]{17}_ascend_pt" "report PATH: finds the data"
 like "$(cat rep.out)" "torchrun pretrain_gpt.py: steps 2 to 4, excluding 4" \
     "report PATH: the launches from the session journal"
-rm -rf profiling_output/host_0_*
+rm -rf profiling_output/*_ascend_pt
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 65 "report PATH: exit 65 when expected data is missing"
 like "$(cat rep.out)" "rank 0: no data" "report PATH: names the missing rank"
 # A directory of no known rank (no profiler_info_<rank>.json: killed
 # before stop()) does not stand for the missing rank 0.
-mkdir -p profiling_output/host_9_20261202120000000_ascend_pt/FRAMEWORK
-"$MSPROF" report profiling_output > rep.out 2> rep.err
+mkdir -p "profiling_output/$(uname -n)_99_$(date +%Y%m%d%H%M%S%3N)_ascend_pt/FRAMEWORK"
+"$MSPROF" report --json unknown.json profiling_output > rep.out 2> rep.err
 is "$?" 65 "report PATH: a directory of unknown rank does not hide a missing rank"
+like "$(cat rep.out)" "  rank unknown: $(uname -n)_99_" "a directory of unknown rank shows as 'rank unknown'"
+unlike "$(cat rep.out)" "rank -1" "never as 'rank -1'"
+is "$($PY -c 'import json,sys; print([f["rank"] for f in json.load(open(sys.argv[1]))["outputs"][0]["found"]])' unknown.json)" \
+    "[None]" "--json: its rank is null (-1 would mean all ranks)"
 "$MSPROF" report nowhere > /dev/null 2> rep.err
 is "$?" 66 "report of a missing directory: exit 66"
+"$MSPROF" report /etc/passwd > /dev/null 2> rep.err
+is "$?" 66 "report of a file: exit 66"
+like "$(cat rep.err)" "/etc/passwd: not a directory" "report of a file: says it is not a directory"
+
+# The messages say what happened, not what usually does.
+# Training left running in the background: no shim warning, check later.
+reset_run
+printf 'nohup torchrun --nproc_per_node 1 pretrain_gpt.py > bg.log 2>&1 &\necho $! > bg.pid\n' > bg.sh
+SLEEP=2 MAKE_RANKS=0 ITERS=5 msprof -y bash bg.sh
+like "$err" "in the background \(nohup or '&' without 'wait'\).*check later with 'msprof-exec report " \
+    "training left in the background: it may still be running, check later"
+unlike "$err" "Static programs" "... and no word of static programs, setuid or ssh"
+"$MSPROF" report profiling_output > rep.out 2> rep.err
+like "$(cat rep.err)" "still running: .*again when they have ended" \
+    "report while it still runs: data may still come"
+while kill -0 "$(cat bg.pid)" 2> /dev/null; do sleep 0.2; done
+"$MSPROF" report profiling_output > rep.out 2> rep.err
+is "$?" 0 "report later: the background launch's data is there"
+like "$(cat rep.out)" "  rank 0: .*_ascend_pt" "report later: rank 0 found"
+# A script that fails before any launch.
+reset_run
+printf 'cd ./no-such-dir || exit 3\ntorchrun pretrain_gpt.py\n' > early.sh
+msprof -y bash early.sh
+is "$rc" 3 "a script failing before any launch: its exit status"
+like "$err" "the command ended before it started any training launch" \
+    "failing before any launch: said so"
+unlike "$err" "Static programs" "... not the shim warning"
+# A step after the training fails; the training's data is complete.
+reset_run
+printf 'torchrun --nproc_per_node 1 pretrain_gpt.py\necho "convert: bad input" >&2; exit 2\n' > conv.sh
+MAKE_RANKS=0 ITERS=5 msprof -y bash conv.sh
+is "$rc" 2 "a conversion failing after training: its exit status"
+like "$err" "The command failed \(exit code: 2\) after its training launch\(es\) finished; their profiling data is complete" \
+    "a later step failing: the training's data is complete, and said so"
+unlike "$err" "Training script execution failed" "... not a training failure"
+# msprof-exec's own refusal is not the training's failure.
+reset_run
+printf 'torchrun pretrain_gpt.py --load missing_ckpt\n' > refused.sh
+msprof -y bash refused.sh
+is "$rc" 66 "a refused launch (missing --load): exit 66"
+like "$err" "msprof-exec did not start the training launch: it refused it" \
+    "a refusal: said to be msprof-exec's"
+unlike "$err" "Training script execution failed" "... not a training failure"
+# Training stopped inside the window by a failure or Ctrl-C: not a window
+# past the end of training.
+SAY="RuntimeError: NPU out of memory. Tried to allocate 5.03 GiB" ITERS=2 EXIT=1 go torchrun pretrain_gpt.py
+like "$err" "training stopped at iteration 2, before the end of the window \(steps 2 to 4, excluding 4\): the failure or interruption above ended it" \
+    "OOM inside the window: the failure ended it"
+unlike "$err" "raise --train-iters" "OOM inside the window: no advice to lower --steps"
+ITERS=2 EXIT=130 go torchrun pretrain_gpt.py
+unlike "$err" "raise --train-iters" "Ctrl-C inside the window: no advice to lower --steps"
 done_testing

@@ -29,6 +29,17 @@ else
 fi
 out=$("$S" --llm 5 0 "$D/healthy")
 like "$out" 'rank 0 +4-6 +5-7' "torch steps 4-6 are iterations 5-7 (LLM, start 5)"
+out=$("$S" "$D/no-rank")
+like "$out" 'rank unknown \(node0-host_4000_[^)]*\) +- +- ' \
+    "no rank: a row of the cluster table named after its directory"
+like "$out" 'rank unknown \(node0-host_4001_[^)]*\) +- +- ' \
+    "and another for the other directory"
+unlike "$out" ' -1 ' "and no rank -1"
+out=$("$S" "$D/zero-durations")
+like "$out" '  +- +0\.000 +36 .* MatMulV2' "every operator 0 us: Time(%) is -"
+unlike "$out" 'nan|inf' "and never nan or inf"
+"$S" --html "$D/zero-durations" > zero.html
+unlike "$(cat zero.html)" 'nan|inf' "nor in the page"
 out=$("$S" "$D/level0")
 like "$out" 'not made: .*level0' "level0: the wait vote says why it is missing"
 unlike "$out" 'rank 0 +0 +0 ' "level0: no zeros in its place"
@@ -60,6 +71,10 @@ like "$page" 'stroke="#d00"[^>]*><title>1 -&gt; 2 RDMA' "the heat map outlines t
 unlike "$page" '<script|src="http|href="http' "nothing loaded from the network"
 like "$(cat slow-rank.html)" '<td>3</td><td>[0-9]+</td><td>[0-9]+</td><td class="l"><svg' \
     "the wait vote has a bar per rank"
+like "$(cat slow-rank.html)" '<th>tp</th><th>ep</th><th>step \(ms\)</th>' \
+    "the cluster table has the ep column, as the text has"
+like "$(cat slow-rank.html)" '<tr><td>3</td><td>0</td><td>3</td><td>0</td><td>0</td><td>0</td><td>114\.000</td>' \
+    "rank 3: pp dp cp tp ep, then its step"
 browser=$(command -v chromium chromium-browser 2> /dev/null | head -n 1)
 if [ -n "$browser" ]; then
 	timeout 60 "$browser" --headless --no-sandbox --disable-gpu \

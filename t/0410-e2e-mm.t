@@ -25,6 +25,17 @@ is "$(json_get "$copy" 'd["memory_profile"]["max_entries"], d["memory_profile"][
 like "$(journal npu_profiling)" "\"--mm-tool\",\"[^\"]*_tools.json\"" "wan2.1: --mm-tool points at the copy"
 like "$(journal npu_profiling)" '"--train-iters","14"' "wan2.1: --train-iters replaced"
 
+# Without --train-iters the script's own 20 iterations stay: MindSpeed-MM's
+# default of 100 only shortens a run.
+rm -rf npu_profiling
+"$MSPROF" -y --skip-checks bash "$WAN" > out 2> err
+is "$?" 0 "wan2.1, the default iterations: exit 0"
+journal npu_profiling > j.jsonl
+is "$($PY -c 'import json,sys; a=json.loads(open(sys.argv[1]).readline())["new_argv"]; print(a[a.index("--train-iters") + 1])' j.jsonl)" \
+    "20" "wan2.1: the script's 20 iterations stay 20 in the launch run"
+is "$(steps_in npu_profiling)" "10 11" "wan2.1, 20 iterations: steps 10 and 11"
+rm -rf npu_profiling
+
 # An output directory whose name is not UTF-8: the training's Python reads
 # it from the tools.json copy (\udcXX escapes) and writes to those bytes.
 odd=$(printf 'o\377ut')

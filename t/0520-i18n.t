@@ -212,7 +212,7 @@ ascii_only "$screen" "C: nothing on the terminal is translated"
 # stderr and exits $EXIT.
 cat > "$RBIN/torchrun" <<'EOF2'
 #!/bin/sh
-d=./profiling_output/host_0_20261202120000000_ascend_pt
+d=./profiling_output/$(uname -n)_$$_$(date +%Y%m%d%H%M%S%3N)_ascend_pt
 mkdir -p $d/PROF_000001_20261202120000000_ABCDEFGH/device_0/data $d/ASCEND_PROFILER_OUTPUT
 echo data > $d/PROF_000001_20261202120000000_ABCDEFGH/device_0/data/x
 echo '{}' > $d/profiler_info_0.json
@@ -230,7 +230,7 @@ has_line "$out" "msprof-exec: 已为 1 次训练启动采集性能数据，0 次
 has_line "$out" "  torchrun pretrain_gpt.py: 第 2 至 4 步（不含第 4 步），rank 0,1，level1 -> ./profiling_output" \
     "zh: the launch line: the command, level and path as they are"
 has_line "$out" "$T/profiling_output 中的性能数据：" "zh: the output directory, its path as is"
-like "$out" "  rank 0: host_0_20261202120000000_ascend_pt  [0-9.]+[KMG]?B" "zh: the rank's directory"
+like "$out" "  rank 0: $(uname -n)_[0-9]+_[0-9]{17}_ascend_pt  [0-9.]+[KMG]?B" "zh: the rank's directory"
 has_line "$out" "  rank 1: 没有数据" "zh: the missing rank in Chinese"
 has_line "$out" "下一步：用 MindStudio Insight 打开 $T/profiling_output" "zh: the next step in Chinese"
 like "$out" "会话记录：$T/profiling_output/msprof-exec_" "zh: the session record"

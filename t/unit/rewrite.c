@@ -217,6 +217,162 @@ rewrite(void)
 	plan_free(&p);
 }
 
+/* The rewrite of ARGV run by PATH into RW: 0, or -1 (then *WHY). */
+static int
+rewrite_of(const struct plan *p, const char *path, char **argv,
+    struct rewrite *rw, char **why)
+{
+	struct launch l;
+
+	launch_classify(&tab, NULL, path, argv, &l);
+	return launch_rewrite(p, &l, argv, NULL, NULL, rw, why);
+}
+
+/* The value after OPT in the rewritten RW, or NULL. */
+static const char *
+value_of(const struct rewrite *rw, const char *opt)
+{
+	for (size_t i = 0; i + 1 < rw->argv.n; i++)
+		if (strcmp(rw->argv.v[i], opt) == 0)
+			return rw->argv.v[i + 1];
+	return NULL;
+}
+
+/*
+ * MindSpeed-MM's default of 100 iterations shortens a run, never lengthens
+ * it: the script's own count stays when it is at most 100 and the window
+ * (10 to 12) fits in it.
+ */
+static void
+mm_iters(void)
+{
+	char dir[] = "/tmp/msprof-mmiters.XXXXXX", *tools, *why = NULL;
+	struct rewrite rw;
+	struct plan p;
+	FILE *f;
+
+	if (mkdtemp(dir) == NULL)
+		abort();
+	tools = xasprintf("%s/tools.json", dir);
+	f = fopen(tools, "w");
+	fputs("{}\n", f);
+	fclose(f);
+	plan_defaults(&p);
+	is_int(rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_sora.py",
+	    "--mm-tool", tools, "--train-iters", "20"), &rw, &why), 0,
+	    "MM, --train-iters 20: rewritten");
+	is_str(value_of(&rw, "--train-iters"), "20", "MM: 20 iterations stay "
+	    "20 (the default never lengthens a run)");
+	is_int(rw.iters_from, 20, "MM: the script's own count is said");
+	is_int(rw.iters, 20, "MM: and the count it runs");
+	rewrite_free(&rw);
+	rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_sora.py",
+	    "--mm-tool", tools, "--train-iters", "500"), &rw, &why);
+	is_str(value_of(&rw, "--train-iters"), "100", "MM: 500 iterations "
+	    "become 100");
+	ok(rw.iters_from == 500 && rw.iters == 100, "MM: 500 -> 100 is said");
+	rewrite_free(&rw);
+	rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_sora.py",
+	    "--mm-tool", tools, "--train-iters", "11"), &rw, &why);
+	is_str(value_of(&rw, "--train-iters"), "100", "MM: 11 iterations end "
+	    "before the window (10 to 12): 100");
+	rewrite_free(&rw);
+	rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_sora.py",
+	    "--mm-tool", tools), &rw, &why);
+	ok(strcmp(value_of(&rw, "--train-iters"), "100") == 0 &&
+	    rw.iters_from == -1, "MM without a count: 100");
+	rewrite_free(&rw);
+	p.train_iters = 300;
+	rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_sora.py",
+	    "--mm-tool", tools, "--train-iters", "20"), &rw, &why);
+	is_str(value_of(&rw, "--train-iters"), "300", "MM: an explicit "
+	    "--train-iters 300 is set as given");
+	rewrite_free(&rw);
+	plan_free(&p);
+	unlink(tools);
+	rmdir(dir);
+	free(tools);
+}
+
+/* Write TEXT into DIR/latest_checkpointed_iteration.txt. */
+static void
+tracker(const char *dir, const char *text)
+{
+	char *path = xasprintf("%s/latest_checkpointed_iteration.txt", dir);
+	FILE *f = fopen(path, "w");
+
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+/* A MindSpeed-LLM launch that resumes from a checkpoint. */
+static void
+resumed(void)
+{
+	char dir[] = "/tmp/msprof-resume.XXXXXX", *why = NULL, *fresh;
+	struct rewrite rw;
+	struct plan p;
+
+	if (mkdtemp(dir) == NULL)
+		abort();
+	tracker(dir, "5000\n");
+	plan_defaults(&p);
+	is_int(rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	    "--train-iters", "6000", "--load", dir), &rw, &why), 0,
+	    "resumed at 5000: rewritten");
+	ok(rw.step_start == 5002 && rw.step_end == 5004, "the default window "
+	    "2:4 moves to 5002:5004");
+	is_str(value_of(&rw, "--profile-step-start"), "5002",
+	    "--profile-step-start 5002");
+	is_int(rw.loaded, 5000, "the loaded iteration is said");
+	ok(rw.notes.n > 0 && strstr(rw.notes.v[rw.notes.n - 1],
+	    "resumes from iteration 5000") != NULL, "a note says why it moved");
+	rewrite_free(&rw);
+	p.step_start = 3;
+	p.step_end = 5;
+	is_int(rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	    "--train-iters", "6000", "--load", dir), &rw, &why), -1,
+	    "--steps 3:5 before the loaded iteration: refused");
+	ok(why != NULL && strstr(why, "profile_step_start should be greater "
+	    "than 5000") != NULL && strstr(why, "--steps 5003:5005") != NULL,
+	    "the refusal says why and what to give instead");
+	free(why);
+	why = NULL;
+	rewrite_free(&rw);
+	p.step_start = 5003;
+	p.step_end = 5005;
+	is_int(rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	    "--train-iters", "6000", "--load", dir), &rw, &why), 0,
+	    "--steps after the loaded iteration: as given");
+	is_int(rw.step_start, 5003, "a window after it stays");
+	rewrite_free(&rw);
+	p.step_start = p.step_end = 0;
+	rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	    "--load", dir, "--finetune"), &rw, &why);
+	ok(rw.step_start == 2 && rw.loaded == 0, "--finetune starts at 0: "
+	    "the window stays 2:4");
+	rewrite_free(&rw);
+	fresh = xasprintf("%s/new", dir);
+	rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	    "--load", fresh, "--save", fresh), &rw, &why);
+	ok(rw.step_start == 2 && rw.loaded == 0, "no checkpoint yet: 2:4");
+	rewrite_free(&rw);
+	free(fresh);
+	tracker(dir, "iter_5000");
+	is_int(rewrite_of(&p, "/b/torchrun", V("torchrun", "pretrain_gpt.py",
+	    "--load", dir), &rw, &why), -1, "an unreadable tracker with the "
+	    "default window: refused");
+	free(why);
+	why = NULL;
+	rewrite_free(&rw);
+	plan_free(&p);
+	fresh = xasprintf("%s/latest_checkpointed_iteration.txt", dir);
+	unlink(fresh);
+	free(fresh);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -229,6 +385,8 @@ main(void)
 	table();
 	analyse();
 	rewrite();
+	mm_iters();
+	resumed();
 	launchtab_free(&tab);
 	return done_testing();
 }

@@ -1,7 +1,8 @@
 /*
  * Finding rank directories (summary/find.c): one per rank from
  * profiler_info_{rank}.json, the newest when a rank has several, the same
- * ranks from one shared directory as from one path per node.
+ * ranks from one shared directory as from one path per node; directories
+ * without a rank (profiler_info.json) each on their own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ main(void)
 	char *shared[] = { H }, *nodes[] = { H "/node0", H "/node1/" };
 	char *one[] = { H "/node1/node1-host_4003_20261203081500123_ascend_pt" };
 	char *bad[] = { "t/data/summary/no-such-dir" };
+	char *norank[] = { "t/data/summary/no-rank" };
 	struct summary_rank *r, *r2;
 	size_t n, n2, i;
 	char *why = NULL;
@@ -40,6 +42,13 @@ main(void)
 
 	ok(summary_find_ranks(one, 1, &r, &n, &why) == 0 && n == 1 &&
 	    r[0].rank == 3, "a rank directory itself");
+	summary_ranks_free(r, n);
+
+	ok(summary_find_ranks(norank, 1, &r, &n, &why) == 0, "no-rank");
+	is_int(n, 2, "two directories without a rank stay two");
+	ok(n == 2 && r[0].rank == -1 && r[1].rank == -1 &&
+	    strcmp(r[0].path, r[1].path) != 0, "both of unknown rank, "
+	    "different directories");
 	summary_ranks_free(r, n);
 
 	ok(summary_find_ranks(bad, 1, &r, &n, &why) < 0 && why != NULL &&

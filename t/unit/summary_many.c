@@ -2,8 +2,10 @@
  * A cluster of more ranks than the Dixon table covers (120): the vote
  * falls back to 3 sigma, the slow rank is still named and nothing else,
  * and the text lists the slowest ranks first instead of all of them.
- * The rank directories are written here, small and regular, into a
- * temporary directory.
+ * Then the same cluster without a slow rank but with one rank whose
+ * collectives take long (it waited): nobody is voted for.  The rank
+ * directories are written here, small and regular, into a temporary
+ * directory.
  */
 #include <sys/stat.h>
 
@@ -16,8 +18,10 @@
 
 #define RANKS	120
 #define SLOW	77
+#define LONG	33	/* the second cluster's rank that waited long */
 
 static char tmp[] = "/tmp/summary_many.XXXXXX";
+static int slow = SLOW, long_rank = -1;
 
 static FILE *
 create(const char *dir, const char *name)
@@ -34,8 +38,10 @@ write_rank(int r)
 	char dir[256], out[320];
 	FILE *fp;
 	int s, k;
-	double comp = r == SLOW ? 90000 : 80000 + (r % 7);
-	double exposed = r == SLOW ? 3000 : 12000 - (r % 7);
+	double comp = r == slow ? 90000 : 80000 + (r % 7);
+	double exposed = r == slow ? 3000 : 12000 - (r % 7);
+	double elapse = r == slow ? 2.0 : r == long_rank ? 40.0 :
+	    12.0 + 0.001 * (r % 5);
 
 	snprintf(dir, sizeof(dir), "%s/node%d/host%d_%d_20261203081500123_ascend_pt",
 	    tmp, r / 8, r / 8, 1000 + r);
@@ -69,8 +75,7 @@ write_rank(int r)
 			fprintf(fp, "%s\"hcom_allReduce__%d_%d_1@42\": {"
 			    "\"Communication Time Info\": {\"Elapse Time(ms)\": %.4f, "
 			    "\"Wait Time Ratio\": 0.05, \"Synchronization Time Ratio\": "
-			    "0.01}}", k ? ", " : "", k, s,
-			    r == SLOW ? 2.0 : 12.0 + 0.001 * (r % 5));
+			    "0.01}}", k ? ", " : "", k, s, elapse);
 		fputs("}}", fp);
 	}
 	fputs("}\n", fp);
@@ -115,6 +120,21 @@ main(void)
 	ok(strstr(text, "rank 77 ") != NULL && strstr(text, "rank 77 ") <
 	    strstr(text, "Top operators"), "rank 77 among them");
 	free(text);
+	summary_free(s);
+	summary_ranks_free(ranks, n);
+
+	/* No slow rank; rank LONG waited: a long elapse is no vote. */
+	slow = -1;
+	long_rank = LONG;
+	for (r = 0; r < RANKS; r++)
+		write_rank(r);
+	ok(summary_find_ranks(paths, 1, &ranks, &n, &why) == 0 && n == RANKS,
+	    "%d ranks again", RANKS);
+	s = summary_build(ranks, n, &o);
+	for (i = 0; (rule = summary_finding(s, i, &ftext)) != NULL; i++)
+		printf("# finding: [%s] %s\n", rule, ftext);
+	is_int(summary_nfindings(s), 0, "one rank 3 sigma above the mean: no "
+	    "vote, no finding");
 	summary_free(s);
 	summary_ranks_free(ranks, n);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);

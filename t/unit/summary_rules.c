@@ -51,7 +51,10 @@ findings(const struct summary *s)
 		cJSON *rank = cJSON_GetObjectItem(f, "rank");
 		char buf[96];
 
-		if (rank != NULL)
+		if (cJSON_IsNull(rank))
+			snprintf(buf, sizeof(buf), "%s@?",
+			    cJSON_GetObjectItem(f, "rule")->valuestring);
+		else if (rank != NULL)
 			snprintf(buf, sizeof(buf), "%s@%d",
 			    cJSON_GetObjectItem(f, "rule")->valuestring,
 			    rank->valueint);
@@ -98,15 +101,23 @@ static const struct {
 	{ "aicpu", "aicpu-operator", "" },
 	{ "dynamic", "dynamic-shape", "" },
 	{ "low-pipe", "low-pipe-utilisation", "" },
+	{ "pipe-split", "", "" },	/* ratio columns N/A in some rows */
+	{ "pipe-ranks", "", "" },	/* ratio columns missing on ranks */
 	{ "slow-rank", "slow-rank@3 slow-rank@3 wait-ratio@3 waited-for@3", "" },
 	{ "slow-stage", "slow-rank@2 slow-stage", "" },
 	{ "wait-link", "wait-link", "" },
 	{ "slow-link", "slow-link@1", "" },
 	{ "small-packets", "small-packets@2", "" },
+	{ "small-packets-no-matrix", "small-packets@2", "links" },
 	{ "level0", "", "wait links" },
 	{ "no-kernels", "", "" },
+	{ "zero-durations", "", "" },	/* no device time, no share */
 	{ "partial", "", "" },
 	{ "db", "slow-link@1", "operators" },
+	/* Ranks 0-1 text ("step4"), 2-3 db ("4"): one collective each. */
+	{ "mixed-export", "slow-rank@3 slow-rank@3 wait-ratio@3 waited-for@3",
+	    "" },
+	{ "no-rank", "host-bound@? slow-rank@?", "wait links" },
 };
 
 /* The text of the first finding of RULE. */
@@ -126,7 +137,7 @@ static void
 details(void)
 {
 	struct summary *s = load("slow-rank", NULL);
-	cJSON *j = summary_json(s), *c;
+	cJSON *j = summary_json(s), *c, *x;
 
 	ok(strstr(text_of(s, "slow-rank"), "rank 3") != NULL,
 	    "slow rank: the finding names rank 3 (%s)", text_of(s, "slow-rank"));
@@ -136,6 +147,19 @@ details(void)
 	is_str(cJSON_GetArrayItem(cJSON_GetObjectItem(c, "operator_difference"),
 	    0)->child->valuestring, "MatMulV2",
 	    "slow rank: the operator differing most is named first");
+	x = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "ranks"), 3);
+	ok(cJSON_GetObjectItem(x, "computing_us") != NULL &&
+	    cJSON_GetObjectItem(x, "communication_not_overlapped_us") != NULL &&
+	    cJSON_GetObjectItem(x, "free_us") != NULL &&
+	    cJSON_GetObjectItem(x, "bubble_us") != NULL &&
+	    cJSON_GetObjectItem(x, "Computing") == NULL,
+	    "cluster JSON: the step breakdown's keys, with their unit");
+	is_int(cJSON_IsNumber(cJSON_GetObjectItem(x, "computing_us")) ?
+	    (int)cJSON_GetObjectItem(x, "computing_us")->valuedouble : -1,
+	    100000, "cluster JSON: rank 3 computes 100000 us");
+	is_str(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(c,
+	    "spread"), 0), "column")->valuestring, "computing_us",
+	    "cluster JSON: the spread names the key");
 	cJSON_Delete(j);
 	summary_free(s);
 
@@ -158,6 +182,39 @@ details(void)
 	ok(strstr(text_of(s, "dynamic-shape"), "SwiGlu") != NULL &&
 	    strstr(text_of(s, "dynamic-shape"), "MatMulV2") == NULL,
 	    "dynamic shape: SwiGlu only");
+	summary_free(s);
+}
+
+/* Directories without a rank: each on its own, its rank null, never -1. */
+static void
+unknown_rank(void)
+{
+	struct summary *s = load("no-rank", NULL);
+	cJSON *j = summary_json(s), *x, *c;
+	int nulls = 0, numbers = 0;
+
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(j, "ranks")) {
+		nulls += cJSON_IsNull(cJSON_GetObjectItem(x, "rank"));
+		numbers += cJSON_IsNumber(cJSON_GetObjectItem(x, "rank"));
+	}
+	c = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summaries"), "steps");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(c, "ranks")) {
+		nulls += cJSON_IsNull(cJSON_GetObjectItem(x, "rank"));
+		numbers += cJSON_IsNumber(cJSON_GetObjectItem(x, "rank"));
+	}
+	c = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summaries"), "cluster");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(c, "ranks")) {
+		nulls += cJSON_IsNull(cJSON_GetObjectItem(x, "rank")) +
+		    cJSON_IsNull(cJSON_GetObjectItem(x, "pp"));
+		numbers += cJSON_IsNumber(cJSON_GetObjectItem(x, "rank")) +
+		    cJSON_IsNumber(cJSON_GetObjectItem(x, "pp"));
+	}
+	is_int(nulls, 8, "no rank: null in ranks, steps and the cluster table");
+	is_int(numbers, 0, "no rank: never a number (-1 would mean all ranks)");
+	ok(strstr(text_of(s, "host-bound"), "rank unknown (node0-host_4001_") !=
+	    NULL, "no rank: the finding names the directory (%s)",
+	    text_of(s, "host-bound"));
+	cJSON_Delete(j);
 	summary_free(s);
 }
 
@@ -220,6 +277,7 @@ main(void)
 		summary_free(s);
 	}
 	details();
+	unknown_rank();
 	reasons();
 	return done_testing();
 }

@@ -54,6 +54,8 @@ def build_parser(prog):
     g.add_argument("--tokenizer-name-or-path", type=str, default=None)
     g.add_argument("--load", type=str, default=None)
     g.add_argument("--save", type=str, default=None)
+    g.add_argument("--finetune", action="store_true")
+    g.add_argument("--ckpt-step", type=int, default=None)
     g.add_argument("--num-layers", type=int, default=None)
     g.add_argument("--hidden-size", type=int, default=None)
     return p
@@ -203,7 +205,8 @@ def main(prog, model_provider="GPT", loss_name="lm loss"):
     console.rank0("[after megatron is initialized] datetime: %s " % train.now())
     console.rank0("building %s model ..." % model_provider)
     console.rank0(" > number of parameters on (tensor, pipeline) model parallel rank (0, 0): 8190735360")
-    iteration = train.load_checkpoint(console, args.load)
+    iteration = train.load_checkpoint(console, args.load, save_dir=args.save, finetune=args.finetune,
+                                      ckpt_step=args.ckpt_step)
     console.rank0("[after model, optimizer, and learning rate scheduler are built] datetime: %s " % train.now())
     build_datasets(console, args)
     console.rank0("[after dataloaders are built] datetime: %s " % train.now())

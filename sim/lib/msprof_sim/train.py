@@ -74,12 +74,16 @@ def init_device(dist):
     torch_npu.npu.set_device(dist.local_rank)
 
 
-def load_checkpoint(console, load_dir, model_name="GPTModel"):
+def load_checkpoint(console, load_dir, model_name="GPTModel", save_dir=None, finetune=False, ckpt_step=None):
     """Megatron's load_checkpoint: returns the iteration to resume from (0 when the
-    directory holds no tracker file or a 'release' checkpoint)."""
+    directory holds no tracker file, a 'release' checkpoint, or with --finetune;
+    --ckpt-step N loads iteration N instead of the tracker's).  A --load directory
+    that is also the --save one may not exist yet (the first run of an
+    auto-resuming job): Megatron only warns about the missing tracker."""
     if not load_dir:
         return 0
-    if not os.path.isdir(load_dir):
+    first_run = save_dir is not None and os.path.abspath(load_dir) == os.path.abspath(save_dir)
+    if not os.path.isdir(load_dir) and not first_run:
         raise FileNotFoundError("Checkpoint path not found: %s" % load_dir)
     tracker = os.path.join(load_dir, "latest_checkpointed_iteration.txt")
     if not os.path.isfile(tracker):
@@ -95,6 +99,8 @@ def load_checkpoint(console, load_dir, model_name="GPTModel"):
             iteration = int(text)
         except ValueError:
             raise RuntimeError("ERROR: Invalid metadata file %s. Exiting" % tracker)
+        if ckpt_step is not None:
+            iteration = ckpt_step
         where = "iteration %d" % iteration
     console.rank0(" loading checkpoint from %s at %s" % (load_dir, where))
     if os.environ.get("MSPROF_SIM_SIZE_MISMATCH") == "1":
@@ -105,7 +111,7 @@ def load_checkpoint(console, load_dir, model_name="GPTModel"):
             "\tsize mismatch for output_layer.weight: copying a param with shape torch.Size([75968, 4096]) "
             "from checkpoint, the shape in current model is torch.Size([151936, 4096])." % model_name)
     console.rank0("  successfully loaded checkpoint from %s [ t 0, p 0 ] at %s" % (load_dir, where))
-    return iteration
+    return 0 if finetune else iteration
 
 
 def _oom(dist):

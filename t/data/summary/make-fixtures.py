@@ -68,8 +68,11 @@ class Rank:
             if d != rank:
                 same = d // 2 == rank // 2
                 self.links[d] = ("HCCS", 64.0, 3.5) if same else ("RDMA", 64.0, 6.4)
-        self.files = {"kernel", "opstat", "comm", "steps"}
+        self.files = {"kernel", "opstat", "comm", "matrix", "steps"}
         self.stamp = "20261203081500123"
+        self.distributed = True  # False: profiler_info.json, no rank
+        self.ratio_cols = RATIOS
+        self.ratio_of = lambda typ, col, i, ratio: ratio  # None: N/A
 
     def dirname(self):
         return "node%d-host_%d_%s_ascend_pt" % (self.rank // 2, 4000 + self.rank, self.stamp)
@@ -82,8 +85,11 @@ class Rank:
                            "experimental_config": {"_profiler_level": self.level, "_export_type": ["text"],
                                                    "_aic_metrics": "ACL_AICORE_PIPE_UTILIZATION"}},
                 "start_info": {}, "end_info": {}, "rank_id": self.rank}
-        w(os.path.join(d, "profiler_info_%d.json" % self.rank), json.dumps(info, indent=1))
-        meta = {"distributed_args": {"tensor_model_parallel_size": self.tp,
+        if not self.distributed:
+            del info["rank_id"]
+        w(os.path.join(d, "profiler_info_%d.json" % self.rank if self.distributed else "profiler_info.json"),
+          json.dumps(info, indent=1))
+        meta = {} if not self.distributed else {"distributed_args": {"tensor_model_parallel_size": self.tp,
                                      "pipeline_model_parallel_size": self.pp,
                                      "data_parallel_size": self.dp, "context_parallel_size": 1,
                                      "expert_model_parallel_size": 1, "rank": self.rank,
@@ -115,17 +121,19 @@ class Rank:
                     if level0:
                         rows.append([self.rank, s, name, typ, core, start, d, 1.5, 24])
                     else:
-                        rv = ["N/A"] * len(RATIOS) if ratio is None else [ratio] * len(RATIOS)
+                        rv = [self.ratio_of(typ, c, i, ratio) for c in self.ratio_cols]
+                        rv = ["N/A" if v is None else v for v in rv]
                         rows.append([self.rank, s, 4294967295, task, 2, name, typ,
                                      self.state.get(typ, "static"), core, start, d, 1.5, 24, 0, "NO",
                                      '"4096,4096;4096,6144"', "DT_BF16;DT_BF16", "ND;ND", '"4096,6144"',
                                      "DT_BF16", "ND", "N/A", round(d * 0.9, 3)] + rv)
                     t += d + 3
                     task += 1
-        w(os.path.join(out, "kernel_details.csv"), csv(KD_LEVEL0 if level0 else KD_HEAD, rows))
+        head = KD_LEVEL0 if level0 else KD_HEAD[:len(KD_HEAD) - len(RATIOS)] + self.ratio_cols
+        w(os.path.join(out, "kernel_details.csv"), csv(head, rows))
 
     def write_opstat(self, out):
-        total = sum(dur * n * len(STEPS) for _, _, core, dur, n, _ in self.ops if core != "COMMUNICATION")
+        total = sum(dur * n * len(STEPS) for _, _, core, dur, n, _ in self.ops if core != "COMMUNICATION") or 1
         rows = []
         for name, typ, core, dur, n, _ in self.ops:
             cnt = n * len(STEPS)
@@ -168,7 +176,8 @@ class Rank:
                      for d, (tr, size, tm) in self.links.items()}
             matrix["step%d" % s] = {"collective": {"allreduce-top1@" + GROUP: links}, "p2p": {}}
         w(os.path.join(out, "communication.json"), json.dumps(comm))
-        w(os.path.join(out, "communication_matrix.json"), json.dumps(matrix))
+        if "matrix" in self.files:
+            w(os.path.join(out, "communication_matrix.json"), json.dumps(matrix))
 
 
 def cluster(name, plant=None, n=4, layout=(1, 1, 4)):
@@ -223,8 +232,45 @@ def low_pipe(rs):
         r.ops[1][5] = 0.12
 
 
+def pipe_split(rs):
+    """FlashAttentionScore's instances alternate: the cube columns filled
+    and the vector ones N/A, then the other way round; each column averages
+    0.65 over the instances that have it."""
+    def ratio_of(typ, col, i, ratio):
+        if typ != "FlashAttentionScore":
+            return ratio
+        return ratio if col.startswith("aic_") == (i % 2 == 0) else None
+    for r in rs:
+        r.ratio_of = ratio_of
+
+
+def pipe_ranks(rs):
+    """Ranks 2 and 3 have no cube (aic_) columns: FlashAttentionScore's
+    cube ratios, 0.65 on ranks 0 and 1, average 0.65; its vector ratios
+    are low (0.1) everywhere."""
+    def ratio_of(typ, col, i, ratio):
+        return 0.1 if typ == "FlashAttentionScore" and col.startswith("aiv_") else ratio
+    for r in rs:
+        r.ratio_of = ratio_of
+        if r.rank >= 2:
+            r.ratio_cols = [c for c in RATIOS if not c.startswith("aic_")]
+
+
 def small_packets(rs):
     rs[2].rdma_packet = 0.5
+
+
+def small_packets_no_matrix(rs):
+    small_packets(rs)
+    for r in rs:
+        r.files -= {"matrix"}
+
+
+def zero_durations(rs):
+    """Every operator lasts 0 us: no share of the device time to show."""
+    for r in rs:
+        for op in r.ops:
+            op[3] = 0.0
 
 
 def wait_link(rs):
@@ -251,8 +297,22 @@ def partial(rs):
     rs[2].files = set()
 
 
-def write_db(root, ranks):
-    """The db export: analysis.db per rank, no text files."""
+def no_rank():
+    """Two processes without torch.distributed (profiler_info.json): each
+    directory is its own rank of unknown number; the second host-bound."""
+    root = os.path.join(HERE, "no-rank")
+    shutil.rmtree(root, ignore_errors=True)
+    for i in range(2):
+        r = Rank(i, 1)
+        r.distributed, r.links = False, {}
+        r.files -= {"comm"}
+        r.free = 16000.0 if i == 1 else r.free
+        r.write(root, "")
+
+
+def write_db(root, ranks, step="step%d"):
+    """The db export: analysis.db per rank, no text files; STEP formats the
+    step of the communication tables."""
     for r in ranks:
         d = os.path.join(root, "node%d" % (r.rank // 2), r.dirname())
         out = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
@@ -279,17 +339,23 @@ def write_db(root, ranks):
                   "dst_rank TEXT, transport_type TEXT, transit_size NUMERIC, transit_time NUMERIC, "
                   "bandwidth NUMERIC, step TEXT, type TEXT, op_name TEXT)")
         for s in STEPS:
-            e = r.elapse
-            c.execute("INSERT INTO CommAnalyzerTime VALUES (?,?,?,?,?,?,?,?,?,?)",
-                      ("hcom_allReduce__418_%d_1" % s, GROUP, 1.7e15, e, e * 0.95, e * 0.05, e * 0.01, 0.1,
-                       "step%d" % s, "collective"))
+            for k, op in enumerate(("hcom_allReduce__418_%d_1" % s, "hcom_broadcast__419_%d_1" % s)):
+                e = r.elapse * (1 + 0.5 * k)
+                transit = e * (1 - r.wait_ratio)
+                sync = transit * r.sync_ratio / (1 - r.sync_ratio)
+                c.execute("INSERT INTO CommAnalyzerTime VALUES (?,?,?,?,?,?,?,?,?,?)",
+                          (op, GROUP, 1.7e15, e, transit, e - transit, sync, 0.1, step % s, "collective"))
             c.execute("INSERT INTO CommAnalyzerBandwidth VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                       ("hcom_allReduce__418_%d_1" % s, GROUP, "RDMA", 64.0, 6.4, 10.0, 0.0, 4.0, 16, 6.4,
-                       "step%d" % s, "collective"))
+                       step % s, "collective"))
+            # The per-step total row, small packets that are not the ranks' own.
+            c.execute("INSERT INTO CommAnalyzerBandwidth VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                      ("Total Op Info", GROUP, "RDMA", 64.0, 6.4, 10.0, 0.0, 0.5, 1000, 6.4,
+                       step % s, "collective"))
             for d, (tr, size, tm) in r.links.items():
                 c.execute("INSERT INTO CommAnalyzerMatrix VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                           ("allreduce-top1@" + GROUP, GROUP, str(r.rank), str(d), tr, size, tm, size / tm,
-                           "step%d" % s, "collective", "allreduce-top1"))
+                           step % s, "collective", "allreduce-top1"))
         db.commit()
         db.close()
 
@@ -332,14 +398,19 @@ def main():
     older_duplicate(os.path.join(HERE, "healthy"), 0)
     for name, plant in (("slow-rank", slow_rank), ("slow-link", slow_link), ("dominant-op", dominant),
                         ("host-bound", host_bound), ("aicpu", aicpu), ("dynamic", dynamic),
-                        ("low-pipe", low_pipe), ("small-packets", small_packets),
-                        ("wait-link", wait_link), ("level0", level0), ("no-kernels", no_kernels),
+                        ("low-pipe", low_pipe), ("pipe-split", pipe_split), ("pipe-ranks", pipe_ranks),
+                        ("small-packets", small_packets), ("small-packets-no-matrix", small_packets_no_matrix),
+                        ("wait-link", wait_link), ("zero-durations", zero_durations),
+                        ("level0", level0), ("no-kernels", no_kernels),
                         ("partial", partial)):
         cluster(name, plant)
     cluster("slow-stage", slow_stage, layout=(1, 2, 2))
     root, ranks = cluster("db", slow_link)
     write_db(root, ranks)
+    root, ranks = cluster("mixed-export", slow_rank)
+    write_db(root, ranks[2:], step="%d")
     quirks()
+    no_rank()
 
 
 main()
