@@ -121,9 +121,20 @@ $(SHIM_234): $(SHIM_OBJS) shim/shim.map
 	@mkdir -p $(@D)
 	$(CC) $(SHIM_LINK) -o $@ $(SHIM_OBJS)
 
+# The injector starts at every intercepted launch, and every library it
+# loads costs the dynamic linker a file to map and its symbols to relocate:
+# it takes only cJSON and libyaml (glibc has reallocarray, libbsd's one
+# function here, since 2.26), each from its static archive when the
+# library has one (-l:libX.a works in a static link as in a dynamic one).
+lib_static = $(if $(wildcard $(shell $(PKG_CONFIG) --variable=libdir $(2))/lib$(1).a),-l:lib$(1).a,-l$(1))
+INJECTOR_LIBS = $(patsubst -lcjson,$(call lib_static,cjson,libcjson), \
+	$(patsubst -lyaml,$(call lib_static,yaml,yaml-0.1), \
+	$(filter-out -lbsd -lmd -lsqlite3,$(PKG_LIBS))))
+
 $(INJECTOR): $(INJECTOR_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $(INJECTOR_OBJS) $(PKG_LIBS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(INJECTOR_OBJS) -Wl,--as-needed \
+	    $(INJECTOR_LIBS)
 
 $(LAUNCHER): $(LAUNCHER_OBJS)
 	@mkdir -p $(@D)

@@ -1,5 +1,6 @@
 /* Locate msprof-exec's files relative to the running program. */
 #include <err.h>
+#include <errno.h>
 #include <gnu/libc-version.h>
 #include <libgen.h>
 #include <limits.h>
@@ -88,11 +89,17 @@ install_free(struct install *in)
 	free(in->localedir);
 }
 
+static int i18n_started;
+
 void
 i18n_init(void)
 {
-	char *prefix = install_prefix(), *dir;
+	char *prefix, *dir;
 
+	if (i18n_started)
+		return;
+	i18n_started = 1;
+	prefix = install_prefix();
 	/*
 	 * Messages and character handling only: numbers (weights in
 	 * --data-path, YAML scalars) are read the C way in every locale.
@@ -107,4 +114,24 @@ i18n_init(void)
 	}
 	bind_textdomain_codeset(PACKAGE, "UTF-8");
 	textdomain(PACKAGE);
+}
+
+char *
+i18n_gettext(const char *msgid)
+{
+	int saved = errno;	/* setlocale may set it; the caller's is kept */
+
+	i18n_init();
+	errno = saved;
+	return gettext(msgid);
+}
+
+char *
+i18n_strerror(int e)
+{
+	int saved = errno;
+
+	i18n_init();
+	errno = saved;
+	return strerror(e);
 }

@@ -65,13 +65,18 @@ high_surrogate(const char *s)
 cJSON *
 json_parse(const char *text, const char **end)
 {
-	char *buf = xstrdup(text), *o = buf;
-	/* where each escape turned into a byte is in BUF, to map END back */
-	size_t *at = xcalloc(strlen(text) / 6 + 1, sizeof(*at)), nat = 0, n;
+	char *buf, *o;
+	size_t *at, nat = 0, n;
 	const char *s;
 	int in_string = 0, b;
 	cJSON *j;
 
+	/* Without a backslash there is no escape to map: cJSON reads TEXT. */
+	if (strchr(text, '\\') == NULL)
+		return cJSON_ParseWithOpts(text, end, 1);
+	o = buf = xstrdup(text);
+	/* where each escape turned into a byte is in BUF, to map END back */
+	at = xcalloc(strlen(text) / 6 + 1, sizeof(*at));
 	for (s = text; *s != '\0'; s++) {
 		if (in_string && high_surrogate(s)) {
 			/* a pair: its low half may look like one of ours */
@@ -116,7 +121,8 @@ json_read(const char *path, char **why)
 	cJSON *j;
 
 	if (text == NULL) {
-		*why = xasprintf(_("cannot read %s: %s"), path, strerror(errno));
+		*why = xasprintf(_("cannot read %s: %s"), path,
+		    i18n_strerror(errno));
 		return NULL;
 	}
 	j = json_parse(text, &end);
@@ -140,7 +146,7 @@ json_write(const cJSON *j, const char *path, char **why)
 
 	if (text == NULL) {
 		*why = xasprintf(_("cannot write %s: %s"), path,
-		    strerror(ENOMEM));
+		    i18n_strerror(ENOMEM));
 		return -1;
 	}
 	line = xasprintf("%s\n", text);

@@ -44,11 +44,16 @@ bad_name(const char *w, int slash_ok)
 	return w[strcspn(w, slash_ok ? ",;=" : ",;=/")] != '\0';
 }
 
-#define FAIL(...) do { *why = xasprintf(__VA_ARGS__); return -1; } while (0)
+/*
+ * The message names the line as "PATH:LINE" (WHERE in the formats), made
+ * only then: a table that loads needs none.
+ */
+#define FAIL(...) do { char *where = xasprintf("%s:%zu", path, lineno); \
+	*why = xasprintf(__VA_ARGS__); free(where); return -1; } while (0)
 
 static int
-parse_line(struct launchtab *t, char **w, size_t n, const char *where,
-    char **why)
+parse_line(struct launchtab *t, char **w, size_t n, const char *path,
+    size_t lineno, char **why)
 {
 	const char *k = w[0];
 
@@ -89,9 +94,11 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *where,
 			    "',', ';' or '='"), where, w[1]);
 		if (e == ENGINE_NONE) {
 			char *names = engine_names(", ");
+			char *where = xasprintf("%s:%zu", path, lineno);
 
 			*why = xasprintf(_("%s: unknown engine '%s'; accepted: "
 			    "%s"), where, w[2], names);
+			free(where);
 			free(names);
 			return -1;
 		}
@@ -108,34 +115,65 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *where,
 	return 0;
 }
 
-/* Append ";KEY=item,item" to *OUT (see contract.h). */
-static void
-serialise_key(char **out, const char *key, const struct strv *items)
+/* The length of ";KEY=item,item" (see contract.h), 0 without items. */
+static size_t
+key_length(const char *key, const struct strv *items)
 {
-	char *s;
+	size_t len = items->n > 0 ? strlen(key) + 1 : 0;
 
+	for (size_t i = 0; i < items->n; i++)
+		len += 1 + strlen(items->v[i]);
+	return len;
+}
+
+/* Write ";KEY=item,item" at O (no ';' first at START); the end. */
+static char *
+serialise_key(char *o, const char *start, const char *key,
+    const struct strv *items)
+{
 	for (size_t i = 0; i < items->n; i++) {
-		if (i > 0)
-			s = xasprintf("%s,%s", *out, items->v[i]);
-		else
-			s = xasprintf("%s%s%s=%s", *out, **out ? ";" : "", key,
-			    items->v[i]);
-		free(*out);
-		*out = s;
+		if (i == 0) {
+			if (o != start)
+				*o++ = ';';
+			o = stpcpy(stpcpy(o, key), "=");
+		} else
+			*o++ = ',';
+		o = stpcpy(o, items->v[i]);
 	}
+	return o;
+}
+
+/* The table as the shim reads it, in one allocation. */
+static char *
+serialise(const struct launchtab *t)
+{
+	const char *keys[] = { MATCH_KEY_LAUNCHER, MATCH_KEY_PYTHON,
+	    MATCH_KEY_MODULE, MATCH_KEY_ENTRY };
+	const struct strv *items[] = { &t->launchers, &t->pythons,
+	    &t->modules, &t->entries };
+	size_t len = 1;
+	char *out, *o;
+
+	for (size_t k = 0; k < 4; k++)
+		len += key_length(keys[k], items[k]);
+	o = out = xmalloc(len);
+	for (size_t k = 0; k < 4; k++)
+		o = serialise_key(o, out, keys[k], items[k]);
+	*o = '\0';
+	return out;
 }
 
 int
 launchtab_load(struct launchtab *t, const char *path, char **why)
 {
-	char *text, *line, *save = NULL, *words[256], *where;
+	char *text, *line, *save = NULL, *words[256];
 	size_t n, lineno = 0;
 	int rc = 0;
 
 	memset(t, 0, sizeof(*t));
 	if ((text = read_file(path, NULL)) == NULL) {
 		*why = xasprintf(_("cannot read the launch table %s: %s"), path,
-		    strerror(errno));
+		    i18n_strerror(errno));
 		return -1;
 	}
 	t->path = xstrdup(path);
@@ -147,9 +185,7 @@ launchtab_load(struct launchtab *t, const char *path, char **why)
 		line[strcspn(line, "#")] = '\0';
 		if ((n = split(line, words, 256)) == 0)
 			continue;
-		where = xasprintf("%s:%zu", path, lineno);
-		rc = parse_line(t, words, n, where, why);
-		free(where);
+		rc = parse_line(t, words, n, path, lineno, why);
 	}
 	free(text);
 	if (rc == 0 && t->launchers.n + t->modules.n == 0) {
@@ -161,11 +197,7 @@ launchtab_load(struct launchtab *t, const char *path, char **why)
 		launchtab_free(t);	/* the lines read before the bad one */
 		return -1;
 	}
-	t->match = xstrdup("");
-	serialise_key(&t->match, MATCH_KEY_LAUNCHER, &t->launchers);
-	serialise_key(&t->match, MATCH_KEY_PYTHON, &t->pythons);
-	serialise_key(&t->match, MATCH_KEY_MODULE, &t->modules);
-	serialise_key(&t->match, MATCH_KEY_ENTRY, &t->entries);
+	t->match = serialise(t);
 	return 0;
 }
 

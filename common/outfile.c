@@ -136,7 +136,7 @@ failed(struct outfile *o, const char *path, char **why)
 	int saved = errno;
 
 	*why = xasprintf(_("cannot write %s: %s"), o->name != NULL ? o->name :
-	    path, strerror(saved));
+	    path, i18n_strerror(saved));
 	outfile_discard(o);
 	errno = saved;
 	return -1;

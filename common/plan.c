@@ -186,7 +186,7 @@ plan_read(struct plan *p, const char *path, char **why)
 	plan_defaults(p);
 	if (text == NULL) {
 		*why = xasprintf(_("cannot read the plan %s: %s"), path,
-		    strerror(errno));
+		    i18n_strerror(errno));
 		return -1;
 	}
 	o = json_parse(text, NULL);

@@ -31,7 +31,8 @@ ydoc_load(struct ydoc *y, const char *path, char **why)
 	memset(y, 0, sizeof(*y));
 	y->path = xstrdup(path);
 	if ((f = fopen(path, "rb")) == NULL) {
-		*why = xasprintf(_("cannot read %s: %s"), path, strerror(errno));
+		*why = xasprintf(_("cannot read %s: %s"), path,
+		    i18n_strerror(errno));
 		ydoc_free(y);
 		return -1;
 	}
@@ -105,7 +106,8 @@ ydoc_write(struct ydoc *y, const char *path, char **why)
 	}
 	y->ndocs = 0;		/* yaml_emitter_dump freed them */
 	if (!ok) {
-		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
+		*why = xasprintf(_("cannot write %s: %s"), path,
+		    i18n_strerror(errno));
 		free(text);
 		return -1;
 	}

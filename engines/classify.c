@@ -221,7 +221,7 @@ by_content(const char *script, struct launch *l)
 
 	if (text == NULL) {
 		reason(l, _("not a MindSpeed training entry: cannot read %s (%s); "
-		    "%s"), script, strerror(errno), force_hint(l));
+		    "%s"), script, i18n_strerror(errno), force_hint(l));
 		return NULL;
 	}
 	entry_facts(text, &llm, &mm, &trains);

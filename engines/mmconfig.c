@@ -87,6 +87,37 @@ mm_profile(struct rewrite_ctx *c, const char *dyn)
 	return o;
 }
 
+/*
+ * The tools.json mm_tools_existing() read, kept for the mm_tools_copy()
+ * that follows it in the rewrite of the same launch: a launch parses the
+ * file once.
+ */
+static char *kept_path;
+static cJSON *kept_json;
+
+static void
+keep(const char *tools, cJSON *j)
+{
+	free(kept_path);
+	cJSON_Delete(kept_json);
+	kept_path = tools != NULL ? xstrdup(tools) : NULL;
+	kept_json = j;
+}
+
+/* The tools.json TOOLS: the one kept if it is that file, else read. */
+static cJSON *
+tools_read(const char *tools, char **why)
+{
+	cJSON *j = NULL;
+
+	if (kept_path != NULL && strcmp(kept_path, tools) == 0) {
+		j = kept_json;
+		kept_json = NULL;
+	}
+	keep(NULL, NULL);
+	return j != NULL ? j : json_read(tools, why);
+}
+
 void
 mm_tools_existing(const char *tools, struct strv *out)
 {
@@ -96,7 +127,7 @@ mm_tools_existing(const char *tools, struct strv *out)
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetObjectItemCaseSensitive(j, "profile"), "enable")))
 		strv_pushf(out, _("\"profile\": {\"enable\": true} in %s"), tools);
-	cJSON_Delete(j);
+	keep(j != NULL ? tools : NULL, j);
 	free(why);
 }
 
@@ -105,7 +136,7 @@ mm_tools_copy(struct rewrite_ctx *c, const char *tools, const char *named_by,
     char **copy)
 {
 	char *why = NULL, *dyn = NULL;
-	cJSON *j = json_read(tools, &why), *prof, *mine;
+	cJSON *j = tools_read(tools, &why), *prof, *mine;
 	int rc = -1;
 
 	*copy = NULL;

@@ -211,12 +211,14 @@ record(const char *session, struct launch_record *rec,
 static char **
 launcher_environ(const char *shim, const struct strv *set, char **ld)
 {
-	size_t n = vec_count(environ), size = 16, k;
-	char **out = xcalloc(n + (set ? set->n : 0) + 1, sizeof(*out));
+	size_t n = 0, size = 16, k;
+	char **out;
 
-	for (char **e = environ; *e != NULL; e++)
-		if (strncmp(*e, "LD_PRELOAD=", 11) == 0)
+	/* One pass: the count, and the room for the LD_PRELOAD entries. */
+	for (char **e = environ; *e != NULL; e++, n++)
+		if ((*e)[0] == 'L' && strncmp(*e, "LD_PRELOAD=", 11) == 0)
 			size += strlen(*e);
+	out = xcalloc(n + (set ? set->n : 0) + 1, sizeof(*out));
 	*ld = xmalloc(size);
 	env_strip(shim != NULL ? shim : "", environ, out, *ld);
 	for (size_t i = 0; set != NULL && i < set->n; i++) {
@@ -304,7 +306,7 @@ run(const char *session, const char *mode, const char *path,
 	}
 	e = errno;
 	warn(_("cannot run %s"), path);
-	why = xasprintf(_("cannot run %s: %s"), path, strerror(e));
+	why = xasprintf(_("cannot run %s: %s"), path, i18n_strerror(e));
 	record_update(session, path, LAUNCH_FAILED, why);
 	free(why);
 	free(envp);
@@ -372,7 +374,7 @@ main(int argc, char **argv)
 	struct launch_record rec;
 	int status;
 
-	i18n_init();
+	/* No i18n_init(): the catalogue is bound at the first message. */
 	if (argc <= INJECT_ARGV_CMD) {
 		fprintf(stderr, _("%s is run by the msprof-exec shim, not by "
 		    "hand\n"), argv[0]);

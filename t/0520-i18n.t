@@ -263,4 +263,11 @@ in_locale $ZH "$MSPROF" -y --skip-checks torchrun other.py
 has_line "$out" "  torchrun other.py: 未改动（不是 MindSpeed 训练入口：无法读取 other.py（没有那个文件或目录）；可用 --framework llm 或 --framework mm 强制采集）" \
     "zh: a launch left alone, with the injector's reason in Chinese"
 
+# The injector binds the catalogue at its first message: the system's
+# error in it is Chinese too, though its argument is computed first.
+in_locale $ZH "$INJECTOR" exec "$T/no-session" /bin/true true
+is "$rc" 0 "zh: without a plan the injector runs the launch unchanged"
+has_line "$err" "msprof-exec-inject: 无法读取采集计划 $T/no-session/plan.json：没有那个文件或目录；不采集性能数据，直接启动" \
+    "zh: the injector's first message, with the system's error, in Chinese"
+
 done_testing

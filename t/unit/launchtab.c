@@ -1,0 +1,99 @@
+/*
+ * Unit tests of the launch table (common/launchtab.c): the string the shim
+ * reads, in the order and syntax of shim/contract.h; every error names the
+ * file and line; a table without a launcher is refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "common/launchtab.h"
+
+static char path[] = "/tmp/msprof-launchtab.XXXXXX";
+
+/* Load TEXT as the table; the message, or NULL when it loads. */
+static char *
+load(struct launchtab *t, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	char *why = NULL;
+
+	fputs(text, f);
+	fclose(f);
+	if (launchtab_load(t, path, &why) == 0)
+		return NULL;
+	return why;
+}
+
+/* The message for TEXT with PATH written as "TABLE". */
+static char *
+error_of(const char *text)
+{
+	struct launchtab t;
+	static char out[512];
+	char *why = load(&t, text), *at;
+
+	if (why == NULL) {
+		launchtab_free(&t);
+		return (char *)"(loaded)";
+	}
+	at = strstr(why, path);
+	snprintf(out, sizeof(out), "%.*sTABLE%s", at ? (int)(at - why) : 0,
+	    why, at ? at + strlen(path) : why);
+	free(why);
+	return out;
+}
+
+int
+main(void)
+{
+	struct launchtab t;
+	int fd = mkstemp(path);
+
+	close(fd);
+	ok(load(&t, "options tr -h --standalone\n"
+	    "launcher torchrun tr  # a comment\n"
+	    "\n"
+	    "launcher msrun tr\n"
+	    "module torch.distributed.run tr\n"
+	    "python python python3.*\n"
+	    "entry pretrain_gpt.py llm-mcore\n"
+	    "entry mm/train.py mm-fsdp2\n") == NULL, "a table loads");
+	is_str(t.match, "launcher=torchrun,msrun;python=python,python3.*;"
+	    "module=torch.distributed.run;entry=pretrain_gpt.py,mm/train.py",
+	    "the shim's string: keys in order, items in order");
+	is_int(launchtab_engine(&t, "/x/pretrain_gpt.py"), ENGINE_LLM_MCORE,
+	    "an entry's engine");
+	is_int(launchtab_set(&t, "tr")->flags.n, 2, "an option set's flags");
+	launchtab_free(&t);
+	ok(load(&t, "options m\nmodule torch.distributed.run m\n") == NULL,
+	    "a module alone loads");
+	is_str(t.match, "module=torch.distributed.run", "no ';' before the first key");
+	launchtab_free(&t);
+
+	is_str(error_of("options t\nlauncher a/b t\n"), "TABLE:2: 'a/b' is not "
+	    "a program or module name; write it without ',', ';', '=' or '/'",
+	    "a bad launcher name: file and line");
+	is_str(error_of("launcher torchrun nope\n"), "TABLE:1: unknown option "
+	    "set 'nope'; declare it first with 'options nope FLAG...'",
+	    "an undeclared option set");
+	is_str(error_of("#\n\npython py;x\n"), "TABLE:3: 'py;x' is not an "
+	    "interpreter name; write it without ',', ';', '=' or '/'",
+	    "a bad interpreter, after a comment and a blank line");
+	is_str(error_of("entry a=b.py llm-mcore\n"), "TABLE:1: 'a=b.py' is not "
+	    "a script path; write it without ',', ';' or '='",
+	    "a bad entry path");
+	ok(strncmp(error_of("entry x.py no-such\n"), "TABLE:1: unknown engine "
+	    "'no-such'; accepted: llm-mcore, ", 40) == 0,
+	    "an unknown engine, with the accepted ones");
+	is_str(error_of("options t\nlauncher x\n"), "TABLE:2: cannot read "
+	    "'launcher' with 2 word(s); expected 'options SET FLAG...', "
+	    "'launcher NAME SET', 'module NAME SET', 'python NAME...' or "
+	    "'entry PATH ENGINE'", "a line of the wrong shape");
+	is_str(error_of("python python\n"), "TABLE: no 'launcher' or 'module' "
+	    "line; msprof-exec would intercept nothing", "no launcher");
+	unlink(path);
+	return done_testing();
+}
