@@ -83,6 +83,7 @@ OUTPUT_ARGS="
     --eval-iters 0
 "
 
+mkdir -p logs
 torchrun $DISTRIBUTED_ARGS pretrain_deepseek4.py \
     $GPT_ARGS \
     $DATA_ARGS \

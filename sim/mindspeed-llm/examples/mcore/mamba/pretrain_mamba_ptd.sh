@@ -83,6 +83,7 @@ OUTPUT_ARGS="
     --eval-iters 0
 "
 
+mkdir -p logs
 python -m torch.distributed.launch $DISTRIBUTED_ARGS pretrain_mamba.py \
     $GPT_ARGS \
     $DATA_ARGS \
