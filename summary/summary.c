@@ -325,14 +325,23 @@ worker(void *arg)
 	return NULL;
 }
 
+/*
+ * Reading threads: one per CPU, at most MAX_WORKERS, or MSPROF_THREADS
+ * (a shared login node may want fewer); with one, the calling thread reads
+ * alone and no thread is started.
+ */
 static size_t
 nworkers(size_t n)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *env = getenv("MSPROF_THREADS");
+	long cpus = env != NULL && *env != '\0' ? strtol(env, NULL, 10) :
+	    sysconf(_SC_NPROCESSORS_ONLN);
 	size_t w = cpus > 0 ? (size_t)cpus : 1;
 
 	if (w > MAX_WORKERS)
 		w = MAX_WORKERS;
+	if (w <= 1)
+		return 0;
 	return w < n ? w : n;
 }
 
