@@ -53,6 +53,13 @@ struct engine_ops {
 	 */
 	void		(*existing)(const struct launch *, char *const argv[],
 			    struct strv *out);
+	/*
+	 * Where the launch's own settings save the data, when they are kept
+	 * (--existing keep): a string to free, or NULL when this engine cannot
+	 * tell (the report then says so).  May be NULL.
+	 */
+	char		*(*own_save_path)(const struct launch *,
+			    char *const argv[]);
 	/* Rewrite the launch: 0, or -1 with *ctx->why. */
 	int		(*rewrite)(struct rewrite_ctx *);
 	/* Settings of the plan this engine has no place for, said. */

@@ -93,6 +93,16 @@ flags(const struct plan *p, const struct rewrite *r, struct strv *out)
 	strv_push(out, r->save_path);
 }
 
+/*
+ * --training.profile_save_path on the command line (which wins over the
+ * YAML); from the YAML alone it is not known here.
+ */
+static char *
+own_save_path(const struct launch *l, char *const argv[])
+{
+	return last_option(argv, l->script, "--training.profile_save_path");
+}
+
 static int
 rewrite(struct rewrite_ctx *c)
 {
@@ -135,6 +145,7 @@ const struct engine_ops llm_fsdp2_engine = {
 	.window_only = 1,
 	.always_parses = 1,
 	.existing = existing,
+	.own_save_path = own_save_path,
 	.rewrite = rewrite,
 	.notes = mindspeed_llm_notes,
 };

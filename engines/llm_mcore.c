@@ -117,6 +117,15 @@ resume_window(struct rewrite_ctx *c)
 	return 0;
 }
 
+/* MindSpeed-LLM's --profile-save-path, whose default is ./profile_dir. */
+static char *
+own_save_path(const struct launch *l, char *const argv[])
+{
+	char *p = last_option(argv, l->script, "--profile-save-path");
+
+	return p != NULL ? p : xstrdup("./profile_dir");
+}
+
 static int
 rewrite(struct rewrite_ctx *c)
 {
@@ -172,6 +181,7 @@ const struct engine_ops llm_mcore_engine = {
 	.window_only = 1,
 	.always_parses = 1,
 	.existing = existing,
+	.own_save_path = own_save_path,
 	.rewrite = rewrite,
 	.notes = mindspeed_llm_notes,
 };

@@ -154,6 +154,32 @@ rewrite_window_check(struct rewrite_ctx *c, int last, const char *what)
 	return -1;
 }
 
+char *
+last_option(char *const argv[], int script, const char *opt)
+{
+	const char *v = NULL;
+	size_t n = strlen(opt);
+
+	for (int i = script + 1; argv[i] != NULL; i++)
+		if (strcmp(argv[i], opt) == 0 && argv[i + 1] != NULL)
+			v = argv[++i];
+		else if (strncmp(argv[i], opt, n) == 0 && argv[i][n] == '=')
+			v = argv[i] + n + 1;
+	return xstrdup_null(v);
+}
+
+/* The save path the kept settings name, or NULL when not known. */
+static void
+keep_save_path(struct rewrite_ctx *c)
+{
+	const struct engine_ops *e = engine_ops(c->launch->engine);
+	char *own = e->own_save_path != NULL ?
+	    e->own_save_path(c->launch, c->argv) : NULL;
+
+	free(c->out->save_path);
+	c->out->save_path = own;
+}
+
 /* --existing ask stops at settings the launch has; keep leaves them be. */
 static int
 settle_existing(struct rewrite_ctx *c)
@@ -165,6 +191,7 @@ settle_existing(struct rewrite_ctx *c)
 		return 0;
 	if (c->plan->existing == EXISTING_KEEP) {
 		rewrite_copy_argv(c);
+		keep_save_path(c);
 		c->out->kept = 1;
 		return 1;
 	}

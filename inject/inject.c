@@ -168,7 +168,7 @@ add_settings(struct launch_record *rec, const struct plan *p,
     const struct rewrite *rw)
 {
 
-	rec->save_path = xstrdup(rw->save_path);
+	rec->save_path = xstrdup_null(rw->save_path);
 	rec->step_start = rw->step_start;
 	rec->step_end = rw->step_end;
 	rec->loaded_iteration = rw->loaded;
@@ -350,6 +350,10 @@ inject(const struct plan *plan, const struct launchtab *tab,
 	for (size_t i = 0; !rw.kept && i < rw.notes.n; i++)
 		warnx(_("note: %s"), rw.notes.v[i]);
 	if (rw.kept) {
+		/* Its own settings choose the ranks: none is expected. */
+		free(rec->expected);
+		rec->expected = NULL;
+		rec->nexpected = 0;
 		record(session, rec, LAUNCH_KEPT,
 		    _("the launch's own profiling settings were kept"));
 		status = run(session, mode, path, cmd, cmd, plan->shim, NULL);

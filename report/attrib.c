@@ -139,7 +139,8 @@ add_claims(struct claims *c, size_t s, int64_t since_ms)
 
 	for (size_t i = 0; i < j->n; i++) {
 		rec = &j->recs[i];
-		if (rec->status != LAUNCH_INJECTED || rec->save_path == NULL)
+		if ((rec->status != LAUNCH_INJECTED &&
+		    rec->status != LAUNCH_KEPT) || rec->save_path == NULL)
 			continue;
 		c->v = xreallocarray(c->v, c->n + 1, sizeof(*c->v));
 		cl = &c->v[c->n++];
@@ -163,7 +164,8 @@ claims_gather(struct claims *c, const char *session,
 	sessions_in(c, dirname(copy));
 	free(copy);
 	for (size_t i = 0; i < j->n; i++)
-		if (j->recs[i].status == LAUNCH_INJECTED &&
+		if ((j->recs[i].status == LAUNCH_INJECTED ||
+		    j->recs[i].status == LAUNCH_KEPT) &&
 		    j->recs[i].save_path != NULL) {
 			dir = save_dir(&j->recs[i]);
 			sessions_in(c, dir);

@@ -54,7 +54,7 @@ output_json(const struct report_model *m, const struct report_output *out)
 		cJSON_AddNumberToObject(j, "launch",
 		    (double)(o->launch - m->journal->recs));
 	cJSON_AddBoolToObject(j, "analyse", o->analyse);
-	cJSON_AddItemToObject(j, "expected_ranks", out->unknown ?
+	cJSON_AddItemToObject(j, "expected_ranks", out->unknown || out->kept ?
 	    cJSON_CreateNull() : json_ints(o->expected, o->nexpected));
 	found = cJSON_AddArrayToObject(j, "found");
 	for (size_t i = 0; i < o->ndirs; i++)

@@ -171,7 +171,8 @@ check_output(const struct report_in *in, struct report_model *m, size_t i)
 	m->counts.found += (int)o->ndirs;
 	m->counts.expected += (int)o->nexpected;
 	m->counts.missing += (int)out->nmissing;
-	out->unknown = m->session != NULL && !o->known;
+	out->kept = o->launch != NULL && o->launch->status == LAUNCH_KEPT;
+	out->unknown = m->session != NULL && !o->known && !out->kept;
 	out->none_expected = m->session != NULL && o->known &&
 	    o->nexpected == 0;
 	/* a launch still running: its data may yet come */

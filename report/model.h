@@ -30,6 +30,7 @@ struct report_output {
 	size_t			 nmissing;
 	int			 none_expected;	/* no profiled rank on this node */
 	int			 unknown;	/* which ranks run here is unknown */
+	int			 kept;		/* its own settings were kept */
 	int			 pending;	/* its launch may still be running */
 };
 

@@ -196,8 +196,13 @@ print_launch(const struct launch_record *rec)
 		print_settings(rec, name);
 		break;
 	case LAUNCH_KEPT:
-		say(_("  %s: profiled with its own settings (--existing "
-		    "keep)\n"), name);
+		if (rec->save_path != NULL)
+			say(_("  %s: profiled with its own settings (--existing "
+			    "keep) -> %s\n"), name, rec->save_path);
+		else
+			say(_("  %s: profiled with its own settings (--existing "
+			    "keep); where they save the data is not known here: "
+			    "check it with msprof-exec report DIR\n"), name);
 		break;
 	case LAUNCH_REFUSED:
 	case LAUNCH_MISSING_PATHS:
@@ -378,6 +383,10 @@ print_output(const struct report_model *m, size_t i, int verbose)
 		    "training running in the background (nohup or '&' without "
 		    "'wait'): it may still be profiling; check later with "
 		    "'msprof-exec report %s'\n"), m->session);
+	if (out->kept)
+		say(_("  the launch kept its own profiling settings: they choose "
+		    "the window and the ranks, so no rank is counted as missing; "
+		    "this is what they collected\n"));
 	if (out->unknown)
 		say(_("  which ranks run on this node is not known (node rank "
 		    "from %s): no rank is counted as missing\n"),

@@ -253,7 +253,8 @@ verify_journal(const struct journal *j, const char *session, time_t since,
 	claims_gather(&v->claims, session, j, (int64_t)since * 1000);
 	for (size_t i = 0; i < j->n; i++) {
 		rec = &j->recs[i];
-		if (rec->status != LAUNCH_INJECTED || rec->save_path == NULL)
+		if ((rec->status != LAUNCH_INJECTED &&
+		    rec->status != LAUNCH_KEPT) || rec->save_path == NULL)
 			continue;
 		me = claims_of(&v->claims, rec);
 		path = launch_save_dir(rec);
