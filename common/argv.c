@@ -22,6 +22,20 @@ argv_find(char *const argv[], int from, const char *opt, const char **value)
 	return -1;
 }
 
+const char *
+argv_last(char *const argv[], int from, const char *opt)
+{
+	const char *v = NULL;
+	size_t n = strlen(opt);
+
+	for (int i = from; argv[i] != NULL; i++)
+		if (strcmp(argv[i], opt) == 0 && argv[i + 1] != NULL)
+			v = argv[++i];
+		else if (strncmp(argv[i], opt, n) == 0 && argv[i][n] == '=')
+			v = argv[i] + n + 1;
+	return v;
+}
+
 void
 argv_replace(struct strv *v, int i, const char *value)
 {

@@ -10,6 +10,11 @@
  */
 int	argv_find(char *const argv[], int from, const char *opt,
 	    const char **value);
+/*
+ * The value of the last OPT ("--opt value" or "--opt=value") at or after
+ * FROM, as argparse takes it, or NULL.
+ */
+const char *argv_last(char *const argv[], int from, const char *opt);
 /* Set OPT's value after FROM in the form it has, or append "OPT VALUE". */
 void	argv_set(struct strv *, int from, const char *opt, const char *value);
 /* Replace element I. */

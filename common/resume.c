@@ -4,25 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv.h"
 #include "resume.h"
 #include "util.h"
 
 #define TRACKER	"latest_checkpointed_iteration.txt"
-
-/* The value of the last OPT ("--opt v" or "--opt=v") from FROM, or NULL. */
-static const char *
-last_value(char *const argv[], int from, const char *opt)
-{
-	const char *v = NULL;
-	size_t n = strlen(opt);
-
-	for (int i = from; argv[i] != NULL; i++)
-		if (strcmp(argv[i], opt) == 0 && argv[i + 1] != NULL)
-			v = argv[++i];
-		else if (strncmp(argv[i], opt, n) == 0 && argv[i][n] == '=')
-			v = argv[i] + n + 1;
-	return v;
-}
 
 static int
 has_flag(char *const argv[], int from, const char *opt)
@@ -80,9 +66,9 @@ int
 resume_read(char *const argv[], int from, const char *cwd, struct resume *r,
     char **why)
 {
-	const char *load = last_value(argv, from, "--load");
-	const char *save = last_value(argv, from, "--save");
-	const char *step = last_value(argv, from, "--ckpt-step");
+	const char *load = argv_last(argv, from, "--load");
+	const char *save = argv_last(argv, from, "--save");
+	const char *step = argv_last(argv, from, "--ckpt-step");
 	char *path, *text;
 
 	memset(r, 0, sizeof(*r));

@@ -100,7 +100,8 @@ flags(const struct plan *p, const struct rewrite *r, struct strv *out)
 static char *
 own_save_path(const struct launch *l, char *const argv[])
 {
-	return last_option(argv, l->script, "--training.profile_save_path");
+	return xstrdup_null(argv_last(argv, l->script + 1,
+	    "--training.profile_save_path"));
 }
 
 static int

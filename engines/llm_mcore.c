@@ -121,9 +121,9 @@ resume_window(struct rewrite_ctx *c)
 static char *
 own_save_path(const struct launch *l, char *const argv[])
 {
-	char *p = last_option(argv, l->script, "--profile-save-path");
+	const char *p = argv_last(argv, l->script + 1, "--profile-save-path");
 
-	return p != NULL ? p : xstrdup("./profile_dir");
+	return xstrdup(p != NULL ? p : "./profile_dir");
 }
 
 static int

@@ -65,14 +65,7 @@ count_value(const char *s)
 int
 count_option(char *const argv[], int script, const char *opt)
 {
-	const char *v = NULL;
-	int i = script + 1, last = -1;
-
-	while ((i = argv_find(argv, i, opt, &v)) >= 0) {
-		last = count_value(v);
-		i++;
-	}
-	return last;
+	return count_value(argv_last(argv, script + 1, opt));
 }
 
 /* A value after an option: not itself an option (a negative number is). */
@@ -152,20 +145,6 @@ rewrite_window_check(struct rewrite_ctx *c, int last, const char *what)
 	    "(%s); lower --steps or raise --train-iters"), window, what);
 	free(window);
 	return -1;
-}
-
-char *
-last_option(char *const argv[], int script, const char *opt)
-{
-	const char *v = NULL;
-	size_t n = strlen(opt);
-
-	for (int i = script + 1; argv[i] != NULL; i++)
-		if (strcmp(argv[i], opt) == 0 && argv[i + 1] != NULL)
-			v = argv[++i];
-		else if (strncmp(argv[i], opt, n) == 0 && argv[i][n] == '=')
-			v = argv[i] + n + 1;
-	return xstrdup_null(v);
 }
 
 /* The save path the kept settings name, or NULL when not known. */

@@ -74,8 +74,6 @@ int	yaml_true(const char *);
 int	count_value(const char *);
 /* The last value of OPT after the entry in ARGV as a count, or -1. */
 int	count_option(char *const argv[], int script, const char *opt);
-/* The value of the last OPT after SCRIPT ("OPT v" or "OPT=v"), a copy. */
-char	*last_option(char *const argv[], int script, const char *opt);
 /*
  * The values after the option at A: at most MAX (-1: any number) words
  * that are not options themselves ("-1" is a value); none after --opt=v.
