@@ -58,9 +58,7 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 	const char *k = w[0];
 
 	if (strcmp(k, "options") == 0 && n >= 2) {
-		t->sets = reallocarray(t->sets, t->nsets + 1, sizeof(*t->sets));
-		if (t->sets == NULL)
-			abort();
+		t->sets = xreallocarray(t->sets, t->nsets + 1, sizeof(*t->sets));
 		memset(&t->sets[t->nsets], 0, sizeof(*t->sets));
 		t->sets[t->nsets].name = xstrdup(w[1]);
 		for (size_t i = 2; i < n; i++)
@@ -103,10 +101,8 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 			return -1;
 		}
 		strv_push(&t->entries, w[1]);
-		t->engines = reallocarray(t->engines, t->entries.n,
+		t->engines = xreallocarray(t->engines, t->entries.n,
 		    sizeof(*t->engines));
-		if (t->engines == NULL)
-			abort();
 		t->engines[t->entries.n - 1] = e;
 	} else
 		FAIL(_("%s: cannot read '%s' with %zu word(s); expected "

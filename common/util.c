@@ -74,9 +74,7 @@ strv_take(struct strv *sv, char *s)
 {
 	if (sv->n + 2 > sv->cap) {
 		sv->cap = sv->cap ? sv->cap * 2 : 16;
-		sv->v = reallocarray(sv->v, sv->cap, sizeof(*sv->v));
-		if (sv->v == NULL)
-			err(70, "reallocarray");
+		sv->v = xreallocarray(sv->v, sv->cap, sizeof(*sv->v));
 	}
 	sv->v[sv->n++] = s;
 	sv->v[sv->n] = NULL;

@@ -113,9 +113,7 @@ add_rankdir(struct outdir *o, const char *path, int rank)
 	struct rankdir *r;
 	char *out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", path);
 
-	o->dirs = reallocarray(o->dirs, o->ndirs + 1, sizeof(*o->dirs));
-	if (o->dirs == NULL)
-		abort();
+	o->dirs = xreallocarray(o->dirs, o->ndirs + 1, sizeof(*o->dirs));
 	r = &o->dirs[o->ndirs++];
 	r->path = xstrdup(path);
 	r->rank = rank;
@@ -230,9 +228,7 @@ new_outdir(struct verify *v, const char *path)
 	struct outdir *o;
 	char *abs = realpath(path, NULL);
 
-	v->outs = reallocarray(v->outs, v->nouts + 1, sizeof(*v->outs));
-	if (v->outs == NULL)
-		abort();
+	v->outs = xreallocarray(v->outs, v->nouts + 1, sizeof(*v->outs));
 	o = &v->outs[v->nouts++];
 	memset(o, 0, sizeof(*o));
 	o->path = abs ? abs : xstrdup(path);

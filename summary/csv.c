@@ -128,10 +128,8 @@ grow_fields(struct csv *c, size_t n)
 
 	while (c->fcap < n)
 		c->fcap = c->fcap ? c->fcap * 2 : 64;
-	c->f = reallocarray(c->f, c->fcap, sizeof(*c->f));
-	c->fend = reallocarray(c->fend, c->fcap, sizeof(*c->fend));
-	if (c->f == NULL || c->fend == NULL)
-		err(70, "reallocarray");
+	c->f = xreallocarray(c->f, c->fcap, sizeof(*c->f));
+	c->fend = xreallocarray(c->fend, c->fcap, sizeof(*c->fend));
 	for (i = old; i < c->fcap; i++)
 		c->f[i] = (char *)"";
 }

@@ -115,10 +115,8 @@ add_op(struct wait *w, size_t who, const char *step, const char *op,
 	}
 	if (in->n == in->cap) {
 		in->cap = in->cap ? in->cap * 2 : 8;
-		in->who = reallocarray(in->who, in->cap, sizeof(*in->who));
-		in->elapse = reallocarray(in->elapse, in->cap, sizeof(double));
-		if (in->who == NULL || in->elapse == NULL)
-			err(70, "reallocarray");
+		in->who = xreallocarray(in->who, in->cap, sizeof(*in->who));
+		in->elapse = xreallocarray(in->elapse, in->cap, sizeof(double));
 	}
 	in->who[in->n] = who;
 	in->elapse[in->n++] = elapse;
