@@ -23,8 +23,8 @@ is "$rc" 0 "--existing keep: exit 0"
 is "$(ranks_in my_prof)" "0" "the launch's own settings saved rank 0 in ./my_prof"
 like "$(cat out)" "profiled with its own settings \(--existing keep\) -> \./my_prof" \
     "the report names the launch's own save path"
-like "$(cat out)" "my_prof" "... and lists what is there"
-like "$(cat out)" "rank 0: " "... rank 0's directory"
+like "$(cat out)" "Profiling data in .*/my_prof:" "... checks the data there"
+like "$(cat out)" "rank 0: .*_ascend_pt" "... and lists rank 0's directory"
 like "$(cat out)" "no rank is counted as missing" "its own settings choose the ranks"
 is "$($PY -c 'import json,sys
 d = json.load(open(sys.argv[1]))
