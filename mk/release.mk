@@ -150,6 +150,10 @@ ifeq ($(filter clean deps release-clean,$(MAKECMDGOALS)),)
 $(shell mkdir -p '$(B)/obj' && [ "$$(cat '$(REVISION_FILE)' 2>/dev/null)" = \
     '$(GIT_REVISION)' ] || echo '$(GIT_REVISION)' > '$(REVISION_FILE)')
 endif
+# Also made by a rule: with 'make deps check' the line above is skipped.
+$(REVISION_FILE):
+	@mkdir -p $(@D)
+	echo '$(GIT_REVISION)' > $@
 REVISION_OBJ = $(filter %/main.o,$(LAUNCHER_OBJS))
 $(REVISION_OBJ): $(REVISION_FILE)
 $(REVISION_OBJ): APP_CFLAGS += -DGIT_REVISION='"$(GIT_REVISION)"'
