@@ -51,6 +51,16 @@ xstrdup(const char *s)
 }
 
 char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);	/* N bytes, NULs and all */
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
 xstrdup_null(const char *s)
 {
 	return s != NULL ? xstrdup(s) : NULL;

@@ -21,6 +21,7 @@ void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
 char	*xstrdup_null(const char *);	/* NULL stays NULL */
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 

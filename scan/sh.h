@@ -41,7 +41,6 @@ struct buf {
 };
 
 void	 buf_add(struct buf *, const char *, size_t);
-char	*xstrndup(const char *, size_t);
 /* A copy of S for the user: hard spaces become spaces again. */
 char	*sh_shown(const char *);
 

@@ -21,16 +21,6 @@ buf_add(struct buf *b, const char *s, size_t n)
 }
 
 char *
-xstrndup(const char *s, size_t n)
-{
-	char *p = xmalloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-char *
 sh_shown(const char *s)
 {
 	char *p = xstrdup(s), *q;

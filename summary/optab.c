@@ -24,17 +24,66 @@ optab_new(int with_hist)
 	return t;
 }
 
-static uint64_t
-hash(const char *a, const char *b)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+#define FNV_PRIME	1099511628211ULL
 
-	for (; *a; a++)
-		h = (h ^ (unsigned char)*a) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (; *b; b++)
-		h = (h ^ (unsigned char)*b) * 1099511628211ULL;
-	return h;
+#define FNV_PRIME	1099511628211ULL
+
+/* The last N (< 8) bytes at S as one word, in at most three loads. */
+static inline uint64_t
+tail(const char *s, size_t n)
+{
+	uint32_t a, b;
+
+	if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		return (uint64_t)a << 32 | b;
+	}
+	if (n > 0)
+		return (uint64_t)(unsigned char)s[0] << 16 |
+		    (uint64_t)(unsigned char)s[n >> 1] << 8 |
+		    (unsigned char)s[n - 1];
+	return 0;
+}
+
+/*
+ * FNV-1a a word at a time (the multiply mixes only upwards, so each step
+ * also folds the high half down), with the length mixed in: operator
+ * names are short, and this is done for every row.
+ */
+static uint64_t
+hash_bytes(uint64_t h, const char *s, size_t n)
+{
+	uint64_t w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * FNV_PRIME;
+		h ^= h >> 32;
+	}
+	h = (h ^ tail(s, n) ^ (uint64_t)n << 56) * FNV_PRIME;
+	return h ^ h >> 32;
+}
+
+static uint64_t
+hash(const char *a, size_t na, const char *b, size_t nb)
+{
+	return hash_bytes(hash_bytes(1469598103934665603ULL, a, na), b, nb);
+}
+
+/* memcmp's answer for short strings without its call. */
+static inline int
+equal(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	return tail(a, n) == tail(b, n);
 }
 
 static void
@@ -50,7 +99,7 @@ grow(struct optab *t)
 
 		if (old[i] == NULL)
 			continue;
-		j = hash(old[i]->type, old[i]->core) & (t->cap - 1);
+		j = old[i]->hash & (t->cap - 1);
 		while (t->slot[j] != NULL)
 			j = (j + 1) & (t->cap - 1);
 		t->slot[j] = old[i];
@@ -58,30 +107,45 @@ grow(struct optab *t)
 	free(old);
 }
 
+static inline int
+same(const struct op *o, uint64_t h, const char *type, size_t ntype,
+    const char *core, size_t ncore)
+{
+	return o->hash == h && o->ntype == ntype && o->ncore == ncore &&
+	    equal(o->type, type, ntype) && equal(o->core, core, ncore);
+}
+
 const struct op *
 optab_find(const struct optab *t, const char *type, const char *core)
 {
-	size_t j = hash(type, core) & (t->cap - 1);
+	size_t nt = strlen(type), nc = strlen(core);
+	uint64_t h = hash(type, nt, core, nc);
+	size_t j = h & (t->cap - 1);
 	const struct op *o;
 
 	for (; (o = t->slot[j]) != NULL; j = (j + 1) & (t->cap - 1))
-		if (strcmp(o->type, type) == 0 && strcmp(o->core, core) == 0)
+		if (same(o, h, type, nt, core, nc))
 			return o;
 	return NULL;
 }
 
 struct op *
-optab_get(struct optab *t, const char *type, const char *core)
+optab_getn(struct optab *t, const char *type, size_t ntype, const char *core,
+    size_t ncore)
 {
-	size_t j = hash(type, core) & (t->cap - 1);
+	uint64_t h = hash(type, ntype, core, ncore);
+	size_t j = h & (t->cap - 1);
 	struct op *o;
 
 	for (; (o = t->slot[j]) != NULL; j = (j + 1) & (t->cap - 1))
-		if (strcmp(o->type, type) == 0 && strcmp(o->core, core) == 0)
+		if (same(o, h, type, ntype, core, ncore))
 			return o;
 	o = xcalloc(1, sizeof(*o));
-	o->type = xstrdup(type);
-	o->core = xstrdup(core);
+	o->type = xstrndup(type, ntype);
+	o->core = xstrndup(core, ncore);
+	o->ntype = ntype;
+	o->ncore = ncore;
+	o->hash = h;
 	o->min = INFINITY;
 	if (t->hist)
 		o->hist = xcalloc(HIST_BINS, sizeof(*o->hist));
@@ -89,6 +153,12 @@ optab_get(struct optab *t, const char *type, const char *core)
 	if (++t->n * 2 > t->cap)
 		grow(t);
 	return o;
+}
+
+struct op *
+optab_get(struct optab *t, const char *type, const char *core)
+{
+	return optab_getn(t, type, strlen(type), core, strlen(core));
 }
 
 /*

@@ -16,6 +16,8 @@
 
 struct op {
 	char		*type, *core;
+	size_t		 ntype, ncore;	/* their lengths */
+	uint64_t	 hash;		/* of both */
 	unsigned long	 count, nhist;	/* nhist: instances seen one by one */
 	double		 total, min, max;
 	unsigned long	 dynamic, aicpu_long;	/* OP State dynamic, AI_CPU >= 20 µs */
@@ -38,6 +40,9 @@ struct optab {
 
 struct optab	*optab_new(int with_hist);
 struct op	*optab_get(struct optab *, const char *type, const char *core);
+/* The same with the lengths known: TYPE and CORE need no terminator. */
+struct op	*optab_getn(struct optab *, const char *type, size_t ntype,
+		    const char *core, size_t ncore);
 /* The operator, or NULL when the table has none of that type and core. */
 const struct op	*optab_find(const struct optab *, const char *type,
 		    const char *core);
