@@ -15,18 +15,25 @@
 
 #include "common/util.h"
 #include "csv.h"
+#include "csvsimd.h"
 
 #define CSV_BUF	(1 << 20)
 #define BLOCK	64		/* bytes classified at once, one bit each */
 
 struct csv {
+	struct csv_view	 v;		/* first: what csv_span() reads */
 	int		 fd, eof, slow;
+	int		 spans;		/* cut nothing: csv_span() reads */
+	int		 esc;		/* cut_one()'s ESC for the last record */
+	csv_classify_fn	*wide;		/* NULL: the baseline classify() */
 	unsigned long	 nslow;		/* records read a byte at a time */
 	char		*path;
 	char		*buf;
 	size_t		 cap, beg, end;	/* unread bytes are buf[beg, end) */
 	char		**f;		/* the fields of the last record */
 	char		**fend;		/* where each ends (its separator) */
+	size_t		*len;		/* the length of each field read */
+	unsigned long	*cutat;		/* the record csv_span() cut it in */
 	unsigned char	*want;		/* columns to cut out; NULL: all */
 	int		*wl;		/* the same as a list */
 	size_t		 nwl;
@@ -130,8 +137,13 @@ grow_fields(struct csv *c, size_t n)
 		c->fcap = c->fcap ? c->fcap * 2 : 64;
 	c->f = xreallocarray(c->f, c->fcap, sizeof(*c->f));
 	c->fend = xreallocarray(c->fend, c->fcap, sizeof(*c->fend));
-	for (i = old; i < c->fcap; i++)
+	c->len = xreallocarray(c->len, c->fcap, sizeof(*c->len));
+	c->cutat = xreallocarray(c->cutat, c->fcap, sizeof(*c->cutat));
+	for (i = old; i < c->fcap; i++) {
 		c->f[i] = (char *)"";
+		c->len[i] = 0;
+		c->cutat[i] = 0;
+	}
 }
 
 static inline void
@@ -285,15 +297,19 @@ load(struct csv *c, const char *lim)
 	const char *p = c->buf + c->blk;
 	uint64_t q, cm, nl, in, open, close, sep;
 
-	if (lim - p >= BLOCK)
-		classify(p, &q, &cm, &nl);
-	else {
+	if (lim - p < BLOCK) {
 		char tail[BLOCK] = { 0 };
 
 		memcpy(tail, p, lim - p);
 		classify(tail, &q, &cm, &nl);
+		in = prefix_xor(q);
+	} else if (c->wide != NULL)
+		c->wide(p, &q, &cm, &nl, &in);
+	else {
+		classify(p, &q, &cm, &nl);
+		in = prefix_xor(q);
 	}
-	in = prefix_xor(q) ^ c->inq;
+	in ^= c->inq;
 	open = q & in;
 	close = q & ~in;
 	sep = (cm | nl) & ~in;
@@ -394,6 +410,7 @@ cut_one(struct csv *c, size_t i, char *a, char *e, int esc)
 				*w++ = *r;
 			*w = '\0';
 			c->f[i] = a;
+			c->len[i] = (size_t)(w - a);
 			return;
 		}
 		if (close > a + 1) {
@@ -405,6 +422,7 @@ cut_one(struct csv *c, size_t i, char *a, char *e, int esc)
 	}
 	*e = '\0';
 	c->f[i] = a;
+	c->len[i] = (size_t)(e - a);
 }
 
 /*
@@ -429,6 +447,7 @@ cut(struct csv *c, char *rec, int esc)
 		else {
 			*e = '\0';
 			c->f[i] = a;
+			c->len[i] = (size_t)(e - a);
 		}
 	}
 }
@@ -456,7 +475,13 @@ csv_next(struct csv *c, char ***fields, size_t *nfields, char **why)
 	}
 	c->beg = e - c->buf;
 	c->line++;
-	cut(c, p, esc);
+	c->v.rec = p;
+	c->esc = esc;
+	c->v.fend = c->fend;
+	c->v.nf = c->nf;
+	c->v.cut = 0;
+	if (!c->spans)
+		cut(c, p, esc);
 	*fields = c->f;
 	*nfields = c->nf;
 	return 1;
@@ -466,6 +491,13 @@ void
 csv_bytewise(struct csv *c)
 {
 	c->slow = 1;
+}
+
+int
+csv_simd(struct csv *c, enum csv_simd level)
+{
+	c->wide = csv_classifier(level);
+	return level == CSV_SIMD_BASE || c->wide != NULL;
 }
 
 unsigned long
@@ -483,6 +515,7 @@ csv_open(const char *path, char **why)
 	int r;
 
 	c->path = xstrdup(path);
+	c->wide = csv_classifier(csv_simd_best());
 	c->cap = CSV_BUF;
 	c->buf = xmalloc(c->cap);
 	if ((c->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
@@ -536,8 +569,10 @@ csv_want(struct csv *c, int col)
 	if (c->want == NULL) {
 		c->want = xcalloc(c->nhead + 1, 1);
 		c->wl = xcalloc(c->nhead + 1, sizeof(*c->wl));
-		for (i = 0; i < c->fcap; i++)
+		for (i = 0; i < c->fcap; i++) {
 			c->f[i] = (char *)"";
+			c->len[i] = 0;
+		}
 	}
 	if (col < 0 || (size_t)col >= c->nhead || c->want[col])
 		return;
@@ -545,6 +580,27 @@ csv_want(struct csv *c, int col)
 	for (i = c->nwl++; i > 0 && c->wl[i - 1] > col; i--)
 		c->wl[i] = c->wl[i - 1];	/* kept in column order */
 	c->wl[i] = col;
+}
+
+void
+csv_spans(struct csv *c)
+{
+	c->spans = 1;
+}
+
+const char *
+csv_span_cut(struct csv *c, int i, size_t *n)
+{
+	char *a = i > 0 ? c->fend[i - 1] + 1 : c->v.rec;
+
+	if (c->cutat[i] != c->line) {	/* unquote once */
+		cut_one(c, (size_t)i, a, c->fend[i], c->esc);
+		c->cutat[i] = c->line;
+		if (i < 64)
+			c->v.cut |= 1ULL << i;
+	}
+	*n = c->len[i];
+	return c->f[i];
 }
 
 size_t
@@ -579,6 +635,8 @@ csv_close(struct csv *c)
 	free(c->head);
 	free(c->f);
 	free(c->fend);
+	free(c->len);
+	free(c->cutat);
 	free(c->want);
 	free(c->wl);
 	free(c->buf);
@@ -608,8 +666,9 @@ slow_num(const char *s)
 	return end == s || *end != '\0' ? NAN : d;
 }
 
-double
-csv_num(const char *s)
+/* Blanks, a sign, more than 15 digits, exponents, "nan": strtod's. */
+static double
+general_num(const char *s)
 {
 	const char *p, *d;
 	unsigned long long m = 0;
@@ -634,6 +693,63 @@ csv_num(const char *s)
 	if (*p != '\0' || digits == 0 || digits > 15)
 		return *s == '\0' ? NAN : slow_num(s);
 	return (neg ? -1.0 : 1.0) * ((double)m / exact10[frac]);
+}
+
+/*
+ * The profiler's numbers are almost all bare "DIGITS[.DIGITS]": read
+ * those in one pass, and leave every other form to general_num.
+ */
+double
+csv_num(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *f;
+	unsigned long long m = 0;
+	unsigned d;
+
+	for (; (d = *p - '0') < 10; p++)
+		m = m * 10 + d;
+	if (*p == '\0' && p > (const unsigned char *)s &&
+	    p - (const unsigned char *)s <= 15)
+		return (double)m;
+	if (*p != '.' || p == (const unsigned char *)s)
+		return general_num(s);
+	for (f = ++p; (d = *p - '0') < 10; p++)
+		m = m * 10 + d;
+	if (*p != '\0' || p - (const unsigned char *)s > 16)
+		return general_num(s);
+	return (double)m / exact10[p - f];
+}
+
+double
+csv_numn(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n, *f;
+	unsigned long long m = 0;
+	unsigned d;
+	char buf[64];
+
+	for (; p < end && (d = *p - '0') < 10; p++)
+		m = m * 10 + d;
+	if (p == end && n > 0 && n <= 15)
+		return (double)m;
+	if (p < end && *p == '.' && p > (const unsigned char *)s && n <= 16) {
+		for (f = ++p; p < end && (d = *p - '0') < 10; p++)
+			m = m * 10 + d;
+		if (p == end)
+			return (double)m / exact10[p - f];
+	}
+	if (n == 0)
+		return NAN;
+	if (n >= sizeof(buf)) {		/* a long run of zeros, say */
+		char *t = xstrndup(s, n);
+		double v = general_num(t);
+
+		free(t);
+		return v;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return general_num(buf);
 }
 
 char *

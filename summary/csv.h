@@ -9,6 +9,9 @@
 #define MSPROF_SUMMARY_CSV_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "csvsimd.h"
 
 struct csv;
 
@@ -27,10 +30,51 @@ int		 csv_col_any(const struct csv *, const char *const names[]);
  */
 void		 csv_want(struct csv *, int col);
 /*
+ * From now on cut no field: csv_span() reads those wanted, and only
+ * when asked.  For the large files, where terminating and listing the
+ * fields of every record costs more than the few that are read.
+ */
+void		 csv_spans(struct csv *);
+/*
+ * Field I of the last record (unquoted, no CR), its length in *N: not
+ * terminated unless it was quoted or last.  "" past the record's end.
+ * Inline, as it is read for a few fields of every record: a struct csv
+ * starts with this view of the last record.
+ */
+struct csv_view {
+	char		 *rec;		/* where it starts */
+	char		**fend;		/* where each field ends */
+	size_t		  nf;
+	uint64_t	  cut;		/* the fields 0-63 unquoted in place */
+};
+const char	*csv_span_cut(struct csv *, int i, size_t *n);
+
+static inline const char *
+csv_span(struct csv *c, int i, size_t *n)
+{
+	const struct csv_view *v = (const struct csv_view *)c;
+	const char *a;
+
+	if (i < 0 || (size_t)i >= v->nf) {
+		*n = 0;
+		return "";
+	}
+	a = i > 0 ? v->fend[i - 1] + 1 : v->rec;
+	if (*a == '"' || (size_t)i + 1 == v->nf || i >= 64 || (v->cut >> i & 1))
+		return csv_span_cut(c, i, n);	/* unquote, or drop a CR */
+	*n = (size_t)(v->fend[i] - a);
+	return a;
+}
+/*
  * Read a byte at a time, as a reference for the block scanner that
  * reads every record the same way 64 bytes at a time (for tests).
  */
 void		 csv_bytewise(struct csv *);
+/*
+ * Classify blocks at LEVEL (the widest the CPU has by default); 0 when
+ * the CPU lacks it (for tests: each level must read what the bytes do).
+ */
+int		 csv_simd(struct csv *, enum csv_simd level);
 /* How many records were read a byte at a time (the header counts). */
 unsigned long	 csv_bytewise_records(const struct csv *);
 size_t		 csv_ncols(const struct csv *);
@@ -47,6 +91,8 @@ csv_field(char **fields, size_t n, int i)
 }
 /* A number, or NaN when the field is empty or not a number. */
 double		 csv_num(const char *);
+/* The same of N bytes at S, no terminator needed. */
+double		 csv_numn(const char *s, size_t n);
 /* Trim blanks (spaces, tabs) at both ends in place. */
 char		*csv_trim(char *);
 

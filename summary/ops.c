@@ -43,13 +43,30 @@ ops_init(struct summary *s)
 	return o;
 }
 
-/* Tested on every row: the first letters rule most rows out. */
+/* S, N bytes long, is the string LIT. */
+#define IS(s, n, lit)	((n) == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+
+/* Tested on every row: the lengths rule most rows out. */
 static int
-is_comm(const char *core, const char *type)
+is_comm(const char *core, size_t ncore, const char *type, size_t ntype)
 {
-	return (*core == 'C' && strcmp(core, "COMMUNICATION") == 0) ||
-	    (*core == 'H' && strcmp(core, "HCCL") == 0) ||
-	    (*type == 'h' && strncmp(type, "hcom_", 5) == 0);
+	return IS(core, ncore, "COMMUNICATION") || IS(core, ncore, "HCCL") ||
+	    (ntype >= 5 && memcmp(type, "hcom_", 5) == 0);
+}
+
+/* Field I without the blanks around it; its length in *N. */
+static const char *
+span(struct csv *c, int i, size_t *n)
+{
+	size_t k;
+	const char *s = csv_span(c, i, &k);
+
+	while (k > 0 && (*s == ' ' || *s == '\t'))
+		s++, k--;
+	while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+		k--;
+	*n = k;
+	return s;
 }
 
 /* The summary's index of pipe-ratio column NAME, added when new. */
@@ -73,29 +90,38 @@ struct kcols {
 	size_t	 nr;
 };
 
-static void
-kernel_row(struct optab *t, const struct kcols *k, char **f, size_t nf)
+/* A number from field I, NaN when empty or not one. */
+static double
+field_num(struct csv *c, int i)
 {
-	char *type = csv_trim((char *)csv_field(f, nf, k->type));
-	char *core = csv_trim((char *)csv_field(f, nf, k->core));
-	double dur = csv_num(csv_field(f, nf, k->dur)), w = 0;
-	const char *state;
-	struct op *op;
-	size_t i;
+	size_t n;
+	const char *s = csv_span(c, i, &n);
 
-	if (*type == '\0')
-		type = csv_trim((char *)csv_field(f, nf, k->name));
-	if (isnan(dur) || *type == '\0' || is_comm(core, type))
+	return csv_numn(s, n);
+}
+
+static void
+kernel_row(struct optab *t, const struct kcols *k, struct csv *c)
+{
+	size_t ntype, ncore, nstate, i;
+	const char *type = span(c, k->type, &ntype);
+	const char *core = span(c, k->core, &ncore);
+	const char *state = span(c, k->state, &nstate);
+	double dur = field_num(c, k->dur), w = 0;
+	struct op *op;
+
+	if (ntype == 0)
+		type = span(c, k->name, &ntype);
+	if (isnan(dur) || ntype == 0 || is_comm(core, ncore, type, ntype))
 		return;
-	op = optab_get(t, type, core);
+	op = optab_getn(t, type, ntype, core, ncore);
 	op_add(t, op, dur);
-	state = csv_field(f, nf, k->state);
-	if ((*state | 0x20) == 'd' && strcasecmp(state, "dynamic") == 0)
+	if (nstate == 7 && strncasecmp(state, "dynamic", 7) == 0)
 		op->dynamic++;
-	if (dur >= AICPU_LONG_US && strcmp(core, "AI_CPU") == 0)
+	if (dur >= AICPU_LONG_US && IS(core, ncore, "AI_CPU"))
 		op->aicpu_long++;
 	for (i = 0; i < k->nr; i++) {
-		double r = csv_num(csv_field(f, nf, k->rcol[i]));
+		double r = field_num(c, k->rcol[i]);
 
 		if (!isnan(r)) {
 			op->ratio[k->ridx[i]] += r * dur;
@@ -139,15 +165,9 @@ read_kernels(struct rank_data *rd, struct optab *t, const char *path)
 			k.rcol[k.nr] = (int)i;
 			k.ridx[k.nr++] = (int)rd->nratio++;
 		}
-	csv_want(c, k.type);
-	csv_want(c, k.name);
-	csv_want(c, k.core);
-	csv_want(c, k.dur);
-	csv_want(c, k.state);
-	for (i = 0; i < k.nr; i++)
-		csv_want(c, k.rcol[i]);
+	csv_spans(c);
 	while ((rc = csv_next(c, &f, &nf, &why)) > 0)
-		kernel_row(t, &k, f, nf);
+		kernel_row(t, &k, c);
 	csv_close(c);
 	return rc < 0 ? why : NULL;
 }
@@ -179,7 +199,8 @@ read_statistic(struct optab *t, const char *path)
 		double n = csv_num(csv_field(f, nf, count));
 		double tot = csv_num(csv_field(f, nf, total));
 
-		if (*ty == '\0' || isnan(n) || isnan(tot) || is_comm(co, ty))
+		if (*ty == '\0' || isnan(n) || isnan(tot) ||
+		    is_comm(co, strlen(co), ty, strlen(ty)))
 			continue;
 		op_add_stat(t, optab_get(t, ty, co), (unsigned long)n, tot,
 		    csv_num(csv_field(f, nf, min)), csv_num(csv_field(f, nf, max)));

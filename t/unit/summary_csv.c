@@ -147,8 +147,9 @@ garbage(void)
 static void
 numbers(void)
 {
-	char buf[64];
-	int i, same = 1;
+	char buf[64], cut[64];
+	int i, same = 1, same_n = 1;
+	size_t n;
 
 	srand(7);
 	for (i = 0; i < 100000; i++) {
@@ -157,11 +158,31 @@ numbers(void)
 		snprintf(buf, sizeof(buf), "%s%d.%0*d", i % 7 ? "" : "-", ip,
 		    1 + i % 6, fp % (int)(i % 6 == 5 ? 1000000 : 100000));
 		same &= csv_num(buf) == strtod(buf, NULL);
+		/* The same bytes followed by more, read by length. */
+		n = strlen(buf);
+		memcpy(buf + n, i % 2 ? ",7" : "5\n", 3);
+		memcpy(cut, buf, n);
+		cut[n] = '\0';
+		same_n &= csv_numn(buf, n) == csv_num(cut);
 	}
 	ok(same, "100000 decimals: csv_num equals strtod");
+	ok(same_n, "and csv_numn reads the same from N bytes followed by more");
 	ok(csv_num("1e3") == 1000 && csv_num(" 12.5\t") == 12.5 &&
 	    csv_num("123456789012345678") == 123456789012345678.0,
 	    "exponents, blanks and long mantissas go through strtod");
+	ok(csv_numn("12.5,", 4) == 12.5 && csv_numn("7", 1) == 7 &&
+	    csv_numn(" 12.5\t,", 6) == 12.5 && csv_numn("1e3x", 3) == 1000 &&
+	    isnan(csv_numn("", 0)) && isnan(csv_numn("N/A,1", 3)) &&
+	    isnan(csv_numn("12.5x", 5)) && isnan(csv_numn("-", 1)),
+	    "csv_numn: decimals, blanks, exponents; NaN for none");
+	{
+		char zeros[200];
+
+		memset(zeros, '0', sizeof(zeros));
+		zeros[sizeof(zeros) - 1] = '5';
+		ok(csv_numn(zeros, sizeof(zeros)) == 5,
+		    "and a number longer than its buffer");
+	}
 }
 
 static cJSON *
