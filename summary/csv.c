@@ -15,7 +15,6 @@
 
 #include "common/util.h"
 #include "csv.h"
-#include "csvsimd.h"
 
 #define CSV_BUF	(1 << 20)
 #define BLOCK	64		/* bytes classified at once, one bit each */
@@ -25,7 +24,6 @@ struct csv {
 	int		 fd, eof, slow;
 	int		 spans;		/* cut nothing: csv_span() reads */
 	int		 esc;		/* cut_one()'s ESC for the last record */
-	csv_classify_fn	*wide;		/* NULL: the baseline classify() */
 	unsigned long	 nslow;		/* records read a byte at a time */
 	char		*path;
 	char		*buf;
@@ -297,19 +295,15 @@ load(struct csv *c, const char *lim)
 	const char *p = c->buf + c->blk;
 	uint64_t q, cm, nl, in, open, close, sep;
 
-	if (lim - p < BLOCK) {
+	if (lim - p >= BLOCK)
+		classify(p, &q, &cm, &nl);
+	else {
 		char tail[BLOCK] = { 0 };
 
 		memcpy(tail, p, lim - p);
 		classify(tail, &q, &cm, &nl);
-		in = prefix_xor(q);
-	} else if (c->wide != NULL)
-		c->wide(p, &q, &cm, &nl, &in);
-	else {
-		classify(p, &q, &cm, &nl);
-		in = prefix_xor(q);
 	}
-	in ^= c->inq;
+	in = prefix_xor(q) ^ c->inq;
 	open = q & in;
 	close = q & ~in;
 	sep = (cm | nl) & ~in;
@@ -493,12 +487,6 @@ csv_bytewise(struct csv *c)
 	c->slow = 1;
 }
 
-int
-csv_simd(struct csv *c, enum csv_simd level)
-{
-	c->wide = csv_classifier(level);
-	return level == CSV_SIMD_BASE || c->wide != NULL;
-}
 
 unsigned long
 csv_bytewise_records(const struct csv *c)
@@ -515,7 +503,6 @@ csv_open(const char *path, char **why)
 	int r;
 
 	c->path = xstrdup(path);
-	c->wide = csv_classifier(csv_simd_best());
 	c->cap = CSV_BUF;
 	c->buf = xmalloc(c->cap);
 	if ((c->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {

@@ -11,8 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "csvsimd.h"
-
 struct csv;
 
 /* NULL and *why (naming the file) when it cannot be opened or is empty. */
@@ -37,7 +35,7 @@ void		 csv_want(struct csv *, int col);
 void		 csv_spans(struct csv *);
 /*
  * Field I of the last record (unquoted, no CR), its length in *N: not
- * terminated unless it was quoted or last.  "" past the record's end.
+ * terminated unless it was quoted.  "" past the record's end.
  * Inline, as it is read for a few fields of every record: a struct csv
  * starts with this view of the last record.
  */
@@ -60,9 +58,11 @@ csv_span(struct csv *c, int i, size_t *n)
 		return "";
 	}
 	a = i > 0 ? v->fend[i - 1] + 1 : v->rec;
-	if (*a == '"' || (size_t)i + 1 == v->nf || i >= 64 || (v->cut >> i & 1))
-		return csv_span_cut(c, i, n);	/* unquote, or drop a CR */
+	if (*a == '"' || i >= 64 || (v->cut >> i & 1))
+		return csv_span_cut(c, i, n);	/* unquote in place, once */
 	*n = (size_t)(v->fend[i] - a);
+	if ((size_t)i + 1 == v->nf && *n > 0 && a[*n - 1] == '\r')
+		--*n;				/* CRLF */
 	return a;
 }
 /*
@@ -70,11 +70,6 @@ csv_span(struct csv *c, int i, size_t *n)
  * reads every record the same way 64 bytes at a time (for tests).
  */
 void		 csv_bytewise(struct csv *);
-/*
- * Classify blocks at LEVEL (the widest the CPU has by default); 0 when
- * the CPU lacks it (for tests: each level must read what the bytes do).
- */
-int		 csv_simd(struct csv *, enum csv_simd level);
 /* How many records were read a byte at a time (the header counts). */
 unsigned long	 csv_bytewise_records(const struct csv *);
 size_t		 csv_ncols(const struct csv *);
