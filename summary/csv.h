@@ -28,17 +28,14 @@ int		 csv_col_any(const struct csv *, const char *const names[]);
  */
 void		 csv_want(struct csv *, int col);
 /*
- * From now on cut no field: csv_span() reads those wanted, and only
- * when asked.  For the large files, where terminating and listing the
- * fields of every record costs more than the few that are read.
+ * From now on leave each record as read and get its fields with
+ * csv_span(), only those asked for: for the large files, where
+ * terminating every wanted field of every record costs more than
+ * reading the few that are needed.
  */
 void		 csv_spans(struct csv *);
-/*
- * Field I of the last record (unquoted, no CR), its length in *N: not
- * terminated unless it was quoted.  "" past the record's end.
- * Inline, as it is read for a few fields of every record: a struct csv
- * starts with this view of the last record.
- */
+
+/* The last record as csv_span() reads it: a struct csv starts with it. */
 struct csv_view {
 	char		 *rec;		/* where it starts */
 	char		**fend;		/* where each field ends */
@@ -47,6 +44,11 @@ struct csv_view {
 };
 const char	*csv_span_cut(struct csv *, int i, size_t *n);
 
+/*
+ * Field I of the last record (unquoted, no CR), its length in *N; not
+ * terminated unless it was quoted.  "" past the record's end.  Inline:
+ * it is called for several fields of every record.
+ */
 static inline const char *
 csv_span(struct csv *c, int i, size_t *n)
 {
