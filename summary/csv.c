@@ -311,7 +311,7 @@ load(struct csv *c, const char *lim)
 		return 0;
 	c->sep = sep;
 	c->nl = nl & sep;
-	c->inq = (uint64_t)((int64_t)in >> 63);
+	c->inq = 0 - (in >> 63);	/* all ones inside a quote */
 	c->after = (sep | close) >> 63;
 	return 1;
 }
