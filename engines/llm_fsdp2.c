@@ -10,6 +10,8 @@
 #include "common/yamldoc.h"
 #include "rewrite.h"
 
+#define SAVE_DEFAULT	"./profile"	/* training.profile_save_path's */
+
 /* --training.profile* and its value (a list for profile_ranks). */
 static int
 profile_span(char *const *a)
@@ -94,14 +96,30 @@ flags(const struct plan *p, const struct rewrite *r, struct strv *out)
 }
 
 /*
- * --training.profile_save_path on the command line (which wins over the
- * YAML); from the YAML alone it is not known here.
+ * --training.profile_save_path on the command line, which wins over the
+ * YAML's training.profile_save_path, else the default; NULL when the YAML
+ * cannot be read.
  */
 static char *
 own_save_path(const struct launch *l, char *const argv[])
 {
-	return xstrdup_null(argv_last(argv, l->script + 1,
-	    "--training.profile_save_path"));
+	const char *cfg = yaml_argument(argv, l->script);
+	const char *v = argv_last(argv, l->script + 1,
+	    "--training.profile_save_path");
+	char *why = NULL, *path;
+	struct ydoc y;
+
+	if (v != NULL || cfg == NULL)
+		return xstrdup(v != NULL ? v : SAVE_DEFAULT);
+	if (ydoc_load(&y, cfg, &why) == -1) {
+		free(why);
+		return NULL;
+	}
+	v = ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y, ydoc_root(&y),
+	    "training"), "profile_save_path"));
+	path = xstrdup(v != NULL && *v != '\0' ? v : SAVE_DEFAULT);
+	ydoc_free(&y);
+	return path;
 }
 
 static int

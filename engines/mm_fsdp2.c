@@ -12,6 +12,8 @@
 #include "mmconfig.h"
 
 #define ITERS_WORD	"training.train_iters="
+#define SAVE_WORD	"tools.profile.static_param.save_path="
+#define SAVE_DEFAULT	"./profiling"	/* static_param's default */
 
 static int
 is_override(const char *a)
@@ -42,6 +44,34 @@ existing(const struct launch *l, char *const argv[], struct strv *out)
 	for (int i = l->script + 1; argv[i] != NULL; i++)
 		if (is_override(argv[i]))
 			strv_push(out, argv[i]);
+}
+
+/*
+ * Where the launch's own settings save the data: the last
+ * tools.profile.static_param.save_path= word after the YAML, else the
+ * YAML's, else the default; NULL when the YAML cannot be read.
+ */
+static char *
+own_save_path(const struct launch *l, char *const argv[])
+{
+	const char *cfg = yaml_argument(argv, l->script), *word = NULL, *v;
+	char *why = NULL, *path = NULL;
+	struct ydoc y;
+
+	for (int i = l->script + 1; argv[i] != NULL; i++)
+		if (strncmp(argv[i], SAVE_WORD, strlen(SAVE_WORD)) == 0)
+			word = argv[i] + strlen(SAVE_WORD);
+	if ((word != NULL && *word != '\0') || cfg == NULL)
+		return xstrdup(word != NULL && *word != '\0' ? word : SAVE_DEFAULT);
+	if (ydoc_load(&y, cfg, &why) == -1) {
+		free(why);
+		return NULL;
+	}
+	v = ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y, ydoc_get(&y, ydoc_get(&y,
+	    ydoc_root(&y), "tools"), "profile"), "static_param"), "save_path"));
+	path = xstrdup(v != NULL && *v != '\0' ? v : SAVE_DEFAULT);
+	ydoc_free(&y);
+	return path;
 }
 
 /*
@@ -188,5 +218,6 @@ const struct engine_ops mm_fsdp2_engine = {
 	.yaml_first = 1,
 	.analyse_tool = "mindspeed_mm/fsdp/tools/profiler.py",
 	.existing = existing,
+	.own_save_path = own_save_path,
 	.rewrite = rewrite,
 };

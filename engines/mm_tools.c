@@ -11,7 +11,6 @@
 
 #include "shim/envfix.h"
 #include "common/argv.h"
-#include "common/jsonfile.h"
 #include "mmconfig.h"
 
 /* The tools.json of the launch, or NULL. */
@@ -34,26 +33,11 @@ existing(const struct launch *l, char *const argv[], struct strv *out)
 		mm_tools_existing(tools, out);
 }
 
-/* profile.static_param.save_path of the tools.json --mm-tool names. */
+/* The save path of the tools.json --mm-tool names. */
 static char *
 own_save_path(const struct launch *l, char *const argv[])
 {
-	const char *tools = tools_of(argv, l->script);
-	const cJSON *v;
-	char *why = NULL, *path = NULL;
-	cJSON *j;
-
-	if (tools == NULL || (j = json_read(tools, &why)) == NULL) {
-		free(why);
-		return NULL;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(j, "profile"), "static_param"),
-	    "save_path");
-	if (cJSON_IsString(v) && *v->valuestring != '\0')
-		path = xstrdup(v->valuestring);
-	cJSON_Delete(j);
-	return path;
+	return mm_tools_save_path(tools_of(argv, l->script));
 }
 
 static int

@@ -36,6 +36,17 @@ existing(const struct launch *l, char *const argv[], struct strv *out)
 	free(tools);
 }
 
+/* The save path of the tools.json MM_TOOL_PATH names. */
+static char *
+own_save_path(const struct launch *l, char *const argv[])
+{
+	char *tools = tools_of(argv, l->script), *path;
+
+	path = mm_tools_save_path(tools);
+	free(tools);
+	return path;
+}
+
 static int
 rewrite(struct rewrite_ctx *c)
 {
@@ -89,5 +100,6 @@ const struct engine_ops mm_yaml_engine = {
 	.yaml_first = 1,
 	.analyse_tool = "mindspeed_mm/tools/profiler.py",
 	.existing = existing,
+	.own_save_path = own_save_path,
 	.rewrite = rewrite,
 };

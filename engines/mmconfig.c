@@ -131,6 +131,26 @@ mm_tools_existing(const char *tools, struct strv *out)
 	free(why);
 }
 
+char *
+mm_tools_save_path(const char *tools)
+{
+	char *why = NULL, *path = NULL;
+	cJSON *j;
+	const cJSON *v;
+
+	if (tools == NULL || (j = tools_read(tools, &why)) == NULL) {
+		free(why);
+		return NULL;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(j, "profile"), "static_param"),
+	    "save_path");
+	if (cJSON_IsString(v) && *v->valuestring != '\0')
+		path = xstrdup(v->valuestring);
+	cJSON_Delete(j);
+	return path;
+}
+
 int
 mm_tools_copy(struct rewrite_ctx *c, const char *tools, const char *named_by,
     char **copy)

@@ -25,6 +25,12 @@ void	mindspeed_mm_notes(const struct plan *, struct strv *out);
 /* "profile": {"enable": true} in the tools.json TOOLS, into OUT. */
 void	mm_tools_existing(const char *tools, struct strv *out);
 /*
+ * profile.static_param.save_path of the tools.json TOOLS, where its own
+ * settings save the data (--existing keep); NULL when TOOLS is NULL, or
+ * cannot be read, or has none.
+ */
+char	*mm_tools_save_path(const char *tools);
+/*
  * Write a copy of the tools.json TOOLS (named by NAMED_BY) with the plan's
  * profile section into *COPY (the caller's).  0, or -1 with *why.
  */

@@ -94,6 +94,39 @@ attempt --existing override torchrun mindspeed_mm/fsdp/train/trainer.py cfg/fsdp
 unlike "$(rec_argv)" "tools.profile.enable=true" "--existing override drops the key=value override"
 like "$(rec_argv)" " lr=1" "--existing override keeps the other overrides"
 
+# --existing keep: the journal holds where the kept settings save the
+# data, for each engine that reads them from a file.
+saved() { journal "$1" | sed -n 's/.*"save_path":"\([^"]*\)".*/\1/p' | tail -n 1; }
+keep_in() {	# keep_in OUTPUT ENTRY ARGS...
+	local out=$1
+	shift
+	rm -rf "$out"
+	attempt --existing keep "$@"
+	is "$rc" 0 "--existing keep $*: runs"
+}
+echo '{"profile": {"enable": true, "static_param": {"save_path": "./mm_mine"}}}' > cfg/tools_on.json
+printf 'MM_TOOL_PATH: cfg/tools_on.json\ngpt_args:\n  train_iters: 20\n' > cfg/mmk.yaml
+keep_in npu_profiling torchrun pretrain_transformers.py cfg/mmk.yaml
+is "$(saved npu_profiling)" "./mm_mine" "MM YAML: the save_path of the tools.json MM_TOOL_PATH names"
+keep_in npu_profiling torchrun pretrain_sora.py --mm-tool cfg/tools_on.json
+is "$(saved npu_profiling)" "./mm_mine" "MM --mm-tool: the save_path of that tools.json"
+printf 'tools:\n  profile:\n    enable: true\n    static_param: {save_path: ./fsdp_mine}\ntraining:\n  train_iters: 20\n' > cfg/fsdp_on.yaml
+keep_in npu_profiling torchrun mindspeed_mm/fsdp/train/trainer.py cfg/fsdp_on.yaml
+is "$(saved npu_profiling)" "./fsdp_mine" "MM FSDP2: tools.profile.static_param.save_path of the YAML"
+keep_in npu_profiling torchrun mindspeed_mm/fsdp/train/trainer.py cfg/fsdp_on.yaml \
+    tools.profile.static_param.save_path=./cli_mine
+is "$(saved npu_profiling)" "./cli_mine" "MM FSDP2: a key=value word wins over the YAML"
+keep_in npu_profiling torchrun mindspeed_mm/fsdp/train/trainer.py cfg/fsdp.yaml tools.profile.enable=true
+is "$(saved npu_profiling)" "./profiling" "MM FSDP2: else the engine's default ./profiling"
+printf 'training:\n  profile: true\n  profile_save_path: ./llm_mine\n' > cfg/llm.yaml
+keep_in profiling_output torchrun train_fsdp2.py cfg/llm.yaml
+is "$(saved profiling_output)" "./llm_mine" "LLM FSDP2: training.profile_save_path of the YAML"
+keep_in profiling_output torchrun train_fsdp2.py cfg/llm.yaml --training.profile_save_path ./llm_cli
+is "$(saved profiling_output)" "./llm_cli" "LLM FSDP2: the command line wins over the YAML"
+printf 'training:\n  profile: true\n' > cfg/llm.yaml
+keep_in profiling_output torchrun train_fsdp2.py cfg/llm.yaml
+is "$(saved profiling_output)" "./profile" "LLM FSDP2: else its default ./profile"
+
 printf 'torchrun pretrain_gpt.py --profile --profile-step-start 5 --profile-ranks 0 1\n' > train.sh
 attempt bash train.sh
 is "$rc" 78 "a script that already profiles: settled before anything runs (exit 78)"
