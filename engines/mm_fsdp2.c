@@ -60,9 +60,10 @@ own_save_path(const struct launch *l, char *const argv[])
 
 	for (int i = l->script + 1; argv[i] != NULL; i++)
 		if (strncmp(argv[i], SAVE_WORD, strlen(SAVE_WORD)) == 0)
-			word = argv[i] + strlen(SAVE_WORD);
-	if ((word != NULL && *word != '\0') || cfg == NULL)
-		return xstrdup(word != NULL && *word != '\0' ? word : SAVE_DEFAULT);
+			word = argv[i][strlen(SAVE_WORD)] != '\0' ?
+			    argv[i] + strlen(SAVE_WORD) : NULL;
+	if (word != NULL || cfg == NULL)
+		return xstrdup(word != NULL ? word : SAVE_DEFAULT);
 	if (ydoc_load(&y, cfg, &why) == -1) {
 		free(why);
 		return NULL;
