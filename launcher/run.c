@@ -44,6 +44,43 @@ static volatile sig_atomic_t last_signal;
 static pid_t group = -1;	/* the command's own process group, or -1 */
 static int hup_ignored;		/* msprof-exec itself runs under nohup */
 
+/*
+ * The processes that ignored SIGHUP when msprof-exec first passed a
+ * signal on (nohup'd before it): after that, a process that ignores
+ * SIGHUP may only be shutting down (a launcher may ignore further signals
+ * while it stops its workers), and it is waited for.
+ */
+static pid_t *nohup_pids;
+static size_t nohup_n;
+static int signalled;
+
+static void
+note_nohup(void)
+{
+	struct proc *p;
+	size_t n = procs_below(getpid(), &p);
+
+	for (size_t i = 0; i < n; i++)
+		if (proc_ignores(p[i].pid, SIGHUP)) {
+			nohup_pids = xreallocarray(nohup_pids, nohup_n + 1,
+			    sizeof(*nohup_pids));
+			nohup_pids[nohup_n++] = p[i].pid;
+		}
+	free(p);
+}
+
+/* Did PID ignore SIGHUP before the job was sent a signal? */
+static int
+nohup_before(pid_t pid)
+{
+	if (!signalled)
+		return proc_ignores(pid, SIGHUP);
+	for (size_t i = 0; i < nohup_n; i++)
+		if (nohup_pids[i] == pid)
+			return 1;
+	return 0;
+}
+
 int
 capture_open(struct capture *c, const char *log, const char *log2, char **why)
 {
@@ -232,6 +269,9 @@ pass_pending(void)
 	for (int i = 0; i < NFORWARDED; i++)
 		if ((how = pending[i]) != 0) {
 			pending[i] = 0;
+			if (!signalled && !hup_ignored)
+				note_nohup();
+			signalled = 1;
 			pass_on(forwarded[i], how == 2);
 		}
 }
@@ -240,7 +280,8 @@ pass_pending(void)
  * The processes of the job still running after the command exited: the
  * orphans re-parented to msprof-exec and what descends from them.  One
  * the script detached on purpose (a session of its own: setsid, a daemon;
- * SIGHUP ignored: nohup) is not waited for: it goes into END.
+ * SIGHUP ignored before any signal was passed on: nohup) is not waited
+ * for: it goes into END.
  */
 static size_t
 left_running(struct run_end *end)
@@ -253,7 +294,7 @@ left_running(struct run_end *end)
 		if (p[i].ppid != getpid())
 			continue;
 		if (p[i].sid != getsid(0) ||
-		    (!hup_ignored && proc_ignores(p[i].pid, SIGHUP))) {
+		    (!hup_ignored && nohup_before(p[i].pid))) {
 			end->running = xreallocarray(end->running,
 			    end->nrunning + 1, sizeof(*end->running));
 			end->running[end->nrunning++] = p[i].pid;
@@ -346,6 +387,9 @@ run_wait(pid_t pid, struct capture *c, struct run_end *end)
 		if (p[i].fd >= 0)
 			close(p[i].fd);
 	end->signal = last_signal;
+	free(nohup_pids);
+	nohup_pids = NULL;
+	nohup_n = 0;
 	for (int i = 0; i < NFORWARDED; i++)
 		sigaction(forwarded[i], &saved[i], NULL);
 	sigaction(SIGPIPE, &pipe_old, NULL);

@@ -102,6 +102,40 @@ like "$err" "still run \(PID [0-9]+\)" "nohup: not waited for, named in the repo
 sleep 4.5
 is "$(job_left)" "" "nohup: it ended on its own"
 
+# A process that starts ignoring SIGHUP only when told to stop (as a
+# launcher that ignores further signals while it stops its workers) is
+# shutting down, not nohup'd: msprof-exec waits for it.
+rm -rf profiling_output
+cat > slowstop.py <<'EOF2'
+import os, signal, sys, time
+def stop(sig, frame):
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    time.sleep(2)
+    print("stopped", flush=True)
+    os._exit(0)
+signal.signal(signal.SIGTERM, stop)
+print("ready", flush=True)
+time.sleep(60)
+EOF2
+marked $PY - "$MSPROF" "$PY" <<'EOF2' > status
+import glob, os, signal, subprocess, sys, time
+p = subprocess.Popen([sys.argv[1], "-y", "--skip-checks", "sh", "-c",
+                      sys.argv[2] + " slowstop.py & wait"],
+                     stdout=subprocess.PIPE, stderr=open("err", "w"))
+p.stdout.readline()
+start = time.time()
+p.send_signal(signal.SIGTERM)
+rc = p.wait(timeout=30)
+took = time.time() - start
+alive = any("slowstop.py" in open(c, "rb").read().decode(errors="replace")
+            for c in glob.glob("/proc/[0-9]*/cmdline") if os.path.exists(c))
+print(rc, alive, took > 1.8, "stopped" in p.stdout.read().decode())
+EOF2
+is "$(job_left)" "" "a process that ignores SIGHUP once told to stop: left nothing running"
+is "$(cat status)" "-15 False True True" \
+    "... msprof-exec exited after it stopped, not before, with its output"
+unlike "$(cat err)" "still run" "... and did not take it for one detached by nohup"
+
 # msprof-exec itself under nohup: SIGHUP stays ignored (msprof-exec and
 # the job go on, the run is not interrupted), and a process left running
 # is still waited for, not taken for one detached by nohup.
