@@ -109,15 +109,17 @@ own_save_path(const struct launch *l, char *const argv[])
 	char *why = NULL, *path;
 	struct ydoc y;
 
+	if (v != NULL && *v == '\0')
+		v = NULL;	/* an empty option is no path */
 	if (v != NULL || cfg == NULL)
 		return xstrdup(v != NULL ? v : SAVE_DEFAULT);
 	if (ydoc_load(&y, cfg, &why) == -1) {
 		free(why);
 		return NULL;
 	}
-	v = ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y, ydoc_root(&y),
-	    "training"), "profile_save_path"));
-	path = xstrdup(v != NULL && *v != '\0' ? v : SAVE_DEFAULT);
+	v = yaml_value(ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y,
+	    ydoc_root(&y), "training"), "profile_save_path")));
+	path = xstrdup(v != NULL ? v : SAVE_DEFAULT);
 	ydoc_free(&y);
 	return path;
 }

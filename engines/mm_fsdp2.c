@@ -68,9 +68,10 @@ own_save_path(const struct launch *l, char *const argv[])
 		free(why);
 		return NULL;
 	}
-	v = ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y, ydoc_get(&y, ydoc_get(&y,
-	    ydoc_root(&y), "tools"), "profile"), "static_param"), "save_path"));
-	path = xstrdup(v != NULL && *v != '\0' ? v : SAVE_DEFAULT);
+	v = yaml_value(ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y, ydoc_get(&y,
+	    ydoc_get(&y, ydoc_root(&y), "tools"), "profile"), "static_param"),
+	    "save_path")));
+	path = xstrdup(v != NULL ? v : SAVE_DEFAULT);
 	ydoc_free(&y);
 	return path;
 }

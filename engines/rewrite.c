@@ -124,6 +124,18 @@ yaml_true(const char *v)
 }
 
 const char *
+yaml_value(const char *v)
+{
+	static const char *const null[] = { "", "~", "null", "Null", "NULL",
+	    NULL };
+
+	for (int i = 0; v != NULL && null[i] != NULL; i++)
+		if (strcmp(v, null[i]) == 0)
+			return NULL;
+	return v;
+}
+
+const char *
 yaml_argument(char *const argv[], int script)
 {
 	const char *a = script >= 0 ? argv[script + 1] : NULL;

@@ -70,6 +70,8 @@ int	rewrite_fail(struct rewrite_ctx *, char *why);
 /* The YAML first argument of the entry at SCRIPT in ARGV, or NULL. */
 const char *yaml_argument(char *const argv[], int script);
 int	yaml_true(const char *);
+/* V, or NULL when that YAML scalar is empty or null (~, null, Null, NULL). */
+const char *yaml_value(const char *v);
 /* A whole number of 0 or more, or -1 (also for NULL). */
 int	count_value(const char *);
 /* The last value of OPT after the entry in ARGV as a count, or -1. */

@@ -123,9 +123,14 @@ keep_in profiling_output torchrun train_fsdp2.py cfg/llm.yaml
 is "$(saved profiling_output)" "./llm_mine" "LLM FSDP2: training.profile_save_path of the YAML"
 keep_in profiling_output torchrun train_fsdp2.py cfg/llm.yaml --training.profile_save_path ./llm_cli
 is "$(saved profiling_output)" "./llm_cli" "LLM FSDP2: the command line wins over the YAML"
-printf 'training:\n  profile: true\n' > cfg/llm.yaml
+keep_in profiling_output torchrun train_fsdp2.py cfg/llm.yaml --training.profile_save_path=
+is "$(saved profiling_output)" "./llm_mine" "LLM FSDP2: an empty option is no path"
+printf 'training:\n  profile: true\n  profile_save_path: null\n' > cfg/llm.yaml
 keep_in profiling_output torchrun train_fsdp2.py cfg/llm.yaml
-is "$(saved profiling_output)" "./profile" "LLM FSDP2: else its default ./profile"
+is "$(saved profiling_output)" "./profile" "LLM FSDP2: a YAML null reads as none: its default ./profile"
+printf 'tools:\n  profile:\n    enable: true\n    static_param: {save_path: ~}\n' > cfg/fsdp_on.yaml
+keep_in npu_profiling torchrun mindspeed_mm/fsdp/train/trainer.py cfg/fsdp_on.yaml
+is "$(saved npu_profiling)" "./profiling" "MM FSDP2: save_path ~ reads as none: ./profiling"
 
 printf 'torchrun pretrain_gpt.py --profile --profile-step-start 5 --profile-ranks 0 1\n' > train.sh
 attempt bash train.sh
