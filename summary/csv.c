@@ -476,7 +476,7 @@ csv_next(struct csv *c, char ***fields, size_t *nfields, char **why)
 	c->v.cut = 0;
 	if (!c->spans)
 		cut(c, p, esc);
-	*fields = c->f;
+	*fields = c->spans ? NULL : c->f;	/* spans: csv_span() reads */
 	*nfields = c->nf;
 	return 1;
 }

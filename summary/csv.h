@@ -15,7 +15,10 @@ struct csv;
 
 /* NULL and *why (naming the file) when it cannot be opened or is empty. */
 struct csv	*csv_open(const char *path, char **why);
-/* The next record: 1, 0 at the end, -1 and *why on a read error. */
+/*
+ * The next record: 1, 0 at the end, -1 and *why on a read error.  *FIELDS
+ * is NULL after csv_spans().
+ */
 int		 csv_next(struct csv *, char ***fields, size_t *nfields,
 		    char **why);
 /* The index of the header column NAME (trimmed, exact), or -1. */

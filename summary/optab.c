@@ -26,8 +26,6 @@ optab_new(int with_hist)
 
 #define FNV_PRIME	1099511628211ULL
 
-#define FNV_PRIME	1099511628211ULL
-
 /* The last N (< 8) bytes at S as one word, in at most three loads. */
 static inline uint64_t
 tail(const char *s, size_t n)
