@@ -1,9 +1,9 @@
 /*
  * The floor under the summary's throughput: the same CSV files read by
  * the summary's reader, split into records and fields on as many
- * threads as the summary uses, with no field read.
- *   csvscan THREADS FILE...
- * Prints the records read.
+ * threads as the summary would use, with no field read.
+ *   csvscan FILE...
+ * Prints the records read and the threads used.
  */
 #include <err.h>
 #include <pthread.h>
@@ -11,10 +11,13 @@
 #include <stdlib.h>
 
 #include "summary/csv.h"
+#include "summary/summary.h"
+
+#define MAX_THREADS	64
 
 struct work {
 	char		**files;
-	int		  nfiles, first, step;
+	size_t		  nfiles, first, step;
 	unsigned long	  records;
 };
 
@@ -22,9 +25,9 @@ static void *
 scan(void *arg)
 {
 	struct work *w = arg;
-	char **f, *why;
-	size_t nf;
-	int i;
+	char **f, *why = NULL;
+	size_t nf, i;
+	int rc;
 
 	for (i = w->first; i < w->nfiles; i += w->step) {
 		struct csv *c = csv_open(w->files[i], &why);
@@ -32,8 +35,10 @@ scan(void *arg)
 		if (c == NULL)
 			errx(1, "%s", why);
 		csv_spans(c);
-		while (csv_next(c, &f, &nf, &why) > 0)
+		while ((rc = csv_next(c, &f, &nf, &why)) > 0)
 			w->records++;
+		if (rc < 0)
+			errx(1, "%s", why);
 		csv_close(c);
 	}
 	return NULL;
@@ -42,15 +47,20 @@ scan(void *arg)
 int
 main(int argc, char *argv[])
 {
-	struct work w[64];
-	pthread_t t[64];
+	struct work w[MAX_THREADS];
+	pthread_t t[MAX_THREADS];
 	unsigned long records = 0;
-	int i, n = argc > 2 ? atoi(argv[1]) : 0;
+	size_t i, nfiles = argc > 1 ? (size_t)argc - 1 : 0;
+	size_t n = summary_workers(nfiles);
 
-	if (n < 1 || n > 64)
-		errx(2, "usage: csvscan THREADS FILE...");
+	if (nfiles == 0)
+		errx(2, "usage: csvscan FILE...");
+	if (n == 0)
+		n = 1;		/* the summary reads on this thread then */
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
 	for (i = 0; i < n; i++) {
-		w[i] = (struct work){ argv + 2, argc - 2, i, n, 0 };
+		w[i] = (struct work){ argv + 1, nfiles, i, n, 0 };
 		if (pthread_create(&t[i], NULL, scan, &w[i]) != 0)
 			errx(1, "pthread_create");
 	}
@@ -58,6 +68,6 @@ main(int argc, char *argv[])
 		pthread_join(t[i], NULL);
 		records += w[i].records;
 	}
-	printf("%lu\n", records);
+	printf("%lu records, %zu threads\n", records, n);
 	return 0;
 }

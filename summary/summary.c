@@ -325,13 +325,8 @@ worker(void *arg)
 	return NULL;
 }
 
-/*
- * Reading threads: one per CPU, at most MAX_WORKERS, or MSPROF_THREADS
- * (a shared login node may want fewer); with one, the calling thread reads
- * alone and no thread is started.
- */
-static size_t
-nworkers(size_t n)
+size_t
+summary_workers(size_t n)
 {
 	const char *env = getenv("MSPROF_THREADS");
 	long cpus = env != NULL && *env != '\0' ? strtol(env, NULL, 10) :
@@ -350,7 +345,7 @@ read_ranks(struct summary *s, const struct summary_rank *ranks, size_t n)
 {
 	struct pool p = { .s = s, .ranks = ranks, .n = n };
 	pthread_t tid[MAX_WORKERS];
-	size_t i, k, nw = nworkers(n), started = 0;
+	size_t i, k, nw = summary_workers(n), started = 0;
 
 	p.rf = xcalloc(n + 1, sizeof(*p.rf));
 	p.ready = xcalloc(n + 1, 1);
