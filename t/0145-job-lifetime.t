@@ -159,60 +159,17 @@ is "$(job_left)" "" "under nohup: nothing of the job is left"
 printf '#!/bin/sh\nexec "%s" "%s"\n' "$HELPERS/sigrec" "$T/got" > "$RBIN/torchrun"
 chmod +x "$RBIN/torchrun"
 export PATH="$RBIN:$PATH"
-screen=$($PY - "$MSPROF" <<'EOF2'
-import os, pty, select, sys, time
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(sys.argv[1], [sys.argv[1], "-y", "--skip-checks", "torchrun", "pretrain_gpt.py"])
-for _ in range(200):
-    if os.path.exists("got.started"):
-        break
-    time.sleep(0.05)
-os.write(fd, b"\x03")
-screen, end = b"", time.time() + 20
-while time.time() < end:
-    if not select.select([fd], [], [], 1)[0]:
-        continue
-    try:
-        data = os.read(fd, 4096)
-    except OSError:
-        break
-    if not data:
-        break
-    screen += data
-os.waitpid(pid, 0)
-sys.stdout.write(screen.decode(errors="replace"))
-EOF2
-)
+screen=$(ptyrun --after got.started --type '\x03' --timeout 20 -- \
+    "$MSPROF" -y --skip-checks torchrun pretrain_gpt.py)
 like "$screen" "interrupted \(SIGINT" "Ctrl-C on a terminal: the report says interrupted"
 is "$(cat got)" "INT kernel" "Ctrl-C: the job got it once, from the terminal"
 
 # On a terminal, SIGTERM sent to msprof-exec alone: the job shares its
 # process group, and gets the signal once, from msprof-exec.
 rm -f got got.started
-status=$(marked $PY - "$MSPROF" <<'EOF2'
-import os, pty, select, signal, sys, time
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(sys.argv[1], [sys.argv[1], "-y", "--skip-checks", "torchrun", "pretrain_gpt.py"])
-for _ in range(200):
-    if os.path.exists("got.started"):
-        break
-    time.sleep(0.05)
-os.kill(pid, signal.SIGTERM)
-end = time.time() + 20
-while time.time() < end:
-    if not select.select([fd], [], [], 1)[0]:
-        continue
-    try:
-        if not os.read(fd, 4096):
-            break
-    except OSError:
-        break
-_, st = os.waitpid(pid, 0)
-print(os.waitstatus_to_exitcode(st))
-EOF2
-)
+status=$(marked "$PY" "$TOP/t/ptyrun.py" --after got.started --kill 15 \
+    --timeout 20 -- "$MSPROF" -y --skip-checks torchrun pretrain_gpt.py |
+    sed -n 's/^status //p')
 is "$(cat got)" "TERM user" "SIGTERM to msprof-exec on a terminal: the job got it once"
 is "$status" 143 "and msprof-exec ends with the job's status"
 is "$(job_left)" "" "and nothing of the job is left"

@@ -10,27 +10,10 @@ printf 'NPUS_PER_NODE=2\ntorchrun --nproc_per_node $NPUS_PER_NODE pretrain_gpt.p
 # on_tty ANSWER...: run msprof-exec on a pseudo-terminal, typing each
 # answer after a prompt; prints the screen, then "status N".
 on_tty() {
-	$PY - "$MSPROF" "$@" <<'EOF2'
-import os, pty, sys, time
-msprof, answers = sys.argv[1], sys.argv[2:]
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(msprof, [msprof, "--skip-checks", "bash", "pretrain_qwen3_8b_4K_ptd.sh"])
-screen, end = b"", time.time() + 30
-while time.time() < end:
-    try:
-        data = os.read(fd, 4096)
-    except OSError:
-        break
-    if not data:
-        break
-    screen += data
-    if answers and screen.rstrip().endswith((b"an item:", b"output DIR):")):
-        os.write(fd, answers.pop(0).encode() + b"\n")
-_, status = os.waitpid(pid, 0)
-sys.stdout.write(screen.decode(errors="replace").replace("\r", ""))
-print("status", os.waitstatus_to_exitcode(status))
-EOF2
+	local a=()
+
+	for w in "$@"; do a+=(--answer "$w"); done
+	ptyrun "${a[@]}" -- "$MSPROF" --skip-checks bash pretrain_qwen3_8b_4K_ptd.sh
 }
 
 screen=$(on_tty y)

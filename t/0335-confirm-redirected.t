@@ -13,35 +13,12 @@ printf '#!/bin/sh\necho "{\\"profile\\": {\\"enable\\": true}}" > /dev/null\ntor
 # stdout and stderr to run.log, answering each prompt; prints the screen,
 # then "status N".
 redirected() {
-	$PY - "$MSPROF" "$@" <<'EOF2'
-import os, pty, select, signal, sys, time
-msprof, script, answers = sys.argv[1], sys.argv[2], sys.argv[3:]
-pid, fd = pty.fork()
-if pid == 0:
-    log = os.open("run.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
-    os.execv(msprof, [msprof, "--skip-checks", "bash", script])
-screen, end = b"", time.time() + 15
-while time.time() < end:
-    if not select.select([fd], [], [], 1)[0]:
-        continue
-    try:
-        data = os.read(fd, 4096)
-    except OSError:
-        break
-    if not data:
-        break
-    screen += data
-    if answers and screen.rstrip().endswith((b"an item:", b"output DIR):", b"(o)?")):
-        os.write(fd, answers.pop(0).encode() + b"\n")
-done, status = os.waitpid(pid, os.WNOHANG)
-if done == 0:    # still waiting for an answer it never asked for
-    os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-sys.stdout.write(screen.decode(errors="replace").replace("\r", ""))
-print("status", os.waitstatus_to_exitcode(status))
-EOF2
+	local script=$1 a=()
+
+	shift
+	for w in "$@"; do a+=(--answer "$w"); done
+	ptyrun --log run.log --timeout 15 "${a[@]}" -- \
+	    "$MSPROF" --skip-checks bash "$script"
 }
 
 screen=$(redirected train.sh y)

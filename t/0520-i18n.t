@@ -135,28 +135,8 @@ printf 'NPUS_PER_NODE=2\ntorchrun --nproc_per_node $NPUS_PER_NODE pretrain_gpt.p
 # screen, then "status N".
 on_tty() {
 	env -u LANGUAGE LOCPATH="$T/locale" LANG="$1" LC_ALL="$1" \
-	    "$PY" - "$MSPROF" "$2" "$3" <<'EOF2'
-import os, pty, sys, time
-msprof, prompt, answer = sys.argv[1], os.fsencode(sys.argv[2]), sys.argv[3]
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(msprof, [msprof, "--skip-checks", "bash", "pretrain_qwen3_8b_4K_ptd.sh"])
-screen, end = b"", time.time() + 30
-while time.time() < end:
-    try:
-        data = os.read(fd, 4096)
-    except OSError:
-        break
-    if not data:
-        break
-    screen += data
-    if answer and screen.rstrip().endswith(prompt):
-        os.write(fd, answer.encode() + b"\n")
-        answer = None
-_, status = os.waitpid(pid, 0)
-sys.stdout.buffer.write(screen.replace(b"\r", b""))
-print("status", os.waitstatus_to_exitcode(status))
-EOF2
+	    "$PY" "$TOP/t/ptyrun.py" --prompt "$2" --answer "$3" -- \
+	    "$MSPROF" --skip-checks bash pretrain_qwen3_8b_4K_ptd.sh
 }
 # The rows whose value does not start in column 27 (2 + 24 + 1), counting
 # CJK characters as two columns; the CPU/... label is wider than 24.

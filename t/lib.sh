@@ -18,6 +18,8 @@ HELPERS=$B/t/helpers
 # Debian's python first: a pyenv shim on PATH is itself a bash script.
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
+# ptyrun [OPTION]... -- COMMAND...: COMMAND on a pseudo-terminal (t/ptyrun.py)
+ptyrun() { "$PY" "$TOP/t/ptyrun.py" "$@"; }
 export LC_ALL=C
 T=$(mktemp -d "${TMPDIR:-/tmp}/msprof-t.XXXXXX")
 trap 'rm -rf "$T"' EXIT
