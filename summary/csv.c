@@ -29,16 +29,10 @@ struct csv {
 	char		*buf;
 	size_t		 cap, beg, end;	/* unread bytes are buf[beg, end) */
 	char		**f;		/* the fields of the last record */
-	char		**fend;		/* where each ends (its separator) */
 	size_t		*len;		/* the length of each field read */
-	unsigned long	*cutat;		/* the record csv_span() cut it in */
-	unsigned char	*want;		/* columns to cut out; NULL: all */
-	int		*wl;		/* the same as a list */
-	size_t		 nwl;
-	size_t		 nf, fcap;
+	size_t		 fcap;
 	char		**head;		/* the header, copied */
 	size_t		 nhead;
-	unsigned long	 line;
 	/*
 	 * The block scanner's place: the 64 bytes at buf + blk, their
 	 * separators not yet consumed (commas and newlines outside quotes)
@@ -134,13 +128,13 @@ grow_fields(struct csv *c, size_t n)
 	while (c->fcap < n)
 		c->fcap = c->fcap ? c->fcap * 2 : 64;
 	c->f = xreallocarray(c->f, c->fcap, sizeof(*c->f));
-	c->fend = xreallocarray(c->fend, c->fcap, sizeof(*c->fend));
+	c->v.fend = xreallocarray(c->v.fend, c->fcap, sizeof(*c->v.fend));
 	c->len = xreallocarray(c->len, c->fcap, sizeof(*c->len));
-	c->cutat = xreallocarray(c->cutat, c->fcap, sizeof(*c->cutat));
+	c->v.cutat = xreallocarray(c->v.cutat, c->fcap, sizeof(*c->v.cutat));
 	for (i = old; i < c->fcap; i++) {
 		c->f[i] = (char *)"";
 		c->len[i] = 0;
-		c->cutat[i] = 0;
+		c->v.cutat[i] = 0;
 	}
 }
 
@@ -163,14 +157,14 @@ static char *
 scan_bytes(struct csv *c, char *p, char *lim, int eof, int *esc)
 {
 	*esc = 0;
-	c->nf = 0;
+	c->v.nf = 0;
 	for (;;) {
-		room(c, c->nf + 1);
+		room(c, c->v.nf + 1);
 		if (p < lim && *p == '"') {
 			for (p++;; p += 2) {
 				p = memchr(p, '"', lim - p);
 				if (p == NULL)
-					return eof ? (c->fend[c->nf++] = lim,
+					return eof ? (c->v.fend[c->v.nf++] = lim,
 					    lim) : NULL;
 				if (p + 1 >= lim && !eof)
 					return NULL;
@@ -183,7 +177,7 @@ scan_bytes(struct csv *c, char *p, char *lim, int eof, int *esc)
 		p = field_end(p, lim);
 		if (p >= lim && !eof)
 			return NULL;
-		c->fend[c->nf++] = p;
+		c->v.fend[c->v.nf++] = p;
 		if (p >= lim)
 			return lim;
 		if (*p++ == '\n')
@@ -350,22 +344,22 @@ scan_blocks(struct csv *c, char *p, char *lim, int eof)
 			s &= upto;
 			c->sep &= ~upto;
 			for (; s != 0; s &= s - 1)
-				c->fend[nf++] = base + __builtin_ctzll(s);
-			c->fend[nf++] = base + __builtin_ctzll(c->sep);
+				c->v.fend[nf++] = base + __builtin_ctzll(s);
+			c->v.fend[nf++] = base + __builtin_ctzll(c->sep);
 			c->sep &= c->sep - 1;
 			c->nl &= c->nl - 1;
-			c->nf = nf;
-			return c->fend[nf - 1] + 1;
+			c->v.nf = nf;
+			return c->v.fend[nf - 1] + 1;
 		}
 		for (; s != 0; s &= s - 1)
-			c->fend[nf++] = base + __builtin_ctzll(s);
+			c->v.fend[nf++] = base + __builtin_ctzll(s);
 		c->blk += BLOCK;
 		if (c->buf + c->blk >= lim) {
 			c->have = 0;
 			if (!eof)
 				return NULL;
-			c->fend[nf++] = lim;
-			c->nf = nf;
+			c->v.fend[nf++] = lim;
+			c->v.nf = nf;
 			return lim;
 		}
 		if (!load(c, lim))
@@ -381,7 +375,7 @@ scan_blocks(struct csv *c, char *p, char *lim, int eof)
 static inline void
 cut_one(struct csv *c, size_t i, char *a, char *e, int esc)
 {
-	if (i + 1 == c->nf && e > a && e[-1] == '\r')
+	if (i + 1 == c->v.nf && e > a && e[-1] == '\r')
 		e--;
 	if (a < e && *a == '"') {
 		char *close = e;
@@ -419,31 +413,12 @@ cut_one(struct csv *c, size_t i, char *a, char *e, int esc)
 	c->len[i] = (size_t)(e - a);
 }
 
-/*
- * Terminate the fields wanted of the record at REC: most are neither
- * quoted nor last (where a CR may end them) and are only terminated.
- */
+/* Terminate and unquote every field of the record at REC. */
 static void
 cut(struct csv *c, char *rec, int esc)
 {
-	size_t i, k, nf = c->nf;
-
-	if (c->want == NULL) {
-		for (i = 0; i < nf; i++)
-			cut_one(c, i, i ? c->fend[i - 1] + 1 : rec, c->fend[i], esc);
-		return;
-	}
-	for (k = 0; k < c->nwl && (i = (size_t)c->wl[k]) < nf; k++) {
-		char *a = i ? c->fend[i - 1] + 1 : rec, *e = c->fend[i];
-
-		if (*a == '"' || i + 1 == nf)
-			cut_one(c, i, a, e, esc);
-		else {
-			*e = '\0';
-			c->f[i] = a;
-			c->len[i] = (size_t)(e - a);
-		}
-	}
+	for (size_t i = 0; i < c->v.nf; i++)
+		cut_one(c, i, i ? c->v.fend[i - 1] + 1 : rec, c->v.fend[i], esc);
 }
 
 int
@@ -468,16 +443,13 @@ csv_next(struct csv *c, char ***fields, size_t *nfields, char **why)
 		}
 	}
 	c->beg = e - c->buf;
-	c->line++;
+	c->v.line++;
 	c->v.rec = p;
 	c->esc = esc;
-	c->v.fend = c->fend;
-	c->v.nf = c->nf;
-	c->v.cut = 0;
 	if (!c->spans)
 		cut(c, p, esc);
 	*fields = c->spans ? NULL : c->f;	/* spans: csv_span() reads */
-	*nfields = c->nf;
+	*nfields = c->v.nf;
 	return 1;
 }
 
@@ -549,27 +521,6 @@ csv_col_any(const struct csv *c, const char *const names[])
 }
 
 void
-csv_want(struct csv *c, int col)
-{
-	size_t i;
-
-	if (c->want == NULL) {
-		c->want = xcalloc(c->nhead + 1, 1);
-		c->wl = xcalloc(c->nhead + 1, sizeof(*c->wl));
-		for (i = 0; i < c->fcap; i++) {
-			c->f[i] = (char *)"";
-			c->len[i] = 0;
-		}
-	}
-	if (col < 0 || (size_t)col >= c->nhead || c->want[col])
-		return;
-	c->want[col] = 1;
-	for (i = c->nwl++; i > 0 && c->wl[i - 1] > col; i--)
-		c->wl[i] = c->wl[i - 1];	/* kept in column order */
-	c->wl[i] = col;
-}
-
-void
 csv_spans(struct csv *c)
 {
 	c->spans = 1;
@@ -578,13 +529,11 @@ csv_spans(struct csv *c)
 const char *
 csv_span_cut(struct csv *c, int i, size_t *n)
 {
-	char *a = i > 0 ? c->fend[i - 1] + 1 : c->v.rec;
+	char *a = i > 0 ? c->v.fend[i - 1] + 1 : c->v.rec;
 
-	if (c->cutat[i] != c->line) {	/* unquote once */
-		cut_one(c, (size_t)i, a, c->fend[i], c->esc);
-		c->cutat[i] = c->line;
-		if (i < 64)
-			c->v.cut |= 1ULL << i;
+	if (c->v.cutat[i] != c->v.line) {	/* unquote once */
+		cut_one(c, (size_t)i, a, c->v.fend[i], c->esc);
+		c->v.cutat[i] = c->v.line;
 	}
 	*n = c->len[i];
 	return c->f[i];
@@ -605,7 +554,7 @@ csv_header(const struct csv *c, size_t i)
 unsigned long
 csv_line(const struct csv *c)
 {
-	return c->line;
+	return c->v.line;
 }
 
 void
@@ -621,11 +570,9 @@ csv_close(struct csv *c)
 		free(c->head[i]);
 	free(c->head);
 	free(c->f);
-	free(c->fend);
+	free(c->v.fend);
 	free(c->len);
-	free(c->cutat);
-	free(c->want);
-	free(c->wl);
+	free(c->v.cutat);
 	free(c->buf);
 	free(c->path);
 	free(c);

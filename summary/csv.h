@@ -26,24 +26,23 @@ int		 csv_col(const struct csv *, const char *name);
 /* The first of several names that is a column, or -1. */
 int		 csv_col_any(const struct csv *, const char *const names[]);
 /*
- * Read only the columns asked for (the others read as ""): unquoting what
- * nobody looks at, such as the shapes, is most of a row's cost.
- */
-void		 csv_want(struct csv *, int col);
-/*
  * From now on leave each record as read and get its fields with
  * csv_span(), only those asked for: for the large files, where
- * terminating every wanted field of every record costs more than
- * reading the few that are needed.
+ * terminating and unquoting every field of every record (the shapes,
+ * say) costs more than reading the few that are needed.
  */
 void		 csv_spans(struct csv *);
 
-/* The last record as csv_span() reads it: a struct csv starts with it. */
+/*
+ * The last record, where csv_span() reads it inline: a struct csv starts
+ * with it, and the reader keeps these nowhere else.
+ */
 struct csv_view {
 	char		 *rec;		/* where it starts */
-	char		**fend;		/* where each field ends */
+	char		**fend;		/* where each field ends: its separator */
 	size_t		  nf;
-	uint64_t	  cut;		/* the fields 0-63 unquoted in place */
+	unsigned long	 *cutat;	/* the record csv_span() unquoted each in */
+	unsigned long	  line;		/* the record number (the header is 1) */
 };
 const char	*csv_span_cut(struct csv *, int i, size_t *n);
 
@@ -63,7 +62,7 @@ csv_span(struct csv *c, int i, size_t *n)
 		return "";
 	}
 	a = i > 0 ? v->fend[i - 1] + 1 : v->rec;
-	if (*a == '"' || i >= 64 || (v->cut >> i & 1))
+	if (*a == '"' || v->cutat[i] == v->line)
 		return csv_span_cut(c, i, n);	/* unquote in place, once */
 	*n = (size_t)(v->fend[i] - a);
 	if ((size_t)i + 1 == v->nf && *n > 0 && a[*n - 1] == '\r')
