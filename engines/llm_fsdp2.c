@@ -103,25 +103,13 @@ flags(const struct plan *p, const struct rewrite *r, struct strv *out)
 static char *
 own_save_path(const struct launch *l, char *const argv[])
 {
-	const char *cfg = yaml_argument(argv, l->script);
 	const char *v = argv_last(argv, l->script + 1,
 	    "--training.profile_save_path");
-	char *why = NULL, *path;
-	struct ydoc y;
 
-	if (v != NULL && *v == '\0')
-		v = NULL;	/* an empty option is no path */
-	if (v != NULL || cfg == NULL)
-		return xstrdup(v != NULL ? v : SAVE_DEFAULT);
-	if (ydoc_load(&y, cfg, &why) == -1) {
-		free(why);
-		return NULL;
-	}
-	v = yaml_value(ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y,
-	    ydoc_root(&y), "training"), "profile_save_path")));
-	path = xstrdup(v != NULL ? v : SAVE_DEFAULT);
-	ydoc_free(&y);
-	return path;
+	if (v != NULL && *v != '\0')	/* an empty option is no path */
+		return xstrdup(v);
+	return yaml_setting(yaml_argument(argv, l->script),
+	    "training.profile_save_path", SAVE_DEFAULT);
 }
 
 static int

@@ -54,26 +54,15 @@ existing(const struct launch *l, char *const argv[], struct strv *out)
 static char *
 own_save_path(const struct launch *l, char *const argv[])
 {
-	const char *cfg = yaml_argument(argv, l->script), *word = NULL, *v;
-	char *why = NULL, *path = NULL;
-	struct ydoc y;
+	const char *word = NULL;
 
 	for (int i = l->script + 1; argv[i] != NULL; i++)
 		if (strncmp(argv[i], SAVE_WORD, strlen(SAVE_WORD)) == 0)
-			word = argv[i][strlen(SAVE_WORD)] != '\0' ?
-			    argv[i] + strlen(SAVE_WORD) : NULL;
-	if (word != NULL || cfg == NULL)
-		return xstrdup(word != NULL ? word : SAVE_DEFAULT);
-	if (ydoc_load(&y, cfg, &why) == -1) {
-		free(why);
-		return NULL;
-	}
-	v = yaml_value(ydoc_scalar(&y, ydoc_get(&y, ydoc_get(&y, ydoc_get(&y,
-	    ydoc_get(&y, ydoc_root(&y), "tools"), "profile"), "static_param"),
-	    "save_path")));
-	path = xstrdup(v != NULL ? v : SAVE_DEFAULT);
-	ydoc_free(&y);
-	return path;
+			word = argv[i] + strlen(SAVE_WORD);
+	if (word != NULL && *word != '\0')	/* an empty word is no path */
+		return xstrdup(word);
+	return yaml_setting(yaml_argument(argv, l->script),
+	    "tools.profile.static_param.save_path", SAVE_DEFAULT);
 }
 
 /*

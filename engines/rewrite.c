@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/argv.h"
+#include "common/yamldoc.h"
 #include "rewrite.h"
 
 int
@@ -133,6 +134,34 @@ yaml_value(const char *v)
 		if (strcmp(v, null[i]) == 0)
 			return NULL;
 	return v;
+}
+
+char *
+yaml_setting(const char *cfg, const char *key, const char *dflt)
+{
+	char *why = NULL, *path, *k, *next;
+	const char *v;
+	struct ydoc y;
+	int node;
+
+	if (cfg == NULL)
+		return xstrdup(dflt);
+	if (ydoc_load(&y, cfg, &why) == -1) {
+		free(why);
+		return NULL;
+	}
+	path = xstrdup(key);
+	node = ydoc_root(&y);
+	for (k = path; k != NULL && node != 0; k = next) {
+		if ((next = strchr(k, '.')) != NULL)
+			*next++ = '\0';
+		node = ydoc_get(&y, node, k);
+	}
+	free(path);
+	v = yaml_value(ydoc_scalar(&y, node));
+	path = xstrdup(v != NULL ? v : dflt);
+	ydoc_free(&y);
+	return path;
 }
 
 const char *

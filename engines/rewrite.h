@@ -72,6 +72,12 @@ const char *yaml_argument(char *const argv[], int script);
 int	yaml_true(const char *);
 /* V, or NULL when that YAML scalar is empty or null (~, null, Null, NULL). */
 const char *yaml_value(const char *v);
+/*
+ * The setting at dotted KEY ("a.b.c") of the YAML file CFG, or DFLT when
+ * CFG is NULL or the setting is absent, empty or null: a copy to free.
+ * NULL when CFG cannot be read.
+ */
+char	*yaml_setting(const char *cfg, const char *key, const char *dflt);
 /* A whole number of 0 or more, or -1 (also for NULL). */
 int	count_value(const char *);
 /* The last value of OPT after the entry in ARGV as a count, or -1. */
