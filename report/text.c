@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ranks.h"
 #include "shim/match.h"
 #include "summary/summary.h"
 #include "model.h"
@@ -149,27 +150,20 @@ launch_name(const struct launch_record *rec)
 	    xstrdup(base);
 }
 
+/* "all" or the ranks as ranges ("0-7, 12"). */
 static char *
-ranks_text(const struct launch_record *rec)
+launch_ranks(const struct launch_record *rec)
 {
-	char *s, *t;
-
 	if (rec->ranks_all == 1)
 		return xstrdup(_("all"));
-	s = xstrdup("");
-	for (size_t i = 0; i < rec->nranks; i++) {
-		t = xasprintf("%s%s%d", s, *s ? "," : "", rec->ranks[i]);
-		free(s);
-		s = t;
-	}
-	return s;
+	return ranks_text(rec->ranks, rec->nranks, 0);
 }
 
 /* A profiled launch: its window (or trigger), ranks, level, save path. */
 static void
 print_settings(const struct launch_record *rec, const char *name)
 {
-	char *ranks = ranks_text(rec);
+	char *ranks = launch_ranks(rec);
 	const char *level = rec->level ? rec->level : "";
 	const char *save = rec->save_path ? rec->save_path : "";
 

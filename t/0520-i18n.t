@@ -207,7 +207,7 @@ run_job() { reset_run; in_locale "$1" "$MSPROF" -y --skip-checks --ranks 0,1 \
 run_job $ZH
 is "$rc" 0 "zh: the run succeeds"
 has_line "$out" "msprof-exec: 已为 1 次训练启动采集性能数据，0 次未改动" "zh: the launches counted in Chinese"
-has_line "$out" "  torchrun pretrain_gpt.py: 第 2 至 4 步（不含第 4 步），rank 0,1，level1 -> ./profiling_output" \
+has_line "$out" "  torchrun pretrain_gpt.py: 第 2 至 4 步（不含第 4 步），rank 0-1，level1 -> ./profiling_output" \
     "zh: the launch line: the command, level and path as they are"
 has_line "$out" "$T/profiling_output 中的性能数据：" "zh: the output directory, its path as is"
 like "$out" "  rank 0: $(uname -n)_[0-9]+_[0-9]{17}_ascend_pt  [0-9.]+[KMG]?B" "zh: the rank's directory"
@@ -220,7 +220,7 @@ zh_report="$out$err"
 
 run_job C
 has_line "$out" "msprof-exec: 1 training launch(es) profiled, 0 left alone" "C: the report is English"
-has_line "$out" "  torchrun pretrain_gpt.py: steps 2 to 4, excluding 4, ranks 0,1, level1 -> ./profiling_output" \
+has_line "$out" "  torchrun pretrain_gpt.py: steps 2 to 4, excluding 4, ranks 0-1, level1 -> ./profiling_output" \
     "C: the launch line in English"
 has_line "$out" "  rank 1: no data" "C: the missing rank in English"
 has_line "$out" "Next: open $T/profiling_output in MindStudio Insight" "C: the next step in English"
