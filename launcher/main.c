@@ -91,15 +91,15 @@ distance(const char *a, const char *b)
 static void __attribute__((noreturn))
 missing(const char *name, int script)
 {
-	static const char *const subs[] = { "report", "trigger", "analyse",
-	    NULL };
+	static const char *const subs[] = { "report", "compare", "trigger",
+	    "analyse", NULL };
 
 	for (int i = 0; !script && subs[i] != NULL; i++)
 		if (strchr(name, '/') == NULL && distance(name, subs[i]) <= 2)
 			errx(EX_USAGE, _("%s: no such command; did you mean "
 			    "'msprof-exec %s'? The subcommands are report, "
-			    "trigger and analyse (msprof-exec --help)"), name,
-			    subs[i]);
+			    "compare, trigger and analyse (msprof-exec --help)"),
+			    name, subs[i]);
 	if (script)
 		errx(EX_NOINPUT, _("%s: no such script; check its path "
 		    "(nothing was run)"), name);
@@ -750,6 +750,8 @@ main(int argc, char **argv)
 		return trigger_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return report_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return compare_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "analyse") == 0)
 		return analyse_main(argc - 1, argv + 1);
 	options_parse(argc, argv, &o);

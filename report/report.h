@@ -70,4 +70,7 @@ void	report_summary_paths(char *const paths[], size_t n, struct strv *out);
 /* msprof-exec report [--json FILE] [--html FILE] [-v] [-q] PATH... */
 int	report_main(int argc, char **argv);
 
+/* msprof-exec compare [--json FILE] [--html FILE] BASE NEW */
+int	compare_main(int argc, char **argv);
+
 #endif
