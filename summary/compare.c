@@ -97,18 +97,39 @@ run_level(const struct summary *s)
 	return xstrdup_null(level);
 }
 
-/* The parallel layout of the first rank that records one. */
+/* S and ", NAME N" when N is known. */
 static char *
-run_layout(const struct summary *s)
+add_size(char *s, const char *name, int n)
 {
+	char *t;
+
+	if (n <= 0)
+		return s;
+	t = xasprintf("%s, %s %d", s, name, n);
+	free(s);
+	return t;
+}
+
+/*
+ * The parallel layout of the first rank that records one, and what a
+ * rank holds of the model in it: its sizes but data parallel's.
+ */
+static void
+run_layout(struct cmp_run *run)
+{
+	const struct summary *s = run->s;
+
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct rank_data *r = &s->r[i];
 
-		if (r->tp > 0 || r->pp > 0 || r->dp > 0)
-			return xasprintf("tp %d, pp %d, dp %d, cp %d, ep %d",
-			    r->tp, r->pp, r->dp, r->cp, r->ep);
+		if (r->tp <= 0 && r->pp <= 0 && r->dp <= 0)
+			continue;
+		run->layout = add_size(add_size(xasprintf("tp %d, pp %d, dp %d",
+		    r->tp, r->pp, r->dp), "cp", r->cp), "ep", r->ep);
+		run->model_part = xasprintf("tp %d, pp %d, cp %d, ep %d",
+		    r->tp, r->pp, r->cp > 0 ? r->cp : 1, r->ep > 0 ? r->ep : 1);
+		return;
 	}
-	return NULL;
 }
 
 /* What one run holds: the means, its variation, its operators merged. */
@@ -145,7 +166,7 @@ read_run(struct cmp_run *run, const struct summary *s, const char *name,
 	run->variation = median(var, nvar);
 	free(var);
 	run->level = run_level(s);
-	run->layout = run_layout(s);
+	run_layout(run);
 }
 
 /*
@@ -435,8 +456,8 @@ caveats(struct compare *c)
 		strv_pushf(&c->caveats, _("the runs were profiled at different "
 		    "levels (base %s, new %s): what one level does not collect "
 		    "is compared where both have it"), b->level, n->level);
-	if (b->layout != NULL && n->layout != NULL &&
-	    strcmp(b->layout, n->layout) != 0)
+	if (b->model_part != NULL && n->model_part != NULL &&
+	    strcmp(b->model_part, n->model_part) != 0)
 		strv_pushf(&c->caveats, _("the parallel layouts differ (base %s; "
 		    "new %s): a rank does not hold the same part of the model "
 		    "in both"), b->layout, n->layout);
@@ -598,6 +619,7 @@ compare_free(struct compare *c)
 	for (int k = BASE; k <= NEW; k++) {
 		free(c->run[k].level);
 		free(c->run[k].layout);
+		free(c->run[k].model_part);
 		optab_free(c->run[k].ops);
 		free(c->only[k]);
 	}

@@ -34,6 +34,7 @@ struct cmp_run {
 	double			 optotal;	/* operator time per rank(-step) */
 	char			*level;		/* "Level1", "mixed", or NULL */
 	char			*layout;	/* "tp 2, pp 1, ...", or NULL */
+	char			*model_part;	/* the sizes but dp: what a rank holds */
 	struct optab		*ops;		/* every rank's, merged */
 };
 

@@ -66,12 +66,12 @@ static void
 print_margin(const struct compare *c, FILE *fp)
 {
 	fprintf(fp, c->steps_why == NULL ? _("  noise margin: %.1f %% of the "
-	    "base step (%.3f ms), ") : _("  noise margin: %.1f %% of the base "
-	    "operator time per rank (%.3f ms), "), 100 * c->margin,
+	    "base step (%.3f ms): ") : _("  noise margin: %.1f %% of the base "
+	    "operator time per rank (%.3f ms): "), 100 * c->margin,
 	    c->margin * c->scale / 1000);
 	fputs(c->from_floor ? _("the floor") :
 	    _("twice the larger step-to-step variation"), fp);
-	fprintf(fp, _("; step-to-step variation: %s "), _("base"));
+	fprintf(fp, _("\n  step-to-step variation: %s "), _("base"));
 	print_variation(fp, c->run[BASE].variation);
 	fprintf(fp, ", %s ", _("new"));
 	print_variation(fp, c->run[NEW].variation);
