@@ -70,7 +70,7 @@ static void *
 read_run(void *arg)
 {
 	struct run *run = arg;
-	struct summary_opts o = { 0 };
+	struct summary_opts o = { .steps_ops_only = 1 };
 
 	run->s = summary_build(run->ranks, run->nranks, &o);
 	return NULL;

@@ -26,6 +26,14 @@ static const struct kind *const kinds[NKINDS] = {
 	&kind_steps, &kind_ops, &kind_cluster, &kind_wait, &kind_links,
 };
 
+/* Is summary K read?  All are, unless the caller wants steps and operators. */
+static int
+wanted(const struct summary *s, size_t k)
+{
+	return !s->opts.steps_ops_only || kinds[k] == &kind_steps ||
+	    kinds[k] == &kind_ops;
+}
+
 /*
  * cJSON records the position of a parse error in a global of its own:
  * parses on several threads would race on it, so they take turns.
@@ -296,8 +304,10 @@ prepare(struct summary *s, size_t i, const struct summary_rank *sr,
 	read_meta(rd);
 	rf->out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", rd->path);
 	for (k = 0; k < NKINDS; k++)
-		if (kinds[k]->prepare != NULL)
+		if (kinds[k]->prepare != NULL && wanted(s, k))
 			kinds[k]->prepare(s, rd, rf);
+	if (s->opts.steps_ops_only)
+		return;
 	rank_json(rf, "communication.json", &why);
 	rank_json(rf, "communication_matrix.json", &why);
 }
@@ -363,7 +373,8 @@ read_ranks(struct summary *s, const struct summary_rank *ranks, size_t n)
 		if (!p.ready[i])
 			prepare(s, i, &ranks[i], &p.rf[i]);
 		for (k = 0; k < NKINDS; k++)
-			kinds[k]->rank(s, s->state[k], &s->r[i], &p.rf[i]);
+			if (wanted(s, k))
+				kinds[k]->rank(s, s->state[k], &s->r[i], &p.rf[i]);
 		rank_files_close(&p.rf[i]);
 		pthread_mutex_lock(&p.mu);
 		p.merged = i + 1;
@@ -395,7 +406,8 @@ summary_build(const struct summary_rank *ranks, size_t n,
 	read_ranks(s, ranks, n);
 	for (k = 0; k < NKINDS; k++)
 		s->why[k] = n == 0 ? xstrdup(_("no *_ascend_pt rank directory")) :
-		    kinds[k]->finish(s, s->state[k]);
+		    !wanted(s, k) ? xstrdup(_("not read (steps and operators "
+		    "only)")) : kinds[k]->finish(s, s->state[k]);
 	return s;
 }
 

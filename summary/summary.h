@@ -31,6 +31,12 @@ struct summary_opts {
 	enum summary_steps step_convention;
 	int		 step_start;	/* profile_step_start / start_step */
 	int		 loaded_iter;	/* iteration loaded from a checkpoint */
+	/*
+	 * Read the step breakdown and the operators only (compare): the
+	 * communication files, the larger part of a rank's small files, are
+	 * not read, and the summaries made from them say so.
+	 */
+	int		 steps_ops_only;
 };
 
 /* summary_print flags. */

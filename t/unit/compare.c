@@ -429,6 +429,36 @@ refused(void)
 	summary_free(s);
 }
 
+/* What compare reads: the steps and the operators, not the communication. */
+static void
+steps_ops_only(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1 };
+	struct summary_opts o = { .steps_ops_only = 1 };
+	struct summary_rank *rk;
+	struct summary *s;
+	char dir[300], *p[1] = { dir }, *why = NULL;
+	cJSON *j;
+	size_t n;
+
+	summary_free(run("only", &b));
+	snprintf(dir, sizeof(dir), "%s/only", tmp);
+	if (summary_find_ranks(p, 1, &rk, &n, &why) == -1)
+		exit(1);
+	s = summary_build(rk, n, &o);
+	j = summary_json(s);
+	ok(cJSON_IsTrue(get(j, "summaries.steps.made")) &&
+	    cJSON_IsTrue(get(j, "summaries.operators.made")),
+	    "steps and operators only: both made");
+	is_str(str(j, "summaries.wait.why"), "not read (steps and operators only)",
+	    "the collectives' wait is not read");
+	is_str(str(j, "summaries.links.why"), "not read (steps and operators only)",
+	    "nor the links");
+	cJSON_Delete(j);
+	summary_free(s);
+	summary_ranks_free(rk, n);
+}
+
 /* 1,000 ranks a side, 40 unlike, 100 gone and 100 new: one screen. */
 static void
 many(void)
@@ -473,6 +503,7 @@ main(void)
 	ranks();
 	caveats();
 	refused();
+	steps_ops_only();
 	many();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	if (system(cmd) != 0)

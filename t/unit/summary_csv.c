@@ -246,9 +246,9 @@ fixture(void)
 static void
 iterations(void)
 {
-	struct summary_opts llm = { 0, SUMMARY_STEPS_LLM, 5, 0 };
-	struct summary_opts resumed = { 0, SUMMARY_STEPS_LLM, 105, 100 };
-	struct summary_opts mm = { 0, SUMMARY_STEPS_MM, 4, 0 };
+	struct summary_opts llm = { 0, SUMMARY_STEPS_LLM, 5, 0, 0 };
+	struct summary_opts resumed = { 0, SUMMARY_STEPS_LLM, 105, 100, 0 };
+	struct summary_opts mm = { 0, SUMMARY_STEPS_MM, 4, 0, 0 };
 	cJSON *j;
 
 #define FIRST_STEP(j) cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem( \
