@@ -312,9 +312,8 @@ compare_ops(struct compare *c)
 	const struct optab *tb = c->run[BASE].ops, *tn = c->run[NEW].ops;
 	size_t i;
 
-	if ((c->ops_why = missing(c, 1)) != NULL)
+	if (c->ops_why != NULL)
 		return;
-	op_units(c);
 	for (i = 0; i < tb->cap; i++)
 		if (tb->slot[i] != NULL)
 			add_op(c, tb->slot[i], optab_find(tn, tb->slot[i]->type,
@@ -505,6 +504,8 @@ compare_build(const struct summary *base, const char *base_name,
 	read_run(&c->run[BASE], base, base_name, N_("base"));
 	read_run(&c->run[NEW], after, after_name, N_("new"));
 	c->steps_why = missing(c, 0);
+	if ((c->ops_why = missing(c, 1)) == NULL)
+		op_units(c);	/* before the margin: it may be of them */
 	set_margin(c);
 	compare_steps(c);
 	compare_ops(c);
@@ -516,33 +517,35 @@ compare_build(const struct summary *base, const char *base_name,
 	return c;
 }
 
-/* "exposed communication +1.234 ms, free -0.500 ms": the figures named. */
+/* S and ", ITEM" (ITEM alone when S is empty); S freed. */
 static char *
-parts_named(const struct compare *c)
+join(char *s, char *item)
 {
-	char *s = xstrdup(""), *t;
+	char *t = xasprintf("%s%s%s", s, *s ? ", " : "", item);
 
-	for (int p = CP_COMP; p < CP_N; p++)
-		if (c->sig[p]) {
-			t = xasprintf("%s%s%s %+.3f ms", s, *s ? ", " : "",
-			    _(cmp_part_names[p]), (c->run[NEW].mean[p] -
-			    c->run[BASE].mean[p]) / 1000);
-			free(s);
-			s = t;
-		}
-	return s;
+	free(s);
+	free(item);
+	return t;
 }
 
-/* What else changed beyond the margin: "3 operator types, 1 rank". */
+/*
+ * What moved beyond the margin: "exposed communication +1.234 ms, free
+ * -0.500 ms", and with ALL the operator types and ranks too.
+ */
 static char *
-others_named(const struct compare *c)
+named(const struct compare *c, int all)
 {
-	if (c->nops_sig > 0 && c->nnamed > 0)
-		return xasprintf(_("%zu operator types and %zu ranks"),
-		    c->nops_sig, c->nnamed);
-	if (c->nops_sig > 0)
-		return xasprintf(_("%zu operator types"), c->nops_sig);
-	return xasprintf(_("%zu ranks"), c->nnamed);
+	char *s = xstrdup("");
+
+	for (int p = CP_COMP; p < CP_N; p++)
+		if (c->sig[p])
+			s = join(s, xasprintf("%s %+.3f ms", _(cmp_part_names[p]),
+			    (c->run[NEW].mean[p] - c->run[BASE].mean[p]) / 1000));
+	if (all && c->nops_sig > 0)
+		s = join(s, xasprintf(_("%zu operator types"), c->nops_sig));
+	if (all && c->nnamed > 0)
+		s = join(s, xasprintf(_("%zu ranks"), c->nnamed));
+	return s;
 }
 
 /* S and the ranks unlike the others, if any: "...; ranks 2, 5 unlike". */
@@ -572,7 +575,7 @@ cmp_result(const struct compare *c, const char *arrow)
 	const double *b = c->run[BASE].mean, *n = c->run[NEW].mean;
 	double pct = b[CP_STEP] > 0 ? 100 * (n[CP_STEP] - b[CP_STEP]) /
 	    b[CP_STEP] : 0;
-	char *parts, *others, *s;
+	char *what, *s;
 
 	if (fabs(pct) < 0.05)
 		pct = 0;	/* no "-0.0 %" */
@@ -588,20 +591,19 @@ cmp_result(const struct compare *c, const char *arrow)
 		    "(%.3f %s %.3f ms), within the noise margin of %.1f %%"),
 		    pct, b[CP_STEP] / 1000, arrow, n[CP_STEP] / 1000,
 		    100 * c->margin);
-	others = others_named(c);
 	if (!c->sig[CP_STEP]) {
+		what = named(c, 1);
 		s = xasprintf(_("the step did not change beyond the noise "
-		    "margin (%+.1f %%), but %s did (below)"), pct, others);
-		free(others);
+		    "margin (%+.1f %%), but %s did (below)"), pct, what);
+		free(what);
 		return s;
 	}
-	free(others);
-	parts = parts_named(c);
+	what = named(c, 0);
 	s = xasprintf(pct > 0 ? _("the step is %.1f %% longer in %s (%.3f %s "
 	    "%.3f ms)%s%s") : _("the step is %.1f %% shorter in %s (%.3f %s "
 	    "%.3f ms)%s%s"), fabs(pct), _("new"), b[CP_STEP] / 1000,
-	    arrow, n[CP_STEP] / 1000, *parts ? ": " : "", parts);
-	free(parts);
+	    arrow, n[CP_STEP] / 1000, *what ? ": " : "", what);
+	free(what);
 	return ranks_named(c, s);
 }
 

@@ -76,7 +76,7 @@ struct compare {
 	double		 median[CP_N];	/* of the ranks' d */
 	int		*only[2];	/* ranks in one run only */
 	size_t		 nonly[2];
-	size_t		 half_steps;	/* ranks in both, steps in one run only */
+	size_t		 half_steps;	/* ranks in both, without steps in one */
 	struct strv	 caveats;
 	int		 changed;	/* anything beyond the margin */
 };

@@ -57,7 +57,7 @@ static void
 print_variation(FILE *fp, double v)
 {
 	if (isnan(v))
-		fputs(_("not measured (one step per rank)"), fp);
+		fputs(_("not measured (no rank with two steps)"), fp);
 	else
 		fprintf(fp, "%.1f %%", 100 * v);
 }
@@ -313,9 +313,12 @@ print_rest(const struct compare *c, struct out *o)
 	}
 	if (n == 0)
 		return;
-	fprintf(o->fp, c->nnamed > 0 ? _("  the other %zu ranks: ") :
-	    _("  all %zu ranks changed alike (none unlike the others beyond "
-	    "the margin): "), n);
+	if (c->nranks == 1)
+		fprintf(o->fp, _("  rank %d, the one rank in both: "), lo->rank);
+	else
+		fprintf(o->fp, c->nnamed > 0 ? _("  the other %zu ranks: ") :
+		    _("  all %zu ranks changed alike (none unlike the others "
+		    "beyond the margin): "), n);
 	a = pct(lo->d[CP_STEP], lo->r[BASE]->mean.step_time);
 	b = pct(hi->d[CP_STEP], hi->r[BASE]->mean.step_time);
 	if (round(a * 10) == round(b * 10))
@@ -364,8 +367,8 @@ print_ranks(const struct compare *c, struct out *o)
 	free(t);
 	free(v);
 	if (c->half_steps > 0)
-		fprintf(o->fp, _("  %zu in both runs, with step data in one "
-		    "only\n"), c->half_steps);
+		fprintf(o->fp, _("  %zu in both runs, without step data in one "
+		    "of them or both\n"), c->half_steps);
 	for (int k = BASE; k <= NEW; k++)
 		if (c->nonly[k] > 0) {
 			t = ranks_text(c->only[k], c->nonly[k], RANK_ITEMS);

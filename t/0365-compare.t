@@ -69,6 +69,18 @@ like "$out" 'the other 3 ranks: step \+' "the other 3 ranks in one line"
 compare slowrank base
 like "$out" '    rank 2 +step .* compute -[0-9.]+ ms' "the other way round: rank 2 computes less"
 
+# A run without step data: the operators per rank, against a margin of them.
+cp -R hotop hotop-nosteps
+rm hotop-nosteps/*/ASCEND_PROFILER_OUTPUT/step_trace_time.csv
+compare base hotop-nosteps
+like "$(result)" '^[0-9]+ operator types changed beyond the noise margin \(the steps are not compared\)' \
+    "no step data in new: the operator types still compared"
+like "$out" 'noise margin: 2\.0 % of the base operator time per rank \([1-9][0-9.]* ms\)' \
+    "... against a margin of the operator time"
+like "$out" '  slower .* AI_CORE +MatMulV2' "... MatMulV2 slower"
+like "$out" 'not compared: new has no step data \(no step_trace_time\.csv' \
+    "the steps not compared, and why"
+
 compare base longstep
 like "$(result)" '^the step is 2[0-9]\.[0-9] % longer in new .*compute \+' \
     "MSPROF_SIM_STEP_MS 250 against 200: a longer step, compute named"

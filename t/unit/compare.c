@@ -29,6 +29,8 @@ struct spec {
 	const char	*ops;		/* "TYPE:CORE:MS:CALLS,..." per rank-step */
 	const char	*level;
 	int		 tp;
+	double		 shift;		/* share of the step moved from compute
+					   to communication */
 };
 
 static const int ranks0_3[] = { 0, 1, 2, 3, -1 };
@@ -96,7 +98,8 @@ write_rank(const char *run, const struct spec *sp, int r, int world)
 	    "Overlapped,Communication,Free,Stage,Bubble\n", fp);
 	for (int k = 0; k < sp->nsteps; k++) {
 		double s = step * (1 + (k % 2 ? -sp->wobble : sp->wobble));
-		double comp = 0.9 * s, comm = 0.05 * s;
+		double comp = (0.9 - sp->shift) * s;
+		double comm = (0.05 + sp->shift) * s;
 
 		if (sp->slow >= 0 && r == sp->slow)
 			comp *= 1.3;	/* the others wait as long for it */
@@ -242,7 +245,7 @@ lines(const char *s)
 static void
 equal_runs(void)
 {
-	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1 };
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
 	struct spec n = b;
 	struct result r;
 
@@ -267,7 +270,7 @@ equal_runs(void)
 static void
 noisy_runs(void)
 {
-	struct spec b = { ranks0_3, 4, 100, 0.05, -1, ops_base, "Level1", 1 };
+	struct spec b = { ranks0_3, 4, 100, 0.05, -1, ops_base, "Level1", 1, 0 };
 	struct spec n = b;
 	struct result r;
 	double want = 2 * 1.4826 * 0.05;
@@ -290,10 +293,28 @@ noisy_runs(void)
 	done(&r);
 }
 
+/* The same step, its time moved from compute to communication. */
+static void
+shifted(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+
+	n.shift = 0.05;
+	compare(&r, &b, &n);
+	ok(compare_changed(r.c), "5 ms moved from compute to communication: "
+	    "a change");
+	is_str(str(r.j, "result"), "the step did not change beyond the noise "
+	    "margin (+0.0 %), but compute -5.000 ms, exposed communication "
+	    "+5.000 ms did (below)", "the result names both figures");
+	done(&r);
+}
+
 static void
 operators(void)
 {
-	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1 };
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
 	struct spec n = b;
 	struct result r;
 	const cJSON *o;
@@ -336,7 +357,7 @@ operators(void)
 static void
 ranks(void)
 {
-	struct spec b = { ranks0_7, 2, 100, 0.001, -1, ops_base, "Level1", 1 };
+	struct spec b = { ranks0_7, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
 	struct spec n = b;
 	struct result r;
 
@@ -371,7 +392,7 @@ ranks(void)
 static void
 caveats(void)
 {
-	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1 };
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
 	struct spec n = b;
 	struct result r;
 	char *cav;
@@ -395,7 +416,7 @@ caveats(void)
 static void
 refused(void)
 {
-	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1 };
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
 	struct summary_opts o = { 0 };
 	struct summary *s = run("refbase", &b), *empty;
 	struct compare *c;
@@ -433,7 +454,7 @@ refused(void)
 static void
 steps_ops_only(void)
 {
-	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1 };
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
 	struct summary_opts o = { .steps_ops_only = 1 };
 	struct summary_rank *rk;
 	struct summary *s;
@@ -465,7 +486,7 @@ many(void)
 {
 	static int rb[1001], rn[1001];
 	struct spec b = { rb, 2, 100, 0.001, -1, "MatMul:AI_CORE:50:6",
-	    "Level1", 1 };
+	    "Level1", 1, 0 };
 	struct spec n = b;
 	struct result r;
 	int k = 0;
@@ -499,6 +520,7 @@ main(void)
 		return 1;
 	equal_runs();
 	noisy_runs();
+	shifted();
 	operators();
 	ranks();
 	caveats();
