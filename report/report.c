@@ -251,9 +251,10 @@ report_summary_paths(char *const paths[], size_t n, struct strv *out)
 {
 	struct journal j;
 	struct verify v;
-	char *session;
 
 	for (size_t i = 0; i < n; i++) {
+		char *session;
+
 		if (!session_is(paths[i]) ||
 		    (session = realpath(paths[i], NULL)) == NULL) {
 			strv_push(out, paths[i]);

@@ -272,6 +272,9 @@ add_op(struct compare *c, const struct op *b, const struct op *n)
 	const struct op *any = b != NULL ? b : n;
 	struct cmp_op *o;
 
+	if (any == NULL)
+		return;
+
 	c->ops = xreallocarray(c->ops, c->nops + 1, sizeof(*c->ops));
 	o = &c->ops[c->nops++];
 	memset(o, 0, sizeof(*o));

@@ -25,7 +25,7 @@ add_num(cJSON *o, const char *k, double v)
 static cJSON *
 run_json(const struct cmp_run *run)
 {
-	cJSON *o = cJSON_CreateObject(), *m;
+	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "path", run->name);
 	cJSON_AddNumberToObject(o, "rank_directories", (double)run->s->nr);
@@ -37,7 +37,8 @@ run_json(const struct cmp_run *run)
 		cJSON_AddStringToObject(o, "layout", run->layout);
 	add_num(o, "step_variation", run->variation);
 	if (run->nsteps > 0) {
-		m = cJSON_AddObjectToObject(o, "mean_us");
+		cJSON *m = cJSON_AddObjectToObject(o, "mean_us");
+
 		for (int p = 0; p < CP_N; p++)
 			add_num(m, part_keys[p], run->mean[p]);
 	}
@@ -63,7 +64,7 @@ static cJSON *
 steps_json(const struct compare *c)
 {
 	const double *b = c->run[BASE].mean, *n = c->run[NEW].mean;
-	cJSON *o = cJSON_CreateObject(), *a, *f;
+	cJSON *o = cJSON_CreateObject(), *a;
 
 	if (c->steps_why != NULL) {
 		cJSON_AddFalseToObject(o, "compared");
@@ -73,7 +74,8 @@ steps_json(const struct compare *c)
 	cJSON_AddTrueToObject(o, "compared");
 	a = cJSON_AddArrayToObject(o, "figures");
 	for (int p = 0; p < CP_N; p++) {
-		f = cJSON_CreateObject();
+		cJSON *f = cJSON_CreateObject();
+
 		cJSON_AddStringToObject(f, "figure", part_keys[p]);
 		add_num(f, "base_us", b[p]);
 		add_num(f, "new_us", n[p]);
@@ -95,7 +97,7 @@ static const char *const change_keys[] = {
 static cJSON *
 ops_json(const struct compare *c)
 {
-	cJSON *o = cJSON_CreateObject(), *a, *x;
+	cJSON *o = cJSON_CreateObject(), *a;
 
 	if (c->ops_why != NULL) {
 		cJSON_AddFalseToObject(o, "compared");
@@ -109,8 +111,8 @@ ops_json(const struct compare *c)
 	a = cJSON_AddArrayToObject(o, "types");
 	for (size_t i = 0; i < c->nops; i++) {
 		const struct cmp_op *op = &c->ops[i];
+		cJSON *x = cJSON_CreateObject();
 
-		x = cJSON_CreateObject();
 		cJSON_AddStringToObject(x, "type", op->type);
 		cJSON_AddStringToObject(x, "core", op->core);
 		cJSON_AddStringToObject(x, "change", change_keys[op->change]);

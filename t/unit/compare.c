@@ -186,9 +186,11 @@ ints(const cJSON *a)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	cJSON_ArrayForEach(x, a)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d",
-		    n ? "," : "", x->valueint);
+	cJSON_ArrayForEach(x, a) {
+		snprintf(buf + n, sizeof(buf) - n, "%s%d", n ? "," : "",
+		    x->valueint);
+		n = strlen(buf);
+	}
 	return buf;
 }
 
@@ -355,7 +357,7 @@ operators(void)
 }
 
 static void
-ranks(void)
+ranks_compared(void)
 {
 	struct spec b = { ranks0_7, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
 	struct spec n = b;
@@ -522,7 +524,7 @@ main(void)
 	noisy_runs();
 	shifted();
 	operators();
-	ranks();
+	ranks_compared();
 	caveats();
 	refused();
 	steps_ops_only();
