@@ -78,6 +78,18 @@ print_margin(const struct compare *c, FILE *fp)
 	fputc('\n', fp);
 }
 
+/* A longer step in red, a shorter one in green, other changes in yellow. */
+static const char *
+result_colour(const struct compare *c, struct out *o)
+{
+	if (!c->changed)
+		return "";
+	if (!c->sig[CP_STEP] || c->steps_why != NULL)
+		return colour(o, 2);
+	return colour(o, c->run[NEW].mean[CP_STEP] >
+	    c->run[BASE].mean[CP_STEP] ? 1 : 0);
+}
+
 static void
 print_head(const struct compare *c, struct out *o)
 {
@@ -89,8 +101,8 @@ print_head(const struct compare *c, struct out *o)
 	print_margin(c, o->fp);
 	for (size_t i = 0; i < c->caveats.n; i++)
 		fprintf(o->fp, _("  caveat: %s\n"), c->caveats.v[i]);
-	fprintf(o->fp, _("\nResult: %s%s%s\n"), c->changed ? colour(o, 4) : "",
-	    result, c->changed ? colour_off(o) : "");
+	fprintf(o->fp, _("\nResult: %s%s%s\n"), result_colour(c, o), result,
+	    c->changed ? colour_off(o) : "");
 	free(result);
 }
 
