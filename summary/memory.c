@@ -77,10 +77,7 @@ memory_prepare(const struct summary *s, struct rank_data *rd,
 	char *p = rank_file(rf, "memory_record.csv");
 
 	if (p != NULL)
-		rd->mem_why = read_records(rd, p);
-	else
-		rd->mem_why = xstrdup(_("no memory_record.csv (collected "
-		    "without --with memory)"));
+		rd->mem_why = read_records(rd, p);	/* none: no why */
 	free(p);
 }
 
@@ -90,7 +87,7 @@ memory_rank(struct summary *s, void *state, struct rank_data *rd,
 {
 	struct memory *m = state;
 
-	m->made += rd->mem_why == NULL;
+	m->made += !isnan(rd->mem_peak_mb);
 }
 
 static char *
@@ -105,7 +102,8 @@ memory_finish(struct summary *s, void *state)
 		if (s->r[i].mem_why != NULL)
 			return xasprintf(_("no rank has memory data (%s: %s)"),
 			    s->r[i].name, s->r[i].mem_why);
-	return xstrdup(_("no rank has memory data"));
+	return xstrdup(_("no memory_record.csv: collected without --with "
+	    "memory"));
 }
 
 static int
@@ -155,8 +153,8 @@ memory_print(const struct summary *s, const void *state, struct out *o)
 		fprintf(o->fp, _("  device memory %.0f MB (npu-smi): the highest "
 		    "peak is %.1f %% of it\n"), cap, 100 * hi / cap);
 	else
-		fprintf(o->fp, _("  device memory: not known (the session records "
-		    "npu-smi's, unless --skip-checks)\n"));
+		fprintf(o->fp, _("  device memory: not known (a run under "
+		    "msprof-exec records what npu-smi shows)\n"));
 }
 
 static cJSON *
@@ -175,8 +173,9 @@ memory_json(const struct summary *s, const void *state)
 
 		x = cJSON_CreateObject();
 		json_rank(x, "rank", r->rank);
-		if (r->mem_why != NULL)
-			cJSON_AddStringToObject(x, "why", r->mem_why);
+		if (isnan(r->mem_peak_mb))
+			cJSON_AddStringToObject(x, "why", r->mem_why != NULL ?
+			    r->mem_why : "no memory_record.csv");
 		else {
 			cJSON_AddNumberToObject(x, "peak_mb", r->mem_peak_mb);
 			cJSON_AddStringToObject(x, "component",
