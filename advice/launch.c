@@ -15,9 +15,12 @@
 #include "engines/engine.h"
 #include "rules.h"
 
-/* One launch's value of a setting: NULL not known, "" not given. */
+/*
+ * One launch's value of a setting: NULL not known; else *GIVEN says
+ * whether the launch gives it at all ("" a flag without a value).
+ */
 typedef char *(*lookup_fn)(const struct launch_record *,
-    const struct setting *);
+    const struct setting *, int *given);
 
 /* Does the launch's engine read SCOPE's settings? */
 static int
@@ -57,23 +60,29 @@ argv_flag(const struct launch_record *rec, const char *name)
 }
 
 static char *
-flag_lookup(const struct launch_record *rec, const struct setting *set)
+flag_lookup(const struct launch_record *rec, const struct setting *set,
+    int *given)
 {
 	char *v = argv_flag(rec, set->name);
 
-	return v != NULL ? v : xstrdup("");	/* absent: the default */
+	*given = v != NULL;
+	return v != NULL ? v : xstrdup("");
 }
 
-/* The variable in the journal: its value, "" unset, NULL not recorded. */
+/* The variable in the journal, or NULL when it was not recorded. */
 static char *
-env_lookup(const struct launch_record *rec, const struct setting *set)
+env_lookup(const struct launch_record *rec, const struct setting *set,
+    int *given)
 {
 	size_t n = strlen(set->name), i;
 
+	*given = 0;
 	for (i = 0; i < rec->env.n; i++)
 		if (strncmp(rec->env.v[i], set->name, n) == 0 &&
-		    rec->env.v[i][n] == '=')
+		    rec->env.v[i][n] == '=') {
+			*given = 1;
 			return xstrdup(rec->env.v[i] + n + 1);
+		}
 	for (i = 0; i < rec->env_unset.n; i++)
 		if (strcmp(rec->env_unset.v[i], set->name) == 0)
 			return xstrdup("");
@@ -95,13 +104,15 @@ yaml_copy(const struct launch_record *rec)
 }
 
 static char *
-yaml_lookup(const struct launch_record *rec, const struct setting *set)
+yaml_lookup(const struct launch_record *rec, const struct setting *set,
+    int *given)
 {
 	const char *path = yaml_copy(rec);
 	char *keys, *k, *save = NULL, *why = NULL, *v = NULL;
 	struct ydoc d;
 	int node;
 
+	*given = 0;
 	if (path == NULL || ydoc_load(&d, path, &why) == -1) {
 		free(why);
 		return NULL;
@@ -111,11 +122,9 @@ yaml_lookup(const struct launch_record *rec, const struct setting *set)
 	for (k = strtok_r(keys, ".", &save); k != NULL && node != 0;
 	    k = strtok_r(NULL, ".", &save))
 		node = ydoc_is_map(&d, node) ? ydoc_get(&d, node, k) : 0;
-	if (node == 0)
-		v = xstrdup("");
-	else
-		v = xstrdup(ydoc_scalar(&d, node) != NULL ?
-		    ydoc_scalar(&d, node) : "");
+	*given = node != 0;
+	v = xstrdup(node != 0 && ydoc_scalar(&d, node) != NULL ?
+	    ydoc_scalar(&d, node) : "");
 	free(keys);
 	ydoc_free(&d);
 	return v;
@@ -131,18 +140,17 @@ leading(const char *v)
 	return end != v ? n : -1;
 }
 
-/* The state of SET at value V ("" not given), with a detail to show. */
+/* The state of SET at value V (GIVEN or not), with a detail to show. */
 static enum setting_state
-judge(const struct setting *set, const char *v, char **detail)
+judge(const struct setting *set, const char *v, int given, char **detail)
 {
-	int given = *v != '\0';
 	const char *eff = given ? v : set->dflt != NULL ? set->dflt : "";
 	int on;
 
 	*detail = NULL;
 	switch (set->test) {
 	case TEST_PRESENT:
-		if (given && set->kind == SET_FLAG && *set->want != '\0')
+		if (given && *v != '\0' && *set->want != '\0')
 			*detail = xstrdup(v);
 		return given ? STATE_ON : STATE_OFF;
 	case TEST_SHOW:
@@ -225,13 +233,14 @@ launch_env(const struct summary *s, const char *name)
 	const char *v;
 	char *got = NULL, *one;
 	size_t i;
+	int given;
 
 	if (data_env(s, name, &v) == 1)
 		return xstrdup(v);
 	for (i = 0; j != NULL && i < j->n; i++) {
 		if (!launch_profiled(&j->recs[i]))
 			continue;
-		if ((one = env_lookup(&j->recs[i], &set)) == NULL ||
+		if ((one = env_lookup(&j->recs[i], &set, &given)) == NULL ||
 		    (got != NULL && strcmp(got, one) != 0)) {
 			free(one);
 			free(got);
@@ -270,13 +279,15 @@ setting_state(const struct summary *s, const struct setting *set,
 	const char *dv;
 	char *v, *d;
 	size_t i, seen = 0;
+	int given;
 
 	*detail = NULL;
 	*applies = 1;
 	if (set->kind == SET_ENV && (i = data_env(s, set->name, &dv)) != 0) {
 		if ((int)i == -1)
 			return STATE_MIXED;
-		return judge(set, dv, detail);
+		/* torch_npu writes "" for a variable that is not set */
+		return judge(set, dv, *dv != '\0', detail);
 	}
 	if (j == NULL || profiled(j) == 0) {
 		*detail = xstrdup(j == NULL ? _("no session") :
@@ -288,11 +299,11 @@ setting_state(const struct summary *s, const struct setting *set,
 
 		if (!launch_profiled(rec) || !in_scope(rec, set->scope))
 			continue;
-		if ((v = lookup[set->kind](rec, set)) == NULL) {
+		if ((v = lookup[set->kind](rec, set, &given)) == NULL) {
 			one = STATE_UNKNOWN;
 			d = xstrdup(_("not recorded"));
 		} else
-			one = judge(set, v, &d);
+			one = judge(set, v, given, &d);
 		free(v);
 		if (seen++ == 0) {
 			st = one;
