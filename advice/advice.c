@@ -358,7 +358,9 @@ finding_json(const struct summary *s, const struct finding *f)
 	x = cJSON_AddObjectToObject(o, "evidence");
 	for (i = 0; i < f->nfig; i++)
 		cJSON_AddNumberToObject(x, f->fig[i].key, f->fig[i].value);
+	cJSON_AddStringToObject(o, "reads", f->rule->evidence);
 	cJSON_AddNumberToObject(o, "threshold", f->rule->threshold);
+	cJSON_AddStringToObject(o, "threshold_text", f->rule->threshold_text);
 	if (f->rule->fix != NULL)
 		cJSON_AddStringToObject(o, "fix", _(f->rule->fix));
 	if (f->note != NULL)

@@ -259,31 +259,31 @@ static const struct setting *const packet_settings[] = {
 };
 
 static const struct rule rules[] = {
-	{ "waited-for", N_("collectives in which the rank arrived last, an "
+	{ "waited-for", "collectives in which the rank arrived last, an "
 	    "outlier (Dixon's Q at 99.5 %; 3 standard deviations over 100 "
-	    "ranks)"), 0.10, N_("10 % of its collectives"),
+	    "ranks)", 0.10, "10 % of its collectives",
 	    N_("check this rank's device and host (npu-smi info: health, "
 	    "temperature, AI Core frequency; other load on the host) and its "
 	    "share of the work"), NULL, check_waited_for },
-	{ "wait-ratio", N_("Wait Time Ratio and Synchronization Time Ratio of "
-	    "each rank"), WAIT_RATIO,
-	    N_("ratios above 0.2; the lowest wait ratio below the median by "
-	    "0.1 or 3 x 1.4826 x MAD"),
+	{ "wait-ratio", "Wait Time Ratio and Synchronization Time Ratio of "
+	    "each rank", WAIT_RATIO,
+	    "ratios above 0.2; the lowest wait ratio below the median by "
+	    "0.1 or 3 x 1.4826 x MAD",
 	    N_("check the named rank's device and host, as for waited-for"),
 	    NULL, check_wait_ratio },
-	{ "wait-link", N_("Wait Time Ratio without Synchronization Time "
-	    "Ratio"), WAIT_RATIO, N_("wait ratio above 0.2, no sync ratio "
-	    "above 0.2"),
+	{ "wait-link", "Wait Time Ratio without Synchronization Time "
+	    "Ratio", WAIT_RATIO, "wait ratio above 0.2, no sync ratio "
+	    "above 0.2",
 	    N_("check the links (see slow-link): the HCCS or RoCE port and its "
 	    "switch; keep tensor parallel inside a node"), NULL,
 	    check_wait_link },
-	{ "slow-link", N_("bandwidth of each link against the median of its "
-	    "transport"), 0.20, N_("20 % of the median"),
+	{ "slow-link", "bandwidth of each link against the median of its "
+	    "transport", 0.20, "20 % of the median",
 	    N_("check the link's hardware: the HCCS or RoCE port and its "
 	    "switch, and whether tensor parallel crosses nodes"), NULL,
 	    check_slow_link },
-	{ "small-packets", N_("Size Distribution of each rank's RDMA and SDMA "
-	    "volume"), 0.20, N_("20 % of the volume"),
+	{ "small-packets", "Size Distribution of each rank's RDMA and SDMA "
+	    "volume", 0.20, "20 % of the volume",
 	    N_("send fewer, larger transfers: larger gradient buckets, more "
 	    "micro-batches per step (gradient accumulation)"), packet_settings,
 	    check_small_packets },

@@ -124,13 +124,13 @@ static const struct setting *const log_settings[] = {
 };
 
 static const struct rule rules[] = {
-	{ "launch-blocking", N_("ASCEND_LAUNCH_BLOCKING of the launch"), 1,
-	    N_("set to 1"),
+	{ "launch-blocking", "ASCEND_LAUNCH_BLOCKING of the launch", 1,
+	    "set to 1",
 	    N_("measure without it: it is for finding the operator that "
 	    "fails, and makes every step host-bound"), blocking_settings,
 	    check_launch_blocking },
-	{ "debug-logging", N_("ASCEND_GLOBAL_LOG_LEVEL of the launch"), 3,
-	    N_("below 3 (error)"), NULL, log_settings, check_log_level },
+	{ "debug-logging", "ASCEND_GLOBAL_LOG_LEVEL of the launch", 3,
+	    "below 3 (error)", NULL, log_settings, check_log_level },
 };
 
 const struct family family_environment = {

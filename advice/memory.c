@@ -82,11 +82,11 @@ static const struct setting *const room_settings[] = {
 };
 
 static const struct rule rules[] = {
-	{ "memory-near-limit", N_("peak Total Reserved(MB) of each rank against "
-	    "npu-smi's HBM"), 0.90, N_("90 % of the device's memory"), NULL,
+	{ "memory-near-limit", "peak Total Reserved(MB) of each rank against "
+	    "npu-smi's HBM", 0.90, "90 % of the device's memory", NULL,
 	    near_settings, check_near_limit },
-	{ "memory-headroom", N_("the highest peak Total Reserved(MB) against "
-	    "npu-smi's HBM"), HEADROOM, N_("50 % of the device's memory"),
+	{ "memory-headroom", "the highest peak Total Reserved(MB) against "
+	    "npu-smi's HBM", HEADROOM, "50 % of the device's memory",
 	    NULL, room_settings, check_headroom },
 };
 

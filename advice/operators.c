@@ -285,39 +285,39 @@ static const struct setting *const swiglu_settings[] = {
 };
 
 static const struct rule rules[] = {
-	{ "aicpu-operator", N_("AI_CPU tasks of each operator type"),
-	    AICPU_LONG_US, N_("a task of 20 us"),
+	{ "aicpu-operator", "AI_CPU tasks of each operator type",
+	    AICPU_LONG_US, "a task of 20 us",
 	    N_("AI_CPU runs what AI Core does not: look at the operator's "
 	    "input types (int64, double) and shapes, or a fused replacement"),
 	    NULL, check_aicpu },
-	{ "dynamic-shape", N_("OP State of each operator type"), 0,
-	    N_("any instance dynamic"),
+	{ "dynamic-shape", "OP State of each operator type", 0,
+	    "any instance dynamic",
 	    N_("pad the inputs to a few fixed shapes, so that the operator is "
 	    "compiled once"), NULL, check_dynamic },
-	{ "low-pipe-utilisation", N_("the *_ratio columns of PipeUtilization"),
-	    LOW_PIPE, N_("every ratio below 0.4, in an operator of 5 % of the "
-	    "device time"),
+	{ "low-pipe-utilisation", "the *_ratio columns of PipeUtilization",
+	    LOW_PIPE, "every ratio below 0.4, in an operator of 5 % of the "
+	    "device time",
 	    N_("look at the operator's shapes and formats (tiling, "
 	    "alignment to 16 elements), or a fused replacement"), NULL,
 	    check_low_pipe },
-	{ "dominant-operator", N_("the share of device time of the first "
-	    "operator that is not a matrix multiply or attention"), 0.30,
-	    N_("30 % of the device time"),
+	{ "dominant-operator", "the share of device time of the first "
+	    "operator that is not a matrix multiply or attention", 0.30,
+	    "30 % of the device time",
 	    N_("look at why it runs so long or so often: a data type or "
 	    "format conversion (Cast, TransData) that a fused kernel or a "
 	    "bf16 path avoids"), NULL, check_dominant },
-	{ "unfused-attention", N_("SoftmaxV2, SoftmaxGrad, ScaledMaskedSoftmax "
-	    "kernels without FlashAttentionScore"), 1,
-	    N_("once a step on each rank"), NULL, flash_settings,
+	{ "unfused-attention", "SoftmaxV2, SoftmaxGrad, ScaledMaskedSoftmax "
+	    "kernels without FlashAttentionScore", 1,
+	    "once a step on each rank", NULL, flash_settings,
 	    check_attention },
-	{ "unfused-rmsnorm", N_("Rsqrt kernels without RmsNorm"), 1,
-	    N_("once a step on each rank"), NULL, rmsnorm_settings,
+	{ "unfused-rmsnorm", "Rsqrt kernels without RmsNorm", 1,
+	    "once a step on each rank", NULL, rmsnorm_settings,
 	    check_rmsnorm },
-	{ "unfused-rotary", N_("Neg kernels without RotaryPositionEmbedding "
-	    "or RotaryMul"), 1, N_("once a step on each rank"), NULL,
+	{ "unfused-rotary", "Neg kernels without RotaryPositionEmbedding "
+	    "or RotaryMul", 1, "once a step on each rank", NULL,
 	    rotary_settings, check_rotary },
-	{ "unfused-swiglu", N_("Swish, SiluGrad kernels without SwiGlu"), 1,
-	    N_("once a step on each rank"), NULL, swiglu_settings,
+	{ "unfused-swiglu", "Swish, SiluGrad kernels without SwiGlu", 1,
+	    "once a step on each rank", NULL, swiglu_settings,
 	    check_swiglu },
 };
 

@@ -66,9 +66,9 @@ struct advice;
 
 struct rule {
 	const char		*id;
-	const char		*evidence;	/* N_(): the figure it reads */
+	const char		*evidence;	/* the figure it reads */
 	double			 threshold;
-	const char		*threshold_text;	/* N_(): with its unit */
+	const char		*threshold_text;	/* with its unit */
 	const char		*fix;	/* N_(): what to do besides the settings */
 	const struct setting *const *settings;	/* NULL-terminated, or NULL */
 	void			(*check)(const struct rule *, struct advice *);

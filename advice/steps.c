@@ -368,23 +368,23 @@ static const struct setting *const stage_settings[] = {
 
 static const struct rule rules[] = {
 	{ "exposed-communication",
-	    N_("Communication(Not Overlapped) - Bubble, the lowest tenth of "
-	    "the ranks"), 0.10, N_("10 % of the step"),
+	    "Communication(Not Overlapped) - Bubble, the lowest tenth of "
+	    "the ranks", 0.10, "10 % of the step",
 	    NULL, exposed_settings, check_exposed },
-	{ "pipeline-bubble", N_("Bubble, the median of the ranks (pp > 1)"),
-	    0.10, N_("10 % of the step"), NULL, bubble_settings,
+	{ "pipeline-bubble", "Bubble, the median of the ranks (pp > 1)",
+	    0.10, "10 % of the step", NULL, bubble_settings,
 	    check_bubble },
-	{ "host-bound", N_("Free, each rank"), 0.10, N_("10 % of the step"),
+	{ "host-bound", "Free, each rank", 0.10, "10 % of the step",
 	    NULL, host_settings, check_host_bound },
-	{ "slow-rank", N_("Computing and Free against the median of the "
-	    "rank's pipeline stage"), 0.05,
-	    N_("5 % of the step, or 3 x 1.4826 x MAD when larger"),
+	{ "slow-rank", "Computing and Free against the median of the "
+	    "rank's pipeline stage", 0.05,
+	    "5 % of the step, or 3 x 1.4826 x MAD when larger",
 	    N_("check these ranks' devices and hosts (npu-smi info: health, "
 	    "temperature, AI Core frequency; other load on the host) and "
 	    "their share of the work (data, MoE routing)"), NULL,
 	    check_slow_rank },
-	{ "slow-stage", N_("Computing + Free of each pipeline stage"), 0.05,
-	    N_("5 % of the mean step"), NULL, stage_settings,
+	{ "slow-stage", "Computing + Free of each pipeline stage", 0.05,
+	    "5 % of the mean step", NULL, stage_settings,
 	    check_slow_stage },
 };
 
