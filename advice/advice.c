@@ -396,15 +396,15 @@ void
 advice_html(const struct summary *s, FILE *fp)
 {
 	size_t i, k;
-	char *who, *lab, *st;
+	char *lab, *st;
 
 	fputs("<ul>\n", fp);
 	if (s->nf == 0)
 		fputs("<li>none</li>\n", fp);
 	for (i = 0; i < s->nf; i++) {
 		const struct finding *f = &s->f[i];
+		char *who = finding_ranks(s, f);
 
-		who = finding_ranks(s, f);
 		fputs("<li><span class=\"finding\">", fp);
 		html_text(fp, f->rule->id);
 		fputs("</span> ", fp);

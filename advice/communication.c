@@ -22,7 +22,7 @@ check_waited_for(const struct rule *rule, struct advice *a)
 	const struct summary *s = a->s;
 	struct finding *f = NULL;
 	size_t i, worst = 0;
-	char lab[LABEL_MAX + 32], lab2[LABEL_MAX];
+	char lab[LABEL_MAX + 32];
 
 	for (i = 0; i < s->nr; i++) {
 		const struct rank_data *r = &s->r[i];
@@ -38,10 +38,12 @@ check_waited_for(const struct rule *rule, struct advice *a)
 	}
 	if (f == NULL)
 		return;
-	if (f->nwho > 1)
+	if (f->nwho > 1) {
+		char one[LABEL_MAX];
+
 		snprintf(lab, sizeof(lab), _("the most, %s; "),
-		    rank_label(&s->r[worst], lab2, sizeof(lab2)));
-	else
+		    rank_label(&s->r[worst], one, sizeof(one)));
+	} else
 		*lab = '\0';
 	finding_text(f, _("the collectives wait for it: last to arrive, an "
 	    "outlier, in %zu of its %zu collectives (%sthreshold %.0f %% of "
@@ -94,38 +96,48 @@ waiting(const struct summary *s, const size_t *who, size_t n, int sync,
  * below the median of all, by the larger of 0.1 and 3 robust standard
  * deviations (eight ranks that all wait alike wait for no one of them).
  */
+/*
+ * Does the lowest of the N wait ratios V stand out below their median by
+ * the margin?  Its index in *LOW, the median in *MED.
+ */
+static int
+stands_out(const double *v, size_t n, size_t *low, double *med)
+{
+	double *c = xcalloc(n + 1, sizeof(*c)), sd;
+	size_t i;
+
+	*low = 0;
+	for (i = 1; i < n; i++)
+		if (v[i] < v[*low])
+			*low = i;
+	memcpy(c, v, n * sizeof(*c));
+	*med = median(c, n);
+	free(c);
+	sd = n >= 3 ? robust_sd(v, n, *med) : 0;
+	return *med - v[*low] > fmax(RATIO_MARGIN, 3 * sd);
+}
+
 static void
 check_wait_ratio(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, i, low = 0, k;
-	double *v = xcalloc(s->nr + 1, sizeof(*v)), *c, med, sd;
+	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, low, k;
+	double *v = xcalloc(s->nr + 1, sizeof(*v)), med;
 	char *list;
-	struct finding *f;
 
 	n = ratios(s, who, v);
 	list = waiting(s, who, n, 1, &k);
-	if (n >= 2 && k > 0) {
-		for (i = 1; i < n; i++)
-			if (v[i] < v[low])
-				low = i;
-		c = xcalloc(n + 1, sizeof(*c));
-		memcpy(c, v, n * sizeof(*c));
-		med = median(c, n);
-		sd = n >= 3 ? robust_sd(v, n, med) : 0;
-		free(c);
-		if (med - v[low] > fmax(RATIO_MARGIN, 3 * sd)) {
-			f = finding_new(a, rule);
-			finding_who(f, who[low]);
-			finding_text(f, _("ranks %s wait and synchronise "
-			    "(Wait and Synchronization Time Ratios above %.1f) "
-			    "for it: its wait ratio %.3f is below the median "
-			    "%.3f by more than %.1f, or 3 x 1.4826 x MAD when "
-			    "larger"), list, WAIT_RATIO, v[low], med,
-			    RATIO_MARGIN);
-			finding_figure(f, "wait_ratio", v[low]);
-			finding_figure(f, "median_wait_ratio", med);
-		}
+	if (n >= 2 && k > 0 && stands_out(v, n, &low, &med)) {
+		struct finding *f = finding_new(a, rule);
+
+		finding_who(f, who[low]);
+		finding_text(f, _("ranks %s wait and synchronise (Wait and "
+		    "Synchronization Time Ratios above %.1f) for it: its wait "
+		    "ratio %.3f is below the median %.3f by more than %.1f, or 3 "
+		    "x 1.4826 x MAD when larger"), list, WAIT_RATIO, v[low], med,
+		    RATIO_MARGIN);
+		finding_figure(f, "wait_ratio", v[low]);
+		finding_figure(f, "median_wait_ratio", med);
 	}
 	free(list);
 	free(who);
@@ -137,17 +149,17 @@ static void
 check_wait_link(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, i, k, ks;
+	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, k, ks;
 	double *v = xcalloc(s->nr + 1, sizeof(*v));
 	char *list, *sync;
-	struct finding *f;
 
 	n = ratios(s, who, v);
 	list = waiting(s, who, n, 0, &k);
 	sync = waiting(s, who, n, 1, &ks);
 	if (n >= 2 && k > 0 && ks == 0) {
-		f = finding_new(a, rule);
-		for (i = 0; i < n; i++)
+		struct finding *f = finding_new(a, rule);
+
+		for (size_t i = 0; i < n; i++)
 			if (v[i] > WAIT_RATIO)
 				finding_who(f, who[i]);
 		finding_text(f, _("they wait (Wait Time Ratio above %.1f) without "

@@ -41,12 +41,12 @@ env_finding(const struct rule *rule, struct advice *a, const char *name,
 	const struct summary *s = a->s;
 	char *launch = launch_env(s, name);
 	struct finding *f = NULL;
-	const char *v;
 	size_t i;
 
 	*value = NULL;
 	for (i = 0; i < s->nr; i++) {
-		v = rank_env(&s->r[i], name);
+		const char *v = rank_env(&s->r[i], name);
+
 		if (v == NULL)
 			v = launch;
 		if (v == NULL || !bad(v))

@@ -94,12 +94,14 @@ static const char *
 yaml_copy(const struct launch_record *rec)
 {
 	size_t i;
-	const char *to;
 
-	for (i = 0; i < rec->copies.n; i++)
-		if ((to = strstr(rec->copies.v[i], " -> ")) != NULL &&
+	for (i = 0; i < rec->copies.n; i++) {
+		const char *to = strstr(rec->copies.v[i], " -> ");
+
+		if (to != NULL &&
 		    (ends_with(to, ".yaml") || ends_with(to, ".yml")))
 			return to + 4;
+	}
 	return NULL;
 }
 
@@ -257,12 +259,14 @@ launch_flag(const struct summary *s, const char *name)
 {
 	const struct journal *j = s->opts.journal;
 	size_t i;
-	char *v;
 
-	for (i = 0; j != NULL && i < j->n; i++)
-		if (launch_profiled(&j->recs[i]) &&
-		    (v = argv_flag(&j->recs[i], name)) != NULL)
+	for (i = 0; j != NULL && i < j->n; i++) {
+		char *v = launch_profiled(&j->recs[i]) ?
+		    argv_flag(&j->recs[i], name) : NULL;
+
+		if (v != NULL)
 			return v;
+	}
 	return NULL;
 }
 

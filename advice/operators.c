@@ -152,7 +152,6 @@ check_dominant(const struct rule *rule, struct advice *a)
 	const struct optab *t = a->s->ops;
 	struct op **v;
 	size_t i;
-	struct finding *f;
 
 	if (t == NULL || !(t->total > 0))
 		return;
@@ -160,7 +159,8 @@ check_dominant(const struct rule *rule, struct advice *a)
 	for (i = 0; v[i] != NULL && expected_leader(v[i]->type); i++)
 		;
 	if (v[i] != NULL && v[i]->total >= rule->threshold * t->total) {
-		f = finding_new(a, rule);
+		struct finding *f = finding_new(a, rule);
+
 		finding_text(f, _("%s (%s) takes %.1f %% of the device time of "
 		    "all operators (threshold %.0f %%; matrix multiplies and "
 		    "attention, which lead a transformer, do not count)"),
@@ -213,7 +213,6 @@ check_unfused(const struct rule *rule, struct advice *a,
 	double count = 0, time = 0, fused = 0, per_step;
 	char *types = xstrdup(""), *x;
 	size_t i;
-	struct finding *f;
 
 	if (t == NULL || a->s->ops_steps == 0) {
 		free(types);
@@ -236,7 +235,8 @@ check_unfused(const struct rule *rule, struct advice *a,
 	free(v);
 	per_step = count / (double)a->s->ops_steps;
 	if (fused == 0 && per_step >= rule->threshold) {
-		f = finding_new(a, rule);
+		struct finding *f = finding_new(a, rule);
+
 		finding_text(f, _("unfused %s: %s kernels, %.0f a step on each "
 		    "rank (%.1f %% of the device time), and no %s kernel"),
 		    _(form->what), types, per_step,

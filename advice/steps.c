@@ -83,14 +83,14 @@ static void
 check_exposed(const struct rule *rule, struct advice *a)
 {
 	size_t *who, n;
-	double *v, low, med;
-	struct finding *f;
+	double *v, low;
 
 	n = shares(a->s, exposed, &who, &v);
 	low = n > 0 ? stat_of(v, n, 0.10) : NAN;
 	if (n > 0 && low > rule->threshold) {
-		med = stat_of(v, n, 0);
-		f = finding_new(a, rule);
+		double med = stat_of(v, n, 0);
+		struct finding *f = finding_new(a, rule);
+
 		name_above(f, who, v, n, rule->threshold);
 		finding_text(f, _("exposed communication (not overlapped, "
 		    "receives left out) is %.1f %% of the step (median; %.1f %% "
@@ -121,20 +121,20 @@ check_bubble(const struct rule *rule, struct advice *a)
 {
 	size_t *who, n;
 	double *v, med;
-	long m;
-	struct finding *f;
 
 	n = shares(a->s, bubble, &who, &v);
 	med = n > 0 ? stat_of(v, n, 0) : NAN;
 	if (n > 0 && (!a->layout || a->pp > 1) && med > rule->threshold) {
-		f = finding_new(a, rule);
+		struct finding *f = finding_new(a, rule);
+		long m = micro_batches(a);
+
 		name_above(f, who, v, n, rule->threshold);
 		finding_text(f, _("the pipeline bubble (Bubble: waiting to "
 		    "receive from the next or previous stage) is %.1f %% of "
 		    "the step (median; threshold %.0f %%)"), 100 * med,
 		    100 * rule->threshold);
 		finding_figure(f, "share_median", med);
-		if ((m = micro_batches(a)) > 0 && a->pp > 1) {
+		if (m > 0 && a->pp > 1) {
 			finding_note(f, _("%ld micro-batches a step with pp %d: "
 			    "1F1B idles (pp - 1) / (micro-batches + pp - 1) = "
 			    "%.0f %% of the time"), m, a->pp,
@@ -164,8 +164,6 @@ check_host_bound(const struct rule *rule, struct advice *a)
 {
 	size_t *who, n, i, worst = 0, named = 0;
 	double *v, *mine;
-	char lab[LABEL_MAX + 2], *lb;
-	struct finding *f;
 
 	n = shares(a->s, free_part, &who, &v);
 	mine = xcalloc(n + 1, sizeof(*mine));
@@ -176,7 +174,9 @@ check_host_bound(const struct rule *rule, struct advice *a)
 			mine[named++] = v[i];
 		}
 	if (named > 0) {
-		f = finding_new(a, rule);
+		struct finding *f = finding_new(a, rule);
+		char lab[LABEL_MAX + 2], *lb;
+
 		name_above(f, who, v, n, rule->threshold);
 		finding_text(f, _("Free is %.1f %% of the step (median; the most "
 		    "%.1f %%%s; threshold %.0f %%): the device waits for the "
@@ -302,7 +302,6 @@ check_slow_stage(const struct rule *rule, struct advice *a)
 	double *sum, lo = INFINITY, hi = -INFINITY, step = 0;
 	size_t *n, i, ranks = 0;
 	int p, worst = 0, best = 0;
-	struct finding *f;
 
 	if (!a->layout || a->pp <= 1)
 		return;
@@ -331,7 +330,8 @@ check_slow_stage(const struct rule *rule, struct advice *a)
 	}
 	step = ranks > 0 ? step / ranks : 0;
 	if (ranks > 0 && hi - lo > rule->threshold * step) {
-		f = finding_new(a, rule);
+		struct finding *f = finding_new(a, rule);
+
 		for (i = 0; i < s->nr; i++)
 			if (s->r[i].steps_why == NULL && s->r[i].rank >= 0 &&
 			    rank_stage(&s->r[i]) == worst)

@@ -83,13 +83,14 @@ new_record(struct launch_record *rec, const char *path, char *const argv[])
 static void
 add_env(struct launch_record *rec, const struct plan *p)
 {
-	const char *v;
+	for (size_t i = 0; i < p->record_env.n; i++) {
+		const char *v = getenv(p->record_env.v[i]);
 
-	for (size_t i = 0; i < p->record_env.n; i++)
-		if ((v = getenv(p->record_env.v[i])) != NULL)
+		if (v != NULL)
 			strv_pushf(&rec->env, "%s=%s", p->record_env.v[i], v);
 		else
 			strv_push(&rec->env_unset, p->record_env.v[i]);
+	}
 }
 
 /*

@@ -296,14 +296,15 @@ cann_loaded(void)
 static int
 hbm_mb(const char *text)
 {
-	const char *line, *p, *pair;
+	const char *line, *p;
 	long total, least = 0;
 
 	if (text == NULL || strstr(text, "HBM-Usage(MB)") == NULL)
 		return 0;
 	for (line = text; *line != '\0'; line = p + (*p != '\0')) {
+		const char *pair = NULL;
+
 		p = line + strcspn(line, "\n");
-		pair = NULL;
 		for (const char *q = line; q < p; q++)
 			if (q[0] == ' ' && q[1] == '/' && q[2] == ' ')
 				pair = q + 3;

@@ -160,7 +160,7 @@ memory_print(const struct summary *s, const void *state, struct out *o)
 static cJSON *
 memory_json(const struct summary *s, const void *state)
 {
-	cJSON *j = cJSON_CreateObject(), *a, *x;
+	cJSON *j = cJSON_CreateObject(), *a;
 	size_t i;
 
 	if (s->opts.device_mb > 0)
@@ -170,8 +170,8 @@ memory_json(const struct summary *s, const void *state)
 	a = cJSON_AddArrayToObject(j, "ranks");
 	for (i = 0; i < s->nr; i++) {
 		const struct rank_data *r = &s->r[i];
+		cJSON *x = cJSON_CreateObject();
 
-		x = cJSON_CreateObject();
 		json_rank(x, "rank", r->rank);
 		if (isnan(r->mem_peak_mb))
 			cJSON_AddStringToObject(x, "why", r->mem_why != NULL ?
