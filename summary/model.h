@@ -1,7 +1,8 @@
 /*
- * The summary's model: what was read from each rank, the findings, and
- * the table of summaries (one file each: steps.c, ops.c, cluster.c,
- * wait.c, links.c).  Internal to summary/.
+ * The summary's model: what was read from each rank, the table of
+ * summaries (one file each: steps.c, ops.c, cluster.c, wait.c, links.c,
+ * memory.c), and the findings the advice rules (advice/) make of it.
+ * Internal to summary/ and advice/.
  */
 #ifndef MSPROF_SUMMARY_MODEL_H
 #define MSPROF_SUMMARY_MODEL_H
