@@ -33,6 +33,10 @@ struct plan {
 
 	/* Filled in by msprof-exec for the injector. */
 	char		*session, *shim, *launchtab;
+	/* The environment variables to record of each launch (advice). */
+	struct strv	 record_env;
+	/* For the report: the device memory npu-smi showed, MB; 0 unknown. */
+	int		 device_mb;
 };
 
 void	plan_defaults(struct plan *);

@@ -19,6 +19,7 @@
 #include "shim/envfix.h"
 #include "shim/resolve.h"
 #include "analyse.h"
+#include "advice/advice.h"
 #include "engines/dynamic.h"
 #include "common/install.h"
 #include "common/journal.h"
@@ -644,6 +645,7 @@ start(struct options *o, struct job *j, const struct install *in,
 	o->plan.session = xstrdup(*session);
 	o->plan.shim = xstrdup(in->shim);
 	o->plan.launchtab = xstrdup(in->launchtab);
+	advice_env_names(&o->plan.record_env);
 	plan_path = xasprintf("%s/%s", *session, SESSION_PLAN);
 	if (plan_write(&o->plan, plan_path) == -1)
 		err(EX_CANTCREAT, _("cannot write %s"), plan_path);
@@ -782,7 +784,7 @@ main(int argc, char **argv)
 	settle_existing(&o, &j, argv);
 	if (!o.skip_checks &&
 	    (status = preflight(j.python, o.cann_env, j.facts.script,
-	    o.quiet)) != 0)
+	    o.quiet, &o.plan.device_mb)) != 0)
 		goto out;
 	confirm(&o, &j.facts);
 	start(&o, &j, &in, &tab, &session, &log, &end);
