@@ -107,7 +107,6 @@ char		*finding_ranks(const struct summary *, const struct finding *);
 
 /* Robust figures over the ranks (stats.c). */
 double		 median(double *v, size_t n);		/* sorts V */
-double		 quantile(double *v, size_t n, double q);	/* sorts V */
 /* 1.4826 x the median absolute deviation: a robust standard deviation. */
 double		 robust_sd(const double *v, size_t n, double med);
 

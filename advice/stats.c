@@ -1,5 +1,5 @@
 /*
- * Robust figures over the ranks: the median and quantiles, and the median
+ * Robust figures over the ranks: the median, and the median
  * absolute deviation, which a few odd ranks do not move (a mean and a
  * standard deviation follow the very rank they are to find).
  */
@@ -24,19 +24,6 @@ median(double *v, size_t n)
 		return NAN;
 	qsort(v, n, sizeof(*v), by_value);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* The nearest-rank quantile Q (0 < Q <= 1): the value at or below it. */
-double
-quantile(double *v, size_t n, double q)
-{
-	size_t k;
-
-	if (n == 0)
-		return NAN;
-	qsort(v, n, sizeof(*v), by_value);
-	k = (size_t)ceil(q * (double)n);
-	return v[k > 0 ? k - 1 : 0];
 }
 
 double

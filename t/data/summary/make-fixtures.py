@@ -225,6 +225,15 @@ def slow_rank(rs):
             r.elapse, r.wait_ratio, r.sync_ratio = 30.0 + 0.01 * r.rank, 0.6, 0.5
 
 
+def slow_rank_many(rs):
+    """Rank 3 of 12 slow: the others wait for it, at least the lowest tenth
+    of them too (a collective of the whole job), so that only rank 3 is
+    without that wait; steps and communication only."""
+    slow_rank(rs)
+    for r in rs:
+        r.files = {"steps", "comm"}
+
+
 def slow_link(rs):
     rs[1].links[2] = ("RDMA", 64.0, 64.0)
 
@@ -510,6 +519,7 @@ def main():
                         ("launch-blocking", launch_blocking), ("log-level", log_level)):
         cluster(name, plant)
     cluster("noisy", noisy, n=8, layout=(1, 1, 8))
+    cluster("slow-rank-many", slow_rank_many, n=12, layout=(1, 1, 12))
     cluster("slow-stage", slow_stage, layout=(1, 2, 2))
     cluster("bubble", bubble, layout=(1, 2, 2))
     root, ranks = cluster("db", slow_link)
