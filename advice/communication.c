@@ -53,14 +53,18 @@ check_waited_for(const struct rule *rule, struct advice *a)
 	finding_figure(f, "collectives", (double)s->r[worst].collectives);
 }
 
-/* The ranks with ratios: their indexes and wait ratios; how many. */
+/*
+ * The ranks with ratios, of pipeline stage P when there are STAGES (all
+ * of them with one): their indexes and wait ratios; how many.
+ */
 static size_t
-ratios(const struct summary *s, size_t *who, double *v)
+ratios(const struct summary *s, int stages, int p, size_t *who, double *v)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nr; i++)
-		if (!isnan(s->r[i].wait_ratio)) {
+		if (!isnan(s->r[i].wait_ratio) &&
+		    (stages == 1 || rank_stage(&s->r[i]) == p)) {
 			who[n] = i;
 			v[n++] = s->r[i].wait_ratio;
 		}
@@ -90,15 +94,9 @@ waiting(const struct summary *s, const size_t *who, size_t n, int sync,
 }
 
 /*
- * msprof's rule: ranks that wait (Wait Time Ratio above 0.2) and
- * synchronise (Synchronization Time Ratio above 0.2) wait for the rank
- * with the lowest wait ratio; named only when that ratio stands out
- * below the median of all, by the larger of 0.1 and 3 robust standard
- * deviations (eight ranks that all wait alike wait for no one of them).
- */
-/*
  * Does the lowest of the N wait ratios V stand out below their median by
- * the margin?  Its index in *LOW, the median in *MED.
+ * the larger of RATIO_MARGIN and 3 robust standard deviations (of three
+ * ratios or more)?  Its index in *LOW, the median in *MED.
  */
 static int
 stands_out(const double *v, size_t n, size_t *low, double *med)
@@ -117,29 +115,61 @@ stands_out(const double *v, size_t n, size_t *low, double *med)
 	return *med - v[*low] > fmax(RATIO_MARGIN, 3 * sd);
 }
 
+/* The rank the others of its pipeline stage wait for: the rule's figures. */
+struct waited {
+	size_t	 who;		/* index of the rank */
+	double	 ratio, med;	/* its wait ratio, its stage's median */
+	char	*list;		/* the ranks of its stage that wait for it */
+};
+
+/*
+ * msprof's rule: ranks that wait (Wait Time Ratio above 0.2) and
+ * synchronise (Synchronization Time Ratio above 0.2) wait for the rank
+ * with the lowest wait ratio; named only when that ratio stands out below
+ * the median (eight ranks that all wait alike wait for no one of them).
+ * The peers are the ranks of one pipeline stage: at a collective of
+ * several stages (the gradient norm's, the embedding's) the stages arrive
+ * in their order by construction, those that finish their backward pass
+ * first waiting for the first stage, which the rule would name on a
+ * healthy job.  The stage whose lowest ratio stands out most is named.
+ */
 static void
 check_wait_ratio(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
 	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, low, k;
 	double *v = xcalloc(s->nr + 1, sizeof(*v)), med;
+	struct waited w = { 0, 0, 0, NULL };
+	int p, stages = a->pp > 1 ? a->pp : 1;
 	char *list;
 
-	n = ratios(s, who, v);
-	list = waiting(s, who, n, 1, &k);
-	if (n >= 2 && k > 0 && stands_out(v, n, &low, &med)) {
+	for (p = 0; p < stages; p++) {
+		n = ratios(s, stages, p, who, v);
+		if (n < 2 || !stands_out(v, n, &low, &med) ||
+		    (w.list != NULL && med - v[low] <= w.med - w.ratio))
+			continue;
+		list = waiting(s, who, n, 1, &k);
+		if (k == 0) {
+			free(list);
+			continue;
+		}
+		free(w.list);
+		w = (struct waited){ who[low], v[low], med, list };
+	}
+	if (w.list != NULL) {
 		struct finding *f = finding_new(a, rule);
 
-		finding_who(f, who[low]);
+		finding_who(f, w.who);
 		finding_text(f, _("ranks %s wait and synchronise (Wait and "
 		    "Synchronization Time Ratios above %.1f) for it: its wait "
-		    "ratio %.3f is below the median %.3f by more than %.1f, or 3 "
-		    "x 1.4826 x MAD when larger"), list, WAIT_RATIO, v[low], med,
+		    "ratio %.3f is below the median %.3f of its peers, the ranks "
+		    "of its pipeline stage, by more than %.1f, or 3 x 1.4826 x "
+		    "MAD when larger"), w.list, WAIT_RATIO, w.ratio, w.med,
 		    RATIO_MARGIN);
-		finding_figure(f, "wait_ratio", v[low]);
-		finding_figure(f, "median_wait_ratio", med);
+		finding_figure(f, "wait_ratio", w.ratio);
+		finding_figure(f, "median_wait_ratio", w.med);
 	}
-	free(list);
+	free(w.list);
 	free(who);
 	free(v);
 }
@@ -153,7 +183,7 @@ check_wait_link(const struct rule *rule, struct advice *a)
 	double *v = xcalloc(s->nr + 1, sizeof(*v));
 	char *list, *sync;
 
-	n = ratios(s, who, v);
+	n = ratios(s, 1, 0, who, v);
 	list = waiting(s, who, n, 0, &k);
 	sync = waiting(s, who, n, 1, &ks);
 	if (n >= 2 && k > 0 && ks == 0) {
@@ -278,9 +308,9 @@ static const struct rule rules[] = {
 	    "temperature, AI Core frequency; other load on the host) and its "
 	    "share of the work"), NULL, check_waited_for },
 	{ "wait-ratio", "Wait Time Ratio and Synchronization Time Ratio of "
-	    "each rank", WAIT_RATIO,
-	    "ratios above 0.2; the lowest wait ratio below the median by "
-	    "0.1 or 3 x 1.4826 x MAD",
+	    "each rank, against the ranks of its pipeline stage", WAIT_RATIO,
+	    "ratios above 0.2; the lowest wait ratio below its stage's median "
+	    "by 0.1 or 3 x 1.4826 x MAD",
 	    N_("check the named rank's device and host, as for waited-for"),
 	    NULL, check_wait_ratio },
 	{ "wait-link", "Wait Time Ratio without Synchronization Time "

@@ -126,6 +126,8 @@ static const struct {
 	{ "slow-stage", "slow-stage@2,3", "" },
 	{ "noisy", "", "" },		/* spread evenly: no rank stands out */
 	{ "uniform-wait", "", "" },	/* all wait alike: for no one of them */
+	/* pp 4: stages wait for stage 0 by construction, not for a rank */
+	{ "pipe-wait", "", "" },
 	{ "exposed-comm", "exposed-communication@0,1,2,3", "" },
 	{ "bubble", "pipeline-bubble@0,1,2,3", "" },
 	{ "unfused", "unfused-attention unfused-rmsnorm unfused-rotary "

@@ -234,6 +234,20 @@ def slow_rank_many(rs):
         r.files = {"steps", "comm"}
 
 
+def pipe_wait(rs):
+    """pp 4, healthy: at the collectives of all the stages (the gradient
+    norm's) the later stages, done with their backward pass first, wait
+    for stage 0, one stage after the other; no rank waits within its
+    stage."""
+    for r in rs:
+        stage = r.rank // 2
+        r.elapse = 10.0 + 3.0 * stage + 0.013 * r.rank
+        if stage == 0:
+            r.wait_ratio, r.sync_ratio = 0.05 + 0.001 * r.rank, 0.02
+        else:
+            r.wait_ratio, r.sync_ratio = 0.3 + 0.01 * stage + 0.001 * r.rank, 0.25
+
+
 def slow_link(rs):
     rs[1].links[2] = ("RDMA", 64.0, 64.0)
 
@@ -522,6 +536,7 @@ def main():
     cluster("slow-rank-many", slow_rank_many, n=12, layout=(1, 1, 12))
     cluster("slow-stage", slow_stage, layout=(1, 2, 2))
     cluster("bubble", bubble, layout=(1, 2, 2))
+    cluster("pipe-wait", pipe_wait, n=8, layout=(1, 4, 2))
     root, ranks = cluster("db", slow_link)
     write_db(root, ranks)
     root, ranks = cluster("mixed-export", slow_rank)
