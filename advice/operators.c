@@ -10,18 +10,28 @@
  * npu_rotary_position_embedding (mindspeed/core/fusions/, 028de58), whose
  * aclnn kernels are FlashAttentionScore(Grad), RmsNorm(Grad), SwiGlu(Grad)
  * and RotaryPositionEmbedding(Grad) (RotaryMul for the older
- * npu_rotary_mul).  Their unfused paths are PyTorch operators, each an
- * aclnn kernel named by the l0op it runs (CANN's ops: aclnnSoftmax runs
- * SoftmaxV2, aclnnSilu Swish, aclnnSiluBackward SiluGrad, aclnnRsqrt
- * Rsqrt): softmax for attention (or ScaledMaskedSoftmax with MindSpeed's
- * fused softmax), x * rsqrt(mean(x^2) + eps) for RMSNorm (fused_rms_norm.py's
- * unfused_rmsnorm), silu(a) * b for SwiGLU, and (t * cos) +
- * (rotate_half(t) * sin) for rotary embedding, whose rotate_half negates
- * half of t (Neg).  msprof-analyze's timeline_fusion_ops.yaml lists the
- * same PyTorch sequences.  A marker kernel that only the unfused form
- * runs, at least once a step on each rank, with no fused kernel at all,
- * is the finding.
- */
+ * npu_rotary_mul; AddRmsNorm for npu_add_rms_norm).  Their unfused paths
+ * are PyTorch operators, each an aclnn kernel named by the l0op it runs
+ * (CANN's ops: aclnnSoftmax runs SoftmaxV2, aclnnSilu Swish,
+ * aclnnSiluBackward SiluGrad, aclnnRsqrt Rsqrt): softmax for attention (or
+ * ScaledMaskedSoftmax(Grad) with MindSpeed's fused softmax, op-plugin's
+ * aclops, and ScaledMaskedSoftmaxV2 and ScaledMaskedSoftmaxGradV2 where
+ * its aclnn path runs), x * rsqrt(mean(x^2) + eps) for RMSNorm
+ * (fused_rms_norm.py's unfused_rmsnorm), silu(a) * b for SwiGLU, and
+ * (t * cos) + (rotate_half(t) * sin) for rotary embedding, whose
+ * rotate_half negates half of t (Neg).  msprof-analyze's
+ * timeline_fusion_ops.yaml lists the same PyTorch sequences.  A marker
+ * kernel that only the unfused form runs, with no fused kernel at all, is
+ * the finding.
+ *
+ * Swish, Rsqrt and Neg also run outside those forms: the SiLU of a
+ * diffusion transformer's time embedding (MindSpeed-MM's Wan DiT, a few a
+ * step), Mamba's A = -exp(A_log) (a Neg a layer, and no attention), a
+ * subtraction's backward.  The unfused forms of RMSNorm, rotary embedding
+ * and SwiGLU run in every transformer layer, as attention does: their
+ * markers must come at least once for every two attention kernels
+ * (forward), in a job that runs attention at all.
+  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,24 +184,31 @@ check_dominant(const struct rule *rule, struct advice *a)
 /* The kernels of a fused form and the marker of its unfused form. */
 struct form {
 	const char	*what;		/* N_() */
-	const char	*fused[5];
-	const char	*marker[5];
+	const char	*fused[6];
+	const char	*marker[7];
+	int		 per_attention;	/* the rule's threshold is per attention
+					   kernel, not per step */
 };
+
+/* The forward attention kernels, fused or not: one a layer and micro-batch. */
+static const char *const attention_kernels[] = { "FlashAttentionScore",
+	"SoftmaxV2", "ScaledMaskedSoftmax", "ScaledMaskedSoftmaxV2", NULL };
 
 static const struct form attention = { N_("attention"),
 	{ "FlashAttentionScore", "FlashAttentionScoreGrad", NULL },
 	{ "SoftmaxV2", "SoftmaxGrad", "ScaledMaskedSoftmax",
-	    "ScaledMaskedSoftmaxGrad", NULL } };
+	    "ScaledMaskedSoftmaxGrad", "ScaledMaskedSoftmaxV2",
+	    "ScaledMaskedSoftmaxGradV2", NULL }, 0 };
 static const struct form rmsnorm = { N_("RMSNorm"),
-	{ "RmsNorm", "RmsNormGrad", NULL },
-	{ "Rsqrt", NULL } };
+	{ "RmsNorm", "RmsNormGrad", "AddRmsNorm", NULL },
+	{ "Rsqrt", NULL }, 1 };
 static const struct form rotary = { N_("rotary embedding"),
 	{ "RotaryPositionEmbedding", "RotaryPositionEmbeddingGrad",
 	    "RotaryMul", "RotaryMulGrad", NULL },
-	{ "Neg", NULL } };
+	{ "Neg", NULL }, 1 };
 static const struct form swiglu = { N_("SwiGLU"),
 	{ "SwiGlu", "SwiGluGrad", NULL },
-	{ "Swish", "SiluGrad", NULL } };
+	{ "Swish", "SiluGrad", NULL }, 1 };
 
 static int
 one_of(const char *type, const char *const names[])
@@ -204,47 +221,74 @@ one_of(const char *type, const char *const names[])
 	return 0;
 }
 
+/* The kernels of FORM and the attention kernels, over all the ranks. */
+struct kernels {
+	double		 fused, count, time, attention;
+	struct strv	 types;	/* the marker types that ran, each once */
+};
+
+static void
+count_kernels(const struct optab *t, const struct form *form,
+    struct kernels *k)
+{
+	struct op **v = optab_sorted(t);
+	size_t i;
+
+	for (i = 0; v[i] != NULL; i++) {
+		if (one_of(v[i]->type, attention_kernels))
+			k->attention += (double)v[i]->count;
+		if (one_of(v[i]->type, form->fused))
+			k->fused += (double)v[i]->count;
+		else if (one_of(v[i]->type, form->marker)) {
+			k->count += (double)v[i]->count;
+			k->time += v[i]->total;
+			if (k->types.n == 0 || !one_of(v[i]->type,
+			    (const char *const *)k->types.v))
+				strv_push(&k->types, v[i]->type);
+		}
+	}
+	free(v);
+}
+
 static void
 check_unfused(const struct rule *rule, struct advice *a,
     const struct form *form)
 {
 	const struct optab *t = a->s->ops;
-	struct op **v;
-	double count = 0, time = 0, fused = 0, per_step;
-	char *types = xstrdup(""), *x;
-	size_t i;
+	struct kernels k = { 0, 0, 0, 0, { 0 } };
+	double per_step, ratio, share;
+	struct finding *f;
+	char *types;
 
-	if (t == NULL || a->s->ops_steps == 0) {
-		free(types);
+	if (t == NULL || a->s->ops_steps == 0)
+		return;
+	count_kernels(t, form, &k);
+	per_step = k.count / (double)a->s->ops_steps;
+	ratio = k.attention > 0 ? k.count / k.attention : NAN;
+	share = t->total > 0 ? k.time / t->total : NAN;
+	if (k.fused > 0 || !(form->per_attention ? ratio >= rule->threshold :
+	    per_step >= rule->threshold)) {
+		strv_free(&k.types);
 		return;
 	}
-	v = optab_sorted(t);
-	for (i = 0; v[i] != NULL; i++)
-		if (one_of(v[i]->type, form->fused))
-			fused += (double)v[i]->count;
-		else if (one_of(v[i]->type, form->marker)) {
-			count += (double)v[i]->count;
-			time += v[i]->total;
-			if (strstr(types, v[i]->type) == NULL) {
-				x = xasprintf("%s%s%s", types, *types ? ", " : "",
-				    v[i]->type);
-				free(types);
-				types = x;
-			}
-		}
-	free(v);
-	per_step = count / (double)a->s->ops_steps;
-	if (fused == 0 && per_step >= rule->threshold) {
-		struct finding *f = finding_new(a, rule);
-
+	f = finding_new(a, rule);
+	types = strv_join(k.types.v, ", ");
+	if (form->per_attention)
+		finding_text(f, _("unfused %s: %s kernels, %.0f a step on each "
+		    "rank, %.1f for each attention kernel (%.1f %% of the "
+		    "device time), and no %s kernel"), _(form->what), types,
+		    per_step, ratio, isnan(share) ? 0 : 100 * share,
+		    form->fused[0]);
+	else
 		finding_text(f, _("unfused %s: %s kernels, %.0f a step on each "
 		    "rank (%.1f %% of the device time), and no %s kernel"),
 		    _(form->what), types, per_step,
-		    t->total > 0 ? 100 * time / t->total : 0, form->fused[0]);
-		finding_figure(f, "per_step", per_step);
-		finding_figure(f, "share", t->total > 0 ? time / t->total : NAN);
-	}
+		    isnan(share) ? 0 : 100 * share, form->fused[0]);
+	finding_figure(f, "per_step", per_step);
+	finding_figure(f, "per_attention_kernel", ratio);
+	finding_figure(f, "share", share);
 	free(types);
+	strv_free(&k.types);
 }
 
 static void
@@ -307,17 +351,19 @@ static const struct rule rules[] = {
 	    "format conversion (Cast, TransData) that a fused kernel or a "
 	    "bf16 path avoids"), NULL, check_dominant },
 	{ "unfused-attention", "SoftmaxV2, SoftmaxGrad, ScaledMaskedSoftmax "
-	    "kernels without FlashAttentionScore", 1,
+	    "(Grad, V2) kernels without FlashAttentionScore", 1,
 	    "once a step on each rank", NULL, flash_settings,
 	    check_attention },
-	{ "unfused-rmsnorm", "Rsqrt kernels without RmsNorm", 1,
-	    "once a step on each rank", NULL, rmsnorm_settings,
-	    check_rmsnorm },
+	{ "unfused-rmsnorm", "Rsqrt kernels without RmsNorm, against the "
+	    "attention kernels", 0.5, "once for every two attention kernels",
+	    NULL, rmsnorm_settings, check_rmsnorm },
 	{ "unfused-rotary", "Neg kernels without RotaryPositionEmbedding "
-	    "or RotaryMul", 1, "once a step on each rank", NULL,
-	    rotary_settings, check_rotary },
-	{ "unfused-swiglu", "Swish, SiluGrad kernels without SwiGlu", 1,
-	    "once a step on each rank", NULL, swiglu_settings,
+	    "or RotaryMul, against the attention kernels", 0.5,
+	    "once for every two attention kernels", NULL, rotary_settings,
+	    check_rotary },
+	{ "unfused-swiglu", "Swish, SiluGrad kernels without SwiGlu, against "
+	    "the attention kernels", 0.5,
+	    "once for every two attention kernels", NULL, swiglu_settings,
 	    check_swiglu },
 };
 

@@ -133,6 +133,9 @@ static const struct {
 	{ "unfused", "unfused-attention unfused-rmsnorm unfused-rotary "
 	    "unfused-swiglu", "" },
 	{ "partly-fused", "", "" },	/* RmsNorm runs: fused, Rsqrt or not */
+	/* Swish, Neg outside the unfused forms: too few for the attention */
+	{ "dit-silu", "", "" },
+	{ "mamba-neg", "", "" },
 	{ "memory-near", "memory-near-limit@1", "" },
 	{ "memory-room", "memory-headroom@0,1,2,3", "" },
 	{ "launch-blocking", "host-bound@0,1,2,3 launch-blocking@0,1,2,3", "" },

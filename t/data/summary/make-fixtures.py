@@ -301,6 +301,25 @@ def unfused(rs):
             [list(o) for o in UNFUSED]
 
 
+def dit_silu(rs):
+    """A diffusion transformer (MindSpeed-MM's Wan): GELU in its MLP, no
+    SwiGLU, and the SiLU of its time embedding, once a step, beside the
+    attention of each of its (here eight) blocks: no unfused SwiGLU."""
+    for r in rs:
+        r.ops = [list(o) for o in OPS if o[1] != "SwiGlu"] + [
+            ["aclnnGelu_GeluAiCore_Gelu", "Gelu", "AI_VECTOR_CORE", 700.0, 2, 0.58],
+            ["aclnnSilu_SwishAiCore_Swish", "Swish", "AI_VECTOR_CORE", 5.0, 1, 0.5]]
+        r.ops[1][4] = 8
+
+
+def mamba_neg(rs):
+    """Mamba layers without attention: A = -exp(A_log) runs a Neg a layer;
+    no rotary embedding to fuse."""
+    for r in rs:
+        r.ops = [list(o) for o in OPS if o[1] != "FlashAttentionScore"] + [
+            ["aclnnNeg_NegAiCore_Neg", "Neg", "AI_VECTOR_CORE", 4.0, 4, 0.5]]
+
+
 def partly_fused(rs):
     """RmsNorm kernels and a few Rsqrt of their own (a norm left unfused
     elsewhere): the fused form is in use, no finding."""
@@ -529,6 +548,7 @@ def main():
                         ("partial", partial), ("dominant-add", dominant_add),
                         ("uniform-wait", uniform_wait), ("exposed-comm", exposed_comm),
                         ("unfused", unfused), ("partly-fused", partly_fused),
+                        ("dit-silu", dit_silu), ("mamba-neg", mamba_neg),
                         ("memory-near", memory_near), ("memory-room", memory_room),
                         ("launch-blocking", launch_blocking), ("log-level", log_level)):
         cluster(name, plant)
