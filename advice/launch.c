@@ -9,11 +9,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/journal.h"
 #include "common/yamldoc.h"
 #include "engines/engine.h"
-#include "rules.h"
+#include "settings.h"
 
 /*
  * One launch's value of a setting: NULL not known; else *GIVEN says
@@ -105,31 +106,101 @@ yaml_copy(const struct launch_record *rec)
 	return NULL;
 }
 
+/*
+ * The last word KEY=VALUE of the launch's command line: MindSpeed-MM's
+ * FSDP2 trainer takes such overrides after its YAML, and they win over it.
+ */
+static const char *
+argv_override(const struct launch_record *rec, const char *key)
+{
+	size_t n = strlen(key), i;
+
+	for (i = rec->argv.n; i-- > 0;)
+		if (strncmp(rec->argv.v[i], key, n) == 0 &&
+		    rec->argv.v[i][n] == '=')
+			return rec->argv.v[i] + n + 1;
+	return NULL;
+}
+
+/* The node of the dotted KEY in D, or 0. */
+static int
+yaml_node(struct ydoc *d, const char *key)
+{
+	char *keys = xstrdup(key), *k, *save = NULL;
+	int node = ydoc_root(d);
+
+	for (k = strtok_r(keys, ".", &save); k != NULL && node != 0;
+	    k = strtok_r(NULL, ".", &save))
+		node = ydoc_is_map(d, node) ? ydoc_get(d, node, k) : 0;
+	free(keys);
+	return node;
+}
+
+/*
+ * SET's key as the launch has it: an override on its command line, else
+ * its YAML copy; the key of an earlier version where the current one is
+ * not given.
+ */
 static char *
 yaml_lookup(const struct launch_record *rec, const struct setting *set,
     int *given)
 {
-	const char *path = yaml_copy(rec);
-	char *keys, *k, *save = NULL, *why = NULL, *v = NULL;
+	const char *const *older = setting_older(set), *keys[8];
+	const char *path = yaml_copy(rec), *o;
+	char *why = NULL, *v = NULL;
 	struct ydoc d;
-	int node;
+	size_t i, n = 0;
+	int node = 0;
 
+	keys[n++] = set->name;
+	for (i = 0; older != NULL && older[i] != NULL && n < 8; i++)
+		keys[n++] = older[i];
 	*given = 0;
+	for (i = 0; i < n; i++)
+		if ((o = argv_override(rec, keys[i])) != NULL) {
+			*given = 1;
+			return xstrdup(o);
+		}
 	if (path == NULL || ydoc_load(&d, path, &why) == -1) {
 		free(why);
 		return NULL;
 	}
-	keys = xstrdup(set->name);
-	node = ydoc_root(&d);
-	for (k = strtok_r(keys, ".", &save); k != NULL && node != 0;
-	    k = strtok_r(NULL, ".", &save))
-		node = ydoc_is_map(&d, node) ? ydoc_get(&d, node, k) : 0;
+	for (i = 0; i < n && node == 0; i++)
+		node = yaml_node(&d, keys[i]);
 	*given = node != 0;
 	v = xstrdup(node != 0 && ydoc_scalar(&d, node) != NULL ?
 	    ydoc_scalar(&d, node) : "");
-	free(keys);
 	ydoc_free(&d);
 	return v;
+}
+
+/*
+ * A YAML or command-line boolean as MindSpeed-MM reads it (PyYAML's true,
+ * yes, on in any case; its overrides' words; a number): 1, 0, or -1 when
+ * V is none.
+ */
+static int
+truth(const char *v)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1", NULL };
+	static const char *const no[] = { "false", "no", "off", "0", NULL };
+	size_t i;
+
+	for (i = 0; yes[i] != NULL; i++)
+		if (strcasecmp(v, yes[i]) == 0)
+			return 1;
+	for (i = 0; no[i] != NULL; i++)
+		if (strcasecmp(v, no[i]) == 0)
+			return 0;
+	return -1;
+}
+
+/* Does V equal WANT, booleans by their truth? */
+static int
+equals(const char *v, const char *want)
+{
+	return strcmp(v, want) == 0 ||
+	    (truth(want) != -1 && truth(v) == truth(want));
 }
 
 /* The leading number of V ("1" of "1,npu0:0-3"); -1 when none. */
@@ -162,7 +233,7 @@ judge(const struct setting *set, const char *v, int given, char **detail)
 		    xasprintf(_("%s, the default"), set->dflt);
 		return STATE_VALUE;
 	case TEST_EQUALS:
-		on = strcmp(eff, set->value) == 0;
+		on = equals(eff, set->value);
 		break;
 	case TEST_AT_LEAST:
 		on = leading(eff) >= leading(set->value);

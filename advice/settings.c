@@ -2,8 +2,8 @@
  * The settings the rules name, one row each, with where its name and
  * meaning were verified: Megatron-LM's megatron/training/arguments.py
  * (core_v0.12.1, the Megatron MindSpeed-LLM runs on), MindSpeed's
- * mindspeed/arguments.py (028de58), MindSpeed-MM's
- * the dataclasses of mindspeed_mm/fsdp/params (57069cd), and the torch_npu
+ * mindspeed/arguments.py (028de58), the dataclasses of MindSpeed-MM's
+ * mindspeed_mm/fsdp/params (57069cd), and the torch_npu
  * environment-variable reference (Ascend/pytorch
  * docs/zh/api/environment_variable, 9e73e70).
  */
@@ -172,11 +172,26 @@ const struct setting set_alloc_conf = {
 	TEST_CONTAINS, "expandable_segments:True", NULL, SCOPE_ANY, 0,
 	N_("let the allocator grow segments: less fragmentation"), TORCH_NPU,
 };
+/*
+ * MindSpeed-MM's FeaturesApplier reads features.recompute (v26.1.0 and
+ * later; its examples and docs/zh/features/fsdp2_developer_migration_
+ * guide.md say so); v26.0.0's torch_parallelize read parallel.recompute,
+ * and the months between model.recompute.
+ */
 const struct setting set_mm_recompute = {
-	SET_YAML, "parallel.recompute", ": true", TEST_EQUALS, "true", "false",
+	SET_YAML, "features.recompute", ": true", TEST_EQUALS, "true", "false",
 	SCOPE_MM_FSDP2, 0, N_("activation recompute (gradient checkpointing)"),
 	MM_FSDP2,
 };
+
+const char *const *
+setting_older(const struct setting *set)
+{
+	static const char *const recompute[] = { "parallel.recompute",
+	    "model.recompute", NULL };
+
+	return set == &set_mm_recompute ? recompute : NULL;
+}
 
 /* Fused kernels. */
 const struct setting set_flash_attn = {

@@ -19,4 +19,7 @@ extern const struct setting
     set_mm_recompute, set_flash_attn, set_fused_rmsnorm,
     set_fused_rotary, set_fused_swiglu, set_ddp_bucket_size;
 
+/* The keys SET had in earlier versions (SET_YAML), NULL-ended; or NULL. */
+const char *const *setting_older(const struct setting *set);
+
 #endif

@@ -208,6 +208,72 @@ yaml_copy(void)
 	launch_record_free(&r);
 }
 
+/*
+ * The state of MindSpeed-MM FSDP2's recompute for the memory-near fixture,
+ * with a YAML copy of TEXT and the launch's words ARGV after its YAML.
+ */
+static void
+recompute_case(const char *text, const char *const *extra, const char *want,
+    const char *what)
+{
+	const char *argv[8] = { "torchrun", "trainer.py", "cfg.yaml" };
+	char path[] = "/tmp/advice_launch.XXXXXX", *copy;
+	struct launch_record r;
+	struct journal j = { &r, 1 };
+	size_t n = 3;
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	if (fd < 0 || (fp = fdopen(fd, "w")) == NULL) {
+		ok(0, "%s: a YAML copy written", what);
+		return;
+	}
+	fputs(text, fp);
+	fclose(fp);
+	for (; extra != NULL && *extra != NULL && n < 7; extra++)
+		argv[n++] = *extra;
+	argv[n] = NULL;
+	launch(&r, "mm-fsdp2", argv);
+	copy = malloc(strlen(path) + 32);
+	sprintf(copy, "cfg.yaml -> %s.yaml", path);
+	rename(path, strchr(copy, '>') + 2);
+	strv_push(&r.copies, copy);
+	check("memory-near", &j, "memory-near-limit", "features.recompute",
+	    want, what);
+	unlink(strchr(copy, '>') + 2);
+	free(copy);
+	launch_record_free(&r);
+}
+
+/*
+ * features.recompute is the key MindSpeed-MM's FSDP2 engine reads
+ * (v26.1.0); parallel.recompute (v26.0.0) and model.recompute before it;
+ * key=value words after the YAML win over it; booleans as PyYAML reads
+ * them.
+ */
+static void
+recompute(void)
+{
+	static const char *const off[] = { "features.recompute=false", NULL };
+	static const char *const on[] = { "features.recompute=true", NULL };
+
+	recompute_case("features:\n  recompute: true\n", NULL, "on",
+	    "features.recompute: true: on");
+	recompute_case("features:\n  recompute: false\n", NULL,
+	    "not set (the launch has false)", "features.recompute: false: not set");
+	recompute_case("parallel:\n  recompute: True\n", NULL, "on (True)",
+	    "v26.0.0's parallel.recompute: True: on");
+	recompute_case("model:\n  recompute: yes\n", NULL, "on (yes)",
+	    "model.recompute: yes, a YAML boolean: on");
+	recompute_case("features:\n  recompute: true\n", off,
+	    "not set (the launch has false)",
+	    "an override features.recompute=false after the YAML wins");
+	recompute_case("training:\n  lr: 1\n", on, "on",
+	    "an override alone: on");
+	recompute_case("training:\n  lr: 1\n", NULL, "not set (false by default)",
+	    "no key at all: its default");
+}
+
 static void
 env_names(void)
 {
@@ -230,6 +296,7 @@ main(void)
 	flags();
 	environment();
 	yaml_copy();
+	recompute();
 	env_names();
 	return done_testing();
 }
