@@ -31,7 +31,8 @@ in_scope(const struct launch_record *rec, enum setting_scope scope)
 
 	switch (scope) {
 	case SCOPE_MEGATRON:
-		return e == ENGINE_LLM_MCORE || e == ENGINE_MM_MEGATRON;
+		return e == ENGINE_LLM_MCORE || e == ENGINE_MM_MEGATRON ||
+		    e == ENGINE_MM_YAML;
 	case SCOPE_MM_FSDP2:
 		return e == ENGINE_MM_FSDP2;
 	default:
@@ -58,16 +59,6 @@ argv_flag(const struct launch_record *rec, const char *name)
 		return xstrdup("");
 	}
 	return NULL;
-}
-
-static char *
-flag_lookup(const struct launch_record *rec, const struct setting *set,
-    int *given)
-{
-	char *v = argv_flag(rec, set->name);
-
-	*given = v != NULL;
-	return v != NULL ? v : xstrdup("");
 }
 
 /* The variable in the journal, or NULL when it was not recorded. */
@@ -174,16 +165,12 @@ yaml_lookup(const struct launch_record *rec, const struct setting *set,
 	return v;
 }
 
-/*
- * A YAML or command-line boolean as MindSpeed-MM reads it (PyYAML's true,
- * yes, on in any case; its overrides' words; a number): 1, 0, or -1 when
- * V is none.
- */
+/* A YAML boolean (PyYAML's true, yes, on and their negations): 1, 0, -1. */
 static int
-truth(const char *v)
+yaml_bool(const char *v)
 {
-	static const char *const yes[] = { "true", "yes", "on", "1", NULL };
-	static const char *const no[] = { "false", "no", "off", "0", NULL };
+	static const char *const yes[] = { "true", "yes", "on", NULL };
+	static const char *const no[] = { "false", "no", "off", NULL };
 	size_t i;
 
 	for (i = 0; yes[i] != NULL; i++)
@@ -195,12 +182,111 @@ truth(const char *v)
 	return -1;
 }
 
+/*
+ * A boolean as MindSpeed-MM reads it, in its YAML or its command-line
+ * overrides (a number too): 1, 0, or -1 when V is none.
+ */
+static int
+truth(const char *v)
+{
+	if (strcmp(v, "1") == 0 || strcmp(v, "0") == 0)
+		return *v == '1';
+	return yaml_bool(v);
+}
+
 /* Does V equal WANT, booleans by their truth? */
 static int
 equals(const char *v, const char *want)
 {
 	return strcmp(v, want) == 0 ||
 	    (truth(want) != -1 && truth(v) == truth(want));
+}
+
+/* Is the YAML key KEY the flag NAME, "_" read as "-"? */
+static int
+same_flag(const char *key, const char *name)
+{
+	for (name += strspn(name, "-"); *key != '\0'; key++, name++)
+		if (*name != (*key == '_' ? '-' : *key))
+			return 0;
+	return *name == '\0';
+}
+
+/*
+ * The last leaf under MAP whose key is the flag NAME, or 0: the leaves of
+ * every mapping under gpt_args become flags of their own name
+ * (MindSpeed-MM's read_yaml_config.py, flatten_config).
+ */
+static int
+gpt_leaf(struct ydoc *d, int map, const char *name, int depth)
+{
+	const char *key;
+	int v, found = 0, sub;
+	size_t i;
+
+	for (i = 0; (v = ydoc_pair(d, map, i, &key)) != 0; i++)
+		if (ydoc_is_map(d, v)) {
+			if (depth < 16 && (sub = gpt_leaf(d, v, name,
+			    depth + 1)) != 0)
+				found = sub;
+		} else if (same_flag(key, name))
+			found = v;
+	return found;
+}
+
+/*
+ * Flag NAME of a MindSpeed-MM launch driven by its YAML (its command line
+ * is rebuilt from gpt_args: true a bare flag, false none): its value, ""
+ * bare; NULL, *KNOWN set, when not given; NULL, *KNOWN 0, without a copy.
+ */
+static char *
+gpt_flag(const struct launch_record *rec, const char *name, int *known)
+{
+	const char *path = yaml_copy(rec), *v;
+	char *why = NULL, *out = NULL;
+	struct ydoc d;
+	int leaf;
+
+	*known = 0;
+	if (path == NULL || ydoc_load(&d, path, &why) == -1) {
+		free(why);
+		return NULL;
+	}
+	*known = 1;
+	leaf = gpt_leaf(&d, ydoc_get(&d, ydoc_root(&d), "gpt_args"), name, 0);
+	v = leaf != 0 ? ydoc_scalar(&d, leaf) : NULL;
+	if (leaf != 0 && (v == NULL || yaml_bool(v) != 0))
+		out = xstrdup(v == NULL || yaml_bool(v) == 1 ? "" : v);
+	ydoc_free(&d);
+	return out;
+}
+
+/*
+ * Flag NAME of the launch: its value ("" bare), or NULL when not given;
+ * *KNOWN 0 when the launch's flags cannot be read.
+ */
+static char *
+launch_flag_of(const struct launch_record *rec, const char *name,
+    int *known)
+{
+	if (engine_parse(rec->engine != NULL ? rec->engine : "") ==
+	    ENGINE_MM_YAML)
+		return gpt_flag(rec, name, known);
+	*known = 1;
+	return argv_flag(rec, name);
+}
+
+static char *
+flag_lookup(const struct launch_record *rec, const struct setting *set,
+    int *given)
+{
+	int known;
+	char *v = launch_flag_of(rec, set->name, &known);
+
+	*given = v != NULL;
+	if (v == NULL && !known)
+		return NULL;
+	return v != NULL ? v : xstrdup("");
 }
 
 /* The leading number of V ("1" of "1,npu0:0-3"); -1 when none. */
@@ -331,9 +417,11 @@ launch_flag(const struct summary *s, const char *name)
 	const struct journal *j = s->opts.journal;
 	size_t i;
 
+	int known;
+
 	for (i = 0; j != NULL && i < j->n; i++) {
 		char *v = launch_profiled(&j->recs[i]) ?
-		    argv_flag(&j->recs[i], name) : NULL;
+		    launch_flag_of(&j->recs[i], name, &known) : NULL;
 
 		if (v != NULL)
 			return v;

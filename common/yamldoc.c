@@ -168,6 +168,23 @@ ydoc_is_map(struct ydoc *y, int id)
 	return n != NULL && n->type == YAML_MAPPING_NODE;
 }
 
+int
+ydoc_pair(struct ydoc *y, int map, size_t i, const char **key)
+{
+	yaml_node_t *m = node(y, map), *k;
+	yaml_node_pair_t *p;
+
+	if (m == NULL || m->type != YAML_MAPPING_NODE ||
+	    i >= (size_t)(m->data.mapping.pairs.top -
+	    m->data.mapping.pairs.start))
+		return 0;
+	p = m->data.mapping.pairs.start + i;
+	k = node(y, p->key);
+	*key = k != NULL && k->type == YAML_SCALAR_NODE ?
+	    (const char *)k->data.scalar.value : "";
+	return p->value;
+}
+
 char *
 ydoc_where(struct ydoc *y, int id)
 {

@@ -34,6 +34,11 @@ int	 ydoc_get(struct ydoc *, int map, const char *key);
 const char *ydoc_scalar(struct ydoc *, int node);
 /* Is NODE a mapping? */
 int	 ydoc_is_map(struct ydoc *, int node);
+/*
+ * The value of the I-th pair of mapping MAP, its key (a scalar's text,
+ * else "") in *KEY; 0 past the last pair.
+ */
+int	 ydoc_pair(struct ydoc *, int map, size_t i, const char **key);
 /* Where NODE starts, "FILE:LINE". */
 char	*ydoc_where(struct ydoc *, int node);
 

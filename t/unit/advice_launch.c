@@ -209,12 +209,13 @@ yaml_copy(void)
 }
 
 /*
- * The state of MindSpeed-MM FSDP2's recompute for the memory-near fixture,
- * with a YAML copy of TEXT and the launch's words ARGV after its YAML.
+ * The state of setting NAME in finding RULE of FIXTURE for a launch of
+ * ENGINE with a YAML copy of TEXT and the words ARGV after its YAML.
  */
 static void
-recompute_case(const char *text, const char *const *extra, const char *want,
-    const char *what)
+yaml_case(const char *engine, const char *text, const char *const *extra,
+    const char *fixture, const char *rule, const char *name,
+    const char *want, const char *what)
 {
 	const char *argv[8] = { "torchrun", "trainer.py", "cfg.yaml" };
 	char path[] = "/tmp/advice_launch.XXXXXX", *copy;
@@ -233,16 +234,23 @@ recompute_case(const char *text, const char *const *extra, const char *want,
 	for (; extra != NULL && *extra != NULL && n < 7; extra++)
 		argv[n++] = *extra;
 	argv[n] = NULL;
-	launch(&r, "mm-fsdp2", argv);
+	launch(&r, engine, argv);
 	copy = malloc(strlen(path) + 32);
 	sprintf(copy, "cfg.yaml -> %s.yaml", path);
 	rename(path, strchr(copy, '>') + 2);
 	strv_push(&r.copies, copy);
-	check("memory-near", &j, "memory-near-limit", "features.recompute",
-	    want, what);
+	check(fixture, &j, rule, name, want, what);
 	unlink(strchr(copy, '>') + 2);
 	free(copy);
 	launch_record_free(&r);
+}
+
+static void
+recompute_case(const char *text, const char *const *extra, const char *want,
+    const char *what)
+{
+	yaml_case("mm-fsdp2", text, extra, "memory-near", "memory-near-limit",
+	    "features.recompute", want, what);
 }
 
 /*
@@ -274,6 +282,38 @@ recompute(void)
 	    "no key at all: its default");
 }
 
+/*
+ * MindSpeed-MM's pretrain_transformers.py CONFIG.yaml: its command line is
+ * rebuilt from the leaves of gpt_args (nested mappings flattened, "_" for
+ * "-", true a bare flag, false none), every other word dropped.
+ */
+static void
+gpt_args(void)
+{
+	static const char gpt[] = "MM_TOOL_PATH: tools.json\n"
+	    "gpt_args:\n  micro_batch_size: 2\n"
+	    "  overlap_grad_reduce: true\n"
+	    "  use_distributed_optimizer: false\n"
+	    "  optimizer:\n    overlap-param-gather: yes\n";
+	static const char *const dropped[] = { "--use-distributed-optimizer",
+	    NULL };
+
+	yaml_case("mm-yaml", gpt, NULL, "exposed-comm", "exposed-communication",
+	    "--overlap-grad-reduce", "on", "gpt_args: overlap_grad_reduce: "
+	    "true is the bare flag: on");
+	yaml_case("mm-yaml", gpt, NULL, "exposed-comm", "exposed-communication",
+	    "--overlap-param-gather", "on",
+	    "a leaf of a mapping under gpt_args, kebab-case, yes: on");
+	yaml_case("mm-yaml", gpt, dropped, "exposed-comm",
+	    "exposed-communication", "--use-distributed-optimizer", "not set",
+	    "false is no flag, and the words after the YAML are dropped");
+	yaml_case("mm-yaml", gpt, NULL, "memory-room", "memory-headroom",
+	    "--micro-batch-size", "value (2)", "a value: shown");
+	yaml_case("mm-yaml", gpt, NULL, "exposed-comm", "exposed-communication",
+	    "parallel.fsdp_plan.num_to_forward_prefetch", "absent",
+	    "the FSDP2 engine's keys: left out");
+}
+
 static void
 env_names(void)
 {
@@ -297,6 +337,7 @@ main(void)
 	environment();
 	yaml_copy();
 	recompute();
+	gpt_args();
 	env_names();
 	return done_testing();
 }
