@@ -53,8 +53,8 @@ read_records(struct rank_data *rd, const char *path)
 		const char *who = csv_trim((char *)csv_field(f, nf, comp));
 		double v = csv_num(csv_field(f, nf, res));
 
-		if (isnan(v))
-			continue;
+		if (!isfinite(v) || v < 0)
+			continue;	/* not a peak: "inf", a damaged row */
 		if (strcmp(who, "APP") == 0)
 			app = isnan(app) ? v : fmax(app, v);
 		else
@@ -136,6 +136,31 @@ spread(const struct summary *s, double *lo, double *med, double *hi,
 	free(v);
 }
 
+/* The first rank without a peak, and why; how many others have none. */
+static void
+print_missing(const struct summary *s, const struct memory *m,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t i;
+
+	for (i = 0; i < s->nr && m->made < s->nr; i++)
+		if (isnan(s->r[i].mem_peak_mb)) {
+			fprintf(o->fp, _("  no peak for %s: %s"),
+			    rank_label(&s->r[i], lab, sizeof(lab)),
+			    s->r[i].mem_why != NULL ? s->r[i].mem_why :
+			    _("no memory_record.csv"));
+			if (s->nr - m->made == 2)
+				fputs(_(" (and one more rank; both in --json)"),
+				    o->fp);
+			else if (s->nr - m->made > 2)
+				fprintf(o->fp, _(" (and %zu more ranks; all in "
+				    "--json)"), s->nr - m->made - 1);
+			fputc('\n', o->fp);
+			return;
+		}
+}
+
 static void
 memory_print(const struct summary *s, const void *state, struct out *o)
 {
@@ -155,6 +180,7 @@ memory_print(const struct summary *s, const void *state, struct out *o)
 	else
 		fprintf(o->fp, _("  device memory: not known (a run under "
 		    "msprof-exec records what npu-smi shows)\n"));
+	print_missing(s, m, o);
 }
 
 static cJSON *

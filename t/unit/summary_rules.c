@@ -138,6 +138,7 @@ static const struct {
 	{ "mamba-neg", "", "" },
 	{ "memory-near", "memory-near-limit@1", "" },
 	{ "memory-room", "memory-headroom@0,1,2,3", "" },
+	{ "memory-damaged", "", "" },	/* "inf" is no peak */
 	{ "launch-blocking", "host-bound@0,1,2,3 launch-blocking@0,1,2,3", "" },
 	{ "log-level", "debug-logging@0,1,2,3", "" },
 	{ "wait-link", "wait-link@0,1,2,3", "" },
@@ -255,10 +256,24 @@ unknown_rank(void)
 	summary_free(s);
 }
 
+/* The summary's text. */
+static char *
+text(const struct summary *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&out, &len);
+
+	summary_print(s, mem, 0);
+	fclose(mem);
+	return out;
+}
+
 /* Level0 and missing files say why, never zeros. */
 static void
 reasons(void)
 {
+	char *t;
 	struct summary *s = load("level0", NULL);
 	cJSON *j = summary_json(s), *k;
 
@@ -288,6 +303,16 @@ reasons(void)
 	is_int(cJSON_GetArraySize(cJSON_GetObjectItem(k, "ranks")), 3,
 	    "a rank without output: the cluster table has the other 3");
 	cJSON_Delete(j);
+	summary_free(s);
+
+	s = load("memory-damaged", NULL);
+	t = text(s);
+	ok(strstr(t, "  2 of 4 ranks; peak reserved") != NULL &&
+	    strstr(t, "  no peak for rank 1: ") != NULL &&
+	    strstr(t, "memory_record.csv: no memory rows (and one more rank") !=
+	    NULL, "device memory: the first rank without a peak, its file and "
+	    "why, in the text");
+	free(t);
 	summary_free(s);
 }
 

@@ -74,6 +74,7 @@ class Rank:
                 self.links[d] = ("HCCS", 64.0, 3.5) if same else ("RDMA", 64.0, 6.4)
         self.files = {"kernel", "opstat", "comm", "matrix", "steps", "memory"}
         self.mem_peak = 0.6 * DEVICE_MB   # MB: neither near the limit nor far below it
+        self.mem_raw = None      # memory_record.csv as this text instead
         self.env = {}            # ENV_VARIABLES torch_npu records in profiler_metadata.json
         self.stamp = "20261203081500123"
         self.distributed = True  # False: profiler_info.json, no rank
@@ -123,6 +124,9 @@ class Rank:
     def write_memory(self, out):
         """The allocator (PTA) climbing to 80 % of the process's peak, and the
         process (APP) reaching its peak in the middle step."""
+        if self.mem_raw is not None:
+            w(os.path.join(out, "memory_record.csv"), self.mem_raw)
+            return
         rows = []
         for k, s in enumerate(STEPS):
             t = "%.3f\t" % (1.7e15 + s * 1e5)
@@ -329,6 +333,14 @@ def partly_fused(rs):
 
 def memory_near(rs):
     rs[1].mem_peak = 0.95 * DEVICE_MB
+
+
+def memory_damaged(rs):
+    """Rank 1's rows say inf and nan, rank 2's file is empty: no peak for
+    either, and no finding of a peak near the device's memory."""
+    rs[1].mem_raw = csv(MR_HEAD, [["APP", "1.7e15", "", "inf", "", "", "NPU:1"],
+                                  ["PTA", "1.7e15", "1", "nan", "1", "1", "NPU:1"]])
+    rs[2].mem_raw = ""
 
 
 def memory_room(rs):
@@ -550,6 +562,7 @@ def main():
                         ("unfused", unfused), ("partly-fused", partly_fused),
                         ("dit-silu", dit_silu), ("mamba-neg", mamba_neg),
                         ("memory-near", memory_near), ("memory-room", memory_room),
+                        ("memory-damaged", memory_damaged),
                         ("launch-blocking", launch_blocking), ("log-level", log_level)):
         cluster(name, plant)
     cluster("noisy", noisy, n=8, layout=(1, 1, 8))
