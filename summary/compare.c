@@ -232,7 +232,8 @@ missing(const struct compare *c, int ops)
 
 /*
  * The margin: from the runs' variation, at least the floor, of the base
- * step (or, without steps, of the base operator time per rank).
+ * step (or, without steps, of the base operator time per rank; so too for
+ * the operator types when their times are per rank, not per step).
  */
 static void
 set_margin(struct compare *c)
@@ -246,6 +247,8 @@ set_margin(struct compare *c)
 	c->from_floor = c->margin == COMPARE_FLOOR;
 	c->scale = c->steps_why == NULL ? c->run[BASE].mean[CP_STEP] :
 	    c->run[BASE].optotal;
+	/* operator times over the whole collection are no step's share */
+	c->op_scale = c->per_step ? c->scale : c->run[BASE].optotal;
 }
 
 static int
@@ -291,7 +294,7 @@ add_op(struct compare *c, const struct op *b, const struct op *n)
 	o->delta = o->us[NEW] - o->us[BASE];
 	o->change = b == NULL ? OP_ADDED : n == NULL ? OP_REMOVED :
 	    o->delta > 0 ? OP_SLOWER : OP_FASTER;
-	o->significant = beyond(c, o->delta, c->scale);
+	o->significant = beyond(c, o->delta, c->op_scale);
 	c->nops_sig += o->significant;
 }
 

@@ -107,6 +107,7 @@ ops_json(const struct compare *c)
 	cJSON_AddTrueToObject(o, "compared");
 	cJSON_AddStringToObject(o, "per", c->per_step ? "rank and step" :
 	    "rank");
+	add_num(o, "margin_us", c->margin * c->op_scale);
 	cJSON_AddNumberToObject(o, "significant", (double)c->nops_sig);
 	a = cJSON_AddArrayToObject(o, "types");
 	for (size_t i = 0; i < c->nops; i++) {

@@ -63,6 +63,7 @@ struct compare {
 	struct cmp_run	 run[2];
 	double		 margin;	/* share of the base step (or op time) */
 	double		 scale;		/* µs that share is of */
+	double		 op_scale;	/* the same for the operator types */
 	int		 from_floor;	/* the margin is the floor */
 	char		*steps_why;	/* the steps not compared: why */
 	char		*ops_why;	/* the operators not compared: why */

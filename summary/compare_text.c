@@ -266,6 +266,10 @@ print_ops(const struct compare *c, struct out *o)
 		fprintf(o->fp, _("  not compared: %s\n"), c->ops_why);
 		return;
 	}
+	if (c->op_scale != c->scale)
+		fprintf(o->fp, _("  noise margin: %.1f %% of the base operator "
+		    "time per rank (%.3f ms)\n"), 100 * c->margin,
+		    c->margin * c->op_scale / 1000);
 	if (c->nops_sig == 0)
 		fprintf(o->fp, _("  no operator type changed beyond the margin "
 		    "(%zu types; the largest change: %s %+.3f ms)\n"), c->nops,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "summary/compare.h"
@@ -112,6 +113,9 @@ write_rank(const char *run, const struct spec *sp, int r, int world)
 	write_ops(out, sp);
 }
 
+/* A rank of the runs named "new..." without step data, or -1. */
+static int new_without_steps = -1;
+
 /* Write a run into TMP/NAME and read its summary. */
 static struct summary *
 run(const char *name, const struct spec *sp)
@@ -128,8 +132,17 @@ run(const char *name, const struct spec *sp)
 	mkdir(dir, 0755);
 	for (const int *r = sp->ranks; *r >= 0; r++)
 		world++;
-	for (const int *r = sp->ranks; *r >= 0; r++)
+	for (const int *r = sp->ranks; *r >= 0; r++) {
 		write_rank(dir, sp, *r, world);
+		if (*r == new_without_steps && strncmp(name, "new", 3) == 0) {
+			char p[700];
+
+			snprintf(p, sizeof(p), "%s/host_%d_20261203081500123_"
+			    "ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
+			    dir, 1000 + *r);
+			unlink(p);
+		}
+	}
 	if (summary_find_ranks(paths, 1, &ranks, &n, &why) == -1)
 		return NULL;
 	s = summary_build(ranks, n, &o);
@@ -356,6 +369,36 @@ operators(void)
 	done(&r);
 }
 
+/*
+ * A rank of new without step data: the operator times are per rank over
+ * the whole collection (two steps here), and so is their margin.  Add
+ * +1 ms a step is 1 %% of the step, under the 2 %% floor.
+ */
+static void
+operators_per_rank(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+	const cJSON *o;
+
+	n.ops = "MatMul:AI_CORE:50:6,Add:AI_VECTOR_CORE:11:4,Old:AI_CORE:5:1";
+	new_without_steps = 3;
+	compare(&r, &b, &n);
+	new_without_steps = -1;
+	is_str(str(r.j, "operators.per"), "rank", "operators per rank");
+	o = op(r.j, "Add");
+	ok(o != NULL && fabs(num(o, "change_us") - 2000) < 1 &&
+	    !cJSON_IsTrue(get(o, "significant")),
+	    "Add +2 ms per rank over two steps, 1 %% of a step: not named");
+	ok(fabs(num(r.j, "operators.margin_us") - 0.02 * 130000) < 1,
+	    "their margin is 2 %% of the base operator time per rank "
+	    "(%.0f us)", num(r.j, "operators.margin_us"));
+	ok(strstr(r.text, "  noise margin: 2.0 % of the base operator time per "
+	    "rank (2.600 ms)\n") != NULL, "the text says so");
+	done(&r);
+}
+
 static void
 ranks_compared(void)
 {
@@ -524,6 +567,7 @@ main(void)
 	noisy_runs();
 	shifted();
 	operators();
+	operators_per_rank();
 	ranks_compared();
 	caveats();
 	refused();
