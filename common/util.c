@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "util.h"
 
@@ -314,4 +315,40 @@ utf8_valid(const char *s)
 		if ((n = utf8_seq(p)) == 0)
 			return 0;
 	return 1;
+}
+
+int
+text_width(const char *text)
+{
+	size_t len = strlen(text), n;
+	mbstate_t st;
+	wchar_t wc;
+	int width = 0, w;
+
+	memset(&st, 0, sizeof(st));
+	while (len > 0) {
+		n = mbrtowc(&wc, text, len, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+			w = 1;
+		} else
+			w = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+		width += w;
+		text += n;
+		len -= n;
+	}
+	return width;
+}
+
+void
+fput_cols(FILE *fp, const char *text, int width)
+{
+	int pad = abs(width) - text_width(text);
+
+	if (width > 0)
+		fprintf(fp, "%*s", pad > 0 ? pad : 0, "");
+	fputs(text, fp);
+	if (width < 0)
+		fprintf(fp, "%*s", pad > 0 ? pad : 0, "");
 }

@@ -3,6 +3,7 @@
 #define MSPROF_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "i18n.h"
 
@@ -42,5 +43,17 @@ int	 ends_with(const char *s, const char *suffix);
 size_t	 utf8_seq(const unsigned char *s);
 /* Is S valid UTF-8 as a whole? */
 int	 utf8_valid(const char *s);
+/*
+ * The columns TEXT takes on a terminal, in the locale's encoding (a CJK
+ * character two, a combining mark none; a byte one where TEXT is not
+ * valid in it): what a column's width is made of, which printf's "%-10s"
+ * counts in bytes.
+ */
+int	 text_width(const char *text);
+/*
+ * TEXT padded with spaces to |WIDTH| columns, as printf's "%*s" pads to
+ * bytes: on the left when WIDTH > 0, on the right when WIDTH < 0.
+ */
+void	 fput_cols(FILE *, const char *text, int width);
 
 #endif

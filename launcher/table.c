@@ -1,7 +1,6 @@
 /* Print the plan as a two-column table, aligned in any language. */
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
 
 #include "engines/rewrite.h"
 #include "table.h"
@@ -13,20 +12,9 @@
 static void
 row(FILE *f, const char *label, const char *value)
 {
-	size_t n = mbstowcs(NULL, label, 0);
-	int width = (int)strlen(label);
-	wchar_t *w;
-
-	if (n != (size_t)-1) {
-		w = xcalloc(n + 1, sizeof(*w));
-		mbstowcs(w, label, n + 1);
-		width = wcswidth(w, n);
-		if (width < 0)
-			width = (int)n;
-		free(w);
-	}
-	fprintf(f, "  %s%*s %s\n", label, width < LABEL_WIDTH ?
-	    LABEL_WIDTH - width : 0, "", value);
+	fputs("  ", f);
+	fput_cols(f, label, -LABEL_WIDTH);
+	fprintf(f, " %s\n", value);
 }
 
 static const char *

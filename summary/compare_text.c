@@ -14,6 +14,24 @@
 
 #define BAR_WIDTH	40
 #define NAMES_LISTED	5
+/* Columns (not bytes: the labels are translated) of the text's tables. */
+#define LABEL_COLS	5	/* "base", "new" */
+#define PART_COLS	22	/* "exposed communication" */
+#define WORD_COLS	8	/* "slower", "removed" */
+#define CALLS_COLS	15	/* "6 -> 6" */
+#define CORE_COLS	14	/* "AI_VECTOR_CORE" */
+
+/* The heads of the base, new and change columns, right-aligned. */
+static void
+print_heads(FILE *fp)
+{
+	fputc(' ', fp);
+	fput_cols(fp, _("base ms"), 10);
+	fputc(' ', fp);
+	fput_cols(fp, _("new ms"), 10);
+	fputc(' ', fp);
+	fput_cols(fp, _("change ms"), 11);
+}
 
 static const char *
 arrow(const struct out *o)
@@ -40,7 +58,9 @@ print_run(const struct cmp_run *run, struct out *o)
 {
 	char *ranks = run_ranks(run->s);
 
-	fprintf(o->fp, "  %-5s %s: ", _(run->label), run->name);
+	fputs("  ", o->fp);
+	fput_cols(o->fp, _(run->label), -LABEL_COLS);
+	fprintf(o->fp, " %s: ", run->name);
 	fprintf(o->fp, run->s->nr == 1 ? _("%zu rank") : _("%zu ranks"),
 	    run->s->nr);
 	if (*ranks)
@@ -141,8 +161,10 @@ print_figure(const struct compare *c, int p, struct out *o)
 	const double *b = c->run[BASE].mean, *n = c->run[NEW].mean;
 	double d = n[p] - b[p];
 
-	fprintf(o->fp, "  %-22s %10.3f %10.3f %+11.3f  ", _(cmp_part_names[p]),
-	    b[p] / 1000, n[p] / 1000, d / 1000);
+	fputs("  ", o->fp);
+	fput_cols(o->fp, _(cmp_part_names[p]), -PART_COLS);
+	fprintf(o->fp, " %10.3f %10.3f %+11.3f  ", b[p] / 1000, n[p] / 1000,
+	    d / 1000);
 	if (p == CP_STEP)	/* as wide as the shares below */
 		fprintf(o->fp, "%+6.1f %%%*s", unsigned_zero(share(d, b[p])),
 		    o->flags & SUMMARY_UTF8 ? 9 : 10, "");
@@ -168,15 +190,18 @@ print_steps(const struct compare *c, struct out *o)
 		fprintf(o->fp, _("  not compared: %s\n"), c->steps_why);
 		return;
 	}
-	fprintf(o->fp, "  %-22s %10s %10s %11s  %s\n", "", _("base ms"),
-	    _("new ms"), _("change ms"), _("change, share of the step"));
+	fprintf(o->fp, "  %*s", PART_COLS, "");
+	print_heads(o->fp);
+	fprintf(o->fp, "  %s\n", _("change, share of the step"));
 	for (int p = 0; p < CP_N; p++)
 		print_figure(c, p, o);
 	for (int k = BASE; k <= NEW; k++) {
 		const double *m = c->run[k].mean;
 		double parts[3] = { m[CP_COMP], m[CP_COMM], m[CP_FREE] };
 
-		fprintf(o->fp, "  %-5s ", k == BASE ? _("base") : _("new"));
+		fputs("  ", o->fp);
+		fput_cols(o->fp, k == BASE ? _("base") : _("new"), -LABEL_COLS);
+		fputc(' ', o->fp);
 		draw_bar(o, parts, 3, longest, BAR_WIDTH);
 		fprintf(o->fp, " %.3f ms\n", m[CP_STEP] / 1000);
 	}
@@ -221,12 +246,26 @@ print_op(const struct cmp_op *op, struct out *o)
 	else
 		snprintf(calls, sizeof(calls), "- %s %.4g", arrow(o),
 		    op->calls[NEW]);
-	fprintf(o->fp, "  %s%-8s%s", colour(o, op->delta > 0 ? 1 : 0),
-	    op_word(op), colour_off(o));
+	fprintf(o->fp, "  %s", colour(o, op->delta > 0 ? 1 : 0));
+	fput_cols(o->fp, op_word(op), -WORD_COLS);
+	fputs(colour_off(o), o->fp);
 	print_ms(o->fp, op->us[BASE], b);
 	print_ms(o->fp, op->us[NEW], n);
-	fprintf(o->fp, " %+11.3f  %-15s %-14s %s\n", op->delta / 1000, calls,
-	    op->core, op->type);
+	fprintf(o->fp, " %+11.3f  ", op->delta / 1000);
+	fput_cols(o->fp, calls, -CALLS_COLS);
+	fprintf(o->fp, " %-*s %s\n", CORE_COLS, op->core, op->type);
+}
+
+static void
+print_op_heads(FILE *fp)
+{
+	fprintf(fp, "  %*s", WORD_COLS, "");
+	print_heads(fp);
+	fputs("  ", fp);
+	fput_cols(fp, _("calls"), -CALLS_COLS);
+	fputc(' ', fp);
+	fput_cols(fp, _("core"), -CORE_COLS);
+	fprintf(fp, " %s\n", _("type"));
 }
 
 /* The operator types in one run only but below the margin, by name. */
@@ -276,9 +315,7 @@ print_ops(const struct compare *c, struct out *o)
 		    c->nops > 0 ? c->ops[0].type : "-",
 		    c->nops > 0 ? c->ops[0].delta / 1000 : 0.0);
 	else
-		fprintf(o->fp, "  %-8s %10s %10s %11s  %-15s %-14s %s\n", "",
-		    _("base ms"), _("new ms"), _("change ms"), _("calls"),
-		    _("core"), _("type"));
+		print_op_heads(o->fp);
 	for (size_t i = 0; i < c->nops && shown < TOP_OPS; i++)
 		if (c->ops[i].significant) {
 			print_op(&c->ops[i], o);

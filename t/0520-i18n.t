@@ -250,4 +250,36 @@ is "$rc" 0 "zh: without a plan the injector runs the launch unchanged"
 has_line "$err" "msprof-exec-inject: 无法读取采集计划 $T/no-session/plan.json：没有那个文件或目录；不采集性能数据，直接启动" \
     "zh: the injector's first message, with the system's error, in Chinese"
 
+# --- compare's tables: columns line up whatever the labels' language ------
+
+# The column each table's base figure ends in (a line a table), counting
+# CJK characters as two columns: one column a table when they line up.
+base_columns() {
+	printf '%s\n' "$1" | "$PY" -c '
+import re, sys, unicodedata
+def width(s): return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+tables, cur = [], None
+for line in sys.stdin.read().split("\n"):
+    m = re.search(r"基线 ms|base ms|[0-9]+\.[0-9]{3}", line)
+    rowlike = m and (m.group(0).endswith("ms") or len(re.findall(r"[0-9]+\.[0-9]{3}", line)) >= 3)
+    if not rowlike or re.search("[█▓░#]", line):
+        cur = None
+        continue
+    if cur is None:
+        cur = set()
+        tables.append(cur)
+    cur.add(width(line[:m.end()]))
+print("\n".join(" ".join(str(c) for c in sorted(t)) for t in tables))
+'
+}
+in_locale $ZH "$MSPROF" compare "$TOP/t/data/summary/healthy" \
+    "$TOP/t/data/summary/dominant-add"
+is "$rc" 0 "zh: compare of two fixtures"
+like "$out" "未掩盖的通信" "zh: compare's part names are Chinese"
+is "$(base_columns "$out")" "$(printf '35\n21')" \
+    "zh: compare's step and operator tables line up (CJK is two columns wide)"
+in_locale C "$MSPROF" compare "$TOP/t/data/summary/healthy" \
+    "$TOP/t/data/summary/dominant-add"
+is "$(base_columns "$out")" "$(printf '35\n21')" "C: and in English"
+
 done_testing
