@@ -103,7 +103,7 @@ function flush() {
 	flush(); kind = $0; sub(/.*runtime error: /, "UB ", kind); next
 }
 kind != "" && / #[0-9]+ 0x[0-9a-f]+ in / && nf < 3 && $0 !~ /common\/util\.c/ &&
-    match($0, /(launcher|common|engines|scan|report|inject|shim|fuzz|t\/unit)\/[^ ]+/) {
+    match($0, /(launcher|common|engines|scan|report|summary|advice|inject|shim|fuzz|t\/unit)\/[^ ]+/) {
 	frames = frames " " $4 "(" substr($0, RSTART, RLENGTH) ")"; nf++
 }
 END {
