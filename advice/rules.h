@@ -105,11 +105,6 @@ void		 finding_note(struct finding *, const char *fmt, ...)
 /* The ranks of F as people read them: "ranks 0-7", "rank 3". */
 char		*finding_ranks(const struct summary *, const struct finding *);
 
-/* Robust figures over the ranks (stats.c). */
-double		 median(double *v, size_t n);		/* sorts V */
-/* 1.4826 x the median absolute deviation: a robust standard deviation. */
-double		 robust_sd(const double *v, size_t n, double med);
-
 /*
  * The environment variable NAME of the profiled launch: its value (the
  * caller's to free; "" when it was not set), or NULL when not known.

@@ -25,10 +25,6 @@ const char *const cmp_part_names[CP_N] = {
 	N_("bubble"),
 };
 
-/* 1.4826 x the median absolute deviation is the standard deviation of a
- * normal distribution, with no weight on an outlier step. */
-#define MAD_SIGMA	1.4826
-
 static double
 part(const struct step_row *m, int p)
 {
@@ -41,29 +37,14 @@ part(const struct step_row *m, int p)
 	}
 }
 
-static int
-by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of the N values of V (sorted in place); NAN for none. */
-static double
-median(double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	qsort(v, n, sizeof(*v), by_value);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* A rank's step-to-step variation relative to its step; NAN below 2 steps. */
+/*
+ * A rank's step-to-step variation relative to its step, a robust standard
+ * deviation (no weight on an outlier step); NAN below 2 steps.
+ */
 static double
 rank_variation(const struct rank_data *r)
 {
-	double *v, med, mad;
+	double *v, med, sd;
 	size_t i;
 
 	if (r->steps_why != NULL || r->nsteps < 2)
@@ -72,11 +53,9 @@ rank_variation(const struct rank_data *r)
 	for (i = 0; i < r->nsteps; i++)
 		v[i] = r->steps[i].step_time;
 	med = median(v, r->nsteps);
-	for (i = 0; i < r->nsteps; i++)
-		v[i] = fabs(v[i] - med);
-	mad = median(v, r->nsteps);
+	sd = robust_sd(v, r->nsteps, med);
 	free(v);
-	return med > 0 ? MAD_SIGMA * mad / med : NAN;
+	return med > 0 ? sd / med : NAN;
 }
 
 /* The level of every rank, "mixed" when they differ, NULL when unknown. */

@@ -106,14 +106,6 @@ memory_finish(struct summary *s, void *state)
 	    "memory"));
 }
 
-static int
-by_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The lowest, median and highest peak, and the rank of the highest. */
 static void
 spread(const struct summary *s, double *lo, double *med, double *hi,
@@ -129,10 +121,9 @@ spread(const struct summary *s, double *lo, double *med, double *hi,
 				*at = i;
 			v[n++] = s->r[i].mem_peak_mb;
 		}
-	qsort(v, n, sizeof(*v), by_double);
-	*lo = v[0];
-	*hi = v[n - 1];
-	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*med = median(v, n);	/* sorts V */
+	*lo = n > 0 ? v[0] : NAN;
+	*hi = n > 0 ? v[n - 1] : NAN;
 	free(v);
 }
 

@@ -172,6 +172,11 @@ int	 op_low_pipe(const struct summary *, const struct op *);
 double	 link_gb_s(const struct link *);
 /* Slow: below 20 % of its transport's median (links.c marks it so). */
 int	 link_slow(const struct summary *, const struct link *);
+/* The median of V, sorted in place; NAN for none (stats.c). */
+double	 median(double *v, size_t n);
+/* 1.4826 x the median absolute deviation: a robust standard deviation. */
+double	 robust_sd(const double *v, size_t n, double med);
+
 /* The pipeline stage of a rank in its layout (0 when unknown). */
 int	 rank_stage(const struct rank_data *);
 /* The iteration the log shows for torch step S, or -1 when unknown. */

@@ -1,13 +1,13 @@
 /*
- * Robust figures over the ranks: the median, and the median
- * absolute deviation, which a few odd ranks do not move (a mean and a
- * standard deviation follow the very rank they are to find).
+ * Robust figures over ranks or steps: the median, and the median absolute
+ * deviation, which a few odd values do not move (a mean and a standard
+ * deviation follow the very rank or step they are to find).
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "common/util.h"
-#include "rules.h"
+#include "model.h"
 
 static int
 by_value(const void *a, const void *b)
