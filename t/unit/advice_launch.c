@@ -83,6 +83,26 @@ launch(struct launch_record *r, const char *engine, const char *const *argv)
 		strv_push(&r->argv, *argv);
 }
 
+/* The note of finding RULE of FIXTURE, "" without one, "no finding". */
+static char *
+note(const char *fixture, const struct journal *j, const char *rule)
+{
+	struct summary *s = load(fixture, j);
+	cJSON *js = s != NULL ? summary_json(s) : NULL, *f, *n;
+	char *out = strdup("no finding");
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(js, "findings"))
+		if (strcmp(cJSON_GetObjectItem(f, "rule")->valuestring,
+		    rule) == 0) {
+			n = cJSON_GetObjectItem(f, "note");
+			free(out);
+			out = strdup(cJSON_IsString(n) ? n->valuestring : "");
+		}
+	cJSON_Delete(js);
+	summary_free(s);
+	return out;
+}
+
 static void
 check(const char *fixture, const struct journal *j, const char *rule,
     const char *name, const char *want, const char *what)
@@ -103,6 +123,9 @@ flags(void)
 	    "--micro-batch-size", "2", "--global-batch-size=64", NULL };
 	static const char *const without[] = { "torchrun", "pretrain_gpt.py",
 	    "--micro-batch-size", "2", NULL };
+	static const char *const repeated[] = { "torchrun", "pretrain_gpt.py",
+	    "--micro-batch-size", "1", "--global-batch-size=64",
+	    "--micro-batch-size=4", NULL };
 	struct launch_record r[2];
 	struct journal j = { r, 1 };
 
@@ -124,6 +147,11 @@ flags(void)
 	check("exposed-comm", &j, "exposed-communication",
 	    "--overlap-grad-reduce", "mixed",
 	    "one launch with the flag, one without: mixed");
+	j.n = 1;
+	launch_record_free(&r[0]);
+	launch(&r[0], "llm-mcore", repeated);
+	check("memory-room", &j, "memory-headroom", "--micro-batch-size",
+	    "value (4)", "a flag given twice: the last one counts");
 	j.n = 0;
 	check("exposed-comm", &j, "exposed-communication",
 	    "--overlap-grad-reduce", "not known (no profiled launch)",
@@ -141,6 +169,7 @@ environment(void)
 	static const char *const argv[] = { "torchrun", "pretrain_gpt.py", NULL };
 	struct launch_record r;
 	struct journal j = { &r, 1 };
+	char *t;
 
 	launch(&r, "llm-mcore", argv);
 	check("host-bound", &j, "host-bound", "TASK_QUEUE_ENABLE",
@@ -163,6 +192,19 @@ environment(void)
 	check("launch-blocking", &j, "launch-blocking",
 	    "ASCEND_LAUNCH_BLOCKING", "not set (the launch has 1)",
 	    "the training process's own record wins over the journal's");
+	t = note("launch-blocking", &j, "host-bound");
+	ok(strstr(t, "ASCEND_LAUNCH_BLOCKING=1 closes the dispatch queue") !=
+	    NULL, "host-bound's note: the process's ASCEND_LAUNCH_BLOCKING=1, "
+	    "not the journal's unset (%s)", t);
+	free(t);
+	strv_free(&r.env_unset);
+	strv_push(&r.env, "ASCEND_GLOBAL_LOG_LEVEL=3");
+	check("healthy", &j, "debug-logging", "ASCEND_GLOBAL_LOG_LEVEL",
+	    "no finding", "CANN's log level 3 (error, the default): no finding");
+	strv_free(&r.env);
+	strv_push(&r.env, "ASCEND_GLOBAL_LOG_LEVEL=2");
+	check("healthy", &j, "debug-logging", "ASCEND_GLOBAL_LOG_LEVEL",
+	    "not set (the launch has 2)", "log level 2 (warning): the finding");
 	launch_record_free(&r);
 }
 

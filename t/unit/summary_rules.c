@@ -125,7 +125,9 @@ static const struct {
 	/* Stages are not each other's peers: the stage, not a rank. */
 	{ "slow-stage", "slow-stage@2,3", "" },
 	{ "noisy", "", "" },		/* spread evenly: no rank stands out */
+	{ "wide-spread", "", "" },	/* beyond 5 %, within 3 x MAD */
 	{ "uniform-wait", "", "" },	/* all wait alike: for no one of them */
+	{ "close-wait", "", "" },	/* the lowest 0.055 below: under 0.1 */
 	/* pp 4: stages wait for stage 0 by construction, not for a rank */
 	{ "pipe-wait", "", "" },
 	{ "exposed-comm", "exposed-communication@0,1,2,3", "" },

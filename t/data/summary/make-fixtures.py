@@ -367,6 +367,21 @@ def noisy(rs):
         r.comp = 80000.0 * (1 + 0.08 * ((r.rank * 5) % 8) / 7)
 
 
+def wide_spread(rs):
+    """Eight ranks whose Computing is spread evenly over 24 %: the highest
+    is 12 % above the median, over 5 % of the step, but no further from
+    the others than they are from each other (3 x 1.4826 x MAD)."""
+    for r in rs:
+        r.comp = 80000.0 * (1 + 0.24 * ((r.rank * 5) % 8) / 7)
+
+
+def close_wait(rs):
+    """Every rank waits and synchronises, the lowest wait ratio 0.055 below
+    the median: under the 0.1 margin, no one is waited for."""
+    for r, ratio in zip(rs, (0.35, 0.36, 0.37, 0.30)):
+        r.wait_ratio, r.sync_ratio = ratio, 0.3
+
+
 def host_bound(rs):
     for r in rs:
         r.free = 16000.0
@@ -559,6 +574,7 @@ def main():
                         ("level0", level0), ("no-kernels", no_kernels),
                         ("partial", partial), ("dominant-add", dominant_add),
                         ("uniform-wait", uniform_wait), ("exposed-comm", exposed_comm),
+                        ("close-wait", close_wait),
                         ("unfused", unfused), ("partly-fused", partly_fused),
                         ("dit-silu", dit_silu), ("mamba-neg", mamba_neg),
                         ("memory-near", memory_near), ("memory-room", memory_room),
@@ -566,6 +582,7 @@ def main():
                         ("launch-blocking", launch_blocking), ("log-level", log_level)):
         cluster(name, plant)
     cluster("noisy", noisy, n=8, layout=(1, 1, 8))
+    cluster("wide-spread", wide_spread, n=8, layout=(1, 1, 8))
     cluster("slow-rank-many", slow_rank_many, n=12, layout=(1, 1, 12))
     cluster("slow-stage", slow_stage, layout=(1, 2, 2))
     cluster("bubble", bubble, layout=(1, 2, 2))
