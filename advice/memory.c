@@ -8,6 +8,16 @@
 
 #include "settings.h"
 
+/*
+ * The thresholds against npu-smi's HBM total: of the 65536 MB an Atlas
+ * 800T A2 shows, torch_npu's allocator reports about 60.96 GiB as the
+ * total capacity in its out-of-memory message (the rest is the driver's),
+ * so a peak of 90 % is within some 5 % of running out.  Below half on
+ * every rank, twice the activations of a micro-batch fit even if all of
+ * the memory were activations.  The peak is the APP rows' (the process
+ * as the driver counts it); from the allocator's rows alone it reads
+ * lower, without HCCL's buffers and the driver's own.
+ */
 #define HEADROOM	0.50	/* every rank below this: room to grow */
 
 static void
