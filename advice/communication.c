@@ -137,14 +137,15 @@ static void
 check_wait_ratio(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, low, k;
+	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), low, k;
 	double *v = xcalloc(s->nr + 1, sizeof(*v)), med;
 	struct waited w = { 0, 0, 0, NULL };
 	int p, stages = a->pp > 1 ? a->pp : 1;
 	char *list;
 
 	for (p = 0; p < stages; p++) {
-		n = ratios(s, stages, p, who, v);
+		size_t n = ratios(s, stages, p, who, v);
+
 		if (n < 2 || !stands_out(v, n, &low, &med) ||
 		    (w.list != NULL && med - v[low] <= w.med - w.ratio))
 			continue;

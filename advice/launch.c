@@ -136,8 +136,8 @@ static char *
 yaml_lookup(const struct launch_record *rec, const struct setting *set,
     int *given)
 {
-	const char *const *older = setting_older(set), *keys[8];
-	const char *path = yaml_copy(rec), *o;
+	const char *const *older = setting_older(set);
+	const char *keys[8], *path = yaml_copy(rec);
 	char *why = NULL, *v = NULL;
 	struct ydoc d;
 	size_t i, n = 0;
@@ -147,11 +147,14 @@ yaml_lookup(const struct launch_record *rec, const struct setting *set,
 	for (i = 0; older != NULL && older[i] != NULL && n < 8; i++)
 		keys[n++] = older[i];
 	*given = 0;
-	for (i = 0; i < n; i++)
-		if ((o = argv_override(rec, keys[i])) != NULL) {
+	for (i = 0; i < n; i++) {
+		const char *o = argv_override(rec, keys[i]);
+
+		if (o != NULL) {
 			*given = 1;
 			return xstrdup(o);
 		}
+	}
 	if (path == NULL || ydoc_load(&d, path, &why) == -1) {
 		free(why);
 		return NULL;

@@ -320,14 +320,15 @@ utf8_valid(const char *s)
 int
 text_width(const char *text)
 {
-	size_t len = strlen(text), n;
+	size_t len = strlen(text);
 	mbstate_t st;
 	wchar_t wc;
 	int width = 0, w;
 
 	memset(&st, 0, sizeof(st));
 	while (len > 0) {
-		n = mbrtowc(&wc, text, len, &st);
+		size_t n = mbrtowc(&wc, text, len, &st);
+
 		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
 			memset(&st, 0, sizeof(st));
 			n = 1;
