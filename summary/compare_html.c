@@ -196,8 +196,13 @@ ops_section(const struct compare *c, FILE *fp)
 		return;
 	}
 	fprintf(fp, "<p>%zu of %zu operator types changed beyond the margin"
-	    "%s.</p>\n", c->nops_sig, c->nops, c->nops_sig == 0 ?
+	    "%s.", c->nops_sig, c->nops, c->nops_sig == 0 ?
 	    "; the largest changes" : "");
+	if (c->op_scale != c->scale)
+		fprintf(fp, " Their margin: %.1f %% of the base operator time "
+		    "per rank (%.3f ms).", 100 * c->margin,
+		    c->margin * c->op_scale / 1000);
+	fputs("</p>\n", fp);
 	rows = xcalloc(PAGE_OPS, sizeof(*rows));
 	for (size_t i = 0; i < c->nops && n < PAGE_OPS; i++)
 		if (c->ops[i].significant || (c->nops_sig == 0 && n < TOP_OPS))
