@@ -19,6 +19,7 @@
 #include "shim/envfix.h"
 #include "shim/resolve.h"
 #include "analyse.h"
+#include "arm.h"
 #include "engines/dynamic.h"
 #include "common/install.h"
 #include "common/journal.h"
@@ -31,6 +32,7 @@
 #include "engines/rewrite.h"
 #include "common/jsonfile.h"
 #include "common/outfile.h"
+#include "common/shimenv.h"
 #include "run.h"
 #include "scan/scan.h"
 #include "table.h"
@@ -253,34 +255,24 @@ make_session(const char *output)
 	return dir;
 }
 
-/* The environment of the command: ours plus the shim and its variables. */
-static char **
+/*
+ * The environment of the command: ours plus the shim and its variables
+ * (the launch table without its "auto" entries when the framework is
+ * forced to llm or mm).
+ */
+static void
 child_environ(const struct install *in, const struct launchtab *tab,
-    const char *session, struct strv *vars)
+    const char *session, const char *framework, struct shimenv *env)
 {
-	struct shim_env se = { 0 };
-	size_t n = vec_count(environ), size = 0;
-	char **envp, *ld;
+	char *match = launchtab_shim_match(tab, launch_reads_direct(framework));
+	struct shim_session s = { in->shim, in->injector, session, match };
 
-	strv_pushf(vars, "%s=%s", MSPROF_ENV_SHIM, in->shim);
-	strv_pushf(vars, "%s=%s", MSPROF_ENV_INJECTOR, in->injector);
-	strv_pushf(vars, "%s=%s", MSPROF_ENV_SESSION, session);
-	strv_pushf(vars, "%s=%s", MSPROF_ENV_MATCH, tab->match);
-	se.shim = in->shim;
-	for (size_t i = 0; i < vars->n; i++) {
-		se.saved[se.nsaved++] = vars->v[i];
-		size += strlen(vars->v[i]) + 1;
-	}
-	/* The shim keeps a copy of them in a buffer of fixed size. */
-	if (size > SHIM_SAVED_BYTES)
+	if (shimenv_make(env, environ, &s) == -1)
 		errx(EX_CONFIG, _("%s: the launch table is too large for the "
 		    "shim (%zu bytes of session variables, at most %d); remove "
 		    "entries, or use shorter paths (-o, the installation)"),
-		    tab->path, size, SHIM_SAVED_BYTES);
-	envp = xcalloc(n + vars->n + 2, sizeof(*envp));
-	ld = xmalloc(env_preload_size(&se, environ));
-	env_fix(&se, environ, envp, ld);
-	return envp;
+		    tab->path, env->size, SHIM_SAVED_BYTES);
+	free(match);
 }
 
 /* What msprof-exec knows about the command before running it. */
@@ -467,9 +459,11 @@ existing_settings(const struct job *j, struct strv *out)
 {
 	struct strv found = { 0 };
 
-	launch_existing(&j->launch, j->cmd.v, &found);
+	launch_existing(&j->launch, j->cmd.v, environ, &found);
 	for (size_t i = 0; i < j->scan.nruns; i++)
-		launch_existing(&j->runs[i], j->scan.runs[i].argv.v, &found);
+		launch_existing(&j->runs[i], j->scan.runs[i].argv.v,
+		    j->scan.runs[i].env.n > 0 ? j->scan.runs[i].env.v : environ,
+		    &found);
 	for (size_t i = 0; i < found.n; i++)
 		push_once(out, found.v[i]);
 	strv_free(&found);
@@ -496,6 +490,8 @@ dry_launch(const struct plan *p, const struct launch *l, char *const argv[],
 		return 0;
 	}
 	printf(_("%s:\n"), _(engine_ops(l->engine)->label));
+	if (engine_ops(l->engine)->limits != NULL)
+		printf(_("limits: %s\n"), _(engine_ops(l->engine)->limits));
 	launch_missing_paths(l, argv, &missing);
 	if (missing.n > 0) {
 		text = strv_join(missing.v, "\n  ");
@@ -633,9 +629,11 @@ check_outputs(const struct options *o)
 static void
 start(struct options *o, struct job *j, const struct install *in,
     const struct launchtab *tab, char **session, char **log,
-    struct run_end *end)
+    struct arm *arm, struct run_end *end)
 {
-	struct strv vars = { 0 }, iargv = { 0 };
+	struct strv iargv = { 0 };
+	struct run_tick tick = { arm_tick, NULL };
+	struct shimenv env;
 	struct capture cap;
 	char *plan_path, *why = NULL;
 	pid_t pid;
@@ -661,23 +659,22 @@ start(struct options *o, struct job *j, const struct install *in,
 			strv_push(&iargv, j->cmd.v[i]);
 		pid = run_start(iargv.v[0], iargv.v, environ, &cap);
 	} else {
-		char **envp = child_environ(in, tab, *session, &vars);
-
-		pid = run_start(j->exec, j->cmd.v, envp, &cap);
-		free(envp[vec_count(envp) - 1]);	/* env_fix's LD_PRELOAD */
-		free(envp);
+		child_environ(in, tab, *session, o->plan.framework, &env);
+		pid = run_start(j->exec, j->cmd.v, env.envp, &cap);
+		shimenv_free(&env);
 	}
-	strv_free(&vars);
 	strv_free(&iargv);
 	if (pid == -1)
 		err(EX_OSERR, "fork");
-	run_wait(pid, &cap, end);
+	arm_init(arm, *session, &o->plan);
+	tick.arg = arm;
+	run_wait(pid, &cap, end, &tick);
 }
 
 /* Report, and exit as the command did (or 66/78 for refused launches). */
 static void __attribute__((noreturn))
 finish(const struct options *o, const char *session, const char *log,
-    const struct run_end *end)
+    struct arm *arm, const struct run_end *end)
 {
 	struct report_in rin = { 0 };
 	struct journal journal;
@@ -691,6 +688,7 @@ finish(const struct options *o, const char *session, const char *log,
 	rin.log = text = read_file(log, NULL);
 	rin.status = end->status;
 	rin.interrupted = end->signal;
+	rin.arming = arm_finish(arm);
 	rin.running = end->running;
 	rin.nrunning = end->nrunning;
 	rin.since = stat(plan_path, &st) == 0 ? st.st_mtime - 1 : 0;
@@ -741,6 +739,7 @@ main(int argc, char **argv)
 	struct install in = { 0 };
 	struct launchtab tab = { 0 };
 	struct job j = { 0 };
+	struct arm arm;
 	struct run_end end;
 	char *why = NULL, *session, *log;
 	int status = 0;
@@ -770,7 +769,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	check_outputs(&o);
-	if (launchtab_load(&tab, in.launchtab, &why) == -1)
+	if (launchtab_load(&tab, in.launchtab, engine_names(), &why) == -1)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.plan.framework, o.cmd);
 	if (o.dry_run) {
@@ -783,8 +782,8 @@ main(int argc, char **argv)
 	    o.quiet)) != 0)
 		goto out;
 	confirm(&o, &j.facts);
-	start(&o, &j, &in, &tab, &session, &log, &end);
-	finish(&o, session, log, &end);
+	start(&o, &j, &in, &tab, &session, &log, &arm, &end);
+	finish(&o, session, log, &arm, &end);
 out:
 	job_free(&j);
 	launchtab_free(&tab);

@@ -128,7 +128,10 @@ causes(const struct report_in *in, const struct report_model *m,
 	const struct launch_record *rec = o->launch;
 	int last = in->log != NULL ? log_last_iteration(in->log) : -1;
 
-	if (rec != NULL && !dynamic(rec)) {
+	/* a torch training's log has no Megatron iteration lines */
+	if (rec != NULL && rec->prof_config != NULL)
+		torchnpu_causes(&m->torch, out);
+	else if (rec != NULL && !dynamic(rec)) {
 		if (last >= 0 && last < window_last_iteration(rec) &&
 		    stopped_early(m))
 			strv_pushf(out, _("training stopped at iteration %d, "
@@ -422,6 +425,7 @@ report_build(const struct report_in *in, struct report_model *m)
 	else
 		verify_dir(in->outdir, &m->verify);
 	m->background = session_running(in->session);
+	torchnpu_read(in->journal, in->arming, &m->torch);
 	m->outs = xcalloc(m->verify.nouts + 1, sizeof(*m->outs));
 	for (size_t i = 0; i < m->verify.nouts; i++)
 		check_output(in, m, i);
@@ -437,6 +441,7 @@ report_model_free(struct report_model *m)
 		free(m->outs[i].missing);
 	free(m->outs);
 	verify_free(&m->verify);
+	torchnpu_free(&m->torch);
 	diagnosis_free(&m->diagnosis);
 	strv_free(&m->causes);
 	free(m->next_step);

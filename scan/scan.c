@@ -238,13 +238,17 @@ configs(struct scanner *sc, char *const argv[], const struct launch *l)
 		push_once(&sc->out->configs, tool->value.s);
 }
 
-/* Profiling settings a launch already carries: its engine's rule. */
+/*
+ * Profiling settings a launch already carries: its engine's rule, with
+ * the environment it runs with (ENV, as keep_launch() found it).
+ */
 static void
-existing(struct scanner *sc, char *const argv[], const struct launch *l)
+existing(struct scanner *sc, char *const argv[], const struct strv *env,
+    const struct launch *l)
 {
 	struct strv found = { 0 };
 
-	launch_existing(l, argv, &found);
+	launch_existing(l, argv, env->v, &found);
 	for (size_t i = 0; i < found.n; i++)
 		push_once(&sc->out->existing, found.v[i]);
 	strv_free(&found);
@@ -290,7 +294,7 @@ try_launch(struct scanner *sc, char *const argv[])
 	if (s->launches.n == 1)
 		first_launch(sc, argv, &l);
 	configs(sc, argv, &l);
-	existing(sc, argv, &l);
+	existing(sc, argv, &s->runs[s->nruns - 1].env, &l);
 }
 
 /*

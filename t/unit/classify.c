@@ -11,6 +11,7 @@
 
 #include "tap.h"
 #include "engines/classify.h"
+#include "engines/content.h"
 #include "engines/rewrite.h"
 
 #define V(...) ((char *[]){ __VA_ARGS__, NULL })
@@ -66,8 +67,9 @@ content(void)
 	    "import mindspeed_llmx\npretrain(1)\n");
 	is_str(classified(NULL, V("torchrun", (char *)llm), &l), "none 0",
 	    "a commented import and another package do not count");
-	ok(strstr(l.why, "imports neither mindspeed_llm nor mindspeed_mm") &&
-	    strstr(l.why, "--framework llm or --framework mm"),
+	ok(strstr(l.why, "imports neither torch (transformers, accelerate, "
+	    "deepspeed) nor mindspeed_llm or mindspeed_mm") &&
+	    strstr(l.why, "--framework llm, mm or torch"),
 	    "left alone: why and how to force it (%s)", l.why);
 	llm = file("b.py", "from mindspeed_llm.training import pretrain\n"
 	    "def pretrain(x):\n    pass\n");
@@ -144,12 +146,12 @@ forced(void)
 	is_str(l.why, "no training script on the command line", "why");
 }
 
-/* An import after the first CLASSIFY_READ_MAX bytes is not seen. */
+/* An import after the first CONTENT_READ_MAX bytes is not seen. */
 static void
 prefix(void)
 {
 	struct launch l;
-	size_t n = CLASSIFY_READ_MAX + 10;
+	size_t n = CONTENT_READ_MAX + 10;
 	char *text = malloc(n + 100);
 	const char *path;
 
@@ -176,7 +178,7 @@ existing(void)
 	    "--profile-with-cpu", "y");
 
 	classified(NULL, argv, &l);
-	launch_existing(&l, argv, &out);
+	launch_existing(&l, argv, NULL, &out);
 	s = strv_join(out.v, " | ");
 	is_str(s, "--profile-ranks -1 3 | --profile-save-path /p | "
 	    "--profile-with-cpu", "mcore: its options, each with its values");
@@ -219,7 +221,7 @@ main(void)
 {
 	char *why = NULL;
 
-	if (launchtab_load(&tab, "config/launchers.conf", &why) == -1 ||
+	if (launchtab_load(&tab, "config/launchers.conf", engine_names(), &why) == -1 ||
 	    mkdtemp(dir) == NULL) {
 		printf("Bail out! %s\n", why ? why : "mkdtemp");
 		return 1;
