@@ -175,7 +175,12 @@ direct(char *const envp[], struct topology *c)
 	int srun = env(envp, "SLURM_PROCID") != NULL;
 
 	c->node_rank_from = "RANK";
-	if (rank == NULL && srun) {
+	if (rank == NULL && env(envp, "RANK_ID") != NULL) {
+		/* the per-rank loops of Ascend's model zoo */
+		rank = env(envp, "RANK_ID");
+		world = env(envp, "RANK_SIZE");
+		c->node_rank_from = "RANK_ID";
+	} else if (rank == NULL && srun) {
 		rank = env(envp, "SLURM_PROCID");
 		world = env(envp, "SLURM_NTASKS");
 		local = env(envp, "SLURM_NTASKS_PER_NODE");

@@ -12,7 +12,8 @@
  *     --master_addr, --master_port; defaults 8, 8, -1, 127.0.0.1, 8118);
  *     node rank -1 means msrun assigns it, unknown unless there is one node.
  *   an entry started directly (python pretrain_gpt.py): one rank, from
- *     RANK / WORLD_SIZE / LOCAL_WORLD_SIZE, or under srun from
+ *     RANK / WORLD_SIZE / LOCAL_WORLD_SIZE, or RANK_ID / RANK_SIZE (the
+ *     per-rank loops of Ascend's model zoo), or under srun from
  *     SLURM_PROCID / SLURM_NTASKS / SLURM_NTASKS_PER_NODE.
  */
 #ifndef MSPROF_TOPOLOGY_H

@@ -50,6 +50,14 @@ def tensorboard_trace_handler(dir_name=None, worker_name=None, analyse_flag=True
     if not isinstance(analyse_flag, bool):
         print_warn_msg("analyse_flag is not bool, set by default.")
         analyse_flag = True
+    if dir_name:
+        from ._dynamic_profiler import check_input_directory_path
+        try:
+            check_input_directory_path(os.path.realpath(dir_name))
+        except RuntimeError as err:
+            # torch_npu's no_exception_func: logged, and no handler
+            print_error_msg(f"Call tensorboard_trace_handler failed. Exception: {err}")
+            return None
     return _TraceHandler(dir_name, worker_name, analyse_flag, async_mode)
 
 
@@ -83,6 +91,7 @@ class profile:
         self._started = False
         self._stopped = False
         self.step_num = 0
+        self._step_num_offset = 0
         self.current_action = ProfilerAction.NONE
         self._step_begin = None
         self._actions = self._action_map()
@@ -163,9 +172,13 @@ class profile:
             "experimental_config": self.experimental_config.to_dict(),
         }
 
+    def _set_step_num_offset_for_dynamic_prof(self, step):
+        """Dynamic profiling names the steps from the training's own count."""
+        self._step_num_offset = step
+
     def _close_step(self, now):
         if self._recording and self.schedule is not None and self._trace is not None:
-            self._trace.steps.append((self.step_num, self._step_begin, now))
+            self._trace.steps.append((self.step_num + self._step_num_offset, self._step_begin, now))
 
     def _transit(self, prev, cur):
         for action in self._actions.get((prev, cur), ()):
