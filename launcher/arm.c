@@ -146,8 +146,8 @@ look(struct arm *a, double t)
 
 /*
  * Is the job one process with no rank (python train.py on one NPU),
- * which "rank 0" means: one launch recorded, of one process, and one
- * torch_npu process seen, given no rank?
+ * which "rank 0" means: no launch recorded of more than one process, no
+ * torch_npu process given a rank, and one of them running?
  */
 static int
 one_process(const struct arm *a)
@@ -156,14 +156,15 @@ one_process(const struct arm *a)
 	int n = 0, many = 0;
 
 	for (size_t i = 0; i < a->nprocs; i++)
-		if (!a->procs[i].sub && (a->procs[i].rank >= 0 || ++n > 1))
+		if (!a->procs[i].sub && (a->procs[i].rank >= 0 ||
+		    (alive(a->procs[i].pid) && ++n > 1)))
 			return 0;
 	journal_read(a->session, &j);
 	for (size_t i = 0; i < j.n; i++)
-		if (j.recs[i].prof_config != NULL)
-			many += j.recs[i].place.world_size != 1 ? 2 : 1;
+		many |= j.recs[i].prof_config != NULL &&
+		    j.recs[i].place.world_size != 1;
 	journal_free(&j);
-	return many <= 1;
+	return !many;
 }
 
 /* Write the config, dated ahead: every process started by now takes it. */

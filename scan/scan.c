@@ -147,13 +147,16 @@ static void
 launcher_options(struct scanner *sc, char *const argv[], int script)
 {
 	static const char *const nproc[] = { "--nproc_per_node",
-	    "--nproc-per-node", "--local_worker_num", NULL };
-	static const char *const nnodes[] = { "--nnodes", NULL };
+	    "--nproc-per-node", "--local_worker_num", "--num_gpus",
+	    "--num_accelerators", NULL };
+	static const char *const nnodes[] = { "--nnodes", "--num_nodes",
+	    "--num_machines", NULL };
 	static const char *const workers[] = { "--worker_num", NULL };
+	static const char *const total[] = { "--num_processes", NULL };
 	static const char *const rank[] = { "--node_rank", "--node-rank",
-	    NULL };
+	    "--machine_rank", NULL };
 	static const char *const port[] = { "--master_port", "--master-port",
-	    NULL };
+	    "--main_process_port", NULL };
 	struct scan *s = sc->out;
 	const char *v;
 	int w;
@@ -165,6 +168,10 @@ launcher_options(struct scanner *sc, char *const argv[], int script)
 	else if ((w = to_int(opt_value(argv, 1, script, workers))) > 0 &&
 	    s->npus_per_node > 0 && w % s->npus_per_node == 0)
 		s->nnodes = w / s->npus_per_node;	/* msrun: all workers */
+	/* accelerate: its processes over all machines */
+	if (opt_value(argv, 1, script, nproc) == NULL &&
+	    (w = to_int(opt_value(argv, 1, script, total))) > 0)
+		s->npus_per_node = w / (s->nnodes > 0 ? s->nnodes : 1);
 	if ((v = opt_value(argv, 1, script, rank)) != NULL)
 		s->node_rank = to_int(v);
 	if ((v = opt_value(argv, 1, script, port)) != NULL)

@@ -68,7 +68,9 @@ TEMPLATE = {
 DISTRIBUTED_LAUNCHERS = ("torchrun", "torch_npu_run", "vllm")
 DISTRIBUTED_MODULES = {"torch.distributed.run", "torch.distributed.launch", "torch_npu.distributed.run",
                        "torch_npu.distributed.launch", "vllm.entrypoints.openai.api_server"}
-_PATH_PATTERN = re.compile(r"(\.|/|_|-|\s|[~0-9a-zA-Z]|[\u4e00-\u9fa5])+")
+# torch_npu's pattern also takes white space (\s): not here, so that MindSpeed-MM's
+# placeholder "path to dynamic config folder" is refused, not made in the checkout
+_PATH_PATTERN = re.compile(r"(\.|/|_|-|[~0-9a-zA-Z]|[\u4e00-\u9fa5])+")
 
 
 def check_input_directory_path(path):
@@ -301,7 +303,14 @@ class Monitor:
                         "_dynamic_profiler_monitor.py")
 
     def clean(self):
+        """At exit: the creator stops the monitor and unlinks the shared memory (a
+        process started later makes its own)."""
         self._loop = False
+        if self.is_create_process:
+            try:
+                os.unlink(self.shm_path)
+            except OSError:
+                pass
 
 
 def report_invalid(path):

@@ -18,7 +18,7 @@ import json
 import os
 import time
 
-from ._log import print_warn_msg, print_error_msg
+from ._log import print_info_msg, print_warn_msg, print_error_msg
 from ._dynamic_profiler import ConfigContext, Logger, Monitor, check_input_directory_path, report_invalid
 from .experimental_config import _ExperimentalConfig, AIC_BY_NAME, LEVEL_BY_NAME, AiCMetrics, ProfilerLevel
 from .profiler import profile, tensorboard_trace_handler, ProfilerActivity
@@ -108,6 +108,7 @@ class _DynamicProfile:
                 self.prof.stop()
                 self.prof = None
                 self.logger.log("INFO", "Stop Dynamic Profiler at %d step." % self.cur_step)
+                print_info_msg("Stop Dynamic Profiler at %d step." % self.cur_step)
         elif self.cfg_ctx is not None:
             ctx = self.cfg_ctx
             if self.cur_step > ctx.start_step() and not ctx.start():
@@ -134,6 +135,7 @@ class _DynamicProfile:
         for k, v in (d.get("metadata") or {}).items():
             self.prof.add_metadata_json(str(k), json.dumps(v))
         self.logger.log("INFO", "Start Dynamic Profiler at %d step." % self.cur_step)
+        print_info_msg("Start Dynamic Profiler at %d step." % self.cur_step)
 
 
 _DP = _DynamicProfile()

@@ -50,14 +50,6 @@ def tensorboard_trace_handler(dir_name=None, worker_name=None, analyse_flag=True
     if not isinstance(analyse_flag, bool):
         print_warn_msg("analyse_flag is not bool, set by default.")
         analyse_flag = True
-    if dir_name:
-        from ._dynamic_profiler import check_input_directory_path
-        try:
-            check_input_directory_path(os.path.realpath(dir_name))
-        except RuntimeError as err:
-            # torch_npu's no_exception_func: logged, and no handler
-            print_error_msg(f"Call tensorboard_trace_handler failed. Exception: {err}")
-            return None
     return _TraceHandler(dir_name, worker_name, analyse_flag, async_mode)
 
 
