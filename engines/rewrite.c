@@ -242,7 +242,7 @@ launch_rewrite(const struct plan *p, const struct launch *l,
 		return -1;
 	if (l->engine == ENGINE_NONE || l->script < 0) {
 		*why = xstrdup(l->why[0] ? l->why :
-		    _("not a MindSpeed training entry"));
+		    _("not a training entry"));
 		return -1;
 	}
 	if (l->refused) {
