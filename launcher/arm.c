@@ -17,7 +17,7 @@
 #define LOOK_EVERY	0.1	/* s between looks at log/ */
 #define QUIET		1.0	/* s without a new process before arming */
 #define AT_MOST		5.0	/* s a process waits at most to be armed */
-#define AHEAD		2	/* s the config's time is set ahead */
+#define AHEAD		5	/* s the config's time is set ahead */
 
 struct arm_proc {
 	long	 pid;

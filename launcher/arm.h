@@ -7,8 +7,9 @@
  * log/dp_HOST_PID_rank_RANK.log in the directory: msprof-exec looks for
  * new ones every 100 ms (a stat of log/, a read of it when it changed),
  * and once no new one has come for a second (or five seconds after the
- * first waiting one), rewrites the config atomically, modified two seconds
- * ahead, so that every process that had started by then takes it.  A
+ * first waiting one), rewrites the config atomically, modified five seconds
+ * ahead, so that every process that had started by then takes it, also
+ * one that takes seconds from its log to its start time (a loaded node).  A
  * process that starts later (the next rank of a per-rank loop, a restart)
  * is armed again the same way; a subprocess of a torch_npu process with
  * its rank (a DataLoader worker) is not waited for.

@@ -72,7 +72,7 @@ output_json(const struct report_model *m, const struct report_output *out)
 static cJSON *
 torch_json(const struct torchnpu *t)
 {
-	cJSON *j = cJSON_CreateObject(), *procs, *p;
+	cJSON *j = cJSON_CreateObject(), *procs;
 
 	cJSON_AddStringToObject(j, "prof_config", t->dir);
 	if (t->arming != NULL) {
@@ -81,7 +81,8 @@ torch_json(const struct torchnpu *t)
 	}
 	procs = cJSON_AddArrayToObject(j, "processes");
 	for (size_t i = 0; i < t->nprocs; i++) {
-		p = cJSON_CreateObject();
+		cJSON *p = cJSON_CreateObject();
+
 		cJSON_AddNumberToObject(p, "pid", (double)t->procs[i].pid);
 		if (t->procs[i].rank >= 0)
 			cJSON_AddNumberToObject(p, "rank", t->procs[i].rank);

@@ -63,8 +63,7 @@ torchnpu_read(const struct journal *j, const struct torch_arming *arming,
     struct torchnpu *t)
 {
 	struct torchnpu_proc p;
-	struct dirent *e;
-	char *logdir, *path;
+	char *logdir;
 	DIR *d;
 
 	memset(t, 0, sizeof(*t));
@@ -80,7 +79,11 @@ torchnpu_read(const struct journal *j, const struct torch_arming *arming,
 	t->arming = arming;
 	logdir = xasprintf("%s/log", t->dir);
 	if ((d = opendir(logdir)) != NULL) {
+		const struct dirent *e;
+
 		while ((e = readdir(d)) != NULL) {
+			char *path;
+
 			memset(&p, 0, sizeof(p));
 			if (log_name(e->d_name, &p.pid, &p.rank) == -1)
 				continue;

@@ -13,7 +13,8 @@ master (_dynamic_profiler/*.py, utils/_path_manager.py):
   time is later than its own start (or the last it accepted): a config written before it
   started is never acted on.
 
-Not faithful: the shared memory is a file, <path>/shm/DynamicProfileNpuShm<YYYYmmddHH>
+Not faithful: the shared memory is a file read and written through a descriptor,
+<path>/shm/DynamicProfileNpuShm<YYYYmmddHH>
 (torch_npu's layout for Python 3.7; from 3.8 it is /dev/shm/<name>, shared by every job
 of the node in that hour), and the monitor is a thread of the creating process, not a
 forked process."""
@@ -32,6 +33,7 @@ from ._log import print_error_msg
 
 CONFIG_NAME = "profiler_config.json"
 POLL_INTERVAL = 2
+SHM_SIZE = 65536    # torch_npu's is 1 MiB
 TEMPLATE = {
     "activities": ["CPU", "NPU"],
     "prof_dir": "./",
@@ -199,6 +201,7 @@ class Monitor:
         stamp = datetime.datetime.now(tz=datetime.timezone.utc).astimezone().strftime("%Y%m%d%H")
         self.shm_path = os.path.join(path, "shm", "DynamicProfileNpuShm" + stamp)
         self.is_create_process = False
+        self.fd = None
         self.connected = is_worker_process()
         self.step_time = POLL_INTERVAL
         self._loop = True
@@ -217,15 +220,18 @@ class Monitor:
         self.cur_time = int(time.time())
 
     def _create_shm(self):
+        """Open the shared memory, creating it when there is none.  It is read and
+        written through the descriptor, as a mapping is: a process keeps what it
+        holds after the creator unlinks it at exit."""
         os.makedirs(os.path.dirname(self.shm_path), exist_ok=True)
         try:
-            fd = os.open(self.shm_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o640)
+            self.fd = os.open(self.shm_path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o640)
         except FileExistsError:
+            self.fd = os.open(self.shm_path, os.O_RDWR)
             self.logger.log("INFO", "Rank %d shared memory is connected." % get_rank_id(),
                             "_dynamic_profiler_monitor_shm.py")
             return
-        with os.fdopen(fd, "w") as f:
-            json.dump({"time": 0, "config": TEMPLATE}, f)
+        self._write_shm(0, TEMPLATE)
         self.is_create_process = True
         self.logger.log("INFO", "Rank %d shared memory is created." % get_rank_id(),
                         "_dynamic_profiler_monitor_shm.py")
@@ -240,10 +246,16 @@ class Monitor:
         self.file_t = int(os.stat(self.config_path).st_mtime)
 
     def _write_shm(self, t, data):
-        tmp = "%s.%d.tmp" % (self.shm_path, os.getpid())
-        with open(tmp, "w") as f:
-            json.dump({"time": t, "config": data}, f)
-        os.rename(tmp, self.shm_path)
+        """(time, config) at the start of the shared memory, the rest blank."""
+        os.pwrite(self.fd, json.dumps({"time": t, "config": data}).encode().ljust(SHM_SIZE), 0)
+
+    def _read_shm(self):
+        """The shared memory's (time, config), or None while it is being written."""
+        try:
+            shm = json.loads(os.pread(self.fd, SHM_SIZE, 0).decode().strip() or "null")
+        except (OSError, ValueError):
+            return None
+        return shm if isinstance(shm, dict) else None
 
     def _poll(self):
         last = self.file_t
@@ -274,14 +286,8 @@ class Monitor:
     def read(self):
         """The config the shared memory holds when it is newer than this process's last
         (its start at first), as a ConfigContext that is valid for its rank; else None."""
-        if not self.connected:
-            return None
-        try:
-            with open(self.shm_path) as f:
-                shm = json.load(f)
-        except (OSError, ValueError):
-            return None
-        if not isinstance(shm, dict) or shm.get("time", 0) <= self.cur_time:
+        shm = self._read_shm() if self.fd is not None else None
+        if shm is None or shm.get("time", 0) <= self.cur_time:
             return None
         self.cur_time = shm["time"]
         ctx = ConfigContext(shm.get("config") or {}, self.logger)
@@ -289,13 +295,8 @@ class Monitor:
 
     def pending(self):
         """Has the shared memory a config newer than this process's last?"""
-        if not self.connected:
-            return False
-        try:
-            with open(self.shm_path) as f:
-                return json.load(f).get("time", 0) > self.cur_time
-        except (OSError, ValueError, AttributeError):
-            return False
+        shm = self._read_shm() if self.fd is not None else None
+        return shm is not None and shm.get("time", 0) > self.cur_time
 
     def modify_step_time(self, seconds):
         self.step_time = seconds
