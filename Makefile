@@ -60,8 +60,9 @@ LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
 # The folders follow the pipeline: launcher/ (the msprof-exec command and
 # its phases), scan/ (the static scan of a script), engines/ (one module per
 # MindSpeed engine), inject/ (the injector), report/ (verification and the
-# report), summary/ (what the profiling data says), shim/ (the LD_PRELOAD
-# library) and common/ (what they share).
+# report), summary/ (what the profiling data says), advice/ (the rules
+# that say what to change), shim/ (the LD_PRELOAD library) and common/
+# (what they share).
 # Everything but the two main programs and the shim's wrappers is built
 # once into an internal static library; each program takes from it only
 # what it uses.
@@ -72,8 +73,9 @@ ENGINE_SRCS = $(sort $(wildcard engines/*.c))
 SCAN_SRCS   = $(sort $(wildcard scan/*.c))
 REPORT_SRCS = $(sort $(wildcard report/*.c))
 SUMMARY_SRCS = $(sort $(wildcard summary/*.c))
+ADVICE_SRCS = $(sort $(wildcard advice/*.c))
 COMMON      = $(COMMON_SRCS) $(ENGINE_SRCS) $(SCAN_SRCS) $(REPORT_SRCS) \
-              $(SUMMARY_SRCS) $(SHIM_LOGIC)
+              $(SUMMARY_SRCS) $(ADVICE_SRCS) $(SHIM_LOGIC)
 LAUNCHER_SRCS = $(sort $(wildcard launcher/*.c))
 INJECTOR_SRCS = $(sort $(wildcard inject/*.c))
 

@@ -46,6 +46,8 @@ static const struct field fields[] = {
 	{ "path",		F_STR,	R(path), 0 },
 	{ "argv",		F_STRV,	R(argv), 0 },
 	{ "cann",		F_BOOL,	R(cann), 0 },
+	{ "env",		F_STRV,	R(env), 0 },
+	{ "env_unset",		F_STRV,	R(env_unset), 0 },
 	{ "engine",		F_STR,	R(engine), 0 },
 	{ "framework",		F_STR,	R(framework), 0 },
 	{ "script",		F_STR,	R(script), 0 },

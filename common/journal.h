@@ -57,6 +57,13 @@ struct launch_record {
 	char		*path;		/* the launcher's executable */
 	struct strv	 argv;		/* the command as the caller gave it */
 	int		 cann;		/* the CANN environment was loaded */
+	/*
+	 * The environment variables the advice rules consult (the plan
+	 * names them; nothing else of the environment is kept): those set,
+	 * "NAME=value", and those not set, "NAME".
+	 */
+	struct strv	 env;
+	struct strv	 env_unset;
 
 	/* What it is. */
 	char		*engine;	/* engine name; "none" when not training */

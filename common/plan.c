@@ -48,6 +48,7 @@ plan_free(struct plan *p)
 	free(p->session);
 	free(p->shim);
 	free(p->launchtab);
+	strv_free(&p->record_env);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -70,6 +71,9 @@ plan_dup(struct plan *dst, const struct plan *src)
 	dst->session = xstrdup_null(src->session);
 	dst->shim = xstrdup_null(src->shim);
 	dst->launchtab = xstrdup_null(src->launchtab);
+	memset(&dst->record_env, 0, sizeof(dst->record_env));
+	for (size_t i = 0; i < src->record_env.n; i++)
+		strv_push(&dst->record_env, src->record_env.v[i]);
 }
 
 static void
@@ -116,6 +120,10 @@ plan_write(const struct plan *p, const char *path)
 	add_str(o, "session", p->session);
 	add_str(o, "shim", p->shim);
 	add_str(o, "launchtab", p->launchtab);
+	r = cJSON_AddArrayToObject(o, "record_env");
+	for (size_t i = 0; i < p->record_env.n; i++)
+		cJSON_AddItemToArray(r, cJSON_CreateString(p->record_env.v[i]));
+	cJSON_AddNumberToObject(o, "device_mb", p->device_mb);
 	text = json_print(o, 1);
 	cJSON_Delete(o);
 	if (text == NULL)
@@ -151,7 +159,7 @@ int
 plan_read(struct plan *p, const char *path, char **why)
 {
 	char *text = read_file(path, NULL), *s;
-	cJSON *o, *r;
+	cJSON *o, *r, *e;
 	size_t i;
 
 	plan_defaults(p);
@@ -203,6 +211,11 @@ plan_read(struct plan *p, const char *path, char **why)
 		for (i = 0; i < p->nranks; i++)
 			p->ranks[i] = cJSON_GetArrayItem(r, (int)i)->valueint;
 	}
+	r = cJSON_GetObjectItemCaseSensitive(o, "record_env");
+	cJSON_ArrayForEach(e, r)
+		if (cJSON_IsString(e))
+			strv_push(&p->record_env, e->valuestring);
+	p->device_mb = get_int(o, "device_mb", 0);
 	cJSON_Delete(o);
 	return 0;
 }

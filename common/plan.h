@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "util.h"
 
 enum existing { EXISTING_ASK, EXISTING_KEEP, EXISTING_OVERRIDE };
 
@@ -27,11 +28,15 @@ struct plan {
 	int		 analyse;
 	int		 train_iters;		/* -1 keep, 0 default */
 	char		*output;		/* NULL: the engine's default */
-	char		*framework;		/* auto | llm | mm */
+	char		*framework;		/* auto | llm | mm | torch */
 	enum existing	 existing;
 
 	/* Filled in by msprof-exec for the injector. */
 	char		*session, *shim, *launchtab;
+	/* The environment variables to record of each launch (advice). */
+	struct strv	 record_env;
+	/* For the report: the device memory npu-smi showed, MB; 0 unknown. */
+	int		 device_mb;
 };
 
 void	plan_defaults(struct plan *);

@@ -41,13 +41,18 @@ newest_session(const char *dir)
 	return best;
 }
 
+int
+session_is(const char *path)
+{
+	char *plan = xasprintf("%s/%s", path, SESSION_PLAN);
+	int yes = access(plan, R_OK) == 0;
+
+	free(plan);
+	return yes;
+}
+
 char *
 session_find(const char *path)
 {
-	char *plan = xasprintf("%s/%s", path, SESSION_PLAN), *s;
-
-	s = access(plan, R_OK) == 0 ? realpath(path, NULL) :
-	    newest_session(path);
-	free(plan);
-	return s;
+	return session_is(path) ? realpath(path, NULL) : newest_session(path);
 }

@@ -7,5 +7,7 @@
  * newest msprof-exec_* session directly under PATH, else NULL.
  */
 char	*session_find(const char *path);
+/* Is PATH itself a session directory (it has plan.json)? */
+int	 session_is(const char *path);
 
 #endif

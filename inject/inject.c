@@ -78,6 +78,23 @@ new_record(struct launch_record *rec, const char *path, char *const argv[])
 }
 
 /*
+ * The variables the plan names (those the advice consults), as the
+ * launch has them: "NAME=value", or "NAME" alone when unset.
+ */
+static void
+add_env(struct launch_record *rec, const struct plan *p)
+{
+	for (size_t i = 0; i < p->record_env.n; i++) {
+		const char *v = getenv(p->record_env.v[i]);
+
+		if (v != NULL)
+			strv_pushf(&rec->env, "%s=%s", p->record_env.v[i], v);
+		else
+			strv_push(&rec->env_unset, p->record_env.v[i]);
+	}
+}
+
+/*
  * The option grammar of the launch's launcher ("torchrun", "msrun"; NULL
  * for an entry started directly) and, in *FIRST, its first option.
  */
@@ -376,6 +393,7 @@ inject(const struct plan *plan, const struct launchtab *tab,
 		return pass_on(plan, tab, injector, mode, session, path, cmd);
 	}
 	describe(rec, tab, path, &l, cmd);
+	add_env(rec, plan);
 	if (l.engine == ENGINE_NONE) {
 		if (l.forcible)
 			rec->force = xstrdup("--framework llm|mm|torch");

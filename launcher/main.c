@@ -19,6 +19,7 @@
 #include "shim/envfix.h"
 #include "shim/resolve.h"
 #include "analyse.h"
+#include "advice/advice.h"
 #include "arm.h"
 #include "engines/dynamic.h"
 #include "common/install.h"
@@ -93,15 +94,15 @@ distance(const char *a, const char *b)
 static void __attribute__((noreturn))
 missing(const char *name, int script)
 {
-	static const char *const subs[] = { "report", "trigger", "analyse",
-	    NULL };
+	static const char *const subs[] = { "report", "compare", "trigger",
+	    "analyse", NULL };
 
 	for (int i = 0; !script && subs[i] != NULL; i++)
 		if (strchr(name, '/') == NULL && distance(name, subs[i]) <= 2)
 			errx(EX_USAGE, _("%s: no such command; did you mean "
 			    "'msprof-exec %s'? The subcommands are report, "
-			    "trigger and analyse (msprof-exec --help)"), name,
-			    subs[i]);
+			    "compare, trigger and analyse (msprof-exec --help)"),
+			    name, subs[i]);
 	if (script)
 		errx(EX_NOINPUT, _("%s: no such script; check its path "
 		    "(nothing was run)"), name);
@@ -642,6 +643,7 @@ start(struct options *o, struct job *j, const struct install *in,
 	o->plan.session = xstrdup(*session);
 	o->plan.shim = xstrdup(in->shim);
 	o->plan.launchtab = xstrdup(in->launchtab);
+	advice_env_names(&o->plan.record_env);
 	plan_path = xasprintf("%s/%s", *session, SESSION_PLAN);
 	if (plan_write(&o->plan, plan_path) == -1)
 		err(EX_CANTCREAT, _("cannot write %s"), plan_path);
@@ -749,6 +751,8 @@ main(int argc, char **argv)
 		return trigger_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return report_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return compare_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "analyse") == 0)
 		return analyse_main(argc - 1, argv + 1);
 	options_parse(argc, argv, &o);
@@ -779,7 +783,7 @@ main(int argc, char **argv)
 	settle_existing(&o, &j, argv);
 	if (!o.skip_checks &&
 	    (status = preflight(j.python, o.cann_env, j.facts.script,
-	    o.quiet)) != 0)
+	    o.quiet, &o.plan.device_mb)) != 0)
 		goto out;
 	confirm(&o, &j.facts);
 	start(&o, &j, &in, &tab, &session, &log, &arm, &end);

@@ -67,6 +67,7 @@ usage(FILE *f)
 "       msprof-exec trigger [--start N | --now] [--active K] DIR\n"
 "       msprof-exec analyse [--export-type text|db]... PATH\n"
 "       msprof-exec report [--json FILE] [--html FILE] [-v] [-q] PATH...\n"
+"       msprof-exec compare [--json FILE] [--html FILE] BASE NEW\n"
 "\n"
 "Run COMMAND (a training script or launcher) and collect torch_npu profiling\n"
 "data from the training launches it starts (MindSpeed-LLM, MindSpeed-MM, any\n"

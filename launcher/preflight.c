@@ -288,12 +288,42 @@ cann_loaded(void)
 	    getenv("ASCEND_HOME_PATH") != NULL;
 }
 
+/*
+ * The device memory npu-smi info shows, in MB: the total of "HBM-Usage(MB)
+ * used / total", the last pair of each chip line (the one with a bus id),
+ * the smallest over the cards; 0 when the table has no such column.
+ */
+static int
+hbm_mb(const char *text)
+{
+	const char *line, *p;
+	long total, least = 0;
+
+	if (text == NULL || strstr(text, "HBM-Usage(MB)") == NULL)
+		return 0;
+	for (line = text; *line != '\0'; line = p + (*p != '\0')) {
+		const char *pair = NULL;
+
+		p = line + strcspn(line, "\n");
+		for (const char *q = line; q < p; q++)
+			if (q[0] == ' ' && q[1] == '/' && q[2] == ' ')
+				pair = q + 3;
+		if (pair == NULL || memchr(line, ':', (size_t)(p - line)) == NULL)
+			continue;
+		total = strtol(pair, NULL, 10);
+		if (total > 0 && (least == 0 || total < least))
+			least = total;
+	}
+	return least > INT_MAX ? 0 : (int)least;
+}
+
 int
 preflight(const char *python, const char *cann_env, const char *script,
-    int quiet)
+    int quiet, int *device_mb)
 {
 	const char *argv[] = { "npu-smi", "info", NULL };
 	struct setup su;
+	char *smi = NULL;
 	int rc = 0;
 
 	script_setup(script, &su);
@@ -309,10 +339,11 @@ preflight(const char *python, const char *cann_env, const char *script,
 			    "the job"), su.cann);
 	} else if ((rc = cann(cann_env)) != 0)
 		goto out;
-	if (!succeeded(capture(argv, STDOUT_FILENO, NULL))) {
+	if (!succeeded(capture(argv, STDOUT_FILENO, &smi))) {
 		rc = no_npu(quiet);
 		goto out;
 	}
+	*device_mb = hbm_mb(smi);
 	if (su.cann != NULL && cann_env == NULL && !cann_loaded())
 		goto out;
 	if (su.python != NULL) {
@@ -327,6 +358,7 @@ out:
 		warnx(_("to run without these checks, add --skip-checks"));
 	free(su.cann);
 	free(su.python);
+	free(smi);
 	return rc;
 }
 

@@ -11,12 +11,13 @@
  * CANN_ENV is --cann-env; SCRIPT (or NULL) the script the command runs:
  * what it sets up for itself (a set_env.sh it sources, a conda or virtual
  * environment it activates) is left to the job.  On success the
- * environment of msprof-exec has the CANN variables.  Returns 0, or an
- * exit status (66, 69) after saying what is wrong, how to fix it, and that
- * --skip-checks skips the checks.
+ * environment of msprof-exec has the CANN variables, and *DEVICE_MB the
+ * memory of the node's NPUs that npu-smi shows (unchanged when it shows
+ * none).  Returns 0, or an exit status (66, 69) after saying what is
+ * wrong, how to fix it, and that --skip-checks skips the checks.
  */
 int	preflight(const char *python, const char *cann_env, const char *script,
-	    int quiet);
+	    int quiet, int *device_mb);
 
 /*
  * The Python that will run a launcher at PATH: PATH itself, or the

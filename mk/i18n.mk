@@ -26,7 +26,7 @@ PO_FILES  = $(wildcard po/*.po)
 PO_FILE  ?= $(PO_FILES)
 MO_FILES  = $(PO_FILES:po/%.po=$(B)/share/locale/%/LC_MESSAGES/msprof-exec.mo)
 I18N_SRCS = $(sort $(wildcard common/*.c engines/*.c scan/*.c report/*.c \
-	    summary/*.c inject/*.c launcher/*.c))
+	    summary/*.c advice/*.c inject/*.c launcher/*.c))
 XGETTEXT_FLAGS = --language=C --keyword=_ --keyword=N_ \
 	--add-comments=TRANSLATORS: --from-code=UTF-8 --force-po \
 	--package-name=msprof-exec

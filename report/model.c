@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "shim/contract.h"
+#include "common/plan.h"
 #include "engines/engine.h"
 #include "summary/summary.h"
 #include "model.h"
@@ -231,6 +232,27 @@ step_convention(const struct report_model *m, struct summary_opts *o)
 }
 
 /*
+ * What the advice checks the data against: the session's launches, and
+ * the device memory its preflight recorded in the plan.
+ */
+static void
+launch_facts(const struct report_model *m, struct summary_opts *o)
+{
+	struct plan p;
+	char *path, *why = NULL;
+
+	if (m->session == NULL)
+		return;
+	o->journal = m->journal;
+	path = xasprintf("%s/%s", m->session, SESSION_PLAN);
+	if (plan_read(&p, path, &why) == 0)
+		o->device_mb = p.device_mb;
+	free(why);
+	free(path);
+	plan_free(&p);
+}
+
+/*
  * The data summary, once verification has found the rank directories:
  * over those (one per rank, the newest), or over the rank directories
  * under the paths msprof-exec report was given; none when nothing was to
@@ -259,6 +281,7 @@ summarise(const struct report_in *in, struct report_model *m)
 		m->summary_why = why;
 	else {
 		step_convention(m, &o);
+		launch_facts(m, &o);
 		m->summary = summary_build(ranks, nranks, &o);
 		summary_ranks_free(ranks, nranks);
 	}

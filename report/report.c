@@ -211,41 +211,64 @@ output_dirs(char *path, struct strv *out)
 }
 
 /* The report's input for the output directory PATH: session, log, journal. */
-static int	is_session(const char *);
 static void	add_job_sessions(const char *, struct journal *);
+
+/* When SESSION began: data older than this is not its own. */
+static time_t
+session_since(const char *session)
+{
+	char *plan = xasprintf("%s/%s", session, SESSION_PLAN);
+	struct stat st;
+	time_t t = stat(plan, &st) == 0 ? st.st_mtime - 1 : 0;
+
+	free(plan);
+	return t;
+}
 
 static void
 load_input(const char *path, struct report_in *in, struct journal *j)
 {
-	struct stat st;
-	char *session = session_find(path), *plan, *logpath;
+	char *session = session_find(path), *logpath;
 
 	in->status = -1;
 	in->outdir = path;
 	if (session != NULL) {
-		plan = xasprintf("%s/%s", session, SESSION_PLAN);
-		in->since = stat(plan, &st) == 0 ? st.st_mtime - 1 : 0;
-		free(plan);
+		in->since = session_since(session);
 		logpath = xasprintf("%s/%s", session, SESSION_LOG);
 		in->log = read_file(logpath, NULL);
 		free(logpath);
 		journal_read(session, j);
 		/* the other nodes' sessions of the same job, beside it */
-		if (!is_session(path))
+		if (!session_is(path))
 			add_job_sessions(session, j);
 	}
 	in->session = session;
 	in->journal = j;
 }
 
-static int
-is_session(const char *path)
+void
+report_summary_paths(char *const paths[], size_t n, struct strv *out)
 {
-	char *plan = xasprintf("%s/%s", path, SESSION_PLAN);
-	int yes = access(plan, R_OK) == 0;
+	struct journal j;
+	struct verify v;
 
-	free(plan);
-	return yes;
+	for (size_t i = 0; i < n; i++) {
+		char *session;
+
+		if (!session_is(paths[i]) ||
+		    (session = realpath(paths[i], NULL)) == NULL) {
+			strv_push(out, paths[i]);
+			continue;
+		}
+		journal_read(session, &j);
+		verify_journal(&j, session, session_since(session), &v);
+		for (size_t k = 0; k < v.nouts; k++)
+			for (size_t d = 0; d < v.outs[k].ndirs; d++)
+				strv_push(out, v.outs[k].dirs[d].path);
+		verify_free(&v);
+		journal_free(&j);
+		free(session);
+	}
 }
 
 /*
@@ -294,7 +317,7 @@ report_main(int argc, char **argv)
 	    "FILE] [-v] [-q] PATH...\n");
 	struct report_in opt = { 0 }, *in;
 	struct journal *journals;
-	struct strv outs = { 0 };
+	struct strv outs = { 0 }, sums = { 0 };
 	struct report r;
 	struct stat st;
 	char *why = NULL;
@@ -336,12 +359,13 @@ report_main(int argc, char **argv)
 		errx(EX_CANTCREAT, "%s", why);
 	for (int i = optind; i < argc; i++)
 		output_dirs(argv[i], &outs);
+	report_summary_paths(argv + optind, (size_t)(argc - optind), &sums);
 	in = xcalloc(outs.n, sizeof(*in));
 	journals = xcalloc(outs.n, sizeof(*journals));
 	for (size_t i = 0; i < outs.n; i++) {
 		in[i] = opt;
-		in[i].summary_paths = argv + optind;
-		in[i].nsummary_paths = (size_t)(argc - optind);
+		in[i].summary_paths = sums.v;
+		in[i].nsummary_paths = sums.n;
 		load_input(outs.v[i], &in[i], &journals[i]);
 	}
 	report_run(in, outs.n, &r);
@@ -353,6 +377,7 @@ report_main(int argc, char **argv)
 	free(journals);
 	free(in);
 	strv_free(&outs);
+	strv_free(&sums);
 	/* by rank: a directory of no known rank (killed before stop())
 	 * or a second one of the same rank does not stand for another */
 	return r.missing > 0 || r.empty > 0 ? EX_DATAERR : 0;

@@ -61,7 +61,19 @@ void	report_run(const struct report_in *in, size_t n, struct report *out);
  */
 int	report_html_check(const char *path, char **why);
 
+/*
+ * The paths whose rank directories the summary of PATHS reads, into OUT:
+ * each path as given (the rank directories at any depth under it), or
+ * for a session directory (msprof-exec_*) the rank directories its
+ * launches made, as verification attributes them.  `report` and
+ * `compare` resolve their paths with it.
+ */
+void	report_summary_paths(char *const paths[], size_t n, struct strv *out);
+
 /* msprof-exec report [--json FILE] [--html FILE] [-v] [-q] PATH... */
 int	report_main(int argc, char **argv);
+
+/* msprof-exec compare [--json FILE] [--html FILE] BASE NEW */
+int	compare_main(int argc, char **argv);
 
 #endif

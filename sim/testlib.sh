@@ -123,7 +123,12 @@ mm_sora() {   # mm_sora TOOLS_JSON EXTRA... : run pretrain_sora.py on 2 workers 
 #   top_op TYPE PERCENT / aicpu_20us N / dynamic_ops N / comm_consistent yes|no /
 #   low_pipe TYPES (best pipe ratio of a row under 0.2 on average) /
 #   dixon_q_max Q (largest (e2 - e1) / (en - e1) over the sorted elapse times of a
-#   collective with 3 or more members: how far the last to arrive stands out)
+#   collective with 3 or more members: how far the last to arrive stands out) /
+#   exposed_low F (Communication(Not Overlapped) - Bubble of the step, the lowest tenth
+#   of the ranks) / bubble_median F (Bubble of the step) / unfused FORMS (forms whose
+#   unfused marker kernels run and fused kernels do not) / mem_peak_pct P (the highest
+#   APP Total Reserved(MB) of memory_record.csv, of a 65536 MB device) /
+#   launch_blocking VALUE (ASCEND_LAUNCH_BLOCKING in profiler_metadata.json's ENV_VARIABLES)
 prof_facts() {
     python3 - "$1" <<'PY'
 import csv, glob, json, os, sys
@@ -133,6 +138,9 @@ ranks, steps, comm, matrix, groups = {}, {}, {}, {}, {}
 top = ("", 0.0)
 aicpu = dyn = 0
 best = defaultdict(list)
+types = set()
+mem_peak = None
+blocking = set()
 for d in dirs:
     info = glob.glob(os.path.join(d, "profiler_info_*.json"))[0]
     r = int(os.path.basename(info)[len("profiler_info_"):-5])
@@ -154,10 +162,18 @@ for d in dirs:
             aicpu += 1
         if row.get("OP State", "").lower() == "dynamic":
             dyn += 1
+        types.add(row["Type"])
         ratios = [float(v) for k, v in row.items() if k.endswith("_ratio") and v not in ("N/A", "")]
         if ratios and row["Accelerator Core"] not in ("AI_CPU", "COMMUNICATION"):
             best[row["Type"]].append(max(ratios))
-    gi = json.load(open(os.path.join(d, "profiler_metadata.json"))).get("parallel_group_info", {})
+    p = os.path.join(out, "memory_record.csv")
+    if os.path.exists(p):
+        for row in csv.DictReader(open(p, newline="")):
+            if row["Component"] == "APP":
+                mem_peak = max(mem_peak or 0.0, float(row["Total Reserved(MB)"]))
+    meta = json.load(open(os.path.join(d, "profiler_metadata.json")))
+    blocking.add(meta.get("ENV_VARIABLES", {}).get("ASCEND_LAUNCH_BLOCKING", "none") or "unset")
+    gi = meta.get("parallel_group_info", {})
     for name, g in gi.items():
         groups[name] = tuple(g["global_ranks"])
 print("ranks", len(ranks))
@@ -171,6 +187,18 @@ for c in ("Computing", "Communication(Not Overlapped)", "Free"):
     if sp > worst[1]:
         worst = (c, sp)
 print("spread %s %.4f" % worst)
+part = lambda r, c: col(r, c) / (col(r, "Computing") + col(r, "Communication(Not Overlapped)") + col(r, "Free"))
+exposed = sorted(max(col(r, "Communication(Not Overlapped)") - col(r, "Bubble"), 0) /
+                 (col(r, "Computing") + col(r, "Communication(Not Overlapped)") + col(r, "Free")) for r in ranks)
+print("exposed_low %.4f" % exposed[max(-(-len(exposed) // 10) - 1, 0)])
+bub = sorted(part(r, "Bubble") for r in ranks)
+print("bubble_median %.4f" % (bub[len(bub) // 2] if len(bub) % 2 else (bub[len(bub) // 2 - 1] + bub[len(bub) // 2]) / 2))
+forms = {"attention": ({"FlashAttentionScore", "FlashAttentionScoreGrad"}, {"SoftmaxV2", "SoftmaxGrad"}),
+         "rmsnorm": ({"RmsNorm", "RmsNormGrad"}, {"Rsqrt"}), "rotary": ({"RotaryPositionEmbedding", "RotaryMul"}, {"Neg"}),
+         "swiglu": ({"SwiGlu", "SwiGluGrad"}, {"Swish", "SiluGrad"})}
+print("unfused", " ".join(f for f, (fused, mark) in sorted(forms.items()) if types & mark and not types & fused) or "none")
+print("mem_peak_pct", "%.1f" % (100 * mem_peak / 65536) if mem_peak is not None else "none")
+print("launch_blocking", " ".join(sorted(blocking)))
 print("slowest_compute", max(ranks, key=lambda r: col(r, "Computing")))
 print("host_bound", " ".join(str(r) for r in sorted(ranks) if col(r, "Free") > 0.1 * col(r, "Stage")) or "none")
 ops = defaultdict(dict)     # (step, op key) -> rank -> time info

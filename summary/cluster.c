@@ -1,12 +1,13 @@
 /*
  * The cluster step table: one row per rank placed in the parallel layout
  * of profiler_metadata.json (Megatron's rank order: tensor parallel
- * fastest, then context, data, pipeline), each column's spread, and a slow
- * rank wherever max - min of a column exceeds 5 % of the mean step time
- * (advisor's rule).  The worst rank is the highest for computing and free
- * and the lowest for exposed communication (it waits least: the others
- * wait for it).  Then the worst pipeline stage, and the operators that
- * differ most between the ranks with the most and the least computing.
+ * fastest, then context, data, pipeline), each column's spread, marked
+ * where max - min of a column exceeds 5 % of the mean step time (advisor's
+ * spread) at the rank at its extreme: the highest for computing and free,
+ * the lowest for exposed communication (it waits least: the others wait
+ * for it).  Then the worst pipeline stage, and the operators that differ
+ * most between the ranks with the most and the least computing.  Whether
+ * a rank or stage is slow is the rules' (advice/steps.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -77,6 +78,15 @@ pp_index(const struct cluster *c, int rank)
 	return rank < 0 ? 0 : rank / (c->tp * c->cp * c->dp) % c->pp;
 }
 
+int
+rank_stage(const struct rank_data *r)
+{
+	int tp = r->tp > 0 ? r->tp : 1, cp = r->cp > 0 ? r->cp : 1,
+	    dp = r->dp > 0 ? r->dp : 1, pp = r->pp > 0 ? r->pp : 1;
+
+	return r->rank < 0 ? 0 : r->rank / (tp * cp * dp) % pp;
+}
+
 static void
 layout(struct summary *s, struct cluster *c)
 {
@@ -132,29 +142,12 @@ spread(struct summary *s, struct cluster *c)
 }
 
 static void
-flag_columns(struct summary *s, struct cluster *c)
+flag_columns(struct cluster *c)
 {
-	char lab[LABEL_MAX];
 	int k;
 
-	for (k = 0; k < NCOLS; k++) {
-		double d = c->hi[k] - c->lo[k];
-		const struct rank_data *w;
-
-		if (!(d > SPREAD * c->mean_step))
-			continue;
-		c->flagged[k] = 1;
-		w = &s->r[k == COL_COMM ? c->lo_at[k] : c->hi_at[k]];
-		add_finding(s, "slow-rank", w->rank,
-		    k == COL_COMM ?
-		    _("%s spreads %.3f ms across ranks (%.1f %% of the mean step; "
-		    "threshold 5 %%): %s waits least (%.3f ms), the others wait "
-		    "for it") :
-		    _("%s spreads %.3f ms across ranks (%.1f %% of the mean step; "
-		    "threshold 5 %%): %s is highest (%.3f ms)"),
-		    col_name[k], d / 1000, 100 * d / c->mean_step,
-		    rank_label(w, lab, sizeof(lab)), col(w, k) / 1000);
-	}
+	for (k = 0; k < NCOLS; k++)
+		c->flagged[k] = c->hi[k] - c->lo[k] > SPREAD * c->mean_step;
 }
 
 /* The pipeline stage with the most computing + free, when pp > 1. */
@@ -162,7 +155,7 @@ static void
 stages(struct summary *s, struct cluster *c)
 {
 	size_t *n = xcalloc(c->pp, sizeof(*n)), i;
-	double lo = INFINITY, hi = -INFINITY;
+	double hi = -INFINITY;
 	int p;
 
 	c->stage = xcalloc(c->pp, sizeof(*c->stage));
@@ -179,19 +172,12 @@ stages(struct summary *s, struct cluster *c)
 			continue;
 		}
 		c->stage[p] /= n[p];
-		lo = fmin(lo, c->stage[p]);
 		if (c->stage[p] > hi) {
 			hi = c->stage[p];
 			c->worst_stage = p;
 		}
 	}
 	free(n);
-	if (c->pp > 1 && hi - lo > SPREAD * c->mean_step)
-		add_finding(s, "slow-stage", RANK_NONE,
-		    _("pipeline stage %d computes "
-		    "%.3f ms more per step than the fastest stage (%.1f %% of the "
-		    "mean step; threshold 5 %%): rebalance the layers"),
-		    c->worst_stage, (hi - lo) / 1000, 100 * (hi - lo) / c->mean_step);
 }
 
 static int
@@ -252,7 +238,7 @@ cluster_finish(struct summary *s, void *state)
 		    "of %zu ranks have it)"), with, s->nr);
 	layout(s, c);
 	spread(s, c);
-	flag_columns(s, c);
+	flag_columns(c);
 	stages(s, c);
 	op_diff(s, c);
 	return NULL;

@@ -1,7 +1,8 @@
 /*
- * The summary's model: what was read from each rank, the findings, and
- * the table of summaries (one file each: steps.c, ops.c, cluster.c,
- * wait.c, links.c).  Internal to summary/.
+ * The summary's model: what was read from each rank, the table of
+ * summaries (one file each: steps.c, ops.c, cluster.c, wait.c, links.c,
+ * memory.c), and the findings the advice rules (advice/) make of it.
+ * Internal to summary/ and advice/.
  */
 #ifndef MSPROF_SUMMARY_MODEL_H
 #define MSPROF_SUMMARY_MODEL_H
@@ -10,8 +11,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/util.h"
 #include "summary.h"
 #include "optab.h"
+
+/* The transports of the communication files, in links.c's order. */
+#define NTRANS	4
+extern const char *const transports[NTRANS];	/* HCCS RDMA PCIE SDMA */
+extern const double small_mb[NTRANS];	/* small-packet sizes; 0: none */
 
 /* The averages of one rank's step_trace_time rows (µs). */
 struct step_row {
@@ -37,6 +44,21 @@ struct rank_data {
 	const char	*ops_source;
 	char		*ratio[OP_NRATIO];	/* its pipe-ratio columns */
 	size_t		 nratio;
+	/*
+	 * What the advice rules read besides (advice/), filled in by the
+	 * summaries.  profiler_metadata.json's ENV_VARIABLES, "NAME=value"
+	 * (torch_npu writes "" for a variable that is not set).
+	 */
+	struct strv	 env;
+	/* The collectives (wait.c): arrived last, an outlier, of compared. */
+	size_t		 votes, collectives;
+	double		 wait_ratio, sync_ratio;	/* NaN: no ratio */
+	/* Volume per transport and its part in small transfers (links.c), MB. */
+	double		 vol_mb[NTRANS], small_mb[NTRANS];
+	/* Device memory (memory.c): the peak, MB; NaN and why when unknown. */
+	double		 mem_peak_mb;
+	const char	*mem_component;	/* whose figure: "APP" or "PTA" */
+	char		*mem_why;
 };
 
 /* The files of one rank, opened once and shared by the summaries. */
@@ -45,13 +67,43 @@ char		*rank_file(struct rank_files *, const char *name);	/* path if it exists */
 cJSON		*rank_json(struct rank_files *, const char *name, char **why);
 struct sqlite3	*rank_db(struct rank_files *);
 
-/* A finding about no one rank (-1 is a rank directory without a rank). */
-#define RANK_NONE	(-2)
+/*
+ * A finding (advice/): the rule that made it, the ranks it names (indexes
+ * into the summary's ranks), what it found with its figures, and each
+ * setting that addresses it with the profiled launch's state of it.
+ */
+struct rule;
+struct setting;
+
+enum setting_state {
+	STATE_UNKNOWN,		/* no session, or not recorded */
+	STATE_ON,		/* the launch has it: "already on" */
+	STATE_OFF,		/* the launch does not: "not set" */
+	STATE_VALUE,		/* a value to show, not on or off */
+	STATE_MIXED		/* some launches have it, some not */
+};
+
+struct finding_setting {
+	const struct setting	*setting;
+	enum setting_state	 state;
+	char			*detail;	/* the launch's value, or NULL */
+};
+
+#define FINDING_FIGURES	6
 
 struct finding {
-	const char	*rule;
-	int		 rank;		/* or RANK_NONE */
-	char		*text;
+	const struct rule	*rule;
+	size_t			*who;		/* indexes into s->r */
+	size_t			 nwho;
+	char			*text;		/* what, with its evidence */
+	struct figure {
+		const char	*key;		/* JSON key, with its unit */
+		double		 value;
+	}			 fig[FINDING_FIGURES];
+	size_t			 nfig;
+	struct finding_setting	*set;
+	size_t			 nset;
+	char			*note;		/* more advice, or NULL */
 };
 
 struct out {
@@ -82,9 +134,15 @@ struct kind {
 };
 
 extern const struct kind kind_steps, kind_ops, kind_cluster, kind_wait,
-    kind_links;
+    kind_links, kind_memory;
 
-#define NKINDS	5
+#define NKINDS	6
+
+/* One link of the communication matrix (links.c). */
+struct link {
+	int	 src, dst, tr;
+	double	 size, time;	/* MB, ms */
+};
 
 struct summary {
 	struct summary_opts	 opts;
@@ -94,10 +152,28 @@ struct summary {
 	char			*why[NKINDS];	/* not made: why */
 	struct finding		*f;
 	size_t			 nf;
+	/* What the summaries read across ranks, for the rules (advice/). */
+	const struct optab	*ops;		/* every rank's operators */
+	size_t			 ops_steps;	/* rank-steps they cover */
+	struct link *const	*links;		/* slow links' candidates */
+	size_t			 nlinks;
+	double			 link_median[NTRANS];	/* GB/s; 0: none */
+	size_t			 link_count[NTRANS];
 };
 
-void	 add_finding(struct summary *, const char *rule, int rank,
-	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Operator flags of the top table (ops.c), also read by the rules. */
+#define AICPU_LONG_US	20.0	/* an AI_CPU task this long or longer */
+int	 op_aicpu(const struct op *);
+int	 op_dynamic(const struct op *);
+int	 op_low_pipe(const struct summary *, const struct op *);
+#define LOW_PIPE	0.4	/* every pipe ratio below this... */
+#define LOW_PIPE_SHARE	0.05	/* ...in an operator of this share or more */
+/* The bandwidth of a link, GB/s (MB/ms); NaN without a time. */
+double	 link_gb_s(const struct link *);
+/* Slow: below 20 % of its transport's median (links.c marks it so). */
+int	 link_slow(const struct summary *, const struct link *);
+/* The pipeline stage of a rank in its layout (0 when unknown). */
+int	 rank_stage(const struct rank_data *);
 /* The iteration the log shows for torch step S, or -1 when unknown. */
 long	 step_iteration(const struct summary *, long s);
 /* A rank's label: "rank 3", or "rank unknown (DIR)" naming its directory. */

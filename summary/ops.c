@@ -3,13 +3,13 @@
  * accelerator core, the share of device time, total, count, mean, median,
  * max.  Streamed from kernel_details.csv (falls back to op_statistic.csv,
  * which gives no median nor flags).  Communication tasks are left out:
- * the communication summaries cover them.  Flags (advisor's rules):
- * AI_CPU tasks of 20 µs or more, dynamic-shape operators (OP State
- * dynamic), and operators of at least 5 % of device time whose pipe
- * ratios (the *_ratio columns of PipeUtilization) all average below 0.4,
- * each column over the instances with a value in it, weighted by their
- * durations; and a dominant operator, one type with half the device time
- * or more.
+ * the communication summaries cover them.  Flags, as msprof-analyze's
+ * advisor marks operators: AI_CPU tasks of 20 µs or more, dynamic-shape
+ * operators (OP State dynamic), and operators of at least 5 % of device
+ * time whose pipe ratios (the *_ratio columns of PipeUtilization) all
+ * average below 0.4, each column over the instances with a value in it,
+ * weighted by their durations.  Which of them call for a change is the
+ * rules' (advice/operators.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -20,10 +20,6 @@
 #include "csv.h"
 #include "model.h"
 
-#define AICPU_LONG_US	20.0
-#define LOW_PIPE	0.4
-#define LOW_PIPE_SHARE	0.05
-#define DOMINANT	0.5
 #define MAX_LISTED	5
 
 struct ops {
@@ -282,41 +278,14 @@ ops_rank(struct summary *s, void *state, struct rank_data *rd,
 	o->made++;
 }
 
-/* "A, B (and 3 more)" of the operators matching WANT. */
-static char *
-op_list(struct op **v, int (*want)(const struct op *, const struct ops *,
-    double), const struct ops *o, double all, size_t *n)
-{
-	char *s = xstrdup(""), *t;
-	size_t i, shown = 0;
-
-	*n = 0;
-	for (i = 0; v[i] != NULL; i++) {
-		if (!want(v[i], o, all))
-			continue;
-		if (shown++ < MAX_LISTED) {
-			t = xasprintf("%s%s%s", s, *s ? ", " : "", v[i]->type);
-			free(s);
-			s = t;
-		}
-		(*n)++;
-	}
-	if (*n > MAX_LISTED) {
-		t = xasprintf(_("%s (and %zu more)"), s, *n - MAX_LISTED);
-		free(s);
-		s = t;
-	}
-	return s;
-}
-
-static int
-want_aicpu(const struct op *op, const struct ops *o, double all)
+int
+op_aicpu(const struct op *op)
 {
 	return op->aicpu_long > 0;
 }
 
-static int
-want_dynamic(const struct op *op, const struct ops *o, double all)
+int
+op_dynamic(const struct op *op)
 {
 	return op->dynamic > 0;
 }
@@ -326,14 +295,14 @@ want_dynamic(const struct op *op, const struct ops *o, double all)
  * column left empty by some instances or ranks is not pulled toward 0,
  * and one the operator never fills is no evidence either way.
  */
-static int
-want_low_pipe(const struct op *op, const struct ops *o, double all)
+int
+op_low_pipe(const struct summary *s, const struct op *op)
 {
 	size_t k, filled = 0;
 
-	if (op->total < LOW_PIPE_SHARE * all)
+	if (s->ops == NULL || op->total < LOW_PIPE_SHARE * s->ops->total)
 		return 0;
-	for (k = 0; k < o->nratio; k++) {
+	for (k = 0; k < OP_NRATIO; k++) {
 		if (!(op->ratio_dur[k] > 0))
 			continue;
 		filled++;
@@ -347,9 +316,7 @@ static char *
 ops_finish(struct summary *s, void *state)
 {
 	struct ops *o = state;
-	struct op **v;
-	char *list;
-	size_t n, i;
+	size_t i;
 
 	if (o->made == 0) {
 		for (i = 0; i < s->nr; i++)
@@ -358,46 +325,21 @@ ops_finish(struct summary *s, void *state)
 				    "(%s: %s)"), s->r[i].name, s->r[i].ops_why);
 		return xstrdup(_("no rank has operator data"));
 	}
-	v = optab_sorted(o->all);
-	if (v[0] != NULL && o->all->total > 0 &&
-	    v[0]->total >= DOMINANT * o->all->total)
-		add_finding(s, "dominant-operator", RANK_NONE,
-		    _("%s (%s) takes %.1f %% of the device time of all operators"
-		    " (threshold 50 %%)"), v[0]->type, v[0]->core,
-		    100 * v[0]->total / o->all->total);
-	list = op_list(v, want_aicpu, o, o->all->total, &n);
-	if (n > 0)
-		add_finding(s, "aicpu-operator", RANK_NONE,
-		    _("AI_CPU tasks of 20 us or "
-		    "more: %s (move them to AI Core, or check the data types)"),
-		    list);
-	free(list);
-	list = op_list(v, want_dynamic, o, o->all->total, &n);
-	if (n > 0)
-		add_finding(s, "dynamic-shape", RANK_NONE,
-		    _("dynamic-shape operators "
-		    "(OP State dynamic): %s"), list);
-	free(list);
-	list = op_list(v, want_low_pipe, o, o->all->total, &n);
-	if (n > 0)
-		add_finding(s, "low-pipe-utilisation", RANK_NONE,
-		    _("operators of 5 %% "
-		    "or more of the device time whose pipe ratios all average "
-		    "below 0.4: %s"), list);
-	free(list);
-	free(v);
+	s->ops = o->all;
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].ops != NULL)
+			s->ops_steps += s->r[i].nsteps > 0 ? s->r[i].nsteps : 1;
 	return NULL;
 }
 
 static void
-flags(char *buf, size_t len, const struct op *op, const struct ops *o,
-    double all)
+flags(const struct summary *s, char *buf, size_t len, const struct op *op)
 {
 	size_t n;
 
-	snprintf(buf, len, "%s%s%s", want_aicpu(op, o, all) ? "aicpu " : "",
-	    want_dynamic(op, o, all) ? "dynamic " : "",
-	    want_low_pipe(op, o, all) ? "low-pipe " : "");
+	snprintf(buf, len, "%s%s%s", op_aicpu(op) ? "aicpu " : "",
+	    op_dynamic(op) ? "dynamic " : "",
+	    op_low_pipe(s, op) ? "low-pipe " : "");
 	if ((n = strlen(buf)) > 0)
 		buf[n - 1] = '\0';
 }
@@ -434,7 +376,7 @@ ops_print(const struct summary *s, const void *state, struct out *out)
 	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
 		char fl[64];
 
-		flags(fl, sizeof(fl), v[i], o, o->all->total);
+		flags(s, fl, sizeof(fl), v[i]);
 		fputc(' ', fp);
 		num(fp, 100 * share(v[i]->total, o->all->total), 7, 1);
 		fprintf(fp, " %12.3f %9lu", v[i]->total / 1000, v[i]->count);
@@ -494,11 +436,11 @@ ops_json(const struct summary *s, const void *state)
 		jnum(x, "min_us", v[i]->min);
 		jnum(x, "max_us", v[i]->max);
 		fl = cJSON_AddArrayToObject(x, "flags");
-		if (want_aicpu(v[i], o, o->all->total))
+		if (op_aicpu(v[i]))
 			cJSON_AddItemToArray(fl, cJSON_CreateString("aicpu"));
-		if (want_dynamic(v[i], o, o->all->total))
+		if (op_dynamic(v[i]))
 			cJSON_AddItemToArray(fl, cJSON_CreateString("dynamic"));
-		if (want_low_pipe(v[i], o, o->all->total))
+		if (op_low_pipe(s, v[i]))
 			cJSON_AddItemToArray(fl, cJSON_CreateString("low-pipe"));
 		cJSON_AddItemToArray(a, x);
 	}
@@ -522,7 +464,7 @@ ops_html(const struct summary *s, const void *state, FILE *fp)
 		double med = op_median(v[i]);
 		char fl[64];
 
-		flags(fl, sizeof(fl), v[i], o, o->all->total);
+		flags(s, fl, sizeof(fl), v[i]);
 		if (isnan(share(v[i]->total, o->all->total)))
 			fputs("<tr><td>-</td>", fp);
 		else

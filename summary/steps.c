@@ -1,9 +1,9 @@
 /*
  * Per-rank step breakdown from step_trace_time.csv (or the db export's
  * StepTraceTime): step = Computing + Communication(Not Overlapped) + Free,
- * the shares of compute, exposed communication, free and bubble, the
- * overlap Overlapped / Communication, and "host-bound" when Free is more
- * than 10 % of the step (msprof-analyze advisor's rule).
+ * the shares of compute, exposed communication, free and bubble, and the
+ * overlap Overlapped / Communication.  What they call for is the rules'
+ * (advice/steps.c).
  */
 #include <err.h>
 #include <math.h>
@@ -16,7 +16,6 @@
 #include "csv.h"
 #include "model.h"
 
-#define HOST_BOUND	0.10
 #define MAX_STEPS	4096	/* rows kept per rank; the mean uses all */
 #define MAX_ROWS_SHOWN	32
 
@@ -182,7 +181,7 @@ steps_rank(struct summary *s, void *state, struct rank_data *rd,
     struct rank_files *rf)
 {
 	struct steps *st = state;
-	char *p = rank_file(rf, "step_trace_time.csv"), lab[LABEL_MAX];
+	char *p = rank_file(rf, "step_trace_time.csv");
 	sqlite3 *db;
 
 	if (p != NULL)
@@ -197,13 +196,6 @@ steps_rank(struct summary *s, void *state, struct rank_data *rd,
 		return;
 	st->made++;
 	st->longest = fmax(st->longest, rd->mean.step_time);
-	if (rd->mean.free > HOST_BOUND * rd->mean.step_time)
-		add_finding(s, "host-bound", rd->rank,
-		    _("%s is host-bound: Free is %.1f %% of its step (%.3f of "
-		    "%.3f ms; threshold 10 %%): the device waits for the host"),
-		    rank_label(rd, lab, sizeof(lab)),
-		    100 * rd->mean.free / rd->mean.step_time,
-		    rd->mean.free / 1000, rd->mean.step_time / 1000);
 }
 
 static char *

@@ -17,6 +17,7 @@
 
 #include <sqlite3.h>
 
+#include "advice/advice.h"
 #include "common/util.h"
 #include "common/jsonfile.h"
 #include "model.h"
@@ -24,7 +25,16 @@
 /* The summaries, in the order they print.  A new one is a file and a row. */
 static const struct kind *const kinds[NKINDS] = {
 	&kind_steps, &kind_ops, &kind_cluster, &kind_wait, &kind_links,
+	&kind_memory,
 };
+
+/* Is summary K read?  All are, unless the caller wants steps and operators. */
+static int
+wanted(const struct summary *s, size_t k)
+{
+	return !s->opts.steps_ops_only || kinds[k] == &kind_steps ||
+	    kinds[k] == &kind_ops;
+}
 
 /*
  * cJSON records the position of a parse error in a global of its own:
@@ -130,25 +140,6 @@ rank_files_close(struct rank_files *rf)
 	free(rf->out);
 }
 
-void
-add_finding(struct summary *s, const char *rule, int rank, const char *fmt,
-    ...)
-{
-	va_list ap;
-	struct finding *f;
-
-	s->f = reallocarray(s->f, s->nf + 1, sizeof(*s->f));
-	if (s->f == NULL)
-		err(70, "reallocarray");
-	f = &s->f[s->nf++];
-	f->rule = rule;
-	f->rank = rank;
-	va_start(ap, fmt);
-	if (vasprintf(&f->text, fmt, ap) < 0)
-		err(70, "vasprintf");
-	va_end(ap);
-}
-
 long
 step_iteration(const struct summary *s, long step)
 {
@@ -228,7 +219,22 @@ jint(const cJSON *o, const char *k)
 	return cJSON_IsNumber(j) && j->valuedouble > 0 ? j->valueint : 0;
 }
 
-/* profiler_info_{rank}.json: level and export type; metadata: layout. */
+/* The environment torch_npu recorded, "NAME=value" each. */
+static void
+read_env(struct rank_data *rd, const cJSON *meta)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(meta,
+	    "ENV_VARIABLES"))
+		if (e->string != NULL && cJSON_IsString(e))
+			strv_pushf(&rd->env, "%s=%s", e->string, e->valuestring);
+}
+
+/*
+ * profiler_info_{rank}.json: level and export type; metadata: layout and
+ * the environment.
+ */
 static void
 read_meta(struct rank_data *rd)
 {
@@ -257,6 +263,7 @@ read_meta(struct rank_data *rd)
 	rd->cp = jint(da, "context_parallel_size");
 	rd->ep = jint(da, "expert_model_parallel_size");
 	rd->world = jint(da, "world_size");
+	read_env(rd, j);
 	cJSON_Delete(j);
 }
 
@@ -296,8 +303,10 @@ prepare(struct summary *s, size_t i, const struct summary_rank *sr,
 	read_meta(rd);
 	rf->out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", rd->path);
 	for (k = 0; k < NKINDS; k++)
-		if (kinds[k]->prepare != NULL)
+		if (kinds[k]->prepare != NULL && wanted(s, k))
 			kinds[k]->prepare(s, rd, rf);
+	if (s->opts.steps_ops_only)
+		return;
 	rank_json(rf, "communication.json", &why);
 	rank_json(rf, "communication_matrix.json", &why);
 }
@@ -363,7 +372,8 @@ read_ranks(struct summary *s, const struct summary_rank *ranks, size_t n)
 		if (!p.ready[i])
 			prepare(s, i, &ranks[i], &p.rf[i]);
 		for (k = 0; k < NKINDS; k++)
-			kinds[k]->rank(s, s->state[k], &s->r[i], &p.rf[i]);
+			if (wanted(s, k))
+				kinds[k]->rank(s, s->state[k], &s->r[i], &p.rf[i]);
 		rank_files_close(&p.rf[i]);
 		pthread_mutex_lock(&p.mu);
 		p.merged = i + 1;
@@ -395,7 +405,10 @@ summary_build(const struct summary_rank *ranks, size_t n,
 	read_ranks(s, ranks, n);
 	for (k = 0; k < NKINDS; k++)
 		s->why[k] = n == 0 ? xstrdup(_("no *_ascend_pt rank directory")) :
-		    kinds[k]->finish(s, s->state[k]);
+		    !wanted(s, k) ? xstrdup(_("not read (steps and operators "
+		    "only)")) : kinds[k]->finish(s, s->state[k]);
+	if (!s->opts.steps_ops_only)
+		advice_run(s);
 	return s;
 }
 
@@ -416,7 +429,7 @@ void
 summary_print(const struct summary *s, FILE *fp, unsigned flags)
 {
 	struct out o = { fp, flags };
-	size_t k, i;
+	size_t k;
 
 	for (k = 0; k < NKINDS; k++) {
 		fprintf(fp, "\n%s\n", _(kinds[k]->title));
@@ -426,11 +439,7 @@ summary_print(const struct summary *s, FILE *fp, unsigned flags)
 			kinds[k]->print(s, s->state[k], &o);
 	}
 	fprintf(fp, "\n%s\n", _("Findings"));
-	if (s->nf == 0)
-		fprintf(fp, _("  none: no rule fired on the data that could be read\n"));
-	for (i = 0; i < s->nf; i++)
-		fprintf(fp, "  %s[%s]%s %s\n", colour(&o, 4), s->f[i].rule,
-		    colour_off(&o), s->f[i].text);
+	advice_print(s, &o);
 }
 
 cJSON *
@@ -466,15 +475,7 @@ summary_json(const struct summary *s)
 		}
 		cJSON_AddItemToObject(o, kinds[k]->name, x);
 	}
-	a = cJSON_AddArrayToObject(j, "findings");
-	for (i = 0; i < s->nf; i++) {
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "rule", s->f[i].rule);
-		if (s->f[i].rank != RANK_NONE)
-			json_rank(o, "rank", s->f[i].rank);
-		cJSON_AddStringToObject(o, "text", s->f[i].text);
-		cJSON_AddItemToArray(a, o);
-	}
+	cJSON_AddItemToObject(j, "findings", advice_json(s));
 	return j;
 }
 
@@ -494,21 +495,12 @@ static const char html_head[] =
 int
 summary_html(const struct summary *s, FILE *fp)
 {
-	size_t k, i;
+	size_t k;
 
 	fputs(html_head, fp);
 	fprintf(fp, "<p>%zu %s</p>\n", s->nr, s->nr == 1 ? "rank" : "ranks");
-	fputs("<h2>Findings</h2>\n<ul>\n", fp);
-	if (s->nf == 0)
-		fputs("<li>none</li>\n", fp);
-	for (i = 0; i < s->nf; i++) {
-		fputs("<li><span class=\"finding\">", fp);
-		html_text(fp, s->f[i].rule);
-		fputs("</span> ", fp);
-		html_text(fp, s->f[i].text);
-		fputs("</li>\n", fp);
-	}
-	fputs("</ul>\n", fp);
+	fputs("<h2>Findings</h2>\n", fp);
+	advice_html(s, fp);
 	for (k = 0; k < NKINDS; k++) {
 		fputs("<h2>", fp);
 		html_text(fp, kinds[k]->title);
@@ -537,7 +529,7 @@ summary_finding(const struct summary *s, size_t i, const char **text)
 		return NULL;
 	if (text != NULL)
 		*text = s->f[i].text;
-	return s->f[i].rule;
+	return advice_rule_id(s->f[i].rule);
 }
 
 void
@@ -564,10 +556,10 @@ summary_free(struct summary *s)
 		free(r->ops_why);
 		for (k = 0; k < r->nratio; k++)
 			free(r->ratio[k]);
+		strv_free(&r->env);
+		free(r->mem_why);
 	}
 	free(s->r);
-	for (i = 0; i < s->nf; i++)
-		free(s->f[i].text);
-	free(s->f);
+	advice_free(s);
 	free(s);
 }

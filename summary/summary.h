@@ -1,7 +1,8 @@
 /*
  * What the profiling data says: step breakdown, top operators, the cluster
- * step table with its slow rank and stage, the ranks collectives wait for
- * and the slow links, read from the ASCEND_PROFILER_OUTPUT of each
+ * step table with its slow rank and stage, the ranks collectives wait for,
+ * the slow links and the device memory, then the findings of the advice
+ * rules (advice/), read from the ASCEND_PROFILER_OUTPUT of each
  * *_ascend_pt rank directory (or its analysis.db), in memory bounded by
  * the number of ranks and distinct operators, never by file size.
  */
@@ -26,11 +27,26 @@ enum summary_steps {
 	SUMMARY_STEPS_MM,	/* skip_first = start, no warm-up (also FSDP2) */
 };
 
+struct journal;
+
 struct summary_opts {
 	int		 top_n;		/* operators in the top table; 0: 10 */
 	enum summary_steps step_convention;
 	int		 step_start;	/* profile_step_start / start_step */
 	int		 loaded_iter;	/* iteration loaded from a checkpoint */
+	/*
+	 * Read the step breakdown and the operators only (compare): the
+	 * communication files, the larger part of a rank's small files, are
+	 * not read, and the summaries made from them say so.
+	 */
+	int		 steps_ops_only;
+	/*
+	 * The session's launches, whose settings the advice checks (NULL
+	 * without a session: the advice says they are not known), and the
+	 * device memory in MB it recorded (npu-smi's HBM; 0 unknown).
+	 */
+	const struct journal *journal;
+	int		 device_mb;
 };
 
 /* summary_print flags. */

@@ -6,11 +6,9 @@
  * outlier: Dixon's Q test at 99.5 % up to 100 ranks, else more than
  * 3 sigma below the mean (msprof-analyze's slow_rank).  Point-to-point
  * operators (send, receive) are left out, and so is a communication group
- * whose collectives were not all seen by the same number of ranks.  Then
- * msprof's ratio rule: a rank whose Wait Time Ratio is above 0.2 waits
- * for another; when its Synchronization Time Ratio is above 0.2 too, the
- * slow rank is the one with the lowest wait ratio, otherwise suspect the
- * link.
+ * whose collectives were not all seen by the same number of ranks.  Each
+ * rank's votes and mean Wait Time Ratio and Synchronization Time Ratio go
+ * to its rank_data, for the rules (advice/communication.c).
  */
 #include <ctype.h>
 #include <err.h>
@@ -26,9 +24,6 @@
 #include "model.h"
 #include "strmap.h"
 
-#define WAIT_RATIO	0.2
-#define SYNC_RATIO	0.2
-#define VOTE_SHARE	0.10	/* named when last in this share of its collectives */
 #define DIXON_MAX	100
 
 /* Dixon's one-sided critical values at 99.5 %, n = 3 .. 100. */
@@ -339,59 +334,20 @@ count_bad(const char *key, void *val, void *arg)
 	(*(size_t *)arg)++;
 }
 
-static size_t
-nratio_ranks(const struct summary *s, const struct wait *w)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < s->nr; i++)
-		n += w->nratio[i] > 0;
-	return n;
-}
-
+/* Each rank's votes and ratios, for the rules. */
 static void
-ratio_rule(struct summary *s, struct wait *w)
+to_ranks(struct summary *s, const struct wait *w)
 {
-	size_t i, nwait = 0, nsync = 0, low = 0;
-	double lowest = INFINITY;
-	char lab[LABEL_MAX], *list = xstrdup(""), *t;
+	size_t i;
 
 	for (i = 0; i < s->nr; i++) {
-		double wr, sr;
+		struct rank_data *r = &s->r[i];
 
-		if (w->nratio[i] == 0)
-			continue;
-		wr = w->wait_sum[i] / w->nratio[i];
-		sr = w->sync_sum[i] / w->nratio[i];
-		if (wr < lowest) {
-			lowest = wr;
-			low = i;
-		}
-		if (wr > WAIT_RATIO) {
-			nwait++;
-			nsync += sr > SYNC_RATIO;
-			t = xasprintf("%s%s%s", list, *list ? ", " : "",
-			    rank_label(&s->r[i], lab, sizeof(lab)));
-			free(list);
-			list = t;
-		}
+		r->votes = w->votes[i];
+		r->collectives = w->seen[i];
+		r->wait_ratio = w->nratio[i] ? w->wait_sum[i] / w->nratio[i] : NAN;
+		r->sync_ratio = w->nratio[i] ? w->sync_sum[i] / w->nratio[i] : NAN;
 	}
-	if (nratio_ranks(s, w) < 2) {
-		free(list);
-		return;		/* one rank waits for nobody we can see */
-	}
-	if (nsync > 0)
-		add_finding(s, "wait-ratio", s->r[low].rank, _("%s wait (Wait "
-		    "Time Ratio above 0.2) and synchronise (Synchronization Time "
-		    "Ratio above 0.2): the slow one is %s, with the lowest wait "
-		    "ratio (%.3f)"), list, rank_label(&s->r[low], lab, sizeof(lab)),
-		    lowest);
-	else if (nwait > 0)
-		add_finding(s, "wait-link", RANK_NONE,
-		    _("%s wait (Wait Time Ratio above "
-		    "0.2) without synchronising: suspect the link rather than a "
-		    "rank"), list);
-	free(list);
 }
 
 static char *
@@ -400,9 +356,8 @@ wait_finish(struct summary *s, void *state)
 	struct wait *w = state;
 	struct group_check g = { { 0 }, { 0 } };
 	struct vote_arg a = { w, &g };
-	size_t i;
-	char lab[LABEL_MAX];
 
+	to_ranks(s, w);
 	if (w->ranks == 0)
 		return xstrdup(_("no rank has communication.json nor "
 		    "CommAnalyzerTime (profiler level0 writes none; a single "
@@ -412,14 +367,7 @@ wait_finish(struct summary *s, void *state)
 	strmap_each(&w->inst, vote, &a);
 	strmap_free(&g.size, NULL);
 	strmap_free(&g.bad, NULL);
-	for (i = 0; i < s->nr; i++)
-		if (w->votes[i] > 0 && w->votes[i] >= VOTE_SHARE * w->seen[i])
-			add_finding(s, "waited-for", s->r[i].rank, _("the "
-			    "collectives wait for %s: it arrived last, an outlier, "
-			    "in %zu of its %zu collectives"),
-			    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
-			    w->seen[i]);
-	ratio_rule(s, w);
+	to_ranks(s, w);
 	return NULL;
 }
 

@@ -28,7 +28,7 @@ for o in $opts; do
 done
 is "$missing_comp" "" "every option of launcher/options.c is in the completion"
 # The subcommands' own tables (FOLDER/FILE.c: SUBCOMMAND).
-SUBS="engines/dynamic:trigger report/report:report launcher/analyse:analyse"
+SUBS="engines/dynamic:trigger report/report:report report/compare:compare launcher/analyse:analyse"
 for f in $SUBS; do
 	missing_comp=
 	for o in $(long_options "$TOP/${f%%:*}.c"); do
@@ -74,7 +74,7 @@ if command -v mandoc > /dev/null; then
 		    "EXIT STATUS documents $st"
 	done
 else
-	for i in $(seq 17); do
+	for i in $(seq 19); do
 		skip "mandoc is not installed (Debian: mandoc)"
 	done
 fi
@@ -134,6 +134,10 @@ is "$(complete_line "" "msprof-exec --existing ")" "$(printf 'ask\nkeep\noverrid
     "alone: --existing values"
 is "$(complete_line "" "msprof-exec report --")" "$(printf -- '--html\n--json\n--quiet\n--verbose')" \
     "alone: report options"
+is "$(complete_line "" "msprof-exec compare --")" "$(printf -- '--help\n--html\n--json')" \
+    "alone: compare options"
+has_line "$(complete_line "" "msprof-exec compa")" "compare" \
+    "alone: the subcommand compare is offered"
 out=$(bash -c '. "$1"; complete -p msprof-exec' x "$COMP" 2>&1)
 is "$out" "complete -F _msprof_exec msprof-exec" "sourcing it registers the function"
 done_testing

@@ -2,7 +2,8 @@
 # Self-test of the simulation's analysis data (ASCEND_PROFILER_OUTPUT): file sets and
 # columns, the quirks real files have, level0 against level1, analysis.db, the healthy
 # default, and each planted anomaly (MSPROF_SIM_SLOW_RANK, _SLOW_LINK, _HOT_OP,
-# _HOST_BOUND) -- through a simulated training run on 2 NPUs and through sim/gen-cluster.
+# _HOST_BOUND, _EXPOSED_COMM, _BUBBLE, _UNFUSED, _MEM_PEAK, ASCEND_LAUNCH_BLOCKING) -- through a
+# simulated training run on 2 NPUs and through sim/gen-cluster.
 . "$(dirname "$0")/../sim/testlib.sh"
 Q=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
 GEN=$SIM_DIR/gen-cluster
@@ -11,7 +12,8 @@ fact() { printf '%s\n' "$1" | sed -n "s/^$2 //p"; }
 lt() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2"; }
 py() { python3 -c "$@"; }
 unset MSPROF_SIM_SLOW_RANK MSPROF_SIM_SLOW_LINK MSPROF_SIM_HOT_OP MSPROF_SIM_HOST_BOUND MSPROF_SIM_SEED \
-      MSPROF_SIM_KERNELS_PER_STEP MSPROF_SIM_RANKS_PER_NODE
+      MSPROF_SIM_KERNELS_PER_STEP MSPROF_SIM_RANKS_PER_NODE MSPROF_SIM_EXPOSED_COMM MSPROF_SIM_BUBBLE \
+      MSPROF_SIM_UNFUSED MSPROF_SIM_MEM_PEAK ASCEND_LAUNCH_BLOCKING
 
 # healthy: every summary rule finds nothing (FACTS from prof_facts, $2 names the case)
 healthy_checks() {
@@ -25,6 +27,9 @@ healthy_checks() {
     is "$(fact "$f" dynamic_ops)" 0 "$what: no dynamic-shape operator"
     is "$(fact "$f" low_pipe)" none "$what: every operator keeps a pipe busy"
     lt "$(fact "$f" top_op | cut -d' ' -f2)" 40; ok $? "$what: no operator over 40 % of the time"
+    lt "$(fact "$f" exposed_low)" 0.05; ok $? "$what: exposed communication under 5 % of the step"
+    lt "$(fact "$f" bubble_median)" 0.05; ok $? "$what: Bubble under 5 % of the step"
+    is "$(fact "$f" unfused)" none "$what: the fused kernels, not their unfused forms"
 }
 
 # --- a training run: MindSpeed-LLM on 2 NPUs, level1, all ranks -------------------------
@@ -205,6 +210,42 @@ is "$(fact "$F" low_pipe)" Cast "gen LOW_PIPE_OP=Cast: Cast, and only Cast, has 
 is "$(fact "$F" small_packets | wc -w)" 32 "gen SMALL_PACKETS=1: every rank's HCCS and RDMA volume is in small packets"
 lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen AICPU/DYNAMIC/LOW_PIPE/SMALL_PACKETS: no rank spread"
 is "$(fact "$F" slow_links) $(fact "$F" host_bound)" "none none" "and no slow link or host-bound rank"
+
+G=$TMP/g8
+MSPROF_SIM_EXPOSED_COMM=1 $GEN --ranks 8 $G >/dev/null
+F=$(prof_facts $G)
+lt 0.15 "$(fact "$F" exposed_low)"; ok $? "gen EXPOSED_COMM=1: over 15 % of every rank's step is exposed communication"
+lt "$(fact "$F" max_wait_ratio)" 0.2; ok $? "gen EXPOSED_COMM=1: no rank waits for another (the transfer, not a peer)"
+is "$(fact "$F" host_bound) $(fact "$F" bubble_median)" "none 0.0000" "gen EXPOSED_COMM=1: nothing else"
+G=$TMP/g9
+MSPROF_SIM_BUBBLE=1 $GEN --ranks 8 --pp 4 $G >/dev/null
+F=$(prof_facts $G)
+lt 0.2 "$(fact "$F" bubble_median)"; ok $? "gen BUBBLE=1, pp 4: Bubble over 20 % of the step"
+lt "$(fact "$F" exposed_low)" 0.05; ok $? "gen BUBBLE=1: the receives are the bubble, not exposed communication"
+lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen BUBBLE=1: every stage idles alike, no rank spread"
+$GEN --ranks 8 --pp 4 $TMP/g9h >/dev/null
+lt "$(fact "$(prof_facts $TMP/g9h)" bubble_median)" 0.05; ok $? "pp 4 without BUBBLE: Bubble under 5 %"
+G=$TMP/g10
+MSPROF_SIM_UNFUSED=all $GEN --ranks 2 $G >/dev/null
+is "$(fact "$(prof_facts $G)" unfused)" "attention rmsnorm rotary swiglu" \
+   "gen UNFUSED=all: SoftmaxV2, Rsqrt, Neg, Swish kernels and no FlashAttentionScore, RmsNorm, SwiGlu"
+MSPROF_SIM_UNFUSED=swiglu $GEN --ranks 2 $TMP/g11 >/dev/null
+is "$(fact "$(prof_facts $TMP/g11)" unfused)" swiglu "gen UNFUSED=swiglu: that form only"
+is "$(csv_col $TMP/g11/*_40000_*/ASCEND_PROFILER_OUTPUT/kernel_details.csv Name | grep -m1 Swish)" \
+   aclnnSilu_SwishAiCore_Swish "an unfused kernel is named after its aclnn API (aclnnSilu runs Swish)"
+G=$TMP/g12
+$GEN --ranks 2 --with-memory $G >/dev/null
+is "$(head -n1 $G/*_40000_*/ASCEND_PROFILER_OUTPUT/memory_record.csv | tr -d '\r')" \
+   "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type" \
+   "--with-memory: memory_record.csv with torch_npu's columns"
+is "$(fact "$(prof_facts $G)" mem_peak_pct)" 60.0 "--with-memory: the process peaks at 60 % of the device by default"
+MSPROF_SIM_MEM_PEAK=95 $GEN --ranks 2 --with-memory $TMP/g13 >/dev/null
+is "$(fact "$(prof_facts $TMP/g13)" mem_peak_pct)" 95.0 "gen MEM_PEAK=95: the peak at 95 %"
+ASCEND_LAUNCH_BLOCKING=1 $GEN --ranks 2 $TMP/g14 >/dev/null
+F=$(prof_facts $TMP/g14)
+is "$(fact "$F" launch_blocking)" 1 "ASCEND_LAUNCH_BLOCKING=1: profiler_metadata.json's ENV_VARIABLES has it"
+is "$(fact "$F" host_bound)" "0 1" "ASCEND_LAUNCH_BLOCKING=1: every rank host-bound"
+is "$(fact "$(prof_facts $TMP/g12)" launch_blocking)" unset "without it: recorded as not set"
 
 # --- a collection without a schedule, the older step_trace_time layout -----------------------
 python3 -c '

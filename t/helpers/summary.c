@@ -1,7 +1,7 @@
 /*
  * Test driver of the summary library until the launcher's report uses it:
  *   summary [--json | --html | --text] [--utf8] [--colour] [--term] [--top N]
- *           [--llm START LOADED | --mm START] PATH...
+ *           [--llm START LOADED | --mm START] [--steps-ops] PATH...
  * Text goes to stdout in ASCII without colour unless asked (tests compare
  * it), or as the terminal supports with --term (locale, isatty, NO_COLOR);
  * exit 0, or 2 on bad usage, 1 when a path cannot be read.
@@ -40,6 +40,8 @@ main(int argc, char *argv[])
 			flags |= SUMMARY_COLOUR;
 		else if (strcmp(argv[i], "--term") == 0)
 			flags = summary_term_flags(stdout);
+		else if (strcmp(argv[i], "--steps-ops") == 0)
+			o.steps_ops_only = 1;	/* what compare reads */
 		else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc)
 			o.top_n = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--llm") == 0 && i + 2 < argc) {
@@ -52,7 +54,7 @@ main(int argc, char *argv[])
 		} else
 			errx(2, "usage: summary [--json|--html|--text] [--utf8] "
 			    "[--colour] [--top N] [--llm START LOADED|--mm START] "
-			    "PATH...");
+			    "[--steps-ops] PATH...");
 	}
 	if (i == argc)
 		errx(2, "no path");

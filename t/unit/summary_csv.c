@@ -246,9 +246,12 @@ fixture(void)
 static void
 iterations(void)
 {
-	struct summary_opts llm = { 0, SUMMARY_STEPS_LLM, 5, 0 };
-	struct summary_opts resumed = { 0, SUMMARY_STEPS_LLM, 105, 100 };
-	struct summary_opts mm = { 0, SUMMARY_STEPS_MM, 4, 0 };
+	struct summary_opts llm = { .step_convention = SUMMARY_STEPS_LLM,
+	    .step_start = 5 };
+	struct summary_opts resumed = { .step_convention = SUMMARY_STEPS_LLM,
+	    .step_start = 105, .loaded_iter = 100 };
+	struct summary_opts mm = { .step_convention = SUMMARY_STEPS_MM,
+	    .step_start = 4 };
 	cJSON *j;
 
 #define FIRST_STEP(j) cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem( \

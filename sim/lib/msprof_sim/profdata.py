@@ -21,9 +21,19 @@ Knobs (environment, shared by all ranks of a job):
   MSPROF_SIM_LOW_PIPE_OP=TYPE     operator TYPE keeps every pipe ratio low (under 0.1)
   MSPROF_SIM_SMALL_PACKETS=1      collectives move 2 MB (on node) / 0.5 MB (RDMA) packets
   MSPROF_SIM_OLD_STEP_TRACE=1     step_trace_time.csv without Device_id and Preparing (older torch_npu)
+  MSPROF_SIM_EXPOSED_COMM=1       the gradient all-reduce waits for the end of the backward pass (no
+                                  --overlap-grad-reduce): about 20 % of the step is exposed communication
+  MSPROF_SIM_BUBBLE=1             pp > 1: pipeline fill and drain, each rank waits about 30 % of the step
+                                  to receive from its neighbour stages (Bubble)
+  MSPROF_SIM_UNFUSED=FORMS        the unfused kernels of FORMS (comma-separated: attention, rmsnorm,
+                                  rotary, swiglu, or all) instead of MindSpeed's fused ones
+  MSPROF_SIM_MEM_PEAK=PCT         memory_record.csv: the process's peak at PCT % of the 64 GB device (60)
+  ASCEND_LAUNCH_BLOCKING=1        torch_npu's own variable: every launch waits for its kernel, the host
+                                  gaps grow (Free about 30 %)
 Without a knob the data is healthy: rank spread under 1 % of the step, wait
 ratios under 0.1, Free about 3 %, no AI_CPU task of 20 us, only static shapes,
-HCCS/SDMA packets of at least 16 MB."""
+HCCS/SDMA packets of at least 16 MB, exposed communication and Bubble under
+5 % of the step, fused kernels, a memory peak at 60 % of the device."""
 
 import json
 import os
@@ -56,6 +66,13 @@ AIC_ARITH = ["aicore_time(us)", "aic_total_cycles", "aic_mac_fp16_ratio", "aic_m
 OP_STAT_HEADERS = ["Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
                    "Avg Time(us)", "Max Time(us)", "Ratio(%)"]
 TRANSPORTS = ("RDMA", "HCCS", "PCIE", "SDMA", "SIO")
+# torch_npu's MemoryViewParser.HEADERS_RECORD (memory_record.csv, profile_memory)
+MEMORY_RECORD_HEADERS = ["Component", "Timestamp(us)", "Total Allocated(MB)", "Total Reserved(MB)",
+                         "Total Active(MB)", "Stream Ptr", "Device Type"]
+# the variables torch_npu's collect_env_vars() puts in profiler_metadata.json (text export)
+ENV_IN_METADATA = ("ASCEND_GLOBAL_LOG_LEVEL", "HCCL_RDMA_TC", "HCCL_RDMA_SL", "ACLNN_CACHE_LIMIT",
+                   "HOST_CACHE_CAPACITY", "ASCEND_ENHANCE_ENABLE", "PYTORCH_NPU_ALLOC_CONF",
+                   "ASCEND_LAUNCH_BLOCKING", "HCCL_ALGO")
 
 # analysis.db, column names and types as torch_npu's TableColumnsManager declares them
 DB_TABLES = {
@@ -97,7 +114,31 @@ _OPS = {
     "Axpy": ("aclnnInplaceAdd_AxpyAiCore_Axpy", "AI_VECTOR_CORE", "4096,4096;4096,4096"),
     "ApplyAdamWV2": ("aclnnAdamW_ApplyAdamWV2AiCore_ApplyAdamWV2", "AI_VECTOR_CORE", "4096,4096"),
     "NonZero": ("aclnnNonzero_NonzeroAiCpu_NonZero", "AI_CPU", "4096"),
+    # the unfused forms (MSPROF_SIM_UNFUSED): each aclnn API's kernel as CANN names it
+    "SoftmaxV2": ("aclnnSoftmax_SoftmaxV2AiCore_SoftmaxV2", "AI_VECTOR_CORE", "1,32,4096,4096"),
+    "SoftmaxGrad": ("aclnnSoftmaxBackward_SoftmaxGradAiCore_SoftmaxGrad", "AI_VECTOR_CORE",
+                    "1,32,4096,4096;1,32,4096,4096"),
+    "Pow": ("aclnnPowTensorScalar_PowAiCore_Pow", "AI_VECTOR_CORE", "4096,1,4096"),
+    "ReduceMean": ("aclnnMean_ReduceMeanAiCore_ReduceMean", "AI_VECTOR_CORE", "4096,1,4096"),
+    "Rsqrt": ("aclnnRsqrt_RsqrtAiCore_Rsqrt", "AI_VECTOR_CORE", "4096,1,1"),
+    "Mul": ("aclnnMul_MulAiCore_Mul", "AI_VECTOR_CORE", "4096,1,4096;4096,1,4096"),
+    "Swish": ("aclnnSilu_SwishAiCore_Swish", "AI_VECTOR_CORE", "4096,1,12288"),
+    "SiluGrad": ("aclnnSiluBackward_SiluGradAiCore_SiluGrad", "AI_VECTOR_CORE", "4096,1,12288;4096,1,12288"),
+    "Neg": ("aclnnNeg_NegAiCore_Neg", "AI_VECTOR_CORE", "4096,1,32,64"),
+    "ConcatD": ("aclnnCat_ConcatDAiCore_ConcatD", "AI_VECTOR_CORE", "4096,1,32,64;4096,1,32,64"),
 }
+# what MSPROF_SIM_UNFUSED puts in place of a fused kernel, and with what share of its weight
+_UNFUSED = {
+    "attention": {"FlashAttentionScore": [("BatchMatMulV2", 0.6), ("SoftmaxV2", 0.4)],
+                  "FlashAttentionScoreGrad": [("BatchMatMulV2", 0.6), ("SoftmaxGrad", 0.4)]},
+    "rmsnorm": {"RmsNorm": [("Pow", 0.3), ("ReduceMean", 0.2), ("Rsqrt", 0.1), ("Mul", 0.4)],
+                "RmsNormGrad": [("Mul", 0.6), ("ReduceMean", 0.4)]},
+    "swiglu": {"SwiGlu": [("Swish", 0.6), ("Mul", 0.4)],
+               "SwiGluGrad": [("SiluGrad", 0.6), ("Mul", 0.4)]},
+    # rotate_half of rotary embedding: (t * cos) + (cat(-t2, t1) * sin), before attention
+    "rotary": {"FlashAttentionScore": [("Neg", 0.05), ("ConcatD", 0.05), ("Mul", 0.1), (None, 0.8)]},
+}
+UNFUSED_FORMS = ("attention", "rmsnorm", "rotary", "swiglu")
 # phase: (share of the step's compute, [(type, weight)])
 _PHASES = [
     ("fwd", 0.30, [("GatherV2", 2), ("RmsNorm", 4), ("MatMulV2", 12), ("FlashAttentionScore", 16), ("Add", 3),
@@ -111,12 +152,17 @@ DEFAULT_KERNELS_PER_STEP = 32
 CORES = {"AI_CORE": 24, "MIX_AIC": 24, "AI_VECTOR_CORE": 48, "AI_CPU": 0, "COMMUNICATION": 0}
 # nominal link bandwidths, GB/s (= MB/ms)
 BANDWIDTH = {"HCCS": 25.0, "RDMA": 12.0}
-# per-link volume of one collective, MB: HCCS transfers stay >= 16 MB (no small packets)
-_COLL = {"world": ("hcom_allReduce_", 20.0), "dp": ("hcom_allReduce_", 60.0), "tp": ("hcom_allReduce_", 18.0),
+# per-link volume of one collective, MB: the gradients' (dp) and tensor-parallel all-reduces stay
+# >= 16 MB; the world all-reduce (loss, gradient norm) is small and a small part of the volume,
+# so healthy data has no small packets and, at any step time, little exposed communication
+_COLL = {"world": ("hcom_allReduce_", 6.0), "dp": ("hcom_allReduce_", 60.0), "tp": ("hcom_allReduce_", 18.0),
          "pp": ("hcom_send_", 18.0)}
 SLOW_RANK_FACTOR = 1.30
 SLOW_LINK_FACTOR = 0.10
 HOT_SHARE = 0.60
+EXPOSED_SHARE = 0.20     # MSPROF_SIM_EXPOSED_COMM: the gradient all-reduce, of the nominal step
+BUBBLE_SHARE = 0.30      # MSPROF_SIM_BUBBLE: fill and drain waits, of the nominal step
+DEVICE_MB = 65536        # the HBM of the simulated 910B3, as npu-smi shows it
 
 
 def _env_int(env, name, default):
@@ -129,7 +175,8 @@ def _env_int(env, name, default):
 class Knobs:
     def __init__(self, seed=1, kernels_per_step=DEFAULT_KERNELS_PER_STEP, ranks_per_node=8, slow_rank=None,
                  slow_link=None, hot_op=None, host_bound=False, aicpu_us=None, dynamic_op=None,
-                 low_pipe_op=None, small_packets=False, old_step_trace=False):
+                 low_pipe_op=None, small_packets=False, old_step_trace=False, exposed_comm=False,
+                 bubble=False, unfused=(), mem_peak_pct=60.0, launch_blocking=False):
         self.seed = seed
         self.kernels_per_step = max(kernels_per_step, 1)
         self.ranks_per_node = max(ranks_per_node, 1)
@@ -142,6 +189,11 @@ class Knobs:
         self.low_pipe_op = low_pipe_op
         self.small_packets = small_packets
         self.old_step_trace = old_step_trace
+        self.exposed_comm = exposed_comm
+        self.bubble = bubble
+        self.unfused = tuple(unfused)
+        self.mem_peak_pct = mem_peak_pct
+        self.launch_blocking = launch_blocking
 
     @classmethod
     def from_env(cls, env=None):
@@ -153,6 +205,13 @@ class Knobs:
             if src.strip().isdigit() and dst.strip().isdigit():
                 link = (int(src), int(dst))
         slow = env.get("MSPROF_SIM_SLOW_RANK", "").strip()
+        forms = [f.strip() for f in env.get("MSPROF_SIM_UNFUSED", "").split(",") if f.strip()]
+        if "all" in forms:
+            forms = list(UNFUSED_FORMS)
+        try:
+            peak = float(env.get("MSPROF_SIM_MEM_PEAK", "60").strip())
+        except ValueError:
+            peak = 60.0
         return cls(seed=_env_int(env, "MSPROF_SIM_SEED", 1),
                    kernels_per_step=_env_int(env, "MSPROF_SIM_KERNELS_PER_STEP", DEFAULT_KERNELS_PER_STEP),
                    ranks_per_node=_env_int(env, "MSPROF_SIM_RANKS_PER_NODE", 8),
@@ -163,7 +222,11 @@ class Knobs:
                    dynamic_op=env.get("MSPROF_SIM_DYNAMIC_OP", "").strip() or None,
                    low_pipe_op=env.get("MSPROF_SIM_LOW_PIPE_OP", "").strip() or None,
                    small_packets=env.get("MSPROF_SIM_SMALL_PACKETS", "").strip() not in ("", "0"),
-                   old_step_trace=env.get("MSPROF_SIM_OLD_STEP_TRACE", "").strip() not in ("", "0"))
+                   old_step_trace=env.get("MSPROF_SIM_OLD_STEP_TRACE", "").strip() not in ("", "0"),
+                   exposed_comm=env.get("MSPROF_SIM_EXPOSED_COMM", "").strip() not in ("", "0"),
+                   bubble=env.get("MSPROF_SIM_BUBBLE", "").strip() not in ("", "0"),
+                   unfused=[f for f in UNFUSED_FORMS if f in forms], mem_peak_pct=peak,
+                   launch_blocking=env.get("ASCEND_LAUNCH_BLOCKING", "").strip() == "1")
 
 
 def group_hash(name):
@@ -263,7 +326,7 @@ def _rnd(seed, rank, step, salt):
 class Job:
     """The model of every rank in one step: compute phases with jitter, blocking
     collectives in which everyone waits for the last arrival, one data-parallel
-    all-reduce overlapped with the end of the backward pass, pipeline sends."""
+    all-reduce overlapped with the backward pass, pipeline sends."""
 
     def __init__(self, layout, knobs, step_us):
         self.layout = layout
@@ -322,7 +385,8 @@ class Job:
 
     def _simulate(self, k):
         lay, W = self.layout, self.layout.world
-        gap = (0.05 if self.knobs.host_bound else 0.004) * self.step_us
+        # ASCEND_LAUNCH_BLOCKING=1: every launch waits for its kernel, the host gaps grow
+        gap = (0.08 if self.knobs.launch_blocking else 0.05 if self.knobs.host_bound else 0.004) * self.step_us
         t = [0.0] * W
         comp = [[] for _ in range(W)]      # (phase, start, end)
         ops = [[] for _ in range(W)]
@@ -345,10 +409,13 @@ class Job:
                 comp[r].append((phase, t[r], t[r] + d))
                 t[r] += d
 
-        def collective(g, blocking=True, p2p=False, at=None):
-            """One collective of group g; members arrive at their t (or at[m])."""
+        def collective(g, blocking=True, p2p=False, at=None, size=None, receiver=1):
+            """One collective of group g; members arrive at their t (or at[m]).
+            SIZE (MB per link) overrides the group kind's; in a send/receive
+            pair the member RECEIVER receives."""
             at = t if at is None else at
-            name_t, size = _COLL[g.kind]
+            name_t, kind_size = _COLL[g.kind]
+            size = kind_size if size is None else size
             # HCCL numbers a group's operators through the whole run
             n = seq.get(g.hash, max(_num(k), 0) * 8) + 1
             seq[g.hash] = n
@@ -381,7 +448,7 @@ class Job:
                 op.group = g
                 op.kind = g.kind
                 op.p2p = p2p
-                op.recv = p2p and i == 1
+                op.recv = p2p and i == receiver
                 tname = ("hcom_receive_" if op.recv else name_t)
                 op.name = "%s_%s_%d_1" % (tname, g.hash[-3:], n)
                 op.start = arrive[m]
@@ -396,6 +463,8 @@ class Job:
                     t[m] = end
             return end
 
+        if self.knobs.bubble:
+            self._fill(by_kind.get("pp", []), collective, t)
         compute("fwd", self.shares["fwd"])
         for g in by_kind.get("tp", []):
             collective(g)
@@ -407,17 +476,28 @@ class Job:
             end = collective(g, blocking=False, p2p=True, at=snap)
             for m in g.members:
                 p2p_end[m] = max(p2p_end.get(m, 0.0), end)
-        for m, end in p2p_end.items():
+        # with the fill of MSPROF_SIM_BUBBLE the stages run offset: their sends
+        # and receives then overlap the other stages' work
+        for m, end in p2p_end.items() if not self.knobs.bubble else ():
             t[m] = max(t[m], end)
+        pending = {}
+        if not self.knobs.exposed_comm:
+            # --overlap-grad-reduce: the gradients are reduced bucket by bucket
+            # while the backward pass goes on
+            for g in by_kind.get("dp", []):
+                end = collective(g, blocking=False)
+                for m in g.members:
+                    pending[m] = end
         compute("bwd1", self.shares["bwd1"])
         for g in by_kind.get("tp", []):
             collective(g)
-        pending = {}
-        for g in by_kind.get("dp", []):
-            end = collective(g, blocking=False)
-            for m in g.members:
-                pending[m] = end
         compute("bwd2", self.shares["bwd2"])
+        if self.knobs.exposed_comm:
+            # no overlap: the gradients are reduced once the backward pass is over
+            for g in by_kind.get("dp", []) or by_kind.get("world", []):
+                collective(g, size=EXPOSED_SHARE * self.step_us / 1000.0 * self.slowest_bw(g))
+        if self.knobs.bubble:
+            self._drain(by_kind.get("pp", []), collective, t)
         for m, end in pending.items():
             t[m] = max(t[m], end)
         for g in by_kind.get("world", []):
@@ -426,6 +506,37 @@ class Job:
         tail = 0.004 * self.step_us
         span = [t[r] + tail for r in range(W)]
         return comp, ops, span
+
+
+    def slowest_bw(self, g):
+        """The nominal bandwidth of the slowest transport a group's links use."""
+        return min(BANDWIDTH[self.transport(m, p)] for m in g.members for p in self.links(g, m))
+
+    def _unit(self):
+        return BUBBLE_SHARE * self.step_us / max(self.layout.pp - 1, 1)
+
+    def _fill(self, pairs, collective, t):
+        """Pipeline fill: stage p receives its first activations p units
+        into the step, once the stages before it have run a micro-batch each."""
+        snap = list(t)
+        for g in pairs:
+            send, recv = g.members
+            at = list(snap)
+            at[send] = snap[send] + self._unit() * self.layout.stage(recv)
+            t[recv] = max(t[recv], collective(g, blocking=False, p2p=True, at=at))
+
+    def _drain(self, pairs, collective, t):
+        """Pipeline drain: stage p waits pp - 1 - p units for the gradients of
+        the stages after it, so that every stage idles pp - 1 units a step
+        (the 1F1B bubble with forward and backward units alike) and all end
+        together."""
+        snap = list(t)
+        last = max(snap[m] for g in pairs for m in g.members) if pairs else 0.0
+        for g in pairs:
+            recv, send = g.members
+            at = list(snap)
+            at[send] = max(snap[send], last)
+            t[recv] = max(t[recv], collective(g, blocking=False, p2p=True, at=at, receiver=0))
 
 
 def _union(iv):
@@ -456,11 +567,28 @@ def _intersect(a, b):
     return total
 
 
+def _apply_unfused(phases, forms):
+    """Each fused kernel of FORMS replaced by its unfused kernels, weights
+    shared out as _UNFUSED says (None keeps the kernel itself)."""
+    for form in ("rotary", "attention", "rmsnorm", "swiglu"):
+        if form not in forms:
+            continue
+        rep = _UNFUSED[form]
+        out = []
+        for p, s, ops in phases:
+            new = []
+            for t, w in ops:
+                new += [(t if r is None else r, w * f) for r, f in rep[t]] if t in rep else [(t, w)]
+            out.append((p, s, new))
+        phases = out
+    return phases
+
+
 def _kernel_plan(knobs):
     """[(phase, share of compute, [(type, weight)])], the hot operator and the kernel
     count applied, and the operator table {type: (name, core, shapes)}."""
     ops_table = dict(_OPS)
-    phases = [(p, s, list(ops)) for p, s, ops in _PHASES]
+    phases = _apply_unfused([(p, s, list(ops)) for p, s, ops in _PHASES], knobs.unfused)
     hot = knobs.hot_op
     if hot:
         if hot not in ops_table:
@@ -641,6 +769,21 @@ class RankData:
             head = "," + ",".join(_cell(v) for v in (kn["name"], kn["type"], kn["core"]))
             tail = [block] + (shape_vals if shapes else [])
         return head, ",".join(_cell(v) for v in tail)
+
+    def memory_record_table(self):
+        """memory_record.csv: per step the caching allocator (PTA) and the whole
+        process (APP, whose Total Reserved is the driver's count of the
+        process's device memory); the process peaks at MSPROF_SIM_MEM_PEAK % of
+        the device in the middle step."""
+        peak = self.job.knobs.mem_peak_pct / 100.0 * DEVICE_MB
+        rows = []
+        for i, (_k, begin) in enumerate(self.steps):
+            app = peak * (1.0 if i == len(self.steps) // 2 else 0.97)
+            ts = "%.3f\t" % (begin + 100.0)
+            dev = "NPU:%d" % self.device
+            rows.append(["PTA", ts, _r3(0.7 * app), _r3(0.85 * app), _r3(0.7 * app), 187651256098816, dev])
+            rows.append(["APP", ts, "", _r3(app), "", "", dev])
+        return MEMORY_RECORD_HEADERS, rows
 
     def op_statistic_table(self, groups=None):
         """op_statistic.csv, from the figures kernel_rows gathered or a pass of its own."""

@@ -20,6 +20,10 @@ ST_HEAD = ["Device_id", "Step", "Computing", "Communication(Not Overlapped)", "O
            "Preparing"]
 OS_HEAD = ["Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
            "Avg Time(us)", "Max Time(us)", "Ratio(%)"]
+# torch_npu's MemoryViewParser.HEADERS_RECORD
+MR_HEAD = ["Component", "Timestamp(us)", "Total Allocated(MB)", "Total Reserved(MB)", "Total Active(MB)",
+           "Stream Ptr", "Device Type"]
+DEVICE_MB = 65536       # an Atlas 800T A2's 64 GB of HBM, as npu-smi shows it
 # (name, type, core, µs per instance, instances per step, pipe ratios)
 OPS = [
     ("aclnnMatmul_MatMulCommon_MatMulV2", "MatMulV2", "AI_CORE", 2000.0, 3, 0.72),
@@ -58,7 +62,7 @@ class Rank:
         self.rank, self.world = rank, world
         self.tp, self.pp, self.dp = layout
         self.level = "Level1"
-        self.comp, self.exposed, self.free, self.bubble = 80000.0, 10000.0, 4000.0, 0.0
+        self.comp, self.exposed, self.free, self.bubble = 80000.0, 5000.0, 4000.0, 0.0
         self.ops = [list(o) for o in OPS]
         self.state = {}
         self.elapse, self.wait_ratio, self.sync_ratio = 10.0 + 0.013 * rank * (1 + rank % 2), 0.05, 0.02
@@ -68,7 +72,9 @@ class Rank:
             if d != rank:
                 same = d // 2 == rank // 2
                 self.links[d] = ("HCCS", 64.0, 3.5) if same else ("RDMA", 64.0, 6.4)
-        self.files = {"kernel", "opstat", "comm", "matrix", "steps"}
+        self.files = {"kernel", "opstat", "comm", "matrix", "steps", "memory"}
+        self.mem_peak = 0.6 * DEVICE_MB   # MB: neither near the limit nor far below it
+        self.env = {}            # ENV_VARIABLES torch_npu records in profiler_metadata.json
         self.stamp = "20261203081500123"
         self.distributed = True  # False: profiler_info.json, no rank
         self.ratio_cols = RATIOS
@@ -94,6 +100,8 @@ class Rank:
                                      "data_parallel_size": self.dp, "context_parallel_size": 1,
                                      "expert_model_parallel_size": 1, "rank": self.rank,
                                      "world_size": self.world}}
+        if self.env:
+            meta["ENV_VARIABLES"] = dict(self.env)
         w(os.path.join(d, "profiler_metadata.json"), json.dumps(meta, indent=1))
         if "steps" in self.files:
             rows = []
@@ -108,7 +116,21 @@ class Rank:
             self.write_opstat(out)
         if "comm" in self.files and self.level != "Level0":
             self.write_comm(out)
+        if "memory" in self.files:
+            self.write_memory(out)
         return d
+
+    def write_memory(self, out):
+        """The allocator (PTA) climbing to 80 % of the process's peak, and the
+        process (APP) reaching its peak in the middle step."""
+        rows = []
+        for k, s in enumerate(STEPS):
+            t = "%.3f\t" % (1.7e15 + s * 1e5)
+            app = self.mem_peak * (1.0 if k == 1 else 0.9)
+            rows.append(["PTA", t, round(0.7 * app, 3), round(0.8 * app, 3), round(0.7 * app, 3),
+                         187651256098816, "NPU:%d" % (self.rank % 2)])
+            rows.append(["APP", t, "", round(app, 3), "", "", "NPU:%d" % (self.rank % 2)])
+        w(os.path.join(out, "memory_record.csv"), csv(MR_HEAD, rows), crlf=True)
 
     def write_kernels(self, out):
         level0 = self.level == "Level0"
@@ -208,8 +230,87 @@ def slow_link(rs):
 
 
 def dominant(rs):
+    """MatMulV2 takes most of the time: what a transformer does, no finding."""
     for r in rs:
         r.ops[0][3] = 12000.0
+
+
+def dominant_add(rs):
+    """Add, an elementwise operator, takes most of the time."""
+    for r in rs:
+        r.ops[3][3] = 5000.0
+
+
+def uniform_wait(rs):
+    """Every rank waits alike (0.393) and synchronises: no one is the slow one."""
+    for r in rs:
+        r.wait_ratio, r.sync_ratio = 0.393, 0.3
+
+
+def exposed_comm(rs):
+    for r in rs:
+        r.exposed = 25000.0
+
+
+def bubble(rs):
+    """pp 2: receives waited for, 15 ms a step, inside Communication(Not Overlapped)."""
+    for r in rs:
+        r.bubble = 15000.0
+        r.exposed = 5000.0 + r.bubble
+
+
+UNFUSED = [
+    ("aclnnSoftmax_SoftmaxV2AiCore_SoftmaxV2", "SoftmaxV2", "AI_VECTOR_CORE", 900.0, 2, 0.6),
+    ("aclnnBatchMatMul_BatchMatMulV2_BatchMatMulV2", "BatchMatMulV2", "AI_CORE", 1200.0, 4, 0.7),
+    ("aclnnPowTensorScalar_PowAiCore_Pow", "Pow", "AI_VECTOR_CORE", 60.0, 3, 0.5),
+    ("aclnnMean_ReduceMeanAiCore_ReduceMean", "ReduceMean", "AI_VECTOR_CORE", 50.0, 3, 0.5),
+    ("aclnnRsqrt_RsqrtAiCore_Rsqrt", "Rsqrt", "AI_VECTOR_CORE", 8.0, 3, 0.5),
+    ("aclnnSilu_SwishAiCore_Swish", "Swish", "AI_VECTOR_CORE", 300.0, 2, 0.5),
+    ("aclnnNeg_NegAiCore_Neg", "Neg", "AI_VECTOR_CORE", 20.0, 4, 0.5),
+]
+
+
+def unfused(rs):
+    """No FlashAttentionScore, RmsNorm or SwiGlu kernel: their unfused forms,
+    and rotary embedding's rotate_half (Neg)."""
+    for r in rs:
+        r.ops = [list(o) for o in OPS if o[1] not in ("FlashAttentionScore", "RmsNorm", "SwiGlu")] + \
+            [list(o) for o in UNFUSED]
+
+
+def partly_fused(rs):
+    """RmsNorm kernels and a few Rsqrt of their own (a norm left unfused
+    elsewhere): the fused form is in use, no finding."""
+    for r in rs:
+        r.ops.append(["aclnnRsqrt_RsqrtAiCore_Rsqrt", "Rsqrt", "AI_VECTOR_CORE", 8.0, 2, 0.5])
+
+
+def memory_near(rs):
+    rs[1].mem_peak = 0.95 * DEVICE_MB
+
+
+def memory_room(rs):
+    for r in rs:
+        r.mem_peak = 0.3 * DEVICE_MB
+
+
+def launch_blocking(rs):
+    """A launch with ASCEND_LAUNCH_BLOCKING=1: every rank host-bound."""
+    for r in rs:
+        r.env = {"ASCEND_GLOBAL_LOG_LEVEL": "", "ASCEND_LAUNCH_BLOCKING": "1", "PYTORCH_NPU_ALLOC_CONF": ""}
+        r.free = 30000.0
+
+
+def log_level(rs):
+    for r in rs:
+        r.env = {"ASCEND_GLOBAL_LOG_LEVEL": "1", "ASCEND_LAUNCH_BLOCKING": "", "PYTORCH_NPU_ALLOC_CONF": ""}
+
+
+def noisy(rs):
+    """Eight ranks whose Computing is spread evenly over 8 %: max - min is
+    above 5 % of the step, yet no rank stands out from the others."""
+    for r in rs:
+        r.comp = 80000.0 * (1 + 0.08 * ((r.rank * 5) % 8) / 7)
 
 
 def host_bound(rs):
@@ -402,9 +503,15 @@ def main():
                         ("small-packets", small_packets), ("small-packets-no-matrix", small_packets_no_matrix),
                         ("wait-link", wait_link), ("zero-durations", zero_durations),
                         ("level0", level0), ("no-kernels", no_kernels),
-                        ("partial", partial)):
+                        ("partial", partial), ("dominant-add", dominant_add),
+                        ("uniform-wait", uniform_wait), ("exposed-comm", exposed_comm),
+                        ("unfused", unfused), ("partly-fused", partly_fused),
+                        ("memory-near", memory_near), ("memory-room", memory_room),
+                        ("launch-blocking", launch_blocking), ("log-level", log_level)):
         cluster(name, plant)
+    cluster("noisy", noisy, n=8, layout=(1, 1, 8))
     cluster("slow-stage", slow_stage, layout=(1, 2, 2))
+    cluster("bubble", bubble, layout=(1, 2, 2))
     root, ranks = cluster("db", slow_link)
     write_db(root, ranks)
     root, ranks = cluster("mixed-export", slow_rank)

@@ -41,7 +41,10 @@ GPT_ARGS="
     --sequence-parallel \
     --use-distributed-optimizer \
     --use-flash-attn \
+    --use-fused-rotary-pos-emb \
     --use-rotary-position-embeddings \
+    --use-fused-swiglu \
+    --use-fused-rmsnorm \
     --num-layers 36 \
     --hidden-size 4096 \
     --ffn-hidden-size 12288 \
@@ -67,6 +70,8 @@ GPT_ARGS="
     --position-embedding-type rope \
     --attention-softmax-in-fp32 \
     --no-gradient-accumulation-fusion \
+    --overlap-grad-reduce \
+    --overlap-param-gather \
     --lr 1.25e-6 \
     --min-lr 1.25e-7 \
     --lr-decay-style cosine \

@@ -1,0 +1,465 @@
+/*
+ * The advice engine: every rule of every family over the summary, then
+ * for each finding the state of each setting that addresses it in the
+ * profiled launch; and the findings as text, JSON and HTML.  What a rule
+ * looks at and when it fires is the rule's (rules.h, one file a family).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/ranks.h"
+#include "advice.h"
+#include "rules.h"
+
+/* The families, in the order their findings are printed. */
+static const struct family *const families[] = {
+	&family_steps, &family_operators, &family_communication,
+	&family_memory, &family_environment,
+};
+#define NFAMILIES	(sizeof(families) / sizeof(families[0]))
+#define MAX_RANK_ITEMS	6	/* ranges of ranks on one line */
+#define MAX_UNKNOWN	2	/* rank directories of no rank named */
+
+void
+advice_env_names(struct strv *out)
+{
+	const struct setting *const *set;
+	size_t f, r, i;
+
+	for (f = 0; f < NFAMILIES; f++)
+		for (r = 0; r < families[f]->n; r++)
+			for (set = families[f]->rules[r].settings;
+			    set != NULL && *set != NULL; set++) {
+				if ((*set)->kind != SET_ENV)
+					continue;
+				for (i = 0; i < out->n &&
+				    strcmp(out->v[i], (*set)->name) != 0; i++)
+					;
+				if (i == out->n)
+					strv_push(out, (*set)->name);
+			}
+}
+
+const char *
+advice_rule_id(const struct rule *r)
+{
+	return r->id;
+}
+
+static const char *
+family_of(const struct rule *rule)
+{
+	size_t f;
+
+	for (f = 0; f < NFAMILIES; f++)
+		if (rule >= families[f]->rules &&
+		    rule < families[f]->rules + families[f]->n)
+			return families[f]->name;
+	return "";
+}
+
+struct finding *
+finding_new(struct advice *a, const struct rule *rule)
+{
+	struct summary *s = a->s;
+	struct finding *f;
+
+	s->f = xreallocarray(s->f, s->nf + 1, sizeof(*s->f));
+	f = &s->f[s->nf++];
+	memset(f, 0, sizeof(*f));
+	f->rule = rule;
+	return f;
+}
+
+void
+finding_who(struct finding *f, size_t who)
+{
+	f->who = xreallocarray(f->who, f->nwho + 1, sizeof(*f->who));
+	f->who[f->nwho++] = who;
+}
+
+void
+finding_text(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(f->text);
+	va_start(ap, fmt);
+	if (vasprintf(&f->text, fmt, ap) < 0)
+		f->text = NULL;
+	va_end(ap);
+	if (f->text == NULL)
+		f->text = xstrdup("");
+}
+
+void
+finding_note(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(f->note);
+	va_start(ap, fmt);
+	if (vasprintf(&f->note, fmt, ap) < 0)
+		f->note = NULL;
+	va_end(ap);
+}
+
+void
+finding_figure(struct finding *f, const char *key, double v)
+{
+	if (f->nfig < FINDING_FIGURES && isfinite(v)) {
+		f->fig[f->nfig].key = key;
+		f->fig[f->nfig++].value = v;
+	}
+}
+
+char *
+finding_ranks(const struct summary *s, const struct finding *f)
+{
+	int *ranks = xcalloc(f->nwho + 1, sizeof(*ranks));
+	size_t i, n = 0, unknown = 0;
+	char lab[LABEL_MAX], *list, *out;
+
+	for (i = 0; i < f->nwho; i++)
+		if (s->r[f->who[i]].rank >= 0)
+			ranks[n++] = s->r[f->who[i]].rank;
+	list = ranks_text(ranks, n, MAX_RANK_ITEMS);
+	out = *list == '\0' ? xstrdup("") : xasprintf(ranks_count(ranks, n) ==
+	    1 ? _("rank %s") : _("ranks %s"), list);
+	free(list);
+	free(ranks);
+	for (i = 0; i < f->nwho; i++) {
+		const struct rank_data *r = &s->r[f->who[i]];
+
+		if (r->rank >= 0 || unknown++ >= MAX_UNKNOWN)
+			continue;
+		list = xasprintf("%s%s%s", out, *out ? ", " : "",
+		    rank_label(r, lab, sizeof(lab)));
+		free(out);
+		out = list;
+	}
+	if (unknown > MAX_UNKNOWN) {
+		list = xasprintf(_("%s and %zu more of unknown rank"), out,
+		    unknown - MAX_UNKNOWN);
+		free(out);
+		out = list;
+	}
+	return out;
+}
+
+/* The layout of the job, from the first rank that knows it. */
+static void
+layout(struct advice *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->s->nr; i++) {
+		const struct rank_data *r = &a->s->r[i];
+
+		if (r->tp > 0 || r->pp > 0 || r->dp > 0) {
+			a->tp = r->tp;
+			a->pp = r->pp;
+			a->dp = r->dp;
+			a->cp = r->cp;
+			a->ep = r->ep;
+			a->layout = 1;
+			return;
+		}
+	}
+}
+
+/* Is SET for this job's layout (an MoE setting where experts are split)? */
+static int
+for_layout(const struct advice *a, const struct setting *set)
+{
+	if (!a->layout)
+		return 1;
+	if ((set->when & WHEN_MOE) && a->ep <= 1)
+		return 0;
+	if ((set->when & WHEN_CP) && a->cp <= 1)
+		return 0;
+	return 1;
+}
+
+/* Each setting of F's rule that applies, with the launch's state of it. */
+static void
+settings_of(const struct advice *a, struct finding *f)
+{
+	const struct setting *const *set;
+	struct finding_setting *fs;
+	enum setting_state st;
+	char *detail;
+	int applies;
+
+	for (set = f->rule->settings; set != NULL && *set != NULL; set++) {
+		if (!for_layout(a, *set))
+			continue;
+		st = setting_state(a->s, *set, &detail, &applies);
+		if (!applies) {
+			free(detail);
+			continue;
+		}
+		f->set = xreallocarray(f->set, f->nset + 1, sizeof(*f->set));
+		fs = &f->set[f->nset++];
+		fs->setting = *set;
+		fs->state = st;
+		fs->detail = detail;
+	}
+}
+
+void
+advice_run(struct summary *s)
+{
+	struct advice a = { .s = s };
+	size_t f, r;
+
+	layout(&a);
+	for (f = 0; f < NFAMILIES; f++)
+		for (r = 0; r < families[f]->n; r++)
+			families[f]->rules[r].check(&families[f]->rules[r], &a);
+	for (f = 0; f < s->nf; f++)
+		settings_of(&a, &s->f[f]);
+}
+
+/* "already on", "not set (1 by default)", ... */
+static char *
+state_text(const struct finding_setting *fs)
+{
+	const char *d = fs->detail;
+
+	switch (fs->state) {
+	case STATE_ON:
+		return d ? xasprintf(_("already on (%s)"), d) :
+		    xstrdup(_("already on"));
+	case STATE_OFF:
+		return d ? xasprintf(_("not set (%s)"), d) :
+		    xstrdup(_("not set"));
+	case STATE_VALUE:
+		return xasprintf(_("now %s"), d ? d : "");
+	case STATE_MIXED:
+		return xstrdup(_("set in some launches only"));
+	default:
+		return d ? xasprintf(_("not known (%s)"), d) :
+		    xstrdup(_("not known"));
+	}
+}
+
+static const char *
+state_key(enum setting_state st)
+{
+	static const char *const keys[] = {
+		[STATE_UNKNOWN] = "not known", [STATE_ON] = "on",
+		[STATE_OFF] = "not set", [STATE_VALUE] = "value",
+		[STATE_MIXED] = "mixed",
+	};
+
+	return keys[st];
+}
+
+static char *
+setting_label(const struct setting *set)
+{
+	return xasprintf("%s%s", set->name, set->want);
+}
+
+/*
+ * The settings of F whose state is not known, on one line: the same
+ * reason for them all, as a rule (no session).
+ */
+static void
+print_unknown(const struct finding *f, FILE *fp)
+{
+	size_t k, n = 0;
+	char *lab;
+
+	for (k = 0; k < f->nset; k++) {
+		if (f->set[k].state != STATE_UNKNOWN)
+			continue;
+		lab = setting_label(f->set[k].setting);
+		fprintf(fp, "%s%s", n++ ? ", " : "    ", lab);
+		free(lab);
+	}
+	if (n == 0)
+		return;
+	for (k = 0; f->set[k].state != STATE_UNKNOWN; k++)
+		;
+	fprintf(fp, _(": not known whether the launch has %s (%s)\n"),
+	    n == 1 ? _("it") : _("them"), f->set[k].detail ? f->set[k].detail :
+	    "");
+}
+
+void
+advice_print(const struct summary *s, struct out *o)
+{
+	size_t i, k;
+	int w;
+
+	if (s->nf == 0)
+		fprintf(o->fp, _("  none: no rule fired on the data that could "
+		    "be read\n"));
+	for (i = 0; i < s->nf; i++) {
+		const struct finding *f = &s->f[i];
+		char *who = finding_ranks(s, f), *lab, *st;
+
+		fprintf(o->fp, "  %s[%s]%s %s%s%s\n", colour(o, 4), f->rule->id,
+		    colour_off(o), who, *who ? ": " : "", f->text);
+		free(who);
+		if (f->rule->fix != NULL)
+			fprintf(o->fp, "    %s\n", _(f->rule->fix));
+		if (f->note != NULL)
+			fprintf(o->fp, "    %s\n", f->note);
+		for (w = 0, k = 0; k < f->nset; k++) {
+			lab = setting_label(f->set[k].setting);
+			if ((int)strlen(lab) > w &&
+			    f->set[k].state != STATE_UNKNOWN)
+				w = (int)strlen(lab);
+			free(lab);
+		}
+		for (k = 0; k < f->nset; k++) {
+			if (f->set[k].state == STATE_UNKNOWN)
+				continue;
+			lab = setting_label(f->set[k].setting);
+			st = state_text(&f->set[k]);
+			fprintf(o->fp, "    %-*s  %s\n", w, lab, st);
+			free(lab);
+			free(st);
+		}
+		print_unknown(f, o->fp);
+	}
+}
+
+static cJSON *
+finding_json(const struct summary *s, const struct finding *f)
+{
+	cJSON *o = cJSON_CreateObject(), *a, *x;
+	size_t i, known = 0;
+
+	cJSON_AddStringToObject(o, "rule", f->rule->id);
+	cJSON_AddStringToObject(o, "family", family_of(f->rule));
+	a = cJSON_AddArrayToObject(o, "ranks");
+	for (i = 0; i < f->nwho; i++)
+		if (s->r[f->who[i]].rank >= 0) {
+			cJSON_AddItemToArray(a,
+			    cJSON_CreateNumber(s->r[f->who[i]].rank));
+			known++;
+		}
+	if (known < f->nwho) {
+		a = cJSON_AddArrayToObject(o, "directories");
+		for (i = 0; i < f->nwho; i++)
+			if (s->r[f->who[i]].rank < 0)
+				cJSON_AddItemToArray(a, cJSON_CreateString(
+				    s->r[f->who[i]].path));
+	}
+	if (f->nwho == 1)
+		json_rank(o, "rank", s->r[f->who[0]].rank);
+	cJSON_AddStringToObject(o, "text", f->text);
+	x = cJSON_AddObjectToObject(o, "evidence");
+	for (i = 0; i < f->nfig; i++)
+		cJSON_AddNumberToObject(x, f->fig[i].key, f->fig[i].value);
+	cJSON_AddStringToObject(o, "reads", f->rule->evidence);
+	cJSON_AddNumberToObject(o, "threshold", f->rule->threshold);
+	cJSON_AddStringToObject(o, "threshold_text", f->rule->threshold_text);
+	if (f->rule->fix != NULL)
+		cJSON_AddStringToObject(o, "fix", _(f->rule->fix));
+	if (f->note != NULL)
+		cJSON_AddStringToObject(o, "note", f->note);
+	a = cJSON_AddArrayToObject(o, "settings");
+	for (i = 0; i < f->nset; i++) {
+		const struct finding_setting *fs = &f->set[i];
+
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "name", fs->setting->name);
+		cJSON_AddStringToObject(x, "want", fs->setting->want);
+		cJSON_AddStringToObject(x, "what", _(fs->setting->what));
+		cJSON_AddStringToObject(x, "state", state_key(fs->state));
+		if (fs->detail != NULL)
+			cJSON_AddStringToObject(x, "detail", fs->detail);
+		cJSON_AddItemToArray(a, x);
+	}
+	return o;
+}
+
+cJSON *
+advice_json(const struct summary *s)
+{
+	cJSON *a = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < s->nf; i++)
+		cJSON_AddItemToArray(a, finding_json(s, &s->f[i]));
+	return a;
+}
+
+void
+advice_html(const struct summary *s, FILE *fp)
+{
+	size_t i, k;
+	char *lab, *st;
+
+	fputs("<ul>\n", fp);
+	if (s->nf == 0)
+		fputs("<li>none</li>\n", fp);
+	for (i = 0; i < s->nf; i++) {
+		const struct finding *f = &s->f[i];
+		char *who = finding_ranks(s, f);
+
+		fputs("<li><span class=\"finding\">", fp);
+		html_text(fp, f->rule->id);
+		fputs("</span> ", fp);
+		if (*who) {
+			html_text(fp, who);
+			fputs(": ", fp);
+		}
+		free(who);
+		html_text(fp, f->text);
+		if (f->rule->fix != NULL || f->note != NULL || f->nset > 0)
+			fputs("\n<ul>\n", fp);
+		if (f->rule->fix != NULL) {
+			fputs("<li>", fp);
+			html_text(fp, _(f->rule->fix));
+			fputs("</li>\n", fp);
+		}
+		if (f->note != NULL) {
+			fputs("<li>", fp);
+			html_text(fp, f->note);
+			fputs("</li>\n", fp);
+		}
+		for (k = 0; k < f->nset; k++) {
+			lab = setting_label(f->set[k].setting);
+			st = state_text(&f->set[k]);
+			fputs("<li><code>", fp);
+			html_text(fp, lab);
+			fputs("</code>: ", fp);
+			html_text(fp, st);
+			fputs("</li>\n", fp);
+			free(lab);
+			free(st);
+		}
+		if (f->rule->fix != NULL || f->note != NULL || f->nset > 0)
+			fputs("</ul>\n", fp);
+		fputs("</li>\n", fp);
+	}
+	fputs("</ul>\n", fp);
+}
+
+void
+advice_free(struct summary *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nf; i++) {
+		struct finding *f = &s->f[i];
+
+		free(f->who);
+		free(f->text);
+		free(f->note);
+		for (k = 0; k < f->nset; k++)
+			free(f->set[k].detail);
+		free(f->set);
+	}
+	free(s->f);
+	s->f = NULL;
+	s->nf = 0;
+}

@@ -1,0 +1,306 @@
+/*
+ * Rules of the communication (communication.json and
+ * communication_matrix.json, or the db export's tables): the rank the
+ * collectives wait for, by votes and by msprof's ratios, waiting that
+ * points at a link, slow links and small packets.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/ranks.h"
+#include "settings.h"
+
+#define WAIT_RATIO	0.2	/* waits for another (msprof) */
+#define SYNC_RATIO	0.2	/* and synchronises */
+#define RATIO_MARGIN	0.1	/* below the others' median by this, at least */
+#define MAX_LINKS	4	/* links named in the text */
+
+static void
+check_waited_for(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	struct finding *f = NULL;
+	size_t i, worst = 0;
+	char lab[LABEL_MAX + 32];
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (r->votes == 0 || r->votes < rule->threshold * r->collectives)
+			continue;
+		if (f == NULL)
+			f = finding_new(a, rule);
+		finding_who(f, i);
+		if (f->nwho == 1 || r->votes * s->r[worst].collectives >
+		    s->r[worst].votes * r->collectives)
+			worst = i;
+	}
+	if (f == NULL)
+		return;
+	if (f->nwho > 1) {
+		char one[LABEL_MAX];
+
+		snprintf(lab, sizeof(lab), _("the most, %s; "),
+		    rank_label(&s->r[worst], one, sizeof(one)));
+	} else
+		*lab = '\0';
+	finding_text(f, _("the collectives wait for it: last to arrive, an "
+	    "outlier, in %zu of its %zu collectives (%sthreshold %.0f %% of "
+	    "them)"), s->r[worst].votes, s->r[worst].collectives, lab,
+	    100 * rule->threshold);
+	finding_figure(f, "last", (double)s->r[worst].votes);
+	finding_figure(f, "collectives", (double)s->r[worst].collectives);
+}
+
+/* The ranks with ratios: their indexes and wait ratios; how many. */
+static size_t
+ratios(const struct summary *s, size_t *who, double *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr; i++)
+		if (!isnan(s->r[i].wait_ratio)) {
+			who[n] = i;
+			v[n++] = s->r[i].wait_ratio;
+		}
+	return n;
+}
+
+/* "ranks 0-2" of the ranks among WHO whose wait ratio is above WAIT_RATIO. */
+static char *
+waiting(const struct summary *s, const size_t *who, size_t n, int sync,
+    size_t *count)
+{
+	int *r = xcalloc(n + 1, sizeof(*r));
+	size_t i, k = 0;
+	char *list;
+
+	for (i = 0; i < n; i++) {
+		const struct rank_data *d = &s->r[who[i]];
+
+		if (d->wait_ratio > WAIT_RATIO &&
+		    (!sync || d->sync_ratio > SYNC_RATIO))
+			r[k++] = d->rank;
+	}
+	*count = k;
+	list = ranks_text(r, k, 6);
+	free(r);
+	return list;
+}
+
+/*
+ * msprof's rule: ranks that wait (Wait Time Ratio above 0.2) and
+ * synchronise (Synchronization Time Ratio above 0.2) wait for the rank
+ * with the lowest wait ratio; named only when that ratio stands out
+ * below the median of all, by the larger of 0.1 and 3 robust standard
+ * deviations (eight ranks that all wait alike wait for no one of them).
+ */
+/*
+ * Does the lowest of the N wait ratios V stand out below their median by
+ * the margin?  Its index in *LOW, the median in *MED.
+ */
+static int
+stands_out(const double *v, size_t n, size_t *low, double *med)
+{
+	double *c = xcalloc(n + 1, sizeof(*c)), sd;
+	size_t i;
+
+	*low = 0;
+	for (i = 1; i < n; i++)
+		if (v[i] < v[*low])
+			*low = i;
+	memcpy(c, v, n * sizeof(*c));
+	*med = median(c, n);
+	free(c);
+	sd = n >= 3 ? robust_sd(v, n, *med) : 0;
+	return *med - v[*low] > fmax(RATIO_MARGIN, 3 * sd);
+}
+
+static void
+check_wait_ratio(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, low, k;
+	double *v = xcalloc(s->nr + 1, sizeof(*v)), med;
+	char *list;
+
+	n = ratios(s, who, v);
+	list = waiting(s, who, n, 1, &k);
+	if (n >= 2 && k > 0 && stands_out(v, n, &low, &med)) {
+		struct finding *f = finding_new(a, rule);
+
+		finding_who(f, who[low]);
+		finding_text(f, _("ranks %s wait and synchronise (Wait and "
+		    "Synchronization Time Ratios above %.1f) for it: its wait "
+		    "ratio %.3f is below the median %.3f by more than %.1f, or 3 "
+		    "x 1.4826 x MAD when larger"), list, WAIT_RATIO, v[low], med,
+		    RATIO_MARGIN);
+		finding_figure(f, "wait_ratio", v[low]);
+		finding_figure(f, "median_wait_ratio", med);
+	}
+	free(list);
+	free(who);
+	free(v);
+}
+
+/* Ranks wait, none of them synchronises: the transfer is slow, not a rank. */
+static void
+check_wait_link(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, k, ks;
+	double *v = xcalloc(s->nr + 1, sizeof(*v));
+	char *list, *sync;
+
+	n = ratios(s, who, v);
+	list = waiting(s, who, n, 0, &k);
+	sync = waiting(s, who, n, 1, &ks);
+	if (n >= 2 && k > 0 && ks == 0) {
+		struct finding *f = finding_new(a, rule);
+
+		for (size_t i = 0; i < n; i++)
+			if (v[i] > WAIT_RATIO)
+				finding_who(f, who[i]);
+		finding_text(f, _("they wait (Wait Time Ratio above %.1f) without "
+		    "synchronising: the transfers are slow, not a rank"),
+		    rule->threshold);
+		finding_figure(f, "ranks", (double)k);
+	}
+	free(list);
+	free(sync);
+	free(who);
+	free(v);
+}
+
+/* The index of the rank directory of RANK, or -1. */
+static long
+index_of(const struct summary *s, int rank)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].rank == rank)
+			return (long)i;
+	return -1;
+}
+
+static void
+check_slow_link(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	struct finding *f = NULL;
+	char *list = xstrdup(""), *t;
+	size_t i, n = 0;
+	long at;
+
+	for (i = 0; i < s->nlinks; i++) {
+		const struct link *k = s->links[i];
+
+		if (!link_slow(s, k))
+			continue;
+		if (f == NULL)
+			f = finding_new(a, rule);
+		if ((at = index_of(s, k->src)) >= 0)
+			finding_who(f, (size_t)at);
+		if (n++ < MAX_LINKS) {
+			t = xasprintf(_("%s%s%d -> %d (%s) %.2f GB/s, %.1f %% of "
+			    "the %s median %.2f GB/s"), list, *list ? "; " : "",
+			    k->src, k->dst, transports[k->tr], link_gb_s(k),
+			    100 * link_gb_s(k) / s->link_median[k->tr],
+			    transports[k->tr], s->link_median[k->tr]);
+			free(list);
+			list = t;
+		}
+	}
+	if (f != NULL) {
+		if (n > MAX_LINKS) {
+			t = xasprintf(_("%s (and %zu more)"), list, n - MAX_LINKS);
+			free(list);
+			list = t;
+		}
+		finding_text(f, _("slow links, below %.0f %% of their transport's "
+		    "median bandwidth: %s"), 100 * rule->threshold, list);
+		finding_figure(f, "links", (double)n);
+	}
+	free(list);
+}
+
+static void
+check_small_packets(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	struct finding *f = NULL;
+	double worst = 0, share;
+	size_t i;
+	int tr, wtr = 0;
+	char lab[LABEL_MAX];
+	size_t at = 0;
+
+	for (i = 0; i < s->nr; i++)
+		for (tr = 0; tr < NTRANS; tr++) {
+			const struct rank_data *r = &s->r[i];
+
+			if (!(r->vol_mb[tr] > 0))
+				continue;
+			share = r->small_mb[tr] / r->vol_mb[tr];
+			if (!(share > rule->threshold))
+				continue;
+			if (f == NULL)
+				f = finding_new(a, rule);
+			if (f->nwho == 0 || f->who[f->nwho - 1] != i)
+				finding_who(f, i);
+			if (share > worst) {
+				worst = share;
+				wtr = tr;
+				at = i;
+			}
+		}
+	if (f == NULL)
+		return;
+	finding_text(f, _("more than %.0f %% of their RDMA volume in transfers "
+	    "under 1 MB, or of their SDMA volume under 16 MB (the most: %s, "
+	    "%.1f %% of its %s volume)"), 100 * rule->threshold,
+	    rank_label(&s->r[at], lab, sizeof(lab)), 100 * worst,
+	    transports[wtr]);
+	finding_figure(f, "share_max", worst);
+}
+
+static const struct setting *const packet_settings[] = {
+	&set_ddp_bucket_size, &set_global_batch, NULL,
+};
+
+static const struct rule rules[] = {
+	{ "waited-for", "collectives in which the rank arrived last, an "
+	    "outlier (Dixon's Q at 99.5 %; 3 standard deviations over 100 "
+	    "ranks)", 0.10, "10 % of its collectives",
+	    N_("check this rank's device and host (npu-smi info: health, "
+	    "temperature, AI Core frequency; other load on the host) and its "
+	    "share of the work"), NULL, check_waited_for },
+	{ "wait-ratio", "Wait Time Ratio and Synchronization Time Ratio of "
+	    "each rank", WAIT_RATIO,
+	    "ratios above 0.2; the lowest wait ratio below the median by "
+	    "0.1 or 3 x 1.4826 x MAD",
+	    N_("check the named rank's device and host, as for waited-for"),
+	    NULL, check_wait_ratio },
+	{ "wait-link", "Wait Time Ratio without Synchronization Time "
+	    "Ratio", WAIT_RATIO, "wait ratio above 0.2, no sync ratio "
+	    "above 0.2",
+	    N_("check the links (see slow-link): the HCCS or RoCE port and its "
+	    "switch; keep tensor parallel inside a node"), NULL,
+	    check_wait_link },
+	{ "slow-link", "bandwidth of each link against the median of its "
+	    "transport", 0.20, "20 % of the median",
+	    N_("check the link's hardware: the HCCS or RoCE port and its "
+	    "switch, and whether tensor parallel crosses nodes"), NULL,
+	    check_slow_link },
+	{ "small-packets", "Size Distribution of each rank's RDMA and SDMA "
+	    "volume", 0.20, "20 % of the volume",
+	    N_("send fewer, larger transfers: larger gradient buckets, more "
+	    "micro-batches per step (gradient accumulation)"), packet_settings,
+	    check_small_packets },
+};
+
+const struct family family_communication = {
+	"communication", rules, sizeof(rules) / sizeof(rules[0]),
+};

@@ -1,0 +1,95 @@
+/*
+ * Rules of the device memory (memory_record.csv, with --with memory):
+ * each rank's peak against the device's capacity, which the session
+ * records from npu-smi (unknown without one: no finding then).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "settings.h"
+
+#define HEADROOM	0.50	/* every rank below this: room to grow */
+
+static void
+check_near_limit(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	double cap = s->opts.device_mb;
+	struct finding *f = NULL;
+	size_t i, worst = 0;
+	char lab[LABEL_MAX];
+
+	if (!(cap > 0))
+		return;
+	for (i = 0; i < s->nr; i++) {
+		if (!(s->r[i].mem_peak_mb >= rule->threshold * cap))
+			continue;
+		if (f == NULL)
+			f = finding_new(a, rule);
+		finding_who(f, i);
+		if (f->nwho == 1 || s->r[i].mem_peak_mb > s->r[worst].mem_peak_mb)
+			worst = i;
+	}
+	if (f == NULL)
+		return;
+	finding_text(f, _("peak device memory is %.0f MB, %.1f %% of the %.0f "
+	    "MB device (the most, %s; threshold %.0f %%): close to running "
+	    "out"), s->r[worst].mem_peak_mb,
+	    100 * s->r[worst].mem_peak_mb / cap, cap,
+	    rank_label(&s->r[worst], lab, sizeof(lab)), 100 * rule->threshold);
+	finding_figure(f, "peak_mb", s->r[worst].mem_peak_mb);
+	finding_figure(f, "device_mb", cap);
+}
+
+static void
+check_headroom(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	double cap = s->opts.device_mb, hi = -INFINITY;
+	struct finding *f;
+	size_t i, n = 0;
+
+	if (!(cap > 0))
+		return;
+	for (i = 0; i < s->nr; i++)
+		if (!isnan(s->r[i].mem_peak_mb)) {
+			hi = fmax(hi, s->r[i].mem_peak_mb);
+			n++;
+		}
+	if (n == 0 || !(hi < rule->threshold * cap))
+		return;
+	f = finding_new(a, rule);
+	for (i = 0; i < s->nr; i++)
+		if (!isnan(s->r[i].mem_peak_mb))
+			finding_who(f, i);
+	finding_text(f, _("peak device memory is at most %.0f MB, %.1f %% of "
+	    "the %.0f MB device (threshold %.0f %% on every rank): room for a "
+	    "larger micro-batch, or less recompute"), hi, 100 * hi / cap, cap,
+	    100 * rule->threshold);
+	finding_figure(f, "peak_mb", hi);
+	finding_figure(f, "device_mb", cap);
+}
+
+static const struct setting *const near_settings[] = {
+	&set_recompute_granularity, &set_recompute_method,
+	&set_recompute_num_layers, &set_recompute_activation,
+	&set_swap_attention, &set_reuse_fp32_param, &set_alloc_conf,
+	&set_mm_recompute, NULL,
+};
+static const struct setting *const room_settings[] = {
+	&set_micro_batch, &set_recompute_granularity,
+	&set_recompute_num_layers, &set_mm_recompute, NULL,
+};
+
+static const struct rule rules[] = {
+	{ "memory-near-limit", "peak Total Reserved(MB) of each rank against "
+	    "npu-smi's HBM", 0.90, "90 % of the device's memory", NULL,
+	    near_settings, check_near_limit },
+	{ "memory-headroom", "the highest peak Total Reserved(MB) against "
+	    "npu-smi's HBM", HEADROOM, "50 % of the device's memory",
+	    NULL, room_settings, check_headroom },
+};
+
+const struct family family_memory = {
+	"memory", rules, sizeof(rules) / sizeof(rules[0]),
+};

@@ -1,0 +1,326 @@
+/*
+ * Rules of the operators (kernel_details.csv, every rank together): the
+ * flags of the top-operator table (AI_CPU tasks, dynamic shapes, low pipe
+ * utilisation), an operator that dominates without being one of those a
+ * transformer is made of, and the unfused forms of the kernels MindSpeed
+ * can fuse.
+ *
+ * How the unfused forms were identified: MindSpeed's fused paths call
+ * torch_npu.npu_fusion_attention, npu_rms_norm, npu_swiglu and
+ * npu_rotary_position_embedding (mindspeed/core/fusions/, 028de58), whose
+ * aclnn kernels are FlashAttentionScore(Grad), RmsNorm(Grad), SwiGlu(Grad)
+ * and RotaryPositionEmbedding(Grad) (RotaryMul for the older
+ * npu_rotary_mul).  Their unfused paths are PyTorch operators, each an
+ * aclnn kernel named by the l0op it runs (CANN's ops: aclnnSoftmax runs
+ * SoftmaxV2, aclnnSilu Swish, aclnnSiluBackward SiluGrad, aclnnRsqrt
+ * Rsqrt): softmax for attention (or ScaledMaskedSoftmax with MindSpeed's
+ * fused softmax), x * rsqrt(mean(x^2) + eps) for RMSNorm (fused_rms_norm.py's
+ * unfused_rmsnorm), silu(a) * b for SwiGLU, and (t * cos) +
+ * (rotate_half(t) * sin) for rotary embedding, whose rotate_half negates
+ * half of t (Neg).  msprof-analyze's timeline_fusion_ops.yaml lists the
+ * same PyTorch sequences.  A marker kernel that only the unfused form
+ * runs, at least once a step on each rank, with no fused kernel at all,
+ * is the finding.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "settings.h"
+
+#define MAX_LISTED	5
+
+/* "A, B (and 3 more)" of the operator types WANT picks. */
+static char *
+op_list(const struct summary *s, int (*want)(const struct summary *,
+    const struct op *), size_t *n)
+{
+	struct op **v = optab_sorted(s->ops);
+	char *out = xstrdup(""), *t;
+	size_t i, shown = 0;
+
+	*n = 0;
+	for (i = 0; v[i] != NULL; i++) {
+		if (!want(s, v[i]))
+			continue;
+		if (shown++ < MAX_LISTED) {
+			t = xasprintf("%s%s%s", out, *out ? ", " : "", v[i]->type);
+			free(out);
+			out = t;
+		}
+		(*n)++;
+	}
+	if (*n > MAX_LISTED) {
+		t = xasprintf(_("%s (and %zu more)"), out, *n - MAX_LISTED);
+		free(out);
+		out = t;
+	}
+	free(v);
+	return out;
+}
+
+static int
+want_aicpu(const struct summary *s, const struct op *op)
+{
+	return op_aicpu(op);
+}
+
+static int
+want_dynamic(const struct summary *s, const struct op *op)
+{
+	return op_dynamic(op);
+}
+
+/*
+ * A finding for the operator types WANT picks, when there are any, and
+ * their list in *LIST (the caller's to free).
+ */
+static struct finding *
+listed(const struct rule *rule, struct advice *a,
+    int (*want)(const struct summary *, const struct op *), char **list)
+{
+	size_t n;
+	struct finding *f;
+
+	*list = NULL;
+	if (a->s->ops == NULL)
+		return NULL;
+	*list = op_list(a->s, want, &n);
+	if (n == 0)
+		return NULL;
+	f = finding_new(a, rule);
+	finding_figure(f, "operator_types", (double)n);
+	return f;
+}
+
+static void
+check_aicpu(const struct rule *rule, struct advice *a)
+{
+	char *list;
+	struct finding *f = listed(rule, a, want_aicpu, &list);
+
+	if (f != NULL)
+		finding_text(f, _("AI_CPU tasks of 20 us or more: %s"), list);
+	free(list);
+}
+
+static void
+check_dynamic(const struct rule *rule, struct advice *a)
+{
+	char *list;
+	struct finding *f = listed(rule, a, want_dynamic, &list);
+
+	if (f != NULL)
+		finding_text(f, _("dynamic-shape operators (OP State dynamic): "
+		    "%s"), list);
+	free(list);
+}
+
+static void
+check_low_pipe(const struct rule *rule, struct advice *a)
+{
+	char *list;
+	struct finding *f = listed(rule, a, op_low_pipe, &list);
+
+	if (f != NULL)
+		finding_text(f, _("operators of 5 %% or more of the device time "
+		    "whose pipe ratios all average below 0.4: %s"), list);
+	free(list);
+}
+
+/*
+ * Matrix multiplies and attention are what a transformer spends its
+ * device time on: their leading the table is no finding.
+ */
+static int
+expected_leader(const char *type)
+{
+	static const char *const normal[] = { "matmul", "conv",
+	    "flashattention", "attention", NULL };
+	size_t i;
+
+	for (i = 0; normal[i] != NULL; i++)
+		if (strcasestr(type, normal[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+static void
+check_dominant(const struct rule *rule, struct advice *a)
+{
+	const struct optab *t = a->s->ops;
+	struct op **v;
+	size_t i;
+
+	if (t == NULL || !(t->total > 0))
+		return;
+	v = optab_sorted(t);
+	for (i = 0; v[i] != NULL && expected_leader(v[i]->type); i++)
+		;
+	if (v[i] != NULL && v[i]->total >= rule->threshold * t->total) {
+		struct finding *f = finding_new(a, rule);
+
+		finding_text(f, _("%s (%s) takes %.1f %% of the device time of "
+		    "all operators (threshold %.0f %%; matrix multiplies and "
+		    "attention, which lead a transformer, do not count)"),
+		    v[i]->type, v[i]->core, 100 * v[i]->total / t->total,
+		    100 * rule->threshold);
+		finding_figure(f, "share", v[i]->total / t->total);
+	}
+	free(v);
+}
+
+/* The kernels of a fused form and the marker of its unfused form. */
+struct form {
+	const char	*what;		/* N_() */
+	const char	*fused[5];
+	const char	*marker[5];
+};
+
+static const struct form attention = { N_("attention"),
+	{ "FlashAttentionScore", "FlashAttentionScoreGrad", NULL },
+	{ "SoftmaxV2", "SoftmaxGrad", "ScaledMaskedSoftmax",
+	    "ScaledMaskedSoftmaxGrad", NULL } };
+static const struct form rmsnorm = { N_("RMSNorm"),
+	{ "RmsNorm", "RmsNormGrad", NULL },
+	{ "Rsqrt", NULL } };
+static const struct form rotary = { N_("rotary embedding"),
+	{ "RotaryPositionEmbedding", "RotaryPositionEmbeddingGrad",
+	    "RotaryMul", "RotaryMulGrad", NULL },
+	{ "Neg", NULL } };
+static const struct form swiglu = { N_("SwiGLU"),
+	{ "SwiGlu", "SwiGluGrad", NULL },
+	{ "Swish", "SiluGrad", NULL } };
+
+static int
+one_of(const char *type, const char *const names[])
+{
+	size_t i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(type, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+check_unfused(const struct rule *rule, struct advice *a,
+    const struct form *form)
+{
+	const struct optab *t = a->s->ops;
+	struct op **v;
+	double count = 0, time = 0, fused = 0, per_step;
+	char *types = xstrdup(""), *x;
+	size_t i;
+
+	if (t == NULL || a->s->ops_steps == 0) {
+		free(types);
+		return;
+	}
+	v = optab_sorted(t);
+	for (i = 0; v[i] != NULL; i++)
+		if (one_of(v[i]->type, form->fused))
+			fused += (double)v[i]->count;
+		else if (one_of(v[i]->type, form->marker)) {
+			count += (double)v[i]->count;
+			time += v[i]->total;
+			if (strstr(types, v[i]->type) == NULL) {
+				x = xasprintf("%s%s%s", types, *types ? ", " : "",
+				    v[i]->type);
+				free(types);
+				types = x;
+			}
+		}
+	free(v);
+	per_step = count / (double)a->s->ops_steps;
+	if (fused == 0 && per_step >= rule->threshold) {
+		struct finding *f = finding_new(a, rule);
+
+		finding_text(f, _("unfused %s: %s kernels, %.0f a step on each "
+		    "rank (%.1f %% of the device time), and no %s kernel"),
+		    _(form->what), types, per_step,
+		    t->total > 0 ? 100 * time / t->total : 0, form->fused[0]);
+		finding_figure(f, "per_step", per_step);
+		finding_figure(f, "share", t->total > 0 ? time / t->total : NAN);
+	}
+	free(types);
+}
+
+static void
+check_attention(const struct rule *rule, struct advice *a)
+{
+	check_unfused(rule, a, &attention);
+}
+
+static void
+check_rmsnorm(const struct rule *rule, struct advice *a)
+{
+	check_unfused(rule, a, &rmsnorm);
+}
+
+static void
+check_rotary(const struct rule *rule, struct advice *a)
+{
+	check_unfused(rule, a, &rotary);
+}
+
+static void
+check_swiglu(const struct rule *rule, struct advice *a)
+{
+	check_unfused(rule, a, &swiglu);
+}
+
+static const struct setting *const flash_settings[] = {
+	&set_flash_attn, NULL,
+};
+static const struct setting *const rmsnorm_settings[] = {
+	&set_fused_rmsnorm, NULL,
+};
+static const struct setting *const rotary_settings[] = {
+	&set_fused_rotary, NULL,
+};
+static const struct setting *const swiglu_settings[] = {
+	&set_fused_swiglu, NULL,
+};
+
+static const struct rule rules[] = {
+	{ "aicpu-operator", "AI_CPU tasks of each operator type",
+	    AICPU_LONG_US, "a task of 20 us",
+	    N_("AI_CPU runs what AI Core does not: look at the operator's "
+	    "input types (int64, double) and shapes, or a fused replacement"),
+	    NULL, check_aicpu },
+	{ "dynamic-shape", "OP State of each operator type", 0,
+	    "any instance dynamic",
+	    N_("pad the inputs to a few fixed shapes, so that the operator is "
+	    "compiled once"), NULL, check_dynamic },
+	{ "low-pipe-utilisation", "the *_ratio columns of PipeUtilization",
+	    LOW_PIPE, "every ratio below 0.4, in an operator of 5 % of the "
+	    "device time",
+	    N_("look at the operator's shapes and formats (tiling, "
+	    "alignment to 16 elements), or a fused replacement"), NULL,
+	    check_low_pipe },
+	{ "dominant-operator", "the share of device time of the first "
+	    "operator that is not a matrix multiply or attention", 0.30,
+	    "30 % of the device time",
+	    N_("look at why it runs so long or so often: a data type or "
+	    "format conversion (Cast, TransData) that a fused kernel or a "
+	    "bf16 path avoids"), NULL, check_dominant },
+	{ "unfused-attention", "SoftmaxV2, SoftmaxGrad, ScaledMaskedSoftmax "
+	    "kernels without FlashAttentionScore", 1,
+	    "once a step on each rank", NULL, flash_settings,
+	    check_attention },
+	{ "unfused-rmsnorm", "Rsqrt kernels without RmsNorm", 1,
+	    "once a step on each rank", NULL, rmsnorm_settings,
+	    check_rmsnorm },
+	{ "unfused-rotary", "Neg kernels without RotaryPositionEmbedding "
+	    "or RotaryMul", 1, "once a step on each rank", NULL,
+	    rotary_settings, check_rotary },
+	{ "unfused-swiglu", "Swish, SiluGrad kernels without SwiGlu", 1,
+	    "once a step on each rank", NULL, swiglu_settings,
+	    check_swiglu },
+};
+
+const struct family family_operators = {
+	"operators", rules, sizeof(rules) / sizeof(rules[0]),
+};

@@ -1,0 +1,129 @@
+/*
+ * The rules table.  A rule is one row of its family's table, in the
+ * family's file (steps.c, operators.c, communication.c, memory.c,
+ * environment.c): its id, the evidence it reads, its threshold, the
+ * settings that address what it finds, and the function that checks the
+ * data.  A new rule is one row and its check in one of those files; a
+ * setting it names is a row of settings.c, where each name says where it
+ * was verified upstream.
+ *
+ * A check reads the summary (summary/model.h) and, when the data calls
+ * for it, makes one finding: the ranks as rank directories, a sentence of
+ * evidence with the figures that support it, and its threshold.  The
+ * engine (advice.c) adds the state of each setting in the launch.  Checks
+ * need a margin against the rank's peers and against what is normal for
+ * a model (a matrix multiply dominating a transformer is not a finding):
+ * clean data gets no finding.
+ */
+#ifndef MSPROF_ADVICE_RULES_H
+#define MSPROF_ADVICE_RULES_H
+
+#include <stddef.h>
+
+#include "summary/model.h"
+
+/* Where a setting lives in a launch. */
+enum setting_kind {
+	SET_FLAG,	/* a command-line option of the training script */
+	SET_ENV,	/* an environment variable */
+	SET_YAML	/* a key of the YAML config (its copy), dotted */
+};
+
+/* When the launch has it. */
+enum setting_test {
+	TEST_PRESENT,	/* given at all (a flag, a key) */
+	TEST_EQUALS,	/* its value is VALUE */
+	TEST_AT_LEAST,	/* its number (before any ',') is VALUE or more */
+	TEST_CONTAINS,	/* its value contains VALUE */
+	TEST_SHOW	/* neither on nor off: its value is shown */
+};
+
+/* Which launches know the setting. */
+enum setting_scope {
+	SCOPE_ANY,
+	SCOPE_MEGATRON,	/* Megatron's arguments: MindSpeed-LLM, MM's Megatron */
+	SCOPE_MM_FSDP2	/* MindSpeed-MM's FSDP2 YAML */
+};
+
+/* Layouts a setting belongs to (none: all). */
+#define WHEN_MOE	0x1	/* expert parallel > 1 */
+#define WHEN_CP		0x2	/* context parallel > 1 */
+
+struct setting {
+	enum setting_kind	 kind;
+	const char		*name;	/* "--overlap-grad-reduce", "TASK_QUEUE_ENABLE" */
+	const char		*want;	/* shown after the name: "=2", "" */
+	enum setting_test	 test;
+	const char		*value;	/* what the test compares with */
+	const char		*dflt;	/* the value when it is not given, or NULL */
+	enum setting_scope	 scope;
+	unsigned		 when;
+	const char		*what;	/* N_(): what it does */
+	const char		*source;	/* where the name was verified */
+};
+
+struct advice;
+
+struct rule {
+	const char		*id;
+	const char		*evidence;	/* the figure it reads */
+	double			 threshold;
+	const char		*threshold_text;	/* with its unit */
+	const char		*fix;	/* N_(): what to do besides the settings */
+	const struct setting *const *settings;	/* NULL-terminated, or NULL */
+	void			(*check)(const struct rule *, struct advice *);
+};
+
+struct family {
+	const char		*name;
+	const struct rule	*rules;
+	size_t			 n;
+};
+
+extern const struct family family_steps, family_operators,
+    family_communication, family_memory, family_environment;
+
+/* What a check gets: the summary, and the layout it ran in. */
+struct advice {
+	struct summary	*s;
+	int		 tp, pp, dp, cp, ep;	/* 0: unknown */
+	int		 layout;		/* known */
+};
+
+/*
+ * Making a finding (advice.c): new, its ranks (rank directories, by
+ * index), its text and figures, a note.  Call finding_new only when the
+ * rule fires.
+ */
+struct finding	*finding_new(struct advice *, const struct rule *);
+void		 finding_who(struct finding *, size_t who);
+void		 finding_text(struct finding *, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+void		 finding_figure(struct finding *, const char *key, double v);
+void		 finding_note(struct finding *, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+/* The ranks of F as people read them: "ranks 0-7", "rank 3". */
+char		*finding_ranks(const struct summary *, const struct finding *);
+
+/* Robust figures over the ranks (stats.c). */
+double		 median(double *v, size_t n);		/* sorts V */
+double		 quantile(double *v, size_t n, double q);	/* sorts V */
+/* 1.4826 x the median absolute deviation: a robust standard deviation. */
+double		 robust_sd(const double *v, size_t n, double med);
+
+/*
+ * The environment variable NAME of the profiled launch: its value (the
+ * caller's to free; "" when it was not set), or NULL when not known.
+ * From the ranks' profiler_metadata.json when torch_npu recorded it,
+ * else from the journal (launch.c).
+ */
+char		*launch_env(const struct summary *, const char *name);
+/* NAME as torch_npu recorded it for rank R ("" unset), or NULL. */
+const char	*rank_env(const struct rank_data *r, const char *name);
+/* The value of flag NAME in the profiled launch, or NULL (launch.c). */
+char		*launch_flag(const struct summary *, const char *name);
+/* The state of setting SET in the profiled launches; *detail to free. */
+enum setting_state setting_state(const struct summary *,
+		    const struct setting *, char **detail, int *applies);
+
+#endif

@@ -1,0 +1,207 @@
+/*
+ * The settings the rules name, one row each, with where its name and
+ * meaning were verified: Megatron-LM's megatron/training/arguments.py
+ * (core_v0.12.1, the Megatron MindSpeed-LLM runs on), MindSpeed's
+ * mindspeed/arguments.py (028de58), MindSpeed-MM's
+ * the dataclasses of mindspeed_mm/fsdp/params (57069cd), and the torch_npu
+ * environment-variable reference (Ascend/pytorch
+ * docs/zh/api/environment_variable, 9e73e70).
+ */
+#include "settings.h"
+
+#define MEGATRON	"Megatron-LM arguments.py"
+#define MINDSPEED	"MindSpeed arguments.py"
+#define MM_FSDP2	"MindSpeed-MM fsdp/params"
+#define TORCH_NPU	"torch_npu environment variables"
+
+/* Exposed communication. */
+const struct setting set_overlap_grad_reduce = {
+	SET_FLAG, "--overlap-grad-reduce", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0,
+	N_("overlap the gradient reduce with the backward pass"), MEGATRON,
+};
+const struct setting set_overlap_param_gather = {
+	SET_FLAG, "--overlap-param-gather", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0,
+	N_("overlap the parameter all-gather with the forward pass (needs "
+	    "--use-distributed-optimizer)"), MEGATRON,
+};
+const struct setting set_distributed_optimizer = {
+	SET_FLAG, "--use-distributed-optimizer", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0,
+	N_("shard the optimizer state; --overlap-param-gather needs it"),
+	MEGATRON,
+};
+const struct setting set_moe_alltoall_overlap = {
+	SET_FLAG, "--moe-alltoall-overlap-comm", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, WHEN_MOE,
+	N_("overlap the MoE all-to-all with computation (needs "
+	    "--moe-grouped-gemm)"), MINDSPEED,
+};
+const struct setting set_moe_permutation_async = {
+	SET_FLAG, "--moe-permutation-async-comm", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, WHEN_MOE,
+	N_("run the MoE token permutation's communication asynchronously"),
+	MINDSPEED,
+};
+const struct setting set_cp_send_recv_overlap = {
+	SET_FLAG, "--use-cp-send-recv-overlap", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, WHEN_CP,
+	N_("overlap context-parallel sends and receives with attention"),
+	MINDSPEED,
+};
+const struct setting set_fsdp_forward_prefetch = {
+	SET_YAML, "parallel.fsdp_plan.num_to_forward_prefetch", " >= 1",
+	TEST_AT_LEAST, "1", "0", SCOPE_MM_FSDP2, 0,
+	N_("prefetch the next modules' all-gather during the forward pass"),
+	MM_FSDP2,
+};
+const struct setting set_fsdp_backward_prefetch = {
+	SET_YAML, "parallel.fsdp_plan.num_to_backward_prefetch", " >= 1",
+	TEST_AT_LEAST, "1", "0", SCOPE_MM_FSDP2, 0,
+	N_("prefetch the next modules' all-gather during the backward pass"),
+	MM_FSDP2,
+};
+
+/* Pipeline bubble. */
+const struct setting set_virtual_pipeline = {
+	SET_FLAG, "--num-layers-per-virtual-pipeline-stage", " N",
+	TEST_PRESENT, NULL, NULL, SCOPE_MEGATRON, 0,
+	N_("interleaved (virtual) pipeline stages: a smaller bubble"),
+	MEGATRON,
+};
+const struct setting set_global_batch = {
+	SET_FLAG, "--global-batch-size", "", TEST_SHOW, NULL, NULL,
+	SCOPE_MEGATRON, 0,
+	N_("more micro-batches per step: global batch / (micro batch x dp)"),
+	MEGATRON,
+};
+const struct setting set_micro_batch = {
+	SET_FLAG, "--micro-batch-size", "", TEST_SHOW, NULL, NULL,
+	SCOPE_MEGATRON, 0,
+	N_("samples per micro-batch"), MEGATRON,
+};
+
+/* Pipeline stages out of balance. */
+const struct setting set_num_layer_list = {
+	SET_FLAG, "--num-layer-list", " A,B,...", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0,
+	N_("the layers of each pipeline stage"), MINDSPEED,
+};
+const struct setting set_first_stage_layers = {
+	SET_FLAG, "--decoder-first-pipeline-num-layers", " N", TEST_PRESENT,
+	NULL, NULL, SCOPE_MEGATRON, 0,
+	N_("the layers of the first pipeline stage"), MEGATRON,
+};
+const struct setting set_last_stage_layers = {
+	SET_FLAG, "--decoder-last-pipeline-num-layers", " N", TEST_PRESENT,
+	NULL, NULL, SCOPE_MEGATRON, 0,
+	N_("the layers of the last pipeline stage"), MEGATRON,
+};
+
+/* Host-bound. */
+const struct setting set_task_queue = {
+	SET_ENV, "TASK_QUEUE_ENABLE", "=2", TEST_EQUALS, "2", "1", SCOPE_ANY, 0,
+	N_("operator dispatch queue, level 2 (may raise peak memory)"),
+	TORCH_NPU,
+};
+const struct setting set_cpu_affinity = {
+	SET_ENV, "CPU_AFFINITY_CONF", "=1 or 2", TEST_AT_LEAST, "1", "0",
+	SCOPE_ANY, 0,
+	N_("bind torch_npu's threads to the NPU's cores (2: its hot threads "
+	    "each on a core of its own)"), TORCH_NPU,
+};
+const struct setting set_num_workers = {
+	SET_FLAG, "--num-workers", "", TEST_SHOW, NULL, "2", SCOPE_MEGATRON, 0,
+	N_("data-loader worker processes"), MEGATRON,
+};
+const struct setting set_mm_num_workers = {
+	SET_YAML, "data.dataloader_param.num_workers", "", TEST_SHOW, NULL,
+	"2", SCOPE_MM_FSDP2, 0, N_("data-loader worker processes"), MM_FSDP2,
+};
+
+/* The environment of a measurement. */
+const struct setting set_launch_blocking = {
+	SET_ENV, "ASCEND_LAUNCH_BLOCKING", "=0 (or unset)", TEST_EQUALS, "0",
+	"0", SCOPE_ANY, 0,
+	N_("asynchronous kernel launch; 1 runs each kernel to its end, for "
+	    "debugging"), TORCH_NPU,
+};
+const struct setting set_log_level = {
+	SET_ENV, "ASCEND_GLOBAL_LOG_LEVEL", "=3", TEST_AT_LEAST, "3", "3",
+	SCOPE_ANY, 0,
+	N_("CANN log level: 3 error (the default), 0 debug, 1 info, 2 warning"),
+	"torch_npu profiler guide; msprof-analyze advisor",
+};
+
+/* Memory. */
+const struct setting set_recompute_granularity = {
+	SET_FLAG, "--recompute-granularity", " full|selective", TEST_PRESENT,
+	NULL, NULL, SCOPE_MEGATRON, 0,
+	N_("recompute activations in the backward pass instead of keeping "
+	    "them"), MEGATRON,
+};
+const struct setting set_recompute_method = {
+	SET_FLAG, "--recompute-method", " uniform|block", TEST_PRESENT, NULL,
+	NULL, SCOPE_MEGATRON, 0,
+	N_("how full recompute picks its layers"), MEGATRON,
+};
+const struct setting set_recompute_num_layers = {
+	SET_FLAG, "--recompute-num-layers", " N", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0, N_("how many layers full recompute covers"),
+	MEGATRON,
+};
+const struct setting set_recompute_activation = {
+	SET_FLAG, "--recompute-activation-function", "", TEST_PRESENT, NULL,
+	NULL, SCOPE_MEGATRON, 0,
+	N_("recompute the MLP's activation function only"), MINDSPEED,
+};
+const struct setting set_swap_attention = {
+	SET_FLAG, "--swap-attention", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0,
+	N_("swap attention activations to host memory"), MINDSPEED,
+};
+const struct setting set_reuse_fp32_param = {
+	SET_FLAG, "--reuse-fp32-param", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0,
+	N_("share the memory of the fp32 and bf16 parameter copies"),
+	MINDSPEED,
+};
+const struct setting set_alloc_conf = {
+	SET_ENV, "PYTORCH_NPU_ALLOC_CONF", "=expandable_segments:True",
+	TEST_CONTAINS, "expandable_segments:True", NULL, SCOPE_ANY, 0,
+	N_("let the allocator grow segments: less fragmentation"), TORCH_NPU,
+};
+const struct setting set_mm_recompute = {
+	SET_YAML, "parallel.recompute", ": true", TEST_EQUALS, "true", "false",
+	SCOPE_MM_FSDP2, 0, N_("activation recompute (gradient checkpointing)"),
+	MM_FSDP2,
+};
+
+/* Fused kernels. */
+const struct setting set_flash_attn = {
+	SET_FLAG, "--use-flash-attn", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0, N_("fused attention (FlashAttentionScore)"),
+	MEGATRON,
+};
+const struct setting set_fused_rmsnorm = {
+	SET_FLAG, "--use-fused-rmsnorm", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0, N_("fused RMSNorm (RmsNorm)"), MINDSPEED,
+};
+const struct setting set_fused_rotary = {
+	SET_FLAG, "--use-fused-rotary-pos-emb", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0, N_("fused rotary embedding (RotaryPositionEmbedding)"),
+	MINDSPEED,
+};
+const struct setting set_fused_swiglu = {
+	SET_FLAG, "--use-fused-swiglu", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, 0, N_("fused SwiGLU (SwiGlu)"), MINDSPEED,
+};
+
+/* Small packets. */
+const struct setting set_ddp_bucket_size = {
+	SET_FLAG, "--ddp-bucket-size", " N", TEST_SHOW, NULL, NULL,
+	SCOPE_MEGATRON, 0,
+	N_("elements per data-parallel gradient bucket: fewer, larger "
+	    "transfers"), MEGATRON,
+};

@@ -1,0 +1,393 @@
+/*
+ * Rules of the step breakdown (step_trace_time.csv, per rank the mean of
+ * its steps; step = Computing + Communication(Not Overlapped) + Free):
+ * exposed communication, the pipeline bubble, host-bound ranks, a slow
+ * rank among its peers and pipeline stages out of balance.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "settings.h"
+
+#define SLOW_SD		3.0	/* robust standard deviations of a slow rank */
+
+/* A part of a rank's step, as a share of it. */
+typedef double (*part_fn)(const struct step_row *);
+
+static double
+exposed(const struct step_row *m)
+{
+	/* torch_npu's Bubble is the receive time within it */
+	return fmax(m->comm_exposed - m->bubble, 0) / m->step_time;
+}
+
+static double
+bubble(const struct step_row *m)
+{
+	return m->bubble / m->step_time;
+}
+
+static double
+free_part(const struct step_row *m)
+{
+	return m->free / m->step_time;
+}
+
+/* The ranks with steps (*WHO, indexes) and PART of each (*V); how many. */
+static size_t
+shares(const struct summary *s, part_fn part, size_t **who, double **v)
+{
+	size_t i, n = 0;
+
+	*who = xcalloc(s->nr + 1, sizeof(**who));
+	*v = xcalloc(s->nr + 1, sizeof(**v));
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].steps_why == NULL && s->r[i].mean.step_time > 0) {
+			(*who)[n] = i;
+			(*v)[n++] = part(&s->r[i].mean);
+		}
+	return n;
+}
+
+/* The median, and the quantile Q when Q > 0, of V (left unsorted). */
+static double
+stat_of(const double *v, size_t n, double q)
+{
+	double *c = xcalloc(n + 1, sizeof(*c)), x;
+
+	memcpy(c, v, n * sizeof(*c));
+	x = q > 0 ? quantile(c, n, q) : median(c, n);
+	free(c);
+	return x;
+}
+
+/* Name the ranks whose share is above the threshold. */
+static void
+name_above(struct finding *f, const size_t *who, const double *v, size_t n,
+    double threshold)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] > threshold)
+			finding_who(f, who[i]);
+}
+
+/*
+ * Waiting for a slow peer shows as exposed communication too, on every
+ * rank but the slow one: the ranks that wait least (the lowest tenth)
+ * decide, so that what fires is communication overlap could hide.
+ */
+static void
+check_exposed(const struct rule *rule, struct advice *a)
+{
+	size_t *who, n;
+	double *v, low;
+
+	n = shares(a->s, exposed, &who, &v);
+	low = n > 0 ? stat_of(v, n, 0.10) : NAN;
+	if (n > 0 && low > rule->threshold) {
+		double med = stat_of(v, n, 0);
+		struct finding *f = finding_new(a, rule);
+
+		name_above(f, who, v, n, rule->threshold);
+		finding_text(f, _("exposed communication (not overlapped, "
+		    "receives left out) is %.1f %% of the step (median; %.1f %% "
+		    "on the tenth of the ranks that wait least; threshold "
+		    "%.0f %%)"), 100 * med, 100 * low, 100 * rule->threshold);
+		finding_figure(f, "share_median", med);
+		finding_figure(f, "share_low_tenth", low);
+	}
+	free(who);
+	free(v);
+}
+
+/* The micro-batches per step the launch's flags give, or 0. */
+static long
+micro_batches(const struct advice *a)
+{
+	char *g = launch_flag(a->s, "--global-batch-size");
+	char *m = launch_flag(a->s, "--micro-batch-size");
+	long gbs = g ? atol(g) : 0, mbs = m ? atol(m) : 0;
+
+	free(g);
+	free(m);
+	return gbs > 0 && mbs > 0 && a->dp > 0 ? gbs / (mbs * a->dp) : 0;
+}
+
+static void
+check_bubble(const struct rule *rule, struct advice *a)
+{
+	size_t *who, n;
+	double *v, med;
+
+	n = shares(a->s, bubble, &who, &v);
+	med = n > 0 ? stat_of(v, n, 0) : NAN;
+	if (n > 0 && (!a->layout || a->pp > 1) && med > rule->threshold) {
+		struct finding *f = finding_new(a, rule);
+		long m = micro_batches(a);
+
+		name_above(f, who, v, n, rule->threshold);
+		finding_text(f, _("the pipeline bubble (Bubble: waiting to "
+		    "receive from the next or previous stage) is %.1f %% of "
+		    "the step (median; threshold %.0f %%)"), 100 * med,
+		    100 * rule->threshold);
+		finding_figure(f, "share_median", med);
+		if (m > 0 && a->pp > 1) {
+			finding_note(f, _("%ld micro-batches a step with pp %d: "
+			    "1F1B idles (pp - 1) / (micro-batches + pp - 1) = "
+			    "%.0f %% of the time"), m, a->pp,
+			    100.0 * (a->pp - 1) / (double)(m + a->pp - 1));
+			finding_figure(f, "micro_batches", (double)m);
+		}
+	}
+	free(who);
+	free(v);
+}
+
+/* ", rank 3" after a figure, when the finding names more than one rank. */
+static const char *
+whose(const struct summary *s, const struct finding *f, size_t i, char *buf,
+    size_t len)
+{
+	char lab[LABEL_MAX];
+
+	if (f->nwho <= 1)
+		return "";
+	snprintf(buf, len, ", %s", rank_label(&s->r[i], lab, sizeof(lab)));
+	return buf;
+}
+
+static void
+check_host_bound(const struct rule *rule, struct advice *a)
+{
+	size_t *who, n, i, worst = 0, named = 0;
+	double *v, *mine;
+
+	n = shares(a->s, free_part, &who, &v);
+	mine = xcalloc(n + 1, sizeof(*mine));
+	for (i = 0; i < n; i++)
+		if (v[i] > rule->threshold) {
+			if (named == 0 || v[i] > v[worst])
+				worst = i;
+			mine[named++] = v[i];
+		}
+	if (named > 0) {
+		struct finding *f = finding_new(a, rule);
+		char lab[LABEL_MAX + 2], *lb;
+
+		name_above(f, who, v, n, rule->threshold);
+		finding_text(f, _("Free is %.1f %% of the step (median; the most "
+		    "%.1f %%%s; threshold %.0f %%): the device waits for the "
+		    "host (operator dispatch, data loading, Python)"),
+		    100 * median(mine, named), 100 * v[worst],
+		    whose(a->s, f, who[worst], lab, sizeof(lab)),
+		    100 * rule->threshold);
+		finding_figure(f, "share_median", median(mine, named));
+		finding_figure(f, "share_max", v[worst]);
+		lb = launch_env(a->s, "ASCEND_LAUNCH_BLOCKING");
+		if (lb != NULL && strcmp(lb, "1") == 0)
+			finding_note(f, _("ASCEND_LAUNCH_BLOCKING=1 closes the "
+			    "dispatch queue: TASK_QUEUE_ENABLE has no effect "
+			    "until it is unset (see launch-blocking)"));
+		free(lb);
+	}
+	free(mine);
+	free(who);
+	free(v);
+}
+
+/* A rank's computing and its free time per step, µs. */
+static double
+col_comp(const struct rank_data *r)
+{
+	return r->mean.comp;
+}
+
+static double
+col_free(const struct rank_data *r)
+{
+	return r->mean.free;
+}
+
+/*
+ * In each group of peers (the ranks of one pipeline stage: the stages do
+ * different work), the ranks above the group's median of COL by more
+ * than the margin: the larger of the rule's share of the median step and
+ * SLOW_SD robust standard deviations (of three ranks or more).  Named in F (made when needed);
+ * the largest excess in *WORST (index) and *EXCESS.
+ */
+static void
+slow_in_groups(struct advice *a, const struct rule *rule,
+    double (*col)(const struct rank_data *), struct finding **f,
+    unsigned char *named, size_t *worst, double *excess)
+{
+	const struct summary *s = a->s;
+	int stages = a->pp > 1 ? a->pp : 1, p;
+	double *v = xcalloc(s->nr + 1, sizeof(*v));
+	double *st = xcalloc(s->nr + 1, sizeof(*st)), med, sd, margin;
+	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, i;
+
+	for (p = 0; p < stages; p++) {
+		for (n = 0, i = 0; i < s->nr; i++)
+			if (s->r[i].steps_why == NULL &&
+			    (stages == 1 || rank_stage(&s->r[i]) == p)) {
+				who[n] = i;
+				st[n] = s->r[i].mean.step_time;
+				v[n++] = col(&s->r[i]);
+			}
+		if (n < 2)
+			continue;
+		med = stat_of(v, n, 0);
+		/* two ranks have no spread of their own to measure */
+		sd = n >= 3 ? robust_sd(v, n, med) : 0;
+		margin = fmax(rule->threshold * median(st, n), SLOW_SD * sd);
+		for (i = 0; i < n; i++) {
+			if (!(v[i] - med > margin))
+				continue;
+			if (*f == NULL)
+				*f = finding_new(a, rule);
+			if (!named[who[i]]++)
+				finding_who(*f, who[i]);
+			if (v[i] - med > *excess) {
+				*excess = v[i] - med;
+				*worst = who[i];
+			}
+		}
+	}
+	free(v);
+	free(st);
+	free(who);
+}
+
+static void
+check_slow_rank(const struct rule *rule, struct advice *a)
+{
+	struct finding *f = NULL;
+	unsigned char *named = xcalloc(a->s->nr + 1, 1);
+	size_t wc = 0, wf = 0, nc;
+	double ec = 0, ef = 0;
+	char lab[LABEL_MAX + 2];
+
+	slow_in_groups(a, rule, col_comp, &f, named, &wc, &ec);
+	nc = f != NULL ? f->nwho : 0;
+	slow_in_groups(a, rule, col_free, &f, named, &wf, &ef);
+	free(named);
+	if (f == NULL)
+		return;
+	if (nc > 0)
+		finding_text(f, _("Computing is %.3f ms a step above the median "
+		    "of its peers, the ranks of its pipeline stage (%.1f %% of "
+		    "the step%s; margin %.0f %% of the step, or 3 x 1.4826 x MAD "
+		    "when larger)"), ec / 1000,
+		    100 * ec / a->s->r[wc].mean.step_time,
+		    whose(a->s, f, wc, lab, sizeof(lab)), 100 * rule->threshold);
+	else
+		finding_text(f, _("Free is %.3f ms a step above the median of "
+		    "its peers, the ranks of its pipeline stage (%.1f %% of the "
+		    "step%s; margin %.0f %% of the step, or 3 x 1.4826 x MAD "
+		    "when larger): its host is slow"), ef / 1000,
+		    100 * ef / a->s->r[wf].mean.step_time,
+		    whose(a->s, f, wf, lab, sizeof(lab)), 100 * rule->threshold);
+	finding_figure(f, "computing_excess_us", ec);
+	finding_figure(f, "free_excess_us", ef);
+}
+
+/* Computing + Free of each pipeline stage, averaged over its ranks. */
+static void
+check_slow_stage(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	double *sum, lo = INFINITY, hi = -INFINITY, step = 0;
+	size_t *n, i, ranks = 0;
+	int p, worst = 0, best = 0;
+
+	if (!a->layout || a->pp <= 1)
+		return;
+	sum = xcalloc((size_t)a->pp, sizeof(*sum));
+	n = xcalloc((size_t)a->pp, sizeof(*n));
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].steps_why == NULL && s->r[i].rank >= 0) {
+			p = rank_stage(&s->r[i]);
+			sum[p] += s->r[i].mean.comp + s->r[i].mean.free;
+			step += s->r[i].mean.step_time;
+			n[p]++;
+			ranks++;
+		}
+	for (p = 0; p < a->pp; p++) {
+		if (n[p] == 0)
+			continue;
+		sum[p] /= n[p];
+		if (sum[p] > hi) {
+			hi = sum[p];
+			worst = p;
+		}
+		if (sum[p] < lo) {
+			lo = sum[p];
+			best = p;
+		}
+	}
+	step = ranks > 0 ? step / ranks : 0;
+	if (ranks > 0 && hi - lo > rule->threshold * step) {
+		struct finding *f = finding_new(a, rule);
+
+		for (i = 0; i < s->nr; i++)
+			if (s->r[i].steps_why == NULL && s->r[i].rank >= 0 &&
+			    rank_stage(&s->r[i]) == worst)
+				finding_who(f, i);
+		finding_text(f, _("pipeline stage %d computes %.3f ms a step "
+		    "more than stage %d (Computing + Free, %.1f %% of the mean "
+		    "step; threshold %.0f %%): move layers off it"), worst,
+		    (hi - lo) / 1000, best, 100 * (hi - lo) / step,
+		    100 * rule->threshold);
+		finding_figure(f, "stage", worst);
+		finding_figure(f, "excess_us", hi - lo);
+	}
+	free(sum);
+	free(n);
+}
+
+static const struct setting *const exposed_settings[] = {
+	&set_overlap_grad_reduce, &set_overlap_param_gather,
+	&set_distributed_optimizer, &set_moe_alltoall_overlap,
+	&set_moe_permutation_async, &set_cp_send_recv_overlap,
+	&set_fsdp_forward_prefetch, &set_fsdp_backward_prefetch, NULL,
+};
+static const struct setting *const bubble_settings[] = {
+	&set_virtual_pipeline, &set_global_batch, &set_micro_batch, NULL,
+};
+static const struct setting *const host_settings[] = {
+	&set_task_queue, &set_cpu_affinity, &set_num_workers,
+	&set_mm_num_workers, NULL,
+};
+static const struct setting *const stage_settings[] = {
+	&set_num_layer_list, &set_first_stage_layers, &set_last_stage_layers,
+	NULL,
+};
+
+static const struct rule rules[] = {
+	{ "exposed-communication",
+	    "Communication(Not Overlapped) - Bubble, the lowest tenth of "
+	    "the ranks", 0.10, "10 % of the step",
+	    NULL, exposed_settings, check_exposed },
+	{ "pipeline-bubble", "Bubble, the median of the ranks (pp > 1)",
+	    0.10, "10 % of the step", NULL, bubble_settings,
+	    check_bubble },
+	{ "host-bound", "Free, each rank", 0.10, "10 % of the step",
+	    NULL, host_settings, check_host_bound },
+	{ "slow-rank", "Computing and Free against the median of the "
+	    "rank's pipeline stage", 0.05,
+	    "5 % of the step, or 3 x 1.4826 x MAD when larger",
+	    N_("check these ranks' devices and hosts (npu-smi info: health, "
+	    "temperature, AI Core frequency; other load on the host) and "
+	    "their share of the work (data, MoE routing)"), NULL,
+	    check_slow_rank },
+	{ "slow-stage", "Computing + Free of each pipeline stage", 0.05,
+	    "5 % of the mean step", NULL, stage_settings,
+	    check_slow_stage },
+};
+
+const struct family family_steps = {
+	"steps", rules, sizeof(rules) / sizeof(rules[0]),
+};

@@ -1,0 +1,9 @@
+# The benchmark of msprof-exec compare: two runs read at once, against cat
+# of their files and against one summary after the other (bench/compare).
+#
+#   make bench-compare     (knobs: see bench/compare)
+
+bench-compare: all
+	BENCH_B="$(abspath $(B))" bash bench/compare
+
+.PHONY: bench-compare

@@ -1,0 +1,93 @@
+/*
+ * The comparison of two runs as data: built once (compare.c), then
+ * printed as text, JSON or a page (compare_out.c), which decide nothing.
+ * Internal to summary/.
+ */
+#ifndef MSPROF_COMPARE_MODEL_H
+#define MSPROF_COMPARE_MODEL_H
+
+#include "common/util.h"
+#include "compare.h"
+#include "model.h"
+
+enum { BASE, NEW };	/* the two runs, in this order everywhere */
+
+/* The figures of a step that are compared (µs, means per step). */
+enum { CP_STEP, CP_COMP, CP_COMM, CP_FREE, CP_BUBBLE, CP_N };
+
+struct cmp_run {
+	const char		*name;		/* as the user gave it */
+	const char		*label;		/* "base" or "new", N_() marked */
+	const struct summary	*s;
+	size_t			 nsteps;	/* ranks with step data */
+	size_t			 nops;		/* ranks with operator data */
+	size_t			 unknown;	/* rank directories of no rank */
+	double			 mean[CP_N];	/* over the ranks with steps */
+	/*
+	 * The step-to-step variation, relative to the step: a robust
+	 * standard deviation (1.4826 x the median absolute deviation of a
+	 * rank's steps from their median), the median over the ranks with
+	 * two steps or more; NAN when none has.
+	 */
+	double			 variation;
+	double			 per;		/* rank-steps (or ranks) of the ops */
+	double			 optotal;	/* operator time per rank(-step) */
+	char			*level;		/* "Level1", "mixed", or NULL */
+	char			*layout;	/* "tp 2, pp 1, ...", or NULL */
+	char			*model_part;	/* the sizes but dp: what a rank holds */
+	struct optab		*ops;		/* every rank's, merged */
+};
+
+enum op_change { OP_SLOWER, OP_FASTER, OP_ADDED, OP_REMOVED };
+
+/* One operator type and core, in either run or both. */
+struct cmp_op {
+	const char	*type, *core;	/* in the runs' merged tables */
+	double		 us[2], calls[2];	/* per rank and step (or rank) */
+	double		 delta;		/* us[NEW] - us[BASE] */
+	enum op_change	 change;
+	int		 significant;	/* beyond the margin */
+};
+
+/* A rank with step data in both runs. */
+struct cmp_rank {
+	int			 rank;
+	const struct rank_data	*r[2];
+	double			 d[CP_N];	/* NEW - BASE, µs */
+	int			 part;		/* the figure most unlike the others' */
+	double			 unlike;	/* |d[part] - its median|, µs */
+	int			 named;		/* unlike beyond the margin */
+};
+
+struct compare {
+	struct cmp_run	 run[2];
+	double		 margin;	/* share of the base step (or op time) */
+	double		 scale;		/* µs that share is of */
+	int		 from_floor;	/* the margin is the floor */
+	char		*steps_why;	/* the steps not compared: why */
+	char		*ops_why;	/* the operators not compared: why */
+	int		 per_step;	/* ops per rank and step, else per rank */
+	int		 sig[CP_N];	/* step figure beyond the margin */
+	struct cmp_op	*ops;		/* by |delta|, largest first */
+	size_t		 nops, nops_sig;
+	struct cmp_rank	*ranks;		/* in rank order */
+	size_t		 nranks, nnamed;
+	size_t		*named;		/* indexes into ranks, most unlike first */
+	double		 median[CP_N];	/* of the ranks' d */
+	int		*only[2];	/* ranks in one run only */
+	size_t		 nonly[2];
+	size_t		 half_steps;	/* ranks in both, without steps in one */
+	struct strv	 caveats;
+	int		 changed;	/* anything beyond the margin */
+};
+
+#define TOP_OPS		10	/* operator types in the text */
+#define TOP_RANKS	5	/* ranks unlike the others in the text */
+#define RANK_ITEMS	8	/* ranges in a list of ranks */
+
+extern const char *const cmp_part_names[CP_N];	/* N_() marked */
+
+/* The result in one sentence (ARROW between two figures); free it. */
+char	*cmp_result(const struct compare *, const char *arrow);
+
+#endif

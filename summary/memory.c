@@ -1,0 +1,214 @@
+/*
+ * Device memory per rank, from memory_record.csv (written with
+ * profile_memory, msprof-exec's --with memory): the peak of its
+ * "Total Reserved(MB)".  The APP rows are the whole process's device
+ * memory as the driver counts it (torch_npu's NpuMemoryBean keeps only
+ * those of the npu_mem data); without them, the PTA rows (torch_npu's
+ * caching allocator, GE's in graph mode) are the best there is.  Against
+ * the device's capacity, when the session recorded it (npu-smi's HBM).
+ * Whether the peak calls for a change is the rules' (advice/memory.c).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "csv.h"
+#include "model.h"
+
+struct memory {
+	size_t	 made;
+};
+
+static void *
+memory_init(struct summary *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		s->r[i].mem_peak_mb = NAN;
+	return xcalloc(1, sizeof(struct memory));
+}
+
+/* The peak reserved of the APP rows, else of the allocator's rows. */
+static char *
+read_records(struct rank_data *rd, const char *path)
+{
+	struct csv *c;
+	char **f, *why = NULL;
+	double app = NAN, pta = NAN;
+	size_t nf;
+	int comp, res, rc;
+
+	if ((c = csv_open(path, &why)) == NULL)
+		return why;
+	comp = csv_col(c, "Component");
+	res = csv_col(c, "Total Reserved(MB)");
+	if (comp < 0 || res < 0) {
+		csv_close(c);
+		return xasprintf(_("%s: no column %s"), path,
+		    comp < 0 ? "Component" : "Total Reserved(MB)");
+	}
+	while ((rc = csv_next(c, &f, &nf, &why)) > 0) {
+		const char *who = csv_trim((char *)csv_field(f, nf, comp));
+		double v = csv_num(csv_field(f, nf, res));
+
+		if (isnan(v))
+			continue;
+		if (strcmp(who, "APP") == 0)
+			app = isnan(app) ? v : fmax(app, v);
+		else
+			pta = isnan(pta) ? v : fmax(pta, v);
+	}
+	csv_close(c);
+	if (rc < 0)
+		return why;
+	rd->mem_peak_mb = isnan(app) ? pta : app;
+	rd->mem_component = isnan(app) ? "PTA" : "APP";
+	if (isnan(rd->mem_peak_mb))
+		return xasprintf(_("%s: no memory rows"), path);
+	return NULL;
+}
+
+static void
+memory_prepare(const struct summary *s, struct rank_data *rd,
+    struct rank_files *rf)
+{
+	char *p = rank_file(rf, "memory_record.csv");
+
+	if (p != NULL)
+		rd->mem_why = read_records(rd, p);	/* none: no why */
+	free(p);
+}
+
+static void
+memory_rank(struct summary *s, void *state, struct rank_data *rd,
+    struct rank_files *rf)
+{
+	struct memory *m = state;
+
+	m->made += !isnan(rd->mem_peak_mb);
+}
+
+static char *
+memory_finish(struct summary *s, void *state)
+{
+	struct memory *m = state;
+	size_t i;
+
+	if (m->made > 0)
+		return NULL;
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].mem_why != NULL)
+			return xasprintf(_("no rank has memory data (%s: %s)"),
+			    s->r[i].name, s->r[i].mem_why);
+	return xstrdup(_("no memory_record.csv: collected without --with "
+	    "memory"));
+}
+
+static int
+by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The lowest, median and highest peak, and the rank of the highest. */
+static void
+spread(const struct summary *s, double *lo, double *med, double *hi,
+    size_t *at)
+{
+	double *v = xcalloc(s->nr + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	*at = 0;
+	for (i = 0; i < s->nr; i++)
+		if (!isnan(s->r[i].mem_peak_mb)) {
+			if (n == 0 || s->r[i].mem_peak_mb > s->r[*at].mem_peak_mb)
+				*at = i;
+			v[n++] = s->r[i].mem_peak_mb;
+		}
+	qsort(v, n, sizeof(*v), by_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+}
+
+static void
+memory_print(const struct summary *s, const void *state, struct out *o)
+{
+	const struct memory *m = state;
+	double lo, med, hi, cap = s->opts.device_mb;
+	size_t at;
+	char lab[LABEL_MAX];
+
+	spread(s, &lo, &med, &hi, &at);
+	fprintf(o->fp, _("  %zu of %zu ranks; peak reserved (%s), MB: lowest "
+	    "%.0f, median %.0f, highest %.0f (%s)\n"), m->made, s->nr,
+	    s->r[at].mem_component, lo, med, hi,
+	    rank_label(&s->r[at], lab, sizeof(lab)));
+	if (cap > 0)
+		fprintf(o->fp, _("  device memory %.0f MB (npu-smi): the highest "
+		    "peak is %.1f %% of it\n"), cap, 100 * hi / cap);
+	else
+		fprintf(o->fp, _("  device memory: not known (a run under "
+		    "msprof-exec records what npu-smi shows)\n"));
+}
+
+static cJSON *
+memory_json(const struct summary *s, const void *state)
+{
+	cJSON *j = cJSON_CreateObject(), *a;
+	size_t i;
+
+	if (s->opts.device_mb > 0)
+		cJSON_AddNumberToObject(j, "device_mb", s->opts.device_mb);
+	else
+		cJSON_AddNullToObject(j, "device_mb");
+	a = cJSON_AddArrayToObject(j, "ranks");
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		cJSON *x = cJSON_CreateObject();
+
+		json_rank(x, "rank", r->rank);
+		if (isnan(r->mem_peak_mb))
+			cJSON_AddStringToObject(x, "why", r->mem_why != NULL ?
+			    r->mem_why : "no memory_record.csv");
+		else {
+			cJSON_AddNumberToObject(x, "peak_mb", r->mem_peak_mb);
+			cJSON_AddStringToObject(x, "component",
+			    r->mem_component);
+		}
+		cJSON_AddItemToArray(a, x);
+	}
+	return j;
+}
+
+static void
+memory_html(const struct summary *s, const void *state, FILE *fp)
+{
+	double lo, med, hi, cap = s->opts.device_mb;
+	size_t at;
+
+	spread(s, &lo, &med, &hi, &at);
+	fprintf(fp, "<p>Peak reserved (%s), MB: lowest %.0f, median %.0f, "
+	    "highest %.0f", s->r[at].mem_component, lo, med, hi);
+	if (cap > 0)
+		fprintf(fp, "; device memory %.0f MB (%.1f %%)", cap,
+		    100 * hi / cap);
+	fputs(".</p>\n", fp);
+}
+
+static void
+memory_free(void *state)
+{
+	free(state);
+}
+
+const struct kind kind_memory = {
+	"memory", N_("Device memory (memory_record.csv)"),
+	memory_init, memory_prepare, memory_rank, memory_finish, memory_print,
+	memory_json, memory_html, memory_free,
+};

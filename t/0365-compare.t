@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# msprof-exec compare BASE NEW over runs of the simulated machine: two
+# runs that differ only in the jitter's seed name nothing; each planted
+# change (host-bound, a hot operator, a slow rank, a longer step) is
+# named, in the right direction; ranks in one run only come as ranges;
+# session directories are runs too (two runs into one output directory);
+# --json and --html; missing or empty inputs and usage errors exit
+# 66, 65 and 64.
+. "$(dirname "$0")/lib.sh"
+
+GEN=$TOP/sim/gen-cluster
+# gen NAME [gen-cluster options]: 4 ranks (unless told), small kernel files.
+gen() {
+	local d=$1
+	shift
+	MSPROF_SIM_KERNELS_PER_STEP=${MSPROF_SIM_KERNELS_PER_STEP:-16} \
+	    "$PY" "$GEN" -j 1 --ranks 4 "$@" "$d" > /dev/null ||
+	    { echo "Bail out! gen-cluster $d failed"; exit 1; }
+}
+# compare BASE NEW [options]: sets $out, $err, $rc.
+compare() {
+	"$MSPROF" compare "$@" > "$T/.out" 2> "$T/.err"
+	rc=$?
+	out=$(cat "$T/.out")
+	err=$(cat "$T/.err")
+}
+result() { printf '%s\n' "$out" | sed -n 's/^Result: //p'; }
+
+MSPROF_SIM_SEED=1 gen base
+MSPROF_SIM_SEED=2 gen same
+MSPROF_SIM_SEED=3 MSPROF_SIM_HOST_BOUND=1 gen hostbound
+MSPROF_SIM_SEED=4 MSPROF_SIM_HOT_OP=MatMulV2 gen hotop
+MSPROF_SIM_SEED=5 MSPROF_SIM_SLOW_RANK=2 gen slowrank
+MSPROF_SIM_SEED=6 gen longstep --step-ms 250
+MSPROF_SIM_SEED=7 gen eight --ranks 8
+MSPROF_SIM_SEED=8 gen tp2 --tp 2
+
+# --- Equal runs: nothing named, the margin stated -----------------------------
+compare base same
+is "$rc" 0 "equal runs: exit 0"
+like "$(result)" '^no significant change: the step is [+-]0\.0 % .*within the noise margin of 2\.0 %$' \
+    "equal runs (seeds 1 and 2): no significant change, with the margin"
+like "$out" 'noise margin: 2\.0 % of the base step \([0-9.]+ ms\): the floor' \
+    "the margin and where it comes from"
+like "$out" 'no operator type changed beyond the margin' "no operator type named"
+like "$out" 'all 4 ranks changed alike' "no rank named"
+unlike "$out" 'longer|shorter|slower|faster|added|removed|unlike the others,' \
+    "no change word anywhere"
+
+# --- Planted changes: named, in the right direction --------------------------
+compare base hostbound
+like "$(result)" '^the step is [0-9.]+ % longer in new .*free \+[0-9.]+ ms' \
+    "host-bound: a longer step, free named"
+like "$out" '  free  +[0-9.]+ +[0-9.]+ +\+[0-9.]+ .*longer' "free: longer"
+compare hostbound base
+like "$(result)" '^the step is [0-9.]+ % shorter in new .*free -[0-9.]+ ms' \
+    "the other way round: shorter, free -"
+
+# On a terminal: colours (a shorter step in green); not when redirected.
+screen=$(unset NO_COLOR; ptyrun --timeout 20 -- "$MSPROF" compare hostbound base)
+like "$screen" $'Result: \e\\[32mthe step is [0-9.]+ % shorter' \
+    "on a terminal: a shorter step in green"
+screen=$(unset NO_COLOR; ptyrun --timeout 20 -- "$MSPROF" compare base hotop)
+like "$screen" $'\e\\[31mslower' "... a slower operator in red"
+compare hostbound base
+unlike "$out" $'\e' "redirected: no colour"
+NO_COLOR=1 ptyrun --timeout 20 -- "$MSPROF" compare hostbound base > nocolour
+unlike "$(cat nocolour)" $'\e\\[' "NO_COLOR: no colour on a terminal either"
+
+compare base hotop
+like "$(result)" 'the step did not change beyond the noise margin .*operator types did' \
+    "a hot operator: the step is the same, operator types changed"
+like "$out" '  slower .* AI_CORE +MatMulV2' "MatMulV2 slower"
+like "$out" '  faster .* BatchMatMulV2' "the others faster"
+
+compare base slowrank
+like "$(result)" 'rank 2 changed unlike the others' "a slow rank: the result names rank 2"
+like "$out" '    rank 2 +step .* compute \+[0-9.]+ ms' "rank 2: its compute"
+like "$out" 'the other 3 ranks: step \+' "the other 3 ranks in one line"
+compare slowrank base
+like "$out" '    rank 2 +step .* compute -[0-9.]+ ms' "the other way round: rank 2 computes less"
+
+# A run without step data: the operators per rank, against a margin of them.
+cp -R hotop hotop-nosteps
+rm hotop-nosteps/*/ASCEND_PROFILER_OUTPUT/step_trace_time.csv
+compare base hotop-nosteps
+like "$(result)" '^[0-9]+ operator types changed beyond the noise margin \(the steps are not compared\)' \
+    "no step data in new: the operator types still compared"
+like "$out" 'noise margin: 2\.0 % of the base operator time per rank \([1-9][0-9.]* ms\)' \
+    "... against a margin of the operator time"
+like "$out" '  slower .* AI_CORE +MatMulV2' "... MatMulV2 slower"
+like "$out" 'not compared: new has no step data \(no step_trace_time\.csv' \
+    "the steps not compared, and why"
+
+compare base longstep
+like "$(result)" '^the step is 2[0-9]\.[0-9] % longer in new .*compute \+' \
+    "MSPROF_SIM_STEP_MS 250 against 200: a longer step, compute named"
+like "$out" '  slower .*MatMulV2' "operators slower"
+
+# --- Ranks in one run only: ranges --------------------------------------------
+compare base eight
+like "$out" 'only in new: 4-7' "ranks 4-7 only in new, as a range"
+like "$out" '4 in both runs with step data: 0-3' "ranks 0-3 in both"
+unlike "$out" 'caveat' "dp 8 against dp 4: a rank holds the same part of the model, no caveat"
+compare eight base
+like "$out" 'only in base: 4-7' "the other way round: only in base"
+compare base tp2
+like "$out" 'caveat: the parallel layouts differ \(base tp 1, pp 1, dp 4, cp 1, ep 1; new tp 2, pp 1, dp 2, cp 1, ep 1\)' \
+    "tp 2 against tp 1: a caveat"
+
+# --- --json and --html --------------------------------------------------------
+compare --json c.json --html c.html base slowrank
+is "$rc" 0 "--json and --html: exit 0"
+is "$("$PY" - c.json <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["ranks"]
+ops = j["operators"]
+print(j["version"], j["changed"], j["noise_margin"]["share"],
+      j["runs"]["base"]["path"], j["runs"]["new"]["path"],
+      j["steps"]["compared"], [f["figure"] for f in j["steps"]["figures"]],
+      ops["compared"], ops["per"], len(ops["types"]) > 0,
+      sorted(ops["types"][0]) == sorted(["type", "core", "change", "base_us",
+          "new_us", "change_us", "base_calls", "new_calls", "significant"]),
+      r["both"], r["only_base"], r["only_new"], r["unlike"], len(r["per_rank"]))
+EOF
+)" "1 True 0.02 base slowrank True ['step', 'computing', 'communication_not_overlapped', 'free', 'bubble'] True rank and step True True [0, 1, 2, 3] [] [] [2] 4" \
+    "--json: the margin, the runs, the figures, the operators, every rank"
+if command -v xmllint > /dev/null; then
+	xmllint --noout c.html 2> xerr
+	ok $? "--html: the page is well-formed XML (xmllint)"
+else
+	skip "xmllint not installed (libxml2-utils)"
+fi
+like "$(tr '\n' ' ' < c.html)" '<svg .*<rect .*base.*new' "--html: bars of both runs in SVG"
+like "$(cat c.html)" 'rank 2 changed unlike the others' "--html: the result"
+unlike "$(cat c.html)" '<script|src="http|href="http' "--html: nothing loaded from the network"
+compare --json /nonexistent/c.json base same
+is "$rc" 73 "--json where it cannot be written: exit 73"
+is "$out" "" "... before anything is compared"
+
+# --- Session directories: two runs into one output directory -----------------
+sim_env
+cd "$T/mindspeed-llm" || exit 1
+QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
+"$MSPROF" -y -q --skip-checks -r all bash "$QWEN" > run1.out 2>&1
+first=$(ls -d profiling_output/msprof-exec_*)
+MSPROF_SIM_HOST_BOUND=1 "$MSPROF" -y -q --skip-checks -r all bash "$QWEN" \
+    > run2.out 2>&1
+second=$(ls -d profiling_output/msprof-exec_* | grep -vx "$first")
+compare "$first" "$second"
+is "$rc" 0 "two sessions of one output directory: exit 0"
+like "$out" "base +$first: 2 ranks \(0-1\)" "the base session's own two ranks"
+like "$(result)" '^the step is [0-9.]+ % longer in new .*free \+' \
+    "the second session (host-bound) against the first: free, longer"
+compare profiling_output profiling_output
+like "$out" 'caveat: base and new are the same rank directories: .*session directories' \
+    "one output directory twice: the caveat says to give the sessions"
+"$MSPROF" report "$first" > rep.out 2>&1
+like "$(sed -n '/^Step breakdown per rank/,/^$/p' rep.out)" 'rank 0 ' \
+    "report SESSION: the summary of the rank directories its launches made"
+cd "$T" || exit 1
+
+# --- Errors -------------------------------------------------------------------
+compare nowhere base
+is "$rc" 66 "a missing BASE: exit 66"
+like "$err" '^msprof-exec: nowhere: no such directory' "... naming it"
+compare base /etc/passwd
+is "$rc" 66 "NEW a file: exit 66"
+like "$err" '/etc/passwd: not a directory' "... naming it"
+mkdir empty
+compare base empty
+is "$rc" 65 "a directory with no rank directory: exit 65"
+like "$err" 'empty: no rank data: no \*_ascend_pt directory under it' \
+    "... naming it and what was looked for"
+mkdir -p raw/h_1_20261202120000000_ascend_pt/FRAMEWORK
+echo '{}' > raw/h_1_20261202120000000_ascend_pt/profiler_info_0.json
+compare raw base
+is "$rc" 65 "rank directories without step or operator data: exit 65"
+like "$err" 'raw: no rank data: none of its \*_ascend_pt directories \(1\) has step data .*step_trace_time\.csv.*kernel_details\.csv' \
+    "... naming the files looked for"
+compare base
+is "$rc" 64 "one run: exit 64"
+like "$err" 'usage: msprof-exec compare ' "... with the usage"
+compare base same eight
+is "$rc" 64 "three runs: exit 64"
+compare --top 3 base same
+is "$rc" 64 "an unknown option: exit 64"
+"$MSPROF" compare --help > help.out
+is "$?:$(cat help.out)" "0:usage: msprof-exec compare [--json FILE] [--html FILE] BASE NEW" "--help"
+like "$("$MSPROF" -h)" 'msprof-exec compare \[--json FILE\] \[--html FILE\] BASE NEW' \
+    "msprof-exec -h lists compare"
+"$MSPROF" compar base same > /dev/null 2> typo.err
+like "$?:$(cat typo.err)" "^64:.*did you mean 'msprof-exec compare'" "a typo: did you mean compare"
+done_testing

@@ -1,0 +1,235 @@
+/*
+ * The launch's state of each setting a finding names, from a journal made
+ * here: a flag in the command line (bare, with a value, absent), the
+ * session's launches differing, a variable recorded set, recorded unset or
+ * not recorded, the YAML copy of an MM FSDP2 launch, the variables
+ * torch_npu recorded in the data winning over the journal, settings of
+ * another engine or layout left out, and no session at all.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "advice/advice.h"
+#include "common/journal.h"
+#include "summary/summary.h"
+
+#define DATA	"t/data/summary/"
+
+static char yaml[] = "/tmp/advice_launch.XXXXXX";
+
+static struct summary *
+load(const char *fixture, const struct journal *j)
+{
+	struct summary_opts o = { .journal = j, .device_mb = 65536 };
+	struct summary_rank *r;
+	size_t n;
+	char *why = NULL, path[256];
+	struct summary *s;
+
+	snprintf(path, sizeof(path), DATA "%s", fixture);
+	char *paths[1] = { path };
+	if (summary_find_ranks(paths, 1, &r, &n, &why) < 0)
+		return NULL;
+	s = summary_build(r, n, &o);
+	summary_ranks_free(r, n);
+	return s;
+}
+
+/*
+ * "state" or "state (detail)" of setting NAME in finding RULE, "absent"
+ * when the finding does not list it, "no finding" without the finding.
+ */
+static char *
+state(const struct summary *s, const char *rule, const char *name)
+{
+	cJSON *j = summary_json(s), *f, *set;
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "no finding");
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(j, "findings")) {
+		if (strcmp(cJSON_GetObjectItem(f, "rule")->valuestring, rule))
+			continue;
+		snprintf(buf, sizeof(buf), "absent");
+		cJSON_ArrayForEach(set, cJSON_GetObjectItem(f, "settings")) {
+			cJSON *d = cJSON_GetObjectItem(set, "detail");
+
+			if (strcmp(cJSON_GetObjectItem(set, "name")->valuestring,
+			    name))
+				continue;
+			if (d != NULL)
+				snprintf(buf, sizeof(buf), "%s (%s)",
+				    cJSON_GetObjectItem(set, "state")->valuestring,
+				    d->valuestring);
+			else
+				snprintf(buf, sizeof(buf), "%s",
+				    cJSON_GetObjectItem(set, "state")->valuestring);
+		}
+	}
+	cJSON_Delete(j);
+	return strdup(buf);
+}
+
+/* A profiled launch of ENGINE with the words of ARGV (NULL-ended). */
+static void
+launch(struct launch_record *r, const char *engine, const char *const *argv)
+{
+	launch_record_init(r);
+	r->status = LAUNCH_INJECTED;
+	r->engine = strdup(engine);
+	for (; *argv != NULL; argv++)
+		strv_push(&r->argv, *argv);
+}
+
+static void
+check(const char *fixture, const struct journal *j, const char *rule,
+    const char *name, const char *want, const char *what)
+{
+	struct summary *s = load(fixture, j);
+	char *got = s != NULL ? state(s, rule, name) : strdup("not loaded");
+
+	is_str(got, want, "%s", what);
+	free(got);
+	summary_free(s);
+}
+
+static void
+flags(void)
+{
+	static const char *const with[] = { "torchrun", "pretrain_gpt.py",
+	    "--use-distributed-optimizer", "--overlap-grad-reduce",
+	    "--micro-batch-size", "2", "--global-batch-size=64", NULL };
+	static const char *const without[] = { "torchrun", "pretrain_gpt.py",
+	    "--micro-batch-size", "2", NULL };
+	struct launch_record r[2];
+	struct journal j = { r, 1 };
+
+	launch(&r[0], "llm-mcore", with);
+	launch(&r[1], "llm-mcore", without);
+	check("exposed-comm", &j, "exposed-communication",
+	    "--overlap-grad-reduce", "on", "a bare flag given: on");
+	check("exposed-comm", &j, "exposed-communication",
+	    "--overlap-param-gather", "not set", "a flag not given: not set");
+	check("exposed-comm", &j, "exposed-communication",
+	    "--moe-alltoall-overlap-comm", "absent",
+	    "an MoE setting in a layout without expert parallelism: left out");
+	check("exposed-comm", &j, "exposed-communication",
+	    "parallel.fsdp_plan.num_to_forward_prefetch", "absent",
+	    "an MM FSDP2 setting for a MindSpeed-LLM launch: left out");
+	check("memory-room", &j, "memory-headroom", "--micro-batch-size",
+	    "value (2)", "a flag with its value: shown");
+	j.n = 2;
+	check("exposed-comm", &j, "exposed-communication",
+	    "--overlap-grad-reduce", "mixed",
+	    "one launch with the flag, one without: mixed");
+	j.n = 0;
+	check("exposed-comm", &j, "exposed-communication",
+	    "--overlap-grad-reduce", "not known (no profiled launch)",
+	    "a session without a profiled launch: not known");
+	check("exposed-comm", NULL, "exposed-communication",
+	    "--overlap-grad-reduce", "not known (no session)",
+	    "no session: not known");
+	launch_record_free(&r[0]);
+	launch_record_free(&r[1]);
+}
+
+static void
+environment(void)
+{
+	static const char *const argv[] = { "torchrun", "pretrain_gpt.py", NULL };
+	struct launch_record r;
+	struct journal j = { &r, 1 };
+
+	launch(&r, "llm-mcore", argv);
+	check("host-bound", &j, "host-bound", "TASK_QUEUE_ENABLE",
+	    "not known (not recorded)", "a variable the journal has not: not known");
+	strv_push(&r.env_unset, "TASK_QUEUE_ENABLE");
+	strv_push(&r.env, "CPU_AFFINITY_CONF=2,npu0:0-23");
+	check("host-bound", &j, "host-bound", "TASK_QUEUE_ENABLE",
+	    "not set (1 by default)", "recorded unset: its default, not set");
+	check("host-bound", &j, "host-bound", "CPU_AFFINITY_CONF",
+	    "on (2,npu0:0-23)", "CPU_AFFINITY_CONF=2 with ranges: on");
+	check("host-bound", &j, "host-bound", "--num-workers",
+	    "value (2, the default)", "--num-workers not given: its default");
+	strv_free(&r.env_unset);
+	strv_free(&r.env);
+	strv_push(&r.env, "TASK_QUEUE_ENABLE=1");
+	check("host-bound", &j, "host-bound", "TASK_QUEUE_ENABLE",
+	    "not set (the launch has 1)", "level 1: not the advised 2");
+	/* The fixture's ranks recorded ASCEND_LAUNCH_BLOCKING=1 themselves. */
+	strv_push(&r.env_unset, "ASCEND_LAUNCH_BLOCKING");
+	check("launch-blocking", &j, "launch-blocking",
+	    "ASCEND_LAUNCH_BLOCKING", "not set (the launch has 1)",
+	    "the training process's own record wins over the journal's");
+	launch_record_free(&r);
+}
+
+static void
+yaml_copy(void)
+{
+	static const char *const argv[] = { "torchrun", "trainer.py",
+	    "cfg.yaml", NULL };
+	struct launch_record r;
+	struct journal j = { &r, 1 };
+	char *copy;
+	FILE *fp;
+	int fd = mkstemp(yaml);
+
+	if (fd < 0 || (fp = fdopen(fd, "w")) == NULL) {
+		ok(0, "a YAML copy written");
+		return;
+	}
+	fputs("parallel:\n  fsdp_plan:\n    num_to_forward_prefetch: 1\n"
+	    "data:\n  dataloader_param:\n    num_workers: 8\n", fp);
+	fclose(fp);
+	launch(&r, "mm-fsdp2", argv);
+	copy = malloc(strlen(yaml) + 32);
+	sprintf(copy, "cfg.yaml -> %s.yaml", yaml);
+	rename(yaml, strchr(copy, '>') + 2);
+	strv_push(&r.copies, copy);
+	check("exposed-comm", &j, "exposed-communication",
+	    "parallel.fsdp_plan.num_to_forward_prefetch", "on",
+	    "a YAML key of the copy at 1: on");
+	check("exposed-comm", &j, "exposed-communication",
+	    "parallel.fsdp_plan.num_to_backward_prefetch", "not set (0 by default)",
+	    "a YAML key the copy has not: its default");
+	check("exposed-comm", &j, "exposed-communication",
+	    "--overlap-grad-reduce", "absent",
+	    "Megatron's flags for an MM FSDP2 launch: left out");
+	check("host-bound", &j, "host-bound", "data.dataloader_param.num_workers",
+	    "value (8)", "the data-loader workers of the copy");
+	unlink(strchr(copy, '>') + 2);
+	check("exposed-comm", &j, "exposed-communication",
+	    "parallel.fsdp_plan.num_to_forward_prefetch",
+	    "not known (not recorded)", "the copy gone: not known");
+	free(copy);
+	launch_record_free(&r);
+}
+
+static void
+env_names(void)
+{
+	struct strv v = { 0 };
+	char *all;
+
+	advice_env_names(&v);
+	all = strv_join(v.v, " ");
+	is_str(all, "TASK_QUEUE_ENABLE CPU_AFFINITY_CONF PYTORCH_NPU_ALLOC_CONF "
+	    "ASCEND_LAUNCH_BLOCKING ASCEND_GLOBAL_LOG_LEVEL",
+	    "the variables the rules consult, each once: what the journal "
+	    "records");
+	free(all);
+	strv_free(&v);
+}
+
+int
+main(void)
+{
+	flags();
+	environment();
+	yaml_copy();
+	env_names();
+	return done_testing();
+}

@@ -1,0 +1,536 @@
+/*
+ * compare: two runs written here as small rank directories (step rows and
+ * operator statistics), read by the summary and compared.  Equal runs
+ * name nothing; the noise margin is the floor or twice the step-to-step
+ * variation; a longer step, operator types added, removed and faster (per
+ * rank and step, whatever the number of steps), a rank unlike the others
+ * and ranks in one run only are named; runs without data are refused; and
+ * the text of 1,000 ranks a side stays one screen.
+ */
+#include <sys/stat.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "summary/compare.h"
+
+static char tmp[] = "/tmp/compare.XXXXXX";
+
+/* One run: its ranks (ending in -1) and what each rank's steps hold. */
+struct spec {
+	const int	*ranks;
+	int		 nsteps;
+	double		 step_ms;
+	double		 wobble;	/* steps alternate step * (1 +- wobble) */
+	int		 slow;		/* computes 30 % longer; -1: none */
+	const char	*ops;		/* "TYPE:CORE:MS:CALLS,..." per rank-step */
+	const char	*level;
+	int		 tp;
+	double		 shift;		/* share of the step moved from compute
+					   to communication */
+};
+
+static const int ranks0_3[] = { 0, 1, 2, 3, -1 };
+static const int ranks0_7[] = { 0, 1, 2, 3, 4, 5, 6, 7, -1 };
+static const int ranks_moved[] = { 0, 1, 2, 3, 8, 9, -1 };
+static const char ops_base[] = "MatMul:AI_CORE:50:6,Add:AI_VECTOR_CORE:10:4,"
+    "Old:AI_CORE:5:1";
+
+static FILE *
+create(const char *dir, const char *name)
+{
+	char path[700];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return fopen(path, "w");
+}
+
+static void
+write_ops(const char *out, const struct spec *sp)
+{
+	FILE *fp = create(out, "op_statistic.csv");
+	char *list = strdup(sp->ops), *save = NULL, *item;
+
+	fputs("Device_id,OP Type,Core Type,Count,Total Time(us),Min Time(us),"
+	    "Avg Time(us),Max Time(us),Ratio(%)\n", fp);
+	for (item = strtok_r(list, ",", &save); item != NULL;
+	    item = strtok_r(NULL, ",", &save)) {
+		char type[64], core[64];
+		double ms, calls;
+
+		if (sscanf(item, "%63[^:]:%63[^:]:%lf:%lf", type, core, &ms,
+		    &calls) != 4)
+			continue;
+		fprintf(fp, "0,%s,%s,%.0f,%.3f,1,1,1,1\n", type, core,
+		    calls * sp->nsteps, ms * 1000 * sp->nsteps);
+	}
+	fclose(fp);
+	free(list);
+}
+
+static void
+write_rank(const char *run, const struct spec *sp, int r, int world)
+{
+	char dir[400], out[480], name[64];
+	double step = sp->step_ms * 1000;
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "%s/host_%d_20261203081500123_ascend_pt",
+	    run, 1000 + r);
+	snprintf(out, sizeof(out), "%s/ASCEND_PROFILER_OUTPUT", dir);
+	mkdir(dir, 0755);
+	mkdir(out, 0755);
+	snprintf(name, sizeof(name), "profiler_info_%d.json", r);
+	fp = create(dir, name);
+	fprintf(fp, "{\"config\": {\"experimental_config\": "
+	    "{\"_profiler_level\": \"%s\"}}}\n", sp->level);
+	fclose(fp);
+	fp = create(dir, "profiler_metadata.json");
+	fprintf(fp, "{\"distributed_args\": {\"tensor_model_parallel_size\": "
+	    "%d, \"pipeline_model_parallel_size\": 1, \"data_parallel_size\": "
+	    "%d, \"world_size\": %d}}\n", sp->tp, world / sp->tp, world);
+	fclose(fp);
+	fp = create(out, "step_trace_time.csv");
+	fputs("Device_id,Step,Computing,Communication(Not Overlapped),"
+	    "Overlapped,Communication,Free,Stage,Bubble\n", fp);
+	for (int k = 0; k < sp->nsteps; k++) {
+		double s = step * (1 + (k % 2 ? -sp->wobble : sp->wobble));
+		double comp = (0.9 - sp->shift) * s;
+		double comm = (0.05 + sp->shift) * s;
+
+		if (sp->slow >= 0 && r == sp->slow)
+			comp *= 1.3;	/* the others wait as long for it */
+		else if (sp->slow >= 0)
+			comm += 0.27 * s;
+		fprintf(fp, "%d,%d,%.3f,%.3f,0,%.3f,%.3f,0,0\n", r % 8, 4 + k,
+		    comp, comm, comm, 0.05 * s);
+	}
+	fclose(fp);
+	write_ops(out, sp);
+}
+
+/* Write a run into TMP/NAME and read its summary. */
+static struct summary *
+run(const char *name, const struct spec *sp)
+{
+	static char dir[300];
+	struct summary_opts o = { 0 };
+	struct summary_rank *ranks;
+	struct summary *s;
+	char *paths[1] = { dir }, *why = NULL;
+	size_t n;
+	int world = 0;
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmp, name);
+	mkdir(dir, 0755);
+	for (const int *r = sp->ranks; *r >= 0; r++)
+		world++;
+	for (const int *r = sp->ranks; *r >= 0; r++)
+		write_rank(dir, sp, *r, world);
+	if (summary_find_ranks(paths, 1, &ranks, &n, &why) == -1)
+		return NULL;
+	s = summary_build(ranks, n, &o);
+	summary_ranks_free(ranks, n);
+	return s;
+}
+
+static const cJSON *
+get(const cJSON *o, const char *path)
+{
+	char *p = strdup(path), *save = NULL, *k;
+
+	for (k = strtok_r(p, ".", &save); k != NULL && o != NULL;
+	    k = strtok_r(NULL, ".", &save))
+		o = cJSON_GetObjectItemCaseSensitive(o, k);
+	free(p);
+	return o;
+}
+
+static double
+num(const cJSON *o, const char *path)
+{
+	const cJSON *j = get(o, path);
+
+	return cJSON_IsNumber(j) ? j->valuedouble : NAN;
+}
+
+static const char *
+str(const cJSON *o, const char *path)
+{
+	const cJSON *j = get(o, path);
+
+	return cJSON_IsString(j) ? j->valuestring : "";
+}
+
+/* The operator TYPE of a comparison's JSON, or NULL. */
+static const cJSON *
+op(const cJSON *j, const char *type)
+{
+	const cJSON *t;
+
+	cJSON_ArrayForEach(t, get(j, "operators.types"))
+		if (strcmp(str(t, "type"), type) == 0)
+			return t;
+	return NULL;
+}
+
+/* The numbers of an array as "4,5,6". */
+static char *
+ints(const cJSON *a)
+{
+	static char buf[256];
+	const cJSON *x;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(x, a) {
+		snprintf(buf + n, sizeof(buf) - n, "%s%d", n ? "," : "",
+		    x->valueint);
+		n = strlen(buf);
+	}
+	return buf;
+}
+
+struct result {
+	struct summary	*s[2];
+	struct compare	*c;
+	cJSON		*j;
+	char		*text;
+};
+
+static void
+compare(struct result *r, const struct spec *b, const struct spec *n)
+{
+	static int runs;
+	char name[2][32], *why = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	snprintf(name[0], sizeof(name[0]), "base%d", runs);
+	snprintf(name[1], sizeof(name[1]), "new%d", runs++);
+	r->s[0] = run(name[0], b);
+	r->s[1] = run(name[1], n);
+	r->c = compare_build(r->s[0], "base", r->s[1], "new", &why);
+	if (r->c == NULL) {
+		printf("# not compared: %s\n", why);
+		exit(1);
+	}
+	r->j = compare_json(r->c);
+	mem = open_memstream(&r->text, &len);
+	compare_print(r->c, mem, 0);
+	fclose(mem);
+}
+
+static void
+done(struct result *r)
+{
+	compare_free(r->c);
+	summary_free(r->s[0]);
+	summary_free(r->s[1]);
+	cJSON_Delete(r->j);
+	free(r->text);
+}
+
+static int
+lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void
+equal_runs(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+
+	n.step_ms = 101;	/* +1 %: under the 2 % floor */
+	compare(&r, &b, &n);
+	ok(!compare_changed(r.c), "equal runs (+1 %%): nothing changed");
+	ok(strncmp(str(r.j, "result"), "no significant change", 21) == 0,
+	    "the result says so: %s", str(r.j, "result"));
+	ok(fabs(num(r.j, "noise_margin.share") - 0.02) < 1e-9 &&
+	    strcmp(str(r.j, "noise_margin.from"), "floor") == 0,
+	    "the margin is the 2 %% floor");
+	ok(strstr(r.text, "  noise margin: 2.0 % of the base step (2.000 ms): "
+	    "the floor\n") != NULL, "the text states the margin");
+	ok(strstr(r.text, "no operator type changed beyond the margin") != NULL,
+	    "no operator type named");
+	ok(strstr(r.text, "all 4 ranks changed alike") != NULL,
+	    "no rank named");
+	is_int(cJSON_GetArraySize(get(r.j, "caveats")), 0, "no caveat");
+	done(&r);
+}
+
+static void
+noisy_runs(void)
+{
+	struct spec b = { ranks0_3, 4, 100, 0.05, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+	double want = 2 * 1.4826 * 0.05;
+
+	n.step_ms = 110;	/* +10 %: within twice the variation */
+	compare(&r, &b, &n);
+	ok(fabs(num(r.j, "noise_margin.share") - want) < 1e-3 &&
+	    strcmp(str(r.j, "noise_margin.from"), "variation") == 0,
+	    "steps 5 %% either side: the margin is twice their variation "
+	    "(%.3f, want %.3f)", num(r.j, "noise_margin.share"), want);
+	ok(!compare_changed(r.c), "+10 %% within that margin: not named");
+	done(&r);
+	n.step_ms = 125;
+	compare(&r, &b, &n);
+	ok(compare_changed(r.c), "+25 %% beyond it: named");
+	ok(strstr(str(r.j, "result"), "25.0 % longer in new") != NULL,
+	    "the result: %s", str(r.j, "result"));
+	ok(cJSON_IsTrue(get(cJSON_GetArrayItem(get(r.j, "steps.figures"), 0),
+	    "significant")), "--json: the step is significant");
+	done(&r);
+}
+
+/* The same step, its time moved from compute to communication. */
+static void
+shifted(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+
+	n.shift = 0.05;
+	compare(&r, &b, &n);
+	ok(compare_changed(r.c), "5 ms moved from compute to communication: "
+	    "a change");
+	is_str(str(r.j, "result"), "the step did not change beyond the noise "
+	    "margin (+0.0 %), but compute -5.000 ms, exposed communication "
+	    "+5.000 ms did (below)", "the result names both figures");
+	done(&r);
+}
+
+static void
+operators(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+	const cJSON *o;
+
+	/* Twice the steps: the same per step is no change. */
+	n.nsteps = 4;
+	n.ops = "MatMul:AI_CORE:50:6,Add:AI_VECTOR_CORE:4:4,New:AI_CPU:8:2,"
+	    "Tiny:AI_CPU:0.1:1";
+	compare(&r, &b, &n);
+	o = op(r.j, "MatMul");
+	ok(o != NULL && !cJSON_IsTrue(get(o, "significant")) &&
+	    fabs(num(o, "base_us") - 50000) < 1 &&
+	    fabs(num(o, "new_us") - 50000) < 1,
+	    "per rank and step: 4 steps against 2 is no change");
+	o = op(r.j, "Add");
+	ok(o != NULL && strcmp(str(o, "change"), "faster") == 0 &&
+	    cJSON_IsTrue(get(o, "significant")), "Add: faster (-6 ms of 100)");
+	o = op(r.j, "Old");
+	ok(o != NULL && strcmp(str(o, "change"), "removed") == 0 &&
+	    cJSON_IsTrue(get(o, "significant")), "Old: removed");
+	o = op(r.j, "New");
+	ok(o != NULL && strcmp(str(o, "change"), "added") == 0 &&
+	    cJSON_IsTrue(get(o, "significant")) && num(o, "new_calls") == 2,
+	    "New: added, 2 calls per step");
+	o = op(r.j, "Tiny");
+	ok(o != NULL && strcmp(str(o, "change"), "added") == 0 &&
+	    !cJSON_IsTrue(get(o, "significant")),
+	    "Tiny: added, 0.1 %% of the step, below the margin");
+	ok(strstr(r.text, "  added             -      8.000      +8.000  - -> 2 "
+	    "         AI_CPU         New\n") != NULL,
+	    "the text: New added, calls - -> 2");
+	ok(strstr(r.text, "only in new, below the margin: Tiny") != NULL,
+	    "the text names Tiny apart");
+	ok(strstr(str(r.j, "result"), "3 operator types") != NULL,
+	    "the step did not change, 3 operator types did: %s",
+	    str(r.j, "result"));
+	done(&r);
+}
+
+static void
+ranks_compared(void)
+{
+	struct spec b = { ranks0_7, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+
+	n.ranks = ranks_moved;
+	compare(&r, &b, &n);
+	is_str(ints(get(r.j, "ranks.only_base")), "4,5,6,7",
+	    "--json: ranks 4-7 only in base");
+	is_str(ints(get(r.j, "ranks.only_new")), "8,9",
+	    "--json: ranks 8-9 only in new");
+	is_str(ints(get(r.j, "ranks.both")), "0,1,2,3", "--json: 0-3 in both");
+	ok(strstr(r.text, "only in base: 4-7\n") != NULL &&
+	    strstr(r.text, "only in new: 8-9\n") != NULL,
+	    "the text says them as ranges");
+	is_int(cJSON_GetArraySize(get(r.j, "caveats")), 0,
+	    "dp 8 against dp 6: the same part of the model, no caveat");
+	done(&r);
+	n.ranks = ranks0_7;
+	n.slow = 5;
+	compare(&r, &b, &n);
+	is_str(ints(get(r.j, "ranks.unlike")), "5",
+	    "a slow rank: rank 5 alone changed unlike the others");
+	ok(strstr(str(r.j, "result"), "rank 5 changed unlike the others") !=
+	    NULL, "the result names it");
+	ok(strstr(r.text, "    rank 5     step 100.000 -> 127.000 ms") != NULL &&
+	    strstr(r.text, "compute +27.000 ms") != NULL,
+	    "the text: rank 5, its compute +27 ms");
+	ok(strstr(r.text, "the other 7 ranks: step +27.0 %") != NULL,
+	    "the other 7 as one line");
+	done(&r);
+}
+
+static void
+caveats(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+	char *cav;
+
+	n.level = "Level0";
+	n.tp = 2;
+	compare(&r, &b, &n);
+	cav = cJSON_PrintUnformatted(get(r.j, "caveats"));
+	ok(strstr(cav, "different levels (base Level1, new Level0)") != NULL,
+	    "levels differ: said");
+	ok(strstr(cav, "layouts differ (base tp 1, pp 1, dp 4; new tp 2, pp 1, "
+	    "dp 2)") != NULL,
+	    "layouts differ: said");
+	ok(strstr(r.text, "  caveat: the runs were profiled at different "
+	    "levels") != NULL, "in the text too");
+	ok(!compare_changed(r.c), "and the same data still compares equal");
+	free(cav);
+	done(&r);
+}
+
+static void
+refused(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct summary_opts o = { 0 };
+	struct summary *s = run("refbase", &b), *empty;
+	struct compare *c;
+	struct summary_rank *rk;
+	char *why = NULL, parent[300], dir[400], *p[1] = { parent };
+	size_t n;
+
+	empty = summary_build(NULL, 0, &o);
+	c = compare_build(s, "base", empty, "emptydir", &why);
+	ok(c == NULL && why != NULL && strstr(why, "emptydir: no rank data: "
+	    "no *_ascend_pt") != NULL, "no rank directory: refused, naming "
+	    "it: %s", why);
+	free(why);
+	summary_free(empty);
+	/* A rank directory with nothing parsed in it. */
+	snprintf(parent, sizeof(parent), "%s/raw", tmp);
+	snprintf(dir, sizeof(dir), "%s/host_1_20261203081500123_ascend_pt",
+	    parent);
+	mkdir(parent, 0755);
+	mkdir(dir, 0755);
+	if (summary_find_ranks(p, 1, &rk, &n, &why) == -1)
+		exit(1);
+	empty = summary_build(rk, n, &o);
+	summary_ranks_free(rk, n);
+	c = compare_build(empty, "rawdir", s, "new", &why);
+	ok(c == NULL && why != NULL && strstr(why, "rawdir: no rank data: none "
+	    "of its *_ascend_pt directories (1) has step data") != NULL,
+	    "no step nor operator data: refused, naming it: %s", why);
+	free(why);
+	summary_free(empty);
+	summary_free(s);
+}
+
+/* What compare reads: the steps and the operators, not the communication. */
+static void
+steps_ops_only(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct summary_opts o = { .steps_ops_only = 1 };
+	struct summary_rank *rk;
+	struct summary *s;
+	char dir[300], *p[1] = { dir }, *why = NULL;
+	cJSON *j;
+	size_t n;
+
+	summary_free(run("only", &b));
+	snprintf(dir, sizeof(dir), "%s/only", tmp);
+	if (summary_find_ranks(p, 1, &rk, &n, &why) == -1)
+		exit(1);
+	s = summary_build(rk, n, &o);
+	j = summary_json(s);
+	ok(cJSON_IsTrue(get(j, "summaries.steps.made")) &&
+	    cJSON_IsTrue(get(j, "summaries.operators.made")),
+	    "steps and operators only: both made");
+	is_str(str(j, "summaries.wait.why"), "not read (steps and operators only)",
+	    "the collectives' wait is not read");
+	is_str(str(j, "summaries.links.why"), "not read (steps and operators only)",
+	    "nor the links");
+	cJSON_Delete(j);
+	summary_free(s);
+	summary_ranks_free(rk, n);
+}
+
+/* 1,000 ranks a side, 40 unlike, 100 gone and 100 new: one screen. */
+static void
+many(void)
+{
+	static int rb[1001], rn[1001];
+	struct spec b = { rb, 2, 100, 0.001, -1, "MatMul:AI_CORE:50:6",
+	    "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+	int k = 0;
+
+	for (int i = 0; i < 1000; i++)
+		rb[i] = i;
+	rb[1000] = -1;
+	for (int i = 0; i < 1100; i++)
+		if (i < 500 || i >= 600)
+			rn[k++] = i;
+	rn[k] = -1;
+	n.ranks = rn;
+	n.slow = -1;
+	compare(&r, &b, &n);
+	ok(lines(r.text) <= 40, "1,000 ranks a side: %d lines of text",
+	    lines(r.text));
+	ok(strstr(r.text, "only in base: 500-599\n") != NULL &&
+	    strstr(r.text, "only in new: 1000-1099\n") != NULL,
+	    "ranks in one run only as ranges");
+	is_int(cJSON_GetArraySize(get(r.j, "ranks.per_rank")), 900,
+	    "--json: every rank in both");
+	done(&r);
+}
+
+int
+main(void)
+{
+	char cmd[64];
+
+	if (mkdtemp(tmp) == NULL)
+		return 1;
+	equal_runs();
+	noisy_runs();
+	shifted();
+	operators();
+	ranks_compared();
+	caveats();
+	refused();
+	steps_ops_only();
+	many();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tmp);
+	return done_testing();
+}
