@@ -205,7 +205,9 @@ window_launch(const struct journal *j)
  * warm-up; MindSpeed-LLM (steps from 1) skips START - loaded - 2 and warms
  * up one step.  An engine counting steps from 0 (FSDP2) skips START - 1
  * and warms up one, so its first active step is START, the iteration
- * START + 1: the LLM rule with that iteration and nothing loaded.
+ * START + 1: the LLM rule with that iteration and nothing loaded.  So is
+ * the torch engine's: torch_npu's dynamic profiling names its first step
+ * after the START step() calls it began at.
  */
 static void
 step_convention(const struct report_model *m, struct summary_opts *o)

@@ -71,4 +71,41 @@ is "$(printf '%s\n' "$out" | sed -n '/^iteration/h; /Start Dynamic Profiler at 3
     "the 3rd step() of the last optimizer made starts the window, in iteration 2"
 is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 \
     "its one process collected (it has no rank: every process of a job of one)"
+# One process that spawns its workers (torch.multiprocessing.spawn): one
+# launch; armed first for the one process it is, then again once its
+# workers have come, for ranks, which torch.distributed gives them (none in
+# the environment): only rank 0, as asked, collects.  The workers' setup
+# lasts until torch_npu's monitor has passed that second arming on (a real
+# setup takes seconds; the monitor reads the file every 2 s).
+cat > spawn.py <<EOF
+import glob, os, time, torch, torch_npu
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+def main_worker(rank, world):
+    logs = os.path.join(os.environ["PROF_CONFIG_PATH"], "log", "monitor_dp_*")
+    for _ in range(1200):
+        if "".join(open(f).read() for f in glob.glob(logs)).count("load json success") >= 2:
+            break
+        time.sleep(0.05)
+    dist.init_process_group("hccl", init_method="tcp://127.0.0.1:$MASTER_PORT",
+                            world_size=world, rank=rank)
+    model = torch.nn.Linear(4, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for i in range(6):
+        model(torch.randn(2, 4)).sum().backward()
+        opt.step()
+    dist.destroy_process_group()
+
+if __name__ == "__main__":
+    mp.spawn(main_worker, args=(2,), nprocs=2)
+EOF
+rm -rf profiling_output
+msprof -y --steps 3:5 /usr/bin/python3 spawn.py
+is "$rc" 0 "mp.spawn of two workers: exit 0"
+is "$(njournal injected)" 1 "one launch"
+is "$(ranks_in profiling_output)" 0 "rank 0 collected (its rank from torch.distributed)"
+is "$(steps_of 0)" "3 4" "steps 3 and 4"
+like "$out" "3 torch_npu process\(es\), armed 2 time\(s\)" \
+    "the parent and its two workers loaded torch_npu: armed for each"
 done_testing
