@@ -128,12 +128,16 @@ reason(struct launch *l, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A launch left alone that --framework would profile: how to say so. */
+/*
+ * A launch left alone that --framework would profile: how to say so (a
+ * script started directly only --framework torch makes a launch).
+ */
 static const char *
 force_hint(struct launch *l)
 {
 	l->forcible = 1;
-	return _("force it with --framework llm, mm or torch");
+	return l->direct ? _("force it with --framework torch") :
+	    _("force it with --framework llm, mm or torch");
 }
 
 /*

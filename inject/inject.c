@@ -396,7 +396,8 @@ inject(const struct plan *plan, const struct launchtab *tab,
 	add_env(rec, plan);
 	if (l.engine == ENGINE_NONE) {
 		if (l.forcible)
-			rec->force = xstrdup("--framework llm|mm|torch");
+			rec->force = xstrdup(l.direct ? "--framework torch" :
+			    "--framework llm|mm|torch");
 		record(session, rec, LAUNCH_LEFT_ALONE, l.why);
 		/* a script started directly is one process: the shim stays */
 		if (l.direct)

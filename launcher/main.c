@@ -1,6 +1,6 @@
 /*
  * msprof-exec: run a training script or command with the shim, so that
- * every MindSpeed training launch in it collects torch_npu profiling data,
+ * every training launch in it collects torch_npu profiling data,
  * then report what was collected.
  */
 #include <sys/stat.h>
@@ -307,7 +307,7 @@ job_free(struct job *j)
 static void
 note_left_alone(struct job *j, const struct launch *l, char *const argv[])
 {
-	if (l->kind != LAUNCH_NONE && l->engine == ENGINE_NONE)
+	if (l->kind != LAUNCH_NONE && !l->quiet && l->engine == ENGINE_NONE)
 		strv_pushf(&j->left_alone, "%s: %s", l->script >= 0 ?
 		    argv[l->script] : argv[0], l->why);
 }
@@ -412,6 +412,8 @@ prepare(struct job *j, const struct launchtab *tab, const char *framework,
 	if ((j->path = j->exec != NULL ? xstrdup(j->exec) :
 	    command_path(j->cmd.v[0])) != NULL)
 		launch_classify(tab, framework, j->path, j->cmd.v, &j->launch);
+	if (j->launch.quiet)	/* python3 tool.py: no launch, runs as it is */
+		j->launch.kind = LAUNCH_NONE;
 	script = script_of(&j->cmd, j->launch.kind == LAUNCH_NONE ? j->path :
 	    NULL);
 	if (script != NULL && (lpath = script_path(script)) == NULL)
@@ -565,7 +567,7 @@ dry_run(const struct plan *p, const struct job *j)
 	if (plan_window(p, ENGINE_NONE, &start, &end, &why) == -1)
 		errx(EX_USAGE, "%s", why);
 	text = shell_join(j->cmd.v);
-	printf(_("runs: %s\nNo MindSpeed training launch was found in it "
+	printf(_("runs: %s\nNo training launch was found in it "
 	    "before it runs: each one it starts is rewritten by its own engine "
 	    "when it starts.\n"), text);
 	free(text);

@@ -290,7 +290,8 @@ try_launch(struct scanner *sc, char *const argv[])
 	char *shown_launch;
 
 	launch_classify(sc->tab, NULL, argv[0], argv, &l);
-	if (l.kind == LAUNCH_NONE || l.script < 0 || s->nruns >= MAX_LAUNCHES)
+	if (l.kind == LAUNCH_NONE || l.quiet || l.script < 0 ||
+	    s->nruns >= MAX_LAUNCHES)
 		return;
 	keep_launch(sc, argv);	/* left alone ones too: the table says why */
 	if (l.engine == ENGINE_NONE)
