@@ -101,6 +101,10 @@ python3 preprocess_data.py
 torchrun --nproc_per_node 1 --master_port $MASTER_PORT infer.py
 torchrun --nproc_per_node 1 --master_port $MASTER_PORT train.py --steps 2
 EOF
+msprof -n bash mixed.sh
+unlike "$out" "Left alone +preprocess_data.py" "the table: preprocessing started directly is no launch"
+like "$out" "Left alone +infer.py: not a training entry: infer.py is built on torch but trains nothing" \
+    "the table: the inference launch, left alone"
 rm -rf profiling_output
 MSPROF_SIM_DP_HOLD=0 msprof -y bash mixed.sh
 is "$rc" 0 "preprocessing, inference, training: exit 0"
