@@ -34,7 +34,7 @@ struct rewrite_ctx;
 
 struct engine_ops {
 	const char	*name;		/* launchers.conf and the journal */
-	const char	*framework;	/* "llm", "mm" or "torch" ("none": no engine) */
+	const char	*framework;	/* "llm", "mm", "torch"; "none" */
 	const char	*label;		/* N_(): how the table names it */
 	int		 step_start, step_end;	/* the default window */
 	const char	*output;	/* the default save path */

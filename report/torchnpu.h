@@ -19,11 +19,12 @@ struct torchnpu_proc {
 };
 
 struct torchnpu {
-	const char		*dir;	/* PROF_CONFIG_PATH; NULL: no torch launch */
-	int			 dynamic;	/* armed by msprof-exec trigger */
-	const struct torch_arming *arming;	/* NULL: not known here */
-	struct torchnpu_proc	*procs;
-	size_t			 nprocs;
+	const char	*dir;		/* PROF_CONFIG_PATH; NULL: none */
+	int		 dynamic;	/* armed by msprof-exec trigger */
+	/* What msprof-exec did to arm it; NULL: not known here. */
+	const struct torch_arming *arming;
+	struct torchnpu_proc *procs;
+	size_t		 nprocs;
 };
 
 /* Read the torch launches of J and their directory into T. */
