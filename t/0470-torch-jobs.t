@@ -67,6 +67,25 @@ is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 2 \
     "each, one process without a rank, collected"
 export RANK_SIZE=2
 
+# A launch that restarts its workers (torchrun --max-restarts): the new
+# workers are armed again and collect their window again.
+cat > flaky.py <<'EOF'
+import os, sys, torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(8):
+    model(torch.randn(2, 4)).mean().backward()
+    opt.step()
+# the first attempt fails after its window
+sys.exit(1 if os.environ["TORCHELASTIC_RESTART_COUNT"] == "0" else 0)
+EOF
+rm -rf profiling_output
+msprof -y --steps 3:5 torchrun --nproc_per_node 1 --max-restarts 1 \
+    --master_port "$MASTER_PORT" flaky.py
+is "$rc" 0 "a worker that fails once, restarted: exit 0"
+like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" "the restarted worker was armed again"
+is "$(ls -d profiling_output/*_ascend_pt | wc -l | tr -d ' ')" 2 "each attempt collected its window"
+
 # deepspeed and accelerate launch, the examples.
 rm -rf profiling_output
 msprof -y --steps 3:5 --ranks 0,1 bash run_deepspeed.sh
