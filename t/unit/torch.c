@@ -67,15 +67,15 @@ config(const struct plan *p, int one, time_t mtime)
 {
 	static char buf[256];
 	char *why = NULL, *path = xasprintf("%s/profiler_config.json", dir);
-	cJSON *j, *r;
+	cJSON *j;
 	struct stat st;
-	size_t n;
 
 	unlink(path);
 	buf[0] = '\0';
 	if (torch_config_write(dir, p, one, mtime, &why) == 0 &&
 	    (j = json_read(path, &why)) != NULL) {
-		n = (size_t)snprintf(buf, sizeof(buf), "%d %d %s [",
+		const cJSON *r;
+		size_t n = (size_t)snprintf(buf, sizeof(buf), "%d %d %s [",
 		    cJSON_GetObjectItem(j, "start_step")->valueint,
 		    cJSON_GetObjectItem(j, "active")->valueint,
 		    cJSON_IsTrue(cJSON_GetObjectItem(j, "is_rank")) ? "true" :
@@ -131,14 +131,15 @@ rewritten(const struct plan *p, char **argv, char **envp)
 	static char buf[512];
 	struct launch l;
 	struct rewrite rw;
-	char *why = NULL, *a, *e;
+	char *why = NULL;
 
 	launch_classify(&tab, "torch", "/usr/bin/torchrun", argv, &l);
 	if (launch_rewrite(p, &l, argv, envp, NULL, &rw, &why) == -1)
 		snprintf(buf, sizeof(buf), "ERROR %s", why);
 	else {
-		a = strv_join(rw.argv.v, " ");
-		e = strv_join(rw.env.v, " ");
+		char *a = strv_join(rw.argv.v, " ");
+		char *e = strv_join(rw.env.v, " ");
+
 		snprintf(buf, sizeof(buf), "%s | %s%s", e, a, rw.kept ?
 		    " (kept)" : "");
 		free(a);
