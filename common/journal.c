@@ -74,6 +74,7 @@ static const struct field fields[] = {
 	{ "analyse",		F_BOOL,	R(analyse), 0 },
 	{ "mode",		F_STR,	R(mode), 0 },
 	{ "copies",		F_STRV,	R(copies), 0 },
+	{ "prof_config",	F_STR,	R(prof_config), 0 },
 	{ "existing",		F_STRV,	R(existing), 0 },
 	{ "new_argv",		F_STRV,	R(new_argv), 0 },
 };

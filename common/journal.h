@@ -67,7 +67,7 @@ struct launch_record {
 
 	/* What it is. */
 	char		*engine;	/* engine name; "none" when not training */
-	char		*framework;	/* "llm" or "mm" */
+	char		*framework;	/* "llm", "mm" or "torch" */
 	char		*script;	/* the training script as given */
 	struct launch_place place;
 
@@ -91,6 +91,7 @@ struct launch_record {
 	int		 analyse;	/* online parsing on */
 	char		*mode;		/* "static" or "dynamic" */
 	struct strv	 copies;	/* config copies: "ORIGINAL -> COPY" */
+	char		*prof_config;	/* torch_npu's PROF_CONFIG_PATH it got */
 	struct strv	 existing;	/* profiling settings the launch had */
 	struct strv	 new_argv;	/* the command run (LAUNCH_INJECTED) */
 };

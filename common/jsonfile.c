@@ -1,4 +1,6 @@
 /* Reading, merging and writing JSON configuration files with cJSON. */
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -141,8 +143,17 @@ json_read(const char *path, char **why)
 int
 json_write(const cJSON *j, const char *path, char **why)
 {
+	return json_write_dated(j, path, 0, why);
+}
+
+int
+json_write_dated(const cJSON *j, const char *path, time_t mtime, char **why)
+{
 	char *text = json_print(j, 1), *line;
-	int rc;
+	struct timespec t[2] = { { mtime, 0 }, { mtime, 0 } };
+	struct outfile o;
+	size_t len, off = 0;
+	ssize_t w;
 
 	if (text == NULL) {
 		*why = xasprintf(_("cannot write %s: %s"), path,
@@ -150,10 +161,23 @@ json_write(const cJSON *j, const char *path, char **why)
 		return -1;
 	}
 	line = xasprintf("%s\n", text);
-	rc = outfile_put(path, line, strlen(line), why);
-	free(line);
 	free(text);
-	return rc;
+	len = strlen(line);
+	if (outfile_open(&o, path, OUTFILE_REPLACE, why) == -1) {
+		free(line);
+		return -1;
+	}
+	while (off < len && ((w = write(o.fd, line + off, len - off)) > 0 ||
+	    (w == -1 && errno == EINTR)))
+		off += w > 0 ? (size_t)w : 0;
+	free(line);
+	if (off < len || (mtime != 0 && futimens(o.fd, t) == -1)) {
+		*why = xasprintf(_("cannot write %s: %s"), path,
+		    i18n_strerror(off < len && errno == 0 ? EIO : errno));
+		outfile_discard(&o);
+		return -1;
+	}
+	return outfile_close(&o, why);
 }
 
 void

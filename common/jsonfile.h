@@ -3,6 +3,7 @@
 #define MSPROF_JSONFILE_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -19,6 +20,9 @@ cJSON	*json_parse(const char *text, const char **end);
 cJSON	*json_read(const char *path, char **why);
 /* Write pretty-printed, atomically; -1 and *why on failure. */
 int	 json_write(const cJSON *, const char *path, char **why);
+/* The same, the file modified at MTIME (0: now) before it takes the name. */
+int	 json_write_dated(const cJSON *, const char *path, time_t mtime,
+	    char **why);
 /* An array of the N numbers of V; of the strings of the vector V. */
 cJSON	*json_ints(const int *v, size_t n);
 cJSON	*json_strv(char *const v[]);

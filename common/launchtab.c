@@ -16,12 +16,12 @@ launchtab_set(const struct launchtab *t, const char *set)
 	return NULL;
 }
 
-enum engine
-launchtab_engine(const struct launchtab *t, const char *script)
+const char *
+launchtab_entry_engine(const struct launchtab *t, const char *script)
 {
 	int i = table_find(t->match, MATCH_KEY_ENTRY, script);
 
-	return i < 0 ? ENGINE_NONE : t->engines[i];
+	return i < 0 ? NULL : t->entry_engines.v[i];
 }
 
 /* Split a line into words in place; returns the count. */
@@ -51,9 +51,21 @@ bad_name(const char *w, int slash_ok)
 #define FAIL(...) do { char *where = xasprintf("%s:%zu", path, lineno); \
 	*why = xasprintf(__VA_ARGS__); free(where); return -1; } while (0)
 
+/* Is NAME "auto" or one of ENGINES (any, when ENGINES is NULL)? */
+static int
+known_engine(const char *const engines[], const char *name)
+{
+	if (engines == NULL || strcmp(name, LAUNCHTAB_AUTO) == 0)
+		return 1;
+	for (size_t i = 0; engines[i] != NULL; i++)
+		if (strcmp(engines[i], name) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 parse_line(struct launchtab *t, char **w, size_t n, const char *path,
-    size_t lineno, char **why)
+    size_t lineno, const char *const engines[], char **why)
 {
 	const char *k = w[0];
 
@@ -64,8 +76,8 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 		for (size_t i = 2; i < n; i++)
 			strv_push(&t->sets[t->nsets].flags, w[i]);
 		t->nsets++;
-	} else if ((strcmp(k, "launcher") == 0 || strcmp(k, "module") == 0) &&
-	    n == 3) {
+	} else if ((strcmp(k, "launcher") == 0 && (n == 3 || n == 4)) ||
+	    (strcmp(k, "module") == 0 && n == 3)) {
 		int mod = k[0] == 'm';
 
 		if (bad_name(w[1], 0))
@@ -76,6 +88,8 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 			    "with 'options %s FLAG...'"), where, w[2], w[2]);
 		strv_push(mod ? &t->modules : &t->launchers, w[1]);
 		strv_push(mod ? &t->module_sets : &t->launcher_sets, w[2]);
+		if (!mod)
+			strv_push(&t->launcher_subs, n == 4 ? w[3] : "");
 	} else if (strcmp(k, "python") == 0 && n >= 2) {
 		for (size_t i = 1; i < n; i++) {
 			if (bad_name(w[i], 0))
@@ -85,50 +99,45 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 			strv_push(&t->pythons, w[i]);
 		}
 	} else if (strcmp(k, "entry") == 0 && n == 3) {
-		enum engine e = engine_parse(w[2]);
-
 		if (bad_name(w[1], 1))
 			FAIL(_("%s: '%s' is not a script path; write it without "
 			    "',', ';' or '='"), where, w[1]);
-		if (e == ENGINE_NONE) {
-			char *names = engine_names(", ");
+		if (!known_engine(engines, w[2])) {
+			char *names = strv_join((char *const *)engines, ", ");
 			char *where = xasprintf("%s:%zu", path, lineno);
 
 			*why = xasprintf(_("%s: unknown engine '%s'; accepted: "
-			    "%s"), where, w[2], names);
+			    "%s, auto"), where, w[2], names);
 			free(where);
 			free(names);
 			return -1;
 		}
 		strv_push(&t->entries, w[1]);
-		t->engines = xreallocarray(t->engines, t->entries.n,
-		    sizeof(*t->engines));
-		t->engines[t->entries.n - 1] = e;
+		strv_push(&t->entry_engines, w[2]);
 	} else
 		FAIL(_("%s: cannot read '%s' with %zu word(s); expected "
-		    "'options SET FLAG...', 'launcher NAME SET', 'module NAME "
-		    "SET', 'python NAME...' or 'entry PATH ENGINE'"), where, k, n);
+		    "'options SET FLAG...', 'launcher NAME SET [SUBCOMMAND]', "
+		    "'module NAME SET', 'python NAME...' or 'entry PATH "
+		    "ENGINE'"), where, k, n);
 	return 0;
 }
 
-/* The length of ";KEY=item,item" (see contract.h), 0 without items. */
-static size_t
-key_length(const char *key, const struct strv *items)
-{
-	size_t len = items->n > 0 ? strlen(key) + 1 : 0;
-
-	for (size_t i = 0; i < items->n; i++)
-		len += 1 + strlen(items->v[i]);
-	return len;
-}
-
-/* Write ";KEY=item,item" at O (no ';' first at START); the end. */
+/*
+ * Write ";KEY=item,item" at O (no ';' first at START); the end.  Without
+ * AUTOS the items whose SKIP string (parallel, or NULL) is "auto" are
+ * left out.
+ */
 static char *
 serialise_key(char *o, const char *start, const char *key,
-    const struct strv *items)
+    const struct strv *items, const struct strv *skip, int autos)
 {
+	size_t n = 0;
+
 	for (size_t i = 0; i < items->n; i++) {
-		if (i == 0) {
+		if (!autos && skip != NULL &&
+		    strcmp(skip->v[i], LAUNCHTAB_AUTO) == 0)
+			continue;
+		if (n++ == 0) {
 			if (o != start)
 				*o++ = ';';
 			o = stpcpy(stpcpy(o, key), "=");
@@ -141,7 +150,7 @@ serialise_key(char *o, const char *start, const char *key,
 
 /* The table as the shim reads it, in one allocation. */
 static char *
-serialise(const struct launchtab *t)
+serialise(const struct launchtab *t, int autos)
 {
 	const char *keys[] = { MATCH_KEY_LAUNCHER, MATCH_KEY_PYTHON,
 	    MATCH_KEY_MODULE, MATCH_KEY_ENTRY };
@@ -150,17 +159,28 @@ serialise(const struct launchtab *t)
 	size_t len = 1;
 	char *out, *o;
 
-	for (size_t k = 0; k < 4; k++)
-		len += key_length(keys[k], items[k]);
+	for (size_t k = 0; k < 4; k++) {
+		len += strlen(keys[k]) + 2;
+		for (size_t i = 0; i < items[k]->n; i++)
+			len += 1 + strlen(items[k]->v[i]);
+	}
 	o = out = xmalloc(len);
 	for (size_t k = 0; k < 4; k++)
-		o = serialise_key(o, out, keys[k], items[k]);
+		o = serialise_key(o, out, keys[k], items[k],
+		    k == 3 ? &t->entry_engines : NULL, autos);
 	*o = '\0';
 	return out;
 }
 
+char *
+launchtab_shim_match(const struct launchtab *t, int autos)
+{
+	return serialise(t, autos);
+}
+
 int
-launchtab_load(struct launchtab *t, const char *path, char **why)
+launchtab_load(struct launchtab *t, const char *path,
+    const char *const engines[], char **why)
 {
 	char *text, *line, *save = NULL, *words[256];
 	size_t n, lineno = 0;
@@ -181,7 +201,7 @@ launchtab_load(struct launchtab *t, const char *path, char **why)
 		line[strcspn(line, "#")] = '\0';
 		if ((n = split(line, words, 256)) == 0)
 			continue;
-		rc = parse_line(t, words, n, path, lineno, why);
+		rc = parse_line(t, words, n, path, lineno, engines, why);
 	}
 	free(text);
 	if (rc == 0 && t->launchers.n + t->modules.n == 0) {
@@ -193,7 +213,7 @@ launchtab_load(struct launchtab *t, const char *path, char **why)
 		launchtab_free(t);	/* the lines read before the bad one */
 		return -1;
 	}
-	t->match = serialise(t);
+	t->match = serialise(t, 1);
 	return 0;
 }
 
@@ -203,11 +223,12 @@ launchtab_free(struct launchtab *t)
 	free(t->path);
 	strv_free(&t->launchers);
 	strv_free(&t->launcher_sets);
+	strv_free(&t->launcher_subs);
 	strv_free(&t->modules);
 	strv_free(&t->module_sets);
 	strv_free(&t->pythons);
 	strv_free(&t->entries);
-	free(t->engines);
+	strv_free(&t->entry_engines);
 	for (size_t i = 0; i < t->nsets; i++) {
 		free(t->sets[i].name);
 		strv_free(&t->sets[i].flags);

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engines/engine.h"
 #include "jsonfile.h"
 #include "outfile.h"
 #include "plan.h"
+#include "util.h"
 
 static const char *const existing_names[] = { "ask", "keep", "override" };
 
@@ -74,35 +74,6 @@ plan_dup(struct plan *dst, const struct plan *src)
 	memset(&dst->record_env, 0, sizeof(dst->record_env));
 	for (size_t i = 0; i < src->record_env.n; i++)
 		strv_push(&dst->record_env, src->record_env.v[i]);
-}
-
-/* An engine's default window, and a window of two steps from --step-start. */
-void
-plan_steps(const struct plan *p, enum engine e, int *start, int *end)
-{
-	const struct engine_ops *o = engine_ops(e);
-
-	*start = p->step_start ? p->step_start : o->step_start;
-	*end = p->step_end ? p->step_end :
-	    p->step_start ? *start + 2 : o->step_end;
-}
-
-int
-plan_window(const struct plan *p, enum engine e, int *start, int *end,
-    char **why)
-{
-	plan_steps(p, e, start, end);
-	if (*end > *start)
-		return 0;
-	*why = xasprintf(_("--step-end %d is not after the start step %d of "
-	    "this engine; give both with --steps S:E"), *end, *start);
-	return -1;
-}
-
-const char *
-plan_output(const struct plan *p, enum engine e)
-{
-	return p->output != NULL ? p->output : engine_ops(e)->output;
 }
 
 static void

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "launchtab.h"
+#include "util.h"
 
 enum existing { EXISTING_ASK, EXISTING_KEEP, EXISTING_OVERRIDE };
 
@@ -28,7 +28,7 @@ struct plan {
 	int		 analyse;
 	int		 train_iters;		/* -1 keep, 0 default */
 	char		*output;		/* NULL: the engine's default */
-	char		*framework;		/* auto | llm | mm */
+	char		*framework;		/* auto | llm | mm | torch */
 	enum existing	 existing;
 
 	/* Filled in by msprof-exec for the injector. */
@@ -47,16 +47,6 @@ void	plan_dup(struct plan *dst, const struct plan *src);
 int	plan_write(const struct plan *, const char *path);
 /* -1 and a message in *why on failure. */
 int	plan_read(struct plan *, const char *path, char **why);
-
-/* The step window and save path for an engine, defaults applied. */
-void	plan_steps(const struct plan *, enum engine, int *start, int *end);
-/*
- * plan_steps(), and -1 with *why when the window is empty: only
- * --step-end was given, at or before the engine's default start.
- */
-int	plan_window(const struct plan *, enum engine, int *start, int *end,
-	    char **why);
-const char *plan_output(const struct plan *, enum engine);
 
 const char *existing_name(enum existing);
 

@@ -166,6 +166,67 @@ msrun(char *const argv[], int first, int end, struct topology *c)
 	c->master_port = whole(v != NULL ? v : "8118", 0);
 }
 
+/* An option's value as a whole number >= MIN, else DEF. */
+static int
+option_number(char *const argv[], int first, int end, const char *name,
+    int min, int def)
+{
+	const char *v = option(argv, first, end, name);
+
+	return v != NULL ? whole(v, min) : def;
+}
+
+/*
+ * deepspeed (deepspeed/launcher/runner.py) on one node: --num_gpus or
+ * --num_accelerators devices (else all the node has: unknown), ranks from
+ * 0; more nodes come from a hostfile msprof-exec does not read.
+ */
+static void
+deepspeed(char *const argv[], int first, int end, struct topology *c)
+{
+	const char *v;
+	int n = option_number(argv, first, end, "--num_nodes", 1, -1);
+
+	c->nlocal = option_number(argv, first, end, "--num_gpus", 1, -1);
+	if (c->nlocal < 0)
+		c->nlocal = option_number(argv, first, end, "--num_accelerators",
+		    1, -1);
+	c->nnodes = n > 0 ? n : option(argv, first, end, "--hostfile") ? -1 : 1;
+	c->node_rank = c->nnodes == 1 ? 0 : option_number(argv, first, end,
+	    "--node_rank", 0, -1);
+	c->node_rank_from = c->nnodes == 1 ? "default" : "--node_rank";
+	v = option(argv, first, end, "--master_addr");
+	snprintf(c->master_addr, sizeof(c->master_addr), "%s",
+	    v != NULL ? v : "127.0.0.1");
+	c->master_port = option_number(argv, first, end, "--master_port", 0,
+	    29500);
+}
+
+/*
+ * accelerate launch: --num_processes over --num_machines (1), this one
+ * --machine_rank (0); without --num_processes, as many as the node has
+ * (unknown).
+ */
+static void
+accelerate(char *const argv[], int first, int end, struct topology *c)
+{
+	const char *v;
+	int total = option_number(argv, first, end, "--num_processes", 1, -1);
+
+	c->nnodes = option_number(argv, first, end, "--num_machines", 1, 1);
+	c->world = total;
+	c->nlocal = total > 0 && c->nnodes > 0 && total % c->nnodes == 0 ?
+	    total / c->nnodes : -1;
+	c->node_rank = option_number(argv, first, end, "--machine_rank", 0, 0);
+	c->node_rank_from = option(argv, first, end, "--machine_rank") ?
+	    "--machine_rank" : "default";
+	v = option(argv, first, end, "--main_process_ip");
+	snprintf(c->master_addr, sizeof(c->master_addr), "%s",
+	    v != NULL ? v : "127.0.0.1");
+	c->master_port = option_number(argv, first, end,
+	    "--main_process_port", 0, 29500);
+}
+
 /* One process: its rank from the variables torch.distributed reads. */
 static void
 direct(char *const envp[], struct topology *c)
@@ -175,7 +236,12 @@ direct(char *const envp[], struct topology *c)
 	int srun = env(envp, "SLURM_PROCID") != NULL;
 
 	c->node_rank_from = "RANK";
-	if (rank == NULL && srun) {
+	if (rank == NULL && env(envp, "RANK_ID") != NULL) {
+		/* the per-rank loops of Ascend's model zoo */
+		rank = env(envp, "RANK_ID");
+		world = env(envp, "RANK_SIZE");
+		c->node_rank_from = "RANK_ID";
+	} else if (rank == NULL && srun) {
 		rank = env(envp, "SLURM_PROCID");
 		world = env(envp, "SLURM_NTASKS");
 		local = env(envp, "SLURM_NTASKS_PER_NODE");
@@ -210,6 +276,10 @@ topology_read(const char *grammar, char *const argv[], int first, int script,
 		direct(envp, c);
 	else if (strcmp(grammar, "msrun") == 0)
 		msrun(argv, first, script, c);
+	else if (strcmp(grammar, "deepspeed") == 0)
+		deepspeed(argv, first, script, c);
+	else if (strcmp(grammar, "accelerate") == 0)
+		accelerate(argv, first, script, c);
 	else
 		torchrun(argv, first, script, envp, c);
 	if (c->first_rank < 0 && c->node_rank >= 0 && c->nlocal > 0)

@@ -11,8 +11,14 @@
  *   msrun: its options (--worker_num, --local_worker_num, --node_rank,
  *     --master_addr, --master_port; defaults 8, 8, -1, 127.0.0.1, 8118);
  *     node rank -1 means msrun assigns it, unknown unless there is one node.
+ *   deepspeed: --num_gpus (--num_accelerators) on each of --num_nodes
+ *     nodes (one without a hostfile), --node_rank, --master_addr,
+ *     --master_port (29500).
+ *   accelerate launch: --num_processes over --num_machines (1),
+ *     --machine_rank (0), --main_process_ip, --main_process_port (29500).
  *   an entry started directly (python pretrain_gpt.py): one rank, from
- *     RANK / WORLD_SIZE / LOCAL_WORLD_SIZE, or under srun from
+ *     RANK / WORLD_SIZE / LOCAL_WORLD_SIZE, or RANK_ID / RANK_SIZE (the
+ *     per-rank loops of Ascend's model zoo), or under srun from
  *     SLURM_PROCID / SLURM_NTASKS / SLURM_NTASKS_PER_NODE.
  */
 #ifndef MSPROF_TOPOLOGY_H
@@ -33,7 +39,8 @@ struct topology {
  * Read the launch ARGV whose launcher options are ARGV[FIRST] up to the
  * entry script ARGV[SCRIPT], for the option grammar GRAMMAR ("torchrun",
  * "msrun"; NULL for an entry started directly), with the environment
- * ENVP (NULL: empty).
+ * ENVP (NULL: empty).  GRAMMAR "deepspeed" and "accelerate" are theirs,
+ * any other is torchrun's.
  */
 void	topology_read(const char *grammar, char *const argv[], int first,
 	    int script, char *const envp[], struct topology *);

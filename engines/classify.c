@@ -5,7 +5,6 @@
  * launch from its arguments.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include "common/argv.h"
 #include "common/yamldoc.h"
 #include "classify.h"
+#include "content.h"
 #include "rewrite.h"
 
 /* Entries that never train, whatever they import: left as they are. */
@@ -25,14 +25,19 @@ static const char *const not_training[] = {
 	"preprocess_*.py", NULL
 };
 
-/* The option grammar of the launcher NAME (a program or module name). */
+/*
+ * The option grammar of the launcher NAME (a program or module name), and
+ * in *SUB the subcommand it needs first ("" for none).
+ */
 static const struct optset *
-grammar(const struct launchtab *t, const char *key, const char *name)
+grammar(const struct launchtab *t, const char *key, const char *name,
+    const char **sub)
 {
 	int i = table_find(t->match, key, name);
-	const struct strv *sets = key[0] == 'm' ? &t->module_sets :
-	    &t->launcher_sets;
+	int mod = key[0] == 'm';
+	const struct strv *sets = mod ? &t->module_sets : &t->launcher_sets;
 
+	*sub = i < 0 || mod ? "" : t->launcher_subs.v[i];
 	return i < 0 ? NULL : launchtab_set(t, sets->v[i]);
 }
 
@@ -67,13 +72,17 @@ script_after_options(const struct optset *set, char *const argv[], int start)
 	return -1;
 }
 
-/* The launch kind and the index of its entry script (or -1). */
+/*
+ * The launch kind and the index of its entry script (or -1).  A launcher
+ * that needs a subcommand (accelerate launch) is no launch without it.
+ */
 static void
 find_script(const struct launchtab *t, const char *path, char *const argv[],
     struct launch *l)
 {
 	struct launch_match m;
 	const struct optset *set = NULL;
+	const char *sub = "";
 	int start = 1;
 
 	l->kind = match_launch(t->match, path, argv, &m);
@@ -81,21 +90,30 @@ find_script(const struct launchtab *t, const char *path, char *const argv[],
 	case LAUNCH_NONE:
 		return;
 	case LAUNCH_LAUNCHER:
-		set = grammar(t, MATCH_KEY_LAUNCHER, path);
+		set = grammar(t, MATCH_KEY_LAUNCHER, path, &sub);
 		break;
 	case LAUNCH_PY_MODULE:
-		set = grammar(t, MATCH_KEY_MODULE, m.operand);
+		set = grammar(t, MATCH_KEY_MODULE, m.operand, &sub);
 		start = m.next;
 		break;
 	case LAUNCH_PY_SCRIPT:
-		set = grammar(t, MATCH_KEY_LAUNCHER, m.operand);
-		if (set == NULL)
+		set = grammar(t, MATCH_KEY_LAUNCHER, m.operand, &sub);
+		if (set == NULL) {
 			l->script = m.next - 1;	/* python entry.py */
+			l->direct = 1;
+		}
 		start = m.next;
 		break;
 	}
 	if (argv == NULL || argv[0] == NULL)
 		return;
+	if (*sub != '\0') {
+		if (argv[start] == NULL || strcmp(argv[start], sub) != 0) {
+			l->kind = LAUNCH_NONE;	/* accelerate config, ... */
+			return;
+		}
+		start++;
+	}
 	if (l->script < 0)
 		l->script = script_after_options(set, argv, start);
 }
@@ -110,131 +128,53 @@ reason(struct launch *l, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The first CLASSIFY_READ_MAX bytes of PATH, NUL-terminated; NULL: errno. */
-static char *
-read_prefix(const char *path)
-{
-	char *text = xmalloc(CLASSIFY_READ_MAX + 1);
-	size_t len = 0;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-
-	if (fd == -1) {
-		free(text);
-		return NULL;
-	}
-	while (len < CLASSIFY_READ_MAX &&
-	    (n = read(fd, text + len, CLASSIFY_READ_MAX - len)) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			n = errno;
-			close(fd);
-			free(text);
-			errno = (int)n;
-			return NULL;
-		}
-		len += (size_t)n;
-	}
-	close(fd);
-	text[len] = '\0';
-	return text;
-}
-
-static int
-ident_char(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9');
-}
-
-/* Does the line L import the package PKG ("import PKG", "from PKG...")? */
-static int
-imports(const char *l, const char *pkg)
-{
-	size_t n = strlen(pkg);
-
-	if (strncmp(l, "import ", 7) == 0)
-		l += 7;
-	else if (strncmp(l, "from ", 5) == 0)
-		l += 5;
-	else
-		return 0;
-	l += strspn(l, " \t");
-	return strncmp(l, pkg, n) == 0 && !ident_char(l[n]);
-}
-
-/* Does the line L call a training loop: pretrain(...), x.train(...)? */
-static int
-calls_training(const char *l)
-{
-	const char *p;
-
-	if (strncmp(l, "def ", 4) == 0 || strncmp(l, "class ", 6) == 0)
-		return 0;
-	for (p = l; (p = strstr(p, "train")) != NULL; p += 5) {
-		const char *q = p + 5;
-
-		q += strspn(q, " \t");
-		if (*q == '(' && !ident_char(p[5]))
-			return 1;
-	}
-	return 0;
-}
-
 /*
- * What the entry TEXT is made of: *LLM and *MM when it imports
- * mindspeed_llm or mindspeed_mm, *TRAINS when it calls a training loop.
- * Comment lines do not count.
+ * A launch left alone that --framework would profile: how to say so (a
+ * script started directly only --framework torch makes a launch).
  */
-static void
-entry_facts(char *text, int *llm, int *mm, int *trains)
-{
-	char *line, *save = NULL;
-
-	*llm = *mm = *trains = 0;
-	for (line = strtok_r(text, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		line += strspn(line, " \t");
-		if (*line == '#')
-			continue;
-		*llm |= imports(line, "mindspeed_llm");
-		*mm |= imports(line, "mindspeed_mm");
-		*trains |= calls_training(line);
-	}
-}
-
-/* A launch left alone that --framework would profile: how to say so. */
 static const char *
 force_hint(struct launch *l)
 {
 	l->forcible = 1;
-	return _("force it with --framework llm or --framework mm");
+	return l->direct ? _("force it with --framework torch") :
+	    _("force it with --framework llm, mm or torch");
 }
 
-/* The framework of the entry at SCRIPT by its content, or NULL and why. */
+/*
+ * The framework of the entry at SCRIPT by its content ("llm", "mm",
+ * "torch"), or NULL and why.  A MindSpeed entry is one by its own lines;
+ * a torch training may have its loop in a module of its directory.
+ */
 static const char *
 by_content(const char *script, struct launch *l)
 {
-	char *text = read_prefix(script);
-	int llm, mm, trains;
+	struct entry_facts f;
 
-	if (text == NULL) {
-		reason(l, _("not a MindSpeed training entry: cannot read %s (%s); "
-		    "%s"), script, i18n_strerror(errno), force_hint(l));
+	if (entry_read(script, &f) == -1) {
+		reason(l, _("not a training entry: cannot read %s (%s); %s"),
+		    script, i18n_strerror(errno), force_hint(l));
 		return NULL;
 	}
-	entry_facts(text, &llm, &mm, &trains);
-	free(text);
-	if ((llm || mm) && trains)
-		return mm ? "mm" : "llm";
-	if (llm || mm)
-		reason(l, _("not a MindSpeed training entry: %s imports %s but "
-		    "calls no training loop (pretrain, train); %s"), script,
-		    mm ? "mindspeed_mm" : "mindspeed_llm", force_hint(l));
+	l->torch = f.torch != NULL || f.llm || f.mm;
+	if ((f.llm || f.mm) && f.loop)
+		return f.mm ? "mm" : "llm";
+	if (f.llm || f.mm)
+		reason(l, _("not a training entry: %s imports %s but calls no "
+		    "training loop (pretrain, train); %s"), script,
+		    f.mm ? "mindspeed_mm" : "mindspeed_llm", force_hint(l));
+	else if (f.torch != NULL && entry_trains_torch(&f))
+		return "torch";
+	else if (f.torch != NULL)
+		reason(l, _("not a training entry: %s is built on %s but trains "
+		    "nothing (no backward pass with an optimizer step, "
+		    "Trainer(...).train(), or deepspeed.initialize(...)%s); %s"),
+		    script, f.torch, f.followed > 0 ?
+		    _(", in it or the modules it imports from its directory") :
+		    "", force_hint(l));
 	else
-		reason(l, _("not a MindSpeed training entry: %s imports neither "
-		    "mindspeed_llm nor mindspeed_mm; %s"), script, force_hint(l));
+		reason(l, _("not a training entry: %s imports neither torch "
+		    "(transformers, accelerate, deepspeed) nor mindspeed_llm or "
+		    "mindspeed_mm; %s"), script, force_hint(l));
 	return NULL;
 }
 
@@ -299,6 +239,8 @@ framework_engine(const char *framework, enum engine listed,
 		return mm_engine(listed, argv, l);
 	if (listed != ENGINE_NONE)
 		return listed;
+	if (strcmp(framework, "torch") == 0)
+		return ENGINE_TORCH;
 	return yaml_argument(argv, l->script) ? ENGINE_LLM_FSDP2 :
 	    ENGINE_LLM_MCORE;
 }
@@ -312,12 +254,50 @@ never_trains(const char *script)
 	return 0;
 }
 
+int
+launch_reads_direct(const char *framework)
+{
+	return framework == NULL || (strcmp(framework, "llm") != 0 &&
+	    strcmp(framework, "mm") != 0);
+}
+
+/*
+ * A script started directly (python X.py) that only an "auto" entry
+ * matches: under --framework llm or mm not a launch at all (the shim does
+ * not hand it over then), else by its content, forced to torch only when
+ * --framework torch and it is built on torch.  One that is no training
+ * is quiet: it was never a launch.
+ */
+static void
+direct_entry(const char *framework, char *const argv[], struct launch *l)
+{
+	const char *script = argv[l->script];
+	const char *found;
+
+	if (!launch_reads_direct(framework)) {
+		l->kind = LAUNCH_NONE;
+		return;
+	}
+	found = by_content(script, l);
+	if (found == NULL && l->torch && strcmp(framework, "torch") == 0) {
+		l->source = SOURCE_FORCED;
+		found = "torch";
+	} else if (found != NULL)
+		l->source = SOURCE_CONTENT;
+	if (found == NULL) {
+		l->quiet = !l->torch;
+		return;
+	}
+	l->why[0] = '\0';
+	l->forcible = 0;
+	l->engine = framework_engine(found, ENGINE_NONE, argv, l);
+}
+
 void
 launch_classify(const struct launchtab *t, const char *framework,
     const char *path, char *const argv[], struct launch *l)
 {
-	const char *script, *found;
-	enum engine listed;
+	const char *script, *found, *listed;
 
 	memset(l, 0, sizeof(*l));
 	l->script = -1;
@@ -333,15 +313,20 @@ launch_classify(const struct launchtab *t, const char *framework,
 	}
 	script = argv[l->script];
 	if (never_trains(script)) {
-		reason(l, _("not a MindSpeed training entry: %s is an inference, "
+		l->quiet = l->direct;
+		reason(l, _("not a training entry: %s is an inference, "
 		    "evaluation, conversion or preprocessing entry"), script);
 		return;
 	}
-	listed = launchtab_engine(t, script);
-	if (listed != ENGINE_NONE) {
+	listed = launchtab_entry_engine(t, script);
+	if (listed != NULL && strcmp(listed, LAUNCHTAB_AUTO) != 0) {
 		l->source = SOURCE_TABLE;
-		l->engine = framework_engine(engine_framework(listed), listed,
-		    argv, l);
+		l->engine = framework_engine(engine_framework(engine_parse(
+		    listed)), engine_parse(listed), argv, l);
+		return;
+	}
+	if (l->direct) {
+		direct_entry(framework, argv, l);
 		return;
 	}
 	if (strcmp(framework, "auto") != 0) {
@@ -356,10 +341,11 @@ launch_classify(const struct launchtab *t, const char *framework,
 }
 
 void
-launch_existing(const struct launch *l, char *const argv[], struct strv *out)
+launch_existing(const struct launch *l, char *const argv[],
+    char *const envp[], struct strv *out)
 {
 	const struct engine_ops *e = engine_ops(l->engine);
 
 	if (l->script >= 0 && e->existing != NULL)
-		e->existing(l, argv, out);
+		e->existing(l, argv, envp, out);
 }

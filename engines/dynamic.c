@@ -71,56 +71,81 @@ level_name(const char *level)
 	return s;
 }
 
-int
-dynamic_prepare(const char *dir, const struct plan *p, const char *save,
-    int steps, char **why)
+/* The plan's settings in O, torch_npu's dynamic config. */
+static void
+settings(cJSON *o, const struct plan *p, const char *save,
+    const struct dynamic_window *w)
 {
-	char *path = xasprintf("%s/%s", dir, DYNAMIC_CONFIG), *lvl;
-	cJSON *o = load(path, why), *a, *x;
+	cJSON *a, *x;
+	char *lvl;
+
+	a = cJSON_CreateArray();
+	if (p->with_cpu)
+		cJSON_AddItemToArray(a, cJSON_CreateString("CPU"));
+	cJSON_AddItemToArray(a, cJSON_CreateString("NPU"));
+	set(o, "activities", a);
+	set(o, "prof_dir", cJSON_CreateString(save));
+	set(o, "analyse", cJSON_CreateBool(p->analyse));
+	/*
+	 * On the ranks of rank_list torch_npu parses online only in the
+	 * background (torch_npu 2.7.1-7.3.0 on; before, never).
+	 */
+	set(o, "async_mode", cJSON_CreateBool(p->analyse && w->is_rank));
+	set(o, "record_shapes", cJSON_CreateBool(p->record_shapes));
+	set(o, "profile_memory", cJSON_CreateBool(p->with_memory));
+	set(o, "with_stack", cJSON_CreateBool(p->with_stack));
+	set(o, "active", cJSON_CreateNumber(w->active));
+	set(o, "warmup", cJSON_CreateNumber(0));
+	set(o, "start_step", cJSON_CreateNumber(w->start));
+	set(o, "is_rank", cJSON_CreateBool(w->is_rank));
+	set(o, "rank_list", json_ints(w->ranks, w->is_rank ? w->nranks : 0));
+	if (!cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(o,
+	    "experimental_config"))) {
+		x = cJSON_CreateObject();
+		set(o, "experimental_config", x);
+	}
+	lvl = level_name(p->level);
+	set(x, "profiler_level", cJSON_CreateString(lvl));
+	free(lvl);
+	set(x, "aic_metrics", cJSON_CreateString(p->aic_metrics));
+	set(x, "data_simplification", cJSON_CreateBool(p->data_simplification));
+	a = cJSON_CreateArray();
+	cJSON_AddItemToArray(a, cJSON_CreateString(p->export_type));
+	set(x, "export_type", a);
+}
+
+int
+dynamic_write(const char *dir, const struct plan *p, const char *save,
+    const struct dynamic_window *w, char **why)
+{
+	char *path = xasprintf("%s/%s", dir, DYNAMIC_CONFIG);
+	cJSON *o = load(path, why);
 	int rc = -1;
 
 	if (o != NULL && cJSON_IsObject(o)) {
-		a = cJSON_CreateArray();
-		if (p->with_cpu)
-			cJSON_AddItemToArray(a, cJSON_CreateString("CPU"));
-		cJSON_AddItemToArray(a, cJSON_CreateString("NPU"));
-		set(o, "activities", a);
-		set(o, "prof_dir", cJSON_CreateString(save));
-		set(o, "analyse", cJSON_CreateBool(p->analyse));
-		set(o, "record_shapes", cJSON_CreateBool(p->record_shapes));
-		set(o, "profile_memory", cJSON_CreateBool(p->with_memory));
-		set(o, "with_stack", cJSON_CreateBool(p->with_stack));
-		set(o, "active", cJSON_CreateNumber(steps));
-		set(o, "warmup", cJSON_CreateNumber(0));
-		set(o, "start_step", cJSON_CreateNumber(0));
-		/*
-		 * MindSpeed-MM starts the dynamic profiler on profile.ranks
-		 * only; is_rank true would also turn online analysis off on
-		 * those ranks (torch_npu dynamic_profile.py).
-		 */
-		set(o, "is_rank", cJSON_CreateBool(0));
-		set(o, "rank_list", cJSON_CreateArray());
-		if (!cJSON_IsObject(x = cJSON_GetObjectItemCaseSensitive(o,
-		    "experimental_config"))) {
-			x = cJSON_CreateObject();
-			set(o, "experimental_config", x);
-		}
-		lvl = level_name(p->level);
-		set(x, "profiler_level", cJSON_CreateString(lvl));
-		free(lvl);
-		set(x, "aic_metrics", cJSON_CreateString(p->aic_metrics));
-		set(x, "data_simplification",
-		    cJSON_CreateBool(p->data_simplification));
-		a = cJSON_CreateArray();
-		cJSON_AddItemToArray(a, cJSON_CreateString(p->export_type));
-		set(x, "export_type", a);
-		rc = json_write(o, path, why);
+		settings(o, p, save, w);
+		rc = json_write_dated(o, path, w->mtime, why);
 	} else if (o != NULL)
 		*why = xasprintf(_("%s is not a JSON object; remove it or fix "
 		    "it"), path);
 	cJSON_Delete(o);
 	free(path);
 	return rc;
+}
+
+int
+dynamic_prepare(const char *dir, const struct plan *p, const char *save,
+    int steps, char **why)
+{
+	/*
+	 * MindSpeed-MM starts the dynamic profiler on profile.ranks only;
+	 * is_rank true would also turn online analysis off on those ranks
+	 * (torch_npu dynamic_profile.py).  start_step 0 never fires: the job
+	 * waits for msprof-exec trigger.
+	 */
+	struct dynamic_window w = { .start = 0, .active = steps };
+
+	return dynamic_write(dir, p, save, &w, why);
 }
 
 /* The directories below DIR (DEPTH levels) that hold the config file. */

@@ -6,13 +6,34 @@
 #ifndef MSPROF_DYNAMIC_H
 #define MSPROF_DYNAMIC_H
 
+#include <stddef.h>
+#include <time.h>
+
 #include "common/plan.h"
 
 #define DYNAMIC_CONFIG	"profiler_config.json"
 
+/* What the config asks of the job besides the plan's settings. */
+struct dynamic_window {
+	int		 start;		/* start_step: after that step()... */
+	int		 active;	/* ... this many steps are collected */
+	int		 is_rank;	/* only the ranks of RANKS collect */
+	const int	*ranks;
+	size_t		 nranks;
+	time_t		 mtime;		/* the file's time to set; 0: now */
+};
+
 /*
- * Write DIR/profiler_config.json with the plan's settings and a start step
- * that does not fire (the job arms nothing until `msprof-exec trigger`).
+ * Write DIR/profiler_config.json atomically with the plan's settings and
+ * W, keeping the other fields of the file already there (else torch_npu's
+ * template).  SAVE is prof_dir.
+ */
+int	dynamic_write(const char *dir, const struct plan *, const char *save,
+	    const struct dynamic_window *w, char **why);
+
+/*
+ * dynamic_write() with a start step that does not fire (the job arms
+ * nothing until `msprof-exec trigger`) and every rank.
  */
 int	dynamic_prepare(const char *dir, const struct plan *, const char *save,
 	    int steps, char **why);

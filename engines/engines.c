@@ -1,6 +1,7 @@
 /*
  * The table of engines, and what is worked out from it: names, the step
- * convention, the window as the user reads it.
+ * convention, the window and save path of a plan, the window as the user
+ * reads it.
  */
 #include <string.h>
 
@@ -23,6 +24,7 @@ static const struct engine_ops *const engines[ENGINE_COUNT] = {
 	[ENGINE_MM_MEGATRON] = &mm_tools_engine,
 	[ENGINE_MM_YAML] = &mm_yaml_engine,
 	[ENGINE_MM_FSDP2] = &mm_fsdp2_engine,
+	[ENGINE_TORCH] = &torch_engine,
 };
 
 const struct engine_ops *
@@ -40,15 +42,15 @@ engine_parse(const char *name)
 	return ENGINE_NONE;
 }
 
-char *
-engine_names(const char *sep)
+const char *const *
+engine_names(void)
 {
-	const char *names[ENGINE_COUNT];
+	static const char *names[ENGINE_COUNT];
 
 	for (int e = ENGINE_NONE + 1; e < ENGINE_COUNT; e++)
 		names[e - 1] = engines[e]->name;
 	names[ENGINE_COUNT - 1] = NULL;
-	return strv_join((char *const *)names, sep);
+	return names;
 }
 
 const char *
@@ -89,4 +91,33 @@ engine_window_text(enum engine e, const struct plan *p, int start, int end)
 	if (strcmp(p->mode, "dynamic") == 0 && !engine_ops(e)->window_only)
 		return xstrdup(_("when triggered (msprof-exec trigger)"));
 	return xasprintf(_("%d to %d, excluding %d"), start, end, end);
+}
+
+/* An engine's default window, and a window of two steps from --step-start. */
+void
+plan_steps(const struct plan *p, enum engine e, int *start, int *end)
+{
+	const struct engine_ops *o = engine_ops(e);
+
+	*start = p->step_start ? p->step_start : o->step_start;
+	*end = p->step_end ? p->step_end :
+	    p->step_start ? *start + 2 : o->step_end;
+}
+
+int
+plan_window(const struct plan *p, enum engine e, int *start, int *end,
+    char **why)
+{
+	plan_steps(p, e, start, end);
+	if (*end > *start)
+		return 0;
+	*why = xasprintf(_("--step-end %d is not after the start step %d of "
+	    "this engine; give both with --steps S:E"), *end, *start);
+	return -1;
+}
+
+const char *
+plan_output(const struct plan *p, enum engine e)
+{
+	return p->output != NULL ? p->output : engine_ops(e)->output;
 }

@@ -49,7 +49,8 @@ yaml_training(const char *cfg, struct strv *existing, char **why)
 }
 
 static void
-existing(const struct launch *l, char *const argv[], struct strv *out)
+existing(const struct launch *l, char *const argv[], char *const envp[],
+    struct strv *out)
 {
 	const char *cfg = yaml_argument(argv, l->script);
 	char *why = NULL;
@@ -101,7 +102,7 @@ flags(const struct plan *p, const struct rewrite *r, struct strv *out)
  * cannot be read.
  */
 static char *
-own_save_path(const struct launch *l, char *const argv[])
+own_save_path(const struct launch *l, char *const argv[], char *const envp[])
 {
 	const char *v = argv_last(argv, l->script + 1,
 	    "--training.profile_save_path");

@@ -33,7 +33,8 @@ profile_span(char *const *a)
 }
 
 static void
-existing(const struct launch *l, char *const argv[], struct strv *out)
+existing(const struct launch *l, char *const argv[], char *const envp[],
+    struct strv *out)
 {
 	option_settings(argv, l->script, profile_span, out);
 }
@@ -119,7 +120,7 @@ resume_window(struct rewrite_ctx *c)
 
 /* MindSpeed-LLM's --profile-save-path, whose default is ./profile_dir. */
 static char *
-own_save_path(const struct launch *l, char *const argv[])
+own_save_path(const struct launch *l, char *const argv[], char *const envp[])
 {
 	const char *p = argv_last(argv, l->script + 1, "--profile-save-path");
 

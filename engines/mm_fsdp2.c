@@ -28,7 +28,8 @@ drop_override(char *const *a)
 }
 
 static void
-existing(const struct launch *l, char *const argv[], struct strv *out)
+existing(const struct launch *l, char *const argv[], char *const envp[],
+    struct strv *out)
 {
 	const char *cfg = yaml_argument(argv, l->script);
 	char *why = NULL;
@@ -52,7 +53,7 @@ existing(const struct launch *l, char *const argv[], struct strv *out)
  * YAML's, else the default; NULL when the YAML cannot be read.
  */
 static char *
-own_save_path(const struct launch *l, char *const argv[])
+own_save_path(const struct launch *l, char *const argv[], char *const envp[])
 {
 	const char *word = NULL;
 

@@ -25,7 +25,8 @@ tools_of(char *const argv[], int script)
 }
 
 static void
-existing(const struct launch *l, char *const argv[], struct strv *out)
+existing(const struct launch *l, char *const argv[], char *const envp[],
+    struct strv *out)
 {
 	const char *tools = tools_of(argv, l->script);
 
@@ -35,7 +36,7 @@ existing(const struct launch *l, char *const argv[], struct strv *out)
 
 /* The save path of the tools.json --mm-tool names. */
 static char *
-own_save_path(const struct launch *l, char *const argv[])
+own_save_path(const struct launch *l, char *const argv[], char *const envp[])
 {
 	return mm_tools_save_path(tools_of(argv, l->script));
 }

@@ -27,7 +27,8 @@ tools_of(char *const argv[], int script)
 }
 
 static void
-existing(const struct launch *l, char *const argv[], struct strv *out)
+existing(const struct launch *l, char *const argv[], char *const envp[],
+    struct strv *out)
 {
 	char *tools = tools_of(argv, l->script);
 
@@ -38,7 +39,7 @@ existing(const struct launch *l, char *const argv[], struct strv *out)
 
 /* The save path of the tools.json MM_TOOL_PATH names. */
 static char *
-own_save_path(const struct launch *l, char *const argv[])
+own_save_path(const struct launch *l, char *const argv[], char *const envp[])
 {
 	char *tools = tools_of(argv, l->script), *path;
 

@@ -194,7 +194,7 @@ keep_save_path(struct rewrite_ctx *c)
 {
 	const struct engine_ops *e = engine_ops(c->launch->engine);
 	char *own = e->own_save_path != NULL ?
-	    e->own_save_path(c->launch, c->argv) : NULL;
+	    e->own_save_path(c->launch, c->argv, c->envp) : NULL;
 
 	free(c->out->save_path);
 	c->out->save_path = own;
@@ -206,7 +206,7 @@ settle_existing(struct rewrite_ctx *c)
 {
 	char *list;
 
-	launch_existing(c->launch, c->argv, &c->out->existing);
+	launch_existing(c->launch, c->argv, c->envp, &c->out->existing);
 	if (c->out->existing.n == 0 || c->plan->existing == EXISTING_OVERRIDE)
 		return 0;
 	if (c->plan->existing == EXISTING_KEEP) {
@@ -242,7 +242,7 @@ launch_rewrite(const struct plan *p, const struct launch *l,
 		return -1;
 	if (l->engine == ENGINE_NONE || l->script < 0) {
 		*why = xstrdup(l->why[0] ? l->why :
-		    _("not a MindSpeed training entry"));
+		    _("not a training entry"));
 		return -1;
 	}
 	if (l->refused) {
@@ -271,5 +271,6 @@ rewrite_free(struct rewrite *r)
 	strv_free(&r->existing);
 	free(r->save_path);
 	free(r->loaded_from);
+	free(r->prof_config);
 	memset(r, 0, sizeof(*r));
 }

@@ -24,6 +24,7 @@ struct rewrite {
 	int		 loaded;
 	char		*loaded_from;	/* the file that says so, or NULL */
 	int		 kept;		/* existing settings kept as they were */
+	char		*prof_config;	/* torch_npu's PROF_CONFIG_PATH, or NULL */
 	int		 analyse;	/* parsed online, as it will really run */
 	const char	*mode;		/* "static" or "dynamic", as it will run */
 };

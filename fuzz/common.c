@@ -9,6 +9,7 @@
 
 #include "fuzz.h"
 #include "common/util.h"
+#include "engines/engine.h"
 
 #ifndef FUZZ_LAUNCHTAB
 #define FUZZ_LAUNCHTAB "config/launchers.conf"
@@ -29,7 +30,7 @@ fuzz_table(void)
 		return &table;
 	if (path == NULL)
 		path = FUZZ_LAUNCHTAB;
-	if (launchtab_load(&table, path, &why) == -1) {
+	if (launchtab_load(&table, path, engine_names(), &why) == -1) {
 		fprintf(stderr, "fuzz: %s\n", why);
 		exit(2);
 	}

@@ -29,6 +29,7 @@
 #include "common/topology.h"
 #include "common/journal.h"
 #include "common/launchtab.h"
+#include "common/shimenv.h"
 #include "engines/paths.h"
 #include "common/plan.h"
 #include "engines/rewrite.h"
@@ -203,6 +204,7 @@ add_settings(struct launch_record *rec, const struct plan *p,
 	rec->mode = xstrdup(rw->mode);
 	for (size_t i = 0; i < rw->written.n; i++)
 		strv_push(&rec->copies, rw->written.v[i]);
+	rec->prof_config = xstrdup_null(rw->prof_config);
 	for (size_t i = 0; i < rw->existing.n; i++)
 		strv_push(&rec->existing, rw->existing.v[i]);
 }
@@ -286,15 +288,13 @@ record_update(const char *session, const char *path,
 }
 
 /*
- * Run the launcher as the caller asked, in launcher_environ(SHIM, SET);
- * returns only on failure, with the exit status.
+ * Run the launcher as the caller asked, in ENVP; returns only on failure,
+ * with the exit status.
  */
 static int
-run(const char *session, const char *mode, const char *path,
-    char *const argv[], char *const orig[], const char *shim,
-    const struct strv *set)
+run_in(const char *session, const char *mode, const char *path,
+    char *const argv[], char *const orig[], char *const envp[])
 {
-	char *ld, **envp = launcher_environ(shim, set, &ld);
 	size_t n;
 	int e;
 	char *why;
@@ -326,9 +326,51 @@ run(const char *session, const char *mode, const char *path,
 	why = xasprintf(_("cannot run %s: %s"), path, i18n_strerror(e));
 	record_update(session, path, LAUNCH_FAILED, why);
 	free(why);
+	return e == ENOENT ? 127 : 126;
+}
+
+/*
+ * Run the launcher as the caller asked, in launcher_environ(SHIM, SET);
+ * returns only on failure, with the exit status.
+ */
+static int
+run(const char *session, const char *mode, const char *path,
+    char *const argv[], char *const orig[], const char *shim,
+    const struct strv *set)
+{
+	char *ld, **envp = launcher_environ(shim, set, &ld);
+	int status = run_in(session, mode, path, argv, orig, envp);
+
 	free(envp);
 	free(ld);
-	return e == ENOENT ? 127 : 126;
+	return status;
+}
+
+/*
+ * What the shim handed over was no launch after all (accelerate config,
+ * python tools/x.py): run it as it was, with the shim back in its
+ * environment, so that what it starts is still seen; nothing recorded.
+ * Without the plan's shim it runs without it.
+ */
+static int
+pass_on(const struct plan *plan, const struct launchtab *tab,
+    const char *injector, const char *mode, const char *session,
+    const char *path, char **cmd)
+{
+	char *match = launchtab_shim_match(tab, launch_reads_direct(
+	    plan->framework));
+	struct shim_session s = { plan->shim, injector, session, match };
+	struct shimenv env = { 0 };
+	int status;
+
+	if (plan->shim == NULL || *injector != '/' ||
+	    shimenv_make(&env, environ, &s) == -1)
+		status = run(session, mode, path, cmd, cmd, plan->shim, NULL);
+	else
+		status = run_in(session, mode, path, cmd, cmd, env.envp);
+	shimenv_free(&env);
+	free(match);
+	return status;
 }
 
 /*
@@ -337,8 +379,8 @@ run(const char *session, const char *mode, const char *path,
  */
 static int
 inject(const struct plan *plan, const struct launchtab *tab,
-    const char *mode, const char *session, const char *path, char **cmd,
-    struct launch_record *rec)
+    const char *injector, const char *mode, const char *session,
+    const char *path, char **cmd, struct launch_record *rec)
 {
 	struct launch l;
 	struct rewrite rw;
@@ -346,12 +388,21 @@ inject(const struct plan *plan, const struct launchtab *tab,
 	int status;
 
 	launch_classify(tab, plan->framework, path, cmd, &l);
+	if (l.kind == LAUNCH_NONE || l.quiet) {
+		launch_record_free(rec);
+		return pass_on(plan, tab, injector, mode, session, path, cmd);
+	}
 	describe(rec, tab, path, &l, cmd);
 	add_env(rec, plan);
 	if (l.engine == ENGINE_NONE) {
 		if (l.forcible)
-			rec->force = xstrdup("--framework llm|mm");
+			rec->force = xstrdup(l.direct ? "--framework torch" :
+			    "--framework llm|mm|torch");
 		record(session, rec, LAUNCH_LEFT_ALONE, l.why);
+		/* a script started directly is one process: the shim stays */
+		if (l.direct)
+			return pass_on(plan, tab, injector, mode, session,
+			    path, cmd);
 		return run(session, mode, path, cmd, cmd, plan->shim, NULL);
 	}
 	if (refuse_missing(session, rec, &l, cmd))
@@ -410,12 +461,14 @@ main(int argc, char **argv)
 	plan_path = xasprintf("%s/%s", session, SESSION_PLAN);
 
 	if (plan_read(&plan, plan_path, &why) == -1 ||
-	    launchtab_load(&tab, plan.launchtab ? plan.launchtab : "", &why) == -1) {
+	    launchtab_load(&tab, plan.launchtab ? plan.launchtab : "",
+	    engine_names(), &why) == -1) {
 		warnx(_("%s; running the launch without profiling"), why);
 		record(session, &rec, LAUNCH_LEFT_ALONE, why);
 		status = run(session, mode, path, cmd, cmd, plan.shim, NULL);
 	} else
-		status = inject(&plan, &tab, mode, session, path, cmd, &rec);
+		status = inject(&plan, &tab, argv[0], mode, session, path, cmd,
+		    &rec);
 	free(why);
 	free(plan_path);
 	launchtab_free(&tab);

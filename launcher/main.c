@@ -1,6 +1,6 @@
 /*
  * msprof-exec: run a training script or command with the shim, so that
- * every MindSpeed training launch in it collects torch_npu profiling data,
+ * every training launch in it collects torch_npu profiling data,
  * then report what was collected.
  */
 #include <sys/stat.h>
@@ -20,6 +20,7 @@
 #include "shim/resolve.h"
 #include "analyse.h"
 #include "advice/advice.h"
+#include "arm.h"
 #include "engines/dynamic.h"
 #include "common/install.h"
 #include "common/journal.h"
@@ -32,6 +33,7 @@
 #include "engines/rewrite.h"
 #include "common/jsonfile.h"
 #include "common/outfile.h"
+#include "common/shimenv.h"
 #include "run.h"
 #include "scan/scan.h"
 #include "table.h"
@@ -254,34 +256,24 @@ make_session(const char *output)
 	return dir;
 }
 
-/* The environment of the command: ours plus the shim and its variables. */
-static char **
+/*
+ * The environment of the command: ours plus the shim and its variables
+ * (the launch table without its "auto" entries when the framework is
+ * forced to llm or mm).
+ */
+static void
 child_environ(const struct install *in, const struct launchtab *tab,
-    const char *session, struct strv *vars)
+    const char *session, const char *framework, struct shimenv *env)
 {
-	struct shim_env se = { 0 };
-	size_t n = vec_count(environ), size = 0;
-	char **envp, *ld;
+	char *match = launchtab_shim_match(tab, launch_reads_direct(framework));
+	struct shim_session s = { in->shim, in->injector, session, match };
 
-	strv_pushf(vars, "%s=%s", MSPROF_ENV_SHIM, in->shim);
-	strv_pushf(vars, "%s=%s", MSPROF_ENV_INJECTOR, in->injector);
-	strv_pushf(vars, "%s=%s", MSPROF_ENV_SESSION, session);
-	strv_pushf(vars, "%s=%s", MSPROF_ENV_MATCH, tab->match);
-	se.shim = in->shim;
-	for (size_t i = 0; i < vars->n; i++) {
-		se.saved[se.nsaved++] = vars->v[i];
-		size += strlen(vars->v[i]) + 1;
-	}
-	/* The shim keeps a copy of them in a buffer of fixed size. */
-	if (size > SHIM_SAVED_BYTES)
+	if (shimenv_make(env, environ, &s) == -1)
 		errx(EX_CONFIG, _("%s: the launch table is too large for the "
 		    "shim (%zu bytes of session variables, at most %d); remove "
 		    "entries, or use shorter paths (-o, the installation)"),
-		    tab->path, size, SHIM_SAVED_BYTES);
-	envp = xcalloc(n + vars->n + 2, sizeof(*envp));
-	ld = xmalloc(env_preload_size(&se, environ));
-	env_fix(&se, environ, envp, ld);
-	return envp;
+		    tab->path, env->size, SHIM_SAVED_BYTES);
+	free(match);
 }
 
 /* What msprof-exec knows about the command before running it. */
@@ -315,7 +307,7 @@ job_free(struct job *j)
 static void
 note_left_alone(struct job *j, const struct launch *l, char *const argv[])
 {
-	if (l->kind != LAUNCH_NONE && l->engine == ENGINE_NONE)
+	if (l->kind != LAUNCH_NONE && !l->quiet && l->engine == ENGINE_NONE)
 		strv_pushf(&j->left_alone, "%s: %s", l->script >= 0 ?
 		    argv[l->script] : argv[0], l->why);
 }
@@ -420,6 +412,8 @@ prepare(struct job *j, const struct launchtab *tab, const char *framework,
 	if ((j->path = j->exec != NULL ? xstrdup(j->exec) :
 	    command_path(j->cmd.v[0])) != NULL)
 		launch_classify(tab, framework, j->path, j->cmd.v, &j->launch);
+	if (j->launch.quiet)	/* python3 tool.py: no launch, runs as it is */
+		j->launch.kind = LAUNCH_NONE;
 	script = script_of(&j->cmd, j->launch.kind == LAUNCH_NONE ? j->path :
 	    NULL);
 	if (script != NULL && (lpath = script_path(script)) == NULL)
@@ -468,9 +462,11 @@ existing_settings(const struct job *j, struct strv *out)
 {
 	struct strv found = { 0 };
 
-	launch_existing(&j->launch, j->cmd.v, &found);
+	launch_existing(&j->launch, j->cmd.v, environ, &found);
 	for (size_t i = 0; i < j->scan.nruns; i++)
-		launch_existing(&j->runs[i], j->scan.runs[i].argv.v, &found);
+		launch_existing(&j->runs[i], j->scan.runs[i].argv.v,
+		    j->scan.runs[i].env.n > 0 ? j->scan.runs[i].env.v : environ,
+		    &found);
 	for (size_t i = 0; i < found.n; i++)
 		push_once(out, found.v[i]);
 	strv_free(&found);
@@ -497,6 +493,8 @@ dry_launch(const struct plan *p, const struct launch *l, char *const argv[],
 		return 0;
 	}
 	printf(_("%s:\n"), _(engine_ops(l->engine)->label));
+	if (engine_ops(l->engine)->limits != NULL)
+		printf(_("limits: %s\n"), _(engine_ops(l->engine)->limits));
 	launch_missing_paths(l, argv, &missing);
 	if (missing.n > 0) {
 		text = strv_join(missing.v, "\n  ");
@@ -569,7 +567,7 @@ dry_run(const struct plan *p, const struct job *j)
 	if (plan_window(p, ENGINE_NONE, &start, &end, &why) == -1)
 		errx(EX_USAGE, "%s", why);
 	text = shell_join(j->cmd.v);
-	printf(_("runs: %s\nNo MindSpeed training launch was found in it "
+	printf(_("runs: %s\nNo training launch was found in it "
 	    "before it runs: each one it starts is rewritten by its own engine "
 	    "when it starts.\n"), text);
 	free(text);
@@ -634,9 +632,11 @@ check_outputs(const struct options *o)
 static void
 start(struct options *o, struct job *j, const struct install *in,
     const struct launchtab *tab, char **session, char **log,
-    struct run_end *end)
+    struct arm *arm, struct run_end *end)
 {
-	struct strv vars = { 0 }, iargv = { 0 };
+	struct strv iargv = { 0 };
+	struct run_tick tick = { arm_tick, NULL };
+	struct shimenv env;
 	struct capture cap;
 	char *plan_path, *why = NULL;
 	pid_t pid;
@@ -663,23 +663,22 @@ start(struct options *o, struct job *j, const struct install *in,
 			strv_push(&iargv, j->cmd.v[i]);
 		pid = run_start(iargv.v[0], iargv.v, environ, &cap);
 	} else {
-		char **envp = child_environ(in, tab, *session, &vars);
-
-		pid = run_start(j->exec, j->cmd.v, envp, &cap);
-		free(envp[vec_count(envp) - 1]);	/* env_fix's LD_PRELOAD */
-		free(envp);
+		child_environ(in, tab, *session, o->plan.framework, &env);
+		pid = run_start(j->exec, j->cmd.v, env.envp, &cap);
+		shimenv_free(&env);
 	}
-	strv_free(&vars);
 	strv_free(&iargv);
 	if (pid == -1)
 		err(EX_OSERR, "fork");
-	run_wait(pid, &cap, end);
+	arm_init(arm, *session, &o->plan);
+	tick.arg = arm;
+	run_wait(pid, &cap, end, &tick);
 }
 
 /* Report, and exit as the command did (or 66/78 for refused launches). */
 static void __attribute__((noreturn))
 finish(const struct options *o, const char *session, const char *log,
-    const struct run_end *end)
+    struct arm *arm, const struct run_end *end)
 {
 	struct report_in rin = { 0 };
 	struct journal journal;
@@ -693,6 +692,7 @@ finish(const struct options *o, const char *session, const char *log,
 	rin.log = text = read_file(log, NULL);
 	rin.status = end->status;
 	rin.interrupted = end->signal;
+	rin.arming = arm_finish(arm);
 	rin.running = end->running;
 	rin.nrunning = end->nrunning;
 	rin.since = stat(plan_path, &st) == 0 ? st.st_mtime - 1 : 0;
@@ -743,6 +743,7 @@ main(int argc, char **argv)
 	struct install in = { 0 };
 	struct launchtab tab = { 0 };
 	struct job j = { 0 };
+	struct arm arm;
 	struct run_end end;
 	char *why = NULL, *session, *log;
 	int status = 0;
@@ -774,7 +775,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	check_outputs(&o);
-	if (launchtab_load(&tab, in.launchtab, &why) == -1)
+	if (launchtab_load(&tab, in.launchtab, engine_names(), &why) == -1)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.plan.framework, o.cmd);
 	if (o.dry_run) {
@@ -787,8 +788,8 @@ main(int argc, char **argv)
 	    o.quiet, &o.plan.device_mb)) != 0)
 		goto out;
 	confirm(&o, &j.facts);
-	start(&o, &j, &in, &tab, &session, &log, &end);
-	finish(&o, session, log, &end);
+	start(&o, &j, &in, &tab, &session, &log, &arm, &end);
+	finish(&o, session, log, &arm, &end);
 out:
 	job_free(&j);
 	launchtab_free(&tab);

@@ -70,21 +70,23 @@ usage(FILE *f)
 "       msprof-exec compare [--json FILE] [--html FILE] BASE NEW\n"
 "\n"
 "Run COMMAND (a training script or launcher) and collect torch_npu profiling\n"
-"data from the MindSpeed training launches it starts, run as given (a .sh\n"
-"file that is not executable runs with bash).  Your files are not modified.\n"
+"data from the training launches it starts (MindSpeed-LLM, MindSpeed-MM, any\n"
+"PyTorch training on torch_npu), run as given (a .sh file that is not\n"
+"executable runs with bash).  Your files are not modified.\n"
 "\n"
 "  -l, --level L            level_none, level0, level1, level2 (level1)\n"
-"  -s, --steps S:E          collect steps S to E-1 (LLM 2:4, MM 10:12)\n"
+"  -s, --steps S:E          collect steps S to E-1 (LLM 2:4, MM and torch 10:12)\n"
 "      --step-start N, --step-end N\n"
 "  -r, --ranks LIST         0, 0,1,2 or all (0)\n"
 "  -w, --with LIST          cpu, memory, stack, shapes (cpu)\n"
 "      --no-cpu             no CPU activity\n"
 "      --data-simplification, --export-type text|db,\n"
 "      --aic-metrics PipeUtilization|ArithmeticUtilization\n"
-"      --mode static|dynamic, --dynamic-dir DIR, --no-analyse  (MM)\n"
-"      --train-iters N|keep shorten the run (MM 100, LLM keep)\n"
-"  -o, --output DIR         save path (LLM ./profiling_output, MM ./npu_profiling)\n"
-"      --framework auto|llm|mm, --existing ask|keep|override\n"
+"      --mode static|dynamic, --dynamic-dir DIR, --no-analyse  (MM, torch)\n"
+"      --train-iters N|keep shorten the run (MM 100, LLM and torch keep)\n"
+"  -o, --output DIR         save path (LLM, torch ./profiling_output,\n"
+"                           MM ./npu_profiling)\n"
+"      --framework auto|llm|mm|torch, --existing ask|keep|override\n"
 "      --force              allow a window of more than 3 steps\n"
 "  -y, --yes                do not ask for confirmation\n"
 "  -n, --dry-run            show the plan and the rewritten command, run nothing\n"
@@ -269,7 +271,8 @@ static const char *const exports[] = { "text", "db", NULL };
 static const char *const metrics[] = { "PipeUtilization",
     "ArithmeticUtilization", NULL };
 static const char *const modes[] = { "static", "dynamic", NULL };
-static const char *const frameworks[] = { "auto", "llm", "mm", NULL };
+static const char *const frameworks[] = { "auto", "llm", "mm", "torch",
+    NULL };
 static const char *const policies[] = { "ask", "keep", "override", NULL };
 
 static void
@@ -322,7 +325,7 @@ parse_one(struct options *o, int c, const char *v)
 		take(&p->output, xstrdup(v));
 		break;
 	case OPT_FRAMEWORK: take(&p->framework, choice("--framework", v,
-	    frameworks, "auto, llm, mm")); break;
+	    frameworks, "auto, llm, mm, torch")); break;
 	case OPT_EXISTING:
 		s = choice("--existing", v, policies, "ask, keep, override");
 		p->existing = s[0] == 'a' ? EXISTING_ASK : s[0] == 'k' ?

@@ -337,7 +337,8 @@ now(void)
 }
 
 int
-run_wait(pid_t pid, struct capture *c, struct run_end *end)
+run_wait(pid_t pid, struct capture *c, struct run_end *end,
+    const struct run_tick *tick)
 {
 	struct pollfd p[2] = { { c->out[0], POLLIN, 0 }, { c->err[0], POLLIN, 0 } };
 	struct sigaction sa, pipe_old;
@@ -354,6 +355,8 @@ run_wait(pid_t pid, struct capture *c, struct run_end *end)
 	for (;;) {
 		r = poll(p, 2, 100);
 		pass_pending();
+		if (tick != NULL)
+			tick->fn(tick->arg);
 		while ((w = waitpid(-1, &st, WNOHANG)) > 0)
 			if (w == pid) {
 				end->status = st;

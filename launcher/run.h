@@ -37,12 +37,20 @@ struct run_end {
 	size_t	 nrunning;
 };
 
+/* Work done while the job runs: FN(ARG) at least every 100 ms. */
+struct run_tick {
+	void	(*fn)(void *);
+	void	 *arg;
+};
+
 /*
  * Pass the output through until every process of the job is gone (those
  * the script detached aside), passing SIGINT, SIGTERM, SIGHUP and SIGQUIT
- * sent to msprof-exec on to the job.  Returns the command's wait status.
+ * sent to msprof-exec on to the job, and calling TICK (NULL: none).
+ * Returns the command's wait status.
  */
-int	run_wait(pid_t, struct capture *, struct run_end *);
+int	run_wait(pid_t, struct capture *, struct run_end *,
+	    const struct run_tick *tick);
 
 /* Exit like the child did: same code, or die of the same signal. */
 void	run_exit_like(int status) __attribute__((noreturn));

@@ -105,6 +105,8 @@ table_print(FILE *f, const struct plan *p, const struct facts *x)
 	s = steps_text(p, x, r, start, end);
 	row(f, _("Steps"), s);
 	free(s);
+	if (e->limits != NULL)
+		row(f, _("Limits"), _(e->limits));
 	if (p->ranks_all)
 		s = xstrdup(_("all (large data volume)"));
 	else if (p->nranks == 0)

@@ -251,16 +251,20 @@ holds(const struct claim *a, int rank)
 	    p->nproc_per_node;
 }
 
-/* Could A have made the directory on HOST at T in DIR, and no later launch? */
+/*
+ * Could A have made the directory of RANK on HOST at T in DIR, and no
+ * later launch that may run RANK (the launches of a per-rank loop run
+ * side by side, each its own rank)?
+ */
 static int
 live(const struct claims *c, const struct claim *a, const char *dir,
-    const struct rankname *rn)
+    const struct rankname *rn, int rank)
 {
 	if (!could_have(a, dir, rn->host, rn->ms))
 		return 0;
 	for (size_t k = 0; k < c->n; k++)
 		if (could_have(&c->v[k], dir, rn->host, rn->ms) &&
-		    superseded(a, &c->v[k]))
+		    superseded(a, &c->v[k]) && holds(&c->v[k], rank) != 0)
 			return 0;
 	return 1;
 }
@@ -275,7 +279,7 @@ claims_owner(const struct claims *c, const char *dir,
 	*mixed = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		a = &c->v[i];
-		if (!live(c, a, dir, rn))
+		if (!live(c, a, dir, rn, rank))
 			continue;
 		if (first != NULL && !claims_same_job(first, a)) {
 			*mixed = 1;

@@ -132,6 +132,35 @@ resumed(const char *log, const char *hit, const char *end, int n[])
 	return 1;
 }
 
+/*
+ * torch_npu's "The start_step=S, current_step=C": a trigger for at once
+ * (-1) that this torch_npu ignores, or (LATE) a start it took too late.
+ */
+static int
+not_effective(const char *hit, const char *end, int n[], int late)
+{
+	const char *s = strstr(end, "The start_step="), *eol = strchr(end, '\n');
+
+	if (s == NULL || (eol != NULL && s > eol))
+		return 0;
+	n[0] = atoi(s + 15);
+	s = strstr(s, "current_step=");
+	n[1] = s != NULL && (eol == NULL || s < eol) ? atoi(s + 13) : -1;
+	return late ? n[0] >= 0 : n[0] < 0;
+}
+
+static int
+trigger_ignored(const char *log, const char *hit, const char *end, int n[])
+{
+	return not_effective(hit, end, n, 0);
+}
+
+static int
+config_late(const char *log, const char *hit, const char *end, int n[])
+{
+	return not_effective(hit, end, n, 1);
+}
+
 static const struct rule rules[] = {
 	{ "out-of-memory", { "NPU out of memory" }, NULL,
 	  N_("NPU out of memory"),
@@ -172,11 +201,19 @@ static const struct rule rules[] = {
 	  N_("the window must start after it, e.g. --steps {2}:{3}"), NULL },
 	/* torch_npu's own warnings when it collects nothing */
 	{ "dynamic-not-effective", { "Dynamic Profiler config is not "
-	  "effective" }, NULL,
+	  "effective" }, trigger_ignored,
 	  N_("the dynamic profiler ignored the trigger: its start step was "
 	  "already past (start_step -1, trigger --now, needs torch_npu 2.7.1 "
 	  "or later)"),
 	  N_("run 'msprof-exec trigger --start N' with a step still ahead"),
+	  NULL },
+	{ "dynamic-config-late", { "Dynamic Profiler config is not "
+	  "effective" }, config_late,
+	  N_("torch_npu took the profiling config at step {2}, after its start "
+	  "step {1}, and collected nothing"),
+	  N_("start later with --steps: torch_npu passes a changed config on "
+	  "every 2 s, and msprof-exec arms it once the workers have started "
+	  "(with msprof-exec trigger, give --start a step still ahead)"),
 	  NULL },
 	{ "stopped-in-warmup", { "Incorrect schedule: Stop profiler while "
 	  "current state is WARMUP" }, NULL,

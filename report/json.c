@@ -68,6 +68,36 @@ output_json(const struct report_model *m, const struct report_output *out)
 	return j;
 }
 
+/* The torch engine: its config, the armings, each process's window. */
+static cJSON *
+torch_json(const struct torchnpu *t)
+{
+	cJSON *j = cJSON_CreateObject(), *procs;
+
+	cJSON_AddStringToObject(j, "prof_config", t->dir);
+	if (t->arming != NULL) {
+		cJSON_AddNumberToObject(j, "armings", t->arming->armings);
+		cJSON_AddNumberToObject(j, "unarmed", t->arming->unarmed);
+	}
+	procs = cJSON_AddArrayToObject(j, "processes");
+	for (size_t i = 0; i < t->nprocs; i++) {
+		cJSON *p = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(p, "pid", (double)t->procs[i].pid);
+		if (t->procs[i].rank >= 0)
+			cJSON_AddNumberToObject(p, "rank", t->procs[i].rank);
+		else
+			cJSON_AddNullToObject(p, "rank");
+		if (t->procs[i].start >= 0)
+			cJSON_AddNumberToObject(p, "step_start",
+			    t->procs[i].start);
+		if (t->procs[i].stop >= 0)
+			cJSON_AddNumberToObject(p, "step_end", t->procs[i].stop);
+		cJSON_AddItemToArray(procs, p);
+	}
+	return j;
+}
+
 cJSON *
 report_json(const struct report_model *m)
 {
@@ -86,6 +116,8 @@ report_json(const struct report_model *m)
 	for (size_t i = 0; i < m->journal->n; i++)
 		cJSON_AddItemToArray(launches,
 		    launch_record_json(&m->journal->recs[i]));
+	if (m->torch.dir != NULL)
+		cJSON_AddItemToObject(doc, "torch_npu", torch_json(&m->torch));
 	cJSON_AddItemToObject(doc, "diagnosis",
 	    json_strv(m->diagnosis.texts.v));
 	cJSON_AddItemToObject(doc, "causes", json_strv(m->causes.v));

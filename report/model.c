@@ -129,7 +129,10 @@ causes(const struct report_in *in, const struct report_model *m,
 	const struct launch_record *rec = o->launch;
 	int last = in->log != NULL ? log_last_iteration(in->log) : -1;
 
-	if (rec != NULL && !dynamic(rec)) {
+	/* a torch training's log has no Megatron iteration lines */
+	if (rec != NULL && rec->prof_config != NULL)
+		torchnpu_causes(&m->torch, out);
+	else if (rec != NULL && !dynamic(rec)) {
 		if (last >= 0 && last < window_last_iteration(rec) &&
 		    stopped_early(m))
 			strv_pushf(out, _("training stopped at iteration %d, "
@@ -202,7 +205,9 @@ window_launch(const struct journal *j)
  * warm-up; MindSpeed-LLM (steps from 1) skips START - loaded - 2 and warms
  * up one step.  An engine counting steps from 0 (FSDP2) skips START - 1
  * and warms up one, so its first active step is START, the iteration
- * START + 1: the LLM rule with that iteration and nothing loaded.
+ * START + 1: the LLM rule with that iteration and nothing loaded.  So is
+ * the torch engine's: torch_npu's dynamic profiling names its first step
+ * after the START step() calls it began at.
  */
 static void
 step_convention(const struct report_model *m, struct summary_opts *o)
@@ -445,6 +450,7 @@ report_build(const struct report_in *in, struct report_model *m)
 	else
 		verify_dir(in->outdir, &m->verify);
 	m->background = session_running(in->session);
+	torchnpu_read(in->journal, in->arming, &m->torch);
 	m->outs = xcalloc(m->verify.nouts + 1, sizeof(*m->outs));
 	for (size_t i = 0; i < m->verify.nouts; i++)
 		check_output(in, m, i);
@@ -460,6 +466,7 @@ report_model_free(struct report_model *m)
 		free(m->outs[i].missing);
 	free(m->outs);
 	verify_free(&m->verify);
+	torchnpu_free(&m->torch);
 	diagnosis_free(&m->diagnosis);
 	strv_free(&m->causes);
 	free(m->next_step);

@@ -9,6 +9,7 @@
 #include "common/journal.h"
 #include "diagnose.h"
 #include "report.h"
+#include "torchnpu.h"
 #include "verify.h"
 
 struct summary;		/* what the profiling data says (summary/) */
@@ -48,6 +49,7 @@ struct report_model {
 	struct verify		 verify;
 	struct report_output	*outs;		/* parallel to verify.outs */
 	struct strv		 causes;	/* of missing data, likeliest first */
+	struct torchnpu		 torch;		/* the torch engine's config */
 	char			*next_step;	/* what to do with the data */
 	/*
 	 * The data summary (step breakdown, top operators, slow rank, slow

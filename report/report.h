@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "common/journal.h"
+#include "engines/torch.h"
 
 struct report_in {
 	const char	*session;	/* NULL: a bare output directory */
@@ -22,6 +23,8 @@ struct report_in {
 					   (sent to msprof-exec), or 0 */
 	const int	*running;	/* processes the script detached that
 					   were still running at the end */
+	/* What msprof-exec did to arm torch_npu's config, or NULL. */
+	const struct torch_arming *arming;
 	size_t		 nrunning;
 	time_t		 since;		/* data older than this is not ours */
 	int		 quiet, verbose;

@@ -240,6 +240,47 @@ print_no_launch(const struct report_model *m)
 		    "msprof-exec on each node.\n"));
 }
 
+/*
+ * The torch engine: its PROF_CONFIG_PATH, how often msprof-exec armed it,
+ * and the steps each torch_npu process says it collected.
+ */
+static void
+print_torch(const struct report_model *m)
+{
+	const struct torchnpu *t = &m->torch;
+	int idle = 0;
+
+	if (t->dir == NULL)
+		return;
+	say(_("  PROF_CONFIG_PATH %s: %zu torch_npu process(es)"), t->dir,
+	    t->nprocs);
+	if (t->arming != NULL && t->arming->armings > 0)
+		say(_(", armed %d time(s)"), t->arming->armings);
+	say("\n");
+	for (size_t i = 0; i < t->nprocs; i++) {
+		const struct torchnpu_proc *p = &t->procs[i];
+
+		if (p->start < 0) {
+			idle++;
+			continue;
+		}
+		if (p->rank >= 0)
+			say(_("    rank %d (pid %ld): "), p->rank, p->pid);
+		else
+			say(_("    pid %ld: "), p->pid);
+		if (p->stop >= 0)
+			say(_("collected steps %d to %d, excluding %d\n"),
+			    p->start, p->stop, p->stop);
+		else
+			say(_("collecting from step %d, not finished\n"),
+			    p->start);
+	}
+	if (idle > 0)
+		say(_("    %d other process(es) collected nothing (ranks not "
+		    "asked for, launchers, processes without an optimizer)\n"),
+		    idle);
+}
+
 static void
 print_launches(const struct report_model *m)
 {
@@ -254,6 +295,7 @@ print_launches(const struct report_model *m)
 	    m->counts.injected, m->counts.unchanged);
 	for (size_t i = 0; i < m->journal->n; i++)
 		print_launch(&m->journal->recs[i]);
+	print_torch(m);
 }
 
 /* The directory tree under PATH, DEPTH levels, sizes in human units. */

@@ -147,13 +147,16 @@ static void
 launcher_options(struct scanner *sc, char *const argv[], int script)
 {
 	static const char *const nproc[] = { "--nproc_per_node",
-	    "--nproc-per-node", "--local_worker_num", NULL };
-	static const char *const nnodes[] = { "--nnodes", NULL };
+	    "--nproc-per-node", "--local_worker_num", "--num_gpus",
+	    "--num_accelerators", NULL };
+	static const char *const nnodes[] = { "--nnodes", "--num_nodes",
+	    "--num_machines", NULL };
 	static const char *const workers[] = { "--worker_num", NULL };
+	static const char *const total[] = { "--num_processes", NULL };
 	static const char *const rank[] = { "--node_rank", "--node-rank",
-	    NULL };
+	    "--machine_rank", NULL };
 	static const char *const port[] = { "--master_port", "--master-port",
-	    NULL };
+	    "--main_process_port", NULL };
 	struct scan *s = sc->out;
 	const char *v;
 	int w;
@@ -165,6 +168,10 @@ launcher_options(struct scanner *sc, char *const argv[], int script)
 	else if ((w = to_int(opt_value(argv, 1, script, workers))) > 0 &&
 	    s->npus_per_node > 0 && w % s->npus_per_node == 0)
 		s->nnodes = w / s->npus_per_node;	/* msrun: all workers */
+	/* accelerate: its processes over all machines */
+	if (opt_value(argv, 1, script, nproc) == NULL &&
+	    (w = to_int(opt_value(argv, 1, script, total))) > 0)
+		s->npus_per_node = w / (s->nnodes > 0 ? s->nnodes : 1);
 	if ((v = opt_value(argv, 1, script, rank)) != NULL)
 		s->node_rank = to_int(v);
 	if ((v = opt_value(argv, 1, script, port)) != NULL)
@@ -238,13 +245,17 @@ configs(struct scanner *sc, char *const argv[], const struct launch *l)
 		push_once(&sc->out->configs, tool->value.s);
 }
 
-/* Profiling settings a launch already carries: its engine's rule. */
+/*
+ * Profiling settings a launch already carries: its engine's rule, with
+ * the environment it runs with (ENV, as keep_launch() found it).
+ */
 static void
-existing(struct scanner *sc, char *const argv[], const struct launch *l)
+existing(struct scanner *sc, char *const argv[], const struct strv *env,
+    const struct launch *l)
 {
 	struct strv found = { 0 };
 
-	launch_existing(l, argv, &found);
+	launch_existing(l, argv, env->v, &found);
 	for (size_t i = 0; i < found.n; i++)
 		push_once(&sc->out->existing, found.v[i]);
 	strv_free(&found);
@@ -279,7 +290,8 @@ try_launch(struct scanner *sc, char *const argv[])
 	char *shown_launch;
 
 	launch_classify(sc->tab, NULL, argv[0], argv, &l);
-	if (l.kind == LAUNCH_NONE || l.script < 0 || s->nruns >= MAX_LAUNCHES)
+	if (l.kind == LAUNCH_NONE || l.quiet || l.script < 0 ||
+	    s->nruns >= MAX_LAUNCHES)
 		return;
 	keep_launch(sc, argv);	/* left alone ones too: the table says why */
 	if (l.engine == ENGINE_NONE)
@@ -290,7 +302,7 @@ try_launch(struct scanner *sc, char *const argv[])
 	if (s->launches.n == 1)
 		first_launch(sc, argv, &l);
 	configs(sc, argv, &l);
-	existing(sc, argv, &l);
+	existing(sc, argv, &s->runs[s->nruns - 1].env, &l);
 }
 
 /*

@@ -8,6 +8,7 @@
 #define MSPROF_SCAN_H
 
 #include "common/launchtab.h"
+#include "engines/engine.h"
 #include "common/util.h"
 
 /*

@@ -24,7 +24,8 @@
  * config/launchers.conf.  Items of "launcher", "python" and "entry" are
  * compared with the path being executed (an item with a '/' must match the
  * end of the path at a component boundary, one without must match its
- * last component; a trailing '*' matches the rest of the last component);
+ * last component; a trailing '*' matches the rest of the last component,
+ * and a leading '*' of an item without '/' its start, as in "*.py");
  * "module" items are compared whole (a trailing '*': any suffix).
  */
 #define MATCH_KEY_LAUNCHER	"launcher"
@@ -51,6 +52,7 @@
 #define SESSION_PLAN		"plan.json"
 #define SESSION_JOURNAL		"journal.jsonl"
 #define SESSION_LOG		"train.log"		/* the command's output */
+#define SESSION_PROF_CONFIG	"prof_config"	/* torch_npu's PROF_CONFIG_PATH */
 
 /* Bounds the shim works within (the stack, or mmap for large arrays). */
 #define SHIM_MAX_ARGS		65536	/* argv elements it will copy */

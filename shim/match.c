@@ -70,8 +70,9 @@ tail_matches(const char *item, size_t ilen, const char *name)
 /*
  * Compare one table item with NAME.  Module names are compared whole;
  * other names as paths: an item with a '/' must end the path at a
- * component boundary, one without must equal the last component, and a
- * final '*' matches the rest of the last component (of a module: anything).
+ * component boundary, one without must equal the last component, a
+ * final '*' matches the rest of the last component (of a module:
+ * anything), and a first '*' of an item without a '/' its start ("*.py").
  */
 static int
 item_matches(const char *item, size_t ilen, const char *name, int whole)
@@ -88,6 +89,9 @@ item_matches(const char *item, size_t ilen, const char *name, int whole)
 		return nlen >= ilen - 1 && mem_eq(item, name, ilen - 1);
 	if (item[ilen - 1] == '*')
 		return tail_matches(item, ilen - 1, name);
+	if (item[0] == '*' && !whole && !has_slash(item, ilen))
+		return nlen >= ilen - 1 &&
+		    mem_eq(item + 1, name + nlen - (ilen - 1), ilen - 1);
 	if (whole || !has_slash(item, ilen))
 		return nlen == ilen && mem_eq(item, name, ilen);
 	if (nlen < ilen)
@@ -234,8 +238,8 @@ filter_item(struct launch_filter *f, const unsigned char *last, size_t n)
 	int star = n > 0 && last[n - 1] == '*';
 
 	n -= (size_t)star;
-	if (n == 0)
-		f->all = 1;		/* "*", or "dir/" with or without a star */
+	if (n == 0 || last[0] == '*')
+		f->all = 1;	/* "*", "dir/" with or without a star, "*x" */
 	else if (n == 1 && star)
 		BIT_SET(f->first, last[0]);
 	else

@@ -36,8 +36,9 @@ int	table_find(const char *table, const char *key, const char *name);
  * component of a path that an item of "launcher" or "python" matches
  * starts with that item's last component (less a final '*'), so its first
  * two bytes, or its first byte for a one-byte "x*" item, rule out at once
- * every name no item can match.  It may pass a name that match_launch
- * then rejects, never the other way round.
+ * every name no item can match (an item "*x" lets every name through).
+ * It may pass a name that match_launch then rejects, never the other way
+ * round.
  */
 struct launch_filter {
 	int		all;		/* an item can match any name */

@@ -31,14 +31,14 @@ has_line "$argvs" "$RBIN/torchrun --nproc_per_node 1 evaluate.py --stage 3 " \
     "a non-MindSpeed entry is left exactly as it was"
 is "$(njournal injected)" 2 "journal: two injected launches"
 is "$(njournal unchanged)" 1 "journal: one launch left alone"
-like "$(journal | grep unchanged)" '"reason":"not a MindSpeed training entry: evaluate.py is an inference, evaluation' \
+like "$(journal | grep unchanged)" '"reason":"not a training entry: evaluate.py is an inference, evaluation' \
     "journal: why it was left alone"
 has_line "$out" "preprocess ['--input', 'a.json'] True" \
     "preprocessing runs unchanged (and keeps the shim for later launches)"
 has_line "$out" "inline ['x', '-m', 'torch.distributed.run']" \
     "python -c runs unchanged"
 like "$out" "2 training launch\(es\) profiled, 1 left alone" "the report counts them"
-like "$out" "evaluate.py: left alone \(not a MindSpeed training entry: evaluate.py is an inference, evaluation" \
+like "$out" "evaluate.py: left alone \(not a training entry: evaluate.py is an inference, evaluation" \
     "the report says which was left alone and why"
 unlike "$(journal | grep unchanged)" '"force"' \
     "journal: an evaluation entry is never forced, so no way to force it"
@@ -51,10 +51,10 @@ reset_run
 msprof -y torchrun --nproc_per_node 1 my_gpt_train.py --lr 1
 is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 1 my_gpt_train.py --lr 1" \
     "without --framework it is left alone"
-like "$out" "my_gpt_train.py: left alone \\(not a MindSpeed training entry: cannot read my_gpt_train.py" \
+like "$out" "my_gpt_train.py: left alone \\(not a training entry: cannot read my_gpt_train.py" \
     "the report says why"
-like "$out" "    to profile it anyway: --framework llm\|mm" "and how to profile it anyway"
-like "$(journal | grep unchanged)" '"force":"--framework llm\|mm"' \
+like "$out" "    to profile it anyway: --framework llm\|mm\|torch" "and how to profile it anyway"
+like "$(journal | grep unchanged)" '"force":"--framework llm\|mm\|torch"' \
     "journal: how to profile it anyway"
 reset_run
 msprof -y bash train.sh

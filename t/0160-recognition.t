@@ -50,7 +50,7 @@ rm -rf profiling_output
 is "$?" 0 "an entry that calls no training loop: exit 0"
 like "$(cat out)" "tool \['--x', '1'\]" "it ran with its own arguments"
 is "$(engine_of profiling_output)" "none unchanged" "it is left alone"
-like "$(journal)" '"reason":"not a MindSpeed training entry: checkpoint_tool.py imports mindspeed_llm but calls no training loop' \
+like "$(journal)" '"reason":"not a training entry: checkpoint_tool.py imports mindspeed_llm but calls no training loop' \
     "the journal says why"
 
 # An unknown entry: left alone, listed before the run and after it, forced
@@ -62,14 +62,14 @@ PY
 printf 'torchrun --nproc_per_node 1 my_train.py --lr 1\n' > mine.sh
 rm -rf profiling_output
 "$MSPROF" -n bash mine.sh > out 2> err
-like "$(cat out)" "Left alone +my_train.py: not a MindSpeed training entry: my_train.py imports neither mindspeed_llm nor mindspeed_mm; force it with --framework llm or --framework mm" \
+like "$(cat out)" "Left alone +my_train.py: not a training entry: my_train.py imports neither torch \(transformers, accelerate, deepspeed\) nor mindspeed_llm or mindspeed_mm; force it with --framework llm, mm or torch" \
     "the table before the run lists the unknown entry as left alone, why and how to force it"
 "$MSPROF" -y --skip-checks bash mine.sh > out 2> err
 is "$?" 0 "unknown entry: exit 0"
 like "$(cat out)" "args --lr 1$" "unknown entry: run as it was"
-like "$(cat out)" "my_train.py: left alone \(not a MindSpeed training entry: my_train.py imports neither" \
+like "$(cat out)" "my_train.py: left alone \(not a training entry: my_train.py imports neither" \
     "the report lists it as left alone, with the reason"
-like "$(journal)" '"status":"unchanged","reason":"not a MindSpeed training entry: my_train.py imports neither mindspeed_llm nor mindspeed_mm; force it with --framework llm or --framework mm"' \
+like "$(journal)" '"status":"unchanged","reason":"not a training entry: my_train.py imports neither torch \(transformers, accelerate, deepspeed\) nor mindspeed_llm or mindspeed_mm; force it with --framework llm, mm or torch"' \
     "the journal has the reason and the way to force it"
 rm -rf profiling_output
 "$MSPROF" -y --skip-checks --framework llm bash mine.sh > out 2> err

@@ -240,7 +240,7 @@ like "$err" "msprof-exec: 原因：NPU 内存不足（NPU out of memory）：请
 # The injector translates too: its reason is recorded in the journal.
 reset_run
 in_locale $ZH "$MSPROF" -y --skip-checks torchrun other.py
-has_line "$out" "  torchrun other.py: 未改动（不是 MindSpeed 训练入口：无法读取 other.py（没有那个文件或目录）；可用 --framework llm 或 --framework mm 强制采集）" \
+has_line "$out" "  torchrun other.py: 未改动（不是训练入口：无法读取 other.py（没有那个文件或目录）；可用 --framework llm、mm 或 torch 强制采集）" \
     "zh: a launch left alone, with the injector's reason in Chinese"
 
 # The injector binds the catalogue at its first message: the system's

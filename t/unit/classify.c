@@ -4,6 +4,8 @@
  * engine from the arguments, --framework, the entries never touched; and
  * the one rule per engine for settings already present.
  */
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,8 @@
 
 #include "tap.h"
 #include "engines/classify.h"
+#include "engines/content.h"
+#include "engines/content.h"
 #include "engines/rewrite.h"
 
 #define V(...) ((char *[]){ __VA_ARGS__, NULL })
@@ -66,8 +70,9 @@ content(void)
 	    "import mindspeed_llmx\npretrain(1)\n");
 	is_str(classified(NULL, V("torchrun", (char *)llm), &l), "none 0",
 	    "a commented import and another package do not count");
-	ok(strstr(l.why, "imports neither mindspeed_llm nor mindspeed_mm") &&
-	    strstr(l.why, "--framework llm or --framework mm"),
+	ok(strstr(l.why, "imports neither torch (transformers, accelerate, "
+	    "deepspeed) nor mindspeed_llm or mindspeed_mm") &&
+	    strstr(l.why, "--framework llm, mm or torch"),
 	    "left alone: why and how to force it (%s)", l.why);
 	llm = file("b.py", "from mindspeed_llm.training import pretrain\n"
 	    "def pretrain(x):\n    pass\n");
@@ -144,12 +149,140 @@ forced(void)
 	is_str(l.why, "no training script on the command line", "why");
 }
 
-/* An import after the first CLASSIFY_READ_MAX bytes is not seen. */
+/* "ENGINE SOURCE[ direct][ quiet]" of ARGV run by PROG. */
+static char *
+run_by(const char *framework, const char *prog, char **argv, struct launch *l)
+{
+	static char buf[64];
+
+	launch_classify(&tab, framework, prog, argv, l);
+	snprintf(buf, sizeof(buf), "%s %d%s%s", l->kind == LAUNCH_NONE ?
+	    "no-launch" : engine_name(l->engine), l->source,
+	    l->direct ? " direct" : "", l->quiet ? " quiet" : "");
+	return buf;
+}
+
+/* Plain PyTorch trainings: built on torch, and training. */
+static void
+torch_content(void)
+{
+	struct launch l;
+	const char *p;
+	char sub[256];
+
+	p = file("t1.py", "import os, torch\nimport torch.nn as nn\n"
+	    "def main():\n    loss = model(x).sum()\n    loss.backward()\n"
+	    "    optimizer.step()\nmain()\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "torch 2",
+	    "import os, torch; a backward pass and an optimizer step: torch");
+	p = file("t2.py", "from transformers import Trainer\n"
+	    "trainer = Trainer(model=m, args=a)\ntrainer.train()\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "torch 2",
+	    "transformers: Trainer(...).train()");
+	p = file("t3.py", "import deepspeed\nengine, opt, _, _ = "
+	    "deepspeed.initialize(model=m)\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "torch 2",
+	    "deepspeed.initialize(...)");
+	p = file("t4.py", "from accelerate import Accelerator\n"
+	    "model, opt = accelerator.prepare(model, opt)\n"
+	    "accelerator.backward(loss)\nopt.step()\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "torch 2",
+	    "accelerate: accelerator.backward and an optimizer step");
+	p = file("t5.py", "import torch\nwith torch.no_grad():\n"
+	    "    out = model(x)\nscheduler.step(out)\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "none 0",
+	    "inference (a step(), no backward pass): left alone");
+	ok(strstr(l.why, "is built on torch but trains nothing") &&
+	    strstr(l.why, "--framework llm, mm or torch"),
+	    "why, and how to force it (%s)", l.why);
+	p = file("t6.py", "import torch\n# loss.backward()\n# opt.step()\n"
+	    "def step(self):\n    pass\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "none 0",
+	    "comments and definitions are no calls");
+	p = file("t7.py", "import numpy\nloss.backward()\nopt.step()\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "none 0",
+	    "a loop without torch is not a torch training");
+	ok(strstr(l.why, "imports neither torch") != NULL, "why (%s)", l.why);
+	p = file("t8.py", "import torch\nfrom mindspeed_llm.training import "
+	    "pretrain\nloss.backward()\nopt.step()\npretrain(a)\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "llm-mcore 2",
+	    "a MindSpeed entry built on torch keeps its engine");
+
+	/* the loop in a module of the entry's own directory */
+	snprintf(sub, sizeof(sub), "%s/engine", dir);
+	mkdir(sub, 0755);
+	file("engine/loop.py", "import torch\ndef train_one_epoch(m, o):\n"
+	    "    m(x).sum().backward()\n    o.step()\n");
+	p = file("t9.py", "import argparse\nfrom engine.loop import "
+	    "train_one_epoch\ntrain_one_epoch(model, opt)\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "torch 2",
+	    "the loop in a module it imports from its directory");
+	p = file("t10.py", "import torch\nfrom engine.other import x\n");
+	is_str(classified(NULL, V("torchrun", (char *)p), &l), "none 0",
+	    "a module that is not there adds nothing");
+	ok(strstr(l.why, "or the modules it imports from its directory") ==
+	    NULL, "no module was read (%s)", l.why);
+
+	/* --framework torch forces an unknown entry a launcher starts */
+	is_str(classified("torch", V("torchrun", "/nonexistent/x.py"), &l),
+	    "torch 3", "--framework torch: forced");
+	is_str(classified("torch", V("torchrun", "pretrain_gpt.py"), &l),
+	    "llm-mcore 1", "... never a listed entry");
+
+	/* python X.py started directly */
+	p = file("t1.py", "import torch\nloss.backward()\nopt.step()\n");
+	is_str(run_by(NULL, "/usr/bin/python3", V("python3", "-u", (char *)p,
+	    "--lr", "1"), &l), "torch 2 direct",
+	    "python3 -u train.py: read, a torch training");
+	is_int(l.script, 2, "its script");
+	p = file("tool.py", "import json\nprint(1)\n");
+	is_str(run_by(NULL, "/usr/bin/python3", V("python3", (char *)p), &l),
+	    "none 0 direct quiet", "a helper that is no torch program: quiet");
+	is_str(run_by("torch", "/usr/bin/python3", V("python3", (char *)p),
+	    &l), "none 0 direct quiet", "... even with --framework torch");
+	p = file("t5.py", "import torch\nprint(model(x))\n");
+	is_str(run_by(NULL, "/usr/bin/python3", V("python3", (char *)p), &l),
+	    "none 0 direct", "torch, no training: left alone, said");
+	is_str(run_by("torch", "/usr/bin/python3", V("python3", (char *)p),
+	    &l), "torch 3 direct", "--framework torch: forced, being on torch");
+	is_str(run_by("llm", "/usr/bin/python3", V("python3", (char *)p), &l),
+	    "no-launch 0 direct", "--framework llm: no launch at all");
+	is_str(run_by(NULL, "/usr/bin/python3", V("python3",
+	    "preprocess_data.py"), &l), "none 0 direct quiet",
+	    "preprocessing started directly: quiet");
+	is_str(run_by(NULL, "/usr/bin/python3", V("python3", "-c", "x"), &l),
+	    "no-launch 0", "python3 -c: no launch");
+	is_str(run_by(NULL, "/usr/bin/python3", V("python3", "run.sh"), &l),
+	    "no-launch 0", "python3 run.sh: no launch (not *.py)");
+	is_str(run_by(NULL, "/usr/bin/python3", V("python3", "pretrain_gpt.py"),
+	    &l), "llm-mcore 1 direct", "a listed entry started directly");
+
+	/* launchers */
+	p = file("t1.py", "import torch\nloss.backward()\nopt.step()\n");
+	is_str(run_by(NULL, "/usr/local/bin/deepspeed", V("deepspeed",
+	    "--num_gpus", "2", "--no_local_rank", "--master_port", "1",
+	    (char *)p, "--x"), &l), "torch 2", "deepspeed: its options skipped");
+	is_int(l.script, 6, "deepspeed: the script");
+	is_str(run_by(NULL, "/usr/bin/accelerate", V("accelerate", "launch",
+	    "--multi_gpu", "--num_processes", "8", "-m", (char *)p), &l),
+	    "torch 2", "accelerate launch: after its subcommand and options");
+	is_int(l.script, 6, "accelerate launch: the script");
+	is_str(run_by(NULL, "/usr/bin/accelerate", V("accelerate", "config"),
+	    &l), "no-launch 0", "accelerate config: no launch");
+	is_str(run_by(NULL, "/usr/bin/python3", V("python3", "-m",
+	    "accelerate.commands.launch", "--cpu", (char *)p), &l), "torch 2",
+	    "python -m accelerate.commands.launch");
+	is_str(run_by(NULL, "/opt/bin/torch_npu_run", V("torch_npu_run",
+	    "--nproc_per_node", "8", (char *)p), &l), "torch 2",
+	    "torch_npu_run: torchrun's grammar");
+}
+
+/* An import after the first CONTENT_READ_MAX bytes is not seen. */
 static void
 prefix(void)
 {
 	struct launch l;
-	size_t n = CLASSIFY_READ_MAX + 10;
+	size_t n = CONTENT_READ_MAX + 10;
 	char *text = malloc(n + 100);
 	const char *path;
 
@@ -176,7 +309,7 @@ existing(void)
 	    "--profile-with-cpu", "y");
 
 	classified(NULL, argv, &l);
-	launch_existing(&l, argv, &out);
+	launch_existing(&l, argv, NULL, &out);
 	s = strv_join(out.v, " | ");
 	is_str(s, "--profile-ranks -1 3 | --profile-save-path /p | "
 	    "--profile-with-cpu", "mcore: its options, each with its values");
@@ -219,12 +352,13 @@ main(void)
 {
 	char *why = NULL;
 
-	if (launchtab_load(&tab, "config/launchers.conf", &why) == -1 ||
+	if (launchtab_load(&tab, "config/launchers.conf", engine_names(), &why) == -1 ||
 	    mkdtemp(dir) == NULL) {
 		printf("Bail out! %s\n", why ? why : "mkdtemp");
 		return 1;
 	}
 	content();
+	torch_content();
 	listed();
 	forced();
 	prefix();
@@ -233,11 +367,14 @@ main(void)
 	launchtab_free(&tab);
 	for (const char *const *n = (const char *const []){ "pretrain_deepseek4.py",
 	    "llm.yaml", "a.py", "b.py", "pretrain_videoalign.py", "tools.json",
-	    "mm.yaml", "fsdp.yaml", "none.yaml", "late.py", NULL }; *n; n++) {
+	    "mm.yaml", "fsdp.yaml", "none.yaml", "late.py", "t1.py", "t2.py",
+	    "t3.py", "t4.py", "t5.py", "t6.py", "t7.py", "t8.py", "t9.py",
+	    "t10.py", "tool.py", "engine/loop.py", "engine", NULL }; *n; n++) {
 		char path[256];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, *n);
-		unlink(path);
+		if (unlink(path) == -1)
+			rmdir(path);
 	}
 	rmdir(dir);
 	return done_testing();

@@ -64,6 +64,10 @@ static const struct {
 	{ "dynamic-not-effective", "[WARNING] [123] dynamic_profile.py: "
 	  "Dynamic Profiler config is not effective. The start_step=-1, "
 	  "current_step=7", 0, "run 'msprof-exec trigger --start N'" },
+	{ "dynamic-config-late", "2026-01-02 03:04:05 [WARNING] [88] "
+	  "profiler.py: Dynamic Profiler config is not effective. The "
+	  "start_step=10, current_step=12", 0, "torch_npu took the profiling "
+	  "config at step 12, after its start step 10" },
 	{ "stopped-in-warmup", "Incorrect schedule: Stop profiler while "
 	  "current state is WARMUP which may result in incomplete parsed "
 	  "data.", 0, "lower --steps or raise --train-iters" },

@@ -12,6 +12,8 @@
 #include "common/launchtab.h"
 
 static char path[] = "/tmp/msprof-launchtab.XXXXXX";
+/* The engines entries may name: the table knows none of its own. */
+static const char *const engines[] = { "llm-mcore", "mm-fsdp2", NULL };
 
 /* Load TEXT as the table; the message, or NULL when it loads. */
 static char *
@@ -22,7 +24,7 @@ load(struct launchtab *t, const char *text)
 
 	fputs(text, f);
 	fclose(f);
-	if (launchtab_load(t, path, &why) == 0)
+	if (launchtab_load(t, path, engines, &why) == 0)
 		return NULL;
 	return why;
 }
@@ -51,6 +53,7 @@ main(void)
 {
 	struct launchtab t;
 	int fd = mkstemp(path);
+	char *s;
 
 	close(fd);
 	ok(load(&t, "options tr -h --standalone\n"
@@ -64,9 +67,35 @@ main(void)
 	is_str(t.match, "launcher=torchrun,msrun;python=python,python3.*;"
 	    "module=torch.distributed.run;entry=pretrain_gpt.py,mm/train.py",
 	    "the shim's string: keys in order, items in order");
-	is_int(launchtab_engine(&t, "/x/pretrain_gpt.py"), ENGINE_LLM_MCORE,
+	is_str(launchtab_entry_engine(&t, "/x/pretrain_gpt.py"), "llm-mcore",
 	    "an entry's engine");
+	ok(launchtab_entry_engine(&t, "/x/train.py") == NULL,
+	    "a script no entry matches has none");
 	is_int(launchtab_set(&t, "tr")->flags.n, 2, "an option set's flags");
+	launchtab_free(&t);
+	ok(load(&t, "options a -m\nlauncher accelerate a launch\n"
+	    "launcher deepspeed a\npython python3\nentry pretrain_gpt.py "
+	    "llm-mcore\nentry *.py auto\n") == NULL,
+	    "a launcher with a subcommand, and an auto entry, load");
+	is_str(t.launcher_subs.v[0], "launch", "the subcommand");
+	is_str(t.launcher_subs.v[1], "", "none for the next launcher");
+	is_str(launchtab_entry_engine(&t, "tools/train.py"), "auto",
+	    "*.py matches any script's name: auto");
+	is_str(launchtab_entry_engine(&t, "pretrain_gpt.py"), "llm-mcore",
+	    "the first entry a script matches counts");
+	ok(launchtab_entry_engine(&t, "train.sh") == NULL, "*.py is no .sh");
+	is_str(t.match, "launcher=accelerate,deepspeed;python=python3;"
+	    "entry=pretrain_gpt.py,*.py", "the whole table, auto entries too");
+	s = launchtab_shim_match(&t, 0);
+	is_str(s, "launcher=accelerate,deepspeed;python=python3;"
+	    "entry=pretrain_gpt.py", "the shim's string without them");
+	free(s);
+	launchtab_free(&t);
+	ok(load(&t, "options a\nlauncher x a\nentry *.py auto\n") == NULL,
+	    "a table whose only entry is auto");
+	s = launchtab_shim_match(&t, 0);
+	is_str(s, "launcher=x", "without it, no entry key at all");
+	free(s);
 	launchtab_free(&t);
 	ok(load(&t, "options m\nmodule torch.distributed.run m\n") == NULL,
 	    "a module alone loads");
@@ -85,13 +114,13 @@ main(void)
 	is_str(error_of("entry a=b.py llm-mcore\n"), "TABLE:1: 'a=b.py' is not "
 	    "a script path; write it without ',', ';' or '='",
 	    "a bad entry path");
-	ok(strncmp(error_of("entry x.py no-such\n"), "TABLE:1: unknown engine "
-	    "'no-such'; accepted: llm-mcore, ", 40) == 0,
+	is_str(error_of("entry x.py no-such\n"), "TABLE:1: unknown engine "
+	    "'no-such'; accepted: llm-mcore, mm-fsdp2, auto",
 	    "an unknown engine, with the accepted ones");
 	is_str(error_of("options t\nlauncher x\n"), "TABLE:2: cannot read "
 	    "'launcher' with 2 word(s); expected 'options SET FLAG...', "
-	    "'launcher NAME SET', 'module NAME SET', 'python NAME...' or "
-	    "'entry PATH ENGINE'", "a line of the wrong shape");
+	    "'launcher NAME SET [SUBCOMMAND]', 'module NAME SET', 'python "
+	    "NAME...' or 'entry PATH ENGINE'", "a line of the wrong shape");
 	is_str(error_of("python python\n"), "TABLE: no 'launcher' or 'module' "
 	    "line; msprof-exec would intercept nothing", "no launcher");
 	unlink(path);

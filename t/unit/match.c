@@ -92,6 +92,18 @@ python(void)
 	    "torch.distributed.run", "--nnodes", "1"), &m);
 	is_str(m.operand, "torch.distributed.run", "operand is the module");
 	is_int(m.next, 4, "next is the first launcher argument");
+	/* with an entry "*.py" (launchers.conf's last): any python X.py */
+	is_int(match_launch("python=python3;entry=pretrain_gpt.py,*.py",
+	    "/usr/bin/python3", V("python3", "-u", "tools/preprocess_data.py"),
+	    &m), LAUNCH_PY_SCRIPT, "*.py: python3 tools/x.py is handed over");
+	is_int(m.next, 3, "... its script read");
+	is_int(match_launch("python=python3;entry=*.py", "/usr/bin/python3",
+	    V("python3", "-c", "x.py"), &m), LAUNCH_NONE,
+	    "*.py: python3 -c never");
+	is_int(match_launch("python=python3;entry=*.py", "/usr/bin/python3",
+	    V("python3", "run.sh"), &m), LAUNCH_NONE, "*.py: not a .sh");
+	is_int(match_launch("python=python3;entry=*.py", "/bin/sh",
+	    V("sh", "x.py"), &m), LAUNCH_NONE, "*.py: not another interpreter");
 }
 
 static void
@@ -120,6 +132,17 @@ entries(void)
 	is_int(table_find("entry=tasks/train*", "entry",
 	    "/repo/tasks/train/other.py"), -1, "a '/' item with '*': the "
 	    "rest stays in the last component");
+	is_int(table_find("entry=pretrain_gpt.py,*.py", "entry",
+	    "/repo/tools/train.py"), 1, "*.py: any script's name ending .py");
+	is_int(table_find("entry=pretrain_gpt.py,*.py", "entry",
+	    "pretrain_gpt.py"), 0, "... the first item that matches counts");
+	is_int(table_find("entry=*.py", "entry", "/repo/train.py/run"), -1,
+	    "*.py: in the last component only");
+	is_int(table_find("entry=*.py", "entry", ".py"), 0, "*.py: .py itself");
+	is_int(table_find("entry=*.py", "entry", "train.pyc"), -1,
+	    "*.py: the end of the name");
+	is_int(table_find("module=*x", "module", "a*x"), -1,
+	    "a module is compared whole: '*' first is a character there");
 	is_int(table_find(NULL, "entry", "x"), -1, "no table");
 	is_int(table_find("", "entry", "x"), -1, "empty table");
 	is_int(table_find("launcher=;entry=", "entry", ""), -1, "empty items");

@@ -73,7 +73,7 @@ load_text(const char *text)
 	if (write(fd, text, strlen(text)) < 0)
 		abort();
 	close(fd);
-	if (launchtab_load(&t, path, &why) == 0)
+	if (launchtab_load(&t, path, engine_names(), &why) == 0)
 		launchtab_free(&t);
 	unlink(path);
 	if (why != NULL && strncmp(why, path, strlen(path)) == 0) {
@@ -88,15 +88,17 @@ load_text(const char *text)
 static void
 table(void)
 {
-	is_str(tab.match, "launcher=torchrun,msrun;python=python,python3,"
-	    "python3.*;module=torch.distributed.run,torch.distributed.launch;"
+	is_str(tab.match, "launcher=torchrun,torch_npu_run,msrun,deepspeed,"
+	    "accelerate;python=python,python3,python3.*;module=torch.distributed"
+	    ".run,torch.distributed.launch,torch_npu.distributed.run,"
+	    "accelerate.commands.launch;"
 	    "entry=pretrain_gpt.py,posttrain_gpt.py,train_fsdp2.py,"
 	    "pretrain_sora.py,pretrain_vlm.py,pretrain_omni.py,"
 	    "posttrain_sora_dpo.py,posttrain_flux_dancegrpo.py,"
 	    "pretrain_transformers.py,pretrain_qwen3_5.py,"
 	    "mindspeed_mm/fsdp/train/trainer.py,"
 	    "mindspeed_mm/fsdp/tasks/cosyvoice3/train.py,"
-	    "mindspeed_mm/fsdp/tasks/funasr/trainer.py",
+	    "mindspeed_mm/fsdp/tasks/funasr/trainer.py,*.py",
 	    "config/launchers.conf serialises for the shim");
 	is_own(load_text("options t\nlauncher torchrun t\n"), NULL,
 	    "a minimal table loads");
@@ -105,14 +107,15 @@ table(void)
 	    "'options nosuch FLAG...'", "undeclared option set");
 	is_own(load_text("# c\n\nlaunchr torchrun t\n"),
 	    "FILE:3: cannot read 'launchr' with 3 word(s); expected 'options "
-	    "SET FLAG...', 'launcher NAME SET', 'module NAME SET', 'python "
-	    "NAME...' or 'entry PATH ENGINE'", "a misspelt keyword names the line");
+	    "SET FLAG...', 'launcher NAME SET [SUBCOMMAND]', 'module NAME SET', "
+	    "'python NAME...' or 'entry PATH ENGINE'",
+	    "a misspelt keyword names the line");
 	is_own(load_text("options t\nlauncher /usr/bin/torchrun t\n"),
 	    "FILE:2: '/usr/bin/torchrun' is not a program or module name; "
 	    "write it without ',', ';', '=' or '/'", "launcher names have no '/'");
 	is_own(load_text("options t\nlauncher torchrun t\nentry a.py llm\n"),
 	    "FILE:3: unknown engine 'llm'; accepted: llm-mcore, llm-fsdp2, "
-	    "mm-megatron, mm-yaml, mm-fsdp2", "unknown engine");
+	    "mm-megatron, mm-yaml, mm-fsdp2, torch, auto", "unknown engine");
 	is_own(load_text("options t\n"), "FILE: no 'launcher' or 'module' line; "
 	    "msprof-exec would intercept nothing", "a table with no launcher");
 }
@@ -211,9 +214,9 @@ rewrite(void)
 	    "torchrun pretrain_gpt.py --lr 1 --y " DEFAULTS,
 	    "existing: override replaces every profiling option and value");
 	is_own(rewritten(&p, "/b/torchrun", V("torchrun", "other.py")),
-	    "ERROR not a MindSpeed training entry: cannot read other.py (No "
-	    "such file or directory); force it with --framework llm or "
-	    "--framework mm", "not an entry: why, and how to force it");
+	    "ERROR not a training entry: cannot read other.py (No such file or "
+	    "directory); force it with --framework llm, mm or torch",
+	    "not an entry: why, and how to force it");
 	plan_free(&p);
 }
 
@@ -378,7 +381,7 @@ main(void)
 {
 	char *why = NULL;
 
-	if (launchtab_load(&tab, "config/launchers.conf", &why) == -1) {
+	if (launchtab_load(&tab, "config/launchers.conf", engine_names(), &why) == -1) {
 		printf("Bail out! %s\n", why);
 		return 1;
 	}

@@ -1282,7 +1282,7 @@ main(void)
 {
 	char *why = NULL;
 
-	if (launchtab_load(&tab, "config/launchers.conf", &why) == -1) {
+	if (launchtab_load(&tab, "config/launchers.conf", engine_names(), &why) == -1) {
 		printf("Bail out! %s\n", why);
 		return 1;
 	}

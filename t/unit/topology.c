@@ -136,6 +136,44 @@ direct_entry(void)
 	is_int(c.first_rank * 10 + c.world, 1, "python entry alone: rank 0 of 1");
 }
 
+static void
+other_launchers(void)
+{
+	char *ds[] = { "deepspeed", "--num_gpus", "4", "--master_port", "7000",
+	    "train.py", NULL };
+	char *ds_host[] = { "deepspeed", "--hostfile", "hosts", "train.py",
+	    NULL };
+	char *acc[] = { "accelerate", "launch", "--multi_gpu", "--num_processes",
+	    "16", "--num_machines", "2", "--machine_rank", "1",
+	    "--main_process_ip", "10.0.0.9", "train.py", NULL };
+	char *acc_bare[] = { "accelerate", "launch", "train.py", NULL };
+	char *loop[] = { "python3", "train.py", NULL };
+	char *envp[] = { "RANK_ID=3", "RANK_SIZE=8", NULL };
+	struct topology c;
+
+	read_it("deepspeed", ds, NULL, &c);
+	is_int(c.nlocal, 4, "deepspeed --num_gpus 4");
+	is_int(c.nnodes * 100 + c.node_rank * 10 + c.first_rank, 100,
+	    "deepspeed without a hostfile: one node, ranks from 0");
+	is_int(c.master_port, 7000, "deepspeed --master_port");
+	read_it("deepspeed", ds_host, NULL, &c);
+	is_int(c.nnodes, -1, "deepspeed with a hostfile: nodes unknown");
+	is_int(c.nlocal, -1, "... and, without --num_gpus, its devices");
+	read_it("accelerate", acc, NULL, &c);
+	is_int(c.nlocal, 8, "accelerate: 16 processes over 2 machines");
+	is_int(c.node_rank, 1, "accelerate --machine_rank");
+	is_int(c.first_rank, 8, "... holds ranks from 8");
+	is_str(c.master_addr, "10.0.0.9", "accelerate --main_process_ip");
+	is_int(c.master_port, 29500, "accelerate's default port");
+	read_it("accelerate", acc_bare, NULL, &c);
+	is_int(c.nlocal, -1, "accelerate without --num_processes: unknown");
+	read_it(NULL, loop, envp, &c);
+	is_int(c.first_rank * 10 + c.nlocal, 31,
+	    "a model-zoo loop: rank RANK_ID, one process");
+	is_int(c.world, 8, "... of RANK_SIZE");
+	is_str(c.node_rank_from, "RANK_ID", "... from RANK_ID");
+}
+
 int
 main(void)
 {
@@ -144,5 +182,6 @@ main(void)
 	torchrun_forms();
 	msrun_options();
 	direct_entry();
+	other_launchers();
 	return done_testing();
 }

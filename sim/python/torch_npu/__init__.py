@@ -14,12 +14,30 @@ from . import npu  # noqa: E402
 _sys.modules.setdefault("torch_npu.npu", npu)
 
 
+def _register_hccl(torch):
+    """torch_npu registers the "hccl" backend of torch.distributed; here it is gloo on
+    the CPU (the real torch only: the stand-in takes any backend)."""
+    try:
+        backend = torch.distributed.Backend
+        if "HCCL" in getattr(backend, "_plugins", {}):
+            return
+        from torch._C._distributed_c10d import ProcessGroupGloo
+        backend.register_backend("hccl", lambda store, rank, size, timeout:
+                                 ProcessGroupGloo(store, rank, size, timeout))
+    except Exception:
+        pass
+
+
 def _attach(torch):
     try:
         setattr(torch, "npu", npu)
         _sys.modules["torch.npu"] = npu
     except Exception:
         pass
+    _register_hccl(torch)
+    nip = _sys.modules.get("torch_npu.profiler._non_intrusive_profile")
+    if nip is not None:
+        nip._NonIntrusiveProfile.patch_optimizer(torch)
 
 
 class _AttachOnTorchImport:
@@ -53,3 +71,9 @@ else:
     _sys.meta_path.insert(0, _AttachOnTorchImport())
 
 from . import profiler  # noqa: E402,F401
+from .profiler import _non_intrusive_profile  # noqa: E402
+
+# PROF_CONFIG_PATH: torch_npu starts its non-intrusive profiling at import.
+_non_intrusive_profile._NonIntrusiveProfile.init()
+if "torch" in _sys.modules:
+    _non_intrusive_profile._NonIntrusiveProfile.patch_optimizer(_sys.modules["torch"])

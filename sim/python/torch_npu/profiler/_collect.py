@@ -7,6 +7,7 @@ simulated parser (_parse.py) reads them back, so offline analyse() works on them
 import datetime
 import json
 import os
+import sys
 import random
 import shutil
 import socket
@@ -24,11 +25,20 @@ _ENV_IN_METADATA = ("ASCEND_GLOBAL_LOG_LEVEL", "HCCL_RDMA_TC", "HCCL_RDMA_SL", "
 
 
 def rank_id():
-    """RANK env as torch_npu reads it (None when not distributed)."""
-    for name in ("RANK", "RANK_ID"):
-        value = os.environ.get(name)
-        if value is not None and value.strip().lstrip("-").isdigit():
-            return int(value)
+    """RANK env as torch_npu reads it, else the rank of an initialised
+    torch.distributed (None when not distributed)."""
+    value = os.environ.get("RANK")
+    if value is not None and value.strip().lstrip("-").isdigit():
+        return int(value)
+    torch = sys.modules.get("torch")
+    try:
+        if torch is not None and torch.distributed.is_available() and torch.distributed.is_initialized():
+            return int(torch.distributed.get_rank())
+    except Exception:
+        pass
+    value = os.environ.get("RANK_ID")
+    if value is not None and value.strip().lstrip("-").isdigit():
+        return int(value)
     return None
 
 

@@ -1,265 +1,151 @@
-"""torch_npu.profiler.dynamic_profile stand-in: init(path) / step().
+"""torch_npu.profiler.dynamic_profile stand-in: init(path) / step() / start(), as torch_npu
+master's dynamic_profile.py does them (the shared memory, the monitor and the path rule
+are in _dynamic_profiler.py).
 
-init() writes <path>/profiler_config.json from the template when it is absent and
-remembers its mtime.  Each step() checks the mtime (the real monitor process polls
-it), in whole seconds like torch_npu: a file whose mtime second differs from the
-last one seen AND is later than the second of init() (or of the last applied
-change) is re-read and applied.  A rewrite in the same second as init() is
-therefore ignored, as on a real machine.  The profiler starts when
-cur_step == start_step, or at once when start_step == -1; a start_step already in
-the past gives 'Dynamic Profiler config is not effective...'.  It then runs for
-warmup + active steps and stops."""
+init(path) checks the path, writes this process's log in <path>/log, and sets up the
+shared memory (the first worker also writes profiler_config.json from the template when
+there is none, and starts the monitor).  Each step() counts one step (the first is 1) and
+takes a config the monitor passed on that is newer than this process's start: the
+profiler starts when cur_step == start_step (or at once for -1), runs warmup + active
+steps with ProfilerStep ids from cur_step, and stops; a start_step already past gives
+'Dynamic Profiler config is not effective. ...' once.
 
-import copy
-import datetime
+MSPROF_SIM_DP_HOLD=S (a test knob, not torch_npu's): the first step() waits up to S seconds
+for a config to arrive, as a training whose setup takes that long would give it time."""
+
+import atexit
 import json
 import os
-import re
-import socket
 import time
 
 from ._log import print_info_msg, print_warn_msg, print_error_msg
+from ._dynamic_profiler import ConfigContext, Logger, Monitor, check_input_directory_path, report_invalid
 from .experimental_config import _ExperimentalConfig, AIC_BY_NAME, LEVEL_BY_NAME, AiCMetrics, ProfilerLevel
 from .profiler import profile, tensorboard_trace_handler, ProfilerActivity
 from .scheduler import Schedule
 
 __all__ = ["init", "step", "start"]
 
-CONFIG_NAME = "profiler_config.json"
-TEMPLATE = {
-    "activities": ["CPU", "NPU"],
-    "prof_dir": "./",
-    "analyse": False,
-    "async_mode": False,
-    "record_shapes": False,
-    "profile_memory": False,
-    "with_stack": False,
-    "with_flops": False,
-    "with_modules": False,
-    "active": 1,
-    "warmup": 0,
-    "start_step": 0,
-    "is_rank": False,
-    "rank_list": [],
-    "experimental_config": {
-        "profiler_level": "Level0",
-        "aic_metrics": "AiCoreNone",
-        "l2_cache": False,
-        "op_attr": False,
-        "gc_detect_threshold": None,
-        "data_simplification": True,
-        "record_op_args": False,
-        "export_type": ["text"],
-        "msprof_tx": False,
-        "mstx": False,
-        "host_sys": [],
-        "mstx_domain_include": [],
-        "mstx_domain_exclude": [],
-        "sys_io": False,
-        "sys_interconnection": False,
-    },
-    "metadata": {},
-}
-_PATH_OK = re.compile(r"^[A-Za-z0-9_./~-]+$")
+
+def _activities(data):
+    out = [getattr(ProfilerActivity, a.upper()) for a in data.get("activities") or []
+           if isinstance(a, str) and a.upper() in ("CPU", "NPU")]
+    return out or [ProfilerActivity.CPU, ProfilerActivity.NPU]
 
 
-def _rank():
-    for name in ("RANK", "RANK_ID"):
-        v = os.environ.get(name)
-        if v is not None and v.strip().isdigit():
-            return int(v)
-    return 0
-
-
-class _Config:
-    def __init__(self, data):
-        d = copy.deepcopy(TEMPLATE)
-        for k, v in data.items():
-            if k == "experimental_config" and isinstance(v, dict):
-                d["experimental_config"].update(v)
-            else:
-                d[k] = v
-        self.d = d
-
-    def active(self):
-        v = self.d.get("active", 1)
-        return v if isinstance(v, int) and v > 0 else 1
-
-    def warmup(self):
-        v = self.d.get("warmup", 0)
-        return v if isinstance(v, int) and v >= 0 else 0
-
-    def start_step(self):
-        v = self.d.get("start_step", 0)
-        return v if isinstance(v, int) else 0
-
-    def enabled_on_this_rank(self):
-        if not self.d.get("is_rank"):
-            return True
-        return _rank() in [r for r in self.d.get("rank_list", []) if isinstance(r, int)]
-
-    def activities(self):
-        out = []
-        for a in self.d.get("activities", []):
-            if a == "CPU":
-                out.append(ProfilerActivity.CPU)
-            elif a == "NPU":
-                out.append(ProfilerActivity.NPU)
-        return out or [ProfilerActivity.CPU, ProfilerActivity.NPU]
-
-    def analyse(self):
-        if self.d.get("is_rank"):
-            return False
-        return bool(self.d.get("analyse", False))
-
-    def experimental_config(self):
-        e = self.d["experimental_config"]
-        return _ExperimentalConfig(
-            profiler_level=LEVEL_BY_NAME.get(e.get("profiler_level"), ProfilerLevel.Level0),
-            aic_metrics=AIC_BY_NAME.get(e.get("aic_metrics"), AiCMetrics.AiCoreNone),
-            l2_cache=bool(e.get("l2_cache")), op_attr=bool(e.get("op_attr")),
-            gc_detect_threshold=e.get("gc_detect_threshold"),
-            data_simplification=bool(e.get("data_simplification", True)),
-            record_op_args=bool(e.get("record_op_args")), export_type=e.get("export_type") or ["text"],
-            msprof_tx=bool(e.get("msprof_tx")), mstx=bool(e.get("mstx")), host_sys=e.get("host_sys") or [],
-            sys_io=bool(e.get("sys_io")), sys_interconnection=bool(e.get("sys_interconnection")))
+def _experimental_config(data):
+    e = data.get("experimental_config")
+    if not isinstance(e, dict):
+        return None
+    export = e.get("export_type") or ["text"]
+    return _ExperimentalConfig(
+        profiler_level=LEVEL_BY_NAME.get(e.get("profiler_level"), ProfilerLevel.Level0),
+        aic_metrics=AIC_BY_NAME.get(e.get("aic_metrics"), AiCMetrics.AiCoreNone),
+        l2_cache=bool(e.get("l2_cache")), op_attr=bool(e.get("op_attr")),
+        gc_detect_threshold=e.get("gc_detect_threshold"),
+        data_simplification=bool(e.get("data_simplification", True)),
+        record_op_args=bool(e.get("record_op_args")),
+        export_type=export if isinstance(export, list) else [export],
+        msprof_tx=bool(e.get("msprof_tx")), mstx=bool(e.get("mstx")), host_sys=e.get("host_sys") or [],
+        sys_io=bool(e.get("sys_io")), sys_interconnection=bool(e.get("sys_interconnection")))
 
 
 class _DynamicProfile:
+    RECORD_TIME_STEP = 10
+
     def __init__(self):
-        self.path = None
-        self.config_path = None
-        self.file_t = None       # last mtime second seen
-        self.cur_time = None     # second of init() / of the last applied change
-        self.pending = None
         self.prof = None
+        self.cfg_ctx = None
         self.step_num = 0
         self.cur_step = 0
-        self.inited = False
-        self.log_path = None
-
-    def log(self, msg):
-        if not self.log_path:
-            return
-        try:
-            with open(self.log_path, "a") as f:
-                f.write("%s [INFO] %s\n" % (datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"), msg))
-        except OSError:
-            pass
+        self.monitor = None
+        self.logger = None
+        self.repeat_init = False
+        self._step_record_time = None
 
     def init(self, path):
-        if self.inited:
+        if self.repeat_init:
             print_warn_msg("Init dynamic profiling repeatedly")
             return
-        self.path = path
-        self.config_path = os.path.join(path, CONFIG_NAME)
-        os.makedirs(os.path.join(path, "log"), exist_ok=True)
-        self.log_path = os.path.join(path, "log", "dp_%s_%d_rank_%d.log" % (socket.gethostname(), os.getpid(), _rank()))
-        if not os.path.exists(self.config_path):
-            tmp = "%s.%d.tmp" % (self.config_path, os.getpid())
-            with open(tmp, "w") as f:
-                json.dump(TEMPLATE, f, indent=4)
-                f.write("\n")
-            try:
-                os.link(tmp, self.config_path)    # first rank wins, no torn file
-                self.log("Create profiler_config.json default.")
-            except OSError:
-                pass
-            os.unlink(tmp)
-        self.cur_time = int(time.time())
-        self.file_t = self._mtime()
-        self.inited = True
-        self.log("Dynamic profiler init, config path: %s" % self.config_path)
+        self.logger = Logger(path)
+        self.monitor = Monitor(path, self.logger)
+        self.repeat_init = True
+        atexit.register(self._clean_resource)
 
-    def _mtime(self):
-        try:
-            return int(os.path.getmtime(self.config_path))
-        except OSError:
-            return None
+    def _clean_resource(self):
+        if self.prof is not None:
+            self.prof.stop()
+            self.prof = None
+            print_warn_msg("Profiler stop when process exit, check cfg json active whether over all step!")
+        self.monitor.clean()
 
-    def _poll(self):
-        m = self._mtime()
-        if m is None or m == self.file_t:
-            return
-        self.file_t = m
-        if m <= self.cur_time:
-            return
-        self.cur_time = m
+    def _hold(self):
         try:
-            with open(self.config_path) as f:
-                data = json.load(f)
-            if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
-        except (OSError, ValueError) as err:
-            print_error_msg(f"Dynamic profiler read config failed, config path: {self.config_path}, error: {err}")
-            return
-        cfg = _Config(data)
-        if cfg.enabled_on_this_rank():
-            self.pending = cfg
+            limit = float(os.environ.get("MSPROF_SIM_DP_HOLD", "0"))
+        except ValueError:
+            limit = 0
+        end = time.monotonic() + limit
+        while time.monotonic() < end and not self.monitor.pending():
+            time.sleep(0.05)
 
     def step(self):
-        if not self.inited:
+        if not self.repeat_init:
             return
         self.cur_step += 1
+        if self.cur_step == 1:
+            self._hold()
+        cfg = self.monitor.read()
+        if cfg is not None:
+            self.cfg_ctx = cfg
+        if self.cur_step == self.RECORD_TIME_STEP:
+            self._step_record_time = time.time()
+        elif self.cur_step == self.RECORD_TIME_STEP + 1 and self._step_record_time is not None:
+            self.monitor.modify_step_time(min(50, max(1, int(time.time() - self._step_record_time))))
         if self.prof is not None:
             self.prof.step()
             self.step_num -= 1
             if self.step_num == 0:
                 self.prof.stop()
                 self.prof = None
-                self.log("Stop Dynamic Profiler at %d step." % self.cur_step)
+                self.logger.log("INFO", "Stop Dynamic Profiler at %d step." % self.cur_step)
                 print_info_msg("Stop Dynamic Profiler at %d step." % self.cur_step)
-            return
-        self._poll()
-        cfg = self.pending
-        if cfg is None:
-            return
-        start = cfg.start_step()
-        if start == -1 or start == self.cur_step:
-            self.pending = None
-            self._enable(cfg)
-        elif start < self.cur_step:
-            self.pending = None
-            print_warn_msg("Dynamic Profiler config is not effective. The start_step=%d, current_step=%d"
-                           % (start, self.cur_step))
+        elif self.cfg_ctx is not None:
+            ctx = self.cfg_ctx
+            if self.cur_step > ctx.start_step() and not ctx.start():
+                print_warn_msg("Dynamic Profiler config is not effective. The start_step=%d, current_step=%d"
+                               % (ctx.start_step(), self.cur_step))
+                self.cfg_ctx = None
+            elif self.cur_step == ctx.start_step() or ctx.start():
+                self.step_num = ctx.active() + ctx.warmup()
+                self.enable_prof(ctx)
+                self.cfg_ctx = None
 
-    def _enable(self, cfg):
-        d = cfg.d
+    def enable_prof(self, ctx):
+        d = ctx.d
         self.prof = profile(
-            activities=cfg.activities(),
-            schedule=Schedule(wait=0, warmup=cfg.warmup(), active=cfg.active(), repeat=1, skip_first=0),
-            on_trace_ready=tensorboard_trace_handler(d.get("prof_dir") or "./", analyse_flag=cfg.analyse()),
+            activities=_activities(d),
+            schedule=Schedule(wait=0, warmup=ctx.warmup(), active=ctx.active(), repeat=1, skip_first=0),
+            on_trace_ready=tensorboard_trace_handler(d.get("prof_dir") or "./", analyse_flag=ctx.analyse(),
+                                                     async_mode=ctx.async_mode()),
             record_shapes=bool(d.get("record_shapes")), profile_memory=bool(d.get("profile_memory")),
             with_stack=bool(d.get("with_stack")), with_flops=bool(d.get("with_flops")),
-            with_modules=bool(d.get("with_modules")), experimental_config=cfg.experimental_config())
+            with_modules=bool(d.get("with_modules")), experimental_config=_experimental_config(d))
+        self.prof._set_step_num_offset_for_dynamic_prof(self.cur_step)
         self.prof.start()
         for k, v in (d.get("metadata") or {}).items():
             self.prof.add_metadata_json(str(k), json.dumps(v))
-        self.step_num = cfg.active() + cfg.warmup()
-        self.log("Start Dynamic Profiler at %d step." % self.cur_step)
+        self.logger.log("INFO", "Start Dynamic Profiler at %d step." % self.cur_step)
         print_info_msg("Start Dynamic Profiler at %d step." % self.cur_step)
 
 
 _DP = _DynamicProfile()
 
 
-def _valid_dir(path):
-    if not isinstance(path, str) or not path or len(path) > 4096 or not _PATH_OK.match(path):
-        return False
-    if os.path.islink(path):
-        return False
-    if os.path.exists(path):
-        return os.path.isdir(path) and os.access(path, os.R_OK | os.W_OK | os.X_OK)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError:
-        return False
-    return True
-
-
 def init(path):
-    if not _valid_dir(path):
-        print_error_msg(f"The path '{path}' is invalid, and profiler will not be enabled.")
+    try:
+        check_input_directory_path(path)
+    except RuntimeError:
+        report_invalid(path)
         return
     _DP.init(os.path.abspath(path))
 
@@ -272,11 +158,16 @@ def start(config_path=None):
     if _DP.prof is not None:
         print_error_msg("Profiler already started. Cannot call start interface while the profiler is active. ")
         return
-    path = config_path or _DP.config_path
+    path = config_path or (_DP.monitor.config_path if _DP.monitor else None)
     try:
         with open(path) as f:
             data = json.load(f)
     except (OSError, ValueError, TypeError):
         print_error_msg(f"Failed to read config from : {path}. Please check the config file. ")
         return
-    _DP._enable(_Config(data))
+    ctx = ConfigContext(data, _DP.logger) if _DP.logger else None
+    if ctx is None:
+        return
+    _DP.step_num = ctx.active() + ctx.warmup()
+    _DP.enable_prof(ctx)
+

@@ -83,6 +83,7 @@ class profile:
         self._started = False
         self._stopped = False
         self.step_num = 0
+        self._step_num_offset = 0
         self.current_action = ProfilerAction.NONE
         self._step_begin = None
         self._actions = self._action_map()
@@ -163,9 +164,13 @@ class profile:
             "experimental_config": self.experimental_config.to_dict(),
         }
 
+    def _set_step_num_offset_for_dynamic_prof(self, step):
+        """Dynamic profiling names the steps from the training's own count."""
+        self._step_num_offset = step
+
     def _close_step(self, now):
         if self._recording and self.schedule is not None and self._trace is not None:
-            self._trace.steps.append((self.step_num, self._step_begin, now))
+            self._trace.steps.append((self.step_num + self._step_num_offset, self._step_begin, now))
 
     def _transit(self, prev, cur):
         for action in self._actions.get((prev, cur), ()):

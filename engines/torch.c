@@ -1,0 +1,251 @@
+/*
+ * Any other training on torch_npu (torchrun, torch_npu_run, deepspeed,
+ * accelerate launch, msrun, python -m torch.distributed.run|launch, a
+ * python train.py a script starts once per rank): torch_npu's
+ * non-intrusive mode.  The launch's environment gets PROF_CONFIG_PATH, a
+ * directory of the session holding profiler_config.json; its command line
+ * is not changed.  torch_npu reads the variable at import and counts a
+ * step at each step() of the last optimizer made, so a window S:E starts
+ * after the S-th step() and collects E - S steps: step 0 cannot be
+ * collected.  It acts on a config only when the file was modified after
+ * the process started: msprof-exec arms it once the workers have started
+ * (launcher/arm.c); with --mode dynamic, msprof-exec trigger does.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shim/contract.h"
+#include "common/jsonfile.h"
+#include "dynamic.h"
+#include "rewrite.h"
+#include "torch.h"
+
+int
+torch_path_check(const char *path, const char **bad)
+{
+	const unsigned char *s = (const unsigned char *)path, *part = s;
+	size_t n;
+
+	*bad = path;
+	if (strlen(path) > 4096 || *path == '\0')
+		return -1;
+	for (; *s != '\0'; s += n) {
+		n = 1;
+		if (*s == '/')
+			part = s + 1;
+		else if (s - part >= 255)
+			break;
+		if (strchr("_./~- \t\n\r\f\v", *s) != NULL ||
+		    (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+		    (*s >= 'A' && *s <= 'Z'))
+			continue;
+		/* U+4E00 .. U+9FA5: E4 B8 80 .. E9 BE A5 */
+		if ((n = utf8_seq(s)) != 3 ||
+		    memcmp(s, "\xe4\xb8\x80", 3) < 0 ||
+		    memcmp(s, "\xe9\xbe\xa5", 3) > 0)
+			break;
+	}
+	*bad = (const char *)s;
+	return *s == '\0' ? 0 : -1;
+}
+
+int
+torch_config_write(const char *dir, const struct plan *p, int one,
+    time_t mtime, char **why)
+{
+	struct dynamic_window w = { 0 };
+	static const int rank0[] = { 0 };
+	int start, end, zero = p->nranks == 0;
+
+	plan_steps(p, ENGINE_TORCH, &start, &end);
+	for (size_t i = 0; i < p->nranks; i++)
+		zero |= p->ranks[i] == 0;
+	/* start_step 0 never fires: msprof-exec trigger sets it */
+	w.start = strcmp(p->mode, "dynamic") == 0 ? 0 : start;
+	w.active = end - start;
+	w.is_rank = !p->ranks_all && !(one && zero);
+	w.ranks = p->nranks > 0 ? p->ranks : rank0;
+	w.nranks = p->nranks > 0 ? p->nranks : 1;
+	w.mtime = mtime;
+	return dynamic_write(dir, p, plan_output(p, ENGINE_TORCH), &w, why);
+}
+
+/* The launch's own PROF_CONFIG_PATH, or NULL (empty is none to torch_npu). */
+static const char *
+own_config(char *const envp[])
+{
+	size_t n = strlen(TORCH_ENV);
+
+	for (; envp != NULL && *envp != NULL; envp++)
+		if (strncmp(*envp, TORCH_ENV "=", n + 1) == 0 &&
+		    (*envp)[n + 1] != '\0')
+			return *envp + n + 1;
+	return NULL;
+}
+
+static void
+existing(const struct launch *l, char *const argv[], char *const envp[],
+    struct strv *out)
+{
+	const char *own = own_config(envp);
+
+	if (own != NULL)
+		strv_pushf(out, "%s=%s", TORCH_ENV, own);
+}
+
+/* The prof_dir of the launch's own profiler_config.json ("./" by default). */
+static char *
+own_save_path(const struct launch *l, char *const argv[], char *const envp[])
+{
+	const char *own = own_config(envp);
+	char *path, *why = NULL, *save = NULL;
+	const cJSON *v;
+	cJSON *j;
+
+	if (own == NULL)
+		return NULL;
+	path = xasprintf("%s/%s", own, DYNAMIC_CONFIG);
+	if ((j = json_read(path, &why)) != NULL &&
+	    cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(j, "prof_dir")))
+		save = xstrdup(v->valuestring);
+	cJSON_Delete(j);
+	free(why);
+	free(path);
+	return save != NULL ? save : xstrdup("./");
+}
+
+/*
+ * Is the launch one process without a rank: a script started directly
+ * with none of the variables a rank is told by (torchrun's, or RANK_ID of
+ * the per-rank loops of Ascend's model zoo)?
+ */
+static int
+one_process(const struct rewrite_ctx *c)
+{
+	static const char *const vars[] = { "RANK=", "RANK_ID=", "WORLD_SIZE=",
+	    "RANK_SIZE=", "LOCAL_RANK=", NULL };
+
+	if (!c->launch->direct)
+		return 0;
+	for (char *const *e = c->envp; e != NULL && *e != NULL; e++)
+		for (int i = 0; vars[i] != NULL; i++)
+			if (strncmp(*e, vars[i], strlen(vars[i])) == 0)
+				return 0;
+	return 1;
+}
+
+/* PATH made absolute, as a process in the current directory reads it. */
+static char *
+absolute(const char *path)
+{
+	char cwd[PATH_MAX], *real = realpath(path, NULL);
+
+	if (real != NULL || path[0] == '/')
+		return real != NULL ? real : xstrdup(path);
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
+}
+
+/*
+ * torch_npu refuses PROF_CONFIG_PATH (DIR) or the save path it resolves
+ * with a character outside its rule, and then profiles nothing: refuse
+ * the launch instead, before its training starts, with the fix.
+ */
+static int
+check_paths(struct rewrite_ctx *c, const char *dir)
+{
+	char *save = absolute(c->out->save_path), *why = NULL;
+	const char *bad;
+	int n;
+
+	if (c->session != NULL && torch_path_check(dir, &bad) == -1) {
+		n = (int)utf8_seq((const unsigned char *)bad);
+		why = xasprintf(_("%s: torch_npu takes in PROF_CONFIG_PATH only "
+		    "letters, digits, white space, Chinese characters and "
+		    "_ . / ~ - (it says \"The path ... is invalid, and profiler "
+		    "will not be enabled\"), and this one has '%.*s' or is too "
+		    "long; choose an output directory without it with -o"),
+		    dir, n > 0 ? n : 1, bad);
+	} else if (torch_path_check(save, &bad) == -1) {
+		n = (int)utf8_seq((const unsigned char *)bad);
+		why = xasprintf(_("%s: torch_npu takes in a save path only "
+		    "letters, digits, white space, Chinese characters and "
+		    "_ . / ~ -, and this one has '%.*s' or is too long; choose "
+		    "an output directory without it with -o"), save,
+		    n > 0 ? n : 1, bad);
+	}
+	free(save);
+	return why == NULL ? 0 : rewrite_fail(c, why);
+}
+
+/*
+ * The config the workers are started with: in the session, written once
+ * (the first launch of a per-rank loop), and armed by msprof-exec later.
+ */
+static int
+prepare(struct rewrite_ctx *c, const char *dir)
+{
+	char *path = xasprintf("%s/%s", dir, DYNAMIC_CONFIG);
+	int rc = 0;
+
+	if (mkdirs(dir, 0755) == -1) {
+		rc = rewrite_fail(c, xasprintf(_("cannot create %s: %s"), dir,
+		    i18n_strerror(errno)));
+	} else if (access(path, F_OK) == -1)
+		rc = torch_config_write(dir, c->plan, one_process(c), 0, c->why);
+	free(path);
+	return rc;
+}
+
+static int
+rewrite(struct rewrite_ctx *c)
+{
+	char *dir = xasprintf("%s/%s", c->session != NULL ? c->session :
+	    "SESSION", SESSION_PROF_CONFIG);
+
+	c->out->prof_config = dir;
+	if (check_paths(c, dir) == -1)
+		return -1;
+	rewrite_copy_argv(c);
+	strv_pushf(&c->out->env, "%s=%s", TORCH_ENV, dir);
+	return c->session != NULL ? prepare(c, dir) : 0;
+}
+
+/* What torch_npu's non-intrusive mode has no place for. */
+static void
+notes(const struct plan *p, struct strv *out)
+{
+	if (p->train_iters > 0)
+		strv_pushf(out, _("torch_npu cannot change how many steps a "
+		    "training runs: --train-iters %d is not applied"),
+		    p->train_iters);
+}
+
+/*
+ * The default window: steps 10 and 11 (0-based, after the 10th step()).
+ * Step 0 is never possible, and the first steps compile operators and
+ * grow the memory pools; torch_npu's monitor polls the config every 2 s,
+ * and msprof-exec arms it only once the workers have started: ten steps
+ * of setup and training leave it time to arrive.
+ */
+const struct engine_ops torch_engine = {
+	.name = "torch",
+	.framework = "torch",
+	.label = N_("torch_npu (PROF_CONFIG_PATH)"),
+	.step_start = 10, .step_end = 12,
+	.output = "./profiling_output",
+	.base = STEPS_FROM_0,
+	.limits = N_("step 0 cannot be collected; torch_npu counts the "
+	    "step() calls of the last optimizer made (one that does not go "
+	    "through torch.optim.Optimizer.step is not counted); a launch "
+	    "whose environment sets PROF_CONFIG_PATH profiles itself "
+	    "(--existing)"),
+	.existing = existing,
+	.own_save_path = own_save_path,
+	.rewrite = rewrite,
+	.notes = notes,
+};

@@ -1,0 +1,232 @@
+/* Arming torch_npu's PROF_CONFIG_PATH config while the job runs (arm.h). */
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "shim/contract.h"
+#include "common/journal.h"
+#include "arm.h"
+
+#define LOOK_EVERY	0.1	/* s between looks at log/ */
+#define QUIET		1.0	/* s without a new process before arming */
+#define AT_MOST		5.0	/* s a process waits at most to be armed */
+#define AHEAD		5	/* s the config's time is set ahead */
+
+struct arm_proc {
+	long	 pid;
+	int	 rank;		/* from its log's name; -1: none */
+	double	 seen;		/* when its log was found, monotonic s */
+	int	 covered;	/* an arming came after it started */
+	int	 sub;		/* a subprocess of a torch_npu process of
+				   its rank (a DataLoader worker) */
+};
+
+static double
+now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+void
+arm_init(struct arm *a, const char *session, const struct plan *p)
+{
+	memset(a, 0, sizeof(*a));
+	if (strcmp(p->framework, "llm") == 0 || strcmp(p->framework, "mm") == 0 ||
+	    strcmp(p->mode, "dynamic") == 0)
+		return;		/* no torch launch, or msprof-exec trigger arms */
+	a->session = xstrdup(session);
+	a->dir = xasprintf("%s/%s", session, SESSION_PROF_CONFIG);
+	a->logdir = xasprintf("%s/log", a->dir);
+	a->plan = p;
+}
+
+/* "dp_HOST_PID_rank_RANK.log" (torch_npu's init_logger): 0, or -1. */
+static int
+log_name(const char *name, long *pid, int *rank)
+{
+	const char *r, *p;
+	char *end;
+
+	if (strncmp(name, "dp_", 3) != 0 || strlen(name) < 4 ||
+	    strcmp(name + strlen(name) - 4, ".log") != 0 ||
+	    (r = strstr(name, "_rank_")) == NULL)
+		return -1;
+	for (const char *q = r; (q = strstr(q + 1, "_rank_")) != NULL; )
+		r = q;				/* the last, after the host */
+	*rank = (int)strtol(r + 6, &end, 10);
+	if (strcmp(end, ".log") != 0)
+		return -1;
+	for (p = r; p > name && p[-1] != '_'; p--)
+		;
+	*pid = strtol(p, &end, 10);
+	return end == r && *pid > 0 ? 0 : -1;
+}
+
+static struct arm_proc *
+find(struct arm *a, long pid)
+{
+	for (size_t i = 0; i < a->nprocs; i++)
+		if (a->procs[i].pid == pid)
+			return &a->procs[i];
+	return NULL;
+}
+
+/* The parent of PID, from /proc/PID/stat; -1 when it is gone. */
+static long
+parent_of(long pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	long ppid = -1;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	if (fgets(buf, sizeof(buf), f) != NULL &&
+	    (p = strrchr(buf, ')')) != NULL)
+		sscanf(p + 1, " %*c %ld", &ppid);
+	fclose(f);
+	return ppid;
+}
+
+static int
+alive(long pid)
+{
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+/* A new process: is it a subprocess of one of its rank? */
+static void
+add(struct arm *a, long pid, int rank, double t)
+{
+	struct arm_proc *parent = find(a, parent_of(pid)), *n;
+
+	a->procs = xreallocarray(a->procs, a->nprocs + 1, sizeof(*a->procs));
+	n = &a->procs[a->nprocs++];
+	*n = (struct arm_proc){ pid, rank, t, 0, 0 };
+	n->sub = parent != NULL && rank >= 0 && parent->rank == rank;
+	if (!n->sub) {
+		a->last_new = t;
+		a->done.processes++;
+	}
+}
+
+/* Read log/ for processes not seen yet, when it changed. */
+static void
+look(struct arm *a, double t)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	long pid;
+	int rank;
+
+	if (stat(a->logdir, &st) == -1 ||
+	    (st.st_mtim.tv_sec == a->log_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == a->log_mtime.tv_nsec))
+		return;
+	if ((d = opendir(a->logdir)) == NULL)
+		return;
+	a->log_mtime = st.st_mtim;
+	while ((e = readdir(d)) != NULL)
+		if (log_name(e->d_name, &pid, &rank) == 0 && find(a, pid) == NULL)
+			add(a, pid, rank, t);
+	closedir(d);
+}
+
+/*
+ * Is the job one process with no rank (python train.py on one NPU),
+ * which "rank 0" means: no launch recorded of more than one process, no
+ * torch_npu process given a rank, and one of them running?
+ */
+static int
+one_process(const struct arm *a)
+{
+	struct journal j;
+	int n = 0, many = 0;
+
+	for (size_t i = 0; i < a->nprocs; i++)
+		if (!a->procs[i].sub && (a->procs[i].rank >= 0 ||
+		    (alive(a->procs[i].pid) && ++n > 1)))
+			return 0;
+	journal_read(a->session, &j);
+	for (size_t i = 0; i < j.n; i++)
+		many |= j.recs[i].prof_config != NULL &&
+		    j.recs[i].place.world_size != 1;
+	journal_free(&j);
+	return !many;
+}
+
+/* Write the config, dated ahead: every process started by now takes it. */
+static void
+arm(struct arm *a)
+{
+	time_t mtime = time(NULL) + AHEAD;
+	char *why = NULL;
+
+	if (torch_config_write(a->dir, a->plan, one_process(a), mtime,
+	    &why) == -1) {
+		a->done.error = why;	/* said in the report; not again */
+		return;
+	}
+	for (size_t i = 0; i < a->nprocs; i++)
+		a->procs[i].covered = 1;
+	a->done.armings++;
+	a->done.mtime = mtime;
+}
+
+void
+arm_tick(void *arg)
+{
+	struct arm *a = arg;
+	double t = now(), oldest = t;
+	int waiting = 0;
+
+	if (a->dir == NULL || a->done.error != NULL || t < a->next)
+		return;
+	a->next = t + LOOK_EVERY;
+	look(a, t);
+	for (size_t i = 0; i < a->nprocs; i++) {
+		struct arm_proc *p = &a->procs[i];
+
+		if (p->covered || p->sub || !alive(p->pid))
+			continue;
+		waiting = 1;
+		if (p->seen < oldest)
+			oldest = p->seen;
+	}
+	if (waiting && (t - a->last_new >= QUIET || t - oldest >= AT_MOST))
+		arm(a);
+}
+
+const struct torch_arming *
+arm_finish(struct arm *a)
+{
+	if (a->dir == NULL)
+		return NULL;
+	look(a, now());
+	a->done.unarmed = 0;
+	for (size_t i = 0; i < a->nprocs; i++)
+		a->done.unarmed += !a->procs[i].covered && !a->procs[i].sub;
+	return &a->done;
+}
+
+void
+arm_free(struct arm *a)
+{
+	free(a->done.error);
+	free(a->session);
+	free(a->dir);
+	free(a->logdir);
+	free(a->procs);
+}

@@ -1,0 +1,37 @@
+/*
+ * The torch engine's part of the report: what msprof-exec did to arm
+ * torch_npu's PROF_CONFIG_PATH config, and what torch_npu's own logs in
+ * that directory say of each process (log/dp_HOST_PID_rank_RANK.log:
+ * "Start Dynamic Profiler at N step.", "Stop Dynamic Profiler at M
+ * step.", "Rank R not in valid rank_list").
+ */
+#ifndef MSPROF_TORCHNPU_H
+#define MSPROF_TORCHNPU_H
+
+#include "common/journal.h"
+#include "engines/torch.h"
+
+struct torchnpu_proc {
+	long	 pid;
+	int	 rank;		/* RANK when it started; -1: none */
+	int	 start, stop;	/* collected steps start to stop - 1; -1 */
+	int	 not_listed;	/* not a rank of rank_list */
+};
+
+struct torchnpu {
+	const char	*dir;		/* PROF_CONFIG_PATH; NULL: none */
+	int		 dynamic;	/* armed by msprof-exec trigger */
+	/* What msprof-exec did to arm it; NULL: not known here. */
+	const struct torch_arming *arming;
+	struct torchnpu_proc *procs;
+	size_t		 nprocs;
+};
+
+/* Read the torch launches of J and their directory into T. */
+void	torchnpu_read(const struct journal *j, const struct torch_arming *,
+	    struct torchnpu *t);
+/* Why T's launches collected nothing, as far as it shows, into OUT. */
+void	torchnpu_causes(const struct torchnpu *t, struct strv *out);
+void	torchnpu_free(struct torchnpu *t);
+
+#endif

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The torch engine end to end with Debian's real torch: its torchrun starts
+# two workers whose real torch.optim optimizer (torch 1.13: the
+# Optimizer._hook_for_profile torch_npu patches) counts the steps of the
+# simulated torch_npu; exactly the window and the ranks asked are
+# collected, and only the last optimizer made counts.
+. "$(dirname "$0")/lib.sh"
+
+TORCHRUN=/usr/bin/torchrun
+if [ ! -x "$TORCHRUN" ] || ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+	skip_all "Debian's torch and torchrun (python3-torch) are not installed"
+fi
+sim_env
+export MSPROF_SIM_TORCH=real PYTHONPATH=$TOP/sim/python
+# The training's setup lasts until the config has come (at most a minute).
+export MSPROF_SIM_DP_HOLD=60
+cp "$TOP/sim/torch-examples/train.py" .
+# torch 1.13's torchrun needs --redirects 1 --tee 1 under Python 3.11.
+# run STEPS OPTION...
+run() {
+	local steps=$1
+	shift
+	msprof -y "$@" "$TORCHRUN" --nproc_per_node 2 --master_port "$MASTER_PORT" \
+	    --redirects 1 --tee 1 train.py --steps "$steps"
+}
+# The Step ids of the rank directory of RANK under profiling_output.
+steps_of() {
+	local d
+	d=$(dirname "$(ls profiling_output/*_ascend_pt/profiler_info_$1.json)")
+	cut -d, -f2 "$d"/ASCEND_PROFILER_OUTPUT/step_trace_time.csv | tail -n +2 |
+	    tr '\n' ' ' | sed 's/ $//'
+}
+
+run 8 --steps 3:5 --ranks 1
+is "$rc" 0 "real torchrun, --steps 3:5 --ranks 1: exit 0"
+is "$(ranks_in profiling_output)" 1 "only rank 1 collected"
+is "$(steps_of 1)" "3 4" "steps 3 and 4 (after the 3rd and 4th step())"
+like "$out" "rank 1 \(pid [0-9]+\): collected steps 3 to 5, excluding 5" \
+    "the report says what torch_npu collected, by its log"
+like "$(cat profiling_output/msprof-exec_*/prof_config/log/dp_*_rank_0.log)" \
+    "Rank 0 not in valid rank_list" "rank 0 was filtered by torch_npu (rank_list)"
+like "$(journal)" '"engine":"torch"' "the torch engine"
+unlike "$out$err" "possible cause" "nothing is missing"
+
+rm -rf profiling_output
+run 14 --ranks 0,1
+is "$rc" 0 "the default window, ranks 0 and 1: exit 0"
+is "$(ranks_in profiling_output)" "0 1" "both ranks collected"
+is "$(steps_of 0):$(steps_of 1)" "10 11:10 11" "steps 10 and 11 by default"
+
+# Two optimizers: the one made last counts the steps, the other's step()
+# does not.  With the first counted too, the window would start one
+# iteration earlier.
+cat > two.py <<'EOF'
+import torch, torch_npu
+a = torch.nn.Linear(4, 1)
+b = torch.nn.Linear(4, 1)
+first = torch.optim.SGD(a.parameters(), lr=0.1)
+last = torch.optim.Adam(b.parameters(), lr=0.1)
+for i in range(6):
+    (a(torch.randn(2, 4)).sum() + b(torch.randn(2, 4)).sum()).backward()
+    first.step()
+    last.step()
+    print("iteration %d done" % i, flush=True)
+EOF
+rm -rf profiling_output
+msprof -y --steps 3:5 /usr/bin/python3 two.py
+is "$rc" 0 "python3 two.py (one process, two optimizers): exit 0"
+is "$(printf '%s\n' "$out" | sed -n '/^iteration/h; /Start Dynamic Profiler at 3 step/{x;p;q;}')" \
+    "iteration 1 done" \
+    "the 3rd step() of the last optimizer made starts the window, in iteration 2"
+is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 \
+    "its one process collected (it has no rank: every process of a job of one)"
+# One process that spawns its workers (torch.multiprocessing.spawn): one
+# launch; armed first for the one process it is, then again once its
+# workers have come, for ranks, which torch.distributed gives them (none in
+# the environment): only rank 0, as asked, collects.  The workers' setup
+# lasts until torch_npu's monitor has passed that second arming on (a real
+# setup takes seconds; the monitor reads the file every 2 s).
+cat > spawn.py <<EOF
+import glob, os, time, torch, torch_npu
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+def main_worker(rank, world):
+    logs = os.path.join(os.environ["PROF_CONFIG_PATH"], "log", "monitor_dp_*")
+    for _ in range(1200):
+        if "".join(open(f).read() for f in glob.glob(logs)).count("load json success") >= 2:
+            break
+        time.sleep(0.05)
+    dist.init_process_group("hccl", init_method="tcp://127.0.0.1:$MASTER_PORT",
+                            world_size=world, rank=rank)
+    model = torch.nn.Linear(4, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for i in range(6):
+        model(torch.randn(2, 4)).sum().backward()
+        opt.step()
+    dist.destroy_process_group()
+
+if __name__ == "__main__":
+    mp.spawn(main_worker, args=(2,), nprocs=2)
+EOF
+rm -rf profiling_output
+msprof -y --steps 3:5 /usr/bin/python3 spawn.py
+is "$rc" 0 "mp.spawn of two workers: exit 0"
+is "$(njournal injected)" 1 "one launch"
+is "$(ranks_in profiling_output)" 0 "rank 0 collected (its rank from torch.distributed)"
+is "$(steps_of 0)" "3 4" "steps 3 and 4"
+like "$out" "3 torch_npu process\(es\), armed 2 time\(s\)" \
+    "the parent and its two workers loaded torch_npu: armed for each"
+done_testing

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# The torch engine on the simulated machine (stand-in torch): the model
+# zoo's per-rank loop of python3 train.py is one job (one config, the
+# ranks filtered by torch_npu), a rank started after the others is armed
+# again, deepspeed and accelerate collect, MindSpeed entries keep their
+# engines, a PROF_CONFIG_PATH of the user's own is existing profiling,
+# inference and preprocessing are left as they are, a job that ends before
+# it could be armed is reported, and a save path torch_npu would refuse is
+# refused before training.
+. "$(dirname "$0")/lib.sh"
+sim_env
+cp -R "$TOP/sim/torch-examples" ex
+cd ex
+# The training's setup lasts until the config has come (at most a minute).
+export MSPROF_SIM_DP_HOLD=60 RANK_SIZE=2
+# The Step ids of the rank directory of RANK under DIR.
+steps_of() {
+	local d
+	d=$(dirname "$(ls "$1"/*_ascend_pt/profiler_info_$2.json 2>/dev/null)")
+	cut -d, -f2 "$d"/ASCEND_PROFILER_OUTPUT/step_trace_time.csv 2>/dev/null |
+	    tail -n +2 | tr '\n' ' ' | sed 's/ $//'
+}
+sessions() { ls -d profiling_output/msprof-exec_* 2>/dev/null | wc -l | tr -d ' '; }
+
+# The model zoo's loop: nohup taskset -c A-B python3 train.py ... &, wait.
+msprof -y --steps 3:5 --ranks 0,1 bash test/train_full_8p.sh
+is "$rc" 0 "model-zoo loop: exit 0"
+is "$(njournal injected)" 2 "two launches of python3 train.py, each profiled"
+is "$(journal | grep -o '"prof_config":"[^"]*"' | sort -u | wc -l | tr -d ' ')" 1 \
+    "one PROF_CONFIG_PATH for both: one job"
+is "$(sessions)" 1 "one session"
+is "$(ls profiling_output/msprof-exec_*/prof_config/profiler_config.json | wc -l | tr -d ' ')" 1 \
+    "one profiler_config.json"
+is "$(journal | grep -o '"expected_ranks":\[[0-9]*\]' | sort | tr '\n' ' ')" \
+    '"expected_ranks":[0] "expected_ranks":[1] ' "each launch its rank (RANK_ID)"
+is "$(ranks_in profiling_output)" "0 1" "ranks 0 and 1 collected"
+is "$(steps_of profiling_output 0):$(steps_of profiling_output 1)" "3 4:3 4" \
+    "steps 3 and 4 on each"
+unlike "$out" "no data" "nothing missing"
+like "$(cat test/output/train_0.log)" "^step 13 loss" "rank 0 trained to its end"
+
+rm -rf profiling_output test/output
+msprof -y --steps 3:5 --ranks 1 bash test/train_full_8p.sh
+is "$(ranks_in profiling_output)" 1 "--ranks 1: only rank 1 (torch_npu's rank_list, from torch.distributed)"
+
+# A rank that starts once the other has ended (the stand-in's process group
+# waits for no one): armed again.
+cat > late.sh <<'EOF'
+export RANK_ID=0
+python3 train.py --local_rank 0 --steps 6
+export RANK_ID=1
+python3 train.py --local_rank 1 --steps 6
+EOF
+rm -rf profiling_output
+msprof -y --steps 3:5 --ranks 0,1 bash late.sh
+is "$rc" 0 "rank 1 started after rank 0 ended: exit 0"
+like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" "armed once for each"
+is "$(ranks_in profiling_output)" "0 1" "both collected"
+# Two trainings of one process each, one after the other.
+sed -e 's/^export RANK_ID=.*//' -e 's/--local_rank [01] //' late.sh > twice.sh
+unset RANK_SIZE
+rm -rf profiling_output
+msprof -y --steps 3:5 bash twice.sh
+like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" \
+    "two trainings one after the other: armed for each"
+is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 2 \
+    "each, one process without a rank, collected"
+export RANK_SIZE=2
+
+# A launch that restarts its workers (torchrun --max-restarts): the new
+# workers are armed again and collect their window again.
+cat > flaky.py <<'EOF'
+import os, sys, torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(8):
+    model(torch.randn(2, 4)).mean().backward()
+    opt.step()
+# the first attempt fails after its window
+sys.exit(1 if os.environ["TORCHELASTIC_RESTART_COUNT"] == "0" else 0)
+EOF
+rm -rf profiling_output
+msprof -y --steps 3:5 torchrun --nproc_per_node 1 --max-restarts 1 \
+    --master_port "$MASTER_PORT" flaky.py
+is "$rc" 0 "a worker that fails once, restarted: exit 0"
+like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" "the restarted worker was armed again"
+is "$(ls -d profiling_output/*_ascend_pt | wc -l | tr -d ' ')" 2 "each attempt collected its window"
+
+# deepspeed and accelerate launch, the examples.
+rm -rf profiling_output
+msprof -y --steps 3:5 --ranks 0,1 bash run_deepspeed.sh
+is "$rc:$(ranks_in profiling_output)" "0:0 1" "deepspeed: ranks 0 and 1"
+is "$(steps_of profiling_output 1)" "3 4" "deepspeed: steps 3 and 4"
+rm -rf profiling_output
+msprof -y --steps 3:5 bash run_accelerate.sh
+is "$rc:$(ranks_in profiling_output)" "0:0" "accelerate launch: rank 0"
+like "$(journal)" '"nproc_per_node":2,"first_rank":0,"world_size":2' \
+    "accelerate: --num_processes 2 on one machine"
+
+# A MindSpeed entry built on torch keeps its own engine.
+cat > my_pretrain.py <<'EOF'
+import torch
+from mindspeed_llm.training import pretrain
+loss = torch.randn(1).mean()
+loss.backward()
+pretrain(None, None, None)
+EOF
+rm -rf profiling_output
+msprof -n torchrun --nproc_per_node 2 my_pretrain.py
+like "$out" "MindSpeed-LLM, Megatron \(mcore\):" "a MindSpeed entry: its Megatron engine"
+unlike "$out" "PROF_CONFIG_PATH" "... not torch_npu's PROF_CONFIG_PATH"
+
+# Inference and preprocessing stay as they are; a later launch is seen.
+cat > preprocess_data.py <<'EOF'
+import os, torch
+print("preprocess", "LD_PRELOAD" in os.environ)
+EOF
+cat > mixed.sh <<EOF
+python3 preprocess_data.py
+torchrun --nproc_per_node 1 --master_port $MASTER_PORT infer.py
+torchrun --nproc_per_node 1 --master_port $MASTER_PORT train.py --steps 2
+EOF
+msprof -n bash mixed.sh
+unlike "$out" "Left alone +preprocess_data.py" "the table: preprocessing started directly is no launch"
+like "$out" "Left alone +infer.py: not a training entry: infer.py is built on torch but trains nothing" \
+    "the table: the inference launch, left alone"
+rm -rf profiling_output
+MSPROF_SIM_DP_HOLD=0 msprof -y bash mixed.sh
+is "$rc" 0 "preprocessing, inference, training: exit 0"
+like "$out" "preprocess True" "python3 preprocess_data.py ran with the shim kept"
+like "$out" "prediction shape \(4, 1\)" "infer.py ran"
+like "$out" "infer.py: left alone \(not a training entry: infer.py is built on torch but trains nothing" \
+    "infer.py: left alone, and why"
+is "$(njournal unchanged):$(njournal injected)" "1:1" \
+    "journal: the inference launch left alone, the training injected; preprocessing not a launch"
+unlike "$(journal | grep unchanged)" "PROF_CONFIG_PATH|prof_config" "inference got no PROF_CONFIG_PATH"
+
+# A PROF_CONFIG_PATH of the user's own is existing profiling.
+mkdir mine
+cat > mine/profiler_config.json <<'EOF'
+{"prof_dir": "./my_prof", "start_step": 1, "active": 1}
+EOF
+touch -d '2020-01-02 03:04:05' mine/profiler_config.json
+mine_sum=$(md5sum mine/profiler_config.json)
+rm -rf profiling_output worker.env
+cat > rec.py <<'EOF'
+import os
+open("worker.env", "w").write(os.environ.get("PROF_CONFIG_PATH", "") + "\n")
+EOF
+# rec.py trains nothing: --framework torch makes it a torch launch.
+PROF_CONFIG_PATH=$T/ex/mine msprof -y --framework torch torchrun --nproc_per_node 1 rec.py
+is "$rc" 78 "a PROF_CONFIG_PATH of the user's own, --existing ask without a terminal: 78"
+like "$err" "already sets profiling options \(PROF_CONFIG_PATH=$T/ex/mine\)" "... naming it"
+like "$err" "msprof-exec --existing keep " "... and both ways on"
+[ ! -e worker.env ]; ok $? "nothing ran"
+PROF_CONFIG_PATH=$T/ex/mine msprof -y --framework torch --existing keep torchrun --nproc_per_node 1 rec.py
+is "$rc:$(cat worker.env)" "0:$T/ex/mine" "--existing keep: the launch keeps its own PROF_CONFIG_PATH"
+is "$(njournal kept)" 1 "journal: kept"
+like "$out" "profiled with its own settings \(--existing keep\) -> ./my_prof" \
+    "the report names its own save path (prof_dir)"
+is "$(md5sum mine/profiler_config.json)" "$mine_sum" "its config is not written"
+is "$(stat -c %Y mine/profiler_config.json)" "$(date -d '2020-01-02 03:04:05' +%s)" \
+    "... nor touched (msprof-exec arms only its own)"
+rm -rf profiling_output
+PROF_CONFIG_PATH=$T/ex/mine msprof -y --framework torch --existing override torchrun --nproc_per_node 1 rec.py
+like "$(cat worker.env)" '/profiling_output/msprof-exec_[^/]*/prof_config$' \
+    "--existing override: msprof-exec's own"
+
+# A job that ends before it could be armed.
+cat > quick.py <<'EOF'
+import torch  # loads torch_npu: PROF_CONFIG_PATH is read
+loss = torch.randn(1).mean()
+loss.backward()
+torch.optim.SGD(torch.nn.Linear(1, 1).parameters()).step()
+EOF
+rm -rf profiling_output
+MSPROF_SIM_DP_HOLD=0 msprof -y torchrun --nproc_per_node 1 --master_port "$MASTER_PORT" quick.py
+is "$rc" 0 "a training that ends at once: exit 0"
+like "$err" "possible cause: the job ended before msprof-exec could arm the config: its 1 torch_npu process\(es\) ended within a second of starting" \
+    "the report says the job ended before it was armed"
+cat > early.py <<'EOF'
+import sys
+sys.exit("no data")
+loss.backward(); optimizer.step()  # never reached
+import torch
+EOF
+rm -rf profiling_output
+msprof -y torchrun --nproc_per_node 1 --master_port "$MASTER_PORT" early.py
+like "$err" "possible cause: no process imported torch_npu with PROF_CONFIG_PATH" \
+    "a training that ends before torch_npu loads: said so"
+
+# A save path torch_npu refuses: refused before training starts.
+msprof -y -o "$T/run+1" torchrun --nproc_per_node 1 --master_port "$MASTER_PORT" train.py --steps 2
+is "$rc" 78 "-o run+1: refused (78)"
+like "$err" "torch_npu takes in PROF_CONFIG_PATH only letters, digits, white space, Chinese characters and _ . / ~ - .*'\+'" \
+    "... naming the character"
+unlike "$out" "step 0 loss" "the training did not start"
+msprof -n -o "$T/run:1" torchrun --nproc_per_node 1 train.py
+is "$rc" 78 "the dry run refuses it too"
+like "$err" "takes in a save path only .*':'" "... the save path"
+done_testing

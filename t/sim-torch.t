@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Self-test of the simulation: torch_npu's non-intrusive mode
+# (PROF_CONFIG_PATH) on the stand-in torch: the path rule, the files
+# torch_npu makes, a config not modified after a process started is never
+# acted on, one modified later is, for the window asked, and a process
+# that connected to the shared memory keeps it after its creator exited.
+. "$(dirname "$0")/lib.sh"
+sim_env
+cat > train.py <<'EOF'
+import os, sys, torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+# wait for the file named in WAIT_FOR (at most a minute), as a long setup would
+w = os.environ.get("WAIT_FOR")
+for _ in range(1200):
+    if not w or os.path.exists(w):
+        break
+    import time; time.sleep(0.05)
+for i in range(int(sys.argv[1])):
+    model(torch.randn(2, 4)).mean().backward()
+    opt.step()
+print("trained", os.getpid(), flush=True)
+EOF
+# config DIR START ACTIVE: write DIR/profiler_config.json, modified 2 s ahead.
+config() {
+	$PY - "$1" "$2" "$3" <<'EOF'
+import json, os, sys, time
+d, start, active = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+p = os.path.join(d, "profiler_config.json")
+json.dump({"prof_dir": os.path.join(d, "out"), "start_step": start, "active": active,
+           "analyse": True, "activities": ["CPU", "NPU"]}, open(p + ".t", "w"))
+t = int(time.time()) + 2
+os.utime(p + ".t", (t, t))
+os.rename(p + ".t", p)
+EOF
+}
+# await_file PATTERN [N]: until N files (1) match it, for at most a minute.
+await_file() {
+	local end=$((SECONDS + 60))
+
+	until [ "$(compgen -G "$1" | wc -l)" -ge "${2:-1}" ]; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.02
+	done
+}
+steps_under() {
+	cut -d, -f2 "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv 2>/dev/null |
+	    tail -n +2 | tr '\n' ' ' | sed 's/ $//'
+}
+
+out=$(PROF_CONFIG_PATH=$T/run+1 python3 train.py 3 2>&1)
+like "$out" "The path '$T/run\+1' is invalid, and profiler will not be enabled\." \
+    "a path with '+': torch_npu's message"
+[ ! -e "$T/run+1" ]; ok $? "... and nothing made"
+
+mkdir pc
+config pc 2 2
+touch -d '2020-01-01' pc/profiler_config.json
+PROF_CONFIG_PATH=$T/pc python3 train.py 6 > out 2>&1
+is "$(ls pc/log | sed 's/_[0-9]*_rank/_PID_rank/' | sort | tr '\n' ' ')" \
+    "dp_$(hostname)_PID_rank_-1.log monitor_dp_$(hostname)_PID_rank_-1.log " \
+    "torch_npu's logs: the process's and its monitor's (no RANK: rank -1)"
+like "$(cat pc/log/dp_*)" "Rank -1 shared memory is created\." "it created the shared memory"
+[ ! -e pc/out ]; ok $? "a config modified before the process started: nothing collected"
+
+rm -rf pc2
+PROF_CONFIG_PATH=$T/pc2 MSPROF_SIM_DP_HOLD=60 python3 train.py 8 > out2 2>&1 &
+p=$!
+await_file "pc2/log/dp_*"
+ok $? "the log comes when torch_npu is imported"
+like "$($PY -c 'import json; print(json.load(open("pc2/profiler_config.json"))["start_step"])')" \
+    "^0$" "the first worker writes profiler_config.json from the template"
+config pc2 3 2
+wait $p
+is "$(steps_under pc2/out)" "3 4" "modified after it started: start_step 3, active 2: steps 3 and 4"
+like "$(cat pc2/log/dp_*)" "Start Dynamic Profiler at 3 step\..*" "its log says when it started"
+like "$(cat pc2/log/dp_*)" "Stop Dynamic Profiler at 5 step\." "... and stopped"
+
+# Two processes: the creator gets the config, trains and exits (unlinking
+# the shared memory); the other reads it only after that.
+rm -rf pc3 a.done
+PROF_CONFIG_PATH=$T/pc3 MSPROF_SIM_DP_HOLD=60 python3 train.py 6 > a.out 2>&1 &
+a=$!
+await_file "pc3/log/dp_*"
+PROF_CONFIG_PATH=$T/pc3 WAIT_FOR=$T/a.done python3 train.py 6 > b.out 2>&1 &
+b=$!
+await_file "pc3/log/dp_*" 2
+like "$(cat pc3/log/dp_*_${b}_*)" "shared memory is connected" "the second process connected"
+config pc3 3 2
+wait $a
+touch a.done
+wait $b
+is "$(ls -d pc3/out/*_ascend_pt 2>/dev/null | wc -l | tr -d ' ')" 2 \
+    "both collected: the second kept the shared memory its creator had unlinked"
+done_testing
