@@ -23,8 +23,8 @@
 #define SMALL_SHARE	0.20
 #define HEAT_MAX	128	/* ranks drawn in the heat map */
 
-static const char *const transports[] = { "HCCS", "RDMA", "PCIE", "SDMA" };
-#define NTRANS	4
+#define transports	comm_transports
+#define NTRANS		COMM_NTRANS
 /* Small packets: RDMA under 1 MB, SDMA under 16 MB. */
 static const double small_mb[NTRANS] = { 0, 1, 0, 16 };
 
@@ -54,17 +54,6 @@ links_init(struct summary *s)
 }
 
 static int
-transport(const char *name)
-{
-	int i;
-
-	for (i = 0; i < NTRANS; i++)
-		if (strcasecmp(name, transports[i]) == 0)
-			return i;
-	return -1;
-}
-
-static int
 skipped_op(const char *op)
 {
 	return op == NULL || strncasecmp(op, "total", 5) == 0 ||
@@ -72,10 +61,8 @@ skipped_op(const char *op)
 }
 
 static void
-add_link(struct links *l, int src, int dst, const char *tname, double size,
-    double time)
+add_link(struct links *l, int src, int dst, int tr, double size, double time)
 {
-	int tr = transport(tname);
 	char key[64];
 	struct link **lp;
 
@@ -98,87 +85,19 @@ add_link(struct links *l, int src, int dst, const char *tname, double size,
 		l->maxrank = dst;
 }
 
-static double
-jnum(const cJSON *o, const char *k)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsNumber(j) ? j->valuedouble : NAN;
-}
-
-static int
-matrix_json(struct links *l, const cJSON *m)
-{
-	const cJSON *step, *sec, *op, *ln;
-	int n = 0;
-
-	cJSON_ArrayForEach(step, m) {
-		if (step->string == NULL || strncmp(step->string, "Total", 5) == 0)
-			continue;
-		cJSON_ArrayForEach(sec, step)
-			cJSON_ArrayForEach(op, sec) {
-				if (skipped_op(op->string))
-					continue;
-				cJSON_ArrayForEach(ln, op) {
-					const cJSON *t = cJSON_GetObjectItemCaseSensitive(
-					    ln, "Transport Type");
-					int src, dst;
-
-					if (ln->string == NULL || !cJSON_IsString(t) ||
-					    sscanf(ln->string, "%d-%d", &src, &dst) != 2)
-						continue;
-					add_link(l, src, dst, t->valuestring,
-					    jnum(ln, "Transit Size(MB)"),
-					    jnum(ln, "Transit Time(ms)"));
-					n++;
-				}
-			}
-	}
-	return n;
-}
-
-/* Size Distribution {"size_MB": [count, time_ms]} of one transport. */
+/* A rank's transfers by size (comm.c): how much of it in small ones. */
 static void
-sizes(struct links *l, size_t who, int tr, const cJSON *dist)
+sizes(struct links *l, size_t who, const struct comm *c)
 {
-	const cJSON *e;
+	for (size_t i = 0; i < c->nsizes; i++) {
+		const struct comm_size *z = &c->sizes[i];
+		double v = z->mb * z->count;
 
-	cJSON_ArrayForEach(e, dist) {
-		double mb = e->string ? strtod(e->string, NULL) : NAN;
-		const cJSON *c = cJSON_GetArrayItem(e, 0);
-		double v;
-
-		if (!cJSON_IsNumber(c) || isnan(mb))
+		if (small_mb[z->tr] == 0)
 			continue;
-		v = mb * c->valuedouble;
-		l->vol[who * NTRANS + tr] += v;
-		if (mb < small_mb[tr])
-			l->small[who * NTRANS + tr] += v;
-	}
-}
-
-static void
-packets_json(struct links *l, size_t who, const cJSON *comm)
-{
-	const cJSON *step, *sec, *op, *bw;
-	int tr;
-
-	cJSON_ArrayForEach(step, comm) {
-		if (step->string == NULL || strncmp(step->string, "Total", 5) == 0)
-			continue;
-		cJSON_ArrayForEach(sec, step)
-			cJSON_ArrayForEach(op, sec) {
-				if (skipped_op(op->string))
-					continue;
-				bw = cJSON_GetObjectItemCaseSensitive(op,
-				    "Communication Bandwidth Info");
-				for (tr = 0; tr < NTRANS; tr++)
-					if (small_mb[tr] > 0)
-						sizes(l, who, tr,
-						    cJSON_GetObjectItemCaseSensitive(
-						    cJSON_GetObjectItemCaseSensitive(bw,
-						    transports[tr]), "Size Distribution"));
-			}
+		l->vol[who * NTRANS + z->tr] += v;
+		if (z->mb < small_mb[z->tr])
+			l->small[who * NTRANS + z->tr] += v;
 	}
 }
 
@@ -195,7 +114,8 @@ db_link(void *arg, int ncol, const char *const col[], const double num[])
 	/* src_rank, dst_rank, transport_type, size, time, hccl_op_name */
 	if (skipped_op(col[5]) || isnan(num[0]) || isnan(num[1]))
 		return 0;
-	add_link(a->l, (int)num[0], (int)num[1], col[2], num[3], num[4]);
+	add_link(a->l, (int)num[0], (int)num[1], comm_transport(col[2]), num[3],
+	    num[4]);
 	a->n++;
 	return 0;
 }
@@ -209,7 +129,7 @@ static int
 db_packet(void *arg, int ncol, const char *const col[], const double num[])
 {
 	struct db_pk *a = arg;
-	int tr = transport(col[0]);
+	int tr = comm_transport(col[0]);
 
 	/* transport_type, package_size (MB), count, hccl_op_name */
 	if (tr < 0 || small_mb[tr] == 0 || skipped_op(col[3]) ||
@@ -247,16 +167,20 @@ links_rank(struct summary *s, void *state, struct rank_data *rd,
 {
 	struct links *l = state;
 	size_t who = rd - s->r;
-	char *why = NULL;
-	cJSON *m = rank_json(rf, "communication_matrix.json", &why);
-	cJSON *c = rank_json(rf, "communication.json", &why);
+	const struct comm *c = rank_comm(rf);
 	sqlite3 *db;
 
-	if (m != NULL && matrix_json(l, m) > 0)
-		l->ranks++;
-	if (c != NULL)
-		packets_json(l, who, c);
-	if (m == NULL && c == NULL && (db = rank_db(rf)) != NULL)
+	if (c->matrix.state == 1) {
+		for (size_t i = 0; i < c->nlinks; i++)
+			add_link(l, c->links[i].src, c->links[i].dst,
+			    c->links[i].tr, c->links[i].size, c->links[i].time);
+		if (c->nlinkkeys > 0)
+			l->ranks++;
+	}
+	if (c->comm.state == 1)
+		sizes(l, who, c);
+	if (c->matrix.state != 1 && c->comm.state != 1 &&
+	    (db = rank_db(rf)) != NULL)
 		links_db(l, who, db);
 }
 

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "summary.h"
+#include "comm.h"
 #include "optab.h"
 
 /* The averages of one rank's step_trace_time rows (µs). */
@@ -18,6 +19,13 @@ struct step_row {
 	long	 step;		/* torch_npu's Step, -1 when empty */
 	double	 comp, comm_exposed, overlapped, comm, free, bubble;
 	double	 step_time;	/* comp + comm_exposed + free */
+};
+
+/* A file of a rank left out of the summary, and why. */
+struct left_out {
+	char		*path;
+	const char	*reason;	/* a few words, to group files by */
+	char		*why;		/* the message, naming the file */
 };
 
 /* What the summaries read from one rank directory. */
@@ -37,12 +45,20 @@ struct rank_data {
 	const char	*ops_source;
 	char		*ratio[OP_NRATIO];	/* its pipe-ratio columns */
 	size_t		 nratio;
+	/* Files that are there but were not read: damaged, not files. */
+	struct left_out	*left;
+	size_t		 nleft;
 };
+
+/* Name a file of RD that the summary leaves out (any thread: RD's own). */
+void		 rank_left_out(struct rank_data *rd, const char *path,
+		    const char *reason, const char *why);
 
 /* The files of one rank, opened once and shared by the summaries. */
 struct rank_files;
 char		*rank_file(struct rank_files *, const char *name);	/* path if it exists */
-cJSON		*rank_json(struct rank_files *, const char *name, char **why);
+/* The communication files (comm.h), read once. */
+const struct comm *rank_comm(struct rank_files *);
 struct sqlite3	*rank_db(struct rank_files *);
 
 /* A finding about no one rank (-1 is a rank directory without a rank). */

@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <errno.h>
 #include <langinfo.h>
+#include <stddef.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -18,7 +20,8 @@
 #include <sqlite3.h>
 
 #include "common/util.h"
-#include "common/jsonfile.h"
+#include "comm.h"
+#include "jscan.h"
 #include "model.h"
 
 /* The summaries, in the order they print.  A new one is a file and a row. */
@@ -26,33 +29,9 @@ static const struct kind *const kinds[NKINDS] = {
 	&kind_steps, &kind_ops, &kind_cluster, &kind_wait, &kind_links,
 };
 
-/*
- * cJSON records the position of a parse error in a global of its own:
- * parses on several threads would race on it, so they take turns.
- */
-static pthread_mutex_t json_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static cJSON *
-json_read_locked(const char *path, char **why)
-{
-	cJSON *j;
-
-	pthread_mutex_lock(&json_lock);
-	j = json_read(path, why);
-	pthread_mutex_unlock(&json_lock);
-	return j;
-}
-
-struct cached {
-	char	*name;
-	cJSON	*json;
-	char	*why;
-};
-
 struct rank_files {
 	char		*out;		/* ASCEND_PROFILER_OUTPUT */
-	struct cached	 c[4];
-	size_t		 nc;
+	struct comm	*comm;
 	sqlite3		*db;
 	int		 db_tried;
 };
@@ -69,31 +48,12 @@ rank_file(struct rank_files *rf, const char *name)
 	return NULL;
 }
 
-cJSON *
-rank_json(struct rank_files *rf, const char *name, char **why)
+const struct comm *
+rank_comm(struct rank_files *rf)
 {
-	struct cached *c;
-	char *p;
-	size_t i;
-
-	for (i = 0; i < rf->nc; i++)
-		if (strcmp(rf->c[i].name, name) == 0) {
-			*why = rf->c[i].why;
-			return rf->c[i].json;
-		}
-	if (rf->nc == sizeof(rf->c) / sizeof(rf->c[0]))
-		errx(70, "rank_json: too many files");
-	c = &rf->c[rf->nc++];
-	c->name = xstrdup(name);
-	c->json = NULL;
-	c->why = NULL;
-	if ((p = rank_file(rf, name)) == NULL)
-		c->why = xasprintf(_("no %s"), name);
-	else if ((c->json = json_read_locked(p, &c->why)) == NULL && c->why == NULL)
-		c->why = xasprintf(_("%s: not JSON"), p);
-	free(p);
-	*why = c->why;
-	return c->json;
+	if (rf->comm == NULL)
+		rf->comm = comm_read(rf->out);
+	return rf->comm;
 }
 
 sqlite3 *
@@ -118,16 +78,23 @@ rank_db(struct rank_files *rf)
 static void
 rank_files_close(struct rank_files *rf)
 {
-	size_t i;
-
-	for (i = 0; i < rf->nc; i++) {
-		free(rf->c[i].name);
-		free(rf->c[i].why);
-		cJSON_Delete(rf->c[i].json);
-	}
+	comm_free(rf->comm);
 	if (rf->db != NULL)
 		sqlite3_close(rf->db);
 	free(rf->out);
+}
+
+void
+rank_left_out(struct rank_data *rd, const char *path, const char *reason,
+    const char *why)
+{
+	struct left_out *l;
+
+	rd->left = xreallocarray(rd->left, rd->nleft + 1, sizeof(*rd->left));
+	l = &rd->left[rd->nleft++];
+	l->path = xstrdup(path);
+	l->reason = reason;
+	l->why = xstrdup(why != NULL ? why : path);
 }
 
 void
@@ -210,22 +177,114 @@ json_rank(cJSON *o, const char *key, int rank)
 		cJSON_AddNullToObject(o, key);
 }
 
-static char *
-jstr(const cJSON *o, const char *a, const char *b)
+/* {"config": {"experimental_config": {"_profiler_level": "Level1", ...}}} */
+static int
+info_fields(struct jscan *js, struct rank_data *rd)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, a);
+	const char *k, *v;
+	size_t n;
+	int r;
 
-	if (b != NULL)
-		j = cJSON_GetObjectItemCaseSensitive(j, b);
-	return cJSON_IsString(j) ? xstrdup(j->valuestring) : NULL;
+	if ((r = js_object(js, js->path)) <= 0)
+		return r;
+	while ((r = js_key(js, &k, &n)) == 1) {
+		if (strcmp(k, "config") != 0 || (r = js_object(js, k)) != 1) {
+			if (r < 0 || js_skip(js) < 0)
+				return -1;
+			continue;
+		}
+		while ((r = js_key(js, &k, &n)) == 1) {
+			if (strcmp(k, "experimental_config") != 0 ||
+			    (r = js_object(js, k)) != 1) {
+				if (r < 0 || js_skip(js) < 0)
+					return -1;
+				continue;
+			}
+			while ((r = js_key(js, &k, &n)) == 1) {
+				char **to = strcmp(k, "_profiler_level") == 0 ?
+				    &rd->level : strcmp(k, "_export_type") == 0 ?
+				    &rd->export_type : NULL;
+
+				/* any type: the level is only shown */
+				if (to != NULL && *to == NULL &&
+				    js_peek(js) == '"') {
+					if (js_string(js, k, &v, &n) < 0)
+						return -1;
+					*to = xstrdup(v);
+				} else if (js_skip(js) < 0)
+					return -1;
+			}
+			if (r < 0)
+				return -1;
+		}
+		if (r < 0)
+			return -1;
+	}
+	return r < 0 ? -1 : js_finish(js);
 }
 
+/* {"distributed_args": {"tensor_model_parallel_size": 8, ...}, ...} */
 static int
-jint(const cJSON *o, const char *k)
+metadata_fields(struct jscan *js, struct rank_data *rd)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
+	static const struct { const char *key; size_t off; } f[] = {
+		{ "tensor_model_parallel_size", offsetof(struct rank_data, tp) },
+		{ "pipeline_model_parallel_size", offsetof(struct rank_data, pp) },
+		{ "data_parallel_size", offsetof(struct rank_data, dp) },
+		{ "context_parallel_size", offsetof(struct rank_data, cp) },
+		{ "expert_model_parallel_size", offsetof(struct rank_data, ep) },
+		{ "world_size", offsetof(struct rank_data, world) },
+	};
+	const char *k;
+	size_t n, i;
+	double v;
+	int r, seen = 0;
 
-	return cJSON_IsNumber(j) && j->valuedouble > 0 ? j->valueint : 0;
+	if ((r = js_object(js, js->path)) <= 0)
+		return r;
+	while ((r = js_key(js, &k, &n)) == 1) {
+		if (seen || strcmp(k, "distributed_args") != 0 ||
+		    (r = js_object(js, k)) != 1) {
+			if (r < 0 || js_skip(js) < 0)
+				return -1;
+			continue;
+		}
+		seen = 1;
+		while ((r = js_key(js, &k, &n)) == 1) {
+			for (i = 0; i < sizeof(f) / sizeof(f[0]) &&
+			    strcmp(k, f[i].key) != 0; i++)
+				;
+			if (i == sizeof(f) / sizeof(f[0]) || js_peek(js) != '0')
+				r = js_skip(js);
+			else if ((r = js_number(js, k, &v)) == 1 && v > 0 &&
+			    v < 1e9)
+				*(int *)((char *)rd + f[i].off) = (int)v;
+			if (r < 0)
+				return -1;
+		}
+		if (r < 0)
+			return -1;
+	}
+	return r < 0 ? -1 : js_finish(js);
+}
+
+/*
+ * Read PATH with FN; a file that is there but cannot be read whole is
+ * left out (named).
+ */
+static void
+read_json(struct rank_data *rd, const char *path,
+    int (*fn)(struct jscan *, struct rank_data *))
+{
+	struct jscan js;
+
+	if (js_open(&js, path) == 0 && fn(&js, rd) >= 0) {
+		js_close(&js);
+		return;
+	}
+	if (!(js_error(&js) == JS_UNREADABLE && js.errnum == ENOENT))
+		rank_left_out(rd, path, js_reason(js_error(&js)), js_why(&js));
+	js_close(&js);
 }
 
 /* profiler_info_{rank}.json: level and export type; metadata: layout. */
@@ -235,29 +294,12 @@ read_meta(struct rank_data *rd)
 	char *p = rd->rank >= 0 ?
 	    xasprintf("%s/profiler_info_%d.json", rd->path, rd->rank) :
 	    xasprintf("%s/profiler_info.json", rd->path);
-	char *why = NULL;
-	cJSON *j = json_read_locked(p, &why), *cfg, *da;
 
+	read_json(rd, p, info_fields);
 	free(p);
-	free(why);
-	cfg = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(j, "config"), "experimental_config");
-	rd->level = jstr(cfg, "_profiler_level", NULL);
-	rd->export_type = jstr(cfg, "_export_type", NULL);
-	cJSON_Delete(j);
 	p = xasprintf("%s/profiler_metadata.json", rd->path);
-	why = NULL;
-	j = json_read_locked(p, &why);
+	read_json(rd, p, metadata_fields);
 	free(p);
-	free(why);
-	da = cJSON_GetObjectItemCaseSensitive(j, "distributed_args");
-	rd->tp = jint(da, "tensor_model_parallel_size");
-	rd->pp = jint(da, "pipeline_model_parallel_size");
-	rd->dp = jint(da, "data_parallel_size");
-	rd->cp = jint(da, "context_parallel_size");
-	rd->ep = jint(da, "expert_model_parallel_size");
-	rd->world = jint(da, "world_size");
-	cJSON_Delete(j);
 }
 
 /*
@@ -282,12 +324,24 @@ struct pool {
 };
 
 static void
+comm_left_out(struct rank_data *rd, const char *out,
+    const struct comm_file *f, const char *name)
+{
+	char *p;
+
+	if (f->state >= 0)
+		return;
+	p = xasprintf("%s/%s", out, name);
+	rank_left_out(rd, p, js_reason(f->err), f->why);
+	free(p);
+}
+
+static void
 prepare(struct summary *s, size_t i, const struct summary_rank *sr,
     struct rank_files *rf)
 {
 	struct rank_data *rd = &s->r[i];
 	const char *base = strrchr(sr->path, '/');
-	char *why;
 	size_t k;
 
 	rd->path = xstrdup(sr->path);
@@ -298,8 +352,9 @@ prepare(struct summary *s, size_t i, const struct summary_rank *sr,
 	for (k = 0; k < NKINDS; k++)
 		if (kinds[k]->prepare != NULL)
 			kinds[k]->prepare(s, rd, rf);
-	rank_json(rf, "communication.json", &why);
-	rank_json(rf, "communication_matrix.json", &why);
+	comm_left_out(rd, rf->out, &rank_comm(rf)->comm, "communication.json");
+	comm_left_out(rd, rf->out, &rank_comm(rf)->matrix,
+	    "communication_matrix.json");
 }
 
 static void *
@@ -562,6 +617,11 @@ summary_free(struct summary *s)
 		free(r->steps_why);
 		optab_free(r->ops);
 		free(r->ops_why);
+		for (k = 0; k < r->nleft; k++) {
+			free(r->left[k].path);
+			free(r->left[k].why);
+		}
+		free(r->left);
 		for (k = 0; k < r->nratio; k++)
 			free(r->ratio[k]);
 	}

@@ -87,31 +87,22 @@ point_to_point(const char *op)
 	    strstr(low, "recv") != NULL;
 }
 
-/* "step4" of communication.json and "4" of a db export are one step. */
-static const char *
-step_number(const char *step)
-{
-	if (strncasecmp(step, "step", 4) == 0 &&
-	    isdigit((unsigned char)step[4]))
-		return step + 4;
-	return step;
-}
-
+/*
+ * One rank's part in the collective KEY (group, step and operator joined
+ * by \037, the group its first GLEN bytes), operator OP.
+ */
 static void
-add_op(struct wait *w, size_t who, const char *step, const char *op,
-    const char *group, double elapse, double wait_ratio, double sync_ratio)
+add_op(struct wait *w, size_t who, const char *key, size_t glen,
+    const char *op, double elapse, double wait_ratio, double sync_ratio)
 {
-	char *key;
 	struct inst **ip, *in;
 
 	if (isnan(elapse) || point_to_point(op))
 		return;
-	key = xasprintf("%s\037%s\037%s", group, step_number(step), op);
 	ip = (struct inst **)strmap_slot(&w->inst, key);
-	free(key);
 	if ((in = *ip) == NULL) {
 		in = *ip = xcalloc(1, sizeof(*in));
-		in->group = xstrdup(group);
+		in->group = xstrndup(key, glen);
 	}
 	if (in->n == in->cap) {
 		in->cap = in->cap ? in->cap * 2 : 8;
@@ -127,46 +118,17 @@ add_op(struct wait *w, size_t who, const char *step, const char *op,
 	}
 }
 
-static double
-jnum(const cJSON *o, const char *k)
+/* The collectives of communication.json, read by comm.c. */
+static void
+from_comm(struct wait *w, size_t who, const struct comm *c)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
+	for (size_t i = 0; i < c->nops; i++) {
+		const struct comm_op *o = &c->ops[i];
+		const char *key = c->pool + o->key;
 
-	return cJSON_IsNumber(j) ? j->valuedouble : NAN;
-}
-
-static int
-from_json(struct wait *w, size_t who, const cJSON *comm)
-{
-	const cJSON *step, *op;
-	int n = 0;
-
-	cJSON_ArrayForEach(step, comm) {
-		const cJSON *coll = cJSON_GetObjectItemCaseSensitive(step,
-		    "collective");
-
-		if (step->string == NULL || strncmp(step->string, "Total", 5) == 0)
-			continue;
-		cJSON_ArrayForEach(op, coll) {
-			const cJSON *t = cJSON_GetObjectItemCaseSensitive(op,
-			    "Communication Time Info");
-			const char *at;
-			char *name;
-
-			if (op->string == NULL ||
-			    strncmp(op->string, "Total", 5) == 0 || t == NULL)
-				continue;
-			at = strrchr(op->string, '@');
-			name = xasprintf("%.*s", (int)(at ? at - op->string :
-			    (long)strlen(op->string)), op->string);
-			add_op(w, who, step->string, name, at ? at + 1 : "",
-			    jnum(t, "Elapse Time(ms)"), jnum(t, "Wait Time Ratio"),
-			    jnum(t, "Synchronization Time Ratio"));
-			free(name);
-			n++;
-		}
+		add_op(w, who, key, o->glen, key + o->op, o->elapse,
+		    o->wait_ratio, o->sync_ratio);
 	}
-	return n;
 }
 
 struct db_arg {
@@ -187,8 +149,12 @@ db_row(void *arg, int ncol, const char *const col[], const double num[])
 	struct db_arg *a = arg;
 
 	/* hccl_op_name, group_name, step, elapse, transit, wait, sync */
-	add_op(a->w, a->who, col[2], col[0], col[1], num[3],
+	char *key = xasprintf("%s\037%s\037%s", col[1],
+	    comm_step_number(col[2]), col[0]);
+
+	add_op(a->w, a->who, key, strlen(col[1]), col[0], num[3],
 	    ratio(num[5], num[4]), ratio(num[6], num[4]));
+	free(key);
 	a->n++;
 	return 0;
 }
@@ -199,12 +165,12 @@ wait_rank(struct summary *s, void *state, struct rank_data *rd,
 {
 	struct wait *w = state;
 	size_t who = rd - s->r;
-	char *why = NULL;
-	cJSON *j = rank_json(rf, "communication.json", &why);
+	const struct comm *c = rank_comm(rf);
 	sqlite3 *db;
 
-	if (j != NULL) {
-		if (from_json(w, who, j) > 0)
+	if (c->comm.state == 1) {
+		from_comm(w, who, c);
+		if (c->ncoll > 0)
 			w->ranks++;
 		return;
 	}
