@@ -50,9 +50,17 @@ struct rank_data {
 	size_t		 nleft;
 };
 
-/* Name a file of RD that the summary leaves out (any thread: RD's own). */
+/*
+ * Name a file of RD that the summary leaves out, whole or in part (any
+ * thread: RD's own); a path named twice is kept once.
+ */
 void		 rank_left_out(struct rank_data *rd, const char *path,
 		    const char *reason, const char *why);
+/* After the last record of C (RC and WHY of csv_next): a read error or a
+ * file cut short is named. */
+struct csv;
+void		 csv_left_out(struct rank_data *rd, const struct csv *c,
+		    const char *path, int rc, const char *why);
 
 /* The files of one rank, opened once and shared by the summaries. */
 struct rank_files;
@@ -123,6 +131,10 @@ const char *rank_label(const struct rank_data *, char *buf, size_t len);
 int	 label_width(const struct summary *, int min);
 /* KEY: the rank, or null when it is unknown (never -1). */
 void	 json_rank(cJSON *, const char *key, int rank);
+
+/* The files left out (leftout.c): said in a few lines, and in JSON. */
+void	 left_out_print(const struct summary *, FILE *);
+cJSON	*left_out_json(const struct summary *);
 
 /* Drawing (draw.c). */
 void	 draw_bar(struct out *, const double *parts, size_t n, double total,

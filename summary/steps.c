@@ -103,14 +103,17 @@ read_csv(struct rank_data *rd, const char *path)
 	char **f, *why = NULL;
 	size_t nf, n = 0;
 
-	if ((c = csv_open(path, &why)) == NULL)
+	if ((c = csv_open(path, &why)) == NULL) {
+		rank_left_out(rd, path, csv_open_reason(path), why);
 		return why;
+	}
 	for (i = 0; i < NCOL; i++)
 		col[i] = csv_col_any(c, col_names[i]);
 	if (col[C_COMP] < 0 || col[C_COMM_EXPOSED] < 0 || col[C_FREE] < 0) {
 		why = xasprintf(_("%s: no column %s (an older or foreign file?)"),
 		    path, col[C_COMP] < 0 ? "Computing" : col[C_FREE] < 0 ?
 		    "Free" : "Communication(Not Overlapped)");
+		rank_left_out(rd, path, _("not the CSV expected"), why);
 		csv_close(c);
 		return why;
 	}
@@ -127,11 +130,15 @@ read_csv(struct rank_data *rd, const char *path)
 			continue;	/* a blank or summary line */
 		add_row(rd, v, *st != '\0' && *end == '\0' ? step : -1, &sum, &n);
 	}
+	csv_left_out(rd, c, path, rc, why);
 	csv_close(c);
 	if (rc < 0)
 		return why;
-	if (n == 0)
-		return xasprintf(_("%s: no step rows"), path);
+	if (n == 0) {
+		why = xasprintf(_("%s: no step rows"), path);
+		rank_left_out(rd, path, _("no rows"), why);
+		return why;
+	}
 	finish_mean(rd, &sum, n);
 	return NULL;
 }

@@ -21,6 +21,7 @@
 
 #include "common/util.h"
 #include "comm.h"
+#include "csv.h"
 #include "jscan.h"
 #include "model.h"
 
@@ -30,6 +31,7 @@ static const struct kind *const kinds[NKINDS] = {
 };
 
 struct rank_files {
+	struct rank_data *rd;
 	char		*out;		/* ASCEND_PROFILER_OUTPUT */
 	struct comm	*comm;
 	sqlite3		*db;
@@ -39,11 +41,20 @@ struct rank_files {
 char *
 rank_file(struct rank_files *rf, const char *name)
 {
-	char *p = xasprintf("%s/%s", rf->out, name);
+	char *p = xasprintf("%s/%s", rf->out, name), *why;
 	struct stat st;
 
+	errno = 0;
 	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
 		return p;
+	if (rf->rd != NULL && (errno == 0 || (errno != ENOENT &&
+	    errno != ENOTDIR))) {	/* there, but not a file to read */
+		why = errno == 0 ? xasprintf(_("%s: not a regular file"), p) :
+		    xasprintf("%s: %s", p, i18n_strerror(errno));
+		rank_left_out(rf->rd, p, errno == 0 ?
+		    _("not a regular file") : _("cannot be read"), why);
+		free(why);
+	}
 	free(p);
 	return NULL;
 }
@@ -90,11 +101,31 @@ rank_left_out(struct rank_data *rd, const char *path, const char *reason,
 {
 	struct left_out *l;
 
+	for (size_t i = 0; i < rd->nleft; i++)
+		if (strcmp(rd->left[i].path, path) == 0)
+			return;
 	rd->left = xreallocarray(rd->left, rd->nleft + 1, sizeof(*rd->left));
 	l = &rd->left[rd->nleft++];
 	l->path = xstrdup(path);
 	l->reason = reason;
 	l->why = xstrdup(why != NULL ? why : path);
+}
+
+void
+csv_left_out(struct rank_data *rd, const struct csv *c, const char *path,
+    int rc, const char *why)
+{
+	char *cut;
+
+	if (rc < 0)
+		rank_left_out(rd, path, _("cannot be read"), why);
+	else if (csv_cut_short(c)) {
+		cut = xasprintf(_("%s: cut short: its last record (line %lu) is "
+		    "incomplete; the records before it are read"), path,
+		    csv_line(c));
+		rank_left_out(rd, path, _("cut short"), cut);
+		free(cut);
+	}
 }
 
 void
@@ -348,6 +379,7 @@ prepare(struct summary *s, size_t i, const struct summary_rank *sr,
 	rd->name = xstrdup(base ? base + 1 : sr->path);
 	rd->rank = sr->rank;
 	read_meta(rd);
+	rf->rd = rd;
 	rf->out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", rd->path);
 	for (k = 0; k < NKINDS; k++)
 		if (kinds[k]->prepare != NULL)
@@ -473,6 +505,7 @@ summary_print(const struct summary *s, FILE *fp, unsigned flags)
 	struct out o = { fp, flags };
 	size_t k, i;
 
+	left_out_print(s, fp);
 	for (k = 0; k < NKINDS; k++) {
 		fprintf(fp, "\n%s\n", _(kinds[k]->title));
 		if (s->why[k] != NULL)
@@ -507,6 +540,7 @@ summary_json(const struct summary *s)
 			cJSON_AddStringToObject(o, "export_type", r->export_type);
 		cJSON_AddItemToArray(a, o);
 	}
+	cJSON_AddItemToObject(j, "left_out", left_out_json(s));
 	o = cJSON_AddObjectToObject(j, "summaries");
 	for (k = 0; k < NKINDS; k++) {
 		cJSON *x;
