@@ -156,3 +156,13 @@ rankdir_link(const char *name, const struct entry *e)
 	return n >= strlen(RANKDIR_SUFFIX) && strncmp(e->target + n -
 	    strlen(RANKDIR_SUFFIX), RANKDIR_SUFFIX, strlen(RANKDIR_SUFFIX)) == 0;
 }
+
+int
+path_holds(const char *real, const char *in)
+{
+	size_t n = strlen(real);
+
+	if (n == 1 && real[0] == '/')
+		return 1;
+	return strncmp(in, real, n) == 0 && (in[n] == '/' || in[n] == '\0');
+}

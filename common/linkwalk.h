@@ -61,6 +61,8 @@ void	 dirstack_free(struct dirstack *);
 int	 rankdir_path(const char *path, int link, char **real);
 /* Is the link of E (broken) meant for a rank directory, by NAME or target? */
 int	 rankdir_link(const char *name, const struct entry *e);
+/* Does directory REAL hold (or is it) directory IN?  Both real paths. */
+int	 path_holds(const char *real, const char *in);
 /* "PATH: a symbolic link back to a directory that holds it" */
 char	*loop_why(const char *path);
 

@@ -17,6 +17,9 @@
 #include "model.h"
 
 #define TREE_ENTRIES	12	/* entries shown per directory */
+#define LIST_RANKS	16	/* more rank directories are summed up */
+#define LIST_ITEMS	6	/* ranges of ranks on one line */
+#define LIST_LINES	5	/* links and directories named one a line */
 
 static int quiet;	/* -q: only errors, on stderr */
 
@@ -272,7 +275,8 @@ print_tree(FILE *f, const char *path, const char *indent, int depth)
 		    strncmp(name, "msprof-exec_", 12) != 0 &&
 		    shown++ < TREE_ENTRIES) {
 			sub = xasprintf("%s/%s", path, name);
-			if (lstat(sub, &st) == 0) {
+			/* a link shows what it leads to, never its own size */
+			if (stat(sub, &st) == 0) {
 				int dir = S_ISDIR(st.st_mode);
 
 				size = human(dir ? 0 : st.st_size);
@@ -337,18 +341,38 @@ print_heading(const struct report_model *m, size_t i)
 	free(name);
 }
 
-/* One output directory: each rank found, each one missing, the tree. */
-static void
-print_output(const struct report_model *m, size_t i, int verbose)
+/* "rank 3" or "ranks 0-7, 12 and 5 more" of the N ranks V. */
+static char *
+ranks_said(const int *v, size_t n)
 {
-	const struct report_output *out = &m->outs[i];
+	char *list = ranks_text(v, n, LIST_ITEMS), *s;
+
+	s = xasprintf(ranks_count(v, n) == 1 ? _("rank %s") : _("ranks %s"),
+	    list);
+	free(list);
+	return s;
+}
+
+/* A line "  WHAT: ranks ..." when SET has any. */
+static void
+print_set(const char *what, const struct rankset *set)
+{
+	char *list;
+
+	if (set->n == 0)
+		return;
+	list = ranks_said(set->v, set->n);
+	say("  %s: %s\n", what, list);
+	free(list);
+}
+
+/* Each rank directory on a line of its own: a small output. */
+static void
+print_dirs(const struct report_output *out)
+{
 	const struct outdir *o = out->dir;
 	char *size, *rank;
-	int first = 1;
 
-	print_heading(m, i);
-	for (size_t k = 0; k < i; k++)
-		first &= strcmp(m->verify.outs[k].path, o->path) != 0;
 	for (size_t k = 0; k < o->ndirs; k++) {
 		const struct rankdir *rd = &o->dirs[k];
 
@@ -367,6 +391,116 @@ print_output(const struct report_model *m, size_t i, int verbose)
 			say(_("  rank %d: no data yet\n"), out->missing[k]);
 		else
 			say(_("  rank %d: no data\n"), out->missing[k]);
+}
+
+/* The directories of no known rank, by name, a few. */
+static void
+print_unknown(const struct outdir *o, size_t n)
+{
+	char *names = xstrdup(""), *t;
+	size_t shown = 0;
+
+	for (size_t k = 0; k < o->ndirs; k++)
+		if (o->dirs[k].rank < 0 && shown++ < LIST_LINES) {
+			t = xasprintf("%s%s%s", names, *names ? ", " : "",
+			    path_base(o->dirs[k].path));
+			free(names);
+			names = t;
+		}
+	if (shown > LIST_LINES) {
+		t = xasprintf(_("%s and %zu more"), names, shown - LIST_LINES);
+		free(names);
+		names = t;
+	}
+	say(_("  %zu director(ies) of no known rank (no "
+	    "profiler_info_<rank>.json): %s\n"), n, names);
+	free(names);
+}
+
+/* A large output: how many ranks and their sizes, then only the odd. */
+static void
+print_sum(const struct report_output *out)
+{
+	const struct unusual *u = &out->unusual;
+	char *list = ranks_said(u->ranks.v, u->ranks.n);
+	char *lo = human(u->lo), *hi = human(u->hi), *all = human(u->total);
+
+	say(_("  %zu ranks with data (%s), %s to %s each, %s in all\n"),
+	    u->nranks, list, lo, hi, all);
+	free(list);
+	free(lo);
+	free(hi);
+	free(all);
+	if (u->unknown > 0)
+		print_unknown(out->dir, u->unknown);
+	if (out->nmissing > 0) {
+		list = ranks_said(out->missing, out->nmissing);
+		if (out->pending)
+			say(_("  no data yet: %s (%zu)\n"), list, out->nmissing);
+		else
+			say(_("  no data: %s (%zu)\n"), list, out->nmissing);
+		free(list);
+	}
+	print_set(_("empty"), &u->set[U_EMPTY]);
+	print_set(_("no raw data (PROF_*/device_*/data)"), &u->set[U_NO_RAW]);
+	print_set(_("not parsed (no ASCEND_PROFILER_OUTPUT)"),
+	    &u->set[U_UNPARSED]);
+}
+
+/* At any size: what a listing of ranks would not show at a glance. */
+static void
+print_odd(const struct report_output *out)
+{
+	const struct unusual *u = &out->unusual;
+	const struct outdir *o = out->dir;
+	char *med, *list;
+
+	for (int f = 0; f < RANKDIR_NFILES; f++)
+		if (u->lacking[f].n > 0) {
+			list = ranks_said(u->lacking[f].v, u->lacking[f].n);
+			say(_("  incomplete: %s without %s (%zu of %zu parsed "
+			    "ranks have it)\n"), list, rankdir_files[f],
+			    u->have[f], u->parsed);
+			free(list);
+		}
+	if (u->set[U_OUTSIZED].n > 0) {
+		med = human(u->median);
+		list = ranks_said(u->set[U_OUTSIZED].v, u->set[U_OUTSIZED].n);
+		say(_("  outsized: %s, more than %d times the median %s\n"),
+		    list, OUTSIZED, med);
+		free(list);
+		free(med);
+	}
+	if (u->set[U_DUPLICATE].n > 0) {
+		list = ranks_said(u->set[U_DUPLICATE].v, u->set[U_DUPLICATE].n);
+		say(_("  two directories or more: %s; the summary reads the "
+		    "newest of each\n"), list);
+		free(list);
+	}
+	for (size_t k = 0; k < o->broken.n && k < LIST_LINES; k++)
+		say("  %s\n", o->broken.v[k]);
+	if (o->broken.n > LIST_LINES)
+		say(_("  and %zu more links not followed\n"),
+		    o->broken.n - LIST_LINES);
+}
+
+/* One output directory: its ranks (each, or summed up), the tree. */
+static void
+print_output(const struct report_model *m, size_t i, int verbose)
+{
+	const struct report_output *out = &m->outs[i];
+	const struct outdir *o = out->dir;
+	int first = 1, large = o->ndirs > LIST_RANKS ||
+	    out->nmissing > LIST_RANKS;
+
+	print_heading(m, i);
+	for (size_t k = 0; k < i; k++)
+		first &= strcmp(m->verify.outs[k].path, o->path) != 0;
+	if (large)
+		print_sum(out);
+	else
+		print_dirs(out);
+	print_odd(out);
 	if (out->pending && m->ending == ENDING_UNKNOWN)
 		fprintf(stderr, _("msprof-exec: warning: processes of this "
 		    "session's command are still running: data may still come; "
@@ -392,8 +526,10 @@ print_output(const struct report_model *m, size_t i, int verbose)
 		    o->first_local + o->nlocal - 1);
 	print_mixed(o);
 	/* The tree: each rank's directory and what it holds (-v: deeper). */
-	if (o->ndirs > 0 && first && !quiet)
+	if (o->ndirs > 0 && first && !quiet && !large)
 		print_tree(stdout, o->path, "    ", verbose ? 3 : 2);
+	if (large)
+		say(_("  (each rank's directory, size and files: --json)\n"));
 }
 
 /* What the profiling data says, drawn as the terminal allows. */

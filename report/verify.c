@@ -216,7 +216,7 @@ list_rankdirs(struct outdir *o, const char *dir, time_t since,
 	struct dirent *e;
 	struct entry en;
 	char *sub, *real, *top = realpath(dir, NULL);
-	size_t cap = 0, n;
+	size_t cap = 0;
 
 	while (d != NULL && (e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.' || (!ends_with(e->d_name,
@@ -230,9 +230,7 @@ list_rankdirs(struct outdir *o, const char *dir, time_t since,
 			strv_push(&o->broken, en.why);
 		else if (en.type == ENTRY_DIR && rankdir_path(sub, en.link, &real) &&
 		    en.st.st_mtime >= since) {
-			n = strlen(real);
-			if (en.link && top != NULL && strncmp(top, real, n) == 0 &&
-			    (top[n] == '/' || top[n] == '\0')) {
+			if (en.link && top != NULL && path_holds(real, top)) {
 				char *why = loop_why(sub);
 
 				strv_push(&o->broken, why);

@@ -152,7 +152,7 @@ walk(struct found *f, const char *dir, int depth, char **why)
 	struct dirent *e;
 	struct stat st;
 	struct entry en;
-	char *sub, *real, *loop = NULL;
+	char *sub, *real, *loop = NULL, *here = NULL;
 
 	if ((d = opendir(dir)) == NULL) {
 		if (depth == 0) {
@@ -182,8 +182,9 @@ walk(struct found *f, const char *dir, int depth, char **why)
 			if (!rankdir_path(sub, en.link, &real)) {
 				if (depth + 1 < MAX_DEPTH)
 					walk(f, sub, depth + 1, why);
-			} else if (en.link && stat(sub, &st) == 0 &&
-			    dirstack_has(&f->up, &st)) {
+			} else if (en.link && ((here == NULL && (here =
+			    realpath(dir, NULL)) == NULL) || path_holds(real,
+			    here))) {
 				loop = loop_why(sub);
 				note(f, loop);
 				free(loop);
@@ -196,6 +197,7 @@ walk(struct found *f, const char *dir, int depth, char **why)
 		entry_free(&en);
 		free(sub);
 	}
+	free(here);
 	dirstack_pop(&f->up);
 	closedir(d);
 	return 0;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,11 +139,49 @@ fill(struct jscan *js)
 	return n > 0;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The high bit of each byte of Y that is not zero (exact: no carries). */
+static inline uint64_t
+nonzero(uint64_t y)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+
+	return (((y & low7) + low7) | y) & ~low7;
+}
+
+/*
+ * Past the spaces and newlines at P, eight bytes at a time: indented
+ * files are mostly blanks.  Tabs and CRs are left to the byte loop.
+ */
+static const char *
+blanks(const char *p, const char *lim)
+{
+	const uint64_t sp = 0x2020202020202020ULL, nl = 0x0a0a0a0a0a0a0a0aULL;
+	uint64_t w, m;
+
+	while (lim - p >= 8) {
+		memcpy(&w, p, 8);
+		if ((m = nonzero(w ^ sp) & nonzero(w ^ nl)) != 0)
+			return p + (__builtin_ctzll(m) >> 3);
+		p += 8;
+	}
+	return p;
+}
+#else
+static const char *
+blanks(const char *p, const char *lim)
+{
+	return p;
+}
+#endif
+
 /* The next byte that is not a blank (not taken), or -1 at the end. */
 static int
 next(struct jscan *js)
 {
 	for (;;) {
+		js->pos = (size_t)(blanks(js->buf + js->pos, js->buf +
+		    js->end) - js->buf);
 		while (js->pos < js->end) {
 			char c = js->buf[js->pos];
 
@@ -557,8 +596,9 @@ member(struct jscan *js, int close)
 	return 1;
 }
 
-int
-js_key(struct jscan *js, const char **key, size_t *len)
+/* The next key of an object, kept (KEEP) or only read past: 1, 0, -1. */
+static int
+key(struct jscan *js, int keep, size_t *len)
 {
 	int r = member(js, '}'), c;
 
@@ -568,15 +608,25 @@ js_key(struct jscan *js, const char **key, size_t *len)
 		return js->err ? -1 : cut_short(js);
 	if (c != '"')
 		return not_json(js, _("a key"));
-	if (string(js, &js->key, &js->keycap, len) < 0)
+	if (keep ? string(js, &js->key, &js->keycap, len) < 0 :
+	    string(js, NULL, NULL, len) < 0)
 		return -1;
 	if ((c = next(js)) < 0)
 		return js->err ? -1 : cut_short(js);
 	if (c != ':')
 		return not_json(js, "':'");
 	js->pos++;
-	*key = js->key;
 	return 1;
+}
+
+int
+js_key(struct jscan *js, const char **k, size_t *len)
+{
+	int r = key(js, 1, len);
+
+	if (r == 1)
+		*k = js->key;
+	return r;
 }
 
 int
@@ -655,7 +705,6 @@ js_skip(struct jscan *js)
 {
 	int base = js->depth, t, r;
 	size_t n;
-	const char *k;
 
 	for (;;) {
 		if ((t = js_peek(js)) < 0)
@@ -669,8 +718,8 @@ js_skip(struct jscan *js)
 		for (;;) {
 			if (js->depth == base)
 				return 1;
-			r = js->kind[js->depth - 1] == '{' ?
-			    js_key(js, &k, &n) : js_item(js);
+			r = js->kind[js->depth - 1] == '{' ? key(js, 0, &n) :
+			    js_item(js);
 			if (r < 0)
 				return -1;
 			if (r == 1)

@@ -19,6 +19,7 @@
 #define HOST_BOUND	0.10
 #define MAX_STEPS	4096	/* rows kept per rank; the mean uses all */
 #define MAX_ROWS_SHOWN	32
+#define SLOWEST_SHOWN	5	/* many ranks: the slowest, median, fastest */
 
 enum { C_STEP, C_COMP, C_COMM_EXPOSED, C_OVERLAPPED, C_COMM, C_FREE,
     C_BUBBLE, NCOL };
@@ -328,14 +329,38 @@ print_one(const struct summary *s, const struct rank_data *r, struct out *o)
 	fputc('\n', o->fp);
 }
 
+/* Longest step first; ranks without steps last; then in rank order. */
 static int
 by_step_time(const void *a, const void *b)
 {
 	const struct rank_data *x = *(struct rank_data *const *)a,
 	    *y = *(struct rank_data *const *)b;
+	int c = (x->steps_why != NULL) - (y->steps_why != NULL);
 
-	return (y->mean.step_time > x->mean.step_time) -
-	    (y->mean.step_time < x->mean.step_time);
+	if (c == 0)
+		c = (y->mean.step_time > x->mean.step_time) -
+		    (y->mean.step_time < x->mean.step_time);
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
+/*
+ * Many ranks: the SLOWEST_SHOWN with the longest steps, the median and
+ * the shortest of the N with steps, V sorted by step time.
+ */
+static void
+print_many(const struct summary *s, const struct rank_data **v, size_t n,
+    const struct steps *st, int lw, struct out *o)
+{
+	size_t i, shown = n < SLOWEST_SHOWN ? n : SLOWEST_SHOWN;
+
+	fprintf(o->fp, _("  (%zu ranks with steps: the %zu with the longest, "
+	    "then the median and the shortest; all in --json)\n"), n, shown);
+	for (i = 0; i < shown; i++)
+		print_rank(s, v[i], st, lw, o);
+	if (n / 2 >= shown)
+		print_rank(s, v[n / 2], st, lw, o);
+	if (n - 1 > n / 2 && n - 1 >= shown)
+		print_rank(s, v[n - 1], st, lw, o);
 }
 
 static void
@@ -354,14 +379,11 @@ steps_print(const struct summary *s, const void *state, struct out *o)
 	for (i = 0; i < n; i++)
 		v[i] = &s->r[i];
 	if (n > MAX_ROWS_SHOWN) {
-		/* Many ranks: the slowest ones, longest first. */
 		qsort(v, n, sizeof(*v), by_step_time);
-		fprintf(o->fp, _("  (the %d ranks with the longest steps of %zu;"
-		    " all in --json)\n"), MAX_ROWS_SHOWN, n);
-		n = MAX_ROWS_SHOWN;
-	}
-	for (i = 0; i < n; i++)
-		print_rank(s, v[i], st, lw, o);
+		print_many(s, v, st->made, st, lw, o);
+	} else
+		for (i = 0; i < n; i++)
+			print_rank(s, v[i], st, lw, o);
 	draw_legend(o, part_names, 3);
 	if (st->made < s->nr)
 		fprintf(o->fp, _("  %zu of %zu ranks have no step data\n"),

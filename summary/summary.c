@@ -19,6 +19,7 @@
 
 #include <sqlite3.h>
 
+#include "common/jsonw.h"
 #include "common/util.h"
 #include "comm.h"
 #include "csv.h"
@@ -269,18 +270,21 @@ metadata_fields(struct jscan *js, struct rank_data *rd)
 	const char *k;
 	size_t n, i;
 	double v;
-	int r, seen = 0;
+	int r;
 
 	if ((r = js_object(js, js->path)) <= 0)
 		return r;
 	while ((r = js_key(js, &k, &n)) == 1) {
-		if (seen || strcmp(k, "distributed_args") != 0 ||
+		if (strcmp(k, "distributed_args") != 0 ||
 		    (r = js_object(js, k)) != 1) {
 			if (r < 0 || js_skip(js) < 0)
 				return -1;
 			continue;
 		}
-		seen = 1;
+		/*
+		 * The rest (the ranks of every parallel group: 180 KB a rank
+		 * in a job of 8,192) is not needed: not read.
+		 */
 		while ((r = js_key(js, &k, &n)) == 1) {
 			for (i = 0; i < sizeof(f) / sizeof(f[0]) &&
 			    strcmp(k, f[i].key) != 0; i++)
@@ -293,8 +297,7 @@ metadata_fields(struct jscan *js, struct rank_data *rd)
 			if (r < 0)
 				return -1;
 		}
-		if (r < 0)
-			return -1;
+		return r;
 	}
 	return r < 0 ? -1 : js_finish(js);
 }
@@ -521,41 +524,45 @@ summary_print(const struct summary *s, FILE *fp, unsigned flags)
 		    colour_off(&o), s->f[i].text);
 }
 
-cJSON *
-summary_json(const struct summary *s)
+/* What the summary read of rank I. */
+static cJSON *
+rank_json(const struct summary *s, size_t i)
 {
-	cJSON *j = cJSON_CreateObject(), *a, *o;
-	size_t k, i;
+	const struct rank_data *r = &s->r[i];
+	cJSON *o = cJSON_CreateObject();
 
-	a = cJSON_AddArrayToObject(j, "ranks");
-	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
+	json_rank(o, "rank", r->rank);
+	cJSON_AddStringToObject(o, "path", r->path);
+	if (r->level != NULL)
+		cJSON_AddStringToObject(o, "level", r->level);
+	if (r->export_type != NULL)
+		cJSON_AddStringToObject(o, "export_type", r->export_type);
+	return o;
+}
 
-		o = cJSON_CreateObject();
-		json_rank(o, "rank", r->rank);
-		cJSON_AddStringToObject(o, "path", r->path);
-		if (r->level != NULL)
-			cJSON_AddStringToObject(o, "level", r->level);
-		if (r->export_type != NULL)
-			cJSON_AddStringToObject(o, "export_type", r->export_type);
-		cJSON_AddItemToArray(a, o);
+/* Summary K, or why it was not made. */
+static cJSON *
+part_json(const struct summary *s, size_t k)
+{
+	cJSON *x;
+
+	if (s->why[k] != NULL) {
+		x = cJSON_CreateObject();
+		cJSON_AddFalseToObject(x, "made");
+		cJSON_AddStringToObject(x, "why", s->why[k]);
+	} else {
+		x = kinds[k]->json(s, s->state[k]);
+		cJSON_AddTrueToObject(x, "made");
 	}
-	cJSON_AddItemToObject(j, "left_out", left_out_json(s));
-	o = cJSON_AddObjectToObject(j, "summaries");
-	for (k = 0; k < NKINDS; k++) {
-		cJSON *x;
+	return x;
+}
 
-		if (s->why[k] != NULL) {
-			x = cJSON_CreateObject();
-			cJSON_AddFalseToObject(x, "made");
-			cJSON_AddStringToObject(x, "why", s->why[k]);
-		} else {
-			x = kinds[k]->json(s, s->state[k]);
-			cJSON_AddTrueToObject(x, "made");
-		}
-		cJSON_AddItemToObject(o, kinds[k]->name, x);
-	}
-	a = cJSON_AddArrayToObject(j, "findings");
+static cJSON *
+findings_json(const struct summary *s)
+{
+	cJSON *a = cJSON_CreateArray(), *o;
+	size_t i;
+
 	for (i = 0; i < s->nf; i++) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "rule", s->f[i].rule);
@@ -564,7 +571,47 @@ summary_json(const struct summary *s)
 		cJSON_AddStringToObject(o, "text", s->f[i].text);
 		cJSON_AddItemToArray(a, o);
 	}
+	return a;
+}
+
+cJSON *
+summary_json(const struct summary *s)
+{
+	cJSON *j = cJSON_CreateObject(), *a, *o;
+	size_t k, i;
+
+	a = cJSON_AddArrayToObject(j, "ranks");
+	for (i = 0; i < s->nr; i++)
+		cJSON_AddItemToArray(a, rank_json(s, i));
+	cJSON_AddItemToObject(j, "left_out", left_out_json(s));
+	o = cJSON_AddObjectToObject(j, "summaries");
+	for (k = 0; k < NKINDS; k++)
+		cJSON_AddItemToObject(o, kinds[k]->name, part_json(s, k));
+	cJSON_AddItemToObject(j, "findings", findings_json(s));
 	return j;
+}
+
+/*
+ * The same document written as it is made: a rank, then a summary, at a
+ * time, so that memory holds the largest summary's JSON, not all of it.
+ */
+void
+summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
+{
+	size_t k, i;
+
+	jw_open(w, key, '{');
+	jw_open(w, "ranks", '[');
+	for (i = 0; i < s->nr; i++)
+		jw_take(w, NULL, rank_json(s, i));
+	jw_close(w, ']');
+	jw_take(w, "left_out", left_out_json(s));
+	jw_open(w, "summaries", '{');
+	for (k = 0; k < NKINDS; k++)
+		jw_take(w, kinds[k]->name, part_json(s, k));
+	jw_close(w, '}');
+	jw_take(w, "findings", findings_json(s));
+	jw_close(w, '}');
 }
 
 static const char html_head[] =

@@ -30,6 +30,7 @@
 #define SYNC_RATIO	0.2
 #define VOTE_SHARE	0.10	/* named when last in this share of its collectives */
 #define DIXON_MAX	100
+#define MAX_WAIT_ROWS	8	/* rows of the text table */
 
 /* Dixon's one-sided critical values at 99.5 %, n = 3 .. 100. */
 static const double dixon995[DIXON_MAX + 1] = {
@@ -389,12 +390,38 @@ wait_finish(struct summary *s, void *state)
 	return NULL;
 }
 
+/* Voted for most often first, then in rank order. */
+static int
+by_votes(const void *a, const void *b, void *arg)
+{
+	const struct wait *w = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t vx = w->votes[x], vy = w->votes[y];
+
+	return vx != vy ? (vy > vx) - (vy < vx) : (x > y) - (x < y);
+}
+
+static void
+wait_row(const struct summary *s, const struct wait *w, size_t i, int lw,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+
+	fprintf(o->fp, "  %-*s %8zu %8zu %7.1f%%", lw,
+	    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
+	    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
+	if (w->nratio[i] > 0)
+		fprintf(o->fp, " %10.3f %10.3f\n", w->wait_sum[i] /
+		    w->nratio[i], w->sync_sum[i] / w->nratio[i]);
+	else
+		fprintf(o->fp, " %10s %10s\n", "-", "-");
+}
+
 static void
 wait_print(const struct summary *s, const void *state, struct out *o)
 {
 	const struct wait *w = state;
-	size_t i, any = 0;
-	char lab[LABEL_MAX];
+	size_t i, n = 0, *v = xcalloc(s->nr + 1, sizeof(*v));
 	int lw = label_width(s, 10);
 
 	fprintf(o->fp, _("  %zu ranks with communication data, %zu collectives "
@@ -402,24 +429,23 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 	    w->ranks, w->counted, w->dropped_groups);
 	fprintf(o->fp, "  %-*s %8s %8s %8s %10s %10s\n", lw, "", _("last"),
 	    _("of"), _("share"), _("wait ratio"), _("sync ratio"));
-	for (i = 0; i < s->nr; i++) {
-		if (w->votes[i] == 0 && !(s->nr <= 16 && w->nratio[i] > 0))
-			continue;
-		any++;
-		fprintf(o->fp, "  %-*s %8zu %8zu %7.1f%%", lw,
-		    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
-		    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
-		if (w->nratio[i] > 0)
-			fprintf(o->fp, " %10.3f %10.3f\n", w->wait_sum[i] /
-			    w->nratio[i], w->sync_sum[i] / w->nratio[i]);
-		else
-			fprintf(o->fp, " %10s %10s\n", "-", "-");
+	for (i = 0; i < s->nr; i++)
+		if (w->votes[i] > 0 || (s->nr <= 16 && w->nratio[i] > 0))
+			v[n++] = i;
+	if (n > MAX_WAIT_ROWS) {
+		/* many: those voted for most often */
+		qsort_r(v, n, sizeof(*v), by_votes, (void *)w);
+		fprintf(o->fp, _("  (%zu ranks arrived last as an outlier: the %d "
+		    "most often; all in --json)\n"), n, MAX_WAIT_ROWS);
 	}
+	for (i = 0; i < n && i < MAX_WAIT_ROWS; i++)
+		wait_row(s, w, v[i], lw, o);
 	if (w->counted == 0)
 		fprintf(o->fp, _("  no collective was seen by three ranks or more: "
 		    "no vote\n"));
-	else if (any == 0)
+	else if (n == 0)
 		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
+	free(v);
 }
 
 static cJSON *
