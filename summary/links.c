@@ -21,7 +21,8 @@
 
 #define SLOW_LINK	0.20
 #define SMALL_SHARE	0.20
-#define HEAT_MAX	128	/* ranks drawn in the heat map */
+#define HEAT_MAX	128	/* ranks drawn one by one in the heat map */
+#define HEAT_BLOCKS	64	/* more: blocks of ranks a side */
 
 #define transports	comm_transports
 #define NTRANS		COMM_NTRANS
@@ -340,40 +341,76 @@ links_json(const struct summary *s, const void *state)
 	return j;
 }
 
-/* A src x dst heat map of bandwidth relative to the best link. */
+/* One cell of the heat map: the slowest link it holds. */
+struct cell {
+	const struct link	*slowest;
+	size_t			 n;
+	int			 slow;	/* holds a slow link */
+};
+
+/*
+ * A src x dst heat map of bandwidth relative to the best link.  With
+ * more ranks than HEAT_MAX, a cell holds a block of ranks and shows its
+ * slowest link: the map keeps its size, and a slow link still shows.
+ */
 static void
 links_html(const struct summary *s, const void *state, FILE *fp)
 {
 	const struct links *l = state;
-	int n = l->maxrank + 1, cell = n <= 32 ? 14 : n <= 64 ? 8 : 4;
+	int n = l->maxrank + 1, g = n <= HEAT_MAX ? n : HEAT_BLOCKS;
+	int cell = g <= 32 ? 14 : g <= 64 ? 8 : 4, x, y;
+	struct cell *c;
 	double best = 0;
 	size_t i;
 
 	for (i = 0; i < l->n; i++)
 		if (!isnan(bw(l->v[i])))
 			best = fmax(best, bw(l->v[i]));
-	if (n > HEAT_MAX || !(best > 0)) {
-		fprintf(fp, "<p>%zu links; no heat map (%s)</p>\n", l->n,
-		    n > HEAT_MAX ? "too many ranks" : "no bandwidth");
+	if (!(best > 0)) {
+		fprintf(fp, "<p>%zu links; no heat map (no bandwidth)</p>\n",
+		    l->n);
 		return;
 	}
-	fprintf(fp, "<p>src (rows) x dst (columns), darker is faster; slow links "
-	    "outlined in red. Best link %.2f GB/s.</p>\n<svg xmlns=\""
-	    "http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n", best,
-	    n * cell + 2, n * cell + 2);
+	c = xcalloc((size_t)g * g, sizeof(*c));
 	for (i = 0; i < l->n; i++) {
 		const struct link *k = l->v[i];
-		double f = isnan(bw(k)) ? 0 : bw(k) / best;
-		int shade = 255 - (int)lround(f * 200);
+		struct cell *e = &c[(size_t)k->src * g / n * g +
+		    (size_t)k->dst * g / n];
 
-		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-		    "fill=\"rgb(%d,%d,255)\"%s><title>%d -&gt; %d %s %.2f GB/s"
-		    "</title></rect>\n", 1 + k->dst * cell, 1 + k->src * cell,
-		    cell, cell, shade, shade, is_slow(l, k) ?
-		    " stroke=\"#d00\" stroke-width=\"2\"" : "", k->src, k->dst,
-		    transports[k->tr], isnan(bw(k)) ? 0 : bw(k));
+		if (e->slowest == NULL || (!isnan(bw(k)) &&
+		    (isnan(bw(e->slowest)) || bw(k) < bw(e->slowest))))
+			e->slowest = k;
+		e->n++;
+		e->slow |= is_slow(l, k);
 	}
+	fprintf(fp, "<p>src (rows) x dst (columns)%s, darker is faster; slow "
+	    "links outlined in red. Best link %.2f GB/s.</p>\n<svg xmlns=\""
+	    "http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n",
+	    g < n ? ", a block of ranks a cell showing its slowest link" : "",
+	    best, g * cell + 2, g * cell + 2);
+	for (y = 0; y < g; y++)
+		for (x = 0; x < g; x++) {
+			const struct cell *e = &c[(size_t)y * g + x];
+			const struct link *k = e->slowest;
+			double f;
+			int shade;
+
+			if (k == NULL)
+				continue;
+			f = isnan(bw(k)) ? 0 : bw(k) / best;
+			shade = 255 - (int)lround(f * 200);
+			fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+			    "height=\"%d\" fill=\"rgb(%d,%d,255)\"%s><title>",
+			    1 + x * cell, 1 + y * cell, cell, cell, shade, shade,
+			    e->slow ? " stroke=\"#d00\" stroke-width=\"2\"" : "");
+			if (e->n > 1)
+				fprintf(fp, "%zu links, the slowest: ", e->n);
+			fprintf(fp, "%d -&gt; %d %s %.2f GB/s</title></rect>\n",
+			    k->src, k->dst, transports[k->tr],
+			    isnan(bw(k)) ? 0 : bw(k));
+		}
 	fputs("</svg>\n", fp);
+	free(c);
 }
 
 static void

@@ -149,6 +149,17 @@ void	 html_rank(FILE *, const struct rank_data *);
 extern const char *const part_fill[];	/* SVG colours of the bar parts */
 void	 svg_bars(FILE *, const char *const labels[], const double *parts,
 	    size_t nrows, size_t nparts, const char *const names[]);
+/* A heat map of a few rows (named) across N ranks in order. */
+struct heat {
+	const char *const *rows;
+	size_t		 nrows;
+	size_t		 n;
+	const int	*rank;		/* of each column, -1 unknown */
+	const double	*v;		/* row R of rank I at R * N + I */
+	const char	*unit;
+	double		 span;		/* above a row's lowest: the darkest */
+};
+void	 svg_heat(FILE *, const struct heat *);
 
 /* analysis.db (db.c). */
 int	 db_rows(struct sqlite3 *, const char *sql,

@@ -483,18 +483,28 @@ static void
 wait_html(const struct summary *s, const void *state, FILE *fp)
 {
 	const struct wait *w = state;
-	size_t i, most = 1;
+	size_t i, n = 0, most = 1, *v = xcalloc(s->nr + 1, sizeof(*v));
 
-	for (i = 0; i < s->nr; i++)
+	for (i = 0; i < s->nr; i++) {
 		if (w->votes[i] > most)
 			most = w->votes[i];
-	fprintf(fp, "<p>%zu collectives compared; %zu groups left out.</p>\n"
-	    "<table>\n<tr><th>rank</th><th>last</th><th>of</th>"
+		if (w->votes[i] > 0 || (s->nr <= 16 && (w->seen[i] > 0 ||
+		    w->nratio[i] > 0)))
+			v[n++] = i;
+	}
+	fprintf(fp, "<p>%zu collectives compared; %zu groups left out.</p>\n",
+	    w->counted, w->dropped_groups);
+	if (n > MAX_WAIT_ROWS) {
+		qsort_r(v, n, sizeof(*v), by_votes, (void *)w);
+		fprintf(fp, "<p>%zu ranks arrived last as an outlier: the %d most "
+		    "often; all in --json.</p>\n", n, MAX_WAIT_ROWS);
+		n = MAX_WAIT_ROWS;
+	}
+	fputs("<table>\n<tr><th>rank</th><th>last</th><th>of</th>"
 	    "<th class=\"l\">votes</th><th>wait ratio</th><th>sync ratio</th>"
-	    "</tr>\n", w->counted, w->dropped_groups);
-	for (i = 0; i < s->nr; i++) {
-		if (w->seen[i] == 0 && w->nratio[i] == 0)
-			continue;
+	    "</tr>\n", fp);
+	for (size_t k = 0; k < n; k++) {
+		i = v[k];
 		fputs("<tr>", fp);
 		html_rank(fp, &s->r[i]);
 		fprintf(fp, "<td>%zu</td><td>%zu</td><td class=\"l\">"
@@ -510,6 +520,7 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 			fputs("<td>-</td><td>-</td></tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
+	free(v);
 }
 
 static void
