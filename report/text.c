@@ -6,6 +6,8 @@
 
 #include <dirent.h>
 #include <libutil.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,8 +277,14 @@ print_tree(FILE *f, const char *path, const char *indent, int depth)
 		    strncmp(name, "msprof-exec_", 12) != 0 &&
 		    shown++ < TREE_ENTRIES) {
 			sub = xasprintf("%s/%s", path, name);
-			/* a link shows what it leads to, never its own size */
-			if (stat(sub, &st) == 0) {
+			if (lstat(sub, &st) == 0 && S_ISLNK(st.st_mode)) {
+				/* where it leads (its size is its target's) */
+				char to[PATH_MAX];
+				ssize_t k = readlink(sub, to, sizeof(to) - 1);
+
+				to[k > 0 ? k : 0] = '\0';
+				fprintf(f, "%s%s -> %s\n", indent, name, to);
+			} else if (stat(sub, &st) == 0) {
 				int dir = S_ISDIR(st.st_mode);
 
 				size = human(dir ? 0 : st.st_size);
