@@ -560,8 +560,8 @@ csv_open_reason(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && st.st_size == 0 ? _("empty") :
-	    _("cannot be read");
+	return stat(path, &st) == 0 && st.st_size == 0 ? N_("empty") :
+	    N_("cannot be read");
 }
 
 int

@@ -15,7 +15,7 @@ struct csv;
 
 /* NULL and *why (naming the file) when it cannot be opened or is empty. */
 struct csv	*csv_open(const char *path, char **why);
-/* Why csv_open failed on PATH, in a few words: empty, cannot be read. */
+/* Why csv_open failed on PATH, in a few words (a key, not translated). */
 const char	*csv_open_reason(const char *path);
 /*
  * The next record: 1, 0 at the end, -1 and *why on a read error.  *FIELDS

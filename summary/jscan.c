@@ -20,14 +20,14 @@ const char *
 js_reason(enum js_err e)
 {
 	switch (e) {
-	case JS_NOT_REGULAR:	return _("not a regular file");
-	case JS_UNREADABLE:	return _("cannot be read");
-	case JS_EMPTY:		return _("empty");
-	case JS_CUT_SHORT:	return _("cut short");
-	case JS_NOT_JSON:	return _("not JSON");
-	case JS_TOO_DEEP:	return _("nested too deep");
-	case JS_TOO_LONG:	return _("a string too long");
-	case JS_WRONG_TYPE:	return _("wrong type in a field");
+	case JS_NOT_REGULAR:	return N_("not a regular file");
+	case JS_UNREADABLE:	return N_("cannot be read");
+	case JS_EMPTY:		return N_("empty");
+	case JS_CUT_SHORT:	return N_("cut short");
+	case JS_NOT_JSON:	return N_("not JSON");
+	case JS_TOO_DEEP:	return N_("nested too deep");
+	case JS_TOO_LONG:	return N_("a string too long");
+	case JS_WRONG_TYPE:	return N_("wrong type in a field");
 	case JS_OK:		break;
 	}
 	return "";

@@ -104,7 +104,7 @@ int		 js_skip(struct jscan *);
 int		 js_finish(struct jscan *);
 
 enum js_err	 js_error(const struct jscan *);
-/* The error in a few words (translated), for grouping; "" without one. */
+/* The error in a few words (not translated: a key), for grouping. */
 const char	*js_reason(enum js_err);
 /* The error naming the file, line and column; NULL without one. */
 const char	*js_why(const struct jscan *);

@@ -63,7 +63,7 @@ print_group(FILE *fp, const struct item *v, size_t n)
 		else
 			ranks[k++] = v[i].r->rank;
 	list = ranks_text(ranks, k, 6);
-	fprintf(fp, "  %s, %s: ", base(v[0].l->path), v[0].l->reason);
+	fprintf(fp, "  %s, %s: ", base(v[0].l->path), _(v[0].l->reason));
 	if (k > 0)
 		fprintf(fp, k == 1 ? _("rank %s") : _("ranks %s"), list);
 	if (unknown > 0)

@@ -24,7 +24,7 @@ struct step_row {
 /* A file of a rank left out of the summary, and why. */
 struct left_out {
 	char		*path;
-	const char	*reason;	/* a few words, to group files by */
+	const char	*reason;	/* a few words (N_), to group files by */
 	char		*why;		/* the message, naming the file */
 };
 

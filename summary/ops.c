@@ -158,7 +158,7 @@ read_kernels(struct rank_data *rd, struct optab *t, const char *path)
 	if ((k.type < 0 && k.name < 0) || k.dur < 0) {
 		why = xasprintf(_("%s: no column %s"), path,
 		    k.dur < 0 ? "Duration(us)" : "Type");
-		rank_left_out(rd, path, _("not the CSV expected"), why);
+		rank_left_out(rd, path, N_("not the CSV expected"), why);
 		csv_close(c);
 		return why;
 	}
@@ -198,7 +198,7 @@ read_statistic(struct rank_data *rd, struct optab *t, const char *path)
 		csv_close(c);
 		why = xasprintf(_("%s: no column OP Type, Count or Total "
 		    "Time(us)"), path);
-		rank_left_out(rd, path, _("not the CSV expected"), why);
+		rank_left_out(rd, path, N_("not the CSV expected"), why);
 		return why;
 	}
 	while ((rc = csv_next(c, &f, &nf, &why)) > 0) {

@@ -115,7 +115,7 @@ read_csv(struct rank_data *rd, const char *path)
 		why = xasprintf(_("%s: no column %s (an older or foreign file?)"),
 		    path, col[C_COMP] < 0 ? "Computing" : col[C_FREE] < 0 ?
 		    "Free" : "Communication(Not Overlapped)");
-		rank_left_out(rd, path, _("not the CSV expected"), why);
+		rank_left_out(rd, path, N_("not the CSV expected"), why);
 		csv_close(c);
 		return why;
 	}
@@ -138,7 +138,7 @@ read_csv(struct rank_data *rd, const char *path)
 		return why;
 	if (n == 0) {
 		why = xasprintf(_("%s: no step rows"), path);
-		rank_left_out(rd, path, _("no rows"), why);
+		rank_left_out(rd, path, N_("no rows"), why);
 		return why;
 	}
 	finish_mean(rd, &sum, n);

@@ -53,7 +53,7 @@ rank_file(struct rank_files *rf, const char *name)
 		why = errno == 0 ? xasprintf(_("%s: not a regular file"), p) :
 		    xasprintf("%s: %s", p, i18n_strerror(errno));
 		rank_left_out(rf->rd, p, errno == 0 ?
-		    _("not a regular file") : _("cannot be read"), why);
+		    N_("not a regular file") : N_("cannot be read"), why);
 		free(why);
 	}
 	free(p);
@@ -119,12 +119,12 @@ csv_left_out(struct rank_data *rd, const struct csv *c, const char *path,
 	char *cut;
 
 	if (rc < 0)
-		rank_left_out(rd, path, _("cannot be read"), why);
+		rank_left_out(rd, path, N_("cannot be read"), why);
 	else if (csv_cut_short(c)) {
 		cut = xasprintf(_("%s: cut short: its last record (line %lu) is "
 		    "incomplete; the records before it are read"), path,
 		    csv_line(c));
-		rank_left_out(rd, path, _("cut short"), cut);
+		rank_left_out(rd, path, N_("cut short"), cut);
 		free(cut);
 	}
 }
