@@ -379,13 +379,11 @@ static void
 print_dirs(const struct report_output *out)
 {
 	const struct outdir *o = out->dir;
-	char *size, *rank;
 
 	for (size_t k = 0; k < o->ndirs; k++) {
 		const struct rankdir *rd = &o->dirs[k];
+		char *size = human(rd->bytes), *rank = rank_text(rd->rank);
 
-		size = human(rd->bytes);
-		rank = rank_text(rd->rank);
 		/* TRANSLATORS: "rank 3" or "rank unknown", then the directory. */
 		say(_("  %s: %s  %s%s%s\n"), rank, path_base(rd->path),
 		    size, rd->raw ? "" : _(", no raw data (PROF_*/device_*/data)"),
@@ -461,7 +459,7 @@ print_odd(const struct report_output *out)
 {
 	const struct unusual *u = &out->unusual;
 	const struct outdir *o = out->dir;
-	char *med, *list;
+	char *list;
 
 	for (int f = 0; f < RANKDIR_NFILES; f++)
 		if (u->lacking[f].n > 0) {
@@ -472,7 +470,8 @@ print_odd(const struct report_output *out)
 			free(list);
 		}
 	if (u->set[U_OUTSIZED].n > 0) {
-		med = human(u->median);
+		char *med = human(u->median);
+
 		list = ranks_said(u->set[U_OUTSIZED].v, u->set[U_OUTSIZED].n);
 		say(_("  outsized: %s, more than %d times the median %s\n"),
 		    list, OUTSIZED, med);

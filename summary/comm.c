@@ -194,12 +194,14 @@ bandwidth_info(struct jscan *js, struct comm *c)
 {
 	const char *k;
 	size_t n;
-	int r, tr;
+	int r;
 
 	if ((r = js_object(js, "Communication Bandwidth Info")) <= 0)
 		return r;
 	while ((r = js_key(js, &k, &n)) == 1) {
-		if ((tr = comm_transport(k)) < 0) {
+		int tr = comm_transport(k);
+
+		if (tr < 0) {
 			r = js_skip(js);
 		} else if ((r = js_object(js, k)) == 1) {
 			while ((r = js_key(js, &k, &n)) == 1)

@@ -79,7 +79,6 @@ left_out_print(const struct summary *s, FILE *fp)
 {
 	size_t n = summary_nleft_out(s), groups = 0, i, j;
 	struct item *v;
-	char lab[LABEL_MAX];
 
 	if (n == 0)
 		return;
@@ -89,9 +88,12 @@ left_out_print(const struct summary *s, FILE *fp)
 		for (size_t k = 0; k < s->r[i].nleft; k++, n++)
 			v[n] = (struct item){ &s->r[i], &s->r[i].left[k], n };
 	if (n <= LISTED) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			char lab[LABEL_MAX];
+
 			fprintf(fp, "  %s: %s\n", rank_label(v[i].r, lab,
 			    sizeof(lab)), v[i].l->why);
+		}
 		free(v);
 		return;
 	}

@@ -123,7 +123,7 @@ struct summary {
 void	 add_finding(struct summary *, const char *rule, int rank,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The iteration the log shows for torch step S, or -1 when unknown. */
-long	 step_iteration(const struct summary *, long s);
+long	 step_iteration(const struct summary *, long step);
 /* A rank's label: "rank 3", or "rank unknown (DIR)" naming its directory. */
 #define LABEL_MAX	320
 const char *rank_label(const struct rank_data *, char *buf, size_t len);

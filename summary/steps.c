@@ -352,8 +352,12 @@ static void
 print_many(const struct summary *s, const struct rank_data **v, size_t n,
     const struct steps *st, int lw, struct out *o)
 {
-	size_t i, shown = n < SLOWEST_SHOWN ? n : SLOWEST_SHOWN;
+	size_t i, shown = SLOWEST_SHOWN;
 
+	if (n == 0)
+		return;
+	if (n < shown)
+		shown = n;
 	fprintf(o->fp, _("  (%zu ranks with steps: the %zu with the longest, "
 	    "then the median and the shortest; all in --json)\n"), n, shown);
 	for (i = 0; i < shown; i++)
@@ -434,12 +438,14 @@ steps_json(const struct summary *s, const void *state)
 
 	for (i = 0; i < s->nr; i++) {
 		const struct rank_data *r = &s->r[i];
-		cJSON *o, *steps;
+		cJSON *o;
 
 		if (r->steps_why != NULL) {
 			o = cJSON_CreateObject();
 			cJSON_AddStringToObject(o, "why", r->steps_why);
 		} else {
+			cJSON *steps;
+
 			o = row_json(s, &r->mean);
 			steps = cJSON_AddArrayToObject(o, "steps");
 			for (k = 0; k < r->nsteps; k++)

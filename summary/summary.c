@@ -42,7 +42,7 @@ struct rank_files {
 char *
 rank_file(struct rank_files *rf, const char *name)
 {
-	char *p = xasprintf("%s/%s", rf->out, name), *why;
+	char *p = xasprintf("%s/%s", rf->out, name);
 	struct stat st;
 
 	errno = 0;
@@ -50,7 +50,7 @@ rank_file(struct rank_files *rf, const char *name)
 		return p;
 	if (rf->rd != NULL && (errno == 0 || (errno != ENOENT &&
 	    errno != ENOTDIR))) {	/* there, but not a file to read */
-		why = errno == 0 ? xasprintf(_("%s: not a regular file"), p) :
+		char *why = errno == 0 ? xasprintf(_("%s: not a regular file"), p) :
 		    xasprintf("%s: %s", p, i18n_strerror(errno));
 		rank_left_out(rf->rd, p, errno == 0 ?
 		    N_("not a regular file") : N_("cannot be read"), why);
@@ -396,10 +396,11 @@ static void *
 worker(void *arg)
 {
 	struct pool *p = arg;
-	size_t i;
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
+		size_t i;
+
 		while (p->next < p->n && p->next >= p->merged + WINDOW)
 			pthread_cond_wait(&p->cv, &p->mu);
 		if (p->next >= p->n)
@@ -560,11 +561,11 @@ part_json(const struct summary *s, size_t k)
 static cJSON *
 findings_json(const struct summary *s)
 {
-	cJSON *a = cJSON_CreateArray(), *o;
+	cJSON *a = cJSON_CreateArray();
 	size_t i;
 
 	for (i = 0; i < s->nf; i++) {
-		o = cJSON_CreateObject();
+		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "rule", s->f[i].rule);
 		if (s->f[i].rank != RANK_NONE)
 			json_rank(o, "rank", s->f[i].rank);
