@@ -15,6 +15,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,6 +245,24 @@ comm_operator(struct jscan *js, struct comm *c, size_t step,
 	return r;
 }
 
+/* "SRC-DST", two ranks (as sscanf's "%d-%d" reads them): 1, or 0. */
+static int
+link_ends(const char *name, int *src, int *dst)
+{
+	char *end;
+	long a = strtol(name, &end, 10), b;
+
+	if (end == name || *end != '-' || a < INT_MIN || a > INT_MAX)
+		return 0;
+	name = end + 1;
+	b = strtol(name, &end, 10);
+	if (end == name || b < INT_MIN || b > INT_MAX)
+		return 0;
+	*src = (int)a;
+	*dst = (int)b;
+	return 1;
+}
+
 /* The link "SRC-DST" of a matrix operator. */
 static int
 matrix_link(struct jscan *js, struct comm *c, const char *name)
@@ -251,7 +270,7 @@ matrix_link(struct jscan *js, struct comm *c, const char *name)
 	struct comm_link l = { .tr = -1, .size = NAN, .time = NAN };
 	const char *k, *s;
 	size_t n;
-	int r, link = sscanf(name, "%d-%d", &l.src, &l.dst) == 2, type = 0;
+	int r, link = link_ends(name, &l.src, &l.dst), type = 0;
 
 	if ((r = js_object(js, name)) <= 0)
 		return r;

@@ -167,10 +167,42 @@ blanks(const char *p, const char *lim)
 	}
 	return p;
 }
+
+/*
+ * Past the bytes of a string that need nothing done, eight at a time: up
+ * to a quote, a backslash or a control character.
+ */
+static const unsigned char *
+plain(const unsigned char *p, const unsigned char *lim)
+{
+	const uint64_t q = 0x2222222222222222ULL, bs = 0x5c5c5c5c5c5c5c5cULL;
+	const uint64_t ctl = 0xe0e0e0e0e0e0e0e0ULL;
+	uint64_t w, m;
+
+	while (lim - p >= 8) {
+		memcpy(&w, p, 8);
+		m = ~(nonzero(w ^ q) & nonzero(w ^ bs) & nonzero(w & ctl)) &
+		    ~0x7f7f7f7f7f7f7f7fULL;
+		if (m != 0)
+			return p + (__builtin_ctzll(m) >> 3);
+		p += 8;
+	}
+	while (p < lim && *p != '"' && *p != '\\' && *p >= 0x20)
+		p++;
+	return p;
+}
 #else
 static const char *
 blanks(const char *p, const char *lim)
 {
+	return p;
+}
+
+static const unsigned char *
+plain(const unsigned char *p, const unsigned char *lim)
+{
+	while (p < lim && *p != '"' && *p != '\\' && *p >= 0x20)
+		p++;
 	return p;
 }
 #endif
@@ -370,8 +402,12 @@ static int
 string(struct jscan *js, char **dst, size_t *cap, size_t *len)
 {
 	*len = 0;
-	if (dst != NULL && grow_put(js, dst, cap, len, "", 0) < 0)
-		return -1;
+	if (dst != NULL && *dst == NULL) {
+		*cap = 64;
+		*dst = xmalloc(*cap);
+	}
+	if (dst != NULL)
+		**dst = '\0';
 	js->pos++;
 	for (;;) {
 		size_t a = js->pos;
@@ -380,8 +416,7 @@ string(struct jscan *js, char **dst, size_t *cap, size_t *len)
 		char esc[4];
 		int n;
 
-		while (p < e && *p != '"' && *p != '\\' && *p >= 0x20)
-			p++;
+		p = plain(p, e);
 		js->pos = (size_t)((const char *)p - js->buf);
 		if (dst != NULL && grow_put(js, dst, cap, len, js->buf + a,
 		    js->pos - a) < 0)
@@ -514,11 +549,12 @@ type_name(int c)
 	}
 }
 
+/* FIELD is of type C, not W ('{', '[', '"' or '0'). */
 static int
-wrong_type(struct jscan *js, const char *field, int c, const char *want)
+wrong_type(struct jscan *js, const char *field, int c, int w)
 {
 	return fail(js, JS_WRONG_TYPE, _("wrong type in a field: \"%s\" is "
-	    "%s, not %s"), field, type_name(c), want);
+	    "%s, not %s"), field, type_name(c), type_name(w));
 }
 
 static int
@@ -535,7 +571,7 @@ enter(struct jscan *js, int c)
 
 /* Open C ('{' or '['), null (0) or another type (-1). */
 static int
-container(struct jscan *js, const char *field, int c, const char *want)
+container(struct jscan *js, const char *field, int c)
 {
 	int t = js_peek(js);
 
@@ -545,19 +581,19 @@ container(struct jscan *js, const char *field, int c, const char *want)
 		return enter(js, c);
 	if (t == 'n')
 		return literal(js, "null");
-	return wrong_type(js, field, t, want);
+	return wrong_type(js, field, t, c);
 }
 
 int
 js_object(struct jscan *js, const char *field)
 {
-	return container(js, field, '{', _("an object"));
+	return container(js, field, '{');
 }
 
 int
 js_array(struct jscan *js, const char *field)
 {
-	return container(js, field, '[', _("an array"));
+	return container(js, field, '[');
 }
 
 /* The innermost object or array ends at POS. */
@@ -647,7 +683,7 @@ js_number(struct jscan *js, const char *field, double *v)
 	if (t == 'n')
 		return literal(js, "null");
 	if (t != '0')
-		return wrong_type(js, field, t, _("a number"));
+		return wrong_type(js, field, t, '0');
 	if ((n = number(js)) < 0)
 		return -1;
 	*v = csv_numn(js->buf + js->pos, (size_t)n);
@@ -665,7 +701,7 @@ js_string(struct jscan *js, const char *field, const char **s, size_t *len)
 	if (t == 'n')
 		return literal(js, "null");
 	if (t != '"')
-		return wrong_type(js, field, t, _("a string"));
+		return wrong_type(js, field, t, '"');
 	if (string(js, &js->str, &js->strcap, len) < 0)
 		return -1;
 	*s = js->str;

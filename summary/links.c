@@ -61,16 +61,44 @@ skipped_op(const char *op)
 	    strcasestr(op, "-total") != NULL;
 }
 
+/* The decimal digits of V at P: the byte after them. */
+static char *
+put_uint(char *p, unsigned v)
+{
+	char t[12];
+	int n = 0;
+
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n > 0)
+		*p++ = t[--n];
+	return p;
+}
+
+/* "SRC-DST-TR": a link's key, without printf (a million links a job). */
+static void
+link_key(char *key, int src, int dst, int tr)
+{
+	char *p = put_uint(key, (unsigned)src);
+
+	*p++ = '-';
+	p = put_uint(p, (unsigned)dst);
+	*p++ = '-';
+	p = put_uint(p, (unsigned)tr);
+	*p = '\0';
+}
+
 static void
 add_link(struct links *l, int src, int dst, int tr, double size, double time)
 {
-	char key[64];
+	char key[40];
 	struct link **lp;
 
 	if (tr < 0 || src == dst || src < 0 || dst < 0 || isnan(size) ||
 	    isnan(time))
 		return;
-	snprintf(key, sizeof(key), "%d-%d-%d", src, dst, tr);
+	link_key(key, src, dst, tr);
 	lp = (struct link **)strmap_slot(&l->map, key);
 	if (*lp == NULL) {
 		*lp = xcalloc(1, sizeof(**lp));
