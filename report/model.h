@@ -85,6 +85,14 @@ void	report_model_free(struct report_model *);
 /* The text report: results on stdout (none if QUIET), failures on stderr. */
 void	report_print(const struct report_model *, int quiet, int verbose);
 /*
+ * Do the N reports verify so many output directories and ranks that they
+ * are said together?  Then report_print_many says them: their rank
+ * directories summed up as one, then the summary.
+ */
+int	report_many(const struct report_model *, size_t n);
+void	report_print_many(const struct report_model *, size_t n, int quiet,
+	    int verbose);
+/*
  * The JSON report, written as it is made (one object); its summary too
  * unless !SUMMARY, then written apart by report_summary_write.
  */

@@ -168,9 +168,13 @@ report_run(const struct report_in *in, size_t n, struct report *r)
 		one = in[i];
 		one.no_summary = i + 1 < n;
 		report_build(&one, &m[i]);
-		report_print(&m[i], in[0].quiet, in[0].verbose);
 		add_counts(r, &m[i]);
 	}
+	if (report_many(m, n))
+		report_print_many(m, n, in[0].quiet, in[0].verbose);
+	else
+		for (size_t i = 0; i < n; i++)
+			report_print(&m[i], in[0].quiet, in[0].verbose);
 	if (in[0].json != NULL)
 		write_json(m, n, in[0].json);
 	if (in[0].html != NULL)

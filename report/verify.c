@@ -197,8 +197,8 @@ keep(struct outdir *o, struct rankdir *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void
-sort_dirs(struct outdir *o)
+void
+outdir_sort(struct outdir *o)
 {
 	if (o->ndirs > 1)
 		qsort(o->dirs, o->ndirs, sizeof(*o->dirs), by_rank);
@@ -264,7 +264,7 @@ scan_outdir(struct outdir *o, time_t since)
 	for (size_t i = 0; i < c.n; i++)
 		keep(o, &c.dirs[i]);
 	cands_free(&c);
-	sort_dirs(o);
+	outdir_sort(o);
 }
 
 /* A launch's save path made absolute with its working directory. */
@@ -302,7 +302,7 @@ scan_claimed(struct outdir *o, const struct claims *c, const struct claim *me)
 	for (size_t i = 0; i < cs.n; i++)
 		rankdir_free(&cs.dirs[i]);
 	cands_free(&cs);
-	sort_dirs(o);
+	outdir_sort(o);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct claim *a = &c->v[i];
 		int seen = 0;

@@ -60,6 +60,8 @@ void	verify_journal(const struct journal *, const char *session,
 /* Verify a directory on its own (no launch known). */
 void	verify_dir(const char *path, struct verify *);
 void	verify_free(struct verify *);
+/* Keep O's rank directories by rank, those of no rank last. */
+void	outdir_sort(struct outdir *);
 /* Was rank R found in OUT? */
 const struct rankdir *outdir_found(const struct outdir *, int r);
 
