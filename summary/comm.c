@@ -311,7 +311,7 @@ steps(struct jscan *js, struct comm *c, int (*fn)(struct jscan *,
 	size_t n, step, sec;
 	int r;
 
-	if ((r = js_object(js, js->path)) <= 0)
+	if ((r = js_object(js, NULL)) <= 0)
 		return r;
 	while ((r = js_key(js, &k, &n)) == 1) {
 		if (total(k)) {

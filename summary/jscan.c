@@ -553,6 +553,9 @@ type_name(int c)
 static int
 wrong_type(struct jscan *js, const char *field, int c, int w)
 {
+	if (field == NULL)
+		return fail(js, JS_WRONG_TYPE, _("wrong type: the file is %s, "
+		    "not %s"), type_name(c), type_name(w));
 	return fail(js, JS_WRONG_TYPE, _("wrong type in a field: \"%s\" is "
 	    "%s, not %s"), field, type_name(c), type_name(w));
 }

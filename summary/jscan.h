@@ -77,7 +77,8 @@ void		 js_close(struct jscan *);
  */
 int		 js_peek(struct jscan *);
 /*
- * FIELD names the value in an error.  js_object and js_array: 1 when it
+ * FIELD names the value in an error (NULL: the whole file).  js_object
+ * and js_array: 1 when it
  * begins (and is entered), 0 for null (read), -1 for another type or an
  * error.
  */

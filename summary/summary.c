@@ -217,7 +217,7 @@ info_fields(struct jscan *js, struct rank_data *rd)
 	size_t n;
 	int r;
 
-	if ((r = js_object(js, js->path)) <= 0)
+	if ((r = js_object(js, NULL)) <= 0)
 		return r;
 	while ((r = js_key(js, &k, &n)) == 1) {
 		if (strcmp(k, "config") != 0 || (r = js_object(js, k)) != 1) {
@@ -272,7 +272,7 @@ metadata_fields(struct jscan *js, struct rank_data *rd)
 	double v;
 	int r;
 
-	if ((r = js_object(js, js->path)) <= 0)
+	if ((r = js_object(js, NULL)) <= 0)
 		return r;
 	while ((r = js_key(js, &k, &n)) == 1) {
 		if (strcmp(k, "distributed_args") != 0 ||
