@@ -278,30 +278,87 @@ launch_save_dir(const struct launch_record *rec)
 }
 
 /*
+ * A save path's rank directories, read and attributed once for all the
+ * launches that saved there: whose each is does not depend on who asks.
+ */
+struct dirscan {
+	char			*dir;
+	struct cands		 cs;
+	const struct claim	**owner;
+	int			*mixed;	/* of two jobs at once: no one's */
+};
+
+struct scans {
+	struct dirscan	*v;
+	size_t		 n;
+};
+
+static struct dirscan *
+scan_of(struct scans *ss, struct outdir *o, const struct claims *c,
+    const char *dir)
+{
+	struct dirscan *d;
+	struct rankname rn;
+
+	for (size_t i = 0; i < ss->n; i++)
+		if (strcmp(ss->v[i].dir, dir) == 0)
+			return &ss->v[i];
+	ss->v = xreallocarray(ss->v, ss->n + 1, sizeof(*ss->v));
+	d = &ss->v[ss->n++];
+	memset(d, 0, sizeof(*d));
+	d->dir = xstrdup(dir);
+	list_rankdirs(o, dir, 0, &d->cs);	/* links not followed: O's */
+	scan_cands(&d->cs);
+	d->owner = xcalloc(d->cs.n + 1, sizeof(*d->owner));
+	d->mixed = xcalloc(d->cs.n + 1, sizeof(*d->mixed));
+	for (size_t i = 0; i < d->cs.n; i++) {
+		const char *base = strrchr(d->cs.v[i].real, '/');
+
+		d->mixed[i] = -1;	/* not a rank directory's name */
+		if (rankname_parse(base ? base + 1 : d->cs.v[i].real, &rn) == 0)
+			d->owner[i] = claims_owner(c, dir, &rn, d->cs.v[i].rank,
+			    &d->mixed[i]);
+	}
+	return d;
+}
+
+static void
+scans_free(struct scans *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		for (size_t k = 0; k < ss->v[i].cs.n; k++)
+			rankdir_free(&ss->v[i].cs.dirs[k]);
+		cands_free(&ss->v[i].cs);
+		free(ss->v[i].owner);
+		free(ss->v[i].mixed);
+		free(ss->v[i].dir);
+	}
+	free(ss->v);
+}
+
+/*
  * Collect the rank directories ME made in O, and note what other jobs
  * wrote there at the same time.
  */
 static void
-scan_claimed(struct outdir *o, const struct claims *c, const struct claim *me)
+scan_claimed(struct outdir *o, const struct claims *c, const struct claim *me,
+    struct scans *ss)
 {
-	struct cands cs = { 0 };
-	struct rankname rn;
-	int mixed;
+	/* read once, its links not followed named in the first launch's O */
+	struct dirscan *d = scan_of(ss, o, c, me->dir);
+	struct rankdir r;
 
-	list_rankdirs(o, me->dir, 0, &cs);
-	scan_cands(&cs);
-	for (size_t i = 0; i < cs.n; i++) {
-		const char *base = strrchr(cs.v[i].real, '/');
-
-		if (rankname_parse(base ? base + 1 : cs.v[i].real, &rn) < 0)
+	for (size_t i = 0; i < d->cs.n; i++) {
+		if (d->mixed[i] < 0)
 			continue;
-		if (claims_owner(c, me->dir, &rn, cs.v[i].rank, &mixed) == me)
-			keep(o, &cs.dirs[i]);
-		o->unclear += mixed;
+		if (d->owner[i] == me) {
+			r = d->cs.dirs[i];
+			r.path = xstrdup(r.path);
+			r.target = xstrdup_null(r.target);
+			keep(o, &r);
+		}
+		o->unclear += d->mixed[i];
 	}
-	for (size_t i = 0; i < cs.n; i++)
-		rankdir_free(&cs.dirs[i]);
-	cands_free(&cs);
 	outdir_sort(o);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct claim *a = &c->v[i];
@@ -368,6 +425,7 @@ verify_journal(const struct journal *j, const char *session, time_t since,
 {
 	const struct launch_record *rec;
 	const struct claim *me;
+	struct scans ss = { 0 };
 	struct outdir *o;
 	char *path;
 
@@ -387,10 +445,11 @@ verify_journal(const struct journal *j, const char *session, time_t since,
 		expect(o, rec);
 		/* a session outside any output directory: by time changed */
 		if (me != NULL)
-			scan_claimed(o, &v->claims, me);
+			scan_claimed(o, &v->claims, me, &ss);
 		else
 			scan_outdir(o, since);
 	}
+	scans_free(&ss);
 }
 
 void

@@ -9,10 +9,10 @@
 #include <err.h>
 #include <errno.h>
 #include <langinfo.h>
-#include <stddef.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,20 +42,23 @@ struct rank_files {
 char *
 rank_file(struct rank_files *rf, const char *name)
 {
-	char *p = xasprintf("%s/%s", rf->out, name);
+	char *p = xasprintf("%s/%s", rf->out, name), *why = NULL;
+	const char *reason = NULL;
 	struct stat st;
 
-	errno = 0;
-	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-		return p;
-	if (rf->rd != NULL && (errno == 0 || (errno != ENOENT &&
-	    errno != ENOTDIR))) {	/* there, but not a file to read */
-		char *why = errno == 0 ? xasprintf(_("%s: not a regular file"), p) :
-		    xasprintf("%s: %s", p, i18n_strerror(errno));
-		rank_left_out(rf->rd, p, errno == 0 ?
-		    N_("not a regular file") : N_("cannot be read"), why);
-		free(why);
+	if (stat(p, &st) == 0) {
+		if (S_ISREG(st.st_mode))
+			return p;
+		reason = N_("not a regular file");
+		why = xasprintf(_("%s: not a regular file"), p);
+	} else if (errno != ENOENT && errno != ENOTDIR) {
+		reason = N_("cannot be read");
+		why = xasprintf("%s: %s", p, i18n_strerror(errno));
 	}
+	/* there but not read: named; absent: the summaries that need it say */
+	if (reason != NULL && rf->rd != NULL)
+		rank_left_out(rf->rd, p, reason, why);
+	free(why);
 	free(p);
 	return NULL;
 }
