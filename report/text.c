@@ -753,15 +753,17 @@ print_all_outputs(const struct report_model *m, size_t n)
 			all.analyse |= o->analyse;
 			all.dirs = xreallocarray(all.dirs, all.ndirs + o->ndirs + 1,
 			    sizeof(*all.dirs));
-			memcpy(all.dirs + all.ndirs, o->dirs, o->ndirs *
-			    sizeof(*o->dirs));
+			if (o->ndirs > 0)	/* o->dirs NULL without any */
+				memcpy(all.dirs + all.ndirs, o->dirs, o->ndirs *
+				    sizeof(*o->dirs));
 			all.ndirs += o->ndirs;
 			for (size_t b = 0; b < o->broken.n; b++)
 				strv_push(&all.broken, o->broken.v[b]);
 			out.missing = xreallocarray(out.missing, nmiss +
 			    ro->nmissing + 1, sizeof(*out.missing));
-			memcpy(out.missing + nmiss, ro->missing, ro->nmissing *
-			    sizeof(*ro->missing));
+			if (ro->nmissing > 0)
+				memcpy(out.missing + nmiss, ro->missing,
+				    ro->nmissing * sizeof(*ro->missing));
 			nmiss += ro->nmissing;
 			out.pending |= ro->pending;
 		}

@@ -154,6 +154,7 @@ static void
 scan_cands(struct cands *c)
 {
 	c->dirs = xcalloc(c->n + 1, sizeof(*c->dirs));
+	i18n_init();	/* before the threads: their messages are translated */
 	parallel_for(c->n, summary_workers(c->n), scan_one, c);
 }
 

@@ -443,6 +443,7 @@ read_ranks(struct summary *s, const struct summary_rank *ranks, size_t n)
 
 	p.rf = xcalloc(n + 1, sizeof(*p.rf));
 	p.ready = xcalloc(n + 1, 1);
+	i18n_init();	/* before the workers: their messages are translated */
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	for (i = 0; i < nw; i++)
