@@ -14,7 +14,7 @@ damage() {	# damage RANK FILE: FILE of RANK replaced by what is on stdin
 	cat > "$f"
 }
 # rank 0: communication.json cut short; 1: 200,000 levels; 2: a FIFO;
-# 3: a link to /dev/zero; 4: a field of the wrong type; 5: binary bytes;
+# 3: a link to /dev/zero; 4: a field of the wrong type; 5: an image;
 # 6: a directory for step_trace_time.csv; 7: kernel_details.csv cut short
 f=$(echo $(out 0)/communication.json)
 head -c 5000 "$f" > half && mv half "$f"
@@ -27,7 +27,7 @@ ln -s /dev/zero "$(echo $(out 3))/kernel_details.csv"
 sed 's/"Elapse Time(ms)": \([0-9.]*\)/"Elapse Time(ms)": "\1"/' \
     "$(echo $(out 4))/communication.json" > w.json
 damage 4 communication.json < w.json
-head -c 3000 /dev/urandom | tr -d '\n' | damage 5 communication_matrix.json
+printf '\211PNG\r\n\032\n\000\001 an image, not JSON' | damage 5 communication_matrix.json
 rm "$(echo $(out 6))/step_trace_time.csv"
 mkdir "$(echo $(out 6))/step_trace_time.csv"
 f=$(echo $(out 7))/kernel_details.csv
@@ -46,7 +46,7 @@ like "$left" "rank 3: .*/kernel_details.csv: not a regular file" \
     "rank 3: the link to /dev/zero, not read"
 like "$left" "rank 4: .*/communication.json:[0-9]+:[0-9]+: wrong type in a field: \"Elapse Time\(ms\)\" is a string, not a number" \
     "rank 4: a field of the wrong type, named"
-like "$left" "rank 5: .*/communication_matrix.json:1:1: not JSON" \
+like "$left" "rank 5: .*/communication_matrix.json:1:1: not JSON: byte 0x89 where a value should be" \
     "rank 5: bytes that are not JSON"
 like "$left" "rank 6: .*/step_trace_time.csv: not a regular file" \
     "rank 6: a directory in a file's place"
