@@ -237,9 +237,9 @@ check_slow_link(const struct rule *rule, struct advice *a)
 		if (n++ < MAX_LINKS) {
 			t = xasprintf(_("%s%s%d -> %d (%s) %.2f GB/s, %.1f %% of "
 			    "the %s median %.2f GB/s"), list, *list ? "; " : "",
-			    k->src, k->dst, transports[k->tr], link_gb_s(k),
+			    k->src, k->dst, comm_transports[k->tr], link_gb_s(k),
 			    100 * link_gb_s(k) / s->link_median[k->tr],
-			    transports[k->tr], s->link_median[k->tr]);
+			    comm_transports[k->tr], s->link_median[k->tr]);
 			free(list);
 			list = t;
 		}
@@ -269,7 +269,7 @@ check_small_packets(const struct rule *rule, struct advice *a)
 	size_t at = 0;
 
 	for (i = 0; i < s->nr; i++)
-		for (tr = 0; tr < NTRANS; tr++) {
+		for (tr = 0; tr < COMM_NTRANS; tr++) {
 			const struct rank_data *r = &s->r[i];
 
 			if (!(r->vol_mb[tr] > 0))
@@ -293,7 +293,7 @@ check_small_packets(const struct rule *rule, struct advice *a)
 	    "under 1 MB, or of their SDMA volume under 16 MB (the most: %s, "
 	    "%.1f %% of its %s volume)"), 100 * rule->threshold,
 	    rank_label(&s->r[at], lab, sizeof(lab)), 100 * worst,
-	    transports[wtr]);
+	    comm_transports[wtr]);
 	finding_figure(f, "share_max", worst);
 }
 

@@ -77,3 +77,16 @@ rankname_parse(const char *name, struct rankname *r)
 	r->host[pid - 1 - name] = '\0';
 	return 0;
 }
+
+int
+rankname_info(const char *name)
+{
+	const char *p = name + 14;
+	char *end;
+	long r;
+
+	if (strncmp(name, "profiler_info_", 14) != 0 || *p < '0' || *p > '9')
+		return -1;
+	r = strtol(p, &end, 10);
+	return strcmp(end, ".json") == 0 && r < 1000000 ? (int)r : -1;
+}

@@ -20,5 +20,11 @@ struct rankname {
 
 /* Read NAME (a file name, not a path); 0, or -1 when it has another form. */
 int	rankname_parse(const char *name, struct rankname *);
+/*
+ * The rank of profiler_info_{rank}.json, the file torch_npu writes in a
+ * rank directory (its rank is taken from the name, as msprof-analyze
+ * does); -1 for any other name.
+ */
+int	rankname_info(const char *name);
 
 #endif

@@ -150,7 +150,7 @@ by_content(const char *script, struct launch *l)
 {
 	struct entry_facts f;
 
-	if (entry_read(script, &f) == -1) {
+	if (entry_facts_read(script, &f) == -1) {
 		reason(l, _("not a training entry: cannot read %s (%s); %s"),
 		    script, i18n_strerror(errno), force_hint(l));
 		return NULL;

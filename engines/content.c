@@ -225,7 +225,7 @@ text_facts(char *text, int entry, const char *dir, struct strv *follow,
 }
 
 int
-entry_read(const char *script, struct entry_facts *f)
+entry_facts_read(const char *script, struct entry_facts *f)
 {
 	struct strv follow = { 0 };
 	char *text = read_prefix(script), *dir;

@@ -32,7 +32,7 @@ struct entry_facts {
  * Read SCRIPT (relative paths from the current directory) into F: 0, or
  * -1 with errno set when SCRIPT itself cannot be read.
  */
-int	entry_read(const char *script, struct entry_facts *f);
+int	entry_facts_read(const char *script, struct entry_facts *f);
 
 /*
  * Does it train with torch: a backward pass and an optimizer step, a

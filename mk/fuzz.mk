@@ -21,7 +21,7 @@
 #
 # Needs clang and its runtimes (Debian: clang, libclang-rt-14-dev).
 
-FUZZ_TARGETS ?= launch scan config journal
+FUZZ_TARGETS ?= launch scan config journal summary
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_B       ?= build-fuzz
@@ -40,7 +40,7 @@ FUZZ_DEFS    = -I. \
 FUZZ_CFLAGS  = $(BASE_CFLAGS) $(PKG_CFLAGS) $(FUZZ_DEFS) -g -O1 $(FUZZ_SAN)
 FUZZ_OBJS    = $(COMMON:%.c=$(FUZZ_B)/obj/%.o) $(FUZZ_B)/obj/fuzz/common.o
 FUZZ_BINS    = $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz-%)
-FUZZ_REPLAYS = $(patsubst %,$(B)/fuzz/replay-%,launch scan config journal)
+FUZZ_REPLAYS = $(patsubst %,$(B)/fuzz/replay-%,launch scan config journal summary)
 
 # The replay programs are part of every build: t/0610 runs them.
 all: $(FUZZ_REPLAYS)

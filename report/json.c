@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "common/jsonfile.h"
+#include "common/jsonw.h"
 #include "summary/summary.h"
 #include "model.h"
 
@@ -28,7 +29,7 @@ add_ending(cJSON *doc, const struct report_model *m)
 static cJSON *
 rankdir_json(const struct rankdir *rd)
 {
-	cJSON *d = cJSON_CreateObject();
+	cJSON *d = cJSON_CreateObject(), *files;
 
 	/* null: not known (-1 would read as "all ranks") */
 	if (rd->rank >= 0)
@@ -36,35 +37,53 @@ rankdir_json(const struct rankdir *rd)
 	else
 		cJSON_AddNullToObject(d, "rank");
 	cJSON_AddStringToObject(d, "path", rd->path);
+	if (rd->link && rd->target != NULL)
+		cJSON_AddStringToObject(d, "link_to", rd->target);
 	cJSON_AddBoolToObject(d, "raw", rd->raw);
 	cJSON_AddBoolToObject(d, "parsed", rd->parsed);
 	cJSON_AddNumberToObject(d, "bytes", (double)rd->bytes);
+	files = cJSON_AddArrayToObject(d, "files");
+	for (int f = 0; f < RANKDIR_NFILES; f++)
+		if ((rd->files >> f) & 1)
+			cJSON_AddItemToArray(files,
+			    cJSON_CreateString(rankdir_files[f]));
 	return d;
 }
 
 static cJSON *
-output_json(const struct report_model *m, const struct report_output *out)
+set_json(const struct rankset *set)
 {
-	const struct outdir *o = out->dir;
-	cJSON *j = cJSON_CreateObject(), *found;
+	return json_ints(set->v, set->n);
+}
 
-	cJSON_AddStringToObject(j, "path", o->path);
-	/* whose data: the index of its launch in "launches" */
-	if (o->launch != NULL)
-		cJSON_AddNumberToObject(j, "launch",
-		    (double)(o->launch - m->journal->recs));
-	cJSON_AddBoolToObject(j, "analyse", o->analyse);
-	cJSON_AddItemToObject(j, "expected_ranks", out->unknown || out->kept ?
-	    cJSON_CreateNull() : json_ints(o->expected, o->nexpected));
-	found = cJSON_AddArrayToObject(j, "found");
-	for (size_t i = 0; i < o->ndirs; i++)
-		cJSON_AddItemToArray(found, rankdir_json(&o->dirs[i]));
-	cJSON_AddItemToObject(j, "missing_ranks",
-	    json_ints(out->missing, out->nmissing));
-	if (o->mixed.n > 0) {
-		cJSON_AddItemToObject(j, "mixed_with", json_strv(o->mixed.v));
-		cJSON_AddNumberToObject(j, "unattributed", (double)o->unclear);
-	}
+/* What is odd about the output's ranks (text: the lines under it). */
+static cJSON *
+unusual_json(const struct unusual *u)
+{
+	static const char *const keys[U_NKINDS] = {
+		[U_EMPTY] = "empty", [U_NO_RAW] = "no_raw_data",
+		[U_UNPARSED] = "not_parsed", [U_OUTSIZED] = "outsized",
+		[U_DUPLICATE] = "several_directories",
+	};
+	cJSON *j = cJSON_CreateObject(), *sz, *a, *x;
+
+	sz = cJSON_AddObjectToObject(j, "bytes");
+	cJSON_AddNumberToObject(sz, "min", (double)u->lo);
+	cJSON_AddNumberToObject(sz, "max", (double)u->hi);
+	cJSON_AddNumberToObject(sz, "median", (double)u->median);
+	cJSON_AddNumberToObject(sz, "total", (double)u->total);
+	for (int k = 0; k < U_NKINDS; k++)
+		cJSON_AddItemToObject(j, keys[k], set_json(&u->set[k]));
+	a = cJSON_AddArrayToObject(j, "incomplete");
+	for (int f = 0; f < RANKDIR_NFILES; f++)
+		if (u->lacking[f].n > 0) {
+			x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "without", rankdir_files[f]);
+			cJSON_AddItemToObject(x, "ranks", set_json(&u->lacking[f]));
+			cJSON_AddNumberToObject(x, "ranks_with_it",
+			    (double)u->have[f]);
+			cJSON_AddItemToArray(a, x);
+		}
 	return j;
 }
 
@@ -98,32 +117,73 @@ torch_json(const struct torchnpu *t)
 	return j;
 }
 
-cJSON *
-report_json(const struct report_model *m)
+/* One output directory, its rank directories one at a time. */
+static void
+output_write(const struct report_model *m, const struct report_output *out,
+    struct jsonw *w)
 {
-	cJSON *doc = cJSON_CreateObject(), *outs, *launches;
+	const struct outdir *o = out->dir;
 
-	cJSON_AddNumberToObject(doc, "version", 1);
+	jw_open(w, NULL, '{');
+	jw_string(w, "path", o->path);
+	/* whose data: the index of its launch in "launches" */
+	if (o->launch != NULL)
+		jw_number(w, "launch", (double)(o->launch - m->journal->recs));
+	jw_take(w, "analyse", cJSON_CreateBool(o->analyse));
+	jw_take(w, "expected_ranks", out->unknown || out->kept ?
+	    cJSON_CreateNull() : json_ints(o->expected, o->nexpected));
+	jw_open(w, "found", '[');
+	for (size_t i = 0; i < o->ndirs; i++)
+		jw_take(w, NULL, rankdir_json(&o->dirs[i]));
+	jw_close(w, ']');
+	jw_take(w, "missing_ranks", json_ints(out->missing, out->nmissing));
+	jw_take(w, "unusual", unusual_json(&out->unusual));
+	jw_take(w, "links_not_followed", json_strv(o->broken.v));
+	if (o->mixed.n > 0) {
+		jw_take(w, "mixed_with", json_strv(o->mixed.v));
+		jw_number(w, "unattributed", (double)o->unclear);
+	}
+	jw_close(w, '}');
+}
+
+void
+report_json_write(const struct report_model *m, struct jsonw *w,
+    int summary)
+{
+	cJSON *head = cJSON_CreateObject(), *c;
+
+	jw_open(w, NULL, '{');
+	cJSON_AddNumberToObject(head, "version", 1);
 	if (m->session != NULL)
-		cJSON_AddStringToObject(doc, "session", m->session);
-	add_ending(doc, m);
-	outs = cJSON_AddArrayToObject(doc, "outputs");
+		cJSON_AddStringToObject(head, "session", m->session);
+	add_ending(head, m);
+	cJSON_ArrayForEach(c, head)
+		jw_value(w, c->string, c);
+	cJSON_Delete(head);
+	jw_open(w, "outputs", '[');
 	for (size_t i = 0; i < m->verify.nouts; i++)
-		cJSON_AddItemToArray(outs, output_json(m, &m->outs[i]));
+		output_write(m, &m->outs[i], w);
+	jw_close(w, ']');
 	if (m->next_step != NULL)
-		cJSON_AddStringToObject(doc, "next_step", m->next_step);
-	launches = cJSON_AddArrayToObject(doc, "launches");
+		jw_string(w, "next_step", m->next_step);
+	jw_open(w, "launches", '[');
 	for (size_t i = 0; i < m->journal->n; i++)
-		cJSON_AddItemToArray(launches,
-		    launch_record_json(&m->journal->recs[i]));
+		jw_take(w, NULL, launch_record_json(&m->journal->recs[i]));
+	jw_close(w, ']');
 	if (m->torch.dir != NULL)
-		cJSON_AddItemToObject(doc, "torch_npu", torch_json(&m->torch));
-	cJSON_AddItemToObject(doc, "diagnosis",
-	    json_strv(m->diagnosis.texts.v));
-	cJSON_AddItemToObject(doc, "causes", json_strv(m->causes.v));
+		jw_take(w, "torch_npu", torch_json(&m->torch));
+	jw_take(w, "diagnosis", json_strv(m->diagnosis.texts.v));
+	jw_take(w, "causes", json_strv(m->causes.v));
+	if (summary)
+		report_summary_write(m, w);
+	jw_close(w, '}');
+}
+
+void
+report_summary_write(const struct report_model *m, struct jsonw *w)
+{
 	if (m->summary != NULL)
-		cJSON_AddItemToObject(doc, "summary", summary_json(m->summary));
+		summary_json_write(m->summary, w, "summary");
 	else if (m->summary_why != NULL)
-		cJSON_AddStringToObject(doc, "summary_not_made", m->summary_why);
-	return doc;
+		jw_string(w, "summary_not_made", m->summary_why);
 }

@@ -168,6 +168,7 @@ check_output(const struct report_in *in, struct report_model *m, size_t i)
 	struct report_output *out = &m->outs[i];
 
 	out->dir = o;
+	unusual_find(o, &out->unusual);
 	out->missing = xcalloc(o->nexpected + 1, sizeof(*out->missing));
 	for (size_t k = 0; k < o->nexpected; k++)
 		if (outdir_found(o, o->expected[k]) == NULL)
@@ -462,8 +463,10 @@ report_build(const struct report_in *in, struct report_model *m)
 void
 report_model_free(struct report_model *m)
 {
-	for (size_t i = 0; i < m->verify.nouts; i++)
+	for (size_t i = 0; i < m->verify.nouts; i++) {
 		free(m->outs[i].missing);
+		unusual_free(&m->outs[i].unusual);
+	}
 	free(m->outs);
 	verify_free(&m->verify);
 	torchnpu_free(&m->torch);

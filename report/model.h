@@ -10,6 +10,7 @@
 #include "diagnose.h"
 #include "report.h"
 #include "torchnpu.h"
+#include "unusual.h"
 #include "verify.h"
 
 struct summary;		/* what the profiling data says (summary/) */
@@ -33,6 +34,7 @@ struct report_output {
 	int			 unknown;	/* which ranks run here is unknown */
 	int			 kept;		/* its own settings were kept */
 	int			 pending;	/* its launch may still be running */
+	struct unusual		 unusual;	/* what is odd about its ranks */
 };
 
 struct report_model {
@@ -84,7 +86,21 @@ void	report_model_free(struct report_model *);
 
 /* The text report: results on stdout (none if QUIET), failures on stderr. */
 void	report_print(const struct report_model *, int quiet, int verbose);
-/* The JSON report (one document). */
-cJSON	*report_json(const struct report_model *);
+/*
+ * Do the N reports verify so many output directories and ranks that they
+ * are said together?  Then report_print_many says them: their rank
+ * directories summed up as one, then the summary.
+ */
+int	report_many(const struct report_model *, size_t n);
+void	report_print_many(const struct report_model *, size_t n, int quiet,
+	    int verbose);
+/*
+ * The JSON report, written as it is made (one object); its summary too
+ * unless !SUMMARY, then written apart by report_summary_write.
+ */
+struct jsonw;
+void	report_json_write(const struct report_model *, struct jsonw *,
+	    int summary);
+void	report_summary_write(const struct report_model *, struct jsonw *);
 
 #endif

@@ -20,6 +20,7 @@
 
 #include "shim/contract.h"
 #include "common/jsonfile.h"
+#include "common/jsonw.h"
 #include "common/outfile.h"
 #include "common/session.h"
 #include "summary/summary.h"
@@ -83,35 +84,60 @@ write_html(const struct report_model *m, const char *path)
 	}
 }
 
+/* The report of N output directories as JSON, into FP as it is made. */
+static void
+json_doc(const struct report_model *m, size_t n, FILE *fp)
+{
+	struct jsonw w;
+
+	jw_init(&w, fp);
+	if (n == 1) {
+		report_json_write(&m[0], &w, 1);
+		return;
+	}
+	/* several: {version, reports [...], summary} (the last one's) */
+	jw_open(&w, NULL, '{');
+	jw_number(&w, "version", 1);
+	jw_open(&w, "reports", '[');
+	for (size_t i = 0; i < n; i++)
+		report_json_write(&m[i], &w, 0);
+	jw_close(&w, ']');
+	report_summary_write(&m[n - 1], &w);
+	jw_close(&w, '}');
+}
+
 /*
- * One JSON document: the report of the one output directory, or of
- * several ("reports") with their summary beside them.
+ * One JSON document, written through what the user named (a regular
+ * file replaced atomically once complete).
  */
 static void
 write_json(const struct report_model *m, size_t n, const char *path)
 {
-	static const char *const moved[] = { "summary", "summary_not_made" };
-	cJSON *doc, *reports, *last = NULL, *item;
+	struct outfile of;
 	char *err = NULL;
+	FILE *f;
+	int ok;
 
-	if (n == 1)
-		doc = report_json(&m[0]);
-	else {
-		doc = cJSON_CreateObject();
-		cJSON_AddNumberToObject(doc, "version", 1);
-		reports = cJSON_AddArrayToObject(doc, "reports");
-		for (size_t i = 0; i < n; i++)
-			cJSON_AddItemToArray(reports, last = report_json(&m[i]));
-		for (size_t k = 0; k < 2; k++)
-			if ((item = cJSON_DetachItemFromObject(last,
-			    moved[k])) != NULL)
-				cJSON_AddItemToObject(doc, moved[k], item);
+	if (outfile_open(&of, path, OUTFILE_REPLACE, &err) == -1) {
+		warnx("--json: %s", err);
+		free(err);
+		return;
 	}
-	if (json_write(doc, path, &err) == -1) {
+	if ((f = fdopen(dup(of.fd), "w")) == NULL) {
+		warnx(_("cannot write %s: %s"), path, strerror(errno));
+		outfile_discard(&of);
+		return;
+	}
+	json_doc(m, n, f);
+	ok = fflush(f) == 0 && !ferror(f);
+	ok = fclose(f) == 0 && ok;
+	if (!ok) {
+		warnx(_("cannot write %s: %s"), path, strerror(errno));
+		outfile_discard(&of);
+	} else if (outfile_close(&of, &err) == -1) {
 		warnx("%s", err);
 		free(err);
 	}
-	cJSON_Delete(doc);
 }
 
 static void
@@ -142,9 +168,13 @@ report_run(const struct report_in *in, size_t n, struct report *r)
 		one = in[i];
 		one.no_summary = i + 1 < n;
 		report_build(&one, &m[i]);
-		report_print(&m[i], in[0].quiet, in[0].verbose);
 		add_counts(r, &m[i]);
 	}
+	if (report_many(m, n))
+		report_print_many(m, n, in[0].quiet, in[0].verbose);
+	else
+		for (size_t i = 0; i < n; i++)
+			report_print(&m[i], in[0].quiet, in[0].verbose);
 	if (in[0].json != NULL)
 		write_json(m, n, in[0].json);
 	if (in[0].html != NULL)

@@ -6,6 +6,8 @@
 
 #include <dirent.h>
 #include <libutil.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +19,14 @@
 #include "model.h"
 
 #define TREE_ENTRIES	12	/* entries shown per directory */
+#define LIST_RANKS	16	/* more rank directories are summed up */
+#define LIST_ITEMS	6	/* ranges of ranks on one line */
+#define LIST_LINES	5	/* links and directories named one a line */
+#define LIST_OUTPUTS	8	/* more output directories are said together */
+#define LIST_LAUNCHES	8	/* more launches: those alike said once */
 
 static int quiet;	/* -q: only errors, on stderr */
+static FILE *said;	/* where say() writes: stdout, unless collecting */
 
 /* A result line on stdout, unless -q. */
 static void __attribute__((format(printf, 1, 2)))
@@ -29,7 +37,7 @@ say(const char *fmt, ...)
 	if (quiet)
 		return;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vfprintf(said != NULL ? said : stdout, fmt, ap);
 	va_end(ap);
 }
 
@@ -281,6 +289,66 @@ print_torch(const struct report_model *m)
 		    idle);
 }
 
+/* Launch I's lines, as print_launch says them. */
+static char *
+launch_text(const struct journal *j, size_t i)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if ((said = open_memstream(&text, &len)) == NULL)
+		return xstrdup("");
+	print_launch(&j->recs[i]);
+	fclose(said);
+	said = NULL;
+	return text;
+}
+
+static int
+by_text(const void *a, const void *b, void *arg)
+{
+	char *const *t = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(t[x], t[y]);
+
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
+/*
+ * Many launches (one a node of a large job): those said alike are said
+ * once, with how many, in the order of their first.
+ */
+static void
+print_alike(const struct journal *j)
+{
+	char **text = xcalloc(j->n, sizeof(*text));
+	size_t *v = xcalloc(j->n, sizeof(*v)), *count = xcalloc(j->n,
+	    sizeof(*count)), i, k;
+
+	for (i = 0; i < j->n; i++) {
+		text[i] = launch_text(j, i);
+		v[i] = i;
+	}
+	qsort_r(v, j->n, sizeof(*v), by_text, text);
+	for (i = 0; i < j->n; i = k) {	/* a run of one text: its first counts */
+		for (k = i + 1; k < j->n && strcmp(text[v[i]], text[v[k]]) == 0;
+		    k++)
+			;
+		count[v[i]] = k - i;
+	}
+	for (i = 0; i < j->n; i++)
+		if (count[i] > 1) {
+			say(_("  %zu launches, each:\n"), count[i]);
+			say("%s", text[i]);
+		} else if (count[i] == 1)
+			say("%s", text[i]);
+	for (i = 0; i < j->n; i++)
+		free(text[i]);
+	free(text);
+	free(v);
+	free(count);
+}
+
 static void
 print_launches(const struct report_model *m)
 {
@@ -293,8 +361,11 @@ print_launches(const struct report_model *m)
 	}
 	say(_("msprof-exec: %d training launch(es) profiled, %d left alone\n"),
 	    m->counts.injected, m->counts.unchanged);
-	for (size_t i = 0; i < m->journal->n; i++)
-		print_launch(&m->journal->recs[i]);
+	if (m->journal->n > LIST_LAUNCHES)
+		print_alike(m->journal);
+	else
+		for (size_t i = 0; i < m->journal->n; i++)
+			print_launch(&m->journal->recs[i]);
 	print_torch(m);
 }
 
@@ -314,7 +385,14 @@ print_tree(FILE *f, const char *path, const char *indent, int depth)
 		    strncmp(name, "msprof-exec_", 12) != 0 &&
 		    shown++ < TREE_ENTRIES) {
 			sub = xasprintf("%s/%s", path, name);
-			if (lstat(sub, &st) == 0) {
+			if (lstat(sub, &st) == 0 && S_ISLNK(st.st_mode)) {
+				/* where it leads (its size is its target's) */
+				char to[PATH_MAX];
+				ssize_t k = readlink(sub, to, sizeof(to) - 1);
+
+				to[k > 0 ? k : 0] = '\0';
+				fprintf(f, "%s%s -> %s\n", indent, name, to);
+			} else if (stat(sub, &st) == 0) {
 				int dir = S_ISDIR(st.st_mode);
 
 				size = human(dir ? 0 : st.st_size);
@@ -379,23 +457,41 @@ print_heading(const struct report_model *m, size_t i)
 	free(name);
 }
 
-/* One output directory: each rank found, each one missing, the tree. */
-static void
-print_output(const struct report_model *m, size_t i, int verbose)
+/* "rank 3" or "ranks 0-7, 12 and 5 more" of the N ranks V. */
+static char *
+ranks_said(const int *v, size_t n)
 {
-	const struct report_output *out = &m->outs[i];
-	const struct outdir *o = out->dir;
-	char *size, *rank;
-	int first = 1;
+	char *list = ranks_text(v, n, LIST_ITEMS), *s;
 
-	print_heading(m, i);
-	for (size_t k = 0; k < i; k++)
-		first &= strcmp(m->verify.outs[k].path, o->path) != 0;
+	s = xasprintf(ranks_count(v, n) == 1 ? _("rank %s") : _("ranks %s"),
+	    list);
+	free(list);
+	return s;
+}
+
+/* A line "  WHAT: ranks ..." when SET has any. */
+static void
+print_set(const char *what, const struct rankset *set)
+{
+	char *list;
+
+	if (set->n == 0)
+		return;
+	list = ranks_said(set->v, set->n);
+	say("  %s: %s\n", what, list);
+	free(list);
+}
+
+/* Each rank directory on a line of its own: a small output. */
+static void
+print_dirs(const struct report_output *out)
+{
+	const struct outdir *o = out->dir;
+
 	for (size_t k = 0; k < o->ndirs; k++) {
 		const struct rankdir *rd = &o->dirs[k];
+		char *size = human(rd->bytes), *rank = rank_text(rd->rank);
 
-		size = human(rd->bytes);
-		rank = rank_text(rd->rank);
 		/* TRANSLATORS: "rank 3" or "rank unknown", then the directory. */
 		say(_("  %s: %s  %s%s%s\n"), rank, path_base(rd->path),
 		    size, rd->raw ? "" : _(", no raw data (PROF_*/device_*/data)"),
@@ -409,6 +505,117 @@ print_output(const struct report_model *m, size_t i, int verbose)
 			say(_("  rank %d: no data yet\n"), out->missing[k]);
 		else
 			say(_("  rank %d: no data\n"), out->missing[k]);
+}
+
+/* The directories of no known rank, by name, a few. */
+static void
+print_unknown(const struct outdir *o, size_t n)
+{
+	char *names = xstrdup(""), *t;
+	size_t shown = 0;
+
+	for (size_t k = 0; k < o->ndirs; k++)
+		if (o->dirs[k].rank < 0 && shown++ < LIST_LINES) {
+			t = xasprintf("%s%s%s", names, *names ? ", " : "",
+			    path_base(o->dirs[k].path));
+			free(names);
+			names = t;
+		}
+	if (shown > LIST_LINES) {
+		t = xasprintf(_("%s and %zu more"), names, shown - LIST_LINES);
+		free(names);
+		names = t;
+	}
+	say(_("  %zu director(ies) of no known rank (no "
+	    "profiler_info_<rank>.json): %s\n"), n, names);
+	free(names);
+}
+
+/* A large output: how many ranks and their sizes, then only the odd. */
+static void
+print_sum(const struct report_output *out)
+{
+	const struct unusual *u = &out->unusual;
+	char *list = ranks_said(u->ranks.v, u->ranks.n);
+	char *lo = human(u->lo), *hi = human(u->hi), *all = human(u->total);
+
+	say(_("  %zu ranks with data (%s), %s to %s each, %s in all\n"),
+	    u->nranks, list, lo, hi, all);
+	free(list);
+	free(lo);
+	free(hi);
+	free(all);
+	if (u->unknown > 0)
+		print_unknown(out->dir, u->unknown);
+	if (out->nmissing > 0) {
+		list = ranks_said(out->missing, out->nmissing);
+		if (out->pending)
+			say(_("  no data yet: %s (%zu)\n"), list, out->nmissing);
+		else
+			say(_("  no data: %s (%zu)\n"), list, out->nmissing);
+		free(list);
+	}
+	print_set(_("empty"), &u->set[U_EMPTY]);
+	print_set(_("no raw data (PROF_*/device_*/data)"), &u->set[U_NO_RAW]);
+	print_set(_("not parsed (no ASCEND_PROFILER_OUTPUT)"),
+	    &u->set[U_UNPARSED]);
+}
+
+/* At any size: what a listing of ranks would not show at a glance. */
+static void
+print_odd(const struct report_output *out)
+{
+	const struct unusual *u = &out->unusual;
+	const struct outdir *o = out->dir;
+	char *list;
+
+	for (int f = 0; f < RANKDIR_NFILES; f++)
+		if (u->lacking[f].n > 0) {
+			list = ranks_said(u->lacking[f].v, u->lacking[f].n);
+			say(_("  incomplete: %s without %s (%zu of %zu parsed "
+			    "ranks have it)\n"), list, rankdir_files[f],
+			    u->have[f], u->parsed);
+			free(list);
+		}
+	if (u->set[U_OUTSIZED].n > 0) {
+		char *med = human(u->median);
+
+		list = ranks_said(u->set[U_OUTSIZED].v, u->set[U_OUTSIZED].n);
+		say(_("  outsized: %s, more than %d times the median %s\n"),
+		    list, OUTSIZED, med);
+		free(list);
+		free(med);
+	}
+	if (u->set[U_DUPLICATE].n > 0) {
+		list = ranks_said(u->set[U_DUPLICATE].v, u->set[U_DUPLICATE].n);
+		say(_("  two directories or more: %s; the summary reads the "
+		    "newest of each\n"), list);
+		free(list);
+	}
+	for (size_t k = 0; k < o->broken.n && k < LIST_LINES; k++)
+		say("  %s\n", o->broken.v[k]);
+	if (o->broken.n > LIST_LINES)
+		say(_("  and %zu more links not followed\n"),
+		    o->broken.n - LIST_LINES);
+}
+
+/* One output directory: its ranks (each, or summed up), the tree. */
+static void
+print_output(const struct report_model *m, size_t i, int verbose)
+{
+	const struct report_output *out = &m->outs[i];
+	const struct outdir *o = out->dir;
+	int first = 1, large = o->ndirs > LIST_RANKS ||
+	    out->nmissing > LIST_RANKS;
+
+	print_heading(m, i);
+	for (size_t k = 0; k < i; k++)
+		first &= strcmp(m->verify.outs[k].path, o->path) != 0;
+	if (large)
+		print_sum(out);
+	else
+		print_dirs(out);
+	print_odd(out);
 	if (out->pending && m->ending == ENDING_UNKNOWN)
 		fprintf(stderr, _("msprof-exec: warning: processes of this "
 		    "session's command are still running: data may still come; "
@@ -434,8 +641,10 @@ print_output(const struct report_model *m, size_t i, int verbose)
 		    o->first_local + o->nlocal - 1);
 	print_mixed(o);
 	/* The tree: each rank's directory and what it holds (-v: deeper). */
-	if (o->ndirs > 0 && first && !quiet)
+	if (o->ndirs > 0 && first && !quiet && !large)
 		print_tree(stdout, o->path, "    ", verbose ? 3 : 2);
+	if (large)
+		say(_("  (each rank's directory, size and files: --json)\n"));
 }
 
 /* What the profiling data says, drawn as the terminal allows. */
@@ -451,23 +660,196 @@ print_summary(const struct report_model *m)
 		say(_("No summary of the profiling data: %s\n"), m->summary_why);
 }
 
-void
-report_print(const struct report_model *m, int q, int verbose)
+/* How the command ended, what its log shows, its launches. */
+static void
+print_head(const struct report_model *m)
 {
-	quiet = q;
 	print_ending(m);
 	for (size_t i = 0; i < m->diagnosis.texts.n; i++)
 		fprintf(stderr, _("msprof-exec: cause: %s\n"),
 		    m->diagnosis.texts.v[i]);
 	print_launches(m);
-	for (size_t i = 0; i < m->verify.nouts; i++)
-		print_output(m, i, verbose);
-	for (size_t i = 0; i < m->causes.n; i++)
-		fprintf(stderr, _("msprof-exec: possible cause: %s\n"),
-		    m->causes.v[i]);
+}
+
+/* The summary and what to do next. */
+static void
+print_tail(const struct report_model *m)
+{
 	print_summary(m);
 	if (m->next_step != NULL)
 		say(_("Next: %s\n"), m->next_step);
 	if (m->session != NULL && m->journal->n > 0)
 		say(_("Session record: %s\n"), m->session);
+}
+
+void
+report_print(const struct report_model *m, int q, int verbose)
+{
+	quiet = q;
+	print_head(m);
+	for (size_t i = 0; i < m->verify.nouts; i++)
+		print_output(m, i, verbose);
+	for (size_t i = 0; i < m->causes.n; i++)
+		fprintf(stderr, _("msprof-exec: possible cause: %s\n"),
+		    m->causes.v[i]);
+	print_tail(m);
+}
+
+int
+report_many(const struct report_model *m, size_t n)
+{
+	size_t outs = 0, dirs = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < m[i].verify.nouts; k++) {
+			outs++;
+			dirs += m[i].verify.outs[k].ndirs;
+		}
+	return outs > 1 && (outs > LIST_OUTPUTS || dirs > LIST_RANKS);
+}
+
+/* The directory holding every output directory of the reports, or NULL. */
+static char *
+common_parent(const struct report_model *m, size_t n)
+{
+	char *c = NULL;
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < m[i].verify.nouts; k++) {
+			const char *p = m[i].verify.outs[k].path;
+
+			if (c == NULL) {
+				c = xstrdup(p);
+				len = strlen(c);
+				continue;
+			}
+			while (len > 0 && (strncmp(c, p, len) != 0 ||
+			    (p[len] != '/' && p[len] != '\0')))
+				while (len > 0 && c[--len] != '/')
+					;
+		}
+	if (c != NULL)
+		c[len] = '\0';
+	if (c != NULL && *c == '\0') {
+		free(c);
+		c = NULL;
+	}
+	return c;
+}
+
+/* The notes of single outputs, each said once for all. */
+static void
+print_notes(const struct report_model *m, size_t n)
+{
+	size_t kept = 0, none = 0, pending = 0;
+	const struct report_output *unknown = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < m[i].verify.nouts; k++) {
+			const struct report_output *out = &m[i].outs[k];
+
+			kept += out->kept;
+			none += out->none_expected;
+			pending += out->pending;
+			if (out->unknown && unknown == NULL)
+				unknown = out;
+			print_mixed(out->dir);
+		}
+	if (pending > 0)
+		fprintf(stderr, _("msprof-exec: warning: processes of the "
+		    "command are still running or were left in the background: "
+		    "data may still come; run the report again when they have "
+		    "ended\n"));
+	if (kept > 0)
+		say(_("  %zu launch(es) kept their own profiling settings: they "
+		    "choose the window and the ranks, so none of their ranks is "
+		    "counted as missing\n"), kept);
+	if (unknown != NULL)
+		say(_("  which ranks run on a node is not known (node rank from "
+		    "%s): no rank is counted as missing there\n"),
+		    unknown->dir->launch != NULL &&
+		    unknown->dir->launch->place.node_rank_from ?
+		    unknown->dir->launch->place.node_rank_from : "?");
+	if (none > 0)
+		say(_("  no profiled rank runs on %zu node(s): no data is "
+		    "expected there\n"), none);
+}
+
+/* Every output directory of the reports said as one. */
+static void
+print_all_outputs(const struct report_model *m, size_t n)
+{
+	struct outdir all = { 0 };
+	struct report_output out = { .dir = &all };
+	size_t outs = 0, nmiss = 0;
+	char *parent = common_parent(m, n);
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < m[i].verify.nouts; k++) {
+			const struct outdir *o = &m[i].verify.outs[k];
+			const struct report_output *ro = &m[i].outs[k];
+
+			outs++;
+			all.analyse |= o->analyse;
+			all.dirs = xreallocarray(all.dirs, all.ndirs + o->ndirs + 1,
+			    sizeof(*all.dirs));
+			if (o->ndirs > 0)	/* o->dirs NULL without any */
+				memcpy(all.dirs + all.ndirs, o->dirs, o->ndirs *
+				    sizeof(*o->dirs));
+			all.ndirs += o->ndirs;
+			for (size_t b = 0; b < o->broken.n; b++)
+				strv_push(&all.broken, o->broken.v[b]);
+			out.missing = xreallocarray(out.missing, nmiss +
+			    ro->nmissing + 1, sizeof(*out.missing));
+			if (ro->nmissing > 0)
+				memcpy(out.missing + nmiss, ro->missing,
+				    ro->nmissing * sizeof(*ro->missing));
+			nmiss += ro->nmissing;
+			out.pending |= ro->pending;
+		}
+	outdir_sort(&all);
+	out.nmissing = ranks_count(out.missing, nmiss);
+	unusual_find(&all, &out.unusual);
+	if (parent != NULL)
+		say(_("Profiling data in %zu output directories under %s:\n"),
+		    outs, parent);
+	else
+		say(_("Profiling data in %zu output directories:\n"), outs);
+	print_sum(&out);
+	print_odd(&out);
+	print_notes(m, n);
+	say(_("  (each output directory, its rank directories, their sizes "
+	    "and files: --json)\n"));
+	unusual_free(&out.unusual);
+	free(out.missing);
+	free(all.dirs);
+	strv_free(&all.broken);
+	free(parent);
+}
+
+void
+report_print_many(const struct report_model *m, size_t n, int q,
+    int verbose)
+{
+	struct strv causes = { 0 };
+	int seen;
+
+	quiet = q;
+	for (size_t i = 0; i < n; i++)
+		print_head(&m[i]);
+	print_all_outputs(m, n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < m[i].causes.n; k++) {
+			seen = 0;
+			for (size_t j = 0; j < causes.n && !seen; j++)
+				seen = strcmp(causes.v[j], m[i].causes.v[k]) == 0;
+			if (!seen) {
+				strv_push(&causes, m[i].causes.v[k]);
+				fprintf(stderr, _("msprof-exec: possible cause: "
+				    "%s\n"), m[i].causes.v[k]);
+			}
+		}
+	strv_free(&causes);
+	print_tail(&m[n - 1]);
 }

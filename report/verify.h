@@ -11,12 +11,19 @@
 #include "common/journal.h"
 #include "attrib.h"
 
+/* The parsed files verification looks for: a bit each in rankdir.files. */
+#define RANKDIR_NFILES	12
+extern const char *const rankdir_files[RANKDIR_NFILES];
+
 struct rankdir {
-	char	*path;
+	char	*path;		/* as found: through a link, the link */
+	char	*target;	/* where the link leads, or NULL */
+	int	 link;
 	int	 rank;		/* from profiler_info_<rank>.json; -1 unknown */
 	int	 raw;		/* PROF_* / ASCEND_PROF_* with device_* data */
 	int	 parsed;	/* ASCEND_PROFILER_OUTPUT with files */
-	int64_t	 bytes;
+	unsigned files;		/* which of rankdir_files it holds */
+	int64_t	 bytes;		/* of its files (a link's: its target's) */
 };
 
 /* What one launch (or, with no launch known, a directory) collected. */
@@ -27,8 +34,9 @@ struct outdir {
 	int		*expected;	/* ranks expected on this node */
 	size_t		 nexpected;
 	int		 first_local, nlocal;	/* this node's ranks */
-	struct rankdir	*dirs;
+	struct rankdir	*dirs;		/* by rank, those of no rank last */
 	size_t		 ndirs;
+	struct strv	 broken;	/* links that lead nowhere or loop */
 	const struct launch_record *launch;	/* whose data this is */
 	/* Sessions of other jobs that wrote here while this launch ran. */
 	struct strv	 mixed;
@@ -52,6 +60,8 @@ void	verify_journal(const struct journal *, const char *session,
 /* Verify a directory on its own (no launch known). */
 void	verify_dir(const char *path, struct verify *);
 void	verify_free(struct verify *);
+/* Keep O's rank directories by rank, those of no rank last. */
+void	outdir_sort(struct outdir *);
 /* Was rank R found in OUT? */
 const struct rankdir *outdir_found(const struct outdir *, int r);
 

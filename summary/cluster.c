@@ -258,6 +258,16 @@ position(const struct cluster *c, int rank, int v[5])
 	v[4] = v[1] % c->ep;					/* ep */
 }
 
+/* Is rank I the lowest or the highest of a column? */
+static int
+extreme(const struct cluster *c, size_t i)
+{
+	for (int k = 0; k < NCOLS; k++)
+		if (c->lo_at[k] == i || c->hi_at[k] == i)
+			return 1;
+	return 0;
+}
+
 static void
 cluster_print(const struct summary *s, const void *state, struct out *o)
 {
@@ -284,14 +294,8 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 		if (r->steps_why != NULL)
 			continue;
 		/* Many ranks: the extremes of each column only. */
-		if (s->nr > MAX_ROWS) {
-			int keep = 0;
-
-			for (k = 0; k < NCOLS; k++)
-				keep |= c->lo_at[k] == i || c->hi_at[k] == i;
-			if (!keep)
-				continue;
-		}
+		if (s->nr > MAX_ROWS && !extreme(c, i))
+			continue;
 		shown++;
 		if (r->rank >= 0) {
 			position(c, r->rank, v);
@@ -414,7 +418,7 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 		const struct rank_data *r = &s->r[i];
 		int v[5];
 
-		if (r->steps_why != NULL)
+		if (r->steps_why != NULL || (s->nr > MAX_ROWS && !extreme(c, i)))
 			continue;
 		position(c, r->rank, v);
 		fputs("<tr>", fp);
@@ -435,6 +439,9 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 		fputs("</tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
+	if (s->nr > MAX_ROWS)
+		fputs("<p>The ranks at the extremes of each column; all in "
+		    "--json.</p>\n", fp);
 }
 
 static void

@@ -1,4 +1,6 @@
 /* A streaming CSV reader: records split in place in a large buffer. */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +24,7 @@
 struct csv {
 	struct csv_view	 v;		/* first: what csv_span() reads */
 	int		 fd, eof, slow;
+	char		 last;		/* the last byte read */
 	int		 spans;		/* cut nothing: csv_span() reads */
 	int		 esc;		/* cut_one()'s ESC for the last record */
 	unsigned long	 nslow;		/* records read a byte at a time */
@@ -66,9 +69,10 @@ fill(struct csv *c)
 	do
 		n = read(c->fd, c->buf + c->end, c->cap - 1 - c->end);
 	while (n < 0 && errno == EINTR);
-	if (n > 0)
+	if (n > 0) {
 		c->end += n;
-	else if (n == 0)
+		c->last = c->buf[c->end - 1];
+	} else if (n == 0)
 		c->eof = 1;
 	return n;
 }
@@ -549,6 +553,22 @@ const char *
 csv_header(const struct csv *c, size_t i)
 {
 	return i < c->nhead ? c->head[i] : "";
+}
+
+const char *
+csv_open_reason(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_size == 0 ? N_("empty") :
+	    N_("cannot be read");
+}
+
+int
+csv_cut_short(const struct csv *c)
+{
+	return c->eof && c->beg >= c->end && c->last != '\n' &&
+	    c->v.line > 1 && c->v.nf < c->nhead;
 }
 
 unsigned long

@@ -15,6 +15,8 @@ struct csv;
 
 /* NULL and *why (naming the file) when it cannot be opened or is empty. */
 struct csv	*csv_open(const char *path, char **why);
+/* Why csv_open failed on PATH, in a few words (a key, not translated). */
+const char	*csv_open_reason(const char *path);
 /*
  * The next record: 1, 0 at the end, -1 and *why on a read error.  *FIELDS
  * is NULL after csv_spans().
@@ -80,6 +82,12 @@ size_t		 csv_ncols(const struct csv *);
 const char	*csv_header(const struct csv *, size_t);
 /* The record number of the last record read (the header is 1). */
 unsigned long	 csv_line(const struct csv *);
+/*
+ * At the end: did the file end inside its last record (no newline after
+ * it, and fewer fields than the header), as a copy or a write stopped
+ * short leaves it?
+ */
+int		 csv_cut_short(const struct csv *);
 void		 csv_close(struct csv *);
 
 /* Field I of the last record, or "" when the record is shorter. */

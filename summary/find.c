@@ -4,7 +4,10 @@
  * newest by the timestamp torch_npu puts in the name when a rank has
  * several, as msprof-analyze does.  A directory without a rank (a process
  * without torch.distributed writes profiler_info.json) is kept on its own:
- * nothing says two of them are the same process.
+ * nothing says two of them are the same process.  Directories are read
+ * through symbolic links (a gathered folder of links reads as the
+ * directories it links to); a link that leads nowhere or back into the
+ * walk is not followed, and named.
  */
 #include <sys/stat.h>
 
@@ -14,15 +17,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/linkwalk.h"
+#include "common/parallel.h"
+#include "common/rankname.h"
 #include "common/util.h"
 #include "summary.h"
 
 #define MAX_DEPTH	6
 
+/* A rank directory found, its rank read later (on several threads). */
+struct cand {
+	char	*path;		/* as found */
+	char	*real;		/* where a link leads, else the path */
+	int	 rank;
+};
+
 struct found {
-	struct summary_rank	*v;
-	char			**stamp;
-	size_t			 n, cap;
+	struct cand	*c;
+	size_t		 nc, capc;
+	struct dirstack	 up;		/* the directories the walk is inside */
+	struct strv	*notes;		/* links not followed, or NULL */
+	struct summary_rank *v;
+	char		**stamp;
+	size_t		 n, cap;
 };
 
 /* The rank in DIR's profiler_info_{rank}.json; -1 when there is none. */
@@ -35,22 +52,18 @@ dir_rank(const char *dir)
 
 	if (d == NULL)
 		return -1;
-	while ((e = readdir(d)) != NULL) {
-		char *end;
-		long r;
-
-		if (strncmp(e->d_name, "profiler_info_", 14) != 0 ||
-		    !ends_with(e->d_name, ".json"))
-			continue;
-		r = strtol(e->d_name + 14, &end, 10);
-		if (end != e->d_name + 14 && strcmp(end, ".json") == 0 &&
-		    r >= 0 && r < 1000000) {
-			rank = (int)r;
-			break;
-		}
-	}
+	while (rank < 0 && (e = readdir(d)) != NULL)
+		rank = rankname_info(e->d_name);
 	closedir(d);
 	return rank;
+}
+
+static void
+read_rank(void *arg, size_t i)
+{
+	struct found *f = arg;
+
+	f->c[i].rank = dir_rank(f->c[i].path);
 }
 
 /* The {YYYYMMDDhhmmssmmm} of {host}_{pid}_{stamp}_ascend_pt, or "". */
@@ -60,7 +73,9 @@ dir_stamp(const char *path)
 	const char *base = strrchr(path, '/'), *end, *p;
 
 	base = base ? base + 1 : path;
-	end = base + strlen(base) - strlen("_ascend_pt");
+	if (!ends_with(base, RANKDIR_SUFFIX))
+		return xstrdup("");
+	end = base + strlen(base) - strlen(RANKDIR_SUFFIX);
 	for (p = end; p > base && p[-1] >= '0' && p[-1] <= '9'; p--)
 		;
 	return xasprintf("%.*s", (int)(end - p), p);
@@ -81,18 +96,17 @@ newer(const char *stamp_a, const char *a, const char *stamp_b, const char *b)
 }
 
 static void
-add(struct found *f, const char *path)
+add(struct found *f, const struct cand *c)
 {
-	int rank = dir_rank(path);
-	char *stamp = dir_stamp(path);
+	char *stamp = dir_stamp(c->real);
 	size_t i;
 
-	for (i = 0; rank >= 0 && i < f->n; i++)
-		if (f->v[i].rank == rank) {
-			if (newer(stamp, path, f->stamp[i], f->v[i].path)) {
+	for (i = 0; c->rank >= 0 && i < f->n; i++)
+		if (f->v[i].rank == c->rank) {
+			if (newer(stamp, c->path, f->stamp[i], f->v[i].path)) {
 				free((char *)f->v[i].path);
 				free(f->stamp[i]);
-				f->v[i].path = xstrdup(path);
+				f->v[i].path = xstrdup(c->path);
 				f->stamp[i] = stamp;
 			} else
 				free(stamp);
@@ -105,23 +119,41 @@ add(struct found *f, const char *path)
 		if (f->v == NULL || f->stamp == NULL)
 			err(70, "reallocarray");
 	}
-	f->v[f->n].path = xstrdup(path);
-	f->v[f->n].rank = rank;
+	f->v[f->n].path = xstrdup(c->path);
+	f->v[f->n].rank = c->rank;
 	f->stamp[f->n++] = stamp;
 }
 
+static void
+candidate(struct found *f, const char *path, char *real)
+{
+	if (f->nc == f->capc) {
+		f->capc = f->capc ? f->capc * 2 : 64;
+		f->c = xreallocarray(f->c, f->capc, sizeof(*f->c));
+	}
+	f->c[f->nc++] = (struct cand){ xstrdup(path), real, -1 };
+}
+
+static void
+note(struct found *f, const char *why)
+{
+	if (f->notes != NULL)
+		strv_push(f->notes, why);
+}
+
+/*
+ * DIR and what it holds, to MAX_DEPTH, through links: a rank directory
+ * is a candidate, any other directory is walked.
+ */
 static int
 walk(struct found *f, const char *dir, int depth, char **why)
 {
 	DIR *d;
 	struct dirent *e;
+	struct stat st;
+	struct entry en;
+	char *sub, *real, *loop = NULL, *here = NULL;
 
-	if (ends_with(dir, "_ascend_pt")) {
-		add(f, dir);
-		return 0;
-	}
-	if (depth >= MAX_DEPTH)
-		return 0;
 	if ((d = opendir(dir)) == NULL) {
 		if (depth == 0) {
 			*why = xasprintf("%s: %s", dir, strerror(errno));
@@ -129,21 +161,63 @@ walk(struct found *f, const char *dir, int depth, char **why)
 		}
 		return 0;	/* an unreadable subdirectory holds no data we can use */
 	}
+	if (fstat(dirfd(d), &st) < 0 || dirstack_push(&f->up, dir, &st,
+	    &loop) < 0) {
+		if (loop != NULL)
+			note(f, loop);
+		free(loop);
+		closedir(d);
+		return 0;
+	}
 	while ((e = readdir(d)) != NULL) {
-		struct stat st;
-		char *sub;
-
 		if (e->d_name[0] == '.' || strcmp(e->d_name,
 		    "ASCEND_PROFILER_OUTPUT") == 0)
 			continue;
 		sub = xasprintf("%s/%s", dir, e->d_name);
-		if ((e->d_type == DT_DIR || (e->d_type == DT_UNKNOWN &&
-		    stat(sub, &st) == 0 && S_ISDIR(st.st_mode))))
-			walk(f, sub, depth + 1, why);
+		entry_read(dirfd(d), e->d_name, sub, e->d_type, 0, &en);
+		if (en.type == ENTRY_BROKEN && rankdir_link(e->d_name, &en))
+			note(f, en.why);
+		else if (en.type == ENTRY_DIR) {
+			real = NULL;
+			if (!rankdir_path(sub, en.link, &real)) {
+				if (depth + 1 < MAX_DEPTH)
+					walk(f, sub, depth + 1, why);
+			} else if (en.link && ((here == NULL && (here =
+			    realpath(dir, NULL)) == NULL) || path_holds(real,
+			    here))) {
+				loop = loop_why(sub);
+				note(f, loop);
+				free(loop);
+			} else {
+				candidate(f, sub, real);
+				real = NULL;
+			}
+			free(real);
+		}
+		entry_free(&en);
 		free(sub);
 	}
+	free(here);
+	dirstack_pop(&f->up);
 	closedir(d);
 	return 0;
+}
+
+/* PATH as given: a rank directory itself (or a link to one), or a tree. */
+static int
+start(struct found *f, const char *path, char **why)
+{
+	struct stat st;
+	char *real = NULL;
+	int link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    rankdir_path(path, link, &real)) {
+		candidate(f, path, real);
+		return 0;
+	}
+	free(real);
+	return walk(f, path, 0, why);
 }
 
 /* By rank, the directories without one last, by path. */
@@ -159,11 +233,26 @@ by_rank(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-int
-summary_find_ranks(char *const paths[], size_t npaths,
-    struct summary_rank **ranks, size_t *nranks, char **why)
+static void
+found_free(struct found *f)
 {
-	struct found f = { 0 };
+	for (size_t i = 0; i < f->nc; i++) {
+		free(f->c[i].path);
+		free(f->c[i].real);
+	}
+	free(f->c);
+	for (size_t i = 0; i < f->n; i++)
+		free(f->stamp[i]);
+	free(f->stamp);
+	dirstack_free(&f->up);
+}
+
+int
+summary_find_ranks_noted(char *const paths[], size_t npaths,
+    struct summary_rank **ranks, size_t *nranks, struct strv *notes,
+    char **why)
+{
+	struct found f = { .notes = notes };
 	size_t i;
 
 	for (i = 0; i < npaths; i++) {
@@ -172,24 +261,32 @@ summary_find_ranks(char *const paths[], size_t npaths,
 
 		while (n > 1 && p[n - 1] == '/')
 			p[--n] = '\0';
-		if (walk(&f, p, 0, why) < 0) {
+		if (start(&f, p, why) < 0) {
 			free(p);
-			for (i = 0; i < f.n; i++)
-				free(f.stamp[i]);
-			free(f.stamp);
+			found_free(&f);
 			summary_ranks_free(f.v, f.n);
 			return -1;
 		}
 		free(p);
 	}
-	for (i = 0; i < f.n; i++)
-		free(f.stamp[i]);
-	free(f.stamp);
+	/* each rank directory's rank, on several threads; then in order */
+	parallel_for(f.nc, summary_workers(f.nc), read_rank, &f);
+	for (i = 0; i < f.nc; i++)
+		add(&f, &f.c[i]);
+	found_free(&f);
 	if (f.n > 0)
 		qsort(f.v, f.n, sizeof(*f.v), by_rank);
 	*ranks = f.v;
 	*nranks = f.n;
 	return 0;
+}
+
+int
+summary_find_ranks(char *const paths[], size_t npaths,
+    struct summary_rank **ranks, size_t *nranks, char **why)
+{
+	return summary_find_ranks_noted(paths, npaths, ranks, nranks, NULL,
+	    why);
 }
 
 void

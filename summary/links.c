@@ -22,18 +22,18 @@
 #include "strmap.h"
 
 #define SLOW_LINK	0.20
-#define HEAT_MAX	128	/* ranks drawn in the heat map */
+#define HEAT_MAX	128	/* ranks drawn one by one in the heat map */
+#define HEAT_BLOCKS	64	/* more: blocks of ranks a side */
 
-const char *const transports[NTRANS] = { "HCCS", "RDMA", "PCIE", "SDMA" };
 /* Small packets: RDMA under 1 MB, SDMA under 16 MB. */
-const double small_mb[NTRANS] = { 0, 1, 0, 16 };
+const double small_mb[COMM_NTRANS] = { 0, 1, 0, 16 };
 
 struct links {
 	struct strmap	 map;		/* "src-dst-tr" -> link */
 	struct link	**v;		/* sorted after finish */
 	size_t		 n, ranks;
-	double		 mean[NTRANS], median[NTRANS];
-	size_t		 count[NTRANS];
+	double		 mean[COMM_NTRANS], median[COMM_NTRANS];
+	size_t		 count[COMM_NTRANS];
 	int		 maxrank;
 	double		*small, *vol;	/* per rank x transport, MB */
 };
@@ -43,20 +43,9 @@ links_init(struct summary *s)
 {
 	struct links *l = xcalloc(1, sizeof(*l));
 
-	l->small = xcalloc((s->nr + 1) * NTRANS, sizeof(double));
-	l->vol = xcalloc((s->nr + 1) * NTRANS, sizeof(double));
+	l->small = xcalloc((s->nr + 1) * COMM_NTRANS, sizeof(double));
+	l->vol = xcalloc((s->nr + 1) * COMM_NTRANS, sizeof(double));
 	return l;
-}
-
-static int
-transport(const char *name)
-{
-	int i;
-
-	for (i = 0; i < NTRANS; i++)
-		if (strcasecmp(name, transports[i]) == 0)
-			return i;
-	return -1;
 }
 
 static int
@@ -66,18 +55,44 @@ skipped_op(const char *op)
 	    strcasestr(op, "-total") != NULL;
 }
 
-static void
-add_link(struct links *l, int src, int dst, const char *tname, double size,
-    double time)
+/* The decimal digits of V at P: the byte after them. */
+static char *
+put_uint(char *p, unsigned v)
 {
-	int tr = transport(tname);
-	char key[64];
+	char t[12];
+	int n = 0;
+
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n > 0)
+		*p++ = t[--n];
+	return p;
+}
+
+/* "SRC-DST-TR": a link's key, without printf (a million links a job). */
+static void
+link_key(char *key, int src, int dst, int tr)
+{
+	char *p = put_uint(key, (unsigned)src);
+
+	*p++ = '-';
+	p = put_uint(p, (unsigned)dst);
+	*p++ = '-';
+	p = put_uint(p, (unsigned)tr);
+	*p = '\0';
+}
+
+static void
+add_link(struct links *l, int src, int dst, int tr, double size, double time)
+{
+	char key[40];
 	struct link **lp;
 
 	if (tr < 0 || src == dst || src < 0 || dst < 0 || isnan(size) ||
 	    isnan(time))
 		return;
-	snprintf(key, sizeof(key), "%d-%d-%d", src, dst, tr);
+	link_key(key, src, dst, tr);
 	lp = (struct link **)strmap_slot(&l->map, key);
 	if (*lp == NULL) {
 		*lp = xcalloc(1, sizeof(**lp));
@@ -93,87 +108,19 @@ add_link(struct links *l, int src, int dst, const char *tname, double size,
 		l->maxrank = dst;
 }
 
-static double
-jnum(const cJSON *o, const char *k)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsNumber(j) ? j->valuedouble : NAN;
-}
-
-static int
-matrix_json(struct links *l, const cJSON *m)
-{
-	const cJSON *step, *sec, *op, *ln;
-	int n = 0;
-
-	cJSON_ArrayForEach(step, m) {
-		if (step->string == NULL || strncmp(step->string, "Total", 5) == 0)
-			continue;
-		cJSON_ArrayForEach(sec, step)
-			cJSON_ArrayForEach(op, sec) {
-				if (skipped_op(op->string))
-					continue;
-				cJSON_ArrayForEach(ln, op) {
-					const cJSON *t = cJSON_GetObjectItemCaseSensitive(
-					    ln, "Transport Type");
-					int src, dst;
-
-					if (ln->string == NULL || !cJSON_IsString(t) ||
-					    sscanf(ln->string, "%d-%d", &src, &dst) != 2)
-						continue;
-					add_link(l, src, dst, t->valuestring,
-					    jnum(ln, "Transit Size(MB)"),
-					    jnum(ln, "Transit Time(ms)"));
-					n++;
-				}
-			}
-	}
-	return n;
-}
-
-/* Size Distribution {"size_MB": [count, time_ms]} of one transport. */
+/* A rank's transfers by size (comm.c): how much of it in small ones. */
 static void
-sizes(struct links *l, size_t who, int tr, const cJSON *dist)
+sizes(struct links *l, size_t who, const struct comm *c)
 {
-	const cJSON *e;
+	for (size_t i = 0; i < c->nsizes; i++) {
+		const struct comm_size *z = &c->sizes[i];
+		double v = z->mb * z->count;
 
-	cJSON_ArrayForEach(e, dist) {
-		double mb = e->string ? strtod(e->string, NULL) : NAN;
-		const cJSON *c = cJSON_GetArrayItem(e, 0);
-		double v;
-
-		if (!cJSON_IsNumber(c) || isnan(mb))
+		if (small_mb[z->tr] == 0)
 			continue;
-		v = mb * c->valuedouble;
-		l->vol[who * NTRANS + tr] += v;
-		if (mb < small_mb[tr])
-			l->small[who * NTRANS + tr] += v;
-	}
-}
-
-static void
-packets_json(struct links *l, size_t who, const cJSON *comm)
-{
-	const cJSON *step, *sec, *op, *bw;
-	int tr;
-
-	cJSON_ArrayForEach(step, comm) {
-		if (step->string == NULL || strncmp(step->string, "Total", 5) == 0)
-			continue;
-		cJSON_ArrayForEach(sec, step)
-			cJSON_ArrayForEach(op, sec) {
-				if (skipped_op(op->string))
-					continue;
-				bw = cJSON_GetObjectItemCaseSensitive(op,
-				    "Communication Bandwidth Info");
-				for (tr = 0; tr < NTRANS; tr++)
-					if (small_mb[tr] > 0)
-						sizes(l, who, tr,
-						    cJSON_GetObjectItemCaseSensitive(
-						    cJSON_GetObjectItemCaseSensitive(bw,
-						    transports[tr]), "Size Distribution"));
-			}
+		l->vol[who * COMM_NTRANS + z->tr] += v;
+		if (z->mb < small_mb[z->tr])
+			l->small[who * COMM_NTRANS + z->tr] += v;
 	}
 }
 
@@ -190,7 +137,8 @@ db_link(void *arg, int ncol, const char *const col[], const double num[])
 	/* src_rank, dst_rank, transport_type, size, time, hccl_op_name */
 	if (skipped_op(col[5]) || isnan(num[0]) || isnan(num[1]))
 		return 0;
-	add_link(a->l, (int)num[0], (int)num[1], col[2], num[3], num[4]);
+	add_link(a->l, (int)num[0], (int)num[1], comm_transport(col[2]), num[3],
+	    num[4]);
 	a->n++;
 	return 0;
 }
@@ -204,15 +152,15 @@ static int
 db_packet(void *arg, int ncol, const char *const col[], const double num[])
 {
 	struct db_pk *a = arg;
-	int tr = transport(col[0]);
+	int tr = comm_transport(col[0]);
 
 	/* transport_type, package_size (MB), count, hccl_op_name */
 	if (tr < 0 || small_mb[tr] == 0 || skipped_op(col[3]) ||
 	    isnan(num[1]) || isnan(num[2]))
 		return 0;
-	a->l->vol[a->who * NTRANS + tr] += num[1] * num[2];
+	a->l->vol[a->who * COMM_NTRANS + tr] += num[1] * num[2];
 	if (num[1] < small_mb[tr])
-		a->l->small[a->who * NTRANS + tr] += num[1] * num[2];
+		a->l->small[a->who * COMM_NTRANS + tr] += num[1] * num[2];
 	return 0;
 }
 
@@ -242,16 +190,20 @@ links_rank(struct summary *s, void *state, struct rank_data *rd,
 {
 	struct links *l = state;
 	size_t who = rd - s->r;
-	char *why = NULL;
-	cJSON *m = rank_json(rf, "communication_matrix.json", &why);
-	cJSON *c = rank_json(rf, "communication.json", &why);
+	const struct comm *c = rank_comm(rf);
 	sqlite3 *db;
 
-	if (m != NULL && matrix_json(l, m) > 0)
-		l->ranks++;
-	if (c != NULL)
-		packets_json(l, who, c);
-	if (m == NULL && c == NULL && (db = rank_db(rf)) != NULL)
+	if (c->matrix.state == 1) {
+		for (size_t i = 0; i < c->nlinks; i++)
+			add_link(l, c->links[i].src, c->links[i].dst,
+			    c->links[i].tr, c->links[i].size, c->links[i].time);
+		if (c->nlinkkeys > 0)
+			l->ranks++;
+	}
+	if (c->comm.state == 1)
+		sizes(l, who, c);
+	if (c->matrix.state != 1 && c->comm.state != 1 &&
+	    (db = rank_db(rf)) != NULL)
 		links_db(l, who, db);
 }
 
@@ -304,9 +256,9 @@ packets_to_ranks(struct summary *s, const struct links *l)
 	int tr;
 
 	for (i = 0; i < s->nr; i++)
-		for (tr = 0; tr < NTRANS; tr++) {
-			s->r[i].vol_mb[tr] = l->vol[i * NTRANS + tr];
-			s->r[i].small_mb[tr] = l->small[i * NTRANS + tr];
+		for (tr = 0; tr < COMM_NTRANS; tr++) {
+			s->r[i].vol_mb[tr] = l->vol[i * COMM_NTRANS + tr];
+			s->r[i].small_mb[tr] = l->small[i * COMM_NTRANS + tr];
 		}
 }
 
@@ -314,7 +266,7 @@ packets_to_ranks(struct summary *s, const struct links *l)
 static void
 medians(struct links *l)
 {
-	size_t i, k, seen[NTRANS] = { 0 };
+	size_t i, k, seen[COMM_NTRANS] = { 0 };
 	int tr;
 
 	for (i = 0; i < l->n; i++) {
@@ -349,14 +301,14 @@ links_finish(struct summary *s, void *state)
 			l->mean[l->v[i]->tr] += bw(l->v[i]);
 			l->count[l->v[i]->tr]++;
 		}
-	for (tr = 0; tr < NTRANS; tr++)
+	for (tr = 0; tr < COMM_NTRANS; tr++)
 		if (l->count[tr] > 0)
 			l->mean[tr] /= l->count[tr];
 	qsort(l->v, l->n, sizeof(*l->v), by_bw);
 	medians(l);
 	s->links = l->v;
 	s->nlinks = l->n;
-	for (tr = 0; tr < NTRANS; tr++) {
+	for (tr = 0; tr < COMM_NTRANS; tr++) {
 		s->link_median[tr] = l->median[tr];
 		s->link_count[tr] = l->count[tr];
 	}
@@ -372,7 +324,7 @@ links_print(const struct summary *s, const void *state, struct out *o)
 
 	fprintf(o->fp, "  %-6s %7s %12s %12s %12s\n", _("type"), _("links"),
 	    _("mean GB/s"), _("min GB/s"), _("max GB/s"));
-	for (tr = 0; tr < NTRANS; tr++) {
+	for (tr = 0; tr < COMM_NTRANS; tr++) {
 		double lo = INFINITY, hi = -INFINITY;
 
 		if (l->count[tr] == 0)
@@ -383,13 +335,13 @@ links_print(const struct summary *s, const void *state, struct out *o)
 				hi = fmax(hi, bw(l->v[i]));
 			}
 		fprintf(o->fp, "  %-6s %7zu %12.2f %12.2f %12.2f\n",
-		    transports[tr], l->count[tr], l->mean[tr], lo, hi);
+		    comm_transports[tr], l->count[tr], l->mean[tr], lo, hi);
 	}
 	for (i = 0; i < l->n; i++)
 		if (link_slow(s, l->v[i]))
 			fprintf(o->fp, _("  %sslow%s %d -> %d %s %.2f GB/s\n"),
 			    colour(o, 4), colour_off(o), l->v[i]->src,
-			    l->v[i]->dst, transports[l->v[i]->tr], bw(l->v[i]));
+			    l->v[i]->dst, comm_transports[l->v[i]->tr], bw(l->v[i]));
 }
 
 static cJSON *
@@ -402,11 +354,11 @@ links_json(const struct summary *s, const void *state)
 
 	cJSON_AddNumberToObject(j, "ranks", l->ranks);
 	a = cJSON_AddArrayToObject(j, "transports");
-	for (tr = 0; tr < NTRANS; tr++) {
+	for (tr = 0; tr < COMM_NTRANS; tr++) {
 		if (l->count[tr] == 0)
 			continue;
 		x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "type", transports[tr]);
+		cJSON_AddStringToObject(x, "type", comm_transports[tr]);
 		cJSON_AddNumberToObject(x, "links", l->count[tr]);
 		cJSON_AddNumberToObject(x, "mean_gb_s", l->mean[tr]);
 		cJSON_AddItemToArray(a, x);
@@ -416,7 +368,7 @@ links_json(const struct summary *s, const void *state)
 		x = cJSON_CreateObject();
 		cJSON_AddNumberToObject(x, "src", l->v[i]->src);
 		cJSON_AddNumberToObject(x, "dst", l->v[i]->dst);
-		cJSON_AddStringToObject(x, "type", transports[l->v[i]->tr]);
+		cJSON_AddStringToObject(x, "type", comm_transports[l->v[i]->tr]);
 		cJSON_AddNumberToObject(x, "size_mb", l->v[i]->size);
 		cJSON_AddNumberToObject(x, "time_ms", l->v[i]->time);
 		if (!isnan(bw(l->v[i])))
@@ -427,40 +379,76 @@ links_json(const struct summary *s, const void *state)
 	return j;
 }
 
-/* A src x dst heat map of bandwidth relative to the best link. */
+/* One cell of the heat map: the slowest link it holds. */
+struct cell {
+	const struct link	*slowest;
+	size_t			 n;
+	int			 slow;	/* holds a slow link */
+};
+
+/*
+ * A src x dst heat map of bandwidth relative to the best link.  With
+ * more ranks than HEAT_MAX, a cell holds a block of ranks and shows its
+ * slowest link: the map keeps its size, and a slow link still shows.
+ */
 static void
 links_html(const struct summary *s, const void *state, FILE *fp)
 {
 	const struct links *l = state;
-	int n = l->maxrank + 1, cell = n <= 32 ? 14 : n <= 64 ? 8 : 4;
+	int n = l->maxrank + 1, g = n <= HEAT_MAX ? n : HEAT_BLOCKS;
+	int cell = g <= 32 ? 14 : g <= 64 ? 8 : 4, x, y;
+	struct cell *c;
 	double best = 0;
 	size_t i;
 
 	for (i = 0; i < l->n; i++)
 		if (!isnan(bw(l->v[i])))
 			best = fmax(best, bw(l->v[i]));
-	if (n > HEAT_MAX || !(best > 0)) {
-		fprintf(fp, "<p>%zu links; no heat map (%s)</p>\n", l->n,
-		    n > HEAT_MAX ? "too many ranks" : "no bandwidth");
+	if (!(best > 0)) {
+		fprintf(fp, "<p>%zu links; no heat map (no bandwidth)</p>\n",
+		    l->n);
 		return;
 	}
-	fprintf(fp, "<p>src (rows) x dst (columns), darker is faster; slow links "
-	    "outlined in red. Best link %.2f GB/s.</p>\n<svg xmlns=\""
-	    "http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n", best,
-	    n * cell + 2, n * cell + 2);
+	c = xcalloc((size_t)g * g, sizeof(*c));
 	for (i = 0; i < l->n; i++) {
 		const struct link *k = l->v[i];
-		double f = isnan(bw(k)) ? 0 : bw(k) / best;
-		int shade = 255 - (int)lround(f * 200);
+		struct cell *e = &c[(size_t)k->src * g / n * g +
+		    (size_t)k->dst * g / n];
 
-		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-		    "fill=\"rgb(%d,%d,255)\"%s><title>%d -&gt; %d %s %.2f GB/s"
-		    "</title></rect>\n", 1 + k->dst * cell, 1 + k->src * cell,
-		    cell, cell, shade, shade, link_slow(s, k) ?
-		    " stroke=\"#d00\" stroke-width=\"2\"" : "", k->src, k->dst,
-		    transports[k->tr], isnan(bw(k)) ? 0 : bw(k));
+		if (e->slowest == NULL || (!isnan(bw(k)) &&
+		    (isnan(bw(e->slowest)) || bw(k) < bw(e->slowest))))
+			e->slowest = k;
+		e->n++;
+		e->slow |= link_slow(s, k);
 	}
+	fprintf(fp, "<p>src (rows) x dst (columns)%s, darker is faster; slow "
+	    "links outlined in red. Best link %.2f GB/s.</p>\n<svg xmlns=\""
+	    "http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n",
+	    g < n ? ", a block of ranks a cell showing its slowest link" : "",
+	    best, g * cell + 2, g * cell + 2);
+	for (y = 0; y < g; y++)
+		for (x = 0; x < g; x++) {
+			const struct cell *e = &c[(size_t)y * g + x];
+			const struct link *k = e->slowest;
+			double f;
+			int shade;
+
+			if (k == NULL)
+				continue;
+			f = isnan(bw(k)) ? 0 : bw(k) / best;
+			shade = 255 - (int)lround(f * 200);
+			fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+			    "height=\"%d\" fill=\"rgb(%d,%d,255)\"%s><title>",
+			    1 + x * cell, 1 + y * cell, cell, cell, shade, shade,
+			    e->slow ? " stroke=\"#d00\" stroke-width=\"2\"" : "");
+			if (e->n > 1)
+				fprintf(fp, "%zu links, the slowest: ", e->n);
+			fprintf(fp, "%d -&gt; %d %s %.2f GB/s</title></rect>\n",
+			    k->src, k->dst, comm_transports[k->tr],
+			    isnan(bw(k)) ? 0 : bw(k));
+		}
 	fputs("</svg>\n", fp);
+	free(c);
 }
 
 static void

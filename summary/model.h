@@ -13,18 +13,24 @@
 
 #include "common/util.h"
 #include "summary.h"
+#include "comm.h"
 #include "optab.h"
 
-/* The transports of the communication files, in links.c's order. */
-#define NTRANS	4
-extern const char *const transports[NTRANS];	/* HCCS RDMA PCIE SDMA */
-extern const double small_mb[NTRANS];	/* small-packet sizes; 0: none */
+/* The small-packet size of each transport (links.c), MB; 0: none. */
+extern const double small_mb[COMM_NTRANS];
 
 /* The averages of one rank's step_trace_time rows (µs). */
 struct step_row {
 	long	 step;		/* torch_npu's Step, -1 when empty */
 	double	 comp, comm_exposed, overlapped, comm, free, bubble;
 	double	 step_time;	/* comp + comm_exposed + free */
+};
+
+/* A file of a rank left out of the summary, and why. */
+struct left_out {
+	char		*path;
+	const char	*reason;	/* a few words (N_), to group files by */
+	char		*why;		/* the message, naming the file */
 };
 
 /* What the summaries read from one rank directory. */
@@ -54,17 +60,33 @@ struct rank_data {
 	size_t		 votes, collectives;
 	double		 wait_ratio, sync_ratio;	/* NaN: no ratio */
 	/* Volume per transport and its part in small transfers (links.c), MB. */
-	double		 vol_mb[NTRANS], small_mb[NTRANS];
+	double		 vol_mb[COMM_NTRANS], small_mb[COMM_NTRANS];
 	/* Device memory (memory.c): the peak, MB; NaN and why when unknown. */
 	double		 mem_peak_mb;
 	const char	*mem_component;	/* whose figure: "APP" or "PTA" */
 	char		*mem_why;
+	/* Files that are there but were not read: damaged, not files. */
+	struct left_out	*left;
+	size_t		 nleft;
 };
+
+/*
+ * Name a file of RD that the summary leaves out, whole or in part (any
+ * thread: RD's own); a path named twice is kept once.
+ */
+void		 rank_left_out(struct rank_data *rd, const char *path,
+		    const char *reason, const char *why);
+/* After the last record of C (RC and WHY of csv_next): a read error or a
+ * file cut short is named. */
+struct csv;
+void		 csv_left_out(struct rank_data *rd, const struct csv *c,
+		    const char *path, int rc, const char *why);
 
 /* The files of one rank, opened once and shared by the summaries. */
 struct rank_files;
 char		*rank_file(struct rank_files *, const char *name);	/* path if it exists */
-cJSON		*rank_json(struct rank_files *, const char *name, char **why);
+/* The communication files (comm.h), read once. */
+const struct comm *rank_comm(struct rank_files *);
 struct sqlite3	*rank_db(struct rank_files *);
 
 /*
@@ -157,8 +179,8 @@ struct summary {
 	size_t			 ops_steps;	/* rank-steps they cover */
 	struct link *const	*links;		/* slow links' candidates */
 	size_t			 nlinks;
-	double			 link_median[NTRANS];	/* GB/s; 0: none */
-	size_t			 link_count[NTRANS];
+	double			 link_median[COMM_NTRANS];	/* GB/s; 0: none */
+	size_t			 link_count[COMM_NTRANS];
 };
 
 /* Operator flags of the top table (ops.c), also read by the rules. */
@@ -180,7 +202,7 @@ double	 robust_sd(const double *v, size_t n, double med);
 /* The pipeline stage of a rank in its layout (0 when unknown). */
 int	 rank_stage(const struct rank_data *);
 /* The iteration the log shows for torch step S, or -1 when unknown. */
-long	 step_iteration(const struct summary *, long s);
+long	 step_iteration(const struct summary *, long step);
 /* A rank's label: "rank 3", or "rank unknown (DIR)" naming its directory. */
 #define LABEL_MAX	320
 const char *rank_label(const struct rank_data *, char *buf, size_t len);
@@ -188,6 +210,10 @@ const char *rank_label(const struct rank_data *, char *buf, size_t len);
 int	 label_width(const struct summary *, int min);
 /* KEY: the rank, or null when it is unknown (never -1). */
 void	 json_rank(cJSON *, const char *key, int rank);
+
+/* The files left out (leftout.c): said in a few lines, and in JSON. */
+void	 left_out_print(const struct summary *, FILE *);
+cJSON	*left_out_json(const struct summary *);
 
 /* Drawing (draw.c). */
 void	 draw_bar(struct out *, const double *parts, size_t n, double total,
@@ -202,6 +228,17 @@ void	 html_rank(FILE *, const struct rank_data *);
 extern const char *const part_fill[];	/* SVG colours of the bar parts */
 void	 svg_bars(FILE *, const char *const labels[], const double *parts,
 	    size_t nrows, size_t nparts, const char *const names[]);
+/* A heat map of a few rows (named) across N ranks in order. */
+struct heat {
+	const char *const *rows;
+	size_t		 nrows;
+	size_t		 n;
+	const int	*rank;		/* of each column, -1 unknown */
+	const double	*v;		/* row R of rank I at R * N + I */
+	const char	*unit;
+	double		 span;		/* above a row's lowest: the darkest */
+};
+void	 svg_heat(FILE *, const struct heat *);
 
 /* analysis.db (db.c). */
 int	 db_rows(struct sqlite3 *, const char *sql,

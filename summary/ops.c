@@ -142,8 +142,10 @@ read_kernels(struct rank_data *rd, struct optab *t, const char *path)
 	size_t nf, i;
 	int rc;
 
-	if ((c = csv_open(path, &why)) == NULL)
+	if ((c = csv_open(path, &why)) == NULL) {
+		rank_left_out(rd, path, csv_open_reason(path), why);
 		return why;
+	}
 	k.type = csv_col_any(c, type_names);
 	k.name = csv_col(c, "Name");
 	k.core = csv_col_any(c, core_names);
@@ -152,6 +154,7 @@ read_kernels(struct rank_data *rd, struct optab *t, const char *path)
 	if ((k.type < 0 && k.name < 0) || k.dur < 0) {
 		why = xasprintf(_("%s: no column %s"), path,
 		    k.dur < 0 ? "Duration(us)" : "Type");
+		rank_left_out(rd, path, N_("not the CSV expected"), why);
 		csv_close(c);
 		return why;
 	}
@@ -164,20 +167,23 @@ read_kernels(struct rank_data *rd, struct optab *t, const char *path)
 	csv_spans(c);
 	while ((rc = csv_next(c, &f, &nf, &why)) > 0)
 		kernel_row(t, &k, c);
+	csv_left_out(rd, c, path, rc, why);
 	csv_close(c);
 	return rc < 0 ? why : NULL;
 }
 
 static char *
-read_statistic(struct optab *t, const char *path)
+read_statistic(struct rank_data *rd, struct optab *t, const char *path)
 {
 	struct csv *c;
 	char **f, *why = NULL;
 	size_t nf;
 	int type, core, count, total, min, max, rc;
 
-	if ((c = csv_open(path, &why)) == NULL)
+	if ((c = csv_open(path, &why)) == NULL) {
+		rank_left_out(rd, path, csv_open_reason(path), why);
 		return why;
+	}
 	type = csv_col(c, "OP Type");
 	core = csv_col(c, "Core Type");
 	count = csv_col(c, "Count");
@@ -186,8 +192,10 @@ read_statistic(struct optab *t, const char *path)
 	max = csv_col(c, "Max Time(us)");
 	if (type < 0 || count < 0 || total < 0) {
 		csv_close(c);
-		return xasprintf(_("%s: no column OP Type, Count or Total Time(us)"),
-		    path);
+		why = xasprintf(_("%s: no column OP Type, Count or Total "
+		    "Time(us)"), path);
+		rank_left_out(rd, path, N_("not the CSV expected"), why);
+		return why;
 	}
 	while ((rc = csv_next(c, &f, &nf, &why)) > 0) {
 		char *ty = csv_trim((char *)csv_field(f, nf, type));
@@ -201,6 +209,7 @@ read_statistic(struct optab *t, const char *path)
 		op_add_stat(t, optab_get(t, ty, co), (unsigned long)n, tot,
 		    csv_num(csv_field(f, nf, min)), csv_num(csv_field(f, nf, max)));
 	}
+	csv_left_out(rd, c, path, rc, why);
 	csv_close(c);
 	return rc < 0 ? why : NULL;
 }
@@ -217,7 +226,7 @@ ops_prepare(const struct summary *s, struct rank_data *rd,
 		rd->ops_why = read_kernels(rd, rd->ops, p);
 		rd->ops_source = "kernel_details.csv";
 	} else if ((p = rank_file(rf, "op_statistic.csv")) != NULL) {
-		rd->ops_why = read_statistic(rd->ops, p);
+		rd->ops_why = read_statistic(rd, rd->ops, p);
 		rd->ops_source = "op_statistic.csv";
 	} else if ((p = rank_file(rf, "analysis.db")) != NULL)
 		rd->ops_why = xstrdup(_("db export: no kernel_details.csv nor "

@@ -18,6 +18,8 @@
 
 #define MAX_STEPS	4096	/* rows kept per rank; the mean uses all */
 #define MAX_ROWS_SHOWN	32
+#define SLOWEST_SHOWN	5	/* many ranks: the slowest, median, fastest */
+#define HEAT_SPAN	0.25	/* of the mean step: the darkest cell */
 
 enum { C_STEP, C_COMP, C_COMM_EXPOSED, C_OVERLAPPED, C_COMM, C_FREE,
     C_BUBBLE, NCOL };
@@ -102,14 +104,17 @@ read_csv(struct rank_data *rd, const char *path)
 	char **f, *why = NULL;
 	size_t nf, n = 0;
 
-	if ((c = csv_open(path, &why)) == NULL)
+	if ((c = csv_open(path, &why)) == NULL) {
+		rank_left_out(rd, path, csv_open_reason(path), why);
 		return why;
+	}
 	for (i = 0; i < NCOL; i++)
 		col[i] = csv_col_any(c, col_names[i]);
 	if (col[C_COMP] < 0 || col[C_COMM_EXPOSED] < 0 || col[C_FREE] < 0) {
 		why = xasprintf(_("%s: no column %s (an older or foreign file?)"),
 		    path, col[C_COMP] < 0 ? "Computing" : col[C_FREE] < 0 ?
 		    "Free" : "Communication(Not Overlapped)");
+		rank_left_out(rd, path, N_("not the CSV expected"), why);
 		csv_close(c);
 		return why;
 	}
@@ -126,11 +131,15 @@ read_csv(struct rank_data *rd, const char *path)
 			continue;	/* a blank or summary line */
 		add_row(rd, v, *st != '\0' && *end == '\0' ? step : -1, &sum, &n);
 	}
+	csv_left_out(rd, c, path, rc, why);
 	csv_close(c);
 	if (rc < 0)
 		return why;
-	if (n == 0)
-		return xasprintf(_("%s: no step rows"), path);
+	if (n == 0) {
+		why = xasprintf(_("%s: no step rows"), path);
+		rank_left_out(rd, path, N_("no rows"), why);
+		return why;
+	}
 	finish_mean(rd, &sum, n);
 	return NULL;
 }
@@ -313,14 +322,42 @@ print_one(const struct summary *s, const struct rank_data *r, struct out *o)
 	fputc('\n', o->fp);
 }
 
+/* Longest step first; ranks without steps last; then in rank order. */
 static int
 by_step_time(const void *a, const void *b)
 {
 	const struct rank_data *x = *(struct rank_data *const *)a,
 	    *y = *(struct rank_data *const *)b;
+	int c = (x->steps_why != NULL) - (y->steps_why != NULL);
 
-	return (y->mean.step_time > x->mean.step_time) -
-	    (y->mean.step_time < x->mean.step_time);
+	if (c == 0)
+		c = (y->mean.step_time > x->mean.step_time) -
+		    (y->mean.step_time < x->mean.step_time);
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
+/*
+ * Many ranks: the SLOWEST_SHOWN with the longest steps, the median and
+ * the shortest of the N with steps, V sorted by step time.
+ */
+static void
+print_many(const struct summary *s, const struct rank_data **v, size_t n,
+    const struct steps *st, int lw, struct out *o)
+{
+	size_t i, shown = SLOWEST_SHOWN;
+
+	if (n == 0)
+		return;
+	if (n < shown)
+		shown = n;
+	fprintf(o->fp, _("  (%zu ranks with steps: the %zu with the longest, "
+	    "then the median and the shortest; all in --json)\n"), n, shown);
+	for (i = 0; i < shown; i++)
+		print_rank(s, v[i], st, lw, o);
+	if (n / 2 >= shown)
+		print_rank(s, v[n / 2], st, lw, o);
+	if (n - 1 > n / 2 && n - 1 >= shown)
+		print_rank(s, v[n - 1], st, lw, o);
 }
 
 static void
@@ -339,14 +376,11 @@ steps_print(const struct summary *s, const void *state, struct out *o)
 	for (i = 0; i < n; i++)
 		v[i] = &s->r[i];
 	if (n > MAX_ROWS_SHOWN) {
-		/* Many ranks: the slowest ones, longest first. */
 		qsort(v, n, sizeof(*v), by_step_time);
-		fprintf(o->fp, _("  (the %d ranks with the longest steps of %zu;"
-		    " all in --json)\n"), MAX_ROWS_SHOWN, n);
-		n = MAX_ROWS_SHOWN;
-	}
-	for (i = 0; i < n; i++)
-		print_rank(s, v[i], st, lw, o);
+		print_many(s, v, st->made, st, lw, o);
+	} else
+		for (i = 0; i < n; i++)
+			print_rank(s, v[i], st, lw, o);
 	draw_legend(o, part_names, 3);
 	if (st->made < s->nr)
 		fprintf(o->fp, _("  %zu of %zu ranks have no step data\n"),
@@ -396,12 +430,14 @@ steps_json(const struct summary *s, const void *state)
 
 	for (i = 0; i < s->nr; i++) {
 		const struct rank_data *r = &s->r[i];
-		cJSON *o, *steps;
+		cJSON *o;
 
 		if (r->steps_why != NULL) {
 			o = cJSON_CreateObject();
 			cJSON_AddStringToObject(o, "why", r->steps_why);
 		} else {
+			cJSON *steps;
+
 			o = row_json(s, &r->mean);
 			steps = cJSON_AddArrayToObject(o, "steps");
 			for (k = 0; k < r->nsteps; k++)
@@ -414,33 +450,22 @@ steps_json(const struct summary *s, const void *state)
 	return j;
 }
 
+/* Bars of the ranks V[0..N): stacked parts, labelled with the step. */
 static void
-steps_html(const struct summary *s, const void *state, FILE *fp)
+html_bars(FILE *fp, const struct rank_data *const *v, size_t n)
 {
-	const char **labels = xcalloc(s->nr, sizeof(*labels));
-	double *parts = xcalloc(s->nr * 3, sizeof(*parts));
-	char **own = xcalloc(s->nr, sizeof(*own));
-	size_t i, n = 0;
+	const char **labels = xcalloc(n + 1, sizeof(*labels));
+	double *parts = xcalloc(n * 3 + 1, sizeof(*parts));
+	char **own = xcalloc(n + 1, sizeof(*own)), lab[LABEL_MAX];
+	size_t i;
 
-	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
-		char lab[LABEL_MAX];
-
-		if (r->steps_why != NULL) {
-			fputs("<p class=\"why\">", fp);
-			html_text(fp, rank_label(r, lab, sizeof(lab)));
-			fputs(": ", fp);
-			html_text(fp, r->steps_why);
-			fputs("</p>\n", fp);
-			continue;
-		}
-		own[n] = xasprintf("%s  %.3f ms", rank_label(r, lab, sizeof(lab)),
-		    r->mean.step_time / 1000);
-		labels[n] = own[n];
-		parts[n * 3] = r->mean.comp;
-		parts[n * 3 + 1] = r->mean.comm_exposed;
-		parts[n * 3 + 2] = r->mean.free;
-		n++;
+	for (i = 0; i < n; i++) {
+		own[i] = xasprintf("%s  %.3f ms", rank_label(v[i], lab,
+		    sizeof(lab)), v[i]->mean.step_time / 1000);
+		labels[i] = own[i];
+		parts[i * 3] = v[i]->mean.comp;
+		parts[i * 3 + 1] = v[i]->mean.comm_exposed;
+		parts[i * 3 + 2] = v[i]->mean.free;
 	}
 	svg_bars(fp, labels, parts, n, 3, part_names);
 	for (i = 0; i < n; i++)
@@ -448,6 +473,78 @@ steps_html(const struct summary *s, const void *state, FILE *fp)
 	free(own);
 	free(labels);
 	free(parts);
+}
+
+/* Many ranks: each part of the step across all of them, as a heat map. */
+static void
+html_heat(FILE *fp, const struct rank_data *const *v, size_t n)
+{
+	static const char *const rows[] = { N_("step"), N_("compute"),
+	    N_("exposed communication"), N_("free"), N_("bubble") };
+	int *rank = xcalloc(n + 1, sizeof(*rank));
+	double *val = xcalloc(5 * n + 1, sizeof(*val));
+	/* darkest: a quarter of the mean step above the row's lowest */
+	struct heat h = { rows, 5, n, rank, val, "ms", 0 };
+	double mean = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		rank[i] = v[i]->rank;
+		val[i] = v[i]->mean.step_time / 1000;
+		val[n + i] = v[i]->mean.comp / 1000;
+		val[2 * n + i] = v[i]->mean.comm_exposed / 1000;
+		val[3 * n + i] = v[i]->mean.free / 1000;
+		val[4 * n + i] = v[i]->mean.bubble / 1000;
+		mean += val[i] / n;
+	}
+	h.span = HEAT_SPAN * mean;
+	fprintf(fp, "<p>%zu ranks in rank order, left to right; white is the "
+	    "shortest of its row, the darkest %.0f %% of the mean step "
+	    "(%.3f ms) longer or more.</p>\n", n, 100 * HEAT_SPAN, mean);
+	svg_heat(fp, &h);
+	free(rank);
+	free(val);
+}
+
+static void
+steps_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct rank_data **v = xcalloc(s->nr + 1, sizeof(*v));
+	size_t i, n = 0, why = 0, k;
+	char lab[LABEL_MAX];
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (r->steps_why == NULL) {
+			v[n++] = r;
+			continue;
+		}
+		if (why++ >= SLOWEST_SHOWN)
+			continue;
+		fputs("<p class=\"why\">", fp);
+		html_text(fp, rank_label(r, lab, sizeof(lab)));
+		fputs(": ", fp);
+		html_text(fp, r->steps_why);
+		fputs("</p>\n", fp);
+	}
+	if (why > SLOWEST_SHOWN)
+		fprintf(fp, "<p class=\"why\">and %zu more ranks without "
+		    "steps (all in --json)</p>\n", why - SLOWEST_SHOWN);
+	if (n <= MAX_ROWS_SHOWN) {
+		html_bars(fp, v, n);
+		free(v);
+		return;
+	}
+	html_heat(fp, v, n);
+	/* and the longest, the median and the shortest, as the text has */
+	qsort(v, n, sizeof(*v), by_step_time);
+	k = SLOWEST_SHOWN;
+	v[k++] = v[n / 2];
+	v[k++] = v[n - 1];
+	fprintf(fp, "<p>The %d ranks with the longest steps, then the median "
+	    "and the shortest:</p>\n", SLOWEST_SHOWN);
+	html_bars(fp, v, k);
+	free(v);
 }
 
 static void

@@ -7,10 +7,12 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,8 +20,11 @@
 #include <sqlite3.h>
 
 #include "advice/advice.h"
+#include "common/jsonw.h"
 #include "common/util.h"
-#include "common/jsonfile.h"
+#include "comm.h"
+#include "csv.h"
+#include "jscan.h"
 #include "model.h"
 
 /* The summaries, in the order they print.  A new one is a file and a row. */
@@ -36,33 +41,10 @@ wanted(const struct summary *s, size_t k)
 	    kinds[k] == &kind_ops;
 }
 
-/*
- * cJSON records the position of a parse error in a global of its own:
- * parses on several threads would race on it, so they take turns.
- */
-static pthread_mutex_t json_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static cJSON *
-json_read_locked(const char *path, char **why)
-{
-	cJSON *j;
-
-	pthread_mutex_lock(&json_lock);
-	j = json_read(path, why);
-	pthread_mutex_unlock(&json_lock);
-	return j;
-}
-
-struct cached {
-	char	*name;
-	cJSON	*json;
-	char	*why;
-};
-
 struct rank_files {
+	struct rank_data *rd;
 	char		*out;		/* ASCEND_PROFILER_OUTPUT */
-	struct cached	 c[4];
-	size_t		 nc;
+	struct comm	*comm;
 	sqlite3		*db;
 	int		 db_tried;
 };
@@ -70,40 +52,33 @@ struct rank_files {
 char *
 rank_file(struct rank_files *rf, const char *name)
 {
-	char *p = xasprintf("%s/%s", rf->out, name);
+	char *p = xasprintf("%s/%s", rf->out, name), *why = NULL;
+	const char *reason = NULL;
 	struct stat st;
 
-	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-		return p;
+	if (stat(p, &st) == 0) {
+		if (S_ISREG(st.st_mode))
+			return p;
+		reason = N_("not a regular file");
+		why = xasprintf(_("%s: not a regular file"), p);
+	} else if (errno != ENOENT && errno != ENOTDIR) {
+		reason = N_("cannot be read");
+		why = xasprintf("%s: %s", p, i18n_strerror(errno));
+	}
+	/* there but not read: named; absent: the summaries that need it say */
+	if (reason != NULL && rf->rd != NULL)
+		rank_left_out(rf->rd, p, reason, why);
+	free(why);
 	free(p);
 	return NULL;
 }
 
-cJSON *
-rank_json(struct rank_files *rf, const char *name, char **why)
+const struct comm *
+rank_comm(struct rank_files *rf)
 {
-	struct cached *c;
-	char *p;
-	size_t i;
-
-	for (i = 0; i < rf->nc; i++)
-		if (strcmp(rf->c[i].name, name) == 0) {
-			*why = rf->c[i].why;
-			return rf->c[i].json;
-		}
-	if (rf->nc == sizeof(rf->c) / sizeof(rf->c[0]))
-		errx(70, "rank_json: too many files");
-	c = &rf->c[rf->nc++];
-	c->name = xstrdup(name);
-	c->json = NULL;
-	c->why = NULL;
-	if ((p = rank_file(rf, name)) == NULL)
-		c->why = xasprintf(_("no %s"), name);
-	else if ((c->json = json_read_locked(p, &c->why)) == NULL && c->why == NULL)
-		c->why = xasprintf(_("%s: not JSON"), p);
-	free(p);
-	*why = c->why;
-	return c->json;
+	if (rf->comm == NULL)
+		rf->comm = comm_read(rf->out);
+	return rf->comm;
 }
 
 sqlite3 *
@@ -128,16 +103,43 @@ rank_db(struct rank_files *rf)
 static void
 rank_files_close(struct rank_files *rf)
 {
-	size_t i;
-
-	for (i = 0; i < rf->nc; i++) {
-		free(rf->c[i].name);
-		free(rf->c[i].why);
-		cJSON_Delete(rf->c[i].json);
-	}
+	comm_free(rf->comm);
 	if (rf->db != NULL)
 		sqlite3_close(rf->db);
 	free(rf->out);
+}
+
+void
+rank_left_out(struct rank_data *rd, const char *path, const char *reason,
+    const char *why)
+{
+	struct left_out *l;
+
+	for (size_t i = 0; i < rd->nleft; i++)
+		if (strcmp(rd->left[i].path, path) == 0)
+			return;
+	rd->left = xreallocarray(rd->left, rd->nleft + 1, sizeof(*rd->left));
+	l = &rd->left[rd->nleft++];
+	l->path = xstrdup(path);
+	l->reason = reason;
+	l->why = xstrdup(why != NULL ? why : path);
+}
+
+void
+csv_left_out(struct rank_data *rd, const struct csv *c, const char *path,
+    int rc, const char *why)
+{
+	char *cut;
+
+	if (rc < 0)
+		rank_left_out(rd, path, N_("cannot be read"), why);
+	else if (csv_cut_short(c)) {
+		cut = xasprintf(_("%s: cut short: its last record (line %lu) is "
+		    "incomplete; the records before it are read"), path,
+		    csv_line(c));
+		rank_left_out(rd, path, N_("cut short"), cut);
+		free(cut);
+	}
 }
 
 long
@@ -201,34 +203,174 @@ json_rank(cJSON *o, const char *key, int rank)
 		cJSON_AddNullToObject(o, key);
 }
 
-static char *
-jstr(const cJSON *o, const char *a, const char *b)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, a);
-
-	if (b != NULL)
-		j = cJSON_GetObjectItemCaseSensitive(j, b);
-	return cJSON_IsString(j) ? xstrdup(j->valuestring) : NULL;
-}
-
+/*
+ * After the key K: enter its value when K is WANT and the value an object
+ * (1); read past it otherwise (0, also for a null WANT); -1 on an error,
+ * a WANT of another type among them.
+ */
 static int
-jint(const cJSON *o, const char *k)
+enter_if(struct jscan *js, const char *k, const char *want)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsNumber(j) && j->valuedouble > 0 ? j->valueint : 0;
+	if (strcmp(k, want) != 0)
+		return js_skip(js) < 0 ? -1 : 0;
+	return js_object(js, k);
 }
 
-/* The environment torch_npu recorded, "NAME=value" each. */
-static void
-read_env(struct rank_data *rd, const cJSON *meta)
+/* {"_profiler_level": "Level1", "_export_type": ["text"], ...} */
+static int
+experimental_fields(struct jscan *js, struct rank_data *rd)
 {
-	const cJSON *e;
+	const char *k, *v;
+	size_t n;
+	int r;
 
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(meta,
-	    "ENV_VARIABLES"))
-		if (e->string != NULL && cJSON_IsString(e))
-			strv_pushf(&rd->env, "%s=%s", e->string, e->valuestring);
+	while ((r = js_key(js, &k, &n)) == 1) {
+		char **to = strcmp(k, "_profiler_level") == 0 ? &rd->level :
+		    strcmp(k, "_export_type") == 0 ? &rd->export_type : NULL;
+
+		/* any type: the level is only shown */
+		if (to != NULL && *to == NULL && js_peek(js) == '"') {
+			if (js_string(js, k, &v, &n) < 0)
+				return -1;
+			*to = xstrdup(v);
+		} else if (js_skip(js) < 0)
+			return -1;
+	}
+	return r;
+}
+
+/* {"config": {"experimental_config": {...}}} */
+static int
+info_fields(struct jscan *js, struct rank_data *rd)
+{
+	const char *k;
+	size_t n;
+	int r;
+
+	if ((r = js_object(js, NULL)) <= 0)
+		return r;
+	while ((r = js_key(js, &k, &n)) == 1) {
+		if ((r = enter_if(js, k, "config")) <= 0) {
+			if (r < 0)
+				return -1;
+			continue;
+		}
+		while ((r = js_key(js, &k, &n)) == 1)
+			if ((r = enter_if(js, k, "experimental_config")) < 0 ||
+			    (r == 1 && experimental_fields(js, rd) < 0))
+				return -1;
+		if (r < 0)
+			return -1;
+	}
+	return r < 0 ? -1 : js_finish(js);
+}
+
+/* distributed_args: {"tensor_model_parallel_size": 8, ...} */
+static int
+layout_fields(struct jscan *js, struct rank_data *rd)
+{
+	static const struct { const char *key; size_t off; } f[] = {
+		{ "tensor_model_parallel_size", offsetof(struct rank_data, tp) },
+		{ "pipeline_model_parallel_size", offsetof(struct rank_data, pp) },
+		{ "data_parallel_size", offsetof(struct rank_data, dp) },
+		{ "context_parallel_size", offsetof(struct rank_data, cp) },
+		{ "expert_model_parallel_size", offsetof(struct rank_data, ep) },
+		{ "world_size", offsetof(struct rank_data, world) },
+	};
+	const char *k;
+	size_t n, i;
+	double v;
+	int r;
+
+	while ((r = js_key(js, &k, &n)) == 1) {
+		for (i = 0; i < sizeof(f) / sizeof(f[0]) &&
+		    strcmp(k, f[i].key) != 0; i++)
+			;
+		if (i == sizeof(f) / sizeof(f[0]) || js_peek(js) != '0')
+			r = js_skip(js);
+		else if ((r = js_number(js, k, &v)) == 1 && v > 0 && v < 1e9)
+			*(int *)((char *)rd + f[i].off) = (int)v;
+		if (r < 0)
+			return -1;
+	}
+	return r;
+}
+
+/*
+ * ENV_VARIABLES, the environment torch_npu recorded: {"NAME": "value"},
+ * kept as "NAME=value" (torch_npu writes "" for a variable not set).
+ */
+static int
+env_fields(struct jscan *js, struct rank_data *rd)
+{
+	const char *k, *v;
+	size_t n;
+	int r;
+
+	while ((r = js_key(js, &k, &n)) == 1) {
+		if (js_peek(js) != '"') {
+			if (js_skip(js) < 0)
+				return -1;
+			continue;
+		}
+		/* the key stays valid: a string has a buffer of its own */
+		if (js_string(js, k, &v, &n) < 0)
+			return -1;
+		strv_pushf(&rd->env, "%s=%s", k, v);
+	}
+	return r;
+}
+
+/*
+ * profiler_metadata.json: the layout (distributed_args) and the
+ * environment (ENV_VARIABLES).  Once both are read the rest (the ranks of
+ * every parallel group: 180 KB a rank in a job of 8,192) is not.
+ */
+static int
+metadata_fields(struct jscan *js, struct rank_data *rd)
+{
+	const char *k;
+	size_t n;
+	int r, seen = 0;
+
+	if ((r = js_object(js, NULL)) <= 0)
+		return r;
+	while ((r = js_key(js, &k, &n)) == 1) {
+		if (strcmp(k, "distributed_args") == 0) {
+			if ((r = js_object(js, k)) == 1)
+				r = layout_fields(js, rd);
+			seen |= 1;
+		} else if (strcmp(k, "ENV_VARIABLES") == 0) {
+			if ((r = js_object(js, k)) == 1)
+				r = env_fields(js, rd);
+			seen |= 2;
+		} else
+			r = js_skip(js);
+		if (r < 0)
+			return -1;
+		if (seen == 3)
+			return 1;
+	}
+	return r < 0 ? -1 : js_finish(js);
+}
+
+/*
+ * Read PATH with FN; a file that is there but cannot be read whole is
+ * left out (named).
+ */
+static void
+read_json(struct rank_data *rd, const char *path,
+    int (*fn)(struct jscan *, struct rank_data *))
+{
+	struct jscan js;
+
+	if (js_open(&js, path) == 0 && fn(&js, rd) >= 0) {
+		js_close(&js);
+		return;
+	}
+	if (!(js_error(&js) == JS_UNREADABLE && js.errnum == ENOENT))
+		rank_left_out(rd, path, js_reason(js_error(&js)), js_why(&js));
+	js_close(&js);
 }
 
 /*
@@ -241,30 +383,12 @@ read_meta(struct rank_data *rd)
 	char *p = rd->rank >= 0 ?
 	    xasprintf("%s/profiler_info_%d.json", rd->path, rd->rank) :
 	    xasprintf("%s/profiler_info.json", rd->path);
-	char *why = NULL;
-	cJSON *j = json_read_locked(p, &why), *cfg, *da;
 
+	read_json(rd, p, info_fields);
 	free(p);
-	free(why);
-	cfg = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(j, "config"), "experimental_config");
-	rd->level = jstr(cfg, "_profiler_level", NULL);
-	rd->export_type = jstr(cfg, "_export_type", NULL);
-	cJSON_Delete(j);
 	p = xasprintf("%s/profiler_metadata.json", rd->path);
-	why = NULL;
-	j = json_read_locked(p, &why);
+	read_json(rd, p, metadata_fields);
 	free(p);
-	free(why);
-	da = cJSON_GetObjectItemCaseSensitive(j, "distributed_args");
-	rd->tp = jint(da, "tensor_model_parallel_size");
-	rd->pp = jint(da, "pipeline_model_parallel_size");
-	rd->dp = jint(da, "data_parallel_size");
-	rd->cp = jint(da, "context_parallel_size");
-	rd->ep = jint(da, "expert_model_parallel_size");
-	rd->world = jint(da, "world_size");
-	read_env(rd, j);
-	cJSON_Delete(j);
 }
 
 /*
@@ -289,36 +413,51 @@ struct pool {
 };
 
 static void
+comm_left_out(struct rank_data *rd, const char *out,
+    const struct comm_file *f, const char *name)
+{
+	char *p;
+
+	if (f->state >= 0)
+		return;
+	p = xasprintf("%s/%s", out, name);
+	rank_left_out(rd, p, js_reason(f->err), f->why);
+	free(p);
+}
+
+static void
 prepare(struct summary *s, size_t i, const struct summary_rank *sr,
     struct rank_files *rf)
 {
 	struct rank_data *rd = &s->r[i];
 	const char *base = strrchr(sr->path, '/');
-	char *why;
 	size_t k;
 
 	rd->path = xstrdup(sr->path);
 	rd->name = xstrdup(base ? base + 1 : sr->path);
 	rd->rank = sr->rank;
 	read_meta(rd);
+	rf->rd = rd;
 	rf->out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", rd->path);
 	for (k = 0; k < NKINDS; k++)
 		if (kinds[k]->prepare != NULL && wanted(s, k))
 			kinds[k]->prepare(s, rd, rf);
 	if (s->opts.steps_ops_only)
 		return;
-	rank_json(rf, "communication.json", &why);
-	rank_json(rf, "communication_matrix.json", &why);
+	comm_left_out(rd, rf->out, &rank_comm(rf)->comm, "communication.json");
+	comm_left_out(rd, rf->out, &rank_comm(rf)->matrix,
+	    "communication_matrix.json");
 }
 
 static void *
 worker(void *arg)
 {
 	struct pool *p = arg;
-	size_t i;
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
+		size_t i;
+
 		while (p->next < p->n && p->next >= p->merged + WINDOW)
 			pthread_cond_wait(&p->cv, &p->mu);
 		if (p->next >= p->n)
@@ -358,6 +497,7 @@ read_ranks(struct summary *s, const struct summary_rank *ranks, size_t n)
 
 	p.rf = xcalloc(n + 1, sizeof(*p.rf));
 	p.ready = xcalloc(n + 1, 1);
+	i18n_init();	/* before the workers: their messages are translated */
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	for (i = 0; i < nw; i++)
@@ -431,6 +571,7 @@ summary_print(const struct summary *s, FILE *fp, unsigned flags)
 	struct out o = { fp, flags };
 	size_t k;
 
+	left_out_print(s, fp);
 	for (k = 0; k < NKINDS; k++) {
 		fprintf(fp, "\n%s\n", _(kinds[k]->title));
 		if (s->why[k] != NULL)
@@ -442,6 +583,39 @@ summary_print(const struct summary *s, FILE *fp, unsigned flags)
 	advice_print(s, &o);
 }
 
+/* What the summary read of rank I. */
+static cJSON *
+rank_json(const struct summary *s, size_t i)
+{
+	const struct rank_data *r = &s->r[i];
+	cJSON *o = cJSON_CreateObject();
+
+	json_rank(o, "rank", r->rank);
+	cJSON_AddStringToObject(o, "path", r->path);
+	if (r->level != NULL)
+		cJSON_AddStringToObject(o, "level", r->level);
+	if (r->export_type != NULL)
+		cJSON_AddStringToObject(o, "export_type", r->export_type);
+	return o;
+}
+
+/* Summary K, or why it was not made. */
+static cJSON *
+part_json(const struct summary *s, size_t k)
+{
+	cJSON *x;
+
+	if (s->why[k] != NULL) {
+		x = cJSON_CreateObject();
+		cJSON_AddFalseToObject(x, "made");
+		cJSON_AddStringToObject(x, "why", s->why[k]);
+	} else {
+		x = kinds[k]->json(s, s->state[k]);
+		cJSON_AddTrueToObject(x, "made");
+	}
+	return x;
+}
+
 cJSON *
 summary_json(const struct summary *s)
 {
@@ -449,34 +623,37 @@ summary_json(const struct summary *s)
 	size_t k, i;
 
 	a = cJSON_AddArrayToObject(j, "ranks");
-	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
-
-		o = cJSON_CreateObject();
-		json_rank(o, "rank", r->rank);
-		cJSON_AddStringToObject(o, "path", r->path);
-		if (r->level != NULL)
-			cJSON_AddStringToObject(o, "level", r->level);
-		if (r->export_type != NULL)
-			cJSON_AddStringToObject(o, "export_type", r->export_type);
-		cJSON_AddItemToArray(a, o);
-	}
+	for (i = 0; i < s->nr; i++)
+		cJSON_AddItemToArray(a, rank_json(s, i));
+	cJSON_AddItemToObject(j, "left_out", left_out_json(s));
 	o = cJSON_AddObjectToObject(j, "summaries");
-	for (k = 0; k < NKINDS; k++) {
-		cJSON *x;
-
-		if (s->why[k] != NULL) {
-			x = cJSON_CreateObject();
-			cJSON_AddFalseToObject(x, "made");
-			cJSON_AddStringToObject(x, "why", s->why[k]);
-		} else {
-			x = kinds[k]->json(s, s->state[k]);
-			cJSON_AddTrueToObject(x, "made");
-		}
-		cJSON_AddItemToObject(o, kinds[k]->name, x);
-	}
+	for (k = 0; k < NKINDS; k++)
+		cJSON_AddItemToObject(o, kinds[k]->name, part_json(s, k));
 	cJSON_AddItemToObject(j, "findings", advice_json(s));
 	return j;
+}
+
+/*
+ * The same document written as it is made: a rank, then a summary, at a
+ * time, so that memory holds the largest summary's JSON, not all of it.
+ */
+void
+summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
+{
+	size_t k, i;
+
+	jw_open(w, key, '{');
+	jw_open(w, "ranks", '[');
+	for (i = 0; i < s->nr; i++)
+		jw_take(w, NULL, rank_json(s, i));
+	jw_close(w, ']');
+	jw_take(w, "left_out", left_out_json(s));
+	jw_open(w, "summaries", '{');
+	for (k = 0; k < NKINDS; k++)
+		jw_take(w, kinds[k]->name, part_json(s, k));
+	jw_close(w, '}');
+	jw_take(w, "findings", advice_json(s));
+	jw_close(w, '}');
 }
 
 static const char html_head[] =
@@ -554,6 +731,11 @@ summary_free(struct summary *s)
 		free(r->steps_why);
 		optab_free(r->ops);
 		free(r->ops_why);
+		for (k = 0; k < r->nleft; k++) {
+			free(r->left[k].path);
+			free(r->left[k].why);
+		}
+		free(r->left);
 		for (k = 0; k < r->nratio; k++)
 			free(r->ratio[k]);
 		strv_free(&r->env);

@@ -65,6 +65,14 @@ struct summary;
  */
 int	 summary_find_ranks(char *const paths[], size_t npaths,
 	    struct summary_rank **ranks, size_t *nranks, char **why);
+/*
+ * The same, with a line in NOTES for each symbolic link not followed (it
+ * leads nowhere or back into the walk, a loop), naming it.
+ */
+struct strv;
+int	 summary_find_ranks_noted(char *const paths[], size_t npaths,
+	    struct summary_rank **ranks, size_t *nranks, struct strv *notes,
+	    char **why);
 void	 summary_ranks_free(struct summary_rank *, size_t);
 
 struct summary	*summary_build(const struct summary_rank *, size_t,
@@ -76,9 +84,19 @@ struct summary	*summary_build(const struct summary_rank *, size_t,
 unsigned	 summary_term_flags(FILE *);
 void		 summary_print(const struct summary *, FILE *, unsigned flags);
 cJSON		*summary_json(const struct summary *);
+/*
+ * The same, written as it is made (KEY: its key in the object being
+ * written, or NULL), in the memory of its largest summary.
+ */
+struct jsonw;
+void		 summary_json_write(const struct summary *, struct jsonw *,
+		    const char *key);
 /* One self-contained XHTML page with inline SVG; -1 on a write error. */
 int		 summary_html(const struct summary *, FILE *);
 void		 summary_free(struct summary *);
+
+/* How many files the summary left out, whole or in part (it names them). */
+size_t		 summary_nleft_out(const struct summary *);
 
 /* The findings, for callers that act on them (rule ids as in the JSON). */
 size_t		 summary_nfindings(const struct summary *);

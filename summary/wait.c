@@ -25,6 +25,7 @@
 #include "strmap.h"
 
 #define DIXON_MAX	100
+#define MAX_WAIT_ROWS	8	/* rows of the text table */
 
 /* Dixon's one-sided critical values at 99.5 %, n = 3 .. 100. */
 static const double dixon995[DIXON_MAX + 1] = {
@@ -82,31 +83,22 @@ point_to_point(const char *op)
 	    strstr(low, "recv") != NULL;
 }
 
-/* "step4" of communication.json and "4" of a db export are one step. */
-static const char *
-step_number(const char *step)
-{
-	if (strncasecmp(step, "step", 4) == 0 &&
-	    isdigit((unsigned char)step[4]))
-		return step + 4;
-	return step;
-}
-
+/*
+ * One rank's part in the collective KEY (group, step and operator joined
+ * by \037, the group its first GLEN bytes), operator OP.
+ */
 static void
-add_op(struct wait *w, size_t who, const char *step, const char *op,
-    const char *group, double elapse, double wait_ratio, double sync_ratio)
+add_op(struct wait *w, size_t who, const char *key, size_t glen,
+    const char *op, double elapse, double wait_ratio, double sync_ratio)
 {
-	char *key;
 	struct inst **ip, *in;
 
 	if (isnan(elapse) || point_to_point(op))
 		return;
-	key = xasprintf("%s\037%s\037%s", group, step_number(step), op);
 	ip = (struct inst **)strmap_slot(&w->inst, key);
-	free(key);
 	if ((in = *ip) == NULL) {
 		in = *ip = xcalloc(1, sizeof(*in));
-		in->group = xstrdup(group);
+		in->group = xstrndup(key, glen);
 	}
 	if (in->n == in->cap) {
 		in->cap = in->cap ? in->cap * 2 : 8;
@@ -122,46 +114,17 @@ add_op(struct wait *w, size_t who, const char *step, const char *op,
 	}
 }
 
-static double
-jnum(const cJSON *o, const char *k)
+/* The collectives of communication.json, read by comm.c. */
+static void
+from_comm(struct wait *w, size_t who, const struct comm *c)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
+	for (size_t i = 0; i < c->nops; i++) {
+		const struct comm_op *o = &c->ops[i];
+		const char *key = c->pool + o->key;
 
-	return cJSON_IsNumber(j) ? j->valuedouble : NAN;
-}
-
-static int
-from_json(struct wait *w, size_t who, const cJSON *comm)
-{
-	const cJSON *step, *op;
-	int n = 0;
-
-	cJSON_ArrayForEach(step, comm) {
-		const cJSON *coll = cJSON_GetObjectItemCaseSensitive(step,
-		    "collective");
-
-		if (step->string == NULL || strncmp(step->string, "Total", 5) == 0)
-			continue;
-		cJSON_ArrayForEach(op, coll) {
-			const cJSON *t = cJSON_GetObjectItemCaseSensitive(op,
-			    "Communication Time Info");
-			const char *at;
-			char *name;
-
-			if (op->string == NULL ||
-			    strncmp(op->string, "Total", 5) == 0 || t == NULL)
-				continue;
-			at = strrchr(op->string, '@');
-			name = xasprintf("%.*s", (int)(at ? at - op->string :
-			    (long)strlen(op->string)), op->string);
-			add_op(w, who, step->string, name, at ? at + 1 : "",
-			    jnum(t, "Elapse Time(ms)"), jnum(t, "Wait Time Ratio"),
-			    jnum(t, "Synchronization Time Ratio"));
-			free(name);
-			n++;
-		}
+		add_op(w, who, key, o->glen, key + o->op, o->elapse,
+		    o->wait_ratio, o->sync_ratio);
 	}
-	return n;
 }
 
 struct db_arg {
@@ -182,8 +145,12 @@ db_row(void *arg, int ncol, const char *const col[], const double num[])
 	struct db_arg *a = arg;
 
 	/* hccl_op_name, group_name, step, elapse, transit, wait, sync */
-	add_op(a->w, a->who, col[2], col[0], col[1], num[3],
+	char *key = xasprintf("%s\037%s\037%s", col[1],
+	    comm_step_number(col[2]), col[0]);
+
+	add_op(a->w, a->who, key, strlen(col[1]), col[0], num[3],
 	    ratio(num[5], num[4]), ratio(num[6], num[4]));
+	free(key);
 	a->n++;
 	return 0;
 }
@@ -194,12 +161,12 @@ wait_rank(struct summary *s, void *state, struct rank_data *rd,
 {
 	struct wait *w = state;
 	size_t who = rd - s->r;
-	char *why = NULL;
-	cJSON *j = rank_json(rf, "communication.json", &why);
+	const struct comm *c = rank_comm(rf);
 	sqlite3 *db;
 
-	if (j != NULL) {
-		if (from_json(w, who, j) > 0)
+	if (c->comm.state == 1) {
+		from_comm(w, who, c);
+		if (c->ncoll > 0)
 			w->ranks++;
 		return;
 	}
@@ -371,12 +338,38 @@ wait_finish(struct summary *s, void *state)
 	return NULL;
 }
 
+/* Voted for most often first, then in rank order. */
+static int
+by_votes(const void *a, const void *b, void *arg)
+{
+	const struct wait *w = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t vx = w->votes[x], vy = w->votes[y];
+
+	return vx != vy ? (vy > vx) - (vy < vx) : (x > y) - (x < y);
+}
+
+static void
+wait_row(const struct summary *s, const struct wait *w, size_t i, int lw,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+
+	fprintf(o->fp, "  %-*s %8zu %8zu %7.1f%%", lw,
+	    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
+	    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
+	if (w->nratio[i] > 0)
+		fprintf(o->fp, " %10.3f %10.3f\n", w->wait_sum[i] /
+		    w->nratio[i], w->sync_sum[i] / w->nratio[i]);
+	else
+		fprintf(o->fp, " %10s %10s\n", "-", "-");
+}
+
 static void
 wait_print(const struct summary *s, const void *state, struct out *o)
 {
 	const struct wait *w = state;
-	size_t i, any = 0;
-	char lab[LABEL_MAX];
+	size_t i, n = 0, *v = xcalloc(s->nr + 1, sizeof(*v));
 	int lw = label_width(s, 10);
 
 	fprintf(o->fp, _("  %zu ranks with communication data, %zu collectives "
@@ -384,24 +377,23 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 	    w->ranks, w->counted, w->dropped_groups);
 	fprintf(o->fp, "  %-*s %8s %8s %8s %10s %10s\n", lw, "", _("last"),
 	    _("of"), _("share"), _("wait ratio"), _("sync ratio"));
-	for (i = 0; i < s->nr; i++) {
-		if (w->votes[i] == 0 && !(s->nr <= 16 && w->nratio[i] > 0))
-			continue;
-		any++;
-		fprintf(o->fp, "  %-*s %8zu %8zu %7.1f%%", lw,
-		    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
-		    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
-		if (w->nratio[i] > 0)
-			fprintf(o->fp, " %10.3f %10.3f\n", w->wait_sum[i] /
-			    w->nratio[i], w->sync_sum[i] / w->nratio[i]);
-		else
-			fprintf(o->fp, " %10s %10s\n", "-", "-");
+	for (i = 0; i < s->nr; i++)
+		if (w->votes[i] > 0 || (s->nr <= 16 && w->nratio[i] > 0))
+			v[n++] = i;
+	if (n > MAX_WAIT_ROWS) {
+		/* many: those voted for most often */
+		qsort_r(v, n, sizeof(*v), by_votes, (void *)w);
+		fprintf(o->fp, _("  (%zu ranks arrived last as an outlier: the %d "
+		    "most often; all in --json)\n"), n, MAX_WAIT_ROWS);
 	}
+	for (i = 0; i < n && i < MAX_WAIT_ROWS; i++)
+		wait_row(s, w, v[i], lw, o);
 	if (w->counted == 0)
 		fprintf(o->fp, _("  no collective was seen by three ranks or more: "
 		    "no vote\n"));
-	else if (any == 0)
+	else if (n == 0)
 		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
+	free(v);
 }
 
 static cJSON *
@@ -439,18 +431,28 @@ static void
 wait_html(const struct summary *s, const void *state, FILE *fp)
 {
 	const struct wait *w = state;
-	size_t i, most = 1;
+	size_t i, n = 0, most = 1, *v = xcalloc(s->nr + 1, sizeof(*v));
 
-	for (i = 0; i < s->nr; i++)
+	for (i = 0; i < s->nr; i++) {
 		if (w->votes[i] > most)
 			most = w->votes[i];
-	fprintf(fp, "<p>%zu collectives compared; %zu groups left out.</p>\n"
-	    "<table>\n<tr><th>rank</th><th>last</th><th>of</th>"
+		if (w->votes[i] > 0 || (s->nr <= 16 && (w->seen[i] > 0 ||
+		    w->nratio[i] > 0)))
+			v[n++] = i;
+	}
+	fprintf(fp, "<p>%zu collectives compared; %zu groups left out.</p>\n",
+	    w->counted, w->dropped_groups);
+	if (n > MAX_WAIT_ROWS) {
+		qsort_r(v, n, sizeof(*v), by_votes, (void *)w);
+		fprintf(fp, "<p>%zu ranks arrived last as an outlier: the %d most "
+		    "often; all in --json.</p>\n", n, MAX_WAIT_ROWS);
+		n = MAX_WAIT_ROWS;
+	}
+	fputs("<table>\n<tr><th>rank</th><th>last</th><th>of</th>"
 	    "<th class=\"l\">votes</th><th>wait ratio</th><th>sync ratio</th>"
-	    "</tr>\n", w->counted, w->dropped_groups);
-	for (i = 0; i < s->nr; i++) {
-		if (w->seen[i] == 0 && w->nratio[i] == 0)
-			continue;
+	    "</tr>\n", fp);
+	for (size_t k = 0; k < n; k++) {
+		i = v[k];
 		fputs("<tr>", fp);
 		html_rank(fp, &s->r[i]);
 		fprintf(fp, "<td>%zu</td><td>%zu</td><td class=\"l\">"
@@ -466,6 +468,7 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 			fputs("<td>-</td><td>-</td></tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
+	free(v);
 }
 
 static void

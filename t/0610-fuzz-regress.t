@@ -20,7 +20,7 @@ todo() {	# todo STATUS NAME REASON
 	else echo "not ok $_n - $2 # TODO $3"; fi
 }
 
-for t in launch scan config journal; do
+for t in launch scan config journal summary; do
 	replay=$B/fuzz/replay-$t
 	if [ ! -x "$replay" ]; then
 		fail "$t: $replay is built (make builds it)"

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Damaged and hostile profiler output in the report: each damaged file is
+# named with its rank and why, the rest is summarised, and nothing hangs
+# (a FIFO, a link to /dev/zero) or runs out of stack (200,000 levels of
+# JSON).  make check-sanitize runs this under ASan and UBSan.
+. "$(dirname "$0")/lib.sh"
+
+MSPROF_SIM_RANKS_PER_NODE=8 "$TOP/sim/gen-cluster" --ranks 8 -j 1 cl > /dev/null 2> gen.err
+is "$?" 0 "gen-cluster: 8 ranks"
+out() { echo cl/node000_4000"$1"_*_ascend_pt/ASCEND_PROFILER_OUTPUT; }
+damage() {	# damage RANK FILE: FILE of RANK replaced by what is on stdin
+	f=$(echo $(out "$1")/"$2")
+	rm -f "$f"
+	cat > "$f"
+}
+# rank 0: communication.json cut short; 1: 200,000 levels; 2: a FIFO;
+# 3: a link to /dev/zero; 4: a field of the wrong type; 5: an image;
+# 6: a directory for step_trace_time.csv; 7: kernel_details.csv cut short
+f=$(echo $(out 0)/communication.json)
+head -c 5000 "$f" > half && mv half "$f"
+"$PY" -c 'print("{\"Total Op Info\": " + "[" * 200000)' |
+    damage 1 communication_matrix.json
+rm "$(echo $(out 2))/communication.json"
+mkfifo "$(echo $(out 2))/communication.json"
+rm "$(echo $(out 3))/kernel_details.csv"
+ln -s /dev/zero "$(echo $(out 3))/kernel_details.csv"
+sed 's/"Elapse Time(ms)": \([0-9.]*\)/"Elapse Time(ms)": "\1"/' \
+    "$(echo $(out 4))/communication.json" > w.json
+damage 4 communication.json < w.json
+printf '\211PNG\r\n\032\n\000\001 an image, not JSON' | damage 5 communication_matrix.json
+rm "$(echo $(out 6))/step_trace_time.csv"
+mkdir "$(echo $(out 6))/step_trace_time.csv"
+f=$(echo $(out 7))/kernel_details.csv
+head -c $(( $(wc -c < "$f") - 20 )) "$f" > cut && mv cut "$f"
+
+timeout 60 "$MSPROF" report --json r.json --html r.html cl > r.txt 2> r.err
+is "$?" 0 "report: exit 0, in time"
+left=$(sed -n '/^Files left out of the summary/,/^$/p' r.txt)
+like "$left" "rank 0: .*/communication.json:[0-9]+:[0-9]+: cut short" \
+    "rank 0: the JSON cut short, with line and column"
+like "$left" "rank 1: .*/communication_matrix.json:1:530: nested more than 512 levels deep" \
+    "rank 1: 200,000 levels: nested too deep"
+like "$left" "rank 2: .*/communication.json: not a regular file" \
+    "rank 2: the FIFO, not opened"
+like "$left" "rank 3: .*/kernel_details.csv: not a regular file" \
+    "rank 3: the link to /dev/zero, not read"
+like "$left" "rank 4: .*/communication.json:[0-9]+:[0-9]+: wrong type in a field: \"Elapse Time\(ms\)\" is a string, not a number" \
+    "rank 4: a field of the wrong type, named"
+like "$left" "rank 5: .*/communication_matrix.json:1:1: not JSON: byte 0x89 where a value should be" \
+    "rank 5: bytes that are not JSON"
+like "$left" "rank 6: .*/step_trace_time.csv: not a regular file" \
+    "rank 6: a directory in a file's place"
+like "$left" "rank 7: .*/kernel_details.csv: cut short: its last record \(line [0-9]+\) is incomplete" \
+    "rank 7: a CSV cut short"
+like "$(sed -n '/^Which rank/,/^$/p' r.txt)" "  5 ranks with communication data" \
+    "the wait vote reads the 5 ranks whose communication.json is whole"
+like "$(sed -n '/^Step breakdown/,/^$/p' r.txt)" "rank 6 +no steps: " \
+    "the step table says rank 6 has no steps"
+is "$("$PY" -c 'import json, sys
+print(len(json.load(open(sys.argv[1]))["summary"]["left_out"]))' r.json)" 8 \
+    "--json: the 8 files left out"
+if command -v xmllint > /dev/null; then
+	xmllint --noout r.html 2> xerr
+	ok $? "--html: still well-formed XML"
+else
+	skip "xmllint not installed (libxml2-utils)"
+fi
+done_testing
