@@ -26,7 +26,7 @@ is "$?" 0 "the gathered links: exit 0"
 summary() { sed -n '/^Step breakdown/,/^Next:/p' "$1" | sed '$d'; }
 is "$(summary g.txt)" "$(summary real.txt)" \
     "the summary of the links is the real directories' summary"
-like "$(summary g.txt)" '\[slow-rank\] Computing .*rank 2 is highest' \
+like "$(summary g.txt)" '\[slow-rank\] rank 2: Computing is' \
     "and it names the slow rank"
 for r in 0 1 2 3; do
 	size=$(grep -o "^  rank $r: [^ ]*  [0-9.]*[KMG]\?B\?" real.txt | sed 's/.*  //')

@@ -19,7 +19,7 @@ like "$(cat a.txt)" "  127 ranks with data \(ranks 0-25, 27-127\)" \
 unlike "$(cat a.txt)" "rank [0-9]+: node" "no line per rank"
 unlike "$(cat a.txt)" "profiler_info_" "no tree"
 ok $(( $(wc -l < a.txt) > 100 )) "at most 100 lines ($(wc -l < a.txt))"
-like "$(sed -n '/^Findings/,/^$/p' a.txt)" "rank 77 is highest" \
+like "$(sed -n '/^Findings/,/^$/p' a.txt)" "\[slow-rank\] rank 77: Computing is" \
     "the summary over all nodes names the slow rank"
 is "$("$PY" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
