@@ -9,6 +9,7 @@
 have_real_torch || skip_all "Debian's torchrun (python3-torch) is not installed"
 sim_env
 real_torch
+. "$CANN_ENV"
 cd "$T/mindspeed-llm"
 TWO=examples/mcore/qwen3/pretrain_qwen3_8b_4K_2node_ptd.sh
 # As on a cluster: the master's address, the interface gloo uses, and the
@@ -32,8 +33,8 @@ node() {
 	shift
 	[ ${#hosts[@]} -eq 0 ] ||
 	    host=("${hosts[@]}" sh -c 'hostname "$0" && exec "$@"' "node$n")
-	NODE_RANK=$n "${host[@]}" "$MSPROF" -y --cann-env "$CANN_ENV" "$@" \
-	    -r all bash "$TWO" > "$T/n$n.out" 2> "$T/n$n.err"
+	NODE_RANK=$n "${host[@]}" "$MSPROF" -y "$@" -r all bash "$TWO" \
+	    > "$T/n$n.out" 2> "$T/n$n.err"
 }
 # host_of RANK: the host named in RANK's output directory.
 host_of() {
