@@ -39,10 +39,11 @@ static int
 free_port(int from)
 {
 	struct sockaddr_in a;
-	int fd, ok;
 
 	for (int port = from; port > 0 && port < 65536 && port < from + 200;
 	    port++) {
+		int fd, ok;
+
 		if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 			return -1;
 		memset(&a, 0, sizeof(a));
@@ -304,11 +305,10 @@ fill(const char *text, const int n[])
 static int
 applies(const struct rule *r, const char *log, int n[])
 {
-	const char *hit;
-	size_t len;
-
 	for (size_t k = 0; k < 3 && r->patterns[k] != NULL; k++) {
-		len = strlen(r->patterns[k]);
+		const char *hit;
+		size_t len = strlen(r->patterns[k]);
+
 		for (hit = strstr(log, r->patterns[k]); hit != NULL;
 		    hit = strstr(hit + 1, r->patterns[k]))
 			if (r->numbers == NULL ||
@@ -321,13 +321,13 @@ applies(const struct rule *r, const char *log, int n[])
 void
 diagnose_log(const char *log, int mm, struct diagnosis *out)
 {
-	const struct rule *r;
 	const char *advice;
 	int n[NNUMS];
 	char *msg, *adv;
 
 	for (size_t i = 0; log != NULL && i < NRULES; i++) {
-		r = &rules[i];
+		const struct rule *r = &rules[i];
+
 		memset(n, 0, sizeof(n));
 		if (!applies(r, log, n))
 			continue;
@@ -352,10 +352,13 @@ diagnosis_free(struct diagnosis *d)
 int
 log_last_iteration(const char *log)
 {
-	const char *p = log;
-	int last = -1, n;
+	int last = -1;
 
-	while (p != NULL && (p = strstr(p, "iteration")) != NULL) {
+	if (log == NULL)
+		return -1;
+	for (const char *p = log; (p = strstr(p, "iteration")) != NULL;) {
+		int n;
+
 		p += strlen("iteration");
 		while (*p == ' ')
 			p++;
