@@ -38,7 +38,7 @@ signal_run() {
 	pyrun "$1" "$MSPROF" <<'EOF2'
 import signal, subprocess
 p = subprocess.Popen([sys.argv[2], "-y", "--skip-checks", "torchrun",
-                      "pretrain_gpt.py"],
+                      "pretrain_gpt.py"], preexec_fn=as_from_a_shell,
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 try:
     wait_until(lambda: os.path.exists("got.started"), "the training to start")

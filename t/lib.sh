@@ -23,9 +23,10 @@ ptyrun() { "$PY" "$TOP/t/ptyrun.py" "$@"; }
 # wait_for, gate, release, free_port, sim_checkouts, ...
 . "$TOP/t/steady.sh"
 # pyrun ARG... < SCRIPT: Python with the waiting helpers of t/ptyrun.py at
-# hand (LIMIT, wait_until, gone, release); ARG... are sys.argv[1:].
+# hand (LIMIT, wait_until, gone, release, as_from_a_shell); ARG... are
+# sys.argv[1:].
 PYRUN=("$PY" -c 'import os, sys; sys.path.insert(0, sys.argv.pop(1))
-from ptyrun import LIMIT, gone, release, wait_until
+from ptyrun import LIMIT, as_from_a_shell, gone, release, wait_until
 exec(sys.stdin.read())' "$TOP/t")
 pyrun() { "${PYRUN[@]}" "$@"; }
 export LC_ALL=C

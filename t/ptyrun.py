@@ -15,7 +15,7 @@ still running at the timeout (by default MSPROF_T_WAIT_LIMIT, which only
 a hang reaches) is killed.
 
 Also a module: wait_until(), the tests' one way to wait in Python, and
-gone() and release() to go with it.
+gone(), release() and as_from_a_shell() to go with it.
 """
 import argparse
 import errno
@@ -83,9 +83,18 @@ def parse():
     return a
 
 
+def as_from_a_shell():
+    """SIGINT and SIGQUIT back to their default, as an interactive shell starts
+    a command: the tests may run where they are ignored (`make check &` in a
+    script, under nohup), and a command inherits that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def start(a):
     pid, fd = pty.fork()
     if pid == 0:
+        as_from_a_shell()
         if a.log:
             log = os.open(a.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             os.dup2(log, 1)
