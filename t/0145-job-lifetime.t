@@ -115,22 +115,20 @@ def stop(sig, frame):
     print("stopped", flush=True)
     os._exit(0)
 signal.signal(signal.SIGTERM, stop)
-print("ready", flush=True)
+print("ready", os.getpid(), flush=True)
 time.sleep(float(os.environ["MSPROF_T_WAIT_LIMIT"]))
 EOF2
 rm -f stopped
 marked "${PYRUN[@]}" "$MSPROF" "$PY" <<'EOF2' > status
-import glob, signal, subprocess
+import signal, subprocess
 p = subprocess.Popen([sys.argv[1], "-y", "--skip-checks", "sh", "-c",
                       sys.argv[2] + " slowstop.py & wait"],
                      stdout=subprocess.PIPE, stderr=open("err", "w"))
-p.stdout.readline()
+slowstop = int(p.stdout.readline().split()[1])
 p.send_signal(signal.SIGTERM)
 rc = p.wait(timeout=LIMIT)
 stopped_first = os.path.exists("stopped")
-alive = any("slowstop.py" in open(c, "rb").read().decode(errors="replace")
-            for c in glob.glob("/proc/[0-9]*/cmdline") if os.path.exists(c))
-print(rc, alive, stopped_first, "stopped" in p.stdout.read().decode())
+print(rc, not gone(slowstop), stopped_first, "stopped" in p.stdout.read().decode())
 EOF2
 is "$(job_left)" "" "a process that ignores SIGHUP once told to stop: left nothing running"
 is "$(cat status)" "-15 False True True" \
