@@ -39,10 +39,11 @@ static int
 free_port(int from)
 {
 	struct sockaddr_in a;
-	int fd, ok;
 
 	for (int port = from; port > 0 && port < 65536 && port < from + 200;
 	    port++) {
+		int fd, ok;
+
 		if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 			return -1;
 		memset(&a, 0, sizeof(a));
@@ -109,6 +110,52 @@ tee_no_dir(const char *log, const char *hit, const char *end,
 	const char *e = strstr(end, "No such file or directory");
 
 	return e != NULL && (eol == NULL || e < eol);
+}
+
+/*
+ * c10d's client that found no server: "timed out after 10s while trying to
+ * connect to (127.0.0.1, 29500)." (torch 2 counts 600000ms): the seconds,
+ * and the port.
+ */
+static int
+connect_timeout(const char *log, const char *hit, const char *end, int n[])
+{
+	const char *eol = strchr(end, '\n'), *close, *port;
+	char *unit;
+	long v = strtol(end, &unit, 10);
+
+	if (unit == end || (close = strchr(unit, ')')) == NULL ||
+	    (eol != NULL && close > eol))
+		return 0;
+	for (port = close; port > unit && port[-1] >= '0' && port[-1] <= '9';
+	    port--)
+		;
+	if (port == close)
+		return 0;
+	n[0] = (int)(strncmp(unit, "ms", 2) == 0 ? v / 1000 : v);
+	n[1] = atoi(port);
+	return 1;
+}
+
+/*
+ * The c10d server that waited in vain: "Timed out after 901 seconds
+ * waiting for clients. 1/2 clients joined.": the seconds, who joined, and
+ * who was expected.
+ */
+static int
+clients_timeout(const char *log, const char *hit, const char *end, int n[])
+{
+	static const char mid[] = " seconds waiting for clients. ";
+	char *p;
+
+	n[0] = (int)strtol(end, &p, 10);
+	if (p == end || strncmp(p, mid, sizeof(mid) - 1) != 0)
+		return 0;
+	n[1] = (int)strtol(p + sizeof(mid) - 1, &p, 10);
+	if (*p != '/' || p[1] < '0' || p[1] > '9')
+		return 0;
+	n[2] = atoi(p + 1);
+	return 1;
 }
 
 /* The number right after the pattern. */
@@ -181,6 +228,29 @@ static const struct rule rules[] = {
 	{ "master-port-unnamed", { PORT_IN_USE }, port_unnamed,
 	  N_("the master port is already in use on this node"),
 	  N_("set MASTER_PORT to a free port"), NULL },
+	/* the nodes of a job that never all met (torchrun's rendezvous) */
+	{ "rendezvous-no-master", { "The client socket has timed out after " },
+	  connect_timeout,
+	  N_("this node found no master at port {2} within {1} s: the node "
+	  "of rank 0 (MASTER_ADDR) did not start the job, failed at its "
+	  "start, or cannot be reached from here"),
+	  N_("start the job on every node with the same MASTER_ADDR, "
+	  "MASTER_PORT and --nnodes, read the log of node 0 for its own "
+	  "failure, and check that this node can connect to port {2} of "
+	  "MASTER_ADDR (firewall, container network)"), NULL },
+	{ "rendezvous-missing-nodes", { "Timed out after " }, clients_timeout,
+	  N_("the master waited {1} s for the job's other nodes and only {2} "
+	  "of {3} joined: the others did not start the job, failed at their "
+	  "start, or cannot reach the master"),
+	  N_("start the job on every node with the same MASTER_ADDR, "
+	  "MASTER_PORT and --nnodes; the log of a node that did not join says "
+	  "why"), NULL },
+	{ "rendezvous-timeout", { "Socket Timeout" }, NULL,
+	  N_("the ranks did not all meet in time at torch.distributed's "
+	  "rendezvous (Socket Timeout): a rank on another node failed at its "
+	  "start, started too late, or cannot reach the master"),
+	  N_("read every node's log for the first failure, node 0's first, "
+	  "and start all the nodes within the timeout"), NULL },
 	{ "checkpoint-mismatch", { "size mismatch for", "shape mismatch" },
 	  NULL,
 	  N_("the checkpoint does not fit the model: it was converted with "
@@ -272,11 +342,10 @@ fill(const char *text, const int n[])
 static int
 applies(const struct rule *r, const char *log, int n[])
 {
-	const char *hit;
-	size_t len;
-
 	for (size_t k = 0; k < 3 && r->patterns[k] != NULL; k++) {
-		len = strlen(r->patterns[k]);
+		const char *hit;
+		size_t len = strlen(r->patterns[k]);
+
 		for (hit = strstr(log, r->patterns[k]); hit != NULL;
 		    hit = strstr(hit + 1, r->patterns[k]))
 			if (r->numbers == NULL ||
@@ -289,13 +358,13 @@ applies(const struct rule *r, const char *log, int n[])
 void
 diagnose_log(const char *log, int mm, struct diagnosis *out)
 {
-	const struct rule *r;
 	const char *advice;
 	int n[NNUMS];
 	char *msg, *adv;
 
 	for (size_t i = 0; log != NULL && i < NRULES; i++) {
-		r = &rules[i];
+		const struct rule *r = &rules[i];
+
 		memset(n, 0, sizeof(n));
 		if (!applies(r, log, n))
 			continue;
@@ -320,10 +389,13 @@ diagnosis_free(struct diagnosis *d)
 int
 log_last_iteration(const char *log)
 {
-	const char *p = log;
-	int last = -1, n;
+	int last = -1;
 
-	while (p != NULL && (p = strstr(p, "iteration")) != NULL) {
+	if (log == NULL)
+		return -1;
+	for (const char *p = log; (p = strstr(p, "iteration")) != NULL;) {
+		int n;
+
 		p += strlen("iteration");
 		while (*p == ' ')
 			p++;

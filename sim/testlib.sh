@@ -3,7 +3,8 @@
 #   ok COND_STATUS DESC / pass DESC / fail DESC / is GOT WANT DESC / like TEXT REGEX DESC
 #   unlike TEXT REGEX DESC / like_exc TEXT TYPE MESSAGE DESC / done_testing          (TAP, plan printed at the end)
 #   TMP                 a fresh temporary directory, removed on exit
-#   free_port           prints a free TCP port
+#   LLM_DIR, MM_DIR     the checkouts, linked into TMP (sim_checkouts)
+#   free_port, wait_for, gate, release ...   from t/steady.sh
 #   llm_example SCRIPT EXTRA...   run a MindSpeed-LLM example from its checkout root with
 #                                 EXTRA appended to the launcher line ("added by hand")
 #   csv_col FILE NAME   prints the values of column NAME of a CSV file
@@ -13,14 +14,16 @@ SIM_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
 # 1.13 crashes in torch.distributed.launch on Python 3.11); sim-env.t covers the real-torch path
 export MSPROF_SIM_TORCH=${MSPROF_SIM_TORCH:-stub}
 . "$SIM_DIR/activate" "$SIM_DIR"
-LLM_DIR=$SIM_DIR/mindspeed-llm
-MM_DIR=$SIM_DIR/mindspeed-mm
 export MSPROF_SIM_STEP_MS=${MSPROF_SIM_STEP_MS:-10}
 unset MSPROF_SIM_OOM_STEP MSPROF_SIM_CRASH_RANK MSPROF_SIM_CRASH_STEP MSPROF_SIM_SIZE_MISMATCH \
       MSPROF_SIM_NO_NPU MSPROF_SIM_NPUS ASCEND_RT_VISIBLE_DEVICES RANK WORLD_SIZE LOCAL_RANK
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/msprof-sim-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+. "$SIM_DIR/../t/steady.sh"
+sim_checkouts "$TMP"
+LLM_DIR=$TMP/mindspeed-llm
+MM_DIR=$TMP/mindspeed-mm
 
 _tap_n=0
 _tap_failed=0
@@ -59,10 +62,6 @@ like_exc() {
 done_testing() {
     echo "1..$_tap_n"
     [ "$_tap_failed" -eq 0 ]
-}
-
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])'
 }
 
 llm_example() {   # llm_example SCRIPT EXTRA-ARGS...   (prints the output, returns the status)

@@ -31,24 +31,22 @@ ok "$(ls core* 2>/dev/null | wc -l)" "and leaves no core file of its own"
 printf '#!/bin/sh\nexec "%s" "%s"\n' "$HELPERS/sigrec" "$T/got" > "$RBIN/torchrun"
 chmod +x "$RBIN/torchrun"
 
-# signal_run SIG: start msprof-exec, send SIG to it alone, print its status.
+# signal_run SIG: start msprof-exec, send SIG to it alone once the training
+# runs, print its status.
 signal_run() {
 	rm -f "$T/got" "$T/got.started"
-	$PY - "$1" "$MSPROF" <<'EOF2'
-import os, signal, subprocess, sys, time
+	pyrun "$1" "$MSPROF" <<'EOF2'
+import signal, subprocess
 p = subprocess.Popen([sys.argv[2], "-y", "--skip-checks", "torchrun",
-                      "pretrain_gpt.py"],
+                      "pretrain_gpt.py"], preexec_fn=as_from_a_shell,
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-for _ in range(200):
-    if os.path.exists("got.started"):
-        break
-    time.sleep(0.05)
-p.send_signal(getattr(signal, sys.argv[1]))
 try:
-    print(p.wait(timeout=20))
-except subprocess.TimeoutExpired:
+    wait_until(lambda: os.path.exists("got.started"), "the training to start")
+    p.send_signal(getattr(signal, sys.argv[1]))
+    print(p.wait(timeout=LIMIT))
+except (TimeoutError, subprocess.TimeoutExpired) as e:
     p.kill()
-    print("hung")
+    print("hung:", e)
 EOF2
 }
 is "$(signal_run SIGTERM)" 143 "SIGTERM to msprof-exec: the training's status"
@@ -59,25 +57,8 @@ is "$(cat "$T/got" 2>/dev/null)" "INT user" "SIGINT passed on to the training, o
 # Ctrl-C on a terminal signals the whole foreground group: msprof-exec
 # must not pass it on a second time.
 rm -f "$T/got" "$T/got.started"
-$PY - "$MSPROF" <<'EOF2'
-import os, pty, sys, time
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(sys.argv[1], [sys.argv[1], "-y", "--skip-checks", "torchrun",
-                           "pretrain_gpt.py"])
-for _ in range(200):
-    if os.path.exists("got.started"):
-        break
-    time.sleep(0.05)
-os.write(fd, b"\x03")
-end = time.time() + 20
-while time.time() < end:
-    try:
-        os.read(fd, 1024)
-    except OSError:
-        break
-os.waitpid(pid, 0)
-EOF2
+ptyrun --after got.started --type '\x03' -- \
+    "$MSPROF" -y --skip-checks torchrun pretrain_gpt.py > /dev/null
 is "$(cat "$T/got" 2>/dev/null)" "INT kernel" \
     "Ctrl-C on a terminal reaches the training once, from the terminal"
 done_testing

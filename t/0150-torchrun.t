@@ -18,8 +18,7 @@ with open("worker.%s.env" % rank, "w") as f:
 EOF2
 # torch 1.13's torchrun needs --redirects 1 --tee 1 under Python 3.11.
 cat > train.sh <<EOF2
-PORT=\$(( 20000 + \$\$ % 20000 ))
-$TORCHRUN --nproc_per_node 2 --nnodes 1 --master_addr 127.0.0.1 --master_port \$PORT --redirects 1 --tee 1 pretrain_gpt.py --train-iters 5
+$TORCHRUN --nproc_per_node 2 --nnodes 1 --master_addr 127.0.0.1 --master_port $(free_port) --redirects 1 --tee 1 pretrain_gpt.py --train-iters 5
 EOF2
 msprof -y bash train.sh
 is "$rc" 0 "torchrun exits 0"

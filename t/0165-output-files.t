@@ -30,7 +30,7 @@ ok "$([ -L mystdout ]; echo $?)" "and the link is left alone"
 
 # A FIFO is written, not replaced by a file.
 mkfifo fifo
-timeout 10 cat fifo > from-fifo &
+timeout "$MSPROF_T_WAIT_LIMIT" cat fifo > from-fifo &
 reader=$!
 report --json fifo out
 wait "$reader"

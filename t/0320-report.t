@@ -6,13 +6,13 @@
 
 export PATH="$RBIN:$PATH"
 # A launcher stand-in that writes what torch_npu would for the ranks in
-# $MAKE_RANKS (raw data; parsed output unless $NO_PARSE) after $SLEEP
-# seconds, prints Megatron
+# $MAKE_RANKS (raw data; parsed output unless $NO_PARSE) once the test
+# releases the gate $GATE (if any), prints Megatron
 # iteration lines up to $ITERS and the text in $SAY, then exits $EXIT.
 cat > "$RBIN/torchrun" <<'EOF2'
 #!/bin/sh
 save=./profiling_output
-[ -n "${SLEEP:-}" ] && sleep "$SLEEP"
+[ -n "${GATE:-}" ] && timeout "$MSPROF_T_WAIT_LIMIT" sh -c 'read x < "$1"' sh "$GATE"
 for r in ${MAKE_RANKS:-}; do
 	d=$save/$(uname -n)_$$${r}_$(date +%Y%m%d%H%M%S%3N)_ascend_pt
 	mkdir -p $d/PROF_000001_20261202120000000_ABCDEFGH/device_$r/data $d/FRAMEWORK
@@ -167,14 +167,16 @@ like "$(cat rep.err)" "/etc/passwd: not a directory" "report of a file: says it 
 # Training left running in the background: no shim warning, check later.
 reset_run
 printf 'nohup torchrun --nproc_per_node 1 pretrain_gpt.py > bg.log 2>&1 &\necho $! > bg.pid\n' > bg.sh
-SLEEP=2 MAKE_RANKS=0 ITERS=5 msprof -y bash bg.sh
+gate "$T/bg.gate"
+GATE=$T/bg.gate MAKE_RANKS=0 ITERS=5 msprof -y bash bg.sh
 like "$err" "(in the background \(nohup or '&' without 'wait'\)|the script detached \(setsid, nohup\) still run).*check later with:? '?msprof-exec report " \
     "training left in the background: it may still be running, check later"
 unlike "$err" "Static programs" "... and no word of static programs, setuid or ssh"
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 like "$(cat rep.err)" "still running: .*again when they have ended" \
     "report while it still runs: data may still come"
-while kill -0 "$(cat bg.pid)" 2> /dev/null; do sleep 0.2; done
+release "$T/bg.gate"
+wait_for "the background launch to end" gone "$(cat bg.pid)"
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 0 "report later: the background launch's data is there"
 like "$(cat rep.out)" "  rank 0: .*_ascend_pt" "report later: rank 0 found"

@@ -45,14 +45,21 @@ like "$(cat out)" "  rank 0: .*_ascend_pt" "a script in another time zone (TZ): 
 unlike "$(cat out)" "no data" "... and nothing is missing"
 
 # Two jobs at once into one directory (different master ports): each
-# report says so and names the other session.
+# report says so and names the other session.  Each holds at iteration 3
+# (MSPROF_SIM_PAUSE) until the test lets it go: the first starts, then the
+# second, then the first ends, then the second.
 rm -rf profiling_output
-export MSPROF_SIM_STEP_MS=150
-MASTER_PORT=$((MASTER_PORT + 1)) "$MSPROF" -y --skip-checks bash "$QWEN" > a.out 2> a.err &
+MSPROF_SIM_PAUSE=3:$T/a.go MASTER_PORT=$(free_port) \
+    "$MSPROF" -y --skip-checks bash "$QWEN" > a.out 2> a.err &
 a=$!
-sleep 0.5
-"$MSPROF" -y --skip-checks bash "$QWEN" > b.out 2> b.err
+wait_for "the first job at iteration 3" test -e "$T/a.go.0" -a -e "$T/a.go.1"
+MSPROF_SIM_PAUSE=3:$T/b.go "$MSPROF" -y --skip-checks bash "$QWEN" > b.out 2> b.err &
+b=$!
+wait_for "the second job at iteration 3" test -e "$T/b.go.0" -a -e "$T/b.go.1"
+: > "$T/a.go"
 wait "$a"
+: > "$T/b.go"
+wait "$b"
 sessions=$(ls -d profiling_output/msprof-exec_* | wc -l)
 is "$sessions" 2 "two sessions in one output directory"
 sa=$(grep -o "msprof-exec_[^ ]*" a.out | tail -n 1)
@@ -61,7 +68,6 @@ like "$(cat a.err)" "holds the data of two jobs run at the same time: this one a
     "the first job: mixed data reported, naming the other session"
 like "$(cat b.err)" "holds the data of two jobs run at the same time: this one and the session .*/$sa " \
     "the second job: the same, naming the first"
-unset MSPROF_SIM_STEP_MS
 
 # The two nodes of one job (same master port, node ranks 0 and 1) share
 # the output directory: each reports its own ranks, no complaint.

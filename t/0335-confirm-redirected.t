@@ -17,7 +17,7 @@ redirected() {
 
 	shift
 	for w in "$@"; do a+=(--answer "$w"); done
-	ptyrun --log run.log --timeout 15 "${a[@]}" -- \
+	ptyrun --log run.log "${a[@]}" -- \
 	    "$MSPROF" --skip-checks bash "$script"
 }
 

@@ -77,7 +77,7 @@ like "$(cat slow-rank.html)" '<tr><td>3</td><td>0</td><td>3</td><td>0</td><td>0<
     "rank 3: pp dp cp tp ep, then its step"
 browser=$(command -v chromium chromium-browser 2> /dev/null | head -n 1)
 if [ -n "$browser" ]; then
-	timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
+	timeout "$MSPROF_T_WAIT_LIMIT" "$browser" --headless --no-sandbox --disable-gpu \
 	    --dump-dom "file://$T/slow-link.html" > dom 2> /dev/null
 	like "$(cat dom)" 'Slow links' "a headless browser renders the page"
 else

@@ -74,18 +74,19 @@ unlike "$(cat err)" "possible cause" "node 1: no error about missing data"
 NODE_RANK=0 "$MSPROF" -y --skip-checks bash "$TWO" > out 2> err
 is "$(ranks_in profiling_output)" "0" "two nodes, node 0: rank 0 profiled"
 
-# Debian's real torchrun (torch 1.13 needs --redirects 1 --tee 1 on 3.11).
-if [ -x /usr/bin/torchrun ] && /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-	mkdir -p "$T/realbin"
-	printf '#!/bin/sh\nexec /usr/bin/torchrun --redirects 1 --tee 1 "$@"\n' > "$T/realbin/torchrun"
-	chmod +x "$T/realbin/torchrun"
+# Debian's real torchrun, and real torch in its workers (their ranks meet
+# in a gloo group).
+if have_real_torch; then
 	rm -rf profiling_output
-	PATH="$T/realbin:$PATH" "$MSPROF" -y --skip-checks bash "$QWEN" > out 2> err
+	(real_torch; exec "$MSPROF" -y --skip-checks bash "$QWEN" > out 2> err)
 	is "$?" 0 "real torchrun: exit 0"
+	like "$(cat err)" "^WARNING:torch\.distributed\.run:" \
+	    "real torchrun: torch's own launcher ran (its log format)"
 	is "$(ranks_in profiling_output)" "0" "real torchrun: rank 0 profiled"
 	is "$(steps_in profiling_output)" "1 2" "real torchrun: iterations 2 and 3"
 else
 	skip "Debian's python3-torch is not installed (real torchrun)"
+	skip "real torchrun"
 	skip "real torchrun"
 	skip "real torchrun"
 fi

@@ -82,17 +82,16 @@ like "$(cat out)" "Next: parse the raw data: msprof-exec analyse" "--no-analyse:
 is "$?" 0 "msprof-exec analyse: exit 0"
 like "$(parsed_in npu_profiling)" "trace_view.json" "msprof-exec analyse: ASCEND_PROFILER_OUTPUT written"
 
-# Dynamic profiling: the job runs; msprof-exec trigger arms it.
+# Dynamic profiling: the job runs; msprof-exec trigger arms it while the
+# job holds at iteration 3 (MSPROF_SIM_PAUSE).
 rm -rf npu_profiling
-MSPROF_SIM_STEP_MS=40 "$MSPROF" -y --skip-checks --mode dynamic --train-iters 200 bash "$WAN" > dyn.out 2> dyn.err &
+MSPROF_SIM_PAUSE=3:$T/dyn.go "$MSPROF" -y --skip-checks --mode dynamic --train-iters 20 bash "$WAN" > dyn.out 2> dyn.err &
 bg=$!
-for i in $(seq 1 100); do
-	[ -f npu_profiling/dynamic_profile/profiler_config.json ] && grep -q "iteration" dyn.out && break
-	sleep 0.1
-done
+wait_for "the job at iteration 3" test -e "$T/dyn.go.0"
 ok "$([ -f npu_profiling/dynamic_profile/profiler_config.json ]; echo $?)" \
     "dynamic: the config directory and file are prepared"
 "$MSPROF" trigger --now --active 2 npu_profiling/dynamic_profile > trig.out
+: > "$T/dyn.go"
 like "$(cat trig.out)" "the job starts collecting at its next step, for 2 step\(s\); data goes to ./npu_profiling" \
     "trigger: says what the job will do"
 wait $bg

@@ -18,11 +18,12 @@ like "$(cat "$(ls -d profiling_output/msprof-exec_*)/train.log")" "NPU out of me
 
 rm -rf profiling_output
 $PY -c '
-import socket, sys, time
+import os, socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("localhost", int(sys.argv[1]))); s.listen(1); open("bound", "w").close(); time.sleep(30)' "$MASTER_PORT" &
+s.bind(("localhost", int(sys.argv[1]))); s.listen(1); open("bound", "w").close()
+time.sleep(float(os.environ["MSPROF_T_WAIT_LIMIT"]))' "$MASTER_PORT" &
 holder=$!
-for i in $(seq 1 50); do [ -f bound ] && break; sleep 0.1; done
+wait_for "the port holder" test -f bound
 run
 kill $holder 2>/dev/null
 like "$(cat err)" "Training script execution failed" "port in use: the failure message"

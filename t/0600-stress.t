@@ -10,7 +10,7 @@
 STRESS=$HELPERS/forkstress
 [ -x "$STRESS" ] || skip_all "$STRESS is not built"
 # Bounded: a deadlock ends as a timeout, not as a hung test suite.
-LIMIT=${MSPROF_STRESS_TIMEOUT:-60}
+LIMIT=${MSPROF_STRESS_TIMEOUT:-$MSPROF_T_WAIT_LIMIT}
 
 # 16 threads x 50 fork + execve of /bin/echo, in a real msprof-exec run.
 msprof -y timeout "$LIMIT" "$STRESS" -t 16 -n 50 /bin/echo

@@ -27,7 +27,7 @@ for t in launch scan config journal summary; do
 		continue
 	fi
 	n=$(ls "$FUZZ/corpus/$t" | wc -l | tr -d ' ')
-	got=$( (timeout 120 "$replay" -v "$FUZZ/corpus/$t" 2> "$T/err"; exit $?) 2> /dev/null)
+	got=$( (timeout "$MSPROF_T_WAIT_LIMIT" "$replay" -v "$FUZZ/corpus/$t" 2> "$T/err"; exit $?) 2> /dev/null)
 	rc=$?
 	if [ "$rc" -eq 0 ] && [ "$got" = "$n" ] && [ "$n" -gt 0 ]; then
 		pass "$t: the $n inputs of the seed corpus run"
@@ -39,7 +39,7 @@ for t in launch scan config journal summary; do
 		[ -f "$f" ] || continue
 		name=$t/${f##*/}
 		# (a subshell: bash would report an abort on the test's stderr)
-		( timeout 30 "$replay" -v -l "$f" > /dev/null 2> "$T/err"; exit $? ) 2> /dev/null
+		( timeout "$MSPROF_T_WAIT_LIMIT" "$replay" -v -l "$f" > /dev/null 2> "$T/err"; exit $? ) 2> /dev/null
 		rc=$?
 		why=$(known "$name")
 		if [ -n "$why" ]; then

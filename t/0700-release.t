@@ -105,7 +105,7 @@ run() {	# run NAME DIR CMD...: from DIR, with a minimal environment
 	name=\$1 dir=\$2
 	shift 2
 	(cd "\$dir" && env -i PATH=/usr/bin:/bin HOME="$T/x86/home" \
-	    MSPROF_SIM_TORCH=stub MASTER_PORT=$((20000 + $$ % 20000)) \
+	    MSPROF_SIM_TORCH=stub MASTER_PORT=$(free_port) \
 	    bash -c 'SIM_ROOT=$T/x86/sim; . "\$SIM_ROOT/activate"; "\$@"' run "\$@" \
 	    > "$T/x86/\$name.out" 2>&1; echo \$? > "$T/x86/\$name.rc")
 }

@@ -20,6 +20,15 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 # ptyrun [OPTION]... -- COMMAND...: COMMAND on a pseudo-terminal (t/ptyrun.py)
 ptyrun() { "$PY" "$TOP/t/ptyrun.py" "$@"; }
+# wait_for, gate, release, free_port, sim_checkouts, ...
+. "$TOP/t/steady.sh"
+# pyrun ARG... < SCRIPT: Python with the waiting helpers of t/ptyrun.py at
+# hand (LIMIT, wait_until, gone, release, as_from_a_shell); ARG... are
+# sys.argv[1:].
+PYRUN=("$PY" -c 'import os, sys; sys.path.insert(0, sys.argv.pop(1))
+from ptyrun import LIMIT, as_from_a_shell, gone, release, wait_until
+exec(sys.stdin.read())' "$TOP/t")
+pyrun() { "${PYRUN[@]}" "$@"; }
 export LC_ALL=C
 T=$(mktemp -d "${TMPDIR:-/tmp}/msprof-t.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -144,11 +153,32 @@ has_line() {
 # The simulated Ascend machine (sim/): the checkouts linked into $T, its
 # launchers and torch_npu on the paths, a port of this test's own.
 sim_env() {
-	cp -Rs "$TOP/sim/mindspeed-llm" "$TOP/sim/mindspeed-mm" "$T/"
+	sim_checkouts "$T"
 	export MSPROF_SIM_TORCH=stub SIM_ROOT=$TOP/sim
 	. "$TOP/sim/activate"
-	export MASTER_PORT=$((20000 + $$ % 20000))
+	export MASTER_PORT PET_MASTER_PORT
+	MASTER_PORT=$(free_port)
+	# also torchrun's default for a launch without --master_port (the
+	# port every test's launch would otherwise take: 29500)
+	PET_MASTER_PORT=$MASTER_PORT
 	CANN_ENV=$TOP/sim/ascend/ascend-toolkit/set_env.sh
+}
+# Debian's torchrun and torch (python3-torch), if the machine has them.
+have_real_torch() {
+	[ -x /usr/bin/torchrun ] && /usr/bin/python3 -c 'import torch' 2> /dev/null
+}
+# real_torch: from now on `torchrun` is Debian's, and the workers it starts
+# import the real torch, not the simulation's stand-in (sim_env first).
+# torch 1.13 needs --redirects 1 --tee 1 under Python 3.11: given as
+# PET_REDIRECTS and PET_TEE, torchrun's own environment form of them, so
+# that the scripts' command lines stay as they are.
+real_torch() {
+	mkdir -p "$T/realbin"
+	ln -sf /usr/bin/torchrun "$T/realbin/torchrun"
+	export PATH="$T/realbin:$PATH" PET_REDIRECTS=1 PET_TEE=1
+	PYTHONPATH=$(printf '%s' "$PYTHONPATH" | tr ':' '\n' |
+	    grep -vx "$MSPROF_SIM_ROOT/python-torch" | paste -sd: -)
+	export PYTHONPATH
 }
 # The *_ascend_pt directories under DIR.
 ascend_dirs() { ls -d "$1"/*_ascend_pt 2>/dev/null; }

@@ -6,11 +6,12 @@ gpt() { (cd "$LLM_DIR" && torchrun "$@" 2>&1); }
 # --- port in use ----------------------------------------------------------------------------------
 port=$(free_port)
 python3 -c "
-import socket, sys, time
+import os, socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('0.0.0.0', $port)); s.listen(); print('ready', flush=True); time.sleep(20)" > $TMP/holder.out &
+s.bind(('0.0.0.0', $port)); s.listen(); print('ready', flush=True)
+time.sleep(float(os.environ['MSPROF_T_WAIT_LIMIT']))" > $TMP/holder.out &
 holder=$!
-for i in $(seq 50); do grep -q ready $TMP/holder.out 2>/dev/null && break; sleep 0.05; done
+wait_for "the port holder" has_text $TMP/holder.out ready
 out=$(gpt --nproc_per_node 2 --master_port $port pretrain_gpt.py --train-iters 2); rc=$?
 is "$rc" 1 "port in use: torchrun exits 1"
 like "$out" "\[W socket\.cpp:[0-9]+\] \[c10d\] The server socket has failed to bind to \[::\]:$port \(errno: 98 - Address already in use\)\." \
@@ -23,12 +24,14 @@ is "$rc" 0 "node rank 1 does not bind the master port"
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 
 # --- the launcher holds MASTER_PORT while the job runs -------------------------------------------------
+# The first job holds at iteration 2 (MSPROF_SIM_PAUSE) while the second one starts.
 port=$(free_port)
-(cd "$LLM_DIR" && MSPROF_SIM_STEP_MS=100 torchrun --nproc_per_node 1 --master_port $port pretrain_gpt.py --train-iters 15 > $TMP/first.out 2>&1) &
+(cd "$LLM_DIR" && MSPROF_SIM_PAUSE=2:$TMP/go torchrun --nproc_per_node 1 --master_port $port pretrain_gpt.py --train-iters 3 > $TMP/first.out 2>&1) &
 first=$!
-sleep 0.6
+wait_for "the first job at iteration 2" test -e $TMP/go.0
 out=$(gpt --nproc_per_node 1 --master_port $port pretrain_gpt.py --train-iters 1)
 like "$out" 'failed to listen on any local network address' "a second job on the same MASTER_PORT fails"
+: > $TMP/go
 wait $first
 ok $? "the first job is unaffected"
 
@@ -96,9 +99,10 @@ out=$(cd "$LLM_DIR" && MSPROF_SIM_NPUS=1 torchrun --nproc_per_node 2 --master_po
 like "$out" 'EE1001: Invalid device ID\. The device ID 1 is out of range \[0, 1\)' "nproc_per_node > visible NPUs: Invalid device ID"
 
 # --- signals ------------------------------------------------------------------------------------------
-(cd "$LLM_DIR" && MSPROF_SIM_STEP_MS=200 exec torchrun --nproc_per_node 2 --master_port $(free_port) pretrain_gpt.py --train-iters 50 > $TMP/sig.out 2>&1) &
+# Both ranks hold at iteration 2 (MSPROF_SIM_PAUSE, never released): torchrun runs, its workers too.
+(cd "$LLM_DIR" && MSPROF_SIM_PAUSE=2:$TMP/never exec torchrun --nproc_per_node 2 --master_port $(free_port) pretrain_gpt.py --train-iters 3 > $TMP/sig.out 2>&1) &
 tr=$!
-sleep 1
+wait_for "both ranks at iteration 2" test -e $TMP/never.0 -a -e $TMP/never.1
 kill -TERM $tr
 wait $tr; rc=$?
 is "$rc" 1 "SIGTERM: torchrun exits 1 like the real one"

@@ -67,21 +67,26 @@ json_set $TOOLS $TMP/d2.json profile.enable=true profile.profile_type='"dynamic"
     "profile.dynamic_param.config_path=\"$TMP/dyn\""
 json_set $TOOLS $TMP/d3.json profile.enable=true profile.profile_type='"dynamic"' profile.ranks=[0] \
     "profile.dynamic_param.config_path=\"$TMP/dyn3\""
-# 120 steps of 40 ms: the configs are rewritten ~1.1 s after the later init(), and run 3 must
-# still be training then even when the machine is loaded
-(MSPROF_SIM_STEP_MS=40 mm_sora $TMP/d2.json --train-iters 120 > $TMP/dyn.out; echo "rc=$?" >> $TMP/dyn.out) &
+# Both runs hold at iteration 3 (MSPROF_SIM_PAUSE) while their configs are rewritten.
+(MSPROF_SIM_PAUSE=3:$TMP/go2 mm_sora $TMP/d2.json --train-iters 8 > $TMP/dyn.out; echo "rc=$?" >> $TMP/dyn.out) &
 bg=$!
-(MSPROF_SIM_STEP_MS=40 mm_sora $TMP/d3.json --train-iters 120 > $TMP/dyn3.out) &
+(MSPROF_SIM_PAUSE=3:$TMP/go3 mm_sora $TMP/d3.json --train-iters 8 > $TMP/dyn3.out) &
 bg3=$!
-for i in $(seq 100); do [ -s $TMP/dyn/profiler_config.json ] && [ -s $TMP/dyn3/profiler_config.json ] && break; sleep 0.05; done
+wait_for "both runs at iteration 3" test -e $TMP/go2.0 -a -e $TMP/go2.1 -a -e $TMP/go3.0 -a -e $TMP/go3.1
 [ -s $TMP/dyn/profiler_config.json ]; ok $? "dp.init() creates profiler_config.json from the template"
 like "$(python3 -c "import json; c=json.load(open('$TMP/dyn/profiler_config.json')); print(c['start_step'], c['active'], c['prof_dir'], c['analyse'], c['experimental_config']['profiler_level'], c['experimental_config']['export_type'])")" \
      "^0 1 \./ False Level0 \['text'\]$" "template values"
-sleep 1.1   # torch_npu compares mtimes in whole seconds, later than the second of init()
+# torch_npu compares mtimes in whole seconds, later than the second of init(): the new
+# files are dated a second ahead, as msprof-exec trigger does
+ahead=@$(( $(date +%s) + 1 ))
 json_set $TMP/dyn/profiler_config.json $TMP/dyn/new.json start_step=-1 active=2 analyse=true "prof_dir=\"$TMP/dynout\""
+touch -d "$ahead" $TMP/dyn/new.json
 mv $TMP/dyn/new.json $TMP/dyn/profiler_config.json
 json_set $TMP/dyn3/profiler_config.json $TMP/dyn3/new.json start_step=1 "prof_dir=\"$TMP/dynout3\""
+touch -d "$ahead" $TMP/dyn3/new.json
 mv $TMP/dyn3/new.json $TMP/dyn3/profiler_config.json
+: > $TMP/go2
+: > $TMP/go3
 wait $bg $bg3
 out=$(cat $TMP/dyn.out)
 like "$out" 'rc=0' "dynamic run finishes"

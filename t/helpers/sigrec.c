@@ -2,10 +2,13 @@
  * sigrec FILE: stands in for a training process.  Writes "started" to
  * FILE.started, then records each SIGINT/SIGTERM it receives as a line
  * "SIGNAL SI_CODE" in FILE, and exits 128+signal half a second after the
- * first one (so that a second delivery would be seen too).
+ * first one (so that a second delivery would be seen too).  Never
+ * signalled, it ends after MSPROF_T_WAIT_LIMIT seconds (SIGALRM), so that a
+ * test that hangs leaves nothing behind.
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,9 +39,11 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	struct timespec half = { 0, 500000000 };
 	char started[4096];
+	const char *limit = getenv("MSPROF_T_WAIT_LIMIT");
 
 	if (argc != 2)
 		return 2;
+	alarm(limit != NULL ? (unsigned)atoi(limit) : 300);
 	log_fd = open(argv[1], O_WRONLY | O_CREAT | O_APPEND, 0644);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = record;

@@ -44,6 +44,22 @@ static const struct {
 	{ "master-port-unnamed", "RuntimeError: Address already in use", 0,
 	  "the master port is already in use on this node: set MASTER_PORT "
 	  "to a free port" },
+	/* torch 1.13's torchrun (static rendezvous) on a node without master */
+	{ "rendezvous-no-master", "TimeoutError: The client socket has timed "
+	  "out after 10s while trying to connect to (127.0.0.1, 29511).", 0,
+	  "this node found no master at port 29511 within 10 s: the node of "
+	  "rank 0 (MASTER_ADDR) did not start the job" },
+	/* torch 2 counts milliseconds */
+	{ "rendezvous-no-master", "torch.distributed.DistNetworkError: The "
+	  "client socket has timed out after 1800000ms while trying to "
+	  "connect to (node0, 6000).", 0,
+	  "no master at port 6000 within 1800 s" },
+	{ "rendezvous-missing-nodes", "torch.distributed.DistStoreError: Timed "
+	  "out after 901 seconds waiting for clients. 1/2 clients joined.", 0,
+	  "the master waited 901 s for the job's other nodes and only 1 of 2 "
+	  "joined" },
+	{ "rendezvous-timeout", "RuntimeError: Socket Timeout", 0,
+	  "did not all meet in time at torch.distributed's rendezvous" },
 	{ "checkpoint-mismatch", "RuntimeError: Error(s) in loading "
 	  "state_dict: size mismatch for embedding.word_embeddings.weight: "
 	  "copying a param with shape torch.Size([75968, 4096])", 0,
@@ -99,6 +115,16 @@ check_case(size_t i)
 	free(log);
 }
 
+/* The line of RULE's first case. */
+static const char *
+case_line(const char *rule)
+{
+	for (size_t i = 0; i < NCASES; i++)
+		if (strcmp(cases[i].rule, rule) == 0)
+			return cases[i].line;
+	return "";
+}
+
 /* A rule of the table has a case above. */
 static int
 has_case(const char *rule)
@@ -137,11 +163,20 @@ main(void)
 	diagnosis_free(&d);
 	free(log);
 
-	log = xasprintf("%s\n%s\n", cases[0].line, cases[5].line);
+	log = xasprintf("%s\n%s\n", case_line("out-of-memory"),
+	    case_line("checkpoint-mismatch"));
 	diagnose_log(log, 0, &d);
 	ok(d.rules.n == 2 && strcmp(d.rules.v[0], "out-of-memory") == 0 &&
 	    strcmp(d.rules.v[1], "checkpoint-mismatch") == 0,
 	    "two failures: both, in the table's order");
+	diagnosis_free(&d);
+	free(log);
+
+	/* "Timed out after" alone is not the rendezvous */
+	log = xasprintf("%sTimed out after 30 seconds waiting for the "
+	    "dataloader\n", good_log);
+	diagnose_log(log, 0, &d);
+	is_int(d.texts.n, 0, "another 'Timed out after': no rule fires");
 	diagnosis_free(&d);
 	free(log);
 

@@ -6,7 +6,9 @@ Workers are `sys.executable -u script args` (or -m module / --no-python) with
 torchelastic's environment.  Node rank 0 holds MASTER_PORT for the lifetime of the
 job like the c10d TCPStore; a busy port fails with c10d's messages.  Nodes of rank
 > 0 do not contact node 0: they just start their local workers with global ranks.
-A failing worker stops the others and ends in a ChildFailedError summary."""
+A failing worker stops the others and ends in a ChildFailedError summary.
+Workers also get MSPROF_SIM_LAUNCHER (no c10d store behind MASTER_PORT: they do
+not rendezvous for real) and MSPROF_SIM_STEPS_DIR (see train.py)."""
 
 import argparse
 import datetime
@@ -17,6 +19,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import shutil
 import threading
 import time
 import uuid
@@ -198,6 +201,7 @@ class Agent:
         self.master_addr = args.master_addr
         self.master_port = args.master_port
         self.log_root = None
+        self.steps_dir = None
 
     # ----------------------------------------------------------- rendezvous
     def rendezvous(self):
@@ -250,6 +254,7 @@ class Agent:
             "TORCHELASTIC_RESTART_COUNT": str(restart), "TORCHELASTIC_MAX_RESTARTS": str(self.args.max_restarts),
             "TORCHELASTIC_RUN_ID": self.run_id, "TORCHELASTIC_USE_AGENT_STORE": str(self.store is not None),
             "TORCH_NCCL_ASYNC_ERROR_HANDLING": env.get("TORCH_NCCL_ASYNC_ERROR_HANDLING", "1"),
+            "MSPROF_SIM_LAUNCHER": "torchrun", "MSPROF_SIM_STEPS_DIR": self.steps_dir,
         })
         if "OMP_NUM_THREADS" not in os.environ and self.nproc > 1:
             env["OMP_NUM_THREADS"] = "1"
@@ -271,6 +276,8 @@ class Agent:
                 self.log_root = tempfile.mkdtemp(prefix="%s_" % self.run_id, dir=base)
             attempt_dir = os.path.join(self.log_root, "attempt_%d" % restart)
         self.workers = []
+        self._drop_steps_dir()
+        self.steps_dir = tempfile.mkdtemp(prefix="msprof-sim-steps.")
         for lr in range(self.nproc):
             w = Worker(lr, self.node_rank * self.nproc + lr)
             mode = redirects[lr] | tees[lr]
@@ -312,6 +319,11 @@ class Agent:
                 t.start()
                 w.threads.append(t)
             self.workers.append(w)
+
+    def _drop_steps_dir(self):
+        if self.steps_dir is not None:
+            shutil.rmtree(self.steps_dir, ignore_errors=True)
+            self.steps_dir = None
 
     def stop_workers(self, sig):
         alive = [w for w in self.workers if w.proc.poll() is None]
@@ -422,6 +434,7 @@ class Agent:
                 self.stop_workers(e.sigval)
             raise
         finally:
+            self._drop_steps_dir()
             if self.store is not None:
                 self.store.close()
 

@@ -5,9 +5,11 @@ scheduler.log, and with --join=True waits for them and tails their logs."""
 import argparse
 import datetime
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -107,6 +109,9 @@ def main(argv=None):
                      "process won't be bind with rank id." % sched_log)
     workers = []
     tails = []
+    # where the workers note their iterations (train.py); only a launcher that
+    # waits for its workers can remove it afterwards
+    steps_dir = tempfile.mkdtemp(prefix="msprof-sim-steps.") if args.join else None
     wanted = None if args.tail_worker_log.strip() == "-1" else \
         {int(x) for x in args.tail_worker_log.split(",") if x.strip()}
     for local in range(args.local_worker_num):
@@ -120,7 +125,10 @@ def main(argv=None):
             "RANK_SIZE": str(args.worker_num), "WORLD_SIZE": str(args.worker_num),
             "LOCAL_WORLD_SIZE": str(args.local_worker_num),
             "MASTER_ADDR": args.master_addr, "MASTER_PORT": str(args.master_port),
+            "MSPROF_SIM_LAUNCHER": "msrun",
         })
+        if steps_dir is not None:
+            env["MSPROF_SIM_STEPS_DIR"] = steps_dir
         name = "%s_%d.log" % (args.worker_log_name, rank) if args.worker_log_name else "worker_%d.log" % rank
         log_path = os.path.join(args.log_dir, name)
         f = open(log_path, "wb")
@@ -176,4 +184,5 @@ def main(argv=None):
             t.poll(final=True)
         if store is not None:
             store.close()
+        shutil.rmtree(steps_dir, ignore_errors=True)
     return status

@@ -1,6 +1,7 @@
 """What every simulated training entry shares: the distributed identity read from
-the launcher's environment, Megatron-style console output, the timed iteration
-loop, and the fault switches (MSPROF_SIM_*; see sim/README.md)."""
+the launcher's environment, the rendezvous of the ranks (real with a real torch),
+Megatron-style console output, the timed iteration loop, and the fault switches
+(MSPROF_SIM_*; see sim/README.md)."""
 
 import datetime
 import math
@@ -30,6 +31,7 @@ class Dist:
         self.world_size = env_int("WORLD_SIZE", env_int("RANK_SIZE", env_int("MS_WORKER_NUM", 1)))
         self.local_rank = env_int("LOCAL_RANK", env_int("DEVICE_ID", self.rank))
         self.local_world_size = env_int("LOCAL_WORLD_SIZE", self.world_size)
+        self.group = None       # torch.distributed once the ranks really rendezvoused
 
     @property
     def last(self):
@@ -68,10 +70,50 @@ def step_seconds():
     return max(ms, 0) / 1000.0
 
 
+def hang_seconds():
+    return env_int("MSPROF_SIM_HANG_S", 120)
+
+
 def init_device(dist):
-    """torch.npu.set_device(local_rank), failing like torch_npu without a device."""
+    """Megatron's _initialize_distributed: torch.npu.set_device(local_rank), failing
+    like torch_npu without a device, then init_process_group."""
     import torch_npu
     torch_npu.npu.set_device(dist.local_rank)
+    _rendezvous(dist)
+
+
+def _real_distributed():
+    """torch.distributed of a real torch, or None (the stand-in has no process groups)."""
+    try:
+        import torch.distributed as td
+    except ImportError:
+        return None
+    if not hasattr(td, "init_process_group") or not td.is_available():
+        return None
+    return td
+
+
+def _rendezvous(dist):
+    """init_process_group("gloo") from the launcher's environment (MASTER_ADDR,
+    MASTER_PORT, RANK, WORLD_SIZE; under torchrun the store of its agent), so that
+    a rank waits for its peers and a node that never comes really blocks the job,
+    as HCCL would (for MSPROF_SIM_HANG_S).  Only with a real torch, and not under
+    the simulated launchers: they hold the port without running a c10d store."""
+    if dist.world_size < 2 or not os.environ.get("MASTER_ADDR") or os.environ.get("MSPROF_SIM_LAUNCHER"):
+        return
+    td = _real_distributed()
+    if td is None:
+        return
+    td.init_process_group("gloo", rank=dist.rank, world_size=dist.world_size,
+                          timeout=datetime.timedelta(seconds=hang_seconds()))
+    dist.group = td
+
+
+def _step_collective(dist):
+    """The all-reduce that ends a real step: ranks of a real group move in lockstep."""
+    if dist.group is not None:
+        import torch
+        dist.group.all_reduce(torch.ones(1))
 
 
 def load_checkpoint(console, load_dir, model_name="GPTModel", save_dir=None, finetune=False, ckpt_step=None):
@@ -135,22 +177,64 @@ def _crash():
     os._exit(139)
 
 
-def _let_peers_catch_up(dist):
+def _note_iteration(dist, iteration):
+    """Say which iteration this rank is in, for its peers on the node (the simulated
+    launchers give them MSPROF_SIM_STEPS_DIR)."""
+    steps = os.environ.get("MSPROF_SIM_STEPS_DIR")
+    if steps and dist.group is None:
+        with open(os.path.join(steps, "rank%d" % dist.rank), "w") as f:
+            f.write("%d\n" % iteration)
+
+
+def _iteration_of(steps, rank):
+    try:
+        with open(os.path.join(steps, "rank%d" % rank)) as f:
+            return int(f.read())
+    except (OSError, ValueError):     # not started yet, or being written
+        return 0
+
+
+def _let_peers_catch_up(dist, iteration):
     """Real ranks move in lockstep (every step ends in collectives), so when one rank
-    fails in iteration K the others have finished K-1.  The simulated ranks run
-    free; the failing one waits a moment so its peers reach K too."""
-    if dist.world_size > 1:
-        time.sleep(0.3 + 2 * step_seconds())
+    fails in iteration K the others have finished K-1.  Without a real group the
+    simulated ranks run free: the failing one waits until its peers on the node
+    are in K too (at most MSPROF_SIM_HANG_S)."""
+    steps = os.environ.get("MSPROF_SIM_STEPS_DIR")
+    if dist.world_size < 2 or dist.group is not None or not steps:
+        return
+    first = dist.rank - dist.local_rank
+    peers = [r for r in range(first, first + dist.local_world_size) if r != dist.rank]
+    deadline = time.time() + hang_seconds()
+    while time.time() < deadline and any(_iteration_of(steps, r) < iteration for r in peers):
+        time.sleep(0.01)
 
 
-def _wait_for_dead_peer():
+def _wait_for_dead_peer(dist):
     """A peer rank died in this iteration: the collective never completes, this rank
-    hangs until the launcher stops it (HCCL would time out after HCCL_CONNECT_TIMEOUT)."""
-    deadline = time.time() + env_int("MSPROF_SIM_HANG_S", 120)
+    hangs until the launcher stops it (HCCL would time out after HCCL_CONNECT_TIMEOUT).
+    In a real group the step's collective really waits for the dead peer."""
+    _step_collective(dist)
+    deadline = time.time() + hang_seconds()
     while time.time() < deadline:
         time.sleep(0.05)
     raise RuntimeError("HCCL function error: HcclAllReduce(...), error code is 9\n"
                        "[ERROR] EI0002: The wait execution of the Notify register times out.")
+
+
+def _pause(dist, iteration):
+    """MSPROF_SIM_PAUSE=K:FILE holds every rank at the start of iteration K until
+    FILE exists (at most MSPROF_SIM_HANG_S), each saying so with FILE.<rank>: a test
+    acts on a running job (a signal, a trigger, a second job) while it is surely
+    still running, however slow the machine."""
+    when, _, gate = os.environ.get("MSPROF_SIM_PAUSE", "").partition(":")
+    if not gate or when.strip() != str(iteration):
+        return
+    open("%s.%d" % (gate, dist.rank), "w").close()
+    deadline = time.time() + hang_seconds()
+    while not os.path.exists(gate):
+        if time.time() > deadline:
+            raise RuntimeError("MSPROF_SIM_PAUSE: %s did not appear within %d s" % (gate, hang_seconds()))
+        time.sleep(0.01)
 
 
 def _forward_backward(iteration):
@@ -171,18 +255,21 @@ def train_loop(dist, console, train_iters, start_iteration=0, global_batch_size=
     console.rank0("[before the start of training step] datetime: %s " % now())
     while iteration < train_iters:
         iteration += 1
+        _note_iteration(dist, iteration)
+        _pause(dist, iteration)
         t0 = time.time()
         if oom_step and iteration == oom_step:
             if dist.rank == 0:
-                _let_peers_catch_up(dist)
+                _let_peers_catch_up(dist, iteration)
                 raise _oom(dist)
-            _wait_for_dead_peer()
+            _wait_for_dead_peer(dist)
         if crash_rank >= 0 and iteration == crash_step:
             if crash_rank == dist.rank:
-                _let_peers_catch_up(dist)
+                _let_peers_catch_up(dist, iteration)
                 _crash()
-            _wait_for_dead_peer()
+            _wait_for_dead_peer(dist)
         _forward_backward(iteration)
+        _step_collective(dist)
         elapsed = (time.time() - t0) * 1000.0
         cur_lr = lr * min(1.0, iteration / warmup_iters) if warmup_iters else lr
         loss = 2.0 + 8.5 * math.exp(-iteration / 40.0) + rnd.uniform(-0.05, 0.05)
