@@ -91,6 +91,7 @@ wait_for "the job at iteration 3" test -e "$T/dyn.go.0"
 ok "$([ -f npu_profiling/dynamic_profile/profiler_config.json ]; echo $?)" \
     "dynamic: the config directory and file are prepared"
 "$MSPROF" trigger --now --active 2 npu_profiling/dynamic_profile > trig.out
+wait_for "the monitor to take the trigger" monitor_took npu_profiling/dynamic_profile
 : > "$T/dyn.go"
 like "$(cat trig.out)" "the job starts collecting at its next step, for 2 step\(s\); data goes to ./npu_profiling" \
     "trigger: says what the job will do"

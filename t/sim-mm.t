@@ -85,6 +85,9 @@ mv $TMP/dyn/new.json $TMP/dyn/profiler_config.json
 json_set $TMP/dyn3/profiler_config.json $TMP/dyn3/new.json start_step=1 "prof_dir=\"$TMP/dynout3\""
 touch -d "$ahead" $TMP/dyn3/new.json
 mv $TMP/dyn3/new.json $TMP/dyn3/profiler_config.json
+# the monitor polls every 2 s: the runs go on once each has passed its config on
+wait_for "the monitors to take the new configs" monitor_took $TMP/dyn
+wait_for "the monitors to take the new configs" monitor_took $TMP/dyn3
 : > $TMP/go2
 : > $TMP/go3
 wait $bg $bg3

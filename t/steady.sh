@@ -28,6 +28,9 @@ wait_for() {
 # Conditions for wait_for.
 # has_text FILE ERE: FILE has a line matching ERE.
 has_text() { grep -Eq -- "$2" "$1" 2> /dev/null; }
+# monitor_took DIR: the dynamic profiler's monitor of config directory DIR
+# has passed a config on (it polls every 2 s, as torch_npu's does).
+monitor_took() { cat "$1"/log/monitor_dp_* 2> /dev/null | grep -q 'load json success'; }
 # gone PID: process PID has ended (exited, or a zombie).
 gone() {
 	[ ! -e "/proc/$1" ] ||
