@@ -117,7 +117,7 @@ mkfifo "$(dir 301)/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
 rm "$(dir 9)/ASCEND_PROFILER_OUTPUT/communication_matrix.json"
 head -c 20000 /dev/zero | tr '\0' 'x' > "$(dir 11)/ASCEND_PROFILER_OUTPUT/trace_view.json"
 cp -r "$(dir 3)" cl/node0_999_20250101000000000_ascend_pt
-timeout 120 "$MSPROF" report --json d.json cl > d.txt 2> d.err
+timeout "$MSPROF_T_WAIT_LIMIT" "$MSPROF" report --json d.json cl > d.txt 2> d.err
 is "$?" 0 "damaged: exit 0, and no wait on the FIFO"
 lines=$(wc -l < d.txt)
 ok $(( lines > 100 )) "damaged: at most 100 lines ($lines)"

@@ -33,7 +33,7 @@ mkdir "$(echo $(out 6))/step_trace_time.csv"
 f=$(echo $(out 7))/kernel_details.csv
 head -c $(( $(wc -c < "$f") - 20 )) "$f" > cut && mv cut "$f"
 
-timeout 60 "$MSPROF" report --json r.json --html r.html cl > r.txt 2> r.err
+timeout "$MSPROF_T_WAIT_LIMIT" "$MSPROF" report --json r.json --html r.html cl > r.txt 2> r.err
 is "$?" 0 "report: exit 0, in time"
 left=$(sed -n '/^Files left out of the summary/,/^$/p' r.txt)
 like "$left" "rank 0: .*/communication.json:[0-9]+:[0-9]+: cut short" \

@@ -57,14 +57,14 @@ like "$(result)" '^the step is [0-9.]+ % shorter in new .*free -[0-9.]+ ms' \
     "the other way round: shorter, free -"
 
 # On a terminal: colours (a shorter step in green); not when redirected.
-screen=$(unset NO_COLOR; ptyrun --timeout 20 -- "$MSPROF" compare hostbound base)
+screen=$(unset NO_COLOR; ptyrun -- "$MSPROF" compare hostbound base)
 like "$screen" $'Result: \e\\[32mthe step is [0-9.]+ % shorter' \
     "on a terminal: a shorter step in green"
-screen=$(unset NO_COLOR; ptyrun --timeout 20 -- "$MSPROF" compare base hotop)
+screen=$(unset NO_COLOR; ptyrun -- "$MSPROF" compare base hotop)
 like "$screen" $'\e\\[31mslower' "... a slower operator in red"
 compare hostbound base
 unlike "$out" $'\e' "redirected: no colour"
-NO_COLOR=1 ptyrun --timeout 20 -- "$MSPROF" compare hostbound base > nocolour
+NO_COLOR=1 ptyrun -- "$MSPROF" compare hostbound base > nocolour
 unlike "$(cat nocolour)" $'\e\\[' "NO_COLOR: no colour on a terminal either"
 
 compare base hotop
