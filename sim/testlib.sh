@@ -75,7 +75,8 @@ llm_example() {   # llm_example SCRIPT EXTRA-ARGS...   (prints the output, retur
 
 csv_col() {   # csv_col FILE COLUMN-NAME
     python3 - "$1" "$2" <<'PY'
-import csv, sys
+import csv, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # read by 'grep -m1': stop quietly
 with open(sys.argv[1]) as f:
     for row in csv.DictReader(f):
         print(row[sys.argv[2]].strip())
