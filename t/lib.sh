@@ -146,6 +146,8 @@ has_line() {
 sim_env() {
 	cp -Rs "$TOP/sim/mindspeed-llm" "$TOP/sim/mindspeed-mm" "$T/"
 	export MSPROF_SIM_TORCH=stub SIM_ROOT=$TOP/sim
+	# a PyTorch training's first step takes no extra device time here
+	export MSPROF_SIM_FIRST_STEP_MS=0
 	. "$TOP/sim/activate"
 	export MASTER_PORT=$((20000 + $$ % 20000))
 	CANN_ENV=$TOP/sim/ascend/ascend-toolkit/set_env.sh
