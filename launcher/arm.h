@@ -12,7 +12,10 @@
  * one that takes seconds from its log to its start time (a loaded node).  A
  * process that starts later (the next rank of a per-rank loop, a restart)
  * is armed again the same way; a subprocess of a torch_npu process with
- * its rank (a DataLoader worker) is not waited for.
+ * its rank (a DataLoader worker) is not waited for.  So is a new monitor
+ * (its log log/monitor_dp_...): it passes on only a config modified after
+ * it read the config's time, which it did before its log came, possibly
+ * after an arming.
  */
 #ifndef MSPROF_ARM_H
 #define MSPROF_ARM_H

@@ -67,6 +67,18 @@ is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 2 \
     "each, one process without a rank, collected"
 export RANK_SIZE=2
 
+# A loaded node: the process that creates torch_npu's shared memory reads
+# the config's time two seconds after its log came, after msprof-exec
+# armed it; its monitor passes on only a later change: armed again once
+# the monitor's own log came.
+unset RANK_SIZE
+rm -rf profiling_output
+MSPROF_SIM_DP_SLOW_INIT=2 MSPROF_SIM_DP_HOLD=20 msprof -y --steps 3:5 python3 train.py --steps 6
+is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 "a slow start of the shared memory: collected"
+like "$out" "1 torch_npu process\(es\), armed 2 time\(s\)" \
+    "armed again for the monitor that read the config's time after the first arming"
+export RANK_SIZE=2
+
 # A launch that restarts its workers (torchrun --max-restarts): the new
 # workers are armed again and collect their window again.
 cat > flaky.py <<'EOF'

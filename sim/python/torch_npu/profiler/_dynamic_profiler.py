@@ -205,6 +205,7 @@ class Monitor:
         self.connected = is_worker_process()
         self.step_time = POLL_INTERVAL
         self._loop = True
+        self._slow_init()
         if self.connected:
             self._create_shm()
         if self.is_create_process:
@@ -218,6 +219,16 @@ class Monitor:
             logger.log("INFO", "Rank %d no need to create process." % get_rank_id(),
                        "_dynamic_profiler_monitor.py")
         self.cur_time = int(time.time())
+
+    @staticmethod
+    def _slow_init():
+        """MSPROF_SIM_DP_SLOW_INIT=S (a test knob, not torch_npu's): S seconds pass between
+        the log and the shared memory, as on a loaded node (torch_npu imports
+        multiprocessing.shared_memory and unittest.mock there, and retries)."""
+        try:
+            time.sleep(max(float(os.environ.get("MSPROF_SIM_DP_SLOW_INIT", "0")), 0))
+        except ValueError:
+            pass
 
     def _create_shm(self):
         """Open the shared memory, creating it when there is none.  It is read and
