@@ -27,6 +27,7 @@ struct arm_proc {
 	int	 sub;		/* a subprocess of a torch_npu process of
 				   its rank (a DataLoader worker) */
 	int	 monitor;	/* the monitor of a shared memory */
+	int	 ended;		/* msprof-exec ended it, an orphan */
 };
 
 static double
@@ -125,7 +126,7 @@ add(struct arm *a, long pid, int rank, int monitor, double t)
 
 	a->procs = xreallocarray(a->procs, a->nprocs + 1, sizeof(*a->procs));
 	n = &a->procs[a->nprocs++];
-	*n = (struct arm_proc){ pid, rank, t, 0, 0, monitor };
+	*n = (struct arm_proc){ pid, rank, t, 0, 0, monitor, 0 };
 	n->sub = parent != NULL && rank >= 0 && parent->rank == rank;
 	if (!n->sub)
 		a->last_new = t;
@@ -229,6 +230,28 @@ arm_tick(void *arg)
 	}
 	if (waiting && (t - a->last_new >= QUIET || t - oldest >= AT_MOST))
 		arm(a);
+}
+
+int
+arm_stray(void *arg, pid_t pid)
+{
+	struct arm *a = arg;
+	struct arm_proc *m;
+
+	if (a->dir == NULL)
+		return 0;
+	look(a, now());
+	if ((m = find(a, (long)pid, 1)) == NULL || find(a, (long)pid, 0) != NULL)
+		return 0;		/* not a monitor of its own process */
+	if (!m->ended) {
+		m->ended = 1;
+		fprintf(stderr, _("msprof-exec: ended torch_npu's monitor "
+		    "process %ld, which its process, killed by a signal, left "
+		    "running\n"), m->pid);
+	}
+	/* not SIGTERM: a handler of the training's, forked with it, would run */
+	kill(pid, SIGKILL);
+	return 1;
 }
 
 const struct torch_arming *

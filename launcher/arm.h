@@ -20,6 +20,8 @@
 #ifndef MSPROF_ARM_H
 #define MSPROF_ARM_H
 
+#include <sys/types.h>
+
 #include "common/plan.h"
 #include "engines/torch.h"
 
@@ -40,6 +42,14 @@ struct arm {
 void	arm_init(struct arm *, const char *session, const struct plan *);
 /* Look and arm if due: run_wait() calls it at least every 100 ms. */
 void	arm_tick(void *arm);
+/*
+ * The command has exited and left PID running: if it is torch_npu's
+ * monitor of the session's config, orphaned (its process was killed by
+ * a signal, which runs no exit handler), kill it, say so once, and
+ * return 1; else 0.  It would poll on for ever, and exists only because
+ * msprof-exec set PROF_CONFIG_PATH.
+ */
+int	arm_stray(void *arm, pid_t pid);
 /*
  * The job has ended: a last look (a process may have come and gone since
  * the last one), and what was done, for the report; NULL when there was

@@ -79,6 +79,41 @@ like "$out" "1 torch_npu process\(es\), armed 2 time\(s\)" \
     "armed again for the monitor that read the config's time after the first arming"
 export RANK_SIZE=2
 
+# A process killed by a signal runs no exit handler: torch_npu's monitor,
+# forked by it, polls on, an orphan of msprof-exec, which would wait for it
+# for ever.  It exists only for msprof-exec's PROF_CONFIG_PATH: once the
+# command has exited, msprof-exec ends it.
+cat > killed.py <<'EOF'
+import os, signal, torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(6):
+    model(torch.randn(2, 4)).mean().backward()
+    opt.step()
+os.kill(os.getpid(), signal.SIGKILL)
+EOF
+unset RANK_SIZE
+rm -rf profiling_output
+timeout 60 "$MSPROF" -y --skip-checks --steps 3:5 python3 killed.py > out 2> err
+is "$?" 137 "a training killed by SIGKILL: msprof-exec ends as it did"
+unlike "$(cat err)" "waiting for the" "... not waiting for the monitor it left"
+mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*_\([0-9]*\)_rank_.*/\1/')
+like "$mon" "^[0-9]+$" "torch_npu's monitor was forked"
+! kill -0 "$mon" 2>/dev/null; ok $? "... and is gone"
+kill "$mon" 2>/dev/null
+like "$(cat err)" "ended torch_npu's monitor process $mon" "msprof-exec says it ended it"
+is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 "the window was collected before"
+# ... also when it ignores SIGHUP, as its process did (nohup): it is no
+# training left running in the background.
+printf 'nohup python3 killed.py > k.log 2>&1 &\nwait\n' > nohup.sh
+rm -rf profiling_output
+timeout 60 "$MSPROF" -y --skip-checks --steps 3:5 bash nohup.sh > out 2> err
+unlike "$(cat err)" "waiting for the|in the background" "nohup: not waited for, not said to run on"
+mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*_\([0-9]*\)_rank_.*/\1/')
+! kill -0 "$mon" 2>/dev/null; ok $? "nohup: the monitor is gone"
+kill "$mon" 2>/dev/null
+export RANK_SIZE=2
+
 # A launch that restarts its workers (torchrun --max-restarts): the new
 # workers are armed again and collect their window again.
 cat > flaky.py <<'EOF'
