@@ -391,6 +391,9 @@ run_wait(pid_t pid, struct capture *c, struct run_end *end,
 		if (open_fds == 0 || ++after >= 3)
 			break;
 	}
+	/* a process ended above may have died since the last wait */
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		;
 	if (open_fds > 0)
 		hand_over(c, p);
 	for (int i = 0; i < 2; i++)

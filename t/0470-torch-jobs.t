@@ -239,10 +239,15 @@ like "$err" "possible cause: no process imported torch_npu with PROF_CONFIG_PATH
 # A save path torch_npu refuses: refused before training starts.
 msprof -y -o "$T/run+1" torchrun --nproc_per_node 1 --master_port "$MASTER_PORT" train.py --steps 2
 is "$rc" 78 "-o run+1: refused (78)"
-like "$err" "torch_npu takes in PROF_CONFIG_PATH only letters, digits, white space, Chinese characters and _ . / ~ - .*'\+'" \
-    "... naming the character"
+like "$err" "run\+1/msprof-exec_[^:]*/prof_config: torch_npu refuses this PROF_CONFIG_PATH for the '\+' in it .*choose an output directory without it with -o" \
+    "... naming the character and the fix"
+unlike "$err" "cause: torch_npu refused the dynamic profiling directory" \
+    "... not read back from the log as torch_npu's own refusal"
 unlike "$out" "step 0 loss" "the training did not start"
 msprof -n -o "$T/run:1" torchrun --nproc_per_node 1 train.py
 is "$rc" 78 "the dry run refuses it too"
-like "$err" "takes in a save path only .*':'" "... the save path"
+like "$err" "run:1: torch_npu refuses this prof_dir for the ':' in it" "... the save path"
+msprof -n -o "$T/$(printf 'x%.0s' $(seq 256))" torchrun --nproc_per_node 1 train.py
+like "$err" "torch_npu refuses this prof_dir, longer than 4096 bytes or with a name longer than 255" \
+    "a name of 256 bytes: its length, not a character"
 done_testing
