@@ -248,7 +248,7 @@ static void
 print_torch(const struct report_model *m)
 {
 	const struct torchnpu *t = &m->torch;
-	int idle = 0;
+	int idle = 0, unasked = 0, collected = 0;
 
 	if (t->dir == NULL)
 		return;
@@ -261,9 +261,11 @@ print_torch(const struct report_model *m)
 		const struct torchnpu_proc *p = &t->procs[i];
 
 		if (p->start < 0) {
-			idle++;
+			unasked += p->not_listed;
+			idle += !p->not_listed;
 			continue;
 		}
+		collected++;
 		if (p->rank >= 0)
 			say(_("    rank %d (pid %ld): "), p->rank, p->pid);
 		else
@@ -275,10 +277,15 @@ print_torch(const struct report_model *m)
 			say(_("collecting from step %d, not finished\n"),
 			    p->start);
 	}
-	if (idle > 0)
-		say(_("    %d other process(es) collected nothing (ranks not "
-		    "asked for, launchers, processes without an optimizer)\n"),
-		    idle);
+	if (unasked > 0)
+		say(_("    %d process(es) of ranks not asked for (torch_npu's "
+		    "rank_list)\n"), unasked);
+	if (idle > 0 && collected + unasked > 0)
+		say(_("    %d other process(es) collected nothing (launchers, "
+		    "processes without an optimizer, or that never reached the "
+		    "window)\n"), idle);
+	else if (idle > 0)
+		say(_("    none collected\n"));
 }
 
 static void

@@ -42,6 +42,9 @@ like "$(cat test/output/train_0.log)" "^step 13 loss" "rank 0 trained to its end
 rm -rf profiling_output test/output
 msprof -y --steps 3:5 --ranks 1 bash test/train_full_8p.sh
 is "$(ranks_in profiling_output)" 1 "--ranks 1: only rank 1 (torch_npu's rank_list, from torch.distributed)"
+like "$out" "    1 process\(es\) of ranks not asked for \(torch_npu's rank_list\)" \
+    "the report: the other rank was not asked for, by torch_npu's log"
+unlike "$out" "other process" "... and no other process is idle"
 
 # A rank that starts once the other has ended (the stand-in's process group
 # waits for no one): armed again.
@@ -225,6 +228,8 @@ MSPROF_SIM_DP_HOLD=0 msprof -y torchrun --nproc_per_node 1 --master_port "$MASTE
 is "$rc" 0 "a training that ends at once: exit 0"
 like "$err" "possible cause: the job ended before msprof-exec could arm the config: its 1 torch_npu process\(es\) ended within a second of starting" \
     "the report says the job ended before it was armed"
+like "$out" "1 torch_npu process\(es\)
+    none collected" "... and that its one process collected nothing"
 cat > early.py <<'EOF'
 import sys
 sys.exit("no data")
