@@ -435,7 +435,10 @@ print_output(const struct report_model *m, size_t i, int verbose)
 		    "from %s): no rank is counted as missing\n"),
 		    o->launch != NULL && o->launch->place.node_rank_from ?
 		    o->launch->place.node_rank_from : "?");
-	if (out->none_expected)
+	if (out->none_expected && o->nlocal == 1)	/* a per-rank launch */
+		say(_("  this launch runs rank %d alone, which is not "
+		    "profiled: no data is expected from it\n"), o->first_local);
+	else if (out->none_expected)
 		say(_("  no profiled rank runs on this node (it holds ranks "
 		    "%d to %d): no data is expected here\n"), o->first_local,
 		    o->first_local + o->nlocal - 1);

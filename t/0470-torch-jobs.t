@@ -45,6 +45,9 @@ is "$(ranks_in profiling_output)" 1 "--ranks 1: only rank 1 (torch_npu's rank_li
 like "$out" "    1 process\(es\) of ranks not asked for \(torch_npu's rank_list\)" \
     "the report: the other rank was not asked for, by torch_npu's log"
 unlike "$out" "other process" "... and no other process is idle"
+like "$out" "this launch runs rank 0 alone, which is not profiled: no data is expected from it" \
+    "the loop's launch of rank 0: no data expected from it"
+unlike "$out" "no profiled rank runs on this node" "... not that the node runs none"
 
 # A rank that starts once the other has ended (the stand-in's process group
 # waits for no one): armed again.
