@@ -120,6 +120,15 @@ strv_free(struct strv *sv)
 	sv->n = sv->cap = 0;
 }
 
+int
+strv_has(const struct strv *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
 char *
 read_fd(int fd, size_t *lenp)
 {

@@ -249,15 +249,6 @@ module_file(const char *dir, const char *m)
 	return NULL;
 }
 
-static int
-listed(const struct strv *v, const char *s)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (strcmp(v->v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * Read TEXT (modified) into F; with FOLLOW, the modules of DIR it imports
  * go into FOLLOW (their paths, once each).
@@ -280,7 +271,7 @@ text_facts(char *text, int entry, const char *dir, struct strv *follow,
 		n = follow != NULL ? imported(line, mods, 8) : 0;
 		for (size_t i = 0; i < n && follow->n < CONTENT_FOLLOW_MAX; i++)
 			if ((path = module_file(dir, mods[i])) != NULL) {
-				if (!listed(follow, path))
+				if (!strv_has(follow, path))
 					strv_push(follow, path);
 				free(path);
 			}
