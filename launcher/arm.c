@@ -30,15 +30,6 @@ struct arm_proc {
 	int	 ended;		/* msprof-exec ended it, an orphan */
 };
 
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 void
 arm_init(struct arm *a, const char *session, const struct plan *p)
 {
@@ -212,7 +203,7 @@ void
 arm_tick(void *arg)
 {
 	struct arm *a = arg;
-	double t = now(), oldest = t;
+	double t = monotonic_s(), oldest = t;
 	int waiting = 0;
 
 	if (a->dir == NULL || a->done.error != NULL || t < a->next)
@@ -240,7 +231,7 @@ arm_stray(void *arg, pid_t pid)
 
 	if (a->dir == NULL)
 		return 0;
-	look(a, now());
+	look(a, monotonic_s());
 	if ((m = find(a, (long)pid, 1)) == NULL || find(a, (long)pid, 0) != NULL)
 		return 0;		/* not a monitor of its own process */
 	if (!m->ended) {
@@ -259,7 +250,7 @@ arm_finish(struct arm *a)
 {
 	if (a->dir == NULL)
 		return NULL;
-	look(a, now());
+	look(a, monotonic_s());
 	a->done.unarmed = 0;
 	for (size_t i = 0; i < a->nprocs; i++)
 		a->done.unarmed += !a->procs[i].covered && !a->procs[i].sub &&

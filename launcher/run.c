@@ -333,16 +333,6 @@ hand_over(struct capture *c, struct pollfd p[2])
 	_exit(0);
 }
 
-/* Seconds on a clock that only goes forward. */
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 int
 run_wait(pid_t pid, struct capture *c, struct run_end *end,
     const struct run_tick *tick)
@@ -368,14 +358,14 @@ run_wait(pid_t pid, struct capture *c, struct run_end *end,
 			if (w == pid) {
 				end->status = st;
 				exited = 1;
-				exit_time = now();
+				exit_time = monotonic_s();
 			}
 		if (r > 0)
 			open_fds = pump_ready(c, p);
 		if (!exited)
 			continue;
 		if ((left = left_running(end, tick, &ending)) + ending > 0) {
-			if (!told && left > 0 && now() - exit_time > 2) {
+			if (!told && left > 0 && monotonic_s() - exit_time > 2) {
 				told = 1;
 				fprintf(stderr, _("msprof-exec: the command has "
 				    "exited; waiting for the %zu process(es) it "
