@@ -120,6 +120,30 @@ mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*
 kill "$mon" 2>/dev/null
 export RANK_SIZE=2
 
+# torch_npu's shared memory is one per node and hour: a job started while
+# another one's is there reads its config through it, from that job's
+# monitor, and is never armed; the report says so.
+cat > other.py <<'EOF'
+import os, time, torch
+while not os.path.exists("other.stop"):
+    time.sleep(0.05)
+EOF
+unset RANK_SIZE
+rm -rf profiling_output other.stop
+MSPROF_SIM_SHM_DIR=$T/nodeshm PROF_CONFIG_PATH=$T/ex/other python3 other.py &
+other=$!
+for i in $(seq 3000); do	# at most a minute
+	compgen -G "$T/nodeshm/DynamicProfileNpuShm*" > /dev/null && break
+	sleep 0.02
+done
+MSPROF_SIM_SHM_DIR=$T/nodeshm MSPROF_SIM_DP_HOLD=6 msprof -y --steps 3:5 python3 train.py --steps 6
+touch other.stop
+wait $other
+is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 0 "another job's shared memory: nothing collected"
+like "$err" "possible cause: torch_npu's processes read their config through a shared memory that another job on this node made" \
+    "the report says whose shared memory it read"
+export RANK_SIZE=2
+
 # A launch that restarts its workers (torchrun --max-restarts): the new
 # workers are armed again and collect their window again.
 cat > flaky.py <<'EOF'

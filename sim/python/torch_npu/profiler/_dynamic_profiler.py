@@ -200,7 +200,9 @@ class Monitor:
         self.config_path = os.path.join(path, CONFIG_NAME)
         self.logger = logger
         stamp = datetime.datetime.now(tz=datetime.timezone.utc).astimezone().strftime("%Y%m%d%H")
-        self.shm_path = os.path.join(path, "shm", "DynamicProfileNpuShm" + stamp)
+        # MSPROF_SIM_SHM_DIR (a test knob): one directory for the node, as /dev/shm is
+        shm_dir = os.environ.get("MSPROF_SIM_SHM_DIR") or os.path.join(path, "shm")
+        self.shm_path = os.path.join(shm_dir, "DynamicProfileNpuShm" + stamp)
         self.is_create_process = False
         self.fd = None
         self.connected = is_worker_process()
