@@ -137,7 +137,7 @@ for i in $(seq 3000); do	# at most a minute
 	compgen -G "$T/nodeshm/DynamicProfileNpuShm*" > /dev/null && break
 	sleep 0.02
 done
-MSPROF_SIM_SHM_DIR=$T/nodeshm MSPROF_SIM_DP_HOLD=6 msprof -y --steps 3:5 python3 train.py --steps 6
+MSPROF_SIM_SHM_DIR=$T/nodeshm MSPROF_SIM_DP_HOLD=3 msprof -y --steps 3:5 python3 train.py --steps 6
 touch other.stop
 wait $other
 is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 0 "another job's shared memory: nothing collected"
