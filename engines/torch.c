@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shim/contract.h"
@@ -202,6 +203,9 @@ check_paths(struct rewrite_ctx *c, const char *dir)
 /*
  * The config the workers are started with: in the session, written once
  * (the first launch of a per-rank loop), and armed by msprof-exec later.
+ * It is dated an hour back: the time torch_npu's monitor reads first then
+ * differs from any arming's (msprof-exec's clock, ahead), even when the
+ * file server's clock, which dates a file written now, is ahead too.
  */
 static int
 prepare(struct rewrite_ctx *c, const char *dir)
@@ -213,7 +217,8 @@ prepare(struct rewrite_ctx *c, const char *dir)
 		rc = rewrite_fail(c, xasprintf(_("cannot create %s: %s"), dir,
 		    i18n_strerror(errno)));
 	} else if (access(path, F_OK) == -1)
-		rc = torch_config_write(dir, c->plan, one_process(c), 0, c->why);
+		rc = torch_config_write(dir, c->plan, one_process(c),
+		    time(NULL) - 3600, c->why);
 	free(path);
 	return rc;
 }
