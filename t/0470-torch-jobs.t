@@ -100,9 +100,10 @@ os.kill(os.getpid(), signal.SIGKILL)
 EOF
 unset RANK_SIZE
 rm -rf profiling_output
-# (a subshell: bash's own "Killed" notice is not the test's output)
-(timeout 60 "$MSPROF" -y --skip-checks --steps 3:5 python3 killed.py > out 2> err) 2> /dev/null
-is "$?" 137 "a training killed by SIGKILL: msprof-exec ends as it did"
+# (in a shell of its own: bash's "Killed" notice is not the test's output)
+bash -c 'timeout 60 "$0" -y --skip-checks --steps 3:5 python3 killed.py > out 2> err
+echo $? > rc' "$MSPROF" 2> /dev/null
+is "$(cat rc)" 137 "a training killed by SIGKILL: msprof-exec ends as it did"
 unlike "$(cat err)" "waiting for the" "... not waiting for the monitor it left"
 mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*_\([0-9]*\)_rank_.*/\1/')
 like "$mon" "^[0-9]+$" "torch_npu's monitor was forked"
