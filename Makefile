@@ -3,6 +3,7 @@
 #   make            build into build/ (same shape as an install)
 #   make check      run the test suite (prove -r t)
 #   make demo       profile the bundled example on the simulated Ascend machine
+#   make demo-torch the same with the plain PyTorch example (the torch engine)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # Set DEVELOPER=1 for -Werror, SANITIZE=address,undefined for sanitizers
@@ -163,16 +164,19 @@ check: all
 demo: all
 	sh sim/demo.sh
 
+demo-torch: all
+	sh sim/demo-torch.sh
+
 deps:
 	sh .ci/deps.sh
 
 # 'make deps check' and 'make deps demo': install first, build after.
-all check demo: | $(filter deps,$(MAKECMDGOALS))
+all check demo demo-torch: | $(filter deps,$(MAKECMDGOALS))
 
 clean:
 	rm -rf $(B)
 
-.PHONY: all check demo deps clean
+.PHONY: all check demo demo-torch deps clean
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 

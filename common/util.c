@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -118,6 +119,24 @@ strv_free(struct strv *sv)
 	free(sv->v);
 	sv->v = NULL;
 	sv->n = sv->cap = 0;
+}
+
+double
+monotonic_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int
+strv_has(const struct strv *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return 1;
+	return 0;
 }
 
 char *

@@ -17,6 +17,10 @@ void	 strv_push(struct strv *, const char *);
 void	 strv_pushf(struct strv *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 strv_free(struct strv *);
+/* Seconds on a clock that only goes forward. */
+double	 monotonic_s(void);
+/* Is S one of SV's strings? */
+int	 strv_has(const struct strv *, const char *s);
 
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);

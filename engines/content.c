@@ -15,7 +15,21 @@
 
 /* The torch packages: on an Ascend node each one loads torch_npu. */
 static const char *const torch_packages[] = { "torch", "torch_npu",
-    "transformers", "accelerate", "deepspeed", NULL };
+    "transformers", "accelerate", "deepspeed", "lightning",
+    "pytorch_lightning", "llamafactory", "mmengine", NULL };
+
+/*
+ * Training entry points of libraries: PACKAGE imported and CALL made (a
+ * function's name, or with WHOLE 0 a method's, ".train").
+ */
+static const struct {
+	const char	*package, *call;
+	int		 whole;
+} library_trainings[] = {
+	{ "llamafactory", "run_exp", 1 },	/* LLaMA-Factory's train */
+	{ "mmengine", ".train", 0 },		/* OpenMMLab: runner.train() */
+};
+#define NLIBRARY	(sizeof(library_trainings) / sizeof(library_trainings[0]))
 
 /* The first CONTENT_READ_MAX bytes of PATH, NUL-terminated; NULL: errno. */
 static char *
@@ -135,6 +149,53 @@ calls_training(const char *l)
 	return !defines(l) && calls(l, "train", 0);
 }
 
+/*
+ * Blank the contents of line L's strings and cut its comment (L is
+ * modified), so that a call named in a message, a docstring or a comment
+ * is not taken for one.  *OPEN is the quote of a triple-quoted string the
+ * lines before left open ('\0': none); it is set for the next line.
+ */
+static void
+code_only(char *l, char *open)
+{
+	char q = *open;
+	int three = q != '\0';
+
+	for (char *p = l; *p != '\0'; p++) {
+		if (q == '\0' && *p == '#') {
+			*p = '\0';
+			break;
+		}
+		if (q == '\0' && (*p == '"' || *p == '\'')) {
+			q = *p;
+			three = p[1] == q && p[2] == q;
+			p += three ? 2 : 0;
+		} else if (q != '\0' && *p == q &&
+		    (!three || (p[1] == q && p[2] == q))) {
+			p += three ? 2 : 0;
+			q = '\0';
+		} else if (q != '\0') {
+			if (*p == '\\' && p[1] != '\0')
+				*p++ = ' ';
+			*p = ' ';
+		}
+	}
+	*open = three ? q : '\0';	/* a quote '...' ends with its line */
+}
+
+/* A library's training entry point: PACKAGE imported, CALL made. */
+static void
+library_facts(const char *l, struct entry_facts *f)
+{
+	for (size_t i = 0; i < NLIBRARY; i++) {
+		if (imports(l, library_trainings[i].package))
+			f->library |= 1u << i;
+		if (calls(l, library_trainings[i].call,
+		    library_trainings[i].whole))
+			f->library_call |= 1u << i;
+	}
+}
+
 /* The MindSpeed facts, and those of a torch training, of line L. */
 static void
 line_facts(const char *l, int entry, struct entry_facts *f)
@@ -147,6 +208,7 @@ line_facts(const char *l, int entry, struct entry_facts *f)
 	for (int i = 0; f->torch == NULL && torch_packages[i] != NULL; i++)
 		if (imports(l, torch_packages[i]))
 			f->torch = torch_packages[i];
+	library_facts(l, f);
 	if (defines(l))
 		return;
 	f->backward |= calls(l, ".backward", 0);
@@ -187,15 +249,6 @@ module_file(const char *dir, const char *m)
 	return NULL;
 }
 
-static int
-listed(const struct strv *v, const char *s)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (strcmp(v->v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * Read TEXT (modified) into F; with FOLLOW, the modules of DIR it imports
  * go into FOLLOW (their paths, once each).
@@ -204,20 +257,21 @@ static void
 text_facts(char *text, int entry, const char *dir, struct strv *follow,
     struct entry_facts *f)
 {
-	char *line, *save = NULL, *path;
+	char *line, *save = NULL, *path, open = '\0';
 	const char *mods[8];
 	size_t n;
 
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
+		code_only(line, &open);
 		line += strspn(line, " \t");
-		if (*line == '#')
+		if (*line == '\0')
 			continue;
 		line_facts(line, entry, f);
 		n = follow != NULL ? imported(line, mods, 8) : 0;
 		for (size_t i = 0; i < n && follow->n < CONTENT_FOLLOW_MAX; i++)
 			if ((path = module_file(dir, mods[i])) != NULL) {
-				if (!listed(follow, path))
+				if (!strv_has(follow, path))
 					strv_push(follow, path);
 				free(path);
 			}
@@ -254,5 +308,5 @@ int
 entry_trains_torch(const struct entry_facts *f)
 {
 	return (f->backward && f->step) || (f->trainer && f->fit) ||
-	    f->ds_init;
+	    f->ds_init || (f->library & f->library_call) != 0;
 }

@@ -1,7 +1,7 @@
 /*
  * What an entry script is made of, read the bounded way classification
  * reads it: the first CONTENT_READ_MAX bytes of the script, line by line,
- * comment lines left out, and, for what a torch training is made of, the
+ * comments and strings left out, and, for what a torch training is made of, the
  * same of each module of the script's own directory it imports (at most
  * CONTENT_FOLLOW_MAX), where a training loop often lives (train.py calling
  * engine.train_one_epoch).
@@ -25,6 +25,9 @@ struct entry_facts {
 	int		 trainer;	/* a Trainer(...) made ... */
 	int		 fit;		/* ... and x.train(...) or x.fit(...) */
 	int		 ds_init;	/* deepspeed.initialize(...) */
+	unsigned	 library;	/* bit i: imports the package of
+					   content.c's library_trainings[i] */
+	unsigned	 library_call;	/* bit i: calls its entry point */
 	int		 followed;	/* modules of its directory read */
 };
 
@@ -36,7 +39,8 @@ int	entry_facts_read(const char *script, struct entry_facts *f);
 
 /*
  * Does it train with torch: a backward pass and an optimizer step, a
- * Trainer(...) trained or fitted, or deepspeed.initialize(...)?
+ * Trainer(...) trained or fitted, deepspeed.initialize(...), or a
+ * library's training entry point (LLaMA-Factory's run_exp())?
  */
 int	entry_trains_torch(const struct entry_facts *f);
 

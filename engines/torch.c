@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shim/contract.h"
@@ -22,6 +23,23 @@
 #include "dynamic.h"
 #include "rewrite.h"
 #include "torch.h"
+
+/* The bytes of the character at S torch_npu's path rule takes, or 0. */
+static size_t
+allowed(const unsigned char *s)
+{
+	size_t n;
+
+	if (*s != '\0' && (strchr("_./~- \t\n\r\f\v", *s) != NULL ||
+	    (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+	    (*s >= 'A' && *s <= 'Z')))
+		return 1;
+	/* U+4E00 .. U+9FA5: E4 B8 80 .. E9 BE A5 */
+	if ((n = utf8_seq(s)) != 3 || memcmp(s, "\xe4\xb8\x80", 3) < 0 ||
+	    memcmp(s, "\xe9\xbe\xa5", 3) > 0)
+		return 0;
+	return n;
+}
 
 int
 torch_path_check(const char *path, const char **bad)
@@ -33,19 +51,11 @@ torch_path_check(const char *path, const char **bad)
 	if (strlen(path) > 4096 || *path == '\0')
 		return -1;
 	for (; *s != '\0'; s += n) {
-		n = 1;
 		if (*s == '/')
 			part = s + 1;
 		else if (s - part >= 255)
 			break;
-		if (strchr("_./~- \t\n\r\f\v", *s) != NULL ||
-		    (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
-		    (*s >= 'A' && *s <= 'Z'))
-			continue;
-		/* U+4E00 .. U+9FA5: E4 B8 80 .. E9 BE A5 */
-		if ((n = utf8_seq(s)) != 3 ||
-		    memcmp(s, "\xe4\xb8\x80", 3) < 0 ||
-		    memcmp(s, "\xe9\xbe\xa5", 3) > 0)
+		if ((n = allowed(s)) == 0)
 			break;
 	}
 	*bad = (const char *)s;
@@ -151,6 +161,27 @@ absolute(const char *path)
 }
 
 /*
+ * Why torch_npu refuses PATH, which torch_path_check() stopped at BAD,
+ * as NAME (PROF_CONFIG_PATH, prof_dir): a character, or a length.
+ */
+static char *
+refusal(const char *name, const char *path, const char *bad)
+{
+	int n = (int)utf8_seq((const unsigned char *)bad);
+
+	if (*bad == '\0' || allowed((const unsigned char *)bad) > 0)
+		return xasprintf(_("%s: torch_npu refuses this %s, longer "
+		    "than 4096 bytes or with a name longer than 255, and would "
+		    "profile nothing; choose a shorter output directory with "
+		    "-o"), path, name);
+	return xasprintf(_("%s: torch_npu refuses this %s for the '%.*s' in "
+	    "it (it takes only letters, digits, white space, Chinese "
+	    "characters and _ . / ~ -) and would profile nothing; choose an "
+	    "output directory without it with -o"), path, name, n > 0 ? n : 1,
+	    bad);
+}
+
+/*
  * torch_npu refuses PROF_CONFIG_PATH (DIR) or the save path it resolves
  * with a character outside its rule, and then profiles nothing: refuse
  * the launch instead, before its training starts, with the fix.
@@ -160,24 +191,11 @@ check_paths(struct rewrite_ctx *c, const char *dir)
 {
 	char *save = absolute(c->out->save_path), *why = NULL;
 	const char *bad;
-	int n;
 
-	if (c->session != NULL && torch_path_check(dir, &bad) == -1) {
-		n = (int)utf8_seq((const unsigned char *)bad);
-		why = xasprintf(_("%s: torch_npu takes in PROF_CONFIG_PATH only "
-		    "letters, digits, white space, Chinese characters and "
-		    "_ . / ~ - (it says \"The path ... is invalid, and profiler "
-		    "will not be enabled\"), and this one has '%.*s' or is too "
-		    "long; choose an output directory without it with -o"),
-		    dir, n > 0 ? n : 1, bad);
-	} else if (torch_path_check(save, &bad) == -1) {
-		n = (int)utf8_seq((const unsigned char *)bad);
-		why = xasprintf(_("%s: torch_npu takes in a save path only "
-		    "letters, digits, white space, Chinese characters and "
-		    "_ . / ~ -, and this one has '%.*s' or is too long; choose "
-		    "an output directory without it with -o"), save,
-		    n > 0 ? n : 1, bad);
-	}
+	if (c->session != NULL && torch_path_check(dir, &bad) == -1)
+		why = refusal(TORCH_ENV, dir, bad);
+	else if (torch_path_check(save, &bad) == -1)
+		why = refusal("prof_dir", save, bad);
 	free(save);
 	return why == NULL ? 0 : rewrite_fail(c, why);
 }
@@ -185,6 +203,9 @@ check_paths(struct rewrite_ctx *c, const char *dir)
 /*
  * The config the workers are started with: in the session, written once
  * (the first launch of a per-rank loop), and armed by msprof-exec later.
+ * It is dated an hour back: the time torch_npu's monitor reads first then
+ * differs from any arming's (msprof-exec's clock, ahead), even when the
+ * file server's clock, which dates a file written now, is ahead too.
  */
 static int
 prepare(struct rewrite_ctx *c, const char *dir)
@@ -196,7 +217,8 @@ prepare(struct rewrite_ctx *c, const char *dir)
 		rc = rewrite_fail(c, xasprintf(_("cannot create %s: %s"), dir,
 		    i18n_strerror(errno)));
 	} else if (access(path, F_OK) == -1)
-		rc = torch_config_write(dir, c->plan, one_process(c), 0, c->why);
+		rc = torch_config_write(dir, c->plan, one_process(c),
+		    time(NULL) - 3600, c->why);
 	free(path);
 	return rc;
 }

@@ -26,16 +26,9 @@ struct arm_proc {
 	int	 covered;	/* an arming came after it started */
 	int	 sub;		/* a subprocess of a torch_npu process of
 				   its rank (a DataLoader worker) */
+	int	 monitor;	/* the monitor of a shared memory */
+	int	 ended;		/* msprof-exec ended it, an orphan */
 };
-
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 void
 arm_init(struct arm *a, const char *session, const struct plan *p)
@@ -50,13 +43,19 @@ arm_init(struct arm *a, const char *session, const struct plan *p)
 	a->plan = p;
 }
 
-/* "dp_HOST_PID_rank_RANK.log" (torch_npu's init_logger): 0, or -1. */
+/*
+ * "dp_HOST_PID_rank_RANK.log" (torch_npu's init_logger), or with
+ * "monitor_" first the log of a monitor: 0, or -1.
+ */
 static int
-log_name(const char *name, long *pid, int *rank)
+log_name(const char *name, long *pid, int *rank, int *monitor)
 {
 	const char *r, *p;
 	char *end;
 
+	*monitor = strncmp(name, "monitor_", 8) == 0;
+	if (*monitor)
+		name += 8;
 	if (strncmp(name, "dp_", 3) != 0 || strlen(name) < 4 ||
 	    strcmp(name + strlen(name) - 4, ".log") != 0 ||
 	    (r = strstr(name, "_rank_")) == NULL)
@@ -73,10 +72,10 @@ log_name(const char *name, long *pid, int *rank)
 }
 
 static struct arm_proc *
-find(struct arm *a, long pid)
+find(struct arm *a, long pid, int monitor)
 {
 	for (size_t i = 0; i < a->nprocs; i++)
-		if (a->procs[i].pid == pid)
+		if (a->procs[i].pid == pid && a->procs[i].monitor == monitor)
 			return &a->procs[i];
 	return NULL;
 }
@@ -105,20 +104,25 @@ alive(long pid)
 	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
 }
 
-/* A new process: is it a subprocess of one of its rank? */
+/*
+ * A new process: is it a subprocess of one of its rank?  A new monitor
+ * waits to be armed as a process does: it read the config's time before
+ * it wrote its log, and passes on only a config modified after that.
+ */
 static void
-add(struct arm *a, long pid, int rank, double t)
+add(struct arm *a, long pid, int rank, int monitor, double t)
 {
-	struct arm_proc *parent = find(a, parent_of(pid)), *n;
+	struct arm_proc *parent = monitor ? NULL : find(a, parent_of(pid), 0);
+	struct arm_proc *n;
 
 	a->procs = xreallocarray(a->procs, a->nprocs + 1, sizeof(*a->procs));
 	n = &a->procs[a->nprocs++];
-	*n = (struct arm_proc){ pid, rank, t, 0, 0 };
+	*n = (struct arm_proc){ pid, rank, t, 0, 0, monitor, 0 };
 	n->sub = parent != NULL && rank >= 0 && parent->rank == rank;
-	if (!n->sub) {
+	if (!n->sub)
 		a->last_new = t;
+	if (!n->sub && !monitor)
 		a->done.processes++;
-	}
 }
 
 /* Read log/ for processes not seen yet, when it changed. */
@@ -129,7 +133,7 @@ look(struct arm *a, double t)
 	struct dirent *e;
 	DIR *d;
 	long pid;
-	int rank;
+	int rank, monitor;
 
 	if (stat(a->logdir, &st) == -1 ||
 	    (st.st_mtim.tv_sec == a->log_mtime.tv_sec &&
@@ -139,8 +143,9 @@ look(struct arm *a, double t)
 		return;
 	a->log_mtime = st.st_mtim;
 	while ((e = readdir(d)) != NULL)
-		if (log_name(e->d_name, &pid, &rank) == 0 && find(a, pid) == NULL)
-			add(a, pid, rank, t);
+		if (log_name(e->d_name, &pid, &rank, &monitor) == 0 &&
+		    find(a, pid, monitor) == NULL)
+			add(a, pid, rank, monitor, t);
 	closedir(d);
 }
 
@@ -156,8 +161,9 @@ one_process(const struct arm *a)
 	int n = 0, many = 0;
 
 	for (size_t i = 0; i < a->nprocs; i++)
-		if (!a->procs[i].sub && (a->procs[i].rank >= 0 ||
-		    (alive(a->procs[i].pid) && ++n > 1)))
+		if (!a->procs[i].sub && !a->procs[i].monitor &&
+		    (a->procs[i].rank >= 0 || (alive(a->procs[i].pid) &&
+		    ++n > 1)))
 			return 0;
 	journal_read(a->session, &j);
 	for (size_t i = 0; i < j.n; i++)
@@ -167,12 +173,20 @@ one_process(const struct arm *a)
 	return !many;
 }
 
-/* Write the config, dated ahead: every process started by now takes it. */
+/*
+ * Write the config, dated ahead: every process started by now takes it.
+ * Each arming is dated later than the one before, even when the clock
+ * was set back: a monitor passes on any other time, but a process takes
+ * only a time later than the last it took.
+ */
 static void
 arm(struct arm *a)
 {
 	time_t mtime = time(NULL) + AHEAD;
 	char *why = NULL;
+
+	if (a->done.armings > 0 && mtime <= a->done.mtime)
+		mtime = a->done.mtime + 1;
 
 	if (torch_config_write(a->dir, a->plan, one_process(a), mtime,
 	    &why) == -1) {
@@ -189,7 +203,7 @@ void
 arm_tick(void *arg)
 {
 	struct arm *a = arg;
-	double t = now(), oldest = t;
+	double t = monotonic_s(), oldest = t;
 	int waiting = 0;
 
 	if (a->dir == NULL || a->done.error != NULL || t < a->next)
@@ -209,15 +223,38 @@ arm_tick(void *arg)
 		arm(a);
 }
 
+int
+arm_stray(void *arg, pid_t pid)
+{
+	struct arm *a = arg;
+	struct arm_proc *m;
+
+	if (a->dir == NULL)
+		return 0;
+	look(a, monotonic_s());
+	if ((m = find(a, (long)pid, 1)) == NULL || find(a, (long)pid, 0) != NULL)
+		return 0;		/* not a monitor of its own process */
+	if (!m->ended) {
+		m->ended = 1;
+		fprintf(stderr, _("msprof-exec: ended torch_npu's monitor "
+		    "process %ld, which its process, killed by a signal, left "
+		    "running\n"), m->pid);
+	}
+	/* not SIGTERM: a handler of the training's, forked with it, would run */
+	kill(pid, SIGKILL);
+	return 1;
+}
+
 const struct torch_arming *
 arm_finish(struct arm *a)
 {
 	if (a->dir == NULL)
 		return NULL;
-	look(a, now());
+	look(a, monotonic_s());
 	a->done.unarmed = 0;
 	for (size_t i = 0; i < a->nprocs; i++)
-		a->done.unarmed += !a->procs[i].covered && !a->procs[i].sub;
+		a->done.unarmed += !a->procs[i].covered && !a->procs[i].sub &&
+		    !a->procs[i].monitor;
 	return &a->done;
 }
 

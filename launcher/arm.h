@@ -12,10 +12,15 @@
  * one that takes seconds from its log to its start time (a loaded node).  A
  * process that starts later (the next rank of a per-rank loop, a restart)
  * is armed again the same way; a subprocess of a torch_npu process with
- * its rank (a DataLoader worker) is not waited for.
+ * its rank (a DataLoader worker) is not waited for.  So is a new monitor
+ * (its log log/monitor_dp_...): it passes on only a config modified after
+ * it read the config's time, which it did before its log came, possibly
+ * after an arming.
  */
 #ifndef MSPROF_ARM_H
 #define MSPROF_ARM_H
+
+#include <sys/types.h>
 
 #include "common/plan.h"
 #include "engines/torch.h"
@@ -37,6 +42,14 @@ struct arm {
 void	arm_init(struct arm *, const char *session, const struct plan *);
 /* Look and arm if due: run_wait() calls it at least every 100 ms. */
 void	arm_tick(void *arm);
+/*
+ * The command has exited and left PID running: if it is torch_npu's
+ * monitor of the session's config, orphaned (its process was killed by
+ * a signal, which runs no exit handler), kill it, say so once, and
+ * return 1; else 0.  It would poll on for ever, and exists only because
+ * msprof-exec set PROF_CONFIG_PATH.
+ */
+int	arm_stray(void *arm, pid_t pid);
 /*
  * The job has ended: a last look (a process may have come and gone since
  * the last one), and what was done, for the report; NULL when there was

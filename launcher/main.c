@@ -635,7 +635,7 @@ start(struct options *o, struct job *j, const struct install *in,
     struct arm *arm, struct run_end *end)
 {
 	struct strv iargv = { 0 };
-	struct run_tick tick = { arm_tick, NULL };
+	struct run_tick tick = { arm_tick, NULL, arm_stray };
 	struct shimenv env;
 	struct capture cap;
 	char *plan_path, *why = NULL;

@@ -281,19 +281,26 @@ pass_pending(void)
  * orphans re-parented to msprof-exec and what descends from them.  One
  * the script detached on purpose (a session of its own: setsid, a daemon;
  * SIGHUP ignored before any signal was passed on: nohup) is not waited
- * for: it goes into END.
+ * for: it goes into END.  One TICK ends (even detached: it inherited
+ * that from its process) is not counted, but waited for in *ENDING until
+ * it is gone.
  */
 static size_t
-left_running(struct run_end *end)
+left_running(struct run_end *end, const struct run_tick *tick,
+    size_t *ending)
 {
 	struct proc *p;
 	size_t n = procs_below(getpid(), &p), left = 0;
 
+	*ending = 0;
 	end->nrunning = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (p[i].ppid != getpid())
 			continue;
-		if (p[i].sid != getsid(0) ||
+		if (tick != NULL && tick->stray != NULL &&
+		    tick->stray(tick->arg, p[i].pid))
+			(*ending)++;
+		else if (p[i].sid != getsid(0) ||
 		    (!hup_ignored && nohup_before(p[i].pid))) {
 			end->running = xreallocarray(end->running,
 			    end->nrunning + 1, sizeof(*end->running));
@@ -326,16 +333,6 @@ hand_over(struct capture *c, struct pollfd p[2])
 	_exit(0);
 }
 
-/* Seconds on a clock that only goes forward. */
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 int
 run_wait(pid_t pid, struct capture *c, struct run_end *end,
     const struct run_tick *tick)
@@ -344,7 +341,7 @@ run_wait(pid_t pid, struct capture *c, struct run_end *end,
 	struct sigaction sa, pipe_old;
 	int open_fds = 2, exited = 0, told = 0, after = 0, r, st;
 	double exit_time = 0;
-	size_t left;
+	size_t left, ending;
 	pid_t w;
 
 	memset(end, 0, sizeof(*end));
@@ -361,14 +358,14 @@ run_wait(pid_t pid, struct capture *c, struct run_end *end,
 			if (w == pid) {
 				end->status = st;
 				exited = 1;
-				exit_time = now();
+				exit_time = monotonic_s();
 			}
 		if (r > 0)
 			open_fds = pump_ready(c, p);
 		if (!exited)
 			continue;
-		if ((left = left_running(end)) > 0) {
-			if (!told && now() - exit_time > 2) {
+		if ((left = left_running(end, tick, &ending)) + ending > 0) {
+			if (!told && left > 0 && monotonic_s() - exit_time > 2) {
 				told = 1;
 				fprintf(stderr, _("msprof-exec: the command has "
 				    "exited; waiting for the %zu process(es) it "
@@ -384,6 +381,9 @@ run_wait(pid_t pid, struct capture *c, struct run_end *end,
 		if (open_fds == 0 || ++after >= 3)
 			break;
 	}
+	/* a process ended above may have died since the last wait */
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		;
 	if (open_fds > 0)
 		hand_over(c, p);
 	for (int i = 0; i < 2; i++)

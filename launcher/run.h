@@ -41,6 +41,12 @@ struct run_end {
 struct run_tick {
 	void	(*fn)(void *);
 	void	 *arg;
+	/*
+	 * Once the command has exited, for each process it left running:
+	 * 1 when that process is one msprof-exec brought about and has
+	 * ended (not waited for), else 0.  May be NULL.
+	 */
+	int	(*stray)(void *, pid_t);
 };
 
 /*

@@ -256,7 +256,7 @@ static void
 print_torch(const struct report_model *m)
 {
 	const struct torchnpu *t = &m->torch;
-	int idle = 0;
+	int idle = 0, unasked = 0, collected = 0;
 
 	if (t->dir == NULL)
 		return;
@@ -269,9 +269,11 @@ print_torch(const struct report_model *m)
 		const struct torchnpu_proc *p = &t->procs[i];
 
 		if (p->start < 0) {
-			idle++;
+			unasked += p->not_listed;
+			idle += !p->not_listed;
 			continue;
 		}
+		collected++;
 		if (p->rank >= 0)
 			say(_("    rank %d (pid %ld): "), p->rank, p->pid);
 		else
@@ -283,10 +285,15 @@ print_torch(const struct report_model *m)
 			say(_("collecting from step %d, not finished\n"),
 			    p->start);
 	}
-	if (idle > 0)
-		say(_("    %d other process(es) collected nothing (ranks not "
-		    "asked for, launchers, processes without an optimizer)\n"),
-		    idle);
+	if (unasked > 0)
+		say(_("    %d process(es) of ranks not asked for (torch_npu's "
+		    "rank_list)\n"), unasked);
+	if (idle > 0 && collected + unasked > 0)
+		say(_("    %d other process(es) collected nothing (launchers, "
+		    "processes without an optimizer, or that never reached the "
+		    "window)\n"), idle);
+	else if (idle > 0)
+		say(_("    none collected\n"));
 }
 
 /* Launch I's lines, as print_launch says them. */
@@ -635,7 +642,10 @@ print_output(const struct report_model *m, size_t i, int verbose)
 		    "from %s): no rank is counted as missing\n"),
 		    o->launch != NULL && o->launch->place.node_rank_from ?
 		    o->launch->place.node_rank_from : "?");
-	if (out->none_expected)
+	if (out->none_expected && o->nlocal == 1)	/* a per-rank launch */
+		say(_("  this launch runs rank %d alone, which is not "
+		    "profiled: no data is expected from it\n"), o->first_local);
+	else if (out->none_expected)
 		say(_("  no profiled rank runs on this node (it holds ranks "
 		    "%d to %d): no data is expected here\n"), o->first_local,
 		    o->first_local + o->nlocal - 1);

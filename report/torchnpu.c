@@ -27,6 +27,8 @@ read_log(const char *path, struct torchnpu_proc *p)
 	p->stop = p->start >= 0 ? step_of(strstr(text,
 	    "Start Dynamic Profiler at "), "Stop Dynamic Profiler at ") : -1;
 	p->not_listed = strstr(text, "not in valid rank_list") != NULL;
+	p->created = strstr(text, "shared memory is created") != NULL;
+	p->connected = strstr(text, "shared memory is connected") != NULL;
 	free(text);
 }
 
@@ -85,6 +87,7 @@ torchnpu_read(const struct journal *j, const struct torch_arming *arming,
 			char *path;
 
 			memset(&p, 0, sizeof(p));
+			t->monitors += strncmp(e->d_name, "monitor_dp_", 11) == 0;
 			if (log_name(e->d_name, &p.pid, &p.rank) == -1)
 				continue;
 			path = xasprintf("%s/%s", logdir, e->d_name);
@@ -112,6 +115,23 @@ cause(struct strv *out, char *s)
 		}
 	strv_push(out, s);
 	free(s);
+}
+
+/*
+ * Did T's processes read their config through a shared memory none of
+ * them created, with no monitor of theirs: another job's on the node?
+ */
+static int
+foreign_memory(const struct torchnpu *t)
+{
+	int connected = 0;
+
+	for (size_t i = 0; i < t->nprocs; i++) {
+		if (t->procs[i].created)
+			return 0;
+		connected |= t->procs[i].connected;
+	}
+	return connected && t->monitors == 0;
 }
 
 void
@@ -150,6 +170,14 @@ torchnpu_causes(const struct torchnpu *t, struct strv *out)
 		cause(out, xasprintf(_("%d torch_npu process(es) started "
 		    "after the last arming and ended before they could be "
 		    "armed"), a->unarmed));
+	else if (!collected && foreign_memory(t))
+		cause(out, xstrdup(_("torch_npu's processes read their "
+		    "config through a shared memory that another job on this "
+		    "node made (one per node and hour: "
+		    "/dev/shm/DynamicProfileNpuShm<YYYYmmddHH>), whose monitor "
+		    "watches that job's config, not this one's: run when no "
+		    "other job on the node uses PROF_CONFIG_PATH, or remove the "
+		    "file if its job is gone")));
 	else if (!collected && !t->dynamic)
 		cause(out, xstrdup(_("the config was armed, but no "
 		    "torch_npu process reached the window's first step after "

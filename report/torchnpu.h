@@ -16,6 +16,8 @@ struct torchnpu_proc {
 	int	 rank;		/* RANK when it started; -1: none */
 	int	 start, stop;	/* collected steps start to stop - 1; -1 */
 	int	 not_listed;	/* not a rank of rank_list */
+	int	 created;	/* created the node's shared memory */
+	int	 connected;	/* connected to one that was there */
 };
 
 struct torchnpu {
@@ -25,6 +27,7 @@ struct torchnpu {
 	const struct torch_arming *arming;
 	struct torchnpu_proc *procs;
 	size_t		 nprocs;
+	size_t		 monitors;	/* monitors' logs (monitor_dp_...) */
 };
 
 /* Read the torch launches of J and their directory into T. */

@@ -30,15 +30,6 @@ struct scanner {
 	int			 took_vars;
 };
 
-static int
-strv_has(const struct strv *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->n; i++)
-		if (strcmp(sv->v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
 /* Add S (converted for the user) to SV unless it is there. */
 static void
 push_once(struct strv *sv, const char *s)

@@ -148,15 +148,6 @@ set_by(const struct strv *env, size_t from, const char *name, size_t n)
 	return 0;
 }
 
-static int
-in_strv(const struct strv *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->n; i++)
-		if (strcmp(sv->v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
 /* A shell for the script PATH that C starts from SH. */
 static void
 child_init(struct sh *child, struct sh *sh, const struct sh_cmd *c,
@@ -184,7 +175,7 @@ child_init(struct sh *child, struct sh *sh, const struct sh_cmd *c,
 		if (v == NULL)
 			continue;
 		v->exported = 1;
-		v->known = !in_strv(&c->unknown, v->name);
+		v->known = !strv_has(&c->unknown, v->name);
 	}
 }
 
@@ -291,7 +282,7 @@ sh_environ(struct sh *sh, const struct sh_cmd *c, struct strv *out)
 
 	for (size_t i = 0; !c->clearenv && i < sh->vars.n; i++) {
 		v = &sh->vars.v[i];
-		if (!v->set || !v->exported || in_strv(&c->unenv, v->name) ||
+		if (!v->set || !v->exported || strv_has(&c->unenv, v->name) ||
 		    set_by(&c->env, 0, v->name, strlen(v->name)))
 			continue;
 		s = xasprintf("%s=%s", v->name, v->value.s);

@@ -43,6 +43,39 @@ is "$(njournal injected):$(journal | wc -l | tr -d ' ')" "1:1" \
 is "$(grep -v '^helper' plain.out)" "$(grep '^status\|^missing' <<< "$out")" \
     "the helpers' statuses as without msprof-exec"
 
+# The exec is passed on exactly: argv[0] (exec -a), the interpreter's own
+# options, PATH search (env runs execvp), a script read from stdin, a file
+# that is no .py; the same output as without msprof-exec, and the
+# injector writes nothing for any of them.
+cat > flags.py <<'EOF'
+import os, sys
+with open("/proc/self/cmdline", "rb") as f:
+    argv = [a.decode() for a in f.read().split(b"\0")[:-1]]
+print("flags", [os.path.basename(a) if a.startswith("/") else a for a in argv],
+      "dev=%d" % sys.flags.dev_mode)
+EOF
+cp flags.py flags.txt
+cat > exact.sh <<EOF
+(exec -a my-python $PY flags.py one)
+$PY -u flags.py two
+$PY -X dev flags.py three
+env python3 flags.py four
+$PY - five < flags.py
+$PY flags.txt six
+$PY -c 'import sys; sys.exit(5)'; echo "c \$?"
+EOF
+PATH="$(dirname "$PY"):$PATH" bash exact.sh > exact.plain 2> exact.err
+reset_run
+PATH="$(dirname "$PY"):$PATH" msprof -y bash exact.sh
+is "$out" "$(cat exact.plain)" "argv[0], -u, -X dev, env's PATH search, stdin, a .txt: as without msprof-exec"
+has_line "$out" "flags ['my-python', 'flags.py', 'one'] dev=0" "exec -a: argv[0] kept"
+has_line "$out" "flags ['python3', '-u', 'flags.py', 'two'] dev=0" "-u kept"
+has_line "$out" "flags ['python3', '-X', 'dev', 'flags.py', 'three'] dev=1" "-X dev kept"
+has_line "$out" "flags ['python3', 'flags.py', 'four'] dev=0" "env python3: found on PATH"
+is "$(grep -v '^msprof-exec: ' <<< "$err")" "$(cat exact.err)" "... and the same on stderr"
+is "$(ls profiling_output/msprof-exec_* | tr '\n' ' ')" "plan.json train.log " \
+    "the injector wrote nothing in the session: no journal, no config"
+
 # --framework llm: python X.py is not handed over (the launch table the
 # shim reads has no *.py entry); the wrapper's launch still is.
 reset_run

@@ -16,6 +16,9 @@ open("worker.%s.env" % tag, "w").write("".join("%s=%s\n" % kv for kv in sorted(o
 cfg = os.environ.get("PROF_CONFIG_PATH")
 if cfg:
     open("worker.%s.config" % tag, "w").write(open(os.path.join(cfg, "profiler_config.json")).read())
+    import time
+    age = time.time() - os.stat(os.path.join(cfg, "profiler_config.json")).st_mtime
+    open("worker.%s.age" % tag, "w").write("%d\n" % age)
 import torch
 model = torch.nn.Linear(2, 1)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -46,6 +49,9 @@ check() {
 	is "$(config 0 'd["start_step"], d["active"], d["warmup"], d["is_rank"], d["rank_list"], d["prof_dir"], d["activities"], d["experimental_config"]["profiler_level"]')" \
 	    "10 2 0 True [0] ./profiling_output ['CPU', 'NPU'] Level1" \
 	    "$name: the config: steps 10 and 11, rank 0, level1, the save path"
+	[ "$(cat worker.0.age 2>/dev/null || echo 0)" -ge 3500 ]
+	ok $? \
+	    "$name: the config is dated an hour back (no arming, dated ahead, can have its time)"
 	is "$(journal | grep -c '"engine":"torch","framework":"torch"')" 1 \
 	    "$name: one launch, the torch engine"
 	is "$(njournal injected)" 1 "$name: injected"

@@ -74,20 +74,25 @@ is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 \
 # One process that spawns its workers (torch.multiprocessing.spawn): one
 # launch; armed first for the one process it is, then again once its
 # workers have come, for ranks, which torch.distributed gives them (none in
-# the environment): only rank 0, as asked, collects.  The workers' setup
-# lasts until torch_npu's monitor has passed that second arming on (a real
-# setup takes seconds; the monitor reads the file every 2 s).
+# the environment): only rank 0, as asked, collects.  The parent's setup
+# lasts until the first arming has been passed on, its workers' until the
+# second has (a real setup takes seconds; the monitor reads the file every
+# 2 s).
 cat > spawn.py <<EOF
 import glob, os, time, torch, torch_npu
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
-def main_worker(rank, world):
+def armed(times):
+    """Wait until torch_npu's monitor has passed on TIMES armings (at most a minute)."""
     logs = os.path.join(os.environ["PROF_CONFIG_PATH"], "log", "monitor_dp_*")
     for _ in range(1200):
-        if "".join(open(f).read() for f in glob.glob(logs)).count("load json success") >= 2:
+        if "".join(open(f).read() for f in glob.glob(logs)).count("load json success") >= times:
             break
         time.sleep(0.05)
+
+def main_worker(rank, world):
+    armed(2)
     dist.init_process_group("hccl", init_method="tcp://127.0.0.1:$MASTER_PORT",
                             world_size=world, rank=rank)
     model = torch.nn.Linear(4, 1)
@@ -98,6 +103,7 @@ def main_worker(rank, world):
     dist.destroy_process_group()
 
 if __name__ == "__main__":
+    armed(1)    # its own arming first, as when its setup takes a while
     mp.spawn(main_worker, args=(2,), nprocs=2)
 EOF
 rm -rf profiling_output

@@ -42,6 +42,12 @@ like "$(cat test/output/train_0.log)" "^step 13 loss" "rank 0 trained to its end
 rm -rf profiling_output test/output
 msprof -y --steps 3:5 --ranks 1 bash test/train_full_8p.sh
 is "$(ranks_in profiling_output)" 1 "--ranks 1: only rank 1 (torch_npu's rank_list, from torch.distributed)"
+like "$out" "    1 process\(es\) of ranks not asked for \(torch_npu's rank_list\)" \
+    "the report: the other rank was not asked for, by torch_npu's log"
+unlike "$out" "other process" "... and no other process is idle"
+like "$out" "this launch runs rank 0 alone, which is not profiled: no data is expected from it" \
+    "the loop's launch of rank 0: no data expected from it"
+unlike "$out" "no profiled rank runs on this node" "... not that the node runs none"
 
 # A rank that starts once the other has ended (the stand-in's process group
 # waits for no one): armed again.
@@ -65,6 +71,79 @@ like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" \
     "two trainings one after the other: armed for each"
 is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 2 \
     "each, one process without a rank, collected"
+export RANK_SIZE=2
+
+# A loaded node: the process that creates torch_npu's shared memory reads
+# the config's time two seconds after its log came, after msprof-exec
+# armed it; its monitor passes on only a later change: armed again once
+# the monitor's own log came.
+unset RANK_SIZE
+rm -rf profiling_output
+MSPROF_SIM_DP_SLOW_INIT=2 MSPROF_SIM_DP_HOLD=20 msprof -y --steps 3:5 python3 train.py --steps 6
+is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 "a slow start of the shared memory: collected"
+like "$out" "1 torch_npu process\(es\), armed 2 time\(s\)" \
+    "armed again for the monitor that read the config's time after the first arming"
+export RANK_SIZE=2
+
+# A process killed by a signal runs no exit handler: torch_npu's monitor,
+# forked by it, polls on, an orphan of msprof-exec, which would wait for it
+# for ever.  It exists only for msprof-exec's PROF_CONFIG_PATH: once the
+# command has exited, msprof-exec ends it.
+cat > killed.py <<'EOF'
+import os, signal, torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(6):
+    model(torch.randn(2, 4)).mean().backward()
+    opt.step()
+os.kill(os.getpid(), signal.SIGKILL)
+EOF
+unset RANK_SIZE
+rm -rf profiling_output
+# (in a shell of its own: bash's "Killed" notice is not the test's output)
+bash -c 'timeout 60 "$0" -y --skip-checks --steps 3:5 python3 killed.py > out 2> err
+echo $? > rc' "$MSPROF" 2> /dev/null
+is "$(cat rc)" 137 "a training killed by SIGKILL: msprof-exec ends as it did"
+unlike "$(cat err)" "waiting for the" "... not waiting for the monitor it left"
+mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*_\([0-9]*\)_rank_.*/\1/')
+like "$mon" "^[0-9]+$" "torch_npu's monitor was forked"
+! kill -0 "$mon" 2>/dev/null; ok $? "... and is gone"
+kill "$mon" 2>/dev/null
+like "$(cat err)" "ended torch_npu's monitor process $mon" "msprof-exec says it ended it"
+is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 "the window was collected before"
+# ... also when it ignores SIGHUP, as its process did (nohup): it is no
+# training left running in the background.
+printf 'nohup python3 killed.py > k.log 2>&1 &\nwait\n' > nohup.sh
+rm -rf profiling_output
+timeout 60 "$MSPROF" -y --skip-checks --steps 3:5 bash nohup.sh > out 2> err
+unlike "$(cat err)" "waiting for the|in the background" "nohup: not waited for, not said to run on"
+mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*_\([0-9]*\)_rank_.*/\1/')
+! kill -0 "$mon" 2>/dev/null; ok $? "nohup: the monitor is gone"
+kill "$mon" 2>/dev/null
+export RANK_SIZE=2
+
+# torch_npu's shared memory is one per node and hour: a job started while
+# another one's is there reads its config through it, from that job's
+# monitor, and is never armed; the report says so.
+cat > other.py <<'EOF'
+import os, time, torch
+while not os.path.exists("other.stop"):
+    time.sleep(0.05)
+EOF
+unset RANK_SIZE
+rm -rf profiling_output other.stop
+MSPROF_SIM_SHM_DIR=$T/nodeshm PROF_CONFIG_PATH=$T/ex/other python3 other.py &
+other=$!
+for i in $(seq 3000); do	# at most a minute
+	compgen -G "$T/nodeshm/DynamicProfileNpuShm*" > /dev/null && break
+	sleep 0.02
+done
+MSPROF_SIM_SHM_DIR=$T/nodeshm MSPROF_SIM_DP_HOLD=3 msprof -y --steps 3:5 python3 train.py --steps 6
+touch other.stop
+wait $other
+is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 0 "another job's shared memory: nothing collected"
+like "$err" "possible cause: torch_npu's processes read their config through a shared memory that another job on this node made" \
+    "the report says whose shared memory it read"
 export RANK_SIZE=2
 
 # A launch that restarts its workers (torchrun --max-restarts): the new
@@ -178,6 +257,8 @@ MSPROF_SIM_DP_HOLD=0 msprof -y torchrun --nproc_per_node 1 --master_port "$MASTE
 is "$rc" 0 "a training that ends at once: exit 0"
 like "$err" "possible cause: the job ended before msprof-exec could arm the config: its 1 torch_npu process\(es\) ended within a second of starting" \
     "the report says the job ended before it was armed"
+like "$out" "1 torch_npu process\(es\)
+    none collected" "... and that its one process collected nothing"
 cat > early.py <<'EOF'
 import sys
 sys.exit("no data")
@@ -192,10 +273,15 @@ like "$err" "possible cause: no process imported torch_npu with PROF_CONFIG_PATH
 # A save path torch_npu refuses: refused before training starts.
 msprof -y -o "$T/run+1" torchrun --nproc_per_node 1 --master_port "$MASTER_PORT" train.py --steps 2
 is "$rc" 78 "-o run+1: refused (78)"
-like "$err" "torch_npu takes in PROF_CONFIG_PATH only letters, digits, white space, Chinese characters and _ . / ~ - .*'\+'" \
-    "... naming the character"
+like "$err" "run\+1/msprof-exec_[^:]*/prof_config: torch_npu refuses this PROF_CONFIG_PATH for the '\+' in it .*choose an output directory without it with -o" \
+    "... naming the character and the fix"
+unlike "$err" "cause: torch_npu refused the dynamic profiling directory" \
+    "... not read back from the log as torch_npu's own refusal"
 unlike "$out" "step 0 loss" "the training did not start"
 msprof -n -o "$T/run:1" torchrun --nproc_per_node 1 train.py
 is "$rc" 78 "the dry run refuses it too"
-like "$err" "takes in a save path only .*':'" "... the save path"
+like "$err" "run:1: torch_npu refuses this prof_dir for the ':' in it" "... the save path"
+msprof -n -o "$T/$(printf 'x%.0s' $(seq 256))" torchrun --nproc_per_node 1 train.py
+like "$err" "torch_npu refuses this prof_dir, longer than 4096 bytes or with a name longer than 255" \
+    "a name of 256 bytes: its length, not a character"
 done_testing

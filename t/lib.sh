@@ -155,6 +155,8 @@ has_line() {
 sim_env() {
 	sim_checkouts "$T"
 	export MSPROF_SIM_TORCH=stub SIM_ROOT=$TOP/sim
+	# a PyTorch training's first step takes no extra device time here
+	export MSPROF_SIM_FIRST_STEP_MS=0
 	. "$TOP/sim/activate"
 	export MASTER_PORT PET_MASTER_PORT
 	MASTER_PORT=$(free_port)

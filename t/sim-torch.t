@@ -48,6 +48,26 @@ steps_under() {
 	    tail -n +2 | tr '\n' ' ' | sed 's/ $//'
 }
 
+# The simulated NPU's time: each backward pass waits MSPROF_SIM_STEP_MS for
+# the device, a process's first one MSPROF_SIM_FIRST_STEP_MS more; the
+# optimizer's step() (torch_npu's hook) and a forward pass alone take none.
+cat > timed.py <<'EOF'
+import time, torch, torch_npu
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+def took(f):
+    t = time.monotonic(); f(); return time.monotonic() - t
+fwd = took(lambda: model(torch.randn(2, 4)))
+first = took(lambda: model(torch.randn(2, 4)).mean().backward())
+step = took(opt.step)
+second = took(lambda: model(torch.randn(2, 4)).mean().backward())
+print("forward %s first %s step %s second %s" % (fwd < 0.1, first >= 0.5, step < 0.1,
+                                                 0.2 <= second < 0.5))
+EOF
+is "$(MSPROF_SIM_STEP_MS=200 MSPROF_SIM_FIRST_STEP_MS=300 python3 timed.py)" \
+    "forward True first True step True second True" \
+    "device time in the backward pass: the first 0.2 + 0.3 s, then 0.2 s; none in step() or a forward pass"
+
 out=$(PROF_CONFIG_PATH=$T/run+1 python3 train.py 3 2>&1)
 like "$out" "The path '$T/run\+1' is invalid, and profiler will not be enabled\." \
     "a path with '+': torch_npu's message"

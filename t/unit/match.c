@@ -139,6 +139,10 @@ entries(void)
 	is_int(table_find("entry=*.py", "entry", "/repo/train.py/run"), -1,
 	    "*.py: in the last component only");
 	is_int(table_find("entry=*.py", "entry", ".py"), 0, "*.py: .py itself");
+	is_int(table_find("entry=*.py", "entry", "y"), -1,
+	    "*.py: a name shorter than its end");
+	is_int(table_find("entry=*.py", "entry", "/repo/"), -1,
+	    "*.py: an empty last component");
 	is_int(table_find("entry=*.py", "entry", "train.pyc"), -1,
 	    "*.py: the end of the name");
 	is_int(table_find("module=*x", "module", "a*x"), -1,

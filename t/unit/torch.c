@@ -165,7 +165,7 @@ rewrites(void)
 	p.output = xasprintf("%s/run+1", dir);
 	ok(strncmp(rewritten(&p, V("torchrun", "x.py"), NULL), "ERROR ", 6) ==
 	    0 && strstr(rewritten(&p, V("torchrun", "x.py"), NULL),
-	    "has '+'") != NULL, "a save path torch_npu refuses: refused");
+	    "for the '+' in it") != NULL, "a save path torch_npu refuses: refused");
 	free(p.output);
 	p.output = NULL;
 	p.train_iters = 50;

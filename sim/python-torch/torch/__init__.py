@@ -38,8 +38,8 @@ class Tensor:
     def sum(self, *dims):
         return Tensor(())
 
-    def backward(self, gradient=None):
-        return None
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def item(self):
         return 0.0
@@ -59,7 +59,7 @@ def zeros(*shape, **kwargs):
     return Tensor(shape)
 
 
-from . import distributed, nn, optim  # noqa: E402,F401
+from . import autograd, distributed, nn, optim  # noqa: E402,F401
 
 # torch >= 2.5 loads the device backends last, torch itself complete
 if _os.environ.get("TORCH_DEVICE_BACKEND_AUTOLOAD", "1") == "1":

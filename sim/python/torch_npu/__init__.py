@@ -10,6 +10,7 @@ version = __version__
 cann_version = "8.0.RC3"
 
 from . import npu  # noqa: E402
+from . import _device_time  # noqa: E402
 
 _sys.modules.setdefault("torch_npu.npu", npu)
 
@@ -35,6 +36,7 @@ def _attach(torch):
     except Exception:
         pass
     _register_hccl(torch)
+    _device_time.attach(torch)
     nip = _sys.modules.get("torch_npu.profiler._non_intrusive_profile")
     if nip is not None:
         nip._NonIntrusiveProfile.patch_optimizer(torch)

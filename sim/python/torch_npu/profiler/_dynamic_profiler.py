@@ -16,8 +16,9 @@ master (_dynamic_profiler/*.py, utils/_path_manager.py):
 Not faithful: the shared memory is a file read and written through a descriptor,
 <path>/shm/DynamicProfileNpuShm<YYYYmmddHH>
 (torch_npu's layout for Python 3.7; from 3.8 it is /dev/shm/<name>, shared by every job
-of the node in that hour), and the monitor is a thread of the creating process, not a
-forked process."""
+of the node in that hour), and the monitor, a forked process as torch_npu's, sleeps its
+poll interval in slices, so that it ends at once when its process exits (torch_npu's
+exit waits up to the interval)."""
 
 import datetime
 import json
@@ -199,25 +200,55 @@ class Monitor:
         self.config_path = os.path.join(path, CONFIG_NAME)
         self.logger = logger
         stamp = datetime.datetime.now(tz=datetime.timezone.utc).astimezone().strftime("%Y%m%d%H")
-        self.shm_path = os.path.join(path, "shm", "DynamicProfileNpuShm" + stamp)
+        # MSPROF_SIM_SHM_DIR (a test knob): one directory for the node, as /dev/shm is
+        shm_dir = os.environ.get("MSPROF_SIM_SHM_DIR") or os.path.join(path, "shm")
+        self.shm_path = os.path.join(shm_dir, "DynamicProfileNpuShm" + stamp)
         self.is_create_process = False
         self.fd = None
         self.connected = is_worker_process()
-        self.step_time = POLL_INTERVAL
-        self._loop = True
+        self.monitor_pid = None
+        self._slow_init()
         if self.connected:
             self._create_shm()
         if self.is_create_process:
             self._create_prof_cfg()
-            self.mlog = Logger(path, monitor=True)
-            self._thread = threading.Thread(target=self._poll, name="DynMonitorProc", daemon=True)
-            self._thread.start()
-            logger.log("INFO", "Dynamic monitor process has been created by rank %d." % get_rank_id(),
-                       "_dynamic_profiler_monitor.py")
+        self.cur_time = int(time.time())
+        if self.is_create_process:
+            self._create_process()
         else:
             logger.log("INFO", "Rank %d no need to create process." % get_rank_id(),
                        "_dynamic_profiler_monitor.py")
-        self.cur_time = int(time.time())
+
+    def _create_process(self):
+        """Fork the monitor, as torch_npu does (a daemon multiprocessing.Process of the
+        "fork" context): it shares only the poll interval and the loop flag with this
+        process, which ends it at exit.  One this process did not end (killed by a
+        signal: no atexit) polls on, an orphan, for as long as the node runs."""
+        import multiprocessing
+        self._step_time = multiprocessing.Value("i", POLL_INTERVAL)
+        self._loop = multiprocessing.Value("b", True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.mlog = Logger(self.path, monitor=True)
+                self._poll()
+            finally:
+                os._exit(0)
+        self.monitor_pid = pid
+        self.logger.log("INFO", "Dynamic monitor process has been created by rank %d." % get_rank_id(),
+                        "_dynamic_profiler_monitor.py")
+
+    @staticmethod
+    def _slow_init():
+        """MSPROF_SIM_DP_SLOW_INIT=S (a test knob, not torch_npu's): S seconds pass between
+        the log and the shared memory, as on a loaded node (torch_npu imports
+        multiprocessing.shared_memory and unittest.mock there, and retries)."""
+        try:
+            time.sleep(max(float(os.environ.get("MSPROF_SIM_DP_SLOW_INIT", "0")), 0))
+        except ValueError:
+            pass
 
     def _create_shm(self):
         """Open the shared memory, creating it when there is none.  It is read and
@@ -259,7 +290,7 @@ class Monitor:
 
     def _poll(self):
         last = self.file_t
-        while self._loop:
+        while self._loop.value:
             try:
                 file_t = int(os.path.getmtime(self.config_path))
             except OSError:
@@ -281,7 +312,9 @@ class Monitor:
                     self.mlog.log("ERROR", "Dynamic profiler process load json failed, %s has occur!" % err,
                                     "_dynamic_profiler_monitor.py")
                 self._write_shm(last, data)
-            time.sleep(self.step_time)
+            end = time.monotonic() + self._step_time.value
+            while self._loop.value and time.monotonic() < end:
+                time.sleep(0.05)
 
     def read(self):
         """The config the shared memory holds when it is newer than this process's last
@@ -299,14 +332,20 @@ class Monitor:
         return shm is not None and shm.get("time", 0) > self.cur_time
 
     def modify_step_time(self, seconds):
-        self.step_time = seconds
+        if self.monitor_pid is not None:
+            self._step_time.value = seconds
         self.logger.log("INFO", "Dynamic profiling monitor process poll interval time change to %ds" % seconds,
                         "_dynamic_profiler_monitor.py")
 
     def clean(self):
-        """At exit: the creator stops the monitor and unlinks the shared memory (a
-        process started later makes its own)."""
-        self._loop = False
+        """At exit: the creator stops the monitor, waits for it and unlinks the shared
+        memory (a process started later makes its own)."""
+        if self.monitor_pid is not None:
+            self._loop.value = False
+            try:
+                os.waitpid(self.monitor_pid, 0)
+            except OSError:
+                pass
         if self.is_create_process:
             try:
                 os.unlink(self.shm_path)
