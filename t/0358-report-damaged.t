@@ -65,4 +65,19 @@ if command -v xmllint > /dev/null; then
 else
 	skip "xmllint not installed (libxml2-utils)"
 fi
+
+# Fields that are null are not damage: the file is read on past them.
+"$TOP/sim/gen-cluster" --ranks 2 -j 1 nul > /dev/null 2>&1
+d=$(echo nul/node000_40000_*_ascend_pt)
+echo '{"config": null, "rank_id": 0}' > "$d/profiler_info_0.json"
+"$PY" - "$d/profiler_metadata.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["distributed_args"] = None
+json.dump(m, open(sys.argv[1], "w"))
+EOF
+"$MSPROF" report nul > nul.txt 2>&1
+unlike "$(cat nul.txt)" "left out of|not JSON" "a null config or distributed_args leaves no file out"
+like "$(sed -n '/^Which rank/,/^$/p' nul.txt)" "2 ranks with communication data" \
+    "and the rank with them is summarised"
 done_testing

@@ -130,6 +130,10 @@ class Trace:
         _write_json(os.path.join(self.path, name), info)
 
         meta = dict(metadata)
+        # torch_npu's _dump_metadata: the user's entries, then the environment
+        # (text export), then the HCCL groups, in this order in the file
+        if "text" in config["experimental_config"]["_export_type"]:
+            meta.setdefault("ENV_VARIABLES", {k: os.environ.get(k, "") for k in _ENV_IN_METADATA})
         world = _world_size()
         if rank is not None and world > 1 and "parallel_group_info" not in meta:
             # torch_npu records the HCCL groups of this rank (communicator name ->
@@ -141,8 +145,6 @@ class Trace:
             if layout.world != world:
                 layout = profdata.Layout(world, seed=seed)
             meta["parallel_group_info"] = layout.parallel_group_info(rank)
-        if "text" in config["experimental_config"]["_export_type"]:
-            meta.setdefault("ENV_VARIABLES", {k: os.environ.get(k, "") for k in _ENV_IN_METADATA})
         _write_json(os.path.join(self.path, "profiler_metadata.json"), meta)
 
         fwk = os.path.join(self.path, "FRAMEWORK")
