@@ -783,9 +783,13 @@ main(int argc, char **argv)
 		goto out;
 	}
 	settle_existing(&o, &j, argv);
-	if (!o.skip_checks &&
-	    (status = preflight(j.python, o.cann_env, j.facts.script,
-	    o.quiet, &o.plan.device_mb)) != 0)
+	/* --skip-checks skips the checks, not a --cann-env given with it */
+	if (o.skip_checks)
+		status = o.cann_env != NULL ? preflight_cann(o.cann_env) : 0;
+	else
+		status = preflight(j.python, o.cann_env, j.facts.script,
+		    o.quiet, &o.plan.device_mb);
+	if (status != 0)
 		goto out;
 	confirm(&o, &j.facts);
 	start(&o, &j, &in, &tab, &session, &log, &arm, &end);

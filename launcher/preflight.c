@@ -145,8 +145,8 @@ set_env_find(char **looked)
 }
 
 /* The CANN environment: already loaded, or loaded from a set_env.sh. */
-static int
-cann(const char *cann_env)
+int
+preflight_cann(const char *cann_env)
 {
 	char *why = NULL, *looked = NULL, *found = NULL;
 	int rc;
@@ -337,7 +337,7 @@ preflight(const char *python, const char *cann_env, const char *script,
 			warnx(_("the script loads its own CANN environment "
 			    "(%s): the CANN and torch_npu checks are left to "
 			    "the job"), su.cann);
-	} else if ((rc = cann(cann_env)) != 0)
+	} else if ((rc = preflight_cann(cann_env)) != 0)
 		goto out;
 	if (!succeeded(capture(argv, STDOUT_FILENO, &smi))) {
 		rc = no_npu(quiet);

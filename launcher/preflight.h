@@ -19,6 +19,13 @@ int	preflight(const char *python, const char *cann_env, const char *script,
 	    int quiet, int *device_mb);
 
 /*
+ * The CANN environment alone: already loaded, or CANN_ENV (--cann-env; NULL:
+ * a set_env.sh found in the usual places) loaded into ours.  0, or an exit
+ * status (66, 69) after saying what is wrong.
+ */
+int	preflight_cann(const char *cann_env);
+
+/*
  * The Python that will run a launcher at PATH: PATH itself, or the
  * interpreter of its #! line; NULL when unknown (python3 then).
  */

@@ -31,6 +31,16 @@ like "$(rec_env "$(recorded)")" "LD_LIBRARY_PATH=/opt/ascend/latest/lib64" \
 
 reset_run
 rm "$RBIN/npu-smi"
+run --skip-checks --cann-env set_env.sh
+is "$rc" 0 "--skip-checks: no npu-smi, yet the command runs"
+has_line "$(rec_env "$(recorded)")" "ASCEND_TOOLKIT_HOME=/opt/ascend/latest" \
+    "--skip-checks --cann-env: set_env.sh is still loaded"
+reset_run
+run --skip-checks --cann-env missing.sh
+is "$rc" 66 "--skip-checks --cann-env missing.sh: exit 66, before anything runs"
+is "$(nrecorded)" 0 "--skip-checks --cann-env missing.sh: the launcher did not run"
+
+reset_run
 run --cann-env set_env.sh
 is "$rc" 69 "no npu-smi: exit 69"
 like "$err" "No NPU detected in the current environment. Please run in an environment with Ascend NPU." \
