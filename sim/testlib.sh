@@ -10,6 +10,9 @@
 #   csv_col FILE NAME   prints the values of column NAME of a CSV file
 
 SIM_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
+# wait_for, free_port, gate, release, sim_checkouts ...; first, as it may
+# start the test again
+. "$SIM_DIR/../t/steady.sh"
 # the self-tests use the stand-in torch even where a system torch exists (Debian's python3-torch
 # 1.13 crashes in torch.distributed.launch on Python 3.11); sim-env.t covers the real-torch path
 export MSPROF_SIM_TORCH=${MSPROF_SIM_TORCH:-stub}
@@ -21,7 +24,6 @@ unset MSPROF_SIM_OOM_STEP MSPROF_SIM_CRASH_RANK MSPROF_SIM_CRASH_STEP MSPROF_SIM
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/msprof-sim-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-. "$SIM_DIR/../t/steady.sh"
 sim_checkouts "$TMP"
 LLM_DIR=$TMP/mindspeed-llm
 MM_DIR=$TMP/mindspeed-mm
