@@ -21,7 +21,7 @@ PKG_CONFIG ?= pkg-config
 CFLAGS    ?= -O2 -g
 WARN       = -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
              -Wwrite-strings -Wshadow -Wpointer-arith -Wformat=2 \
-             -Wno-unused-parameter
+             -Wno-unused-parameter -Werror=implicit-function-declaration
 ifeq ($(DEVELOPER),1)
 WARN      += -Werror
 endif
