@@ -32,7 +32,7 @@ trains(const char *name, const char *text)
 	if ((fp = fopen(path, "w")) == NULL || fputs(text, fp) == EOF)
 		abort();
 	fclose(fp);
-	r = entry_read(path, &f) == 0 && f.torch != NULL &&
+	r = entry_facts_read(path, &f) == 0 && f.torch != NULL &&
 	    entry_trains_torch(&f);
 	free(path);
 	return r;
