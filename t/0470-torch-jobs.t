@@ -63,6 +63,53 @@ msprof -y --steps 3:5 --ranks 0,1 bash late.sh
 is "$rc" 0 "rank 1 started after rank 0 ended: exit 0"
 like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" "armed once for each"
 is "$(ranks_in profiling_output)" "0 1" "both collected"
+# A rank that starts while the other, past its window, trains on: the
+# arming for it reaches the other too, which torch_npu then says is not
+# effective (its start step is past).  That rank collected: no cause.
+cat > past.py <<'EOF'
+import glob, os, sys, time, torch
+import torch.distributed as dist
+rank = int(sys.argv[1])
+dist.init_process_group("hccl", init_method="tcp://127.0.0.1:%s" % os.environ["MASTER_PORT"],
+                        world_size=2, rank=rank)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+def train(steps):
+    for i in range(steps):
+        model(torch.randn(2, 4)).mean().backward()
+        opt.step()
+def armed(times):
+    """Until torch_npu's monitor has passed on TIMES armings."""
+    logs = os.path.join(os.environ["PROF_CONFIG_PATH"], "log", "monitor_dp_*")
+    end = time.monotonic() + float(os.environ["MSPROF_T_WAIT_LIMIT"])
+    while time.monotonic() < end and \
+            "".join(open(f).read() for f in glob.glob(logs)).count("load json success") < times:
+        time.sleep(0.05)
+if rank == 0:
+    train(6)
+    open("window.done", "w").close()
+    armed(2)
+    train(3)
+else:
+    armed(2)
+    train(6)
+EOF
+cat > past.sh <<EOF
+. "$TOP/t/steady.sh"
+python3 past.py 0 &
+wait_for "rank 0's window" test -e window.done
+python3 past.py 1
+wait
+EOF
+rm -rf profiling_output window.done
+msprof -y --steps 3:5 --ranks 0,1 bash past.sh
+is "$rc:$(ranks_in profiling_output)" "0:0 1" \
+    "a rank started once the other was past its window: both collected"
+like "$out" "armed 2 time\(s\)" "armed again for it"
+like "$out" "Dynamic Profiler config is not effective\. The start_step=3, current_step=7" \
+    "torch_npu's warning in the rank past its window"
+unlike "$err" "collected nothing|took the profiling config" \
+    "... which is not said to have collected nothing"
 # Two trainings of one process each, one after the other.
 sed -e 's/^export RANK_ID=.*//' -e 's/--local_rank [01] //' late.sh > twice.sh
 unset RANK_SIZE
