@@ -18,7 +18,7 @@
 /* What the c10d store and the launchers print when the port is taken. */
 #define PORT_IN_USE	"Address already in use"
 
-/* Numbers in a message or advice are written {1}, {2}, {3}. */
+/* Numbers in a message or advice are written {1}, {2}, {3}; a file {f}. */
 #define NNUMS	3
 
 /* Where a rule's pattern was found, and what its texts need from there. */
@@ -27,6 +27,7 @@ struct found {
 	const char		*hit, *end;	/* the pattern in LOG */
 	const struct torchnpu	*torch;		/* NULL: not known */
 	int			 n[NNUMS];
+	char			*file;		/* or NULL */
 };
 
 struct rule {
@@ -247,6 +248,24 @@ config_late(struct found *f)
 	return not_effective(f, 1);
 }
 
+/* The file torch_npu asks to remove: "Please remove: PATH, and retry." */
+static int
+remove_file(struct found *f)
+{
+	static const char what[] = "Please remove: ";
+	const char *eol = strchrnul(f->end, '\n'), *p;
+	size_t len;
+
+	if ((p = memmem(f->end, (size_t)(eol - f->end), what,
+	    sizeof(what) - 1)) == NULL)
+		return 0;
+	p += sizeof(what) - 1;
+	if ((len = strcspn(p, ", \t\r\n")) == 0)
+		return 0;
+	f->file = xstrndup(p, len);
+	return 1;
+}
+
 static const struct rule rules[] = {
 	{ "out-of-memory", { "NPU out of memory" }, NULL,
 	  N_("NPU out of memory"),
@@ -340,6 +359,17 @@ static const struct rule rules[] = {
 	  "as invalid"),
 	  N_("give --dynamic-dir an existing directory the job can write"),
 	  NULL },
+	/*
+	 * torch_npu's import stops at the node's shared memory (one per node
+	 * and hour) made more than 15 minutes before its process
+	 */
+	{ "dynamic-stale-shm", { "There may exist shared memory before this "
+	  "task" }, remove_file,
+	  N_("torch_npu stopped the training at its start: the node has the "
+	  "shared memory of dynamic profiling {f}, made more than 15 minutes "
+	  "before, by a job that was killed or still runs"),
+	  N_("once no job on this node runs with PROF_CONFIG_PATH, remove it "
+	  "(rm {f}) and run again"), NULL },
 };
 
 #define NRULES	(sizeof(rules) / sizeof(rules[0]))
@@ -356,7 +386,7 @@ diagnose_rule(size_t i)
 	return i < NRULES ? rules[i].name : NULL;
 }
 
-/* TEXT with {1}..{3} replaced by F's numbers. */
+/* TEXT with {1}..{3} replaced by F's numbers, {f} by its file. */
 static char *
 fill(const char *text, const struct found *f)
 {
@@ -370,6 +400,9 @@ fill(const char *text, const struct found *f)
 		if (p[0] == '{' && p[1] >= '1' && p[1] <= '0' + NNUMS &&
 		    p[2] == '}') {
 			fprintf(out, "%d", f->n[p[1] - '1']);
+			p += 2;
+		} else if (strncmp(p, "{f}", 3) == 0 && f->file != NULL) {
+			fputs(f->file, out);
 			p += 2;
 		} else
 			putc(*p, out);
@@ -410,6 +443,7 @@ diagnose_log(const char *log, int mm, const struct torchnpu *t,
 		advice = mm && r->advice_mm != NULL ? r->advice_mm : r->advice;
 		msg = fill(_(r->message), &f);
 		adv = fill(_(advice), &f);
+		free(f.file);
 		strv_push(&out->rules, r->name);
 		/* TRANSLATORS: a failure found in the log, then its fix. */
 		strv_pushf(&out->texts, _("%s: %s"), msg, adv);

@@ -94,6 +94,17 @@ static const struct {
 	  "could not parse the data online" },
 	{ "dynamic-dir-invalid", "The path '/x/dyn' is invalid, and profiler "
 	  "will not be enabled.", 0, "give --dynamic-dir an existing directory" },
+	/* torch_npu's RuntimeError at import, with its error code line */
+	{ "dynamic-stale-shm", "RuntimeError: There may exist shared memory "
+	  "before this task. If you kill the last task, dynamic profiler will "
+	  "not be valid. Please remove: "
+	  "/dev/shm/DynamicProfileNpuShm2026120412, and retry.\n[ERROR] 2026-12-04-12:31:07 (PID:4242, Device:-1, "
+	  "RankID:-1) ERR04003 PROF invalid value", 0,
+	  "the shared memory of dynamic profiling "
+	  "/dev/shm/DynamicProfileNpuShm2026120412, made more than 15 minutes "
+	  "before, by a job that was killed or still runs: once no job on this "
+	  "node runs with PROF_CONFIG_PATH, remove it (rm "
+	  "/dev/shm/DynamicProfileNpuShm2026120412) and run again" },
 };
 
 #define NCASES	(sizeof(cases) / sizeof(cases[0]))
