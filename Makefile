@@ -63,7 +63,9 @@ LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
 # MindSpeed engine), inject/ (the injector), report/ (verification and the
 # report), summary/ (what the profiling data says), advice/ (the rules
 # that say what to change), shim/ (the LD_PRELOAD library) and common/
-# (what they share).
+# (what they share).  Of the last steps, report/ includes summary/, and
+# advice/ includes summary/'s model (summary/model.h): the rules are the
+# summary table's last row, which summary/ declares and never includes.
 # Everything but the two main programs and the shim's wrappers is built
 # once into an internal static library; each program takes from it only
 # what it uses.

@@ -1,8 +1,10 @@
 /*
  * The advice engine: every rule of every family over the summary, then
  * for each finding the state of each setting that addresses it in the
- * profiled launch; and the findings as text, JSON and HTML.  What a rule
- * looks at and when it fires is the rule's (rules.h, one file a family).
+ * profiled launch; and the findings as text, JSON and HTML.  It is the
+ * summary's last row (kind_findings), run when the others are finished.
+ * What a rule looks at and when it fires is the rule's (rules.h, one file
+ * a family).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -42,10 +44,24 @@ advice_env_names(struct strv *out)
 			}
 }
 
-const char *
-advice_rule_id(const struct rule *r)
+size_t
+advice_nfindings(const struct summary *s)
 {
-	return r->id;
+	const struct findings *fs = summary_state(s, &kind_findings);
+
+	return fs != NULL ? fs->n : 0;
+}
+
+const char *
+advice_finding(const struct summary *s, size_t i, const char **text)
+{
+	const struct findings *fs = summary_state(s, &kind_findings);
+
+	if (fs == NULL || i >= fs->n)
+		return NULL;
+	if (text != NULL)
+		*text = fs->f[i].text;
+	return fs->f[i].rule->id;
 }
 
 static const char *
@@ -63,11 +79,11 @@ family_of(const struct rule *rule)
 struct finding *
 finding_new(struct advice *a, const struct rule *rule)
 {
-	struct summary *s = a->s;
+	struct findings *fs = a->found;
 	struct finding *f;
 
-	s->f = xreallocarray(s->f, s->nf + 1, sizeof(*s->f));
-	f = &s->f[s->nf++];
+	fs->f = xreallocarray(fs->f, fs->n + 1, sizeof(*fs->f));
+	f = &fs->f[fs->n++];
 	memset(f, 0, sizeof(*f));
 	f->rule = rule;
 	return f;
@@ -209,18 +225,26 @@ settings_of(const struct advice *a, struct finding *f)
 	}
 }
 
-void
-advice_run(struct summary *s)
+static void *
+findings_init(struct summary *s)
 {
-	struct advice a = { .s = s };
+	return xcalloc(1, sizeof(struct findings));
+}
+
+/* Every rule over S, whose other summaries are finished. */
+static char *
+findings_finish(struct summary *s, void *state)
+{
+	struct advice a = { .s = s, .found = state };
 	size_t f, r;
 
 	layout(&a);
 	for (f = 0; f < NFAMILIES; f++)
 		for (r = 0; r < families[f]->n; r++)
 			families[f]->rules[r].check(&families[f]->rules[r], &a);
-	for (f = 0; f < s->nf; f++)
-		settings_of(&a, &s->f[f]);
+	for (f = 0; f < a.found->n; f++)
+		settings_of(&a, &a.found->f[f]);
+	return NULL;
 }
 
 /* "already on", "not set (1 by default)", ... */
@@ -290,17 +314,19 @@ print_unknown(const struct finding *f, FILE *fp)
 	    "");
 }
 
-void
-advice_print(const struct summary *s, struct out *o)
+/* A short block each. */
+static void
+findings_print(const struct summary *s, const void *state, struct out *o)
 {
+	const struct findings *fs = state;
 	size_t i, k;
 	int w;
 
-	if (s->nf == 0)
+	if (fs->n == 0)
 		fprintf(o->fp, _("  none: no rule fired on the data that could "
 		    "be read\n"));
-	for (i = 0; i < s->nf; i++) {
-		const struct finding *f = &s->f[i];
+	for (i = 0; i < fs->n; i++) {
+		const struct finding *f = &fs->f[i];
 		char *who = finding_ranks(s, f), *lab, *st;
 
 		fprintf(o->fp, "  %s[%s]%s %s%s%s\n", colour(o, 4), f->rule->id,
@@ -381,28 +407,31 @@ finding_json(const struct summary *s, const struct finding *f)
 	return o;
 }
 
-cJSON *
-advice_json(const struct summary *s)
+/* A list, also when empty. */
+static cJSON *
+findings_json(const struct summary *s, const void *state)
 {
+	const struct findings *fs = state;
 	cJSON *a = cJSON_CreateArray();
 	size_t i;
 
-	for (i = 0; i < s->nf; i++)
-		cJSON_AddItemToArray(a, finding_json(s, &s->f[i]));
+	for (i = 0; i < fs->n; i++)
+		cJSON_AddItemToArray(a, finding_json(s, &fs->f[i]));
 	return a;
 }
 
-void
-advice_html(const struct summary *s, FILE *fp)
+static void
+findings_html(const struct summary *s, const void *state, FILE *fp)
 {
+	const struct findings *fs = state;
 	size_t i, k;
 	char *lab, *st;
 
 	fputs("<ul>\n", fp);
-	if (s->nf == 0)
+	if (fs->n == 0)
 		fputs("<li>none</li>\n", fp);
-	for (i = 0; i < s->nf; i++) {
-		const struct finding *f = &s->f[i];
+	for (i = 0; i < fs->n; i++) {
+		const struct finding *f = &fs->f[i];
 		char *who = finding_ranks(s, f);
 
 		fputs("<li><span class=\"finding\">", fp);
@@ -444,13 +473,14 @@ advice_html(const struct summary *s, FILE *fp)
 	fputs("</ul>\n", fp);
 }
 
-void
-advice_free(struct summary *s)
+static void
+findings_free(void *state)
 {
+	struct findings *fs = state;
 	size_t i, k;
 
-	for (i = 0; i < s->nf; i++) {
-		struct finding *f = &s->f[i];
+	for (i = 0; i < fs->n; i++) {
+		struct finding *f = &fs->f[i];
 
 		free(f->who);
 		free(f->text);
@@ -459,7 +489,12 @@ advice_free(struct summary *s)
 			free(f->set[k].detail);
 		free(f->set);
 	}
-	free(s->f);
-	s->f = NULL;
-	s->nf = 0;
+	free(fs->f);
+	free(fs);
 }
+
+const struct kind kind_findings = {
+	"findings", N_("Findings"),
+	findings_init, NULL, NULL, findings_finish, findings_print,
+	findings_json, findings_html, findings_free,
+};

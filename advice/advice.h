@@ -10,15 +10,11 @@
 #ifndef MSPROF_ADVICE_H
 #define MSPROF_ADVICE_H
 
-#include <stdio.h>
-
-#include <cjson/cJSON.h>
+#include <stddef.h>
 
 #include "common/util.h"
 
 struct summary;
-struct out;
-struct rule;
 
 /*
  * The environment variables the rules consult, appended to OUT once each:
@@ -28,14 +24,15 @@ struct rule;
  */
 void	 advice_env_names(struct strv *out);
 
-/* Run every rule over S, whose summaries are finished: its findings. */
-void	 advice_run(struct summary *s);
-/* The findings as text (a short block each), JSON (a list) and HTML. */
-void	 advice_print(const struct summary *s, struct out *o);
-cJSON	*advice_json(const struct summary *s);
-void	 advice_html(const struct summary *s, FILE *fp);
-void	 advice_free(struct summary *s);
-/* The id of a rule ("host-bound"), as the text and the JSON name it. */
-const char *advice_rule_id(const struct rule *);
+/*
+ * The rules run as the summary's last row (kind_findings, declared with
+ * the other rows in summary/model.h), so every summary has its findings
+ * in its text, JSON and page.  For callers that act on them: how many,
+ * and finding I's rule id (as the text and the JSON name it) and text;
+ * NULL past the last.
+ */
+size_t	 advice_nfindings(const struct summary *s);
+const char *advice_finding(const struct summary *s, size_t i,
+	    const char **text);
 
 #endif

@@ -62,6 +62,48 @@ struct setting {
 	const char		*source;	/* where the name was verified */
 };
 
+/*
+ * A finding: the rule that made it, the ranks it names (indexes into
+ * the summary's ranks), what it found with its figures, and each setting
+ * that addresses it with the profiled launch's state of it.
+ */
+enum setting_state {
+	STATE_UNKNOWN,		/* no session, or not recorded */
+	STATE_ON,		/* the launch has it: "already on" */
+	STATE_OFF,		/* the launch does not: "not set" */
+	STATE_VALUE,		/* a value to show, not on or off */
+	STATE_MIXED		/* some launches have it, some not */
+};
+
+struct finding_setting {
+	const struct setting	*setting;
+	enum setting_state	 state;
+	char			*detail;	/* the launch's value, or NULL */
+};
+
+#define FINDING_FIGURES	6
+
+struct finding {
+	const struct rule	*rule;
+	size_t			*who;		/* indexes into s->r */
+	size_t			 nwho;
+	char			*text;		/* what, with its evidence */
+	struct figure {
+		const char	*key;		/* JSON key, with its unit */
+		double		 value;
+	}			 fig[FINDING_FIGURES];
+	size_t			 nfig;
+	struct finding_setting	*set;
+	size_t			 nset;
+	char			*note;		/* more advice, or NULL */
+};
+
+/* The findings of a summary: the state of its last row (advice.c). */
+struct findings {
+	struct finding	*f;
+	size_t		 n;
+};
+
 struct advice;
 
 struct rule {
@@ -83,9 +125,10 @@ struct family {
 extern const struct family family_steps, family_operators,
     family_communication, family_memory, family_environment;
 
-/* What a check gets: the summary, and the layout it ran in. */
+/* What a check gets: the summary, the layout it ran in, its findings. */
 struct advice {
 	struct summary	*s;
+	struct findings	*found;
 	int		 tp, pp, dp, cp, ep;	/* 0: unknown */
 	int		 layout;		/* known */
 };

@@ -13,23 +13,31 @@
 #include <unistd.h>
 
 #include "diagnose.h"
+#include "torchnpu.h"
 
 /* What the c10d store and the launchers print when the port is taken. */
 #define PORT_IN_USE	"Address already in use"
 
-/* Numbers in a message or advice are written {1}, {2}, {3}. */
+/* Numbers in a message or advice are written {1}, {2}, {3}; a file {f}. */
 #define NNUMS	3
+
+/* Where a rule's pattern was found, and what its texts need from there. */
+struct found {
+	const char		*log;
+	const char		*hit, *end;	/* the pattern in LOG */
+	const struct torchnpu	*torch;		/* NULL: not known */
+	int			 n[NNUMS];
+	char			*file;		/* or NULL */
+};
 
 struct rule {
 	const char	*name;
 	const char	*patterns[3];	/* any of them shows the failure */
 	/*
-	 * Optional: the numbers of the texts, read from LOG where a pattern
-	 * was found (from HIT to END); 0 when the rule does not apply after
-	 * all.
+	 * Optional: read what the texts need where a pattern was found; 0
+	 * when the rule does not apply there after all.
 	 */
-	int		(*numbers)(const char *log, const char *hit,
-			    const char *end, int n[]);
+	int		(*read)(struct found *);
 	const char	*message, *advice;
 	const char	*advice_mm;	/* for MindSpeed-MM, when it differs */
 };
@@ -73,41 +81,39 @@ busy_port(const char *log, const char *hit)
 
 /* The port in use, and a free one to take instead. */
 static int
-port_and_free(const char *log, const char *hit, const char *end,
-    int n[])
+port_and_free(struct found *f)
 {
-	n[0] = busy_port(log, hit);
-	n[1] = n[0] > 0 ? free_port(n[0] + 1) : -1;
-	return n[0] > 0 && n[1] > 0;
+	f->n[0] = busy_port(f->log, f->hit);
+	f->n[1] = f->n[0] > 0 ? free_port(f->n[0] + 1) : -1;
+	return f->n[0] > 0 && f->n[1] > 0;
 }
 
 /* The port in use, and no free one after it. */
 static int
-port_only(const char *log, const char *hit, const char *end,
-    int n[])
+port_only(struct found *f)
 {
-	return busy_port(log, hit) > 0 && !port_and_free(log, hit, end, n);
+	return busy_port(f->log, f->hit) > 0 && !port_and_free(f);
 }
 
 /* A port in use that the log never names. */
 static int
-port_unnamed(const char *log, const char *hit, const char *end,
-    int n[])
+port_unnamed(struct found *f)
 {
-	for (hit = strstr(log, PORT_IN_USE); hit != NULL;
+	const char *hit;
+
+	for (hit = strstr(f->log, PORT_IN_USE); hit != NULL;
 	    hit = strstr(hit + 1, PORT_IN_USE))
-		if (busy_port(log, hit) > 0)
+		if (busy_port(f->log, hit) > 0)
 			return 0;
 	return 1;
 }
 
 /* tee's error on the same line: the directory of its file is missing. */
 static int
-tee_no_dir(const char *log, const char *hit, const char *end,
-    int n[])
+tee_no_dir(struct found *f)
 {
-	const char *eol = strchr(end, '\n');
-	const char *e = strstr(end, "No such file or directory");
+	const char *eol = strchr(f->end, '\n');
+	const char *e = strstr(f->end, "No such file or directory");
 
 	return e != NULL && (eol == NULL || e < eol);
 }
@@ -118,13 +124,13 @@ tee_no_dir(const char *log, const char *hit, const char *end,
  * and the port.
  */
 static int
-connect_timeout(const char *log, const char *hit, const char *end, int n[])
+connect_timeout(struct found *f)
 {
-	const char *eol = strchr(end, '\n'), *close, *port;
+	const char *eol = strchr(f->end, '\n'), *close, *port;
 	char *unit;
-	long v = strtol(end, &unit, 10);
+	long v = strtol(f->end, &unit, 10);
 
-	if (unit == end || (close = strchr(unit, ')')) == NULL ||
+	if (unit == f->end || (close = strchr(unit, ')')) == NULL ||
 	    (eol != NULL && close > eol))
 		return 0;
 	for (port = close; port > unit && port[-1] >= '0' && port[-1] <= '9';
@@ -132,8 +138,8 @@ connect_timeout(const char *log, const char *hit, const char *end, int n[])
 		;
 	if (port == close)
 		return 0;
-	n[0] = (int)(strncmp(unit, "ms", 2) == 0 ? v / 1000 : v);
-	n[1] = atoi(port);
+	f->n[0] = (int)(strncmp(unit, "ms", 2) == 0 ? v / 1000 : v);
+	f->n[1] = atoi(port);
 	return 1;
 }
 
@@ -143,39 +149,39 @@ connect_timeout(const char *log, const char *hit, const char *end, int n[])
  * who was expected.
  */
 static int
-clients_timeout(const char *log, const char *hit, const char *end, int n[])
+clients_timeout(struct found *f)
 {
 	static const char mid[] = " seconds waiting for clients. ";
 	char *p;
 
-	n[0] = (int)strtol(end, &p, 10);
-	if (p == end || strncmp(p, mid, sizeof(mid) - 1) != 0)
+	f->n[0] = (int)strtol(f->end, &p, 10);
+	if (p == f->end || strncmp(p, mid, sizeof(mid) - 1) != 0)
 		return 0;
-	n[1] = (int)strtol(p + sizeof(mid) - 1, &p, 10);
+	f->n[1] = (int)strtol(p + sizeof(mid) - 1, &p, 10);
 	if (*p != '/' || p[1] < '0' || p[1] > '9')
 		return 0;
-	n[2] = atoi(p + 1);
+	f->n[2] = atoi(p + 1);
 	return 1;
 }
 
 /* The number right after the pattern. */
 static int
-number(const char *log, const char *hit, const char *end, int n[])
+number(struct found *f)
 {
-	if (*end < '0' || *end > '9')
+	if (*f->end < '0' || *f->end > '9')
 		return 0;
-	n[0] = atoi(end);
+	f->n[0] = atoi(f->end);
 	return 1;
 }
 
 /* The iteration the checkpoint resumes from, and a window after it. */
 static int
-resumed(const char *log, const char *hit, const char *end, int n[])
+resumed(struct found *f)
 {
-	if (!number(log, hit, end, n))
+	if (!number(f))
 		return 0;
-	n[1] = n[0] + 1;
-	n[2] = n[0] + 3;
+	f->n[1] = f->n[0] + 1;
+	f->n[2] = f->n[0] + 3;
 	return 1;
 }
 
@@ -184,28 +190,80 @@ resumed(const char *log, const char *hit, const char *end, int n[])
  * (-1) that this torch_npu ignores, or (LATE) a start it took too late.
  */
 static int
-not_effective(const char *hit, const char *end, int n[], int late)
+not_effective(struct found *f, int late)
 {
-	const char *s = strstr(end, "The start_step="), *eol = strchr(end, '\n');
+	const char *eol = strchr(f->end, '\n');
+	const char *s = strstr(f->end, "The start_step=");
 
 	if (s == NULL || (eol != NULL && s > eol))
 		return 0;
-	n[0] = atoi(s + 15);
+	f->n[0] = atoi(s + 15);
 	s = strstr(s, "current_step=");
-	n[1] = s != NULL && (eol == NULL || s < eol) ? atoi(s + 13) : -1;
-	return late ? n[0] >= 0 : n[0] < 0;
+	f->n[1] = s != NULL && (eol == NULL || s < eol) ? atoi(s + 13) : -1;
+	return late ? f->n[0] >= 0 : f->n[0] < 0;
 }
 
 static int
-trigger_ignored(const char *log, const char *hit, const char *end, int n[])
+trigger_ignored(struct found *f)
 {
-	return not_effective(hit, end, n, 0);
+	return not_effective(f, 0);
 }
 
-static int
-config_late(const char *log, const char *hit, const char *end, int n[])
+/*
+ * The process of torch_npu's console line at HIT ("... [WARNING] [PID]
+ * profiler.py: ..."), or -1.
+ */
+static long
+line_pid(const char *log, const char *hit)
 {
-	return not_effective(hit, end, n, 1);
+	const char *q, *p;
+
+	for (q = hit; q > log && q[-1] != '\n'; q--)
+		;
+	for (p = hit; p >= q + 2; p--) {
+		char *end;
+		long pid;
+
+		if (p[-2] == ' ' && p[-1] == '[' && p[0] >= '0' && p[0] <= '9' &&
+		    (pid = strtol(p, &end, 10)) > 0 && *end == ']')
+			return pid;
+	}
+	return -1;
+}
+
+/*
+ * A start step already past, unless the process (the pid on the line)
+ * collected its window, as its own torch_npu log says: then an arming
+ * made for a process that started later reached it past its window.
+ */
+static int
+config_late(struct found *f)
+{
+	const struct torchnpu *t = f->torch;
+	long pid = line_pid(f->log, f->hit);
+
+	for (size_t i = 0; t != NULL && pid > 0 && i < t->nprocs; i++)
+		if (t->procs[i].pid == pid && t->procs[i].start >= 0)
+			return 0;
+	return not_effective(f, 1);
+}
+
+/* The file torch_npu asks to remove: "Please remove: PATH, and retry." */
+static int
+remove_file(struct found *f)
+{
+	static const char what[] = "Please remove: ";
+	const char *eol = strchrnul(f->end, '\n'), *p;
+	size_t len;
+
+	if ((p = memmem(f->end, (size_t)(eol - f->end), what,
+	    sizeof(what) - 1)) == NULL)
+		return 0;
+	p += sizeof(what) - 1;
+	if ((len = strcspn(p, ", \t\r\n")) == 0)
+		return 0;
+	f->file = xstrndup(p, len);
+	return 1;
 }
 
 static const struct rule rules[] = {
@@ -301,6 +359,17 @@ static const struct rule rules[] = {
 	  "as invalid"),
 	  N_("give --dynamic-dir an existing directory the job can write"),
 	  NULL },
+	/*
+	 * torch_npu's import stops at the node's shared memory (one per node
+	 * and hour) made more than 15 minutes before its process
+	 */
+	{ "dynamic-stale-shm", { "There may exist shared memory before this "
+	  "task" }, remove_file,
+	  N_("torch_npu stopped the training at its start: the node has the "
+	  "shared memory of dynamic profiling {f}, made more than 15 minutes "
+	  "before, by a job that was killed or still runs"),
+	  N_("once no job on this node runs with PROF_CONFIG_PATH, remove it "
+	  "(rm {f}) and run again"), NULL },
 };
 
 #define NRULES	(sizeof(rules) / sizeof(rules[0]))
@@ -317,60 +386,64 @@ diagnose_rule(size_t i)
 	return i < NRULES ? rules[i].name : NULL;
 }
 
-/* TEXT with {1}..{3} replaced by the numbers N. */
+/* TEXT with {1}..{3} replaced by F's numbers, {f} by its file. */
 static char *
-fill(const char *text, const int n[])
+fill(const char *text, const struct found *f)
 {
-	char *out = NULL;
+	char *s = NULL;
 	size_t size;
-	FILE *f = open_memstream(&out, &size);
+	FILE *out = open_memstream(&s, &size);
 
-	if (f == NULL)
+	if (out == NULL)
 		abort();
 	for (const char *p = text; *p != '\0'; p++)
 		if (p[0] == '{' && p[1] >= '1' && p[1] <= '0' + NNUMS &&
 		    p[2] == '}') {
-			fprintf(f, "%d", n[p[1] - '1']);
+			fprintf(out, "%d", f->n[p[1] - '1']);
+			p += 2;
+		} else if (strncmp(p, "{f}", 3) == 0 && f->file != NULL) {
+			fputs(f->file, out);
 			p += 2;
 		} else
-			putc(*p, f);
-	fclose(f);
-	return out;
+			putc(*p, out);
+	fclose(out);
+	return s;
 }
 
-/* Does LOG show R's failure?  N: the numbers of its texts. */
+/* Does F->log show R's failure?  F: where, and what its texts need. */
 static int
-applies(const struct rule *r, const char *log, int n[])
+applies(const struct rule *r, struct found *f)
 {
 	for (size_t k = 0; k < 3 && r->patterns[k] != NULL; k++) {
-		const char *hit;
 		size_t len = strlen(r->patterns[k]);
 
-		for (hit = strstr(log, r->patterns[k]); hit != NULL;
-		    hit = strstr(hit + 1, r->patterns[k]))
-			if (r->numbers == NULL ||
-			    r->numbers(log, hit, hit + len, n))
+		for (f->hit = strstr(f->log, r->patterns[k]); f->hit != NULL;
+		    f->hit = strstr(f->hit + 1, r->patterns[k])) {
+			f->end = f->hit + len;
+			if (r->read == NULL || r->read(f))
 				return 1;
+		}
 	}
 	return 0;
 }
 
 void
-diagnose_log(const char *log, int mm, struct diagnosis *out)
+diagnose_log(const char *log, int mm, const struct torchnpu *t,
+    struct diagnosis *out)
 {
 	const char *advice;
-	int n[NNUMS];
 	char *msg, *adv;
 
 	for (size_t i = 0; log != NULL && i < NRULES; i++) {
 		const struct rule *r = &rules[i];
+		struct found f = { .log = log, .torch = t };
 
-		memset(n, 0, sizeof(n));
-		if (!applies(r, log, n))
+		if (!applies(r, &f))
 			continue;
 		advice = mm && r->advice_mm != NULL ? r->advice_mm : r->advice;
-		msg = fill(_(r->message), n);
-		adv = fill(_(advice), n);
+		msg = fill(_(r->message), &f);
+		adv = fill(_(advice), &f);
+		free(f.file);
 		strv_push(&out->rules, r->name);
 		/* TRANSLATORS: a failure found in the log, then its fix. */
 		strv_pushf(&out->texts, _("%s: %s"), msg, adv);

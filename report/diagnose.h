@@ -17,9 +17,13 @@ struct diagnosis {
 
 /*
  * Add to OUT each known failure LOG (text, or NULL) shows; MM selects the
- * advice for MindSpeed-MM where it differs.
+ * advice for MindSpeed-MM where it differs.  T (or NULL): the torch_npu
+ * processes as their own logs tell, so that the warning of one that
+ * collected its window is not taken for a failure.
  */
-void	diagnose_log(const char *log, int mm, struct diagnosis *out);
+struct torchnpu;
+void	diagnose_log(const char *log, int mm, const struct torchnpu *t,
+	    struct diagnosis *out);
 void	diagnosis_free(struct diagnosis *);
 /* The rules, by name, in the order they are tried. */
 size_t	diagnose_nrules(void);

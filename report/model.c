@@ -444,14 +444,14 @@ report_build(const struct report_in *in, struct report_model *m)
 	m->journal = in->journal;
 	count_launches(m);
 	ending(in, m);
-	diagnose_log(in->log, ran_mm(in->journal), &m->diagnosis);
+	torchnpu_read(in->journal, in->arming, &m->torch);
+	diagnose_log(in->log, ran_mm(in->journal), &m->torch, &m->diagnosis);
 	if (in->session != NULL)
 		verify_journal(in->journal, in->session, in->since,
 		    &m->verify);
 	else
 		verify_dir(in->outdir, &m->verify);
 	m->background = session_running(in->session);
-	torchnpu_read(in->journal, in->arming, &m->torch);
 	m->outs = xcalloc(m->verify.nouts + 1, sizeof(*m->outs));
 	for (size_t i = 0; i < m->verify.nouts; i++)
 		check_output(in, m, i);

@@ -1,8 +1,9 @@
 /*
- * The summary's model: what was read from each rank, the table of
+ * The summary's model: what was read from each rank and the table of
  * summaries (one file each: steps.c, ops.c, cluster.c, wait.c, links.c,
- * memory.c), and the findings the advice rules (advice/) make of it.
- * Internal to summary/ and advice/.
+ * memory.c), whose last row is the findings: the advice rules (advice/),
+ * which read the others' results.  Internal to summary/ and advice/;
+ * nothing of summary/ includes advice/.
  */
 #ifndef MSPROF_SUMMARY_MODEL_H
 #define MSPROF_SUMMARY_MODEL_H
@@ -89,45 +90,6 @@ char		*rank_file(struct rank_files *, const char *name);	/* path if it exists */
 const struct comm *rank_comm(struct rank_files *);
 struct sqlite3	*rank_db(struct rank_files *);
 
-/*
- * A finding (advice/): the rule that made it, the ranks it names (indexes
- * into the summary's ranks), what it found with its figures, and each
- * setting that addresses it with the profiled launch's state of it.
- */
-struct rule;
-struct setting;
-
-enum setting_state {
-	STATE_UNKNOWN,		/* no session, or not recorded */
-	STATE_ON,		/* the launch has it: "already on" */
-	STATE_OFF,		/* the launch does not: "not set" */
-	STATE_VALUE,		/* a value to show, not on or off */
-	STATE_MIXED		/* some launches have it, some not */
-};
-
-struct finding_setting {
-	const struct setting	*setting;
-	enum setting_state	 state;
-	char			*detail;	/* the launch's value, or NULL */
-};
-
-#define FINDING_FIGURES	6
-
-struct finding {
-	const struct rule	*rule;
-	size_t			*who;		/* indexes into s->r */
-	size_t			 nwho;
-	char			*text;		/* what, with its evidence */
-	struct figure {
-		const char	*key;		/* JSON key, with its unit */
-		double		 value;
-	}			 fig[FINDING_FIGURES];
-	size_t			 nfig;
-	struct finding_setting	*set;
-	size_t			 nset;
-	char			*note;		/* more advice, or NULL */
-};
-
 struct out {
 	FILE		*fp;
 	unsigned	 flags;
@@ -146,8 +108,8 @@ struct kind {
 		    struct rank_files *);
 	/* Read what it needs of one rank (called rank by rank). */
 	void	 (*rank)(struct summary *, void *, struct rank_data *,
-		    struct rank_files *);
-	/* After all ranks: compute, add findings; a reason when not made. */
+		    struct rank_files *);	/* optional */
+	/* After all ranks: compute; a reason when not made. */
 	char	*(*finish)(struct summary *, void *);
 	void	 (*print)(const struct summary *, const void *, struct out *);
 	cJSON	*(*json)(const struct summary *, const void *);
@@ -157,8 +119,14 @@ struct kind {
 
 extern const struct kind kind_steps, kind_ops, kind_cluster, kind_wait,
     kind_links, kind_memory;
+/*
+ * The findings (advice/advice.c): the last row, made once the others are
+ * finished.  Its JSON is the document's "findings" (a list), beside the
+ * "summaries"; the page shows it first.
+ */
+extern const struct kind kind_findings;
 
-#define NKINDS	6
+#define NKINDS	7
 
 /* One link of the communication matrix (links.c). */
 struct link {
@@ -172,8 +140,6 @@ struct summary {
 	size_t			 nr;
 	void			*state[NKINDS];
 	char			*why[NKINDS];	/* not made: why */
-	struct finding		*f;
-	size_t			 nf;
 	/* What the summaries read across ranks, for the rules (advice/). */
 	const struct optab	*ops;		/* every rank's operators */
 	size_t			 ops_steps;	/* rank-steps they cover */
@@ -182,6 +148,9 @@ struct summary {
 	double			 link_median[COMM_NTRANS];	/* GB/s; 0: none */
 	size_t			 link_count[COMM_NTRANS];
 };
+
+/* The state of row K in S (what its init made). */
+void	*summary_state(const struct summary *, const struct kind *k);
 
 /* Operator flags of the top table (ops.c), also read by the rules. */
 #define AICPU_LONG_US	20.0	/* an AI_CPU task this long or longer */

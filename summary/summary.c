@@ -1,8 +1,8 @@
 /*
  * The summary: each rank directory read once, rank by rank, by every
- * summary in the table below; then each summary computes its result and
- * findings.  A summary that cannot be made says why instead of showing
- * zeros.
+ * summary in the table below; then each summary computes its result, the
+ * findings last.  A summary that cannot be made says why instead of
+ * showing zeros.
  */
 #include <sys/stat.h>
 
@@ -19,7 +19,6 @@
 
 #include <sqlite3.h>
 
-#include "advice/advice.h"
 #include "common/jsonw.h"
 #include "common/util.h"
 #include "comm.h"
@@ -27,11 +26,15 @@
 #include "jscan.h"
 #include "model.h"
 
-/* The summaries, in the order they print.  A new one is a file and a row. */
+/*
+ * The summaries, in the order they print.  A new one is a file and a row.
+ * The findings come last: the rules read what the others made.
+ */
 static const struct kind *const kinds[NKINDS] = {
 	&kind_steps, &kind_ops, &kind_cluster, &kind_wait, &kind_links,
-	&kind_memory,
+	&kind_memory, &kind_findings,
 };
+#define FINDINGS	(NKINDS - 1)
 
 /* Is summary K read?  All are, unless the caller wants steps and operators. */
 static int
@@ -512,7 +515,7 @@ read_ranks(struct summary *s, const struct summary_rank *ranks, size_t n)
 		if (!p.ready[i])
 			prepare(s, i, &ranks[i], &p.rf[i]);
 		for (k = 0; k < NKINDS; k++)
-			if (wanted(s, k))
+			if (kinds[k]->rank != NULL && wanted(s, k))
 				kinds[k]->rank(s, s->state[k], &s->r[i], &p.rf[i]);
 		rank_files_close(&p.rf[i]);
 		pthread_mutex_lock(&p.mu);
@@ -547,9 +550,17 @@ summary_build(const struct summary_rank *ranks, size_t n,
 		s->why[k] = n == 0 ? xstrdup(_("no *_ascend_pt rank directory")) :
 		    !wanted(s, k) ? xstrdup(_("not read (steps and operators "
 		    "only)")) : kinds[k]->finish(s, s->state[k]);
-	if (!s->opts.steps_ops_only)
-		advice_run(s);
 	return s;
+}
+
+void *
+summary_state(const struct summary *s, const struct kind *kind)
+{
+	size_t k;
+
+	for (k = 0; k < NKINDS && kinds[k] != kind; k++)
+		;
+	return k < NKINDS ? s->state[k] : NULL;
 }
 
 unsigned
@@ -579,8 +590,6 @@ summary_print(const struct summary *s, FILE *fp, unsigned flags)
 		else
 			kinds[k]->print(s, s->state[k], &o);
 	}
-	fprintf(fp, "\n%s\n", _("Findings"));
-	advice_print(s, &o);
 }
 
 /* What the summary read of rank I. */
@@ -605,6 +614,9 @@ part_json(const struct summary *s, size_t k)
 {
 	cJSON *x;
 
+	if (k == FINDINGS)	/* a list, empty when the rules did not run */
+		return s->why[k] != NULL ? cJSON_CreateArray() :
+		    kinds[k]->json(s, s->state[k]);
 	if (s->why[k] != NULL) {
 		x = cJSON_CreateObject();
 		cJSON_AddFalseToObject(x, "made");
@@ -627,9 +639,9 @@ summary_json(const struct summary *s)
 		cJSON_AddItemToArray(a, rank_json(s, i));
 	cJSON_AddItemToObject(j, "left_out", left_out_json(s));
 	o = cJSON_AddObjectToObject(j, "summaries");
-	for (k = 0; k < NKINDS; k++)
+	for (k = 0; k < FINDINGS; k++)
 		cJSON_AddItemToObject(o, kinds[k]->name, part_json(s, k));
-	cJSON_AddItemToObject(j, "findings", advice_json(s));
+	cJSON_AddItemToObject(j, kinds[FINDINGS]->name, part_json(s, FINDINGS));
 	return j;
 }
 
@@ -649,10 +661,10 @@ summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
 	jw_close(w, ']');
 	jw_take(w, "left_out", left_out_json(s));
 	jw_open(w, "summaries", '{');
-	for (k = 0; k < NKINDS; k++)
+	for (k = 0; k < FINDINGS; k++)
 		jw_take(w, kinds[k]->name, part_json(s, k));
 	jw_close(w, '}');
-	jw_take(w, "findings", advice_json(s));
+	jw_take(w, kinds[FINDINGS]->name, part_json(s, FINDINGS));
 	jw_close(w, '}');
 }
 
@@ -669,6 +681,21 @@ static const char html_head[] =
 ".why{color:#a33}\n.finding{color:#a33;font-weight:bold}\n"
 "</style>\n</head>\n<body>\n<h1>msprof-exec summary</h1>\n";
 
+static void
+part_html(const struct summary *s, size_t k, FILE *fp)
+{
+	fputs("<h2>", fp);
+	html_text(fp, kinds[k]->title);
+	fputs("</h2>\n", fp);
+	if (s->why[k] != NULL) {
+		fputs("<p class=\"why\">not made: ", fp);
+		html_text(fp, s->why[k]);
+		fputs("</p>\n", fp);
+	} else
+		kinds[k]->html(s, s->state[k], fp);
+}
+
+/* The findings first: what to change, then the figures behind it. */
 int
 summary_html(const struct summary *s, FILE *fp)
 {
@@ -676,37 +703,11 @@ summary_html(const struct summary *s, FILE *fp)
 
 	fputs(html_head, fp);
 	fprintf(fp, "<p>%zu %s</p>\n", s->nr, s->nr == 1 ? "rank" : "ranks");
-	fputs("<h2>Findings</h2>\n", fp);
-	advice_html(s, fp);
-	for (k = 0; k < NKINDS; k++) {
-		fputs("<h2>", fp);
-		html_text(fp, kinds[k]->title);
-		fputs("</h2>\n", fp);
-		if (s->why[k] != NULL) {
-			fputs("<p class=\"why\">not made: ", fp);
-			html_text(fp, s->why[k]);
-			fputs("</p>\n", fp);
-		} else
-			kinds[k]->html(s, s->state[k], fp);
-	}
+	part_html(s, FINDINGS, fp);
+	for (k = 0; k < FINDINGS; k++)
+		part_html(s, k, fp);
 	fputs("</body>\n</html>\n", fp);
 	return fflush(fp) == 0 && !ferror(fp) ? 0 : -1;
-}
-
-size_t
-summary_nfindings(const struct summary *s)
-{
-	return s->nf;
-}
-
-const char *
-summary_finding(const struct summary *s, size_t i, const char **text)
-{
-	if (i >= s->nf)
-		return NULL;
-	if (text != NULL)
-		*text = s->f[i].text;
-	return advice_rule_id(s->f[i].rule);
 }
 
 void
@@ -742,6 +743,5 @@ summary_free(struct summary *s)
 		free(r->mem_why);
 	}
 	free(s->r);
-	advice_free(s);
 	free(s);
 }

@@ -98,15 +98,11 @@ void		 summary_free(struct summary *);
 /* How many files the summary left out, whole or in part (it names them). */
 size_t		 summary_nleft_out(const struct summary *);
 
-/* The findings, for callers that act on them (rule ids as in the JSON). */
-size_t		 summary_nfindings(const struct summary *);
 /*
  * The threads that read N ranks: one per CPU, at most 8, or MSPROF_THREADS
  * (a shared login node may want fewer); 0 when the calling thread reads
  * alone and no thread is started.
  */
 size_t		 summary_workers(size_t n);
-const char	*summary_finding(const struct summary *, size_t,
-		    const char **text);
 
 #endif

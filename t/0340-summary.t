@@ -43,6 +43,13 @@ unlike "$(cat zero.html)" 'nan|inf' "nor in the page"
 out=$("$S" "$D/level0")
 like "$out" 'not made: .*level0' "level0: the wait vote says why it is missing"
 unlike "$out" 'rank 0 +0 +0 ' "level0: no zeros in its place"
+# What compare reads: no rule runs, and the findings say so.
+out=$("$S" --steps-ops "$D/slow-rank")
+like "$out" $'Findings\n  not made: not read \\(steps and operators only\\)' \
+    "steps and operators only: the findings are not made"
+unlike "$out" '\[slow-rank\]' "and the slow rank is not a finding"
+like "$("$S" --json --steps-ops "$D/slow-rank")" '"findings":[[:space:]]*\[\]' \
+    "--json: findings is still a list, empty"
 
 # --- One answer for the cluster, however the paths are given --------------
 "$S" --json "$D/slow-rank" > shared.json

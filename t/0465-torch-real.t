@@ -12,8 +12,9 @@ if [ ! -x "$TORCHRUN" ] || ! /usr/bin/python3 -c 'import torch' 2>/dev/null; the
 fi
 sim_env
 export MSPROF_SIM_TORCH=real PYTHONPATH=$TOP/sim/python
-# The training's setup lasts until the config has come (at most a minute).
-export MSPROF_SIM_DP_HOLD=60
+# The training's setup lasts until the config has come (at most the
+# suite's wait limit).
+export MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT
 cp "$TOP/sim/torch-examples/train.py" .
 # torch 1.13's torchrun needs --redirects 1 --tee 1 under Python 3.11.
 # run STEPS OPTION...
@@ -84,9 +85,11 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 
 def armed(times):
-    """Wait until torch_npu's monitor has passed on TIMES armings (at most a minute)."""
+    """Wait until torch_npu's monitor has passed on TIMES armings (at most the
+    suite's wait limit)."""
     logs = os.path.join(os.environ["PROF_CONFIG_PATH"], "log", "monitor_dp_*")
-    for _ in range(1200):
+    end = time.monotonic() + float(os.environ["MSPROF_T_WAIT_LIMIT"])
+    while time.monotonic() < end:
         if "".join(open(f).read() for f in glob.glob(logs)).count("load json success") >= times:
             break
         time.sleep(0.05)

@@ -11,8 +11,9 @@
 sim_env
 cp -R "$TOP/sim/torch-examples" ex
 cd ex
-# The training's setup lasts until the config has come (at most a minute).
-export MSPROF_SIM_DP_HOLD=60 RANK_SIZE=2
+# The training's setup lasts until the config has come (at most the
+# suite's wait limit).
+export MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT RANK_SIZE=2
 # The Step ids of the rank directory of RANK under DIR.
 steps_of() {
 	local d
@@ -62,6 +63,53 @@ msprof -y --steps 3:5 --ranks 0,1 bash late.sh
 is "$rc" 0 "rank 1 started after rank 0 ended: exit 0"
 like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" "armed once for each"
 is "$(ranks_in profiling_output)" "0 1" "both collected"
+# A rank that starts while the other, past its window, trains on: the
+# arming for it reaches the other too, which torch_npu then says is not
+# effective (its start step is past).  That rank collected: no cause.
+cat > past.py <<'EOF'
+import glob, os, sys, time, torch
+import torch.distributed as dist
+rank = int(sys.argv[1])
+dist.init_process_group("hccl", init_method="tcp://127.0.0.1:%s" % os.environ["MASTER_PORT"],
+                        world_size=2, rank=rank)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+def train(steps):
+    for i in range(steps):
+        model(torch.randn(2, 4)).mean().backward()
+        opt.step()
+def armed(times):
+    """Until torch_npu's monitor has passed on TIMES armings."""
+    logs = os.path.join(os.environ["PROF_CONFIG_PATH"], "log", "monitor_dp_*")
+    end = time.monotonic() + float(os.environ["MSPROF_T_WAIT_LIMIT"])
+    while time.monotonic() < end and \
+            "".join(open(f).read() for f in glob.glob(logs)).count("load json success") < times:
+        time.sleep(0.05)
+if rank == 0:
+    train(6)
+    open("window.done", "w").close()
+    armed(2)
+    train(3)
+else:
+    armed(2)
+    train(6)
+EOF
+cat > past.sh <<EOF
+. "$TOP/t/steady.sh"
+python3 past.py 0 &
+wait_for "rank 0's window" test -e window.done
+python3 past.py 1
+wait
+EOF
+rm -rf profiling_output window.done
+msprof -y --steps 3:5 --ranks 0,1 bash past.sh
+is "$rc:$(ranks_in profiling_output)" "0:0 1" \
+    "a rank started once the other was past its window: both collected"
+like "$out" "armed 2 time\(s\)" "armed again for it"
+like "$out" "Dynamic Profiler config is not effective\. The start_step=3, current_step=7" \
+    "torch_npu's warning in the rank past its window"
+unlike "$err" "collected nothing|took the profiling config" \
+    "... which is not said to have collected nothing"
 # Two trainings of one process each, one after the other.
 sed -e 's/^export RANK_ID=.*//' -e 's/--local_rank [01] //' late.sh > twice.sh
 unset RANK_SIZE
@@ -79,7 +127,7 @@ export RANK_SIZE=2
 # the monitor's own log came.
 unset RANK_SIZE
 rm -rf profiling_output
-MSPROF_SIM_DP_SLOW_INIT=2 MSPROF_SIM_DP_HOLD=20 msprof -y --steps 3:5 python3 train.py --steps 6
+MSPROF_SIM_DP_SLOW_INIT=2 msprof -y --steps 3:5 python3 train.py --steps 6
 is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 "a slow start of the shared memory: collected"
 like "$out" "1 torch_npu process\(es\), armed 2 time\(s\)" \
     "armed again for the monitor that read the config's time after the first arming"
@@ -101,7 +149,8 @@ EOF
 unset RANK_SIZE
 rm -rf profiling_output
 # (in a shell of its own: bash's "Killed" notice is not the test's output)
-bash -c 'timeout 60 "$0" -y --skip-checks --steps 3:5 python3 killed.py > out 2> err
+bash -c 'timeout "$MSPROF_T_WAIT_LIMIT" "$0" -y --skip-checks --steps 3:5 \
+    python3 killed.py > out 2> err
 echo $? > rc' "$MSPROF" 2> /dev/null
 is "$(cat rc)" 137 "a training killed by SIGKILL: msprof-exec ends as it did"
 unlike "$(cat err)" "waiting for the" "... not waiting for the monitor it left"
@@ -115,7 +164,8 @@ is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 "the window was colle
 # training left running in the background.
 printf 'nohup python3 killed.py > k.log 2>&1 &\nwait\n' > nohup.sh
 rm -rf profiling_output
-timeout 60 "$MSPROF" -y --skip-checks --steps 3:5 bash nohup.sh > out 2> err
+timeout "$MSPROF_T_WAIT_LIMIT" "$MSPROF" -y --skip-checks --steps 3:5 bash nohup.sh \
+    > out 2> err
 unlike "$(cat err)" "waiting for the|in the background" "nohup: not waited for, not said to run on"
 mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*_\([0-9]*\)_rank_.*/\1/')
 ! kill -0 "$mon" 2>/dev/null; ok $? "nohup: the monitor is gone"
@@ -127,17 +177,15 @@ export RANK_SIZE=2
 # monitor, and is never armed; the report says so.
 cat > other.py <<'EOF'
 import os, time, torch
-while not os.path.exists("other.stop"):
+end = time.monotonic() + float(os.environ["MSPROF_T_WAIT_LIMIT"])
+while not os.path.exists("other.stop") and time.monotonic() < end:
     time.sleep(0.05)
 EOF
 unset RANK_SIZE
 rm -rf profiling_output other.stop
 MSPROF_SIM_SHM_DIR=$T/nodeshm PROF_CONFIG_PATH=$T/ex/other python3 other.py &
 other=$!
-for i in $(seq 3000); do	# at most a minute
-	compgen -G "$T/nodeshm/DynamicProfileNpuShm*" > /dev/null && break
-	sleep 0.02
-done
+wait_for "the other job's shared memory" has_files "$T/nodeshm/DynamicProfileNpuShm*"
 MSPROF_SIM_SHM_DIR=$T/nodeshm MSPROF_SIM_DP_HOLD=3 msprof -y --steps 3:5 python3 train.py --steps 6
 touch other.stop
 wait $other

@@ -7,15 +7,15 @@
 . "$(dirname "$0")/lib.sh"
 sim_env
 cat > train.py <<'EOF'
-import os, sys, torch
+import os, sys, time, torch
 model = torch.nn.Linear(4, 1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
-# wait for the file named in WAIT_FOR (at most a minute), as a long setup would
+# wait for the file named in WAIT_FOR, as a long setup would (at most the
+# suite's wait limit)
 w = os.environ.get("WAIT_FOR")
-for _ in range(1200):
-    if not w or os.path.exists(w):
-        break
-    import time; time.sleep(0.05)
+end = time.monotonic() + float(os.environ["MSPROF_T_WAIT_LIMIT"])
+while w and not os.path.exists(w) and time.monotonic() < end:
+    time.sleep(0.05)
 for i in range(int(sys.argv[1])):
     model(torch.randn(2, 4)).mean().backward()
     opt.step()
@@ -33,15 +33,6 @@ t = int(time.time()) + 2
 os.utime(p + ".t", (t, t))
 os.rename(p + ".t", p)
 EOF
-}
-# await_file PATTERN [N]: until N files (1) match it, for at most a minute.
-await_file() {
-	local end=$((SECONDS + 60))
-
-	until [ "$(compgen -G "$1" | wc -l)" -ge "${2:-1}" ]; do
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.02
-	done
 }
 steps_under() {
 	cut -d, -f2 "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv 2>/dev/null |
@@ -84,9 +75,9 @@ like "$(cat pc/log/dp_*)" "Rank -1 shared memory is created\." "it created the s
 [ ! -e pc/out ]; ok $? "a config modified before the process started: nothing collected"
 
 rm -rf pc2
-PROF_CONFIG_PATH=$T/pc2 MSPROF_SIM_DP_HOLD=60 python3 train.py 8 > out2 2>&1 &
+PROF_CONFIG_PATH=$T/pc2 MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT python3 train.py 8 > out2 2>&1 &
 p=$!
-await_file "pc2/log/dp_*"
+wait_for "torch_npu's log in pc2" has_files "pc2/log/dp_*"
 ok $? "the log comes when torch_npu is imported"
 like "$($PY -c 'import json; print(json.load(open("pc2/profiler_config.json"))["start_step"])')" \
     "^0$" "the first worker writes profiler_config.json from the template"
@@ -99,12 +90,12 @@ like "$(cat pc2/log/dp_*)" "Stop Dynamic Profiler at 5 step\." "... and stopped"
 # Two processes: the creator gets the config, trains and exits (unlinking
 # the shared memory); the other reads it only after that.
 rm -rf pc3 a.done
-PROF_CONFIG_PATH=$T/pc3 MSPROF_SIM_DP_HOLD=60 python3 train.py 6 > a.out 2>&1 &
+PROF_CONFIG_PATH=$T/pc3 MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT python3 train.py 6 > a.out 2>&1 &
 a=$!
-await_file "pc3/log/dp_*"
+wait_for "the first process's log in pc3" has_files "pc3/log/dp_*"
 PROF_CONFIG_PATH=$T/pc3 WAIT_FOR=$T/a.done python3 train.py 6 > b.out 2>&1 &
 b=$!
-await_file "pc3/log/dp_*" 2
+wait_for "the second process's log in pc3" has_files "pc3/log/dp_*" 2
 like "$(cat pc3/log/dp_*_${b}_*)" "shared memory is connected" "the second process connected"
 config pc3 3 2
 wait $a

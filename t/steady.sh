@@ -39,6 +39,8 @@ wait_for() {
 # Conditions for wait_for.
 # has_text FILE ERE: FILE has a line matching ERE.
 has_text() { grep -Eq -- "$2" "$1" 2> /dev/null; }
+# has_files GLOB [N]: N files (1) or more match GLOB.
+has_files() { [ "$(compgen -G "$1" | wc -l)" -ge "${2:-1}" ]; }
 # monitor_took DIR: the dynamic profiler's monitor of config directory DIR
 # has passed a config on (it polls every 2 s, as torch_npu's does).
 monitor_took() { cat "$1"/log/monitor_dp_* 2> /dev/null | grep -q 'load json success'; }

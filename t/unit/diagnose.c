@@ -8,6 +8,7 @@
 
 #include "tap.h"
 #include "report/diagnose.h"
+#include "report/torchnpu.h"
 
 /* Lines of a training that went well. */
 static const char good_log[] =
@@ -93,6 +94,17 @@ static const struct {
 	  "could not parse the data online" },
 	{ "dynamic-dir-invalid", "The path '/x/dyn' is invalid, and profiler "
 	  "will not be enabled.", 0, "give --dynamic-dir an existing directory" },
+	/* torch_npu's RuntimeError at import, with its error code line */
+	{ "dynamic-stale-shm", "RuntimeError: There may exist shared memory "
+	  "before this task. If you kill the last task, dynamic profiler will "
+	  "not be valid. Please remove: "
+	  "/dev/shm/DynamicProfileNpuShm2026120412, and retry.\n[ERROR] 2026-12-04-12:31:07 (PID:4242, Device:-1, "
+	  "RankID:-1) ERR04003 PROF invalid value", 0,
+	  "the shared memory of dynamic profiling "
+	  "/dev/shm/DynamicProfileNpuShm2026120412, made more than 15 minutes "
+	  "before, by a job that was killed or still runs: once no job on this "
+	  "node runs with PROF_CONFIG_PATH, remove it (rm "
+	  "/dev/shm/DynamicProfileNpuShm2026120412) and run again" },
 };
 
 #define NCASES	(sizeof(cases) / sizeof(cases[0]))
@@ -103,7 +115,7 @@ check_case(size_t i)
 	struct diagnosis d = { 0 };
 	char *log = xasprintf("%s%s\n%s", good_log, cases[i].line, good_log);
 
-	diagnose_log(log, cases[i].mm, &d);
+	diagnose_log(log, cases[i].mm, NULL, &d);
 	ok(d.rules.n == 1 && strcmp(d.rules.v[0], cases[i].rule) == 0,
 	    "%s: its line (%.40s...) fires the rule, and only it",
 	    cases[i].rule, cases[i].line);
@@ -135,6 +147,48 @@ has_case(const char *rule)
 	return 0;
 }
 
+/*
+ * torch_npu's warning of a config past its start step, from process 88,
+ * which the torch_npu logs say collected steps 3 to 5 (then a later
+ * arming reached it), or collected nothing.
+ */
+static void
+late_config(void)
+{
+	static const char warn[] = "[WARNING] [88] profiler.py: Dynamic "
+	    "Profiler config is not effective. The start_step=3, current_step=7";
+	struct torchnpu_proc done = { .pid = 88, .start = 3, .stop = 5 };
+	struct torchnpu_proc idle = { .pid = 88, .start = -1, .stop = -1 };
+	struct torchnpu t = { .dir = "/x", .procs = &done, .nprocs = 1 };
+	struct diagnosis d = { 0 };
+	char *log;
+
+	/* torch_npu's own time stamp, and torchrun's prefix with --tee */
+	log = xasprintf("%s[2026-12-04 12:00:01] %s\n[default0]:[2026-12-04 "
+	    "12:00:01] %s\n", good_log, warn, warn);
+	diagnose_log(log, 0, &t, &d);
+	is_int(d.texts.n, 0, "a config past its start step in a process that "
+	    "collected its window: no failure");
+	diagnosis_free(&d);
+	t.procs = &idle;
+	diagnose_log(log, 0, &t, &d);
+	ok(d.rules.n == 1 && strcmp(d.rules.v[0], "dynamic-config-late") == 0,
+	    "... in one that collected nothing: the config came too late");
+	diagnosis_free(&d);
+	free(log);
+
+	t.procs = &done;
+	log = xasprintf("%s[2026-12-04 12:00:01] %s\n[2026-12-04 12:00:02] "
+	    "[WARNING] [89] profiler.py: Dynamic Profiler config is not "
+	    "effective. The start_step=3, current_step=9\n", good_log, warn);
+	diagnose_log(log, 0, &t, &d);
+	ok(d.texts.n == 1 && strstr(d.texts.v[0], "at step 9,") != NULL,
+	    "two processes past the start step, one of which collected: the "
+	    "other's warning (step 9) is the failure");
+	diagnosis_free(&d);
+	free(log);
+}
+
 int
 main(void)
 {
@@ -148,16 +202,16 @@ main(void)
 		    diagnose_rule(i));
 	ok(diagnose_rule(diagnose_nrules()) == NULL, "the table ends");
 
-	diagnose_log(good_log, 0, &d);
-	diagnose_log(good_log, 1, &d);
-	diagnose_log(NULL, 0, &d);
+	diagnose_log(good_log, 0, NULL, &d);
+	diagnose_log(good_log, 1, NULL, &d);
+	diagnose_log(NULL, 0, NULL, &d);
 	is_int(d.texts.n, 0, "a good log (LLM or MM) and no log: no rule fires");
 	diagnosis_free(&d);
 
 	/* tee's error must be its own: another line's "No such file" is not */
 	log = xasprintf("%stee: logs/x.log opened\nls: cannot access 'y': No "
 	    "such file or directory\n", good_log);
-	diagnose_log(log, 0, &d);
+	diagnose_log(log, 0, NULL, &d);
 	is_int(d.texts.n, 0, "tee and a later unrelated 'No such file': no "
 	    "rule fires");
 	diagnosis_free(&d);
@@ -165,7 +219,7 @@ main(void)
 
 	log = xasprintf("%s\n%s\n", case_line("out-of-memory"),
 	    case_line("checkpoint-mismatch"));
-	diagnose_log(log, 0, &d);
+	diagnose_log(log, 0, NULL, &d);
 	ok(d.rules.n == 2 && strcmp(d.rules.v[0], "out-of-memory") == 0 &&
 	    strcmp(d.rules.v[1], "checkpoint-mismatch") == 0,
 	    "two failures: both, in the table's order");
@@ -175,11 +229,12 @@ main(void)
 	/* "Timed out after" alone is not the rendezvous */
 	log = xasprintf("%sTimed out after 30 seconds waiting for the "
 	    "dataloader\n", good_log);
-	diagnose_log(log, 0, &d);
+	diagnose_log(log, 0, NULL, &d);
 	is_int(d.texts.n, 0, "another 'Timed out after': no rule fires");
 	diagnosis_free(&d);
 	free(log);
 
+	late_config();
 	is_int(log_last_iteration(good_log), 2, "the last iteration of the log");
 	is_int(log_last_iteration("no iterations here"), -1, "no iteration: -1");
 	ok(log_shows_failure("torch.distributed.elastic.multiprocessing.errors."

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "advice/advice.h"
 #include "summary/summary.h"
 
 #define RANKS	120
@@ -116,7 +117,7 @@ main(void)
 	ok(summary_find_ranks(paths, 1, &ranks, &n, &why) == 0 && n == RANKS,
 	    "%d ranks found", RANKS);
 	s = summary_build(ranks, n, &o);
-	for (i = 0; (rule = summary_finding(s, i, &ftext)) != NULL; i++) {
+	for (i = 0; (rule = advice_finding(s, i, &ftext)) != NULL; i++) {
 		if (names_alone(s, i, SLOW))
 			named |= (strcmp(rule, "waited-for") == 0) << 0 |
 			    (strcmp(rule, "slow-rank") == 0) << 1;
@@ -147,9 +148,9 @@ main(void)
 	ok(summary_find_ranks(paths, 1, &ranks, &n, &why) == 0 && n == RANKS,
 	    "%d ranks again", RANKS);
 	s = summary_build(ranks, n, &o);
-	for (i = 0; (rule = summary_finding(s, i, &ftext)) != NULL; i++)
+	for (i = 0; (rule = advice_finding(s, i, &ftext)) != NULL; i++)
 		printf("# finding: [%s] %s\n", rule, ftext);
-	is_int(summary_nfindings(s), 0, "one rank 3 sigma above the mean: no "
+	is_int(advice_nfindings(s), 0, "one rank 3 sigma above the mean: no "
 	    "vote, no finding");
 	summary_free(s);
 	summary_ranks_free(ranks, n);

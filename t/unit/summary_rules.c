@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "advice/advice.h"
 #include "summary/summary.h"
 
 #define DATA	"t/data/summary/"
@@ -164,7 +165,7 @@ text_of(const struct summary *s, const char *rule)
 	const char *t, *r;
 	size_t i;
 
-	for (i = 0; (r = summary_finding(s, i, &t)) != NULL; i++)
+	for (i = 0; (r = advice_finding(s, i, &t)) != NULL; i++)
 		if (strcmp(r, rule) == 0)
 			return t;
 	return "";
