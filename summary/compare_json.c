@@ -13,15 +13,6 @@ static const char *const part_keys[CP_N] = {
 	"step", "computing", "communication_not_overlapped", "free", "bubble",
 };
 
-static void
-add_num(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
 static cJSON *
 run_json(const struct cmp_run *run)
 {
@@ -35,12 +26,12 @@ run_json(const struct cmp_run *run)
 		cJSON_AddStringToObject(o, "level", run->level);
 	if (run->layout != NULL)
 		cJSON_AddStringToObject(o, "layout", run->layout);
-	add_num(o, "step_variation", run->variation);
+	json_num(o, "step_variation", run->variation);
 	if (run->nsteps > 0) {
 		cJSON *m = cJSON_AddObjectToObject(o, "mean_us");
 
 		for (int p = 0; p < CP_N; p++)
-			add_num(m, part_keys[p], run->mean[p]);
+			json_num(m, part_keys[p], run->mean[p]);
 	}
 	return o;
 }
@@ -50,8 +41,8 @@ margin_json(const struct compare *c)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	add_num(o, "share", c->margin);
-	add_num(o, "us", c->margin * c->scale);
+	json_num(o, "share", c->margin);
+	json_num(o, "us", c->margin * c->scale);
 	cJSON_AddStringToObject(o, "of", c->steps_why == NULL ?
 	    "base step" : "base operator time per rank");
 	cJSON_AddStringToObject(o, "from", c->from_floor ? "floor" :
@@ -77,13 +68,13 @@ steps_json(const struct compare *c)
 		cJSON *f = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(f, "figure", part_keys[p]);
-		add_num(f, "base_us", b[p]);
-		add_num(f, "new_us", n[p]);
-		add_num(f, "change_us", n[p] - b[p]);
-		add_num(f, "change_of_base_step", b[CP_STEP] > 0 ?
+		json_num(f, "base_us", b[p]);
+		json_num(f, "new_us", n[p]);
+		json_num(f, "change_us", n[p] - b[p]);
+		json_num(f, "change_of_base_step", b[CP_STEP] > 0 ?
 		    (n[p] - b[p]) / b[CP_STEP] : NAN);
-		add_num(f, "base_share", b[CP_STEP] > 0 ? b[p] / b[CP_STEP] : NAN);
-		add_num(f, "new_share", n[CP_STEP] > 0 ? n[p] / n[CP_STEP] : NAN);
+		json_num(f, "base_share", b[CP_STEP] > 0 ? b[p] / b[CP_STEP] : NAN);
+		json_num(f, "new_share", n[CP_STEP] > 0 ? n[p] / n[CP_STEP] : NAN);
 		cJSON_AddBoolToObject(f, "significant", c->sig[p]);
 		cJSON_AddItemToArray(a, f);
 	}
@@ -107,7 +98,7 @@ ops_json(const struct compare *c)
 	cJSON_AddTrueToObject(o, "compared");
 	cJSON_AddStringToObject(o, "per", c->per_step ? "rank and step" :
 	    "rank");
-	add_num(o, "margin_us", c->margin * c->op_scale);
+	json_num(o, "margin_us", c->margin * c->op_scale);
 	cJSON_AddNumberToObject(o, "significant", (double)c->nops_sig);
 	a = cJSON_AddArrayToObject(o, "types");
 	for (size_t i = 0; i < c->nops; i++) {
@@ -117,11 +108,11 @@ ops_json(const struct compare *c)
 		cJSON_AddStringToObject(x, "type", op->type);
 		cJSON_AddStringToObject(x, "core", op->core);
 		cJSON_AddStringToObject(x, "change", change_keys[op->change]);
-		add_num(x, "base_us", op->us[BASE]);
-		add_num(x, "new_us", op->us[NEW]);
-		add_num(x, "change_us", op->delta);
-		add_num(x, "base_calls", op->calls[BASE]);
-		add_num(x, "new_calls", op->calls[NEW]);
+		json_num(x, "base_us", op->us[BASE]);
+		json_num(x, "new_us", op->us[NEW]);
+		json_num(x, "change_us", op->delta);
+		json_num(x, "base_calls", op->calls[BASE]);
+		json_num(x, "new_calls", op->calls[NEW]);
 		cJSON_AddBoolToObject(x, "significant", op->significant);
 		cJSON_AddItemToArray(a, x);
 	}
@@ -134,13 +125,13 @@ pair_json(const struct cmp_rank *r)
 	cJSON *o = cJSON_CreateObject(), *d;
 
 	cJSON_AddNumberToObject(o, "rank", r->rank);
-	add_num(o, "base_step_us", r->r[BASE]->mean.step_time);
-	add_num(o, "new_step_us", r->r[NEW]->mean.step_time);
+	json_num(o, "base_step_us", r->r[BASE]->mean.step_time);
+	json_num(o, "new_step_us", r->r[NEW]->mean.step_time);
 	d = cJSON_AddObjectToObject(o, "change_us");
 	for (int p = 0; p < CP_N; p++)
-		add_num(d, part_keys[p], r->d[p]);
+		json_num(d, part_keys[p], r->d[p]);
 	cJSON_AddStringToObject(o, "most_unlike", part_keys[r->part]);
-	add_num(o, "unlike_us", r->unlike);
+	json_num(o, "unlike_us", r->unlike);
 	cJSON_AddBoolToObject(o, "named", r->named);
 	return o;
 }
@@ -169,7 +160,7 @@ ranks_json(const struct compare *c)
 		cJSON *m = cJSON_AddObjectToObject(o, "median_change_us");
 
 		for (int p = 0; p < CP_N; p++)
-			add_num(m, part_keys[p], c->median[p]);
+			json_num(m, part_keys[p], c->median[p]);
 	}
 	a = cJSON_AddArrayToObject(o, "per_rank");
 	for (i = 0; i < c->nranks; i++)

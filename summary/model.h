@@ -179,6 +179,8 @@ const char *rank_label(const struct rank_data *, char *buf, size_t len);
 int	 label_width(const struct summary *, int min);
 /* KEY: the rank, or null when it is unknown (never -1). */
 void	 json_rank(cJSON *, const char *key, int rank);
+/* V under KEY in O; null when V is not a finite number. */
+void	 json_num(cJSON *, const char *key, double v);
 
 /* The files left out (leftout.c): said in a few lines, and in JSON. */
 void	 left_out_print(const struct summary *, FILE *);

@@ -410,15 +410,6 @@ ops_print(const struct summary *s, const void *state, struct out *out)
 	free(v);
 }
 
-static void
-jnum(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
 static cJSON *
 ops_json(const struct summary *s, const void *state)
 {
@@ -438,12 +429,12 @@ ops_json(const struct summary *s, const void *state)
 		cJSON_AddStringToObject(x, "type", v[i]->type);
 		cJSON_AddStringToObject(x, "core", v[i]->core);
 		cJSON_AddNumberToObject(x, "count", v[i]->count);
-		jnum(x, "total_us", v[i]->total);
-		jnum(x, "share", share(v[i]->total, o->all->total));
-		jnum(x, "mean_us", v[i]->total / v[i]->count);
-		jnum(x, "median_us", op_median(v[i]));
-		jnum(x, "min_us", v[i]->min);
-		jnum(x, "max_us", v[i]->max);
+		json_num(x, "total_us", v[i]->total);
+		json_num(x, "share", share(v[i]->total, o->all->total));
+		json_num(x, "mean_us", v[i]->total / v[i]->count);
+		json_num(x, "median_us", op_median(v[i]));
+		json_num(x, "min_us", v[i]->min);
+		json_num(x, "max_us", v[i]->max);
 		fl = cJSON_AddArrayToObject(x, "flags");
 		if (op_aicpu(v[i]))
 			cJSON_AddItemToArray(fl, cJSON_CreateString("aicpu"));

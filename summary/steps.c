@@ -237,6 +237,18 @@ print_pct(FILE *fp, double v)
 		fprintf(fp, " %6.1f", v);
 }
 
+/* A step's time in ms and the shares of its parts, the tables' columns. */
+static void
+print_step_row(FILE *fp, const struct step_row *m)
+{
+	fprintf(fp, " %10.3f", m->step_time / 1000);
+	print_pct(fp, share(m->comp, m->step_time));
+	print_pct(fp, share(m->comm_exposed, m->step_time));
+	print_pct(fp, share(m->free, m->step_time));
+	print_pct(fp, share(m->bubble, m->step_time));
+	print_pct(fp, share(m->overlapped, m->comm));
+}
+
 /*
  * The lowest and highest step and their iterations, "   4-6       5-7  ",
  * 19 columns whatever is known; "-" without any step number.
@@ -279,12 +291,7 @@ print_rank(const struct summary *s, const struct rank_data *r,
 		return;
 	}
 	print_steps(s, o->fp, r);
-	fprintf(o->fp, " %10.3f", m->step_time / 1000);
-	print_pct(o->fp, share(m->comp, m->step_time));
-	print_pct(o->fp, share(m->comm_exposed, m->step_time));
-	print_pct(o->fp, share(m->free, m->step_time));
-	print_pct(o->fp, share(m->bubble, m->step_time));
-	print_pct(o->fp, share(m->overlapped, m->comm));
+	print_step_row(o->fp, m);
 	fputs("  ", o->fp);
 	draw_bar(o, parts, 3, st->longest, 30);
 	fputc('\n', o->fp);
@@ -311,12 +318,7 @@ print_one(const struct summary *s, const struct rank_data *r, struct out *o)
 			fprintf(o->fp, "%-9ld", it);
 		else
 			fprintf(o->fp, "%-9s", m->step >= 0 ? "?" : "-");
-		fprintf(o->fp, " %10.3f", m->step_time / 1000);
-		print_pct(o->fp, share(m->comp, m->step_time));
-		print_pct(o->fp, share(m->comm_exposed, m->step_time));
-		print_pct(o->fp, share(m->free, m->step_time));
-		print_pct(o->fp, share(m->bubble, m->step_time));
-		print_pct(o->fp, share(m->overlapped, m->comm));
+		print_step_row(o->fp, m);
 		fputc('\n', o->fp);
 	}
 	fputc('\n', o->fp);
@@ -388,15 +390,6 @@ steps_print(const struct summary *s, const void *state, struct out *o)
 	free(v);
 }
 
-static void
-add_num(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
 static cJSON *
 row_json(const struct summary *s, const struct step_row *m)
 {
@@ -408,17 +401,17 @@ row_json(const struct summary *s, const struct step_row *m)
 			cJSON_AddNumberToObject(o, "iteration",
 			    step_iteration(s, m->step));
 	}
-	add_num(o, "step_us", m->step_time);
-	add_num(o, "computing_us", m->comp);
-	add_num(o, "communication_not_overlapped_us", m->comm_exposed);
-	add_num(o, "free_us", m->free);
-	add_num(o, "bubble_us", m->bubble);
-	add_num(o, "compute_share", m->step_time > 0 ? m->comp / m->step_time : NAN);
-	add_num(o, "exposed_communication_share",
+	json_num(o, "step_us", m->step_time);
+	json_num(o, "computing_us", m->comp);
+	json_num(o, "communication_not_overlapped_us", m->comm_exposed);
+	json_num(o, "free_us", m->free);
+	json_num(o, "bubble_us", m->bubble);
+	json_num(o, "compute_share", m->step_time > 0 ? m->comp / m->step_time : NAN);
+	json_num(o, "exposed_communication_share",
 	    m->step_time > 0 ? m->comm_exposed / m->step_time : NAN);
-	add_num(o, "free_share", m->step_time > 0 ? m->free / m->step_time : NAN);
-	add_num(o, "bubble_share", m->step_time > 0 ? m->bubble / m->step_time : NAN);
-	add_num(o, "overlap", m->comm > 0 ? m->overlapped / m->comm : NAN);
+	json_num(o, "free_share", m->step_time > 0 ? m->free / m->step_time : NAN);
+	json_num(o, "bubble_share", m->step_time > 0 ? m->bubble / m->step_time : NAN);
+	json_num(o, "overlap", m->comm > 0 ? m->overlapped / m->comm : NAN);
 	return o;
 }
 

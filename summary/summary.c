@@ -206,6 +206,15 @@ json_rank(cJSON *o, const char *key, int rank)
 		cJSON_AddNullToObject(o, key);
 }
 
+void
+json_num(cJSON *o, const char *key, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 /*
  * After the key K: enter its value when K is WANT and the value an object
  * (1); read past it otherwise (0, also for a null WANT); -1 on an error,
