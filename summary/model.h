@@ -77,11 +77,25 @@ struct rank_data {
  */
 void		 rank_left_out(struct rank_data *rd, const char *path,
 		    const char *reason, const char *why);
-/* After the last record of C (RC and WHY of csv_next): a read error or a
- * file cut short is named. */
+/*
+ * The records of a CSV skipped because a field a summary needs holds text
+ * that is not a number.  A blank field is no damage (torch_npu's blank and
+ * summary lines); text is, and the file is named as read in part.
+ */
+struct bad_rows {
+	unsigned long	 n, line;	/* how many; the first one's record */
+	int		 col;		/* the first one's column */
+	char		 text[24];	/* and its text, cut */
+};
 struct csv;
+/* Field COL of C's last record, TEXT (LEN bytes), is no number: damage? */
+int		 bad_row(struct bad_rows *, const struct csv *c, int col,
+		    const char *text, size_t len);
+/* After the last record of C (RC and WHY of csv_next): a read error, a
+ * file cut short or records skipped (BAD, or NULL) is named. */
 void		 csv_left_out(struct rank_data *rd, const struct csv *c,
-		    const char *path, int rc, const char *why);
+		    const char *path, int rc, const char *why,
+		    const struct bad_rows *bad);
 
 /* The files of one rank, opened once and shared by the summaries. */
 struct rank_files;

@@ -97,7 +97,8 @@ field_num(struct csv *c, int i)
 }
 
 static void
-kernel_row(struct optab *t, const struct kcols *k, struct csv *c)
+kernel_row(struct optab *t, const struct kcols *k, struct csv *c,
+    struct bad_rows *bad)
 {
 	size_t ntype, ncore, nstate, i;
 	const char *type = span(c, k->type, &ntype);
@@ -108,7 +109,14 @@ kernel_row(struct optab *t, const struct kcols *k, struct csv *c)
 
 	if (ntype == 0)
 		type = span(c, k->name, &ntype);
-	if (isnan(dur) || ntype == 0 || is_comm(core, ncore, type, ntype))
+	if (isnan(dur)) {
+		size_t n;
+		const char *s = csv_span(c, k->dur, &n);
+
+		bad_row(bad, c, k->dur, s, n);
+		return;
+	}
+	if (ntype == 0 || is_comm(core, ncore, type, ntype))
 		return;
 	op = optab_getn(t, type, ntype, core, ncore);
 	op_add(t, op, dur);
@@ -137,6 +145,7 @@ read_kernels(struct rank_data *rd, struct optab *t, const char *path)
 	static const char *const dur_names[] = { "Duration(us)",
 	    "Task Duration(us)", NULL };
 	struct kcols k = { 0 };
+	struct bad_rows bad = { 0 };
 	struct csv *c;
 	char **f, *why = NULL;
 	size_t nf, i;
@@ -166,8 +175,8 @@ read_kernels(struct rank_data *rd, struct optab *t, const char *path)
 		}
 	csv_spans(c);
 	while ((rc = csv_next(c, &f, &nf, &why)) > 0)
-		kernel_row(t, &k, c);
-	csv_left_out(rd, c, path, rc, why);
+		kernel_row(t, &k, c, &bad);
+	csv_left_out(rd, c, path, rc, why, &bad);
 	csv_close(c);
 	return rc < 0 ? why : NULL;
 }
@@ -179,6 +188,7 @@ read_statistic(struct rank_data *rd, struct optab *t, const char *path)
 	char **f, *why = NULL;
 	size_t nf;
 	int type, core, count, total, min, max, rc;
+	struct bad_rows bad = { 0 };
 
 	if ((c = csv_open(path, &why)) == NULL) {
 		rank_left_out(rd, path, csv_open_reason(path), why);
@@ -203,13 +213,19 @@ read_statistic(struct rank_data *rd, struct optab *t, const char *path)
 		double n = csv_num(csv_field(f, nf, count));
 		double tot = csv_num(csv_field(f, nf, total));
 
-		if (*ty == '\0' || isnan(n) || isnan(tot) ||
-		    is_comm(co, strlen(co), ty, strlen(ty)))
+		if (*ty == '\0' || is_comm(co, strlen(co), ty, strlen(ty)))
 			continue;
+		if (isnan(n) || isnan(tot)) {
+			int bc = isnan(n) ? count : total;
+			const char *bt = csv_field(f, nf, bc);
+
+			bad_row(&bad, c, bc, bt, strlen(bt));
+			continue;
+		}
 		op_add_stat(t, optab_get(t, ty, co), (unsigned long)n, tot,
 		    csv_num(csv_field(f, nf, min)), csv_num(csv_field(f, nf, max)));
 	}
-	csv_left_out(rd, c, path, rc, why);
+	csv_left_out(rd, c, path, rc, why, &bad);
 	csv_close(c);
 	return rc < 0 ? why : NULL;
 }

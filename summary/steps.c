@@ -95,11 +95,29 @@ finish_mean(struct rank_data *rd, struct step_row *sum, size_t n)
 	rd->mean = *sum;
 }
 
+/* A record without one of the three figures: blank, a summary line; text, damage. */
+static void
+skipped(struct bad_rows *b, const struct csv *c, char **f, size_t nf,
+    const int col[], const double v[])
+{
+	static const int need[] = { C_COMP, C_COMM_EXPOSED, C_FREE };
+	const char *t;
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (!isnan(v[need[i]]))
+			continue;
+		t = csv_field(f, nf, col[need[i]]);
+		if (bad_row(b, c, col[need[i]], t, strlen(t)))
+			return;
+	}
+}
+
 static char *
 read_csv(struct rank_data *rd, const char *path)
 {
 	struct csv *c;
 	struct step_row sum = { 0 };
+	struct bad_rows bad = { 0 };
 	int col[NCOL], i, rc;
 	char **f, *why = NULL;
 	size_t nf, n = 0;
@@ -127,11 +145,13 @@ read_csv(struct rank_data *rd, const char *path)
 		for (i = 0; i < NCOL; i++)
 			v[i] = csv_num(csv_field(f, nf, col[i]));
 		if (isnan(v[C_COMP]) || isnan(v[C_COMM_EXPOSED]) ||
-		    isnan(v[C_FREE]))
-			continue;	/* a blank or summary line */
+		    isnan(v[C_FREE])) {
+			skipped(&bad, c, f, nf, col, v);
+			continue;
+		}
 		add_row(rd, v, *st != '\0' && *end == '\0' ? step : -1, &sum, &n);
 	}
-	csv_left_out(rd, c, path, rc, why);
+	csv_left_out(rd, c, path, rc, why, &bad);
 	csv_close(c);
 	if (rc < 0)
 		return why;

@@ -128,20 +128,45 @@ rank_left_out(struct rank_data *rd, const char *path, const char *reason,
 	l->why = xstrdup(why != NULL ? why : path);
 }
 
+int
+bad_row(struct bad_rows *b, const struct csv *c, int col, const char *text,
+    size_t len)
+{
+	while (len > 0 && (*text == ' ' || *text == '\t'))
+		text++, len--;
+	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	if (len == 0)
+		return 0;
+	if (b->n++ == 0) {
+		b->line = csv_line(c);
+		b->col = col;
+		snprintf(b->text, sizeof(b->text), "%.*s", (int)len, text);
+	}
+	return 1;
+}
+
 void
 csv_left_out(struct rank_data *rd, const struct csv *c, const char *path,
-    int rc, const char *why)
+    int rc, const char *why, const struct bad_rows *bad)
 {
-	char *cut;
+	char *msg;
 
 	if (rc < 0)
 		rank_left_out(rd, path, N_("cannot be read"), why);
 	else if (csv_cut_short(c)) {
-		cut = xasprintf(_("%s: cut short: its last record (line %lu) is "
+		msg = xasprintf(_("%s: cut short: its last record (line %lu) is "
 		    "incomplete; the records before it are read"), path,
 		    csv_line(c));
-		rank_left_out(rd, path, N_("cut short"), cut);
-		free(cut);
+		rank_left_out(rd, path, N_("cut short"), msg);
+		free(msg);
+	} else if (bad != NULL && bad->n > 0) {
+		msg = xasprintf(_("%s: wrong type in a field: %s is \"%s\" on "
+		    "line %lu, not a number; records skipped: %lu, the others "
+		    "are read"), path, csv_header(c, (size_t)bad->col),
+		    bad->text, bad->line, bad->n);
+		rank_left_out(rd, path, N_("wrong type in a field"), msg);
+		free(msg);
 	}
 }
 

@@ -80,4 +80,34 @@ EOF
 unlike "$(cat nul.txt)" "left out of|not JSON" "a null config or distributed_args leaves no file out"
 like "$(sed -n '/^Which rank/,/^$/p' nul.txt)" "2 ranks with communication data" \
     "and the rank with them is summarised"
+# A field that should hold a number and holds text: the record is skipped,
+# the file named with the column, the text and the line, the other records
+# read.  A blank field is no damage (torch_npu's summary lines).
+"$TOP/sim/gen-cluster" --ranks 2 -j 1 nan > /dev/null 2>&1
+o0=$(echo nan/node000_40000_*_ascend_pt/ASCEND_PROFILER_OUTPUT)
+o1=$(echo nan/node000_40001_*_ascend_pt/ASCEND_PROFILER_OUTPUT)
+"$PY" - "$o0/step_trace_time.csv" Free 1 n/a \
+    "$o1/kernel_details.csv" 'Duration(us)' 4 bad <<'EOF'
+import csv, sys
+a = sys.argv[1:]
+for i in range(0, len(a), 4):
+    path, col, row, text = a[i], a[i + 1], int(a[i + 2]), a[i + 3]
+    rows = list(csv.reader(open(path, newline="")))
+    rows[row][rows[0].index(col)] = text
+    csv.writer(open(path, "w", newline=""), lineterminator="\n").writerows(rows)
+EOF
+echo ",,,,,,,,,," >> "$o1/step_trace_time.csv"
+"$MSPROF" report --json nan.json nan > nan.txt 2>&1
+left=$(sed -n '/^Files left out of the summary/,/^$/p' nan.txt)
+like "$left" "rank 0: .*/step_trace_time.csv: wrong type in a field: Free is \"n/a\" on line 2, not a number; records skipped: 1, the others are read" \
+    "rank 0: a step record with text for Free, named with column, text and line"
+like "$left" "rank 1: .*/kernel_details.csv: wrong type in a field: Duration\(us\) is \"bad\" on line 5" \
+    "rank 1: a kernel with text for its duration, named"
+unlike "$left" "rank 1: .*step_trace_time" "a record of blank fields is no damage"
+is "$("$PY" -c 'import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+print(sorted((f["rank"], f["reason"]) for f in s["left_out"]),
+      [len(r["steps"]) for r in s["summaries"]["steps"]["ranks"]])' nan.json)" \
+    "[(0, 'wrong type in a field'), (1, 'wrong type in a field')] [1, 2]" \
+    "--json: both files with their reason; rank 0 keeps its other step"
 done_testing
