@@ -165,36 +165,15 @@ finding_ranks(const struct summary *s, const struct finding *f)
 	return out;
 }
 
-/* The layout of the job, from the first rank that knows it. */
-static void
-layout(struct advice *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->s->nr; i++) {
-		const struct rank_data *r = &a->s->r[i];
-
-		if (r->tp > 0 || r->pp > 0 || r->dp > 0) {
-			a->tp = r->tp;
-			a->pp = r->pp;
-			a->dp = r->dp;
-			a->cp = r->cp;
-			a->ep = r->ep;
-			a->layout = 1;
-			return;
-		}
-	}
-}
-
 /* Is SET for this job's layout (an MoE setting where experts are split)? */
 static int
 for_layout(const struct advice *a, const struct setting *set)
 {
-	if (!a->layout)
+	if (!a->lay.known)
 		return 1;
-	if ((set->when & WHEN_MOE) && a->ep <= 1)
+	if ((set->when & WHEN_MOE) && a->lay.ep <= 1)
 		return 0;
-	if ((set->when & WHEN_CP) && a->cp <= 1)
+	if ((set->when & WHEN_CP) && a->lay.cp <= 1)
 		return 0;
 	return 1;
 }
@@ -238,7 +217,7 @@ findings_finish(struct summary *s, void *state)
 	struct advice a = { .s = s, .found = state };
 	size_t f, r;
 
-	layout(&a);
+	summary_layout(s, &a.lay);
 	for (f = 0; f < NFAMILIES; f++)
 		for (r = 0; r < families[f]->n; r++)
 			families[f]->rules[r].check(&families[f]->rules[r], &a);

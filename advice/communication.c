@@ -58,13 +58,14 @@ check_waited_for(const struct rule *rule, struct advice *a)
  * of them with one): their indexes and wait ratios; how many.
  */
 static size_t
-ratios(const struct summary *s, int stages, int p, size_t *who, double *v)
+ratios(const struct advice *a, int stages, int p, size_t *who, double *v)
 {
+	const struct summary *s = a->s;
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nr; i++)
 		if (!isnan(s->r[i].wait_ratio) &&
-		    (stages == 1 || rank_stage(&s->r[i]) == p)) {
+		    (stages == 1 || layout_stage(&a->lay, s->r[i].rank) == p)) {
 			who[n] = i;
 			v[n++] = s->r[i].wait_ratio;
 		}
@@ -140,11 +141,11 @@ check_wait_ratio(const struct rule *rule, struct advice *a)
 	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), low, k;
 	double *v = xcalloc(s->nr + 1, sizeof(*v)), med;
 	struct waited w = { 0, 0, 0, NULL };
-	int p, stages = a->pp > 1 ? a->pp : 1;
+	int p, stages = a->lay.pp > 1 ? a->lay.pp : 1;
 	char *list;
 
 	for (p = 0; p < stages; p++) {
-		size_t n = ratios(s, stages, p, who, v);
+		size_t n = ratios(a, stages, p, who, v);
 
 		if (n < 2 || !stands_out(v, n, &low, &med) ||
 		    (w.list != NULL && med - v[low] <= w.med - w.ratio))
@@ -184,7 +185,7 @@ check_wait_link(const struct rule *rule, struct advice *a)
 	double *v = xcalloc(s->nr + 1, sizeof(*v));
 	char *list, *sync;
 
-	n = ratios(s, 1, 0, who, v);
+	n = ratios(a, 1, 0, who, v);
 	list = waiting(s, who, n, 0, &k);
 	sync = waiting(s, who, n, 1, &ks);
 	if (n >= 2 && k > 0 && ks == 0) {

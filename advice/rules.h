@@ -129,8 +129,7 @@ extern const struct family family_steps, family_operators,
 struct advice {
 	struct summary	*s;
 	struct findings	*found;
-	int		 tp, pp, dp, cp, ep;	/* 0: unknown */
-	int		 layout;		/* known */
+	struct layout	 lay;	/* the job's */
 };
 
 /*

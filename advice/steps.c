@@ -116,7 +116,7 @@ micro_batches(const struct advice *a)
 
 	free(g);
 	free(m);
-	return gbs > 0 && mbs > 0 && a->dp > 0 ? gbs / (mbs * a->dp) : 0;
+	return gbs > 0 && mbs > 0 && a->lay.dp > 0 ? gbs / (mbs * a->lay.dp) : 0;
 }
 
 static void
@@ -127,7 +127,7 @@ check_bubble(const struct rule *rule, struct advice *a)
 
 	n = shares(a->s, bubble, &who, &v);
 	med = n > 0 ? median_of(v, n) : NAN;
-	if (n > 0 && (!a->layout || a->pp > 1) && med > rule->threshold) {
+	if (n > 0 && (!a->lay.known || a->lay.pp > 1) && med > rule->threshold) {
 		struct finding *f = finding_new(a, rule);
 		long m = micro_batches(a);
 
@@ -137,11 +137,11 @@ check_bubble(const struct rule *rule, struct advice *a)
 		    "the step (median; threshold %.0f %%)"), 100 * med,
 		    100 * rule->threshold);
 		finding_figure(f, "share_median", med);
-		if (m > 0 && a->pp > 1) {
+		if (m > 0 && a->lay.pp > 1) {
 			finding_note(f, _("%ld micro-batches a step with pp %d: "
 			    "1F1B idles (pp - 1) / (micro-batches + pp - 1) = "
-			    "%.0f %% of the time"), m, a->pp,
-			    100.0 * (a->pp - 1) / (double)(m + a->pp - 1));
+			    "%.0f %% of the time"), m, a->lay.pp,
+			    100.0 * (a->lay.pp - 1) / (double)(m + a->lay.pp - 1));
 			finding_figure(f, "micro_batches", (double)m);
 		}
 	}
@@ -227,7 +227,7 @@ slow_in_groups(struct advice *a, const struct rule *rule,
     unsigned char *named, size_t *worst, double *excess)
 {
 	const struct summary *s = a->s;
-	int stages = a->pp > 1 ? a->pp : 1, p;
+	int stages = a->lay.pp > 1 ? a->lay.pp : 1, p;
 	double *v = xcalloc(s->nr + 1, sizeof(*v));
 	double *st = xcalloc(s->nr + 1, sizeof(*st)), med, sd, margin;
 	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, i;
@@ -235,7 +235,7 @@ slow_in_groups(struct advice *a, const struct rule *rule,
 	for (p = 0; p < stages; p++) {
 		for (n = 0, i = 0; i < s->nr; i++)
 			if (s->r[i].steps_why == NULL &&
-			    (stages == 1 || rank_stage(&s->r[i]) == p)) {
+			    (stages == 1 || layout_stage(&a->lay, s->r[i].rank) == p)) {
 				who[n] = i;
 				st[n] = s->r[i].mean.step_time;
 				v[n++] = col(&s->r[i]);
@@ -306,19 +306,19 @@ check_slow_stage(const struct rule *rule, struct advice *a)
 	size_t *n, i, ranks = 0;
 	int p, worst = 0, best = 0;
 
-	if (!a->layout || a->pp <= 1)
+	if (!a->lay.known || a->lay.pp <= 1)
 		return;
-	sum = xcalloc((size_t)a->pp, sizeof(*sum));
-	n = xcalloc((size_t)a->pp, sizeof(*n));
+	sum = xcalloc((size_t)a->lay.pp, sizeof(*sum));
+	n = xcalloc((size_t)a->lay.pp, sizeof(*n));
 	for (i = 0; i < s->nr; i++)
 		if (s->r[i].steps_why == NULL && s->r[i].rank >= 0) {
-			p = rank_stage(&s->r[i]);
+			p = layout_stage(&a->lay, s->r[i].rank);
 			sum[p] += s->r[i].mean.comp + s->r[i].mean.free;
 			step += s->r[i].mean.step_time;
 			n[p]++;
 			ranks++;
 		}
-	for (p = 0; p < a->pp; p++) {
+	for (p = 0; p < a->lay.pp; p++) {
 		if (n[p] == 0)
 			continue;
 		sum[p] /= n[p];
@@ -337,7 +337,7 @@ check_slow_stage(const struct rule *rule, struct advice *a)
 
 		for (i = 0; i < s->nr; i++)
 			if (s->r[i].steps_why == NULL && s->r[i].rank >= 0 &&
-			    rank_stage(&s->r[i]) == worst)
+			    layout_stage(&a->lay, s->r[i].rank) == worst)
 				finding_who(f, i);
 		finding_text(f, _("pipeline stage %d computes %.3f ms a step "
 		    "more than stage %d (Computing + Free, %.1f %% of the mean "

@@ -32,7 +32,8 @@ static const char *const col_key[NCOLS] = {
 };
 
 struct cluster {
-	int	 tp, pp, dp, cp, ep;	/* 1 when unknown */
+	struct layout job;
+	int	 tp, pp, dp, cp, ep;	/* the job's, 1 when unknown */
 	int	 layout;		/* from metadata */
 	size_t	 n;			/* ranks with steps */
 	double	 mean_step;
@@ -72,40 +73,46 @@ col(const struct rank_data *r, int c)
 	}
 }
 
-static int
-pp_index(const struct cluster *c, int rank)
+void
+summary_layout(const struct summary *s, struct layout *l)
 {
-	return rank < 0 ? 0 : rank / (c->tp * c->cp * c->dp) % c->pp;
+	size_t i;
+
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (r->tp > 0 || r->pp > 0 || r->dp > 0) {
+			*l = (struct layout){ r->tp, r->pp, r->dp, r->cp, r->ep,
+			    1 };
+			return;
+		}
+	}
+}
+
+static int
+one(int n)
+{
+	return n > 0 ? n : 1;
 }
 
 int
-rank_stage(const struct rank_data *r)
+layout_stage(const struct layout *l, int rank)
 {
-	int tp = r->tp > 0 ? r->tp : 1, cp = r->cp > 0 ? r->cp : 1,
-	    dp = r->dp > 0 ? r->dp : 1, pp = r->pp > 0 ? r->pp : 1;
-
-	return r->rank < 0 ? 0 : r->rank / (tp * cp * dp) % pp;
+	return rank < 0 ? 0 : rank / (one(l->tp) * one(l->cp) * one(l->dp)) %
+	    one(l->pp);
 }
 
 static void
 layout(struct summary *s, struct cluster *c)
 {
-	size_t i;
-
-	c->tp = c->pp = c->dp = c->cp = c->ep = 1;
-	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
-
-		if (r->tp > 0 || r->pp > 0 || r->dp > 0) {
-			c->tp = r->tp > 0 ? r->tp : 1;
-			c->pp = r->pp > 0 ? r->pp : 1;
-			c->dp = r->dp > 0 ? r->dp : 1;
-			c->cp = r->cp > 0 ? r->cp : 1;
-			c->ep = r->ep > 0 ? r->ep : 1;
-			c->layout = 1;
-			return;
-		}
-	}
+	summary_layout(s, &c->job);
+	c->tp = one(c->job.tp);
+	c->pp = one(c->job.pp);
+	c->dp = one(c->job.dp);
+	c->cp = one(c->job.cp);
+	c->ep = one(c->job.ep);
+	c->layout = c->job.known;
 }
 
 static void
@@ -162,7 +169,7 @@ stages(struct summary *s, struct cluster *c)
 	c->worst_stage = -1;
 	for (i = 0; i < s->nr; i++)
 		if (s->r[i].steps_why == NULL && s->r[i].rank >= 0) {
-			p = pp_index(c, s->r[i].rank);
+			p = layout_stage(&c->job, s->r[i].rank);
 			c->stage[p] += s->r[i].mean.comp + s->r[i].mean.free;
 			n[p]++;
 		}

@@ -182,8 +182,18 @@ double	 median(double *v, size_t n);
 /* 1.4826 x the median absolute deviation: a robust standard deviation. */
 double	 robust_sd(const double *v, size_t n, double med);
 
-/* The pipeline stage of a rank in its layout (0 when unknown). */
-int	 rank_stage(const struct rank_data *);
+/*
+ * The job's parallel sizes, from the first rank that knows them: one
+ * layout for every summary and rule, so that a stage is always one of
+ * the job's stages even when an old rank directory says otherwise.
+ */
+struct layout {
+	int	 tp, pp, dp, cp, ep;	/* 0: unknown */
+	int	 known;
+};
+void	 summary_layout(const struct summary *, struct layout *);
+/* The pipeline stage of RANK in L (0 when unknown): below L's pp. */
+int	 layout_stage(const struct layout *, int rank);
 /* The iteration the log shows for torch step S, or -1 when unknown. */
 long	 step_iteration(const struct summary *, long step);
 /* A rank's label: "rank 3", or "rank unknown (DIR)" naming its directory. */

@@ -125,6 +125,8 @@ static const struct {
 	    "operators links memory" },
 	/* Stages are not each other's peers: the stage, not a rank. */
 	{ "slow-stage", "slow-stage@2,3", "" },
+	/* Ranks of another layout (a directory used again): the job's stages. */
+	{ "mixed-layout", "slow-stage@2,3", "" },
 	{ "noisy", "", "" },		/* spread evenly: no rank stands out */
 	{ "wide-spread", "", "" },	/* beyond 5 %, within 3 x MAD */
 	{ "uniform-wait", "", "" },	/* all wait alike: for no one of them */

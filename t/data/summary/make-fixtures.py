@@ -454,6 +454,14 @@ def slow_stage(rs):
             r.comp = 90000.0
 
 
+def mixed_layout(rs):
+    """An output directory used again: ranks 2-3 left by a job of pp 64, dp 1."""
+    slow_stage(rs)
+    for r in rs:
+        if r.rank >= 2:
+            r.pp, r.dp = 64, 1
+
+
 def level0(rs):
     for r in rs:
         r.level = "Level0"
@@ -585,6 +593,7 @@ def main():
     cluster("wide-spread", wide_spread, n=8, layout=(1, 1, 8))
     cluster("slow-rank-many", slow_rank_many, n=12, layout=(1, 1, 12))
     cluster("slow-stage", slow_stage, layout=(1, 2, 2))
+    cluster("mixed-layout", mixed_layout, layout=(1, 2, 2))
     cluster("bubble", bubble, layout=(1, 2, 2))
     cluster("pipe-wait", pipe_wait, n=8, layout=(1, 4, 2))
     root, ranks = cluster("db", slow_link)
