@@ -35,24 +35,32 @@ static char *
 read_records(struct rank_data *rd, const char *path)
 {
 	struct csv *c;
+	struct bad_rows bad = { 0 };
 	char **f, *why = NULL;
 	double app = NAN, pta = NAN;
 	size_t nf;
 	int comp, res, rc;
 
-	if ((c = csv_open(path, &why)) == NULL)
+	if ((c = csv_open(path, &why)) == NULL) {
+		rank_left_out(rd, path, csv_open_reason(path), why);
 		return why;
+	}
 	comp = csv_col(c, "Component");
 	res = csv_col(c, "Total Reserved(MB)");
 	if (comp < 0 || res < 0) {
 		csv_close(c);
-		return xasprintf(_("%s: no column %s"), path,
+		why = xasprintf(_("%s: no column %s"), path,
 		    comp < 0 ? "Component" : "Total Reserved(MB)");
+		rank_left_out(rd, path, N_("not the CSV expected"), why);
+		return why;
 	}
 	while ((rc = csv_next(c, &f, &nf, &why)) > 0) {
 		const char *who = csv_trim((char *)csv_field(f, nf, comp));
-		double v = csv_num(csv_field(f, nf, res));
+		const char *t = csv_field(f, nf, res);
+		double v = csv_num(t);
 
+		if (isnan(v))
+			bad_row(&bad, c, res, t, strlen(t));
 		if (!isfinite(v) || v < 0)
 			continue;	/* not a peak: "inf", a damaged row */
 		if (strcmp(who, "APP") == 0)
@@ -60,6 +68,7 @@ read_records(struct rank_data *rd, const char *path)
 		else
 			pta = isnan(pta) ? v : fmax(pta, v);
 	}
+	csv_left_out(rd, c, path, rc, why, &bad);
 	csv_close(c);
 	if (rc < 0)
 		return why;

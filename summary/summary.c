@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -136,8 +137,8 @@ bad_row(struct bad_rows *b, const struct csv *c, int col, const char *text,
 		text++, len--;
 	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t'))
 		len--;
-	if (len == 0)
-		return 0;
+	if (len == 0 || (len == 3 && strncasecmp(text, "nan", 3) == 0))
+		return 0;	/* blank, or a number that is not one */
 	if (b->n++ == 0) {
 		b->line = csv_line(c);
 		b->col = col;

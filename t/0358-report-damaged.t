@@ -110,4 +110,15 @@ print(sorted((f["rank"], f["reason"]) for f in s["left_out"]),
       [len(r["steps"]) for r in s["summaries"]["steps"]["ranks"]])' nan.json)" \
     "[(0, 'wrong type in a field'), (1, 'wrong type in a field')] [1, 2]" \
     "--json: both files with their reason; rank 0 keeps its other step"
+
+# The device memory's records likewise; an empty memory file is named too.
+cp -R "$TOP/t/data/summary/memory-room" mem
+f=$(echo mem/node0/*_4000_*/ASCEND_PROFILER_OUTPUT/memory_record.csv)
+sed '3s/^APP,\("[^"]*"\),,[0-9.]*,/APP,\1,,12 GB,/' "$f" > m.csv && mv m.csv "$f"
+: > "$(echo mem/node1/*_4002_*/ASCEND_PROFILER_OUTPUT/memory_record.csv)"
+"$MSPROF" report mem > mem.txt 2>&1
+left=$(sed -n '/^Files left out of the summary/,/^$/p' mem.txt)
+like "$left" "rank 0: .*/memory_record.csv: wrong type in a field: Total Reserved\(MB\) is \"12 GB\" on line 3" \
+    "rank 0: a memory record with text for its reserved memory, named"
+like "$left" "rank 2: .*/memory_record.csv: empty file" "rank 2: an empty memory file, named"
 done_testing
