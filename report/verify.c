@@ -37,6 +37,7 @@ enum place {
 struct scan {
 	struct rankdir	*r;
 	struct dirstack	 up;	/* the directories the walk is inside */
+	char		*top;	/* the rank directory's real path, once needed */
 };
 
 static enum place
@@ -77,6 +78,25 @@ note(struct rankdir *r, enum place in, const char *name)
 }
 
 /*
+ * Does the directory link SUB lead back to the rank directory or above
+ * it?  Its files are then another directory's, or these again.
+ */
+static int
+back_above(struct scan *sc, const char *sub)
+{
+	char *real;
+	int yes;
+
+	if (sc->top == NULL && (sc->top = realpath(sc->r->path, NULL)) == NULL)
+		return 0;
+	if ((real = realpath(sub, NULL)) == NULL)
+		return 0;
+	yes = path_holds(real, sc->top);
+	free(real);
+	return yes;
+}
+
+/*
  * One walk of a rank directory (through links, none twice): its rank, its
  * raw and parsed data, and the bytes of its files.
  */
@@ -106,7 +126,8 @@ walk(struct scan *sc, const char *path, enum place in, int depth)
 			sc->r->bytes += en.st.st_size;
 			break;
 		case ENTRY_DIR:
-			if (depth < MAX_DEPTH)
+			if (depth < MAX_DEPTH &&
+			    !(en.link && back_above(sc, sub)))
 				walk(sc, sub, place_of(in, e->d_name), depth + 1);
 			break;
 		default:
@@ -146,6 +167,7 @@ scan_one(void *arg, size_t i)
 	r->target = c->v[i].link ? xstrdup(c->v[i].real) : NULL;
 	walk(&sc, r->path, IN_RANKDIR, 0);
 	dirstack_free(&sc.up);
+	free(sc.top);
 	c->v[i].rank = r->rank;
 }
 

@@ -36,6 +36,7 @@ struct found {
 	struct cand	*c;
 	size_t		 nc, capc;
 	struct dirstack	 up;		/* the directories the walk is inside */
+	char		*top;		/* the real path the walk started at */
 	struct strv	*notes;		/* links not followed, or NULL */
 	struct summary_rank *v;
 	char		**stamp;
@@ -180,7 +181,13 @@ walk(struct found *f, const char *dir, int depth, char **why)
 		else if (en.type == ENTRY_DIR) {
 			real = NULL;
 			if (!rankdir_path(sub, en.link, &real)) {
-				if (depth + 1 < MAX_DEPTH)
+				if (en.link && f->top != NULL &&
+				    path_holds(real, f->top)) {
+					/* back above the start: not this tree */
+					loop = loop_why(sub);
+					note(f, loop);
+					free(loop);
+				} else if (depth + 1 < MAX_DEPTH)
 					walk(f, sub, depth + 1, why);
 			} else if (en.link && ((here == NULL && (here =
 			    realpath(dir, NULL)) == NULL) || path_holds(real,
@@ -209,7 +216,7 @@ start(struct found *f, const char *path, char **why)
 {
 	struct stat st;
 	char *real = NULL;
-	int link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+	int link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode), rc;
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
 	    rankdir_path(path, link, &real)) {
@@ -217,7 +224,11 @@ start(struct found *f, const char *path, char **why)
 		return 0;
 	}
 	free(real);
-	return walk(f, path, 0, why);
+	f->top = realpath(path, NULL);
+	rc = walk(f, path, 0, why);
+	free(f->top);
+	f->top = NULL;
+	return rc;
 }
 
 /* By rank, the directories without one last, by path. */

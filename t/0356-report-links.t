@@ -66,4 +66,26 @@ is "$("$S" --json gathered | strip)" "$("$S" --json cl | strip)" \
 ln -s cl cl-link
 is "$("$S" --json cl-link | strip)" "$("$S" --json cl | strip)" \
     "a link to the whole tree, given as the path, too"
+
+# A link back above where the report started (to the folder that holds
+# it, beside another job's data) is a loop, not a way into the other
+# job; a link inside a rank directory back above it adds nothing.
+mkdir -p up/a up/other
+MSPROF_SIM_RANKS_PER_NODE=2 "$TOP/sim/gen-cluster" --ranks 2 -j 1 up/a > /dev/null 2>&1
+MSPROF_SIM_RANKS_PER_NODE=2 "$TOP/sim/gen-cluster" --ranks 2 -j 1 up/other/foreign > /dev/null 2>&1
+"$MSPROF" report --json up0.json up/a > up0.txt 2>&1
+ln -s ../.. up/a/back
+r0=$(echo up/a/*_40000_*_ascend_pt)
+ln -s ../.. "$r0/ASCEND_PROFILER_OUTPUT/up2"
+"$MSPROF" report --json up.json up/a > up.txt 2>&1
+is "$?" 0 "links back above the start: exit 0"
+is "$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(sorted(r["path"] for r in d["summary"]["ranks"]),
+      sorted((f["path"], f["bytes"]) for o in d["outputs"] for f in o["found"]))' up.json)" \
+   "$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(sorted(r["path"] for r in d["summary"]["ranks"]),
+      sorted((f["path"], f["bytes"]) for o in d["outputs"] for f in o["found"]))' up0.json)" \
+    "the same ranks, paths and sizes as without the links: none of the other job's"
 done_testing
