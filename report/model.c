@@ -261,12 +261,40 @@ launch_facts(const struct report_model *m, struct summary_opts *o)
  * under the paths msprof-exec report was given; none when nothing was to
  * be profiled.  What it could not make it says itself.
  */
+/* Did verification name LINK already (in its output directory's form)? */
+static int
+verified_link(const struct report_model *m, const char *link)
+{
+	char *dir = xstrdup(link), *real, *as;
+	const char *base = strrchr(link, '/') + 1;
+	int yes = 0;
+
+	*strrchr(dir, '/') = '\0';
+	if ((real = realpath(dir, NULL)) != NULL)
+		for (size_t i = 0; i < m->verify.nouts && !yes; i++) {
+			const struct outdir *o = &m->verify.outs[i];
+			char *r = realpath(o->path, NULL);
+
+			if (r != NULL && strcmp(r, real) == 0) {
+				as = xasprintf("%s/%s: ", o->path, base);
+				for (size_t k = 0; k < o->broken.n && !yes; k++)
+					yes = strncmp(o->broken.v[k], as,
+					    strlen(as)) == 0;
+				free(as);
+			}
+			free(r);
+		}
+	free(real);
+	free(dir);
+	return yes;
+}
+
 static void
 summarise(const struct report_in *in, struct report_model *m)
 {
 	struct summary_opts o = { 0 };
 	struct summary_rank *ranks;
-	struct strv paths = { 0 };
+	struct strv paths = { 0 }, notes = { 0 }, links = { 0 };
 	char *const *v = in->summary_paths;
 	size_t n = in->nsummary_paths, nranks;
 	char *why = NULL;
@@ -280,7 +308,8 @@ summarise(const struct report_in *in, struct report_model *m)
 		v = paths.v;
 		n = paths.n;
 	}
-	if (summary_find_ranks(v, n, &ranks, &nranks, &why) == -1)
+	if (summary_find_ranks_noted(v, n, &ranks, &nranks, &notes, &links,
+	    &why) == -1)
 		m->summary_why = why;
 	else {
 		step_convention(m, &o);
@@ -288,6 +317,12 @@ summarise(const struct report_in *in, struct report_model *m)
 		m->summary = summary_build(ranks, nranks, &o);
 		summary_ranks_free(ranks, nranks);
 	}
+	/* links below the paths given, not followed: with verification's */
+	for (size_t i = 0; i < notes.n && m->verify.nouts > 0; i++)
+		if (!verified_link(m, links.v[i]))
+			strv_push(&m->verify.outs[0].broken, notes.v[i]);
+	strv_free(&notes);
+	strv_free(&links);
 	strv_free(&paths);
 }
 

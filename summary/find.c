@@ -38,6 +38,7 @@ struct found {
 	struct dirstack	 up;		/* the directories the walk is inside */
 	char		*top;		/* the real path the walk started at */
 	struct strv	*notes;		/* links not followed, or NULL */
+	struct strv	*links;		/* and each one's path */
 	struct summary_rank *v;
 	char		**stamp;
 	size_t		 n, cap;
@@ -136,10 +137,12 @@ candidate(struct found *f, const char *path, char *real)
 }
 
 static void
-note(struct found *f, const char *why)
+note(struct found *f, const char *link, const char *why)
 {
-	if (f->notes != NULL)
+	if (f->notes != NULL) {
 		strv_push(f->notes, why);
+		strv_push(f->links, link);
+	}
 }
 
 /*
@@ -165,7 +168,7 @@ walk(struct found *f, const char *dir, int depth, char **why)
 	if (fstat(dirfd(d), &st) < 0 || dirstack_push(&f->up, dir, &st,
 	    &loop) < 0) {
 		if (loop != NULL)
-			note(f, loop);
+			note(f, dir, loop);
 		free(loop);
 		closedir(d);
 		return 0;
@@ -177,7 +180,7 @@ walk(struct found *f, const char *dir, int depth, char **why)
 		sub = xasprintf("%s/%s", dir, e->d_name);
 		entry_read(dirfd(d), e->d_name, sub, e->d_type, 0, &en);
 		if (en.type == ENTRY_BROKEN && rankdir_link(e->d_name, &en))
-			note(f, en.why);
+			note(f, sub, en.why);
 		else if (en.type == ENTRY_DIR) {
 			real = NULL;
 			if (!rankdir_path(sub, en.link, &real)) {
@@ -185,7 +188,7 @@ walk(struct found *f, const char *dir, int depth, char **why)
 				    path_holds(real, f->top)) {
 					/* back above the start: not this tree */
 					loop = loop_why(sub);
-					note(f, loop);
+					note(f, sub, loop);
 					free(loop);
 				} else if (depth + 1 < MAX_DEPTH)
 					walk(f, sub, depth + 1, why);
@@ -193,7 +196,7 @@ walk(struct found *f, const char *dir, int depth, char **why)
 			    realpath(dir, NULL)) == NULL) || path_holds(real,
 			    here))) {
 				loop = loop_why(sub);
-				note(f, loop);
+				note(f, sub, loop);
 				free(loop);
 			} else {
 				candidate(f, sub, real);
@@ -261,9 +264,9 @@ found_free(struct found *f)
 int
 summary_find_ranks_noted(char *const paths[], size_t npaths,
     struct summary_rank **ranks, size_t *nranks, struct strv *notes,
-    char **why)
+    struct strv *links, char **why)
 {
-	struct found f = { .notes = notes };
+	struct found f = { .notes = notes, .links = links };
 	size_t i;
 
 	for (i = 0; i < npaths; i++) {
@@ -297,7 +300,7 @@ summary_find_ranks(char *const paths[], size_t npaths,
     struct summary_rank **ranks, size_t *nranks, char **why)
 {
 	return summary_find_ranks_noted(paths, npaths, ranks, nranks, NULL,
-	    why);
+	    NULL, why);
 }
 
 void

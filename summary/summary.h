@@ -67,12 +67,13 @@ int	 summary_find_ranks(char *const paths[], size_t npaths,
 	    struct summary_rank **ranks, size_t *nranks, char **why);
 /*
  * The same, with a line in NOTES for each symbolic link not followed (it
- * leads nowhere or back into the walk, a loop), naming it.
+ * leads nowhere or back into the walk, a loop), naming it, and its path
+ * in LINKS.
  */
 struct strv;
 int	 summary_find_ranks_noted(char *const paths[], size_t npaths,
 	    struct summary_rank **ranks, size_t *nranks, struct strv *notes,
-	    char **why);
+	    struct strv *links, char **why);
 void	 summary_ranks_free(struct summary_rank *, size_t);
 
 struct summary	*summary_build(const struct summary_rank *, size_t,

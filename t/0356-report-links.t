@@ -69,7 +69,8 @@ is "$("$S" --json cl-link | strip)" "$("$S" --json cl | strip)" \
 
 # A link back above where the report started (to the folder that holds
 # it, beside another job's data) is a loop, not a way into the other
-# job; a link inside a rank directory back above it adds nothing.
+# job, and is named; a link inside a rank directory back above it adds
+# nothing.  A link that leads nowhere below the path given is named too.
 mkdir -p up/a up/other
 MSPROF_SIM_RANKS_PER_NODE=2 "$TOP/sim/gen-cluster" --ranks 2 -j 1 up/a > /dev/null 2>&1
 MSPROF_SIM_RANKS_PER_NODE=2 "$TOP/sim/gen-cluster" --ranks 2 -j 1 up/other/foreign > /dev/null 2>&1
@@ -88,4 +89,11 @@ d = json.load(open(sys.argv[1]))
 print(sorted(r["path"] for r in d["summary"]["ranks"]),
       sorted((f["path"], f["bytes"]) for o in d["outputs"] for f in o["found"]))' up0.json)" \
     "the same ranks, paths and sizes as without the links: none of the other job's"
+like "$(cat up.txt)" "up/a/back: a symbolic link back to a directory that holds it" \
+    "the link back above the start: named"
+mkdir -p below/gathered
+ln -s /nonexistent/node9_40009_20251203000000000_ascend_pt below/gathered/
+"$MSPROF" report below > below.txt 2>&1
+like "$(cat below.txt)" "below/gathered/node9_40009_20251203000000000_ascend_pt: a symbolic link to /nonexistent/" \
+    "a link that leads nowhere, a folder below the path given: named"
 done_testing
