@@ -13,6 +13,7 @@ demo=$top/build/demo-torch
 rm -rf "$demo"
 mkdir -p "$demo"
 cp -R "$top/sim/torch-examples/." "$demo/"
+rm -rf "$demo/test/output" "$demo/profiling_output"	# a run in the checkout
 MSPROF_SIM_TORCH=stub
 SIM_ROOT=$top/sim
 export MSPROF_SIM_TORCH SIM_ROOT

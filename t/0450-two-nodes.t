@@ -127,6 +127,9 @@ rm -rf profiling_output
 MASTER_PORT=$(free_port)
 node 1 --skip-checks &
 n1=$!
+# node 1's injector records the launch just before it execs torchrun; from
+# there node 0 comes 5 s later (the delay is the scenario, not a wait)
+wait_for "node 1's torchrun" has_files "profiling_output/msprof-exec_*/journal.jsonl"
 sleep 5
 node 0 --skip-checks
 rc0=$?

@@ -10,6 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 sim_env
 cp -R "$TOP/sim/torch-examples" ex
+rm -rf ex/test/output ex/profiling_output	# a run of them in the checkout
 cd ex
 # The training's setup lasts until the config has come (at most the
 # suite's wait limit).
@@ -122,12 +123,12 @@ is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 2 \
 export RANK_SIZE=2
 
 # A loaded node: the process that creates torch_npu's shared memory reads
-# the config's time two seconds after its log came, after msprof-exec
-# armed it; its monitor passes on only a later change: armed again once
-# the monitor's own log came.
+# the config's time only after msprof-exec armed it (its log came before);
+# its monitor passes on only a later change: armed again once the
+# monitor's own log came.
 unset RANK_SIZE
 rm -rf profiling_output
-MSPROF_SIM_DP_SLOW_INIT=2 msprof -y --steps 3:5 python3 train.py --steps 6
+MSPROF_SIM_DP_SLOW_INIT=armed msprof -y --steps 3:5 python3 train.py --steps 6
 is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 "a slow start of the shared memory: collected"
 like "$out" "1 torch_npu process\(es\), armed 2 time\(s\)" \
     "armed again for the monitor that read the config's time after the first arming"
@@ -168,6 +169,7 @@ timeout "$MSPROF_T_WAIT_LIMIT" "$MSPROF" -y --skip-checks --steps 3:5 bash nohup
     > out 2> err
 unlike "$(cat err)" "waiting for the|in the background" "nohup: not waited for, not said to run on"
 mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*_\([0-9]*\)_rank_.*/\1/')
+like "$mon" "^[0-9]+$" "nohup: torch_npu's monitor was forked"
 ! kill -0 "$mon" 2>/dev/null; ok $? "nohup: the monitor is gone"
 kill "$mon" 2>/dev/null
 export RANK_SIZE=2

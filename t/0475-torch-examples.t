@@ -11,7 +11,8 @@ unset MSPROF_SIM_FIRST_STEP_MS MSPROF_SIM_DP_HOLD
 i=0
 for ex in run_torchrun.sh run_deepspeed.sh run_accelerate.sh test/train_full_8p.sh; do
 	cp -R "$TOP/sim/torch-examples" "ex$i"
-	(cd "ex$i" && MASTER_PORT=$((MASTER_PORT + 10 * i)) \
+	rm -rf "ex$i/test/output" "ex$i/profiling_output"	# a run in the checkout
+	(cd "ex$i" && MASTER_PORT=$(free_port) \
 	    "$MSPROF" -y --skip-checks bash "$ex" > out 2> err; echo $? > rc) &
 	i=$((i + 1))
 done

@@ -76,6 +76,13 @@ DISTRIBUTED_MODULES = {"torch.distributed.run", "torch.distributed.launch", "tor
 _PATH_PATTERN = re.compile(r"(\.|/|_|-|[~0-9a-zA-Z]|[\u4e00-\u9fa5])+")
 
 
+def _mtime(path):
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
 def check_input_directory_path(path):
     """PathManager.check_input_directory_path of torch_npu up to 2.9 (from 2.10 the
     first three are warnings): RuntimeError when the path is refused."""
@@ -240,13 +247,21 @@ class Monitor:
         self.logger.log("INFO", "Dynamic monitor process has been created by rank %d." % get_rank_id(),
                         "_dynamic_profiler_monitor.py")
 
-    @staticmethod
-    def _slow_init():
-        """MSPROF_SIM_DP_SLOW_INIT=S (a test knob, not torch_npu's): S seconds pass between
+    def _slow_init(self):
+        """MSPROF_SIM_DP_SLOW_INIT (a test knob, not torch_npu's): time passes between
         the log and the shared memory, as on a loaded node (torch_npu imports
-        multiprocessing.shared_memory and unittest.mock there, and retries)."""
+        multiprocessing.shared_memory and unittest.mock there, and retries): S seconds,
+        or with "armed" until profiler_config.json has changed since the log came (at
+        most MSPROF_T_WAIT_LIMIT seconds), so that the config is armed in between."""
+        knob = os.environ.get("MSPROF_SIM_DP_SLOW_INIT", "0")
+        if knob == "armed":
+            before = _mtime(self.config_path)
+            end = time.monotonic() + float(os.environ.get("MSPROF_T_WAIT_LIMIT", "60"))
+            while _mtime(self.config_path) == before and time.monotonic() < end:
+                time.sleep(0.02)
+            return
         try:
-            time.sleep(max(float(os.environ.get("MSPROF_SIM_DP_SLOW_INIT", "0")), 0))
+            time.sleep(max(float(knob), 0))
         except ValueError:
             pass
 
