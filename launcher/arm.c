@@ -34,9 +34,13 @@ void
 arm_init(struct arm *a, const char *session, const struct plan *p)
 {
 	memset(a, 0, sizeof(*a));
-	if (strcmp(p->framework, "llm") == 0 || strcmp(p->framework, "mm") == 0 ||
-	    strcmp(p->mode, "dynamic") == 0)
-		return;		/* no torch launch, or msprof-exec trigger arms */
+	/*
+	 * Even under --framework llm or mm: an entry the table lists as
+	 * torch keeps that engine.  A job without a torch launch costs one
+	 * stat of a directory that is never made, a look.
+	 */
+	if (strcmp(p->mode, "dynamic") == 0)
+		return;		/* msprof-exec trigger arms */
 	a->session = xstrdup(session);
 	a->dir = xasprintf("%s/%s", session, SESSION_PROF_CONFIG);
 	a->logdir = xasprintf("%s/log", a->dir);

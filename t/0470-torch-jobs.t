@@ -334,4 +334,18 @@ like "$err" "run:1: torch_npu refuses this prof_dir for the ':' in it" "... the 
 msprof -n -o "$T/$(printf 'x%.0s' $(seq 256))" torchrun --nproc_per_node 1 train.py
 like "$err" "torch_npu refuses this prof_dir, longer than 4096 bytes or with a name longer than 255" \
     "a name of 256 bytes: its length, not a character"
+
+# An entry the table lists as torch keeps its engine under --framework llm
+# (a copy of the install whose table lists train.py), and is armed.
+mkdir -p "$T/p/bin"
+cp "$MSPROF" "$T/p/bin/"
+cp -R "$B/lib" "$B/share" "$T/p/"
+sed -i '/^entry \*\.py auto$/i entry train.py torch' "$T/p/share/msprof-exec/launchers.conf"
+rm -rf profiling_output
+"$T/p/bin/msprof-exec" -y --skip-checks --framework llm --steps 3:5 torchrun \
+    --nproc_per_node 2 --master_port "$MASTER_PORT" train.py --steps 6 \
+    > listed.out 2> listed.err
+is "$?:$(journal | grep -o '"engine":"[a-z-]*"')" '0:"engine":"torch"' \
+    "a listed torch entry under --framework llm: the torch engine"
+is "$(ranks_in profiling_output)" 0 "... armed: rank 0 (the default ranks) collected"
 done_testing
