@@ -16,13 +16,6 @@ import time
 
 from ._log import print_error_msg
 
-# environment variables torch_npu records in profiler_metadata.json for text export
-_ENV_IN_METADATA = ("ASCEND_GLOBAL_LOG_LEVEL", "HCCL_RDMA_TC", "HCCL_RDMA_SL", "ACLNN_CACHE_LIMIT",
-                    "HOST_CACHE_CAPACITY", "ASCEND_ENHANCE_ENABLE", "HCCL_ALGO", "HCCL_BUFFSIZE",
-                    "HCCL_INTRA_PCIE_ENABLE", "HCCL_INTRA_ROCE_ENABLE", "HCCL_OP_EXPANSION_MODE",
-                    "TASK_QUEUE_ENABLE", "CPU_AFFINITY_CONF", "PYTORCH_NPU_ALLOC_CONF",
-                    "HCCL_CONNECT_TIMEOUT", "MULTI_STREAM_MEMORY_REUSE")
-
 
 def rank_id():
     """RANK env as torch_npu reads it, else the rank of an initialised
@@ -133,7 +126,8 @@ class Trace:
         # torch_npu's _dump_metadata: the user's entries, then the environment
         # (text export), then the HCCL groups, in this order in the file
         if "text" in config["experimental_config"]["_export_type"]:
-            meta.setdefault("ENV_VARIABLES", {k: os.environ.get(k, "") for k in _ENV_IN_METADATA})
+            from ._parse import profdata
+            meta.setdefault("ENV_VARIABLES", {k: os.environ.get(k, "") for k in profdata.ENV_IN_METADATA})
         world = _world_size()
         if rank is not None and world > 1 and "parallel_group_info" not in meta:
             # torch_npu records the HCCL groups of this rank (communicator name ->
