@@ -28,20 +28,15 @@ void
 advice_env_names(struct strv *out)
 {
 	const struct setting *const *set;
-	size_t f, r, i;
+	size_t f, r;
 
 	for (f = 0; f < NFAMILIES; f++)
 		for (r = 0; r < families[f]->n; r++)
 			for (set = families[f]->rules[r].settings;
-			    set != NULL && *set != NULL; set++) {
-				if ((*set)->kind != SET_ENV)
-					continue;
-				for (i = 0; i < out->n &&
-				    strcmp(out->v[i], (*set)->name) != 0; i++)
-					;
-				if (i == out->n)
+			    set != NULL && *set != NULL; set++)
+				if ((*set)->kind == SET_ENV &&
+				    !strv_has(out, (*set)->name))
 					strv_push(out, (*set)->name);
-			}
 }
 
 size_t
@@ -131,7 +126,8 @@ finding_figure(struct finding *f, const char *key, double v)
 	}
 }
 
-char *
+/* The ranks of F as people read them: "ranks 0-7", "rank 3". */
+static char *
 finding_ranks(const struct summary *s, const struct finding *f)
 {
 	int *ranks = xcalloc(f->nwho + 1, sizeof(*ranks));

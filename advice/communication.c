@@ -72,14 +72,17 @@ ratios(const struct advice *a, int stages, int p, size_t *who, double *v)
 	return n;
 }
 
-/* "ranks 0-2" of the ranks among WHO whose wait ratio is above WAIT_RATIO. */
-static char *
+/*
+ * How many of the ranks among WHO have a wait ratio above WAIT_RATIO (and
+ * a synchronisation ratio above SYNC_RATIO with SYNC); "ranks 0-2" of them
+ * in *LIST when not NULL.
+ */
+static size_t
 waiting(const struct summary *s, const size_t *who, size_t n, int sync,
-    size_t *count)
+    char **list)
 {
 	int *r = xcalloc(n + 1, sizeof(*r));
 	size_t i, k = 0;
-	char *list;
 
 	for (i = 0; i < n; i++) {
 		const struct rank_data *d = &s->r[who[i]];
@@ -88,10 +91,10 @@ waiting(const struct summary *s, const size_t *who, size_t n, int sync,
 		    (!sync || d->sync_ratio > SYNC_RATIO))
 			r[k++] = d->rank;
 	}
-	*count = k;
-	list = ranks_text(r, k, 6);
+	if (list != NULL)
+		*list = k > 0 ? ranks_text(r, k, 6) : NULL;
 	free(r);
-	return list;
+	return k;
 }
 
 /*
@@ -138,7 +141,7 @@ static void
 check_wait_ratio(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), low, k;
+	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), low;
 	double *v = xcalloc(s->nr + 1, sizeof(*v)), med;
 	struct waited w = { 0, 0, 0, NULL };
 	int p, stages = a->lay.pp > 1 ? a->lay.pp : 1;
@@ -150,11 +153,8 @@ check_wait_ratio(const struct rule *rule, struct advice *a)
 		if (n < 2 || !stands_out(v, n, &low, &med) ||
 		    (w.list != NULL && med - v[low] <= w.med - w.ratio))
 			continue;
-		list = waiting(s, who, n, 1, &k);
-		if (k == 0) {
-			free(list);
+		if (waiting(s, who, n, 1, &list) == 0)
 			continue;
-		}
 		free(w.list);
 		w = (struct waited){ who[low], v[low], med, list };
 	}
@@ -183,11 +183,9 @@ check_wait_link(const struct rule *rule, struct advice *a)
 	const struct summary *s = a->s;
 	size_t *who = xcalloc(s->nr + 1, sizeof(*who)), n, k, ks;
 	double *v = xcalloc(s->nr + 1, sizeof(*v));
-	char *list, *sync;
-
 	n = ratios(a, 1, 0, who, v);
-	list = waiting(s, who, n, 0, &k);
-	sync = waiting(s, who, n, 1, &ks);
+	k = waiting(s, who, n, 0, NULL);
+	ks = waiting(s, who, n, 1, NULL);
 	if (n >= 2 && k > 0 && ks == 0) {
 		struct finding *f = finding_new(a, rule);
 
@@ -199,8 +197,6 @@ check_wait_link(const struct rule *rule, struct advice *a)
 		    rule->threshold);
 		finding_figure(f, "ranks", (double)k);
 	}
-	free(list);
-	free(sync);
 	free(who);
 	free(v);
 }

@@ -242,8 +242,7 @@ count_kernels(const struct optab *t, const struct form *form,
 		else if (one_of(v[i]->type, form->marker)) {
 			k->count += (double)v[i]->count;
 			k->time += v[i]->total;
-			if (k->types.n == 0 || !one_of(v[i]->type,
-			    (const char *const *)k->types.v))
+			if (!strv_has(&k->types, v[i]->type))
 				strv_push(&k->types, v[i]->type);
 		}
 	}

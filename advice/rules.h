@@ -144,8 +144,6 @@ void		 finding_text(struct finding *, const char *fmt, ...)
 void		 finding_figure(struct finding *, const char *key, double v);
 void		 finding_note(struct finding *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
-/* The ranks of F as people read them: "ranks 0-7", "rank 3". */
-char		*finding_ranks(const struct summary *, const struct finding *);
 
 /*
  * The environment variable NAME of the profiled launch: its value (the

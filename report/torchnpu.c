@@ -108,12 +108,8 @@ torchnpu_read(const struct journal *j, const struct torch_arming *arming,
 static void
 cause(struct strv *out, char *s)
 {
-	for (size_t i = 0; i < out->n; i++)
-		if (strcmp(out->v[i], s) == 0) {
-			free(s);
-			return;
-		}
-	strv_push(out, s);
+	if (!strv_has(out, s))
+		strv_push(out, s);
 	free(s);
 }
 
