@@ -320,9 +320,10 @@ launch_classify(const struct launchtab *t, const char *framework,
 	}
 	listed = launchtab_entry_engine(t, script);
 	if (listed != NULL && strcmp(listed, LAUNCHTAB_AUTO) != 0) {
+		enum engine e = engine_parse(listed);
+
 		l->source = SOURCE_TABLE;
-		l->engine = framework_engine(engine_framework(engine_parse(
-		    listed)), engine_parse(listed), argv, l);
+		l->engine = framework_engine(engine_framework(e), e, argv, l);
 		return;
 	}
 	if (l->direct) {

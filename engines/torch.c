@@ -245,6 +245,10 @@ notes(const struct plan *p, struct strv *out)
 		strv_pushf(out, _("torch_npu cannot change how many steps a "
 		    "training runs: --train-iters %d is not applied"),
 		    p->train_iters);
+	if (p->dynamic_dir != NULL)
+		strv_pushf(out, _("torch_npu's config directory is the "
+		    "session's prof_config: --dynamic-dir %s is not used"),
+		    p->dynamic_dir);
 }
 
 /*

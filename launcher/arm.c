@@ -261,13 +261,3 @@ arm_finish(struct arm *a)
 		    !a->procs[i].monitor;
 	return &a->done;
 }
-
-void
-arm_free(struct arm *a)
-{
-	free(a->done.error);
-	free(a->session);
-	free(a->dir);
-	free(a->logdir);
-	free(a->procs);
-}

@@ -56,6 +56,5 @@ int	arm_stray(void *arm, pid_t pid);
  * nothing to arm.
  */
 const struct torch_arming *arm_finish(struct arm *);
-void	arm_free(struct arm *);
 
 #endif

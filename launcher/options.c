@@ -82,7 +82,7 @@ usage(FILE *f)
 "      --no-cpu             no CPU activity\n"
 "      --data-simplification, --export-type text|db,\n"
 "      --aic-metrics PipeUtilization|ArithmeticUtilization\n"
-"      --mode static|dynamic, --dynamic-dir DIR, --no-analyse  (MM, torch)\n"
+"      --mode static|dynamic, --no-analyse (MM, torch), --dynamic-dir DIR (MM)\n"
 "      --train-iters N|keep shorten the run (MM 100, LLM and torch keep)\n"
 "  -o, --output DIR         save path (LLM, torch ./profiling_output,\n"
 "                           MM ./npu_profiling)\n"

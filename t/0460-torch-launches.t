@@ -124,4 +124,7 @@ like "$out" "would set PROF_CONFIG_PATH=SESSION/prof_config" "deepspeed: the dry
 printf 'accelerate launch --num_processes 8 --num_machines 2 train.py\n' > acc.sh
 msprof -n bash acc.sh
 like "$out" "NPUs per node +4" "accelerate: its processes over its machines"
+msprof -n --mode dynamic --dynamic-dir dd bash job.sh
+like "$out" "torch_npu's config directory is the session's prof_config: --dynamic-dir dd is not used" \
+    "--dynamic-dir, MindSpeed-MM's: said not to be used"
 done_testing
