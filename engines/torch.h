@@ -33,6 +33,13 @@ struct torch_arming {
 int	torch_path_check(const char *path, const char **bad);
 
 /*
+ * A file of torch_npu's log directory: "dp_HOST_PID_rank_RANK.log" (its
+ * init_logger), or with "monitor_" first the log of a monitor (*MONITOR):
+ * 0 and its pid and rank, or -1.
+ */
+int	torch_log_name(const char *name, long *pid, int *rank, int *monitor);
+
+/*
  * Write DIR/profiler_config.json (atomically, modified at MTIME; 0: now)
  * with the plan's window, ranks and settings.  ONE: the job is a single
  * process, which torch_npu gives no rank (-1), so that profiling "rank 0"

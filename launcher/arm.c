@@ -47,34 +47,6 @@ arm_init(struct arm *a, const char *session, const struct plan *p)
 	a->plan = p;
 }
 
-/*
- * "dp_HOST_PID_rank_RANK.log" (torch_npu's init_logger), or with
- * "monitor_" first the log of a monitor: 0, or -1.
- */
-static int
-log_name(const char *name, long *pid, int *rank, int *monitor)
-{
-	const char *r, *p;
-	char *end;
-
-	*monitor = strncmp(name, "monitor_", 8) == 0;
-	if (*monitor)
-		name += 8;
-	if (strncmp(name, "dp_", 3) != 0 || strlen(name) < 4 ||
-	    strcmp(name + strlen(name) - 4, ".log") != 0 ||
-	    (r = strstr(name, "_rank_")) == NULL)
-		return -1;
-	for (const char *q = r; (q = strstr(q + 1, "_rank_")) != NULL; )
-		r = q;				/* the last, after the host */
-	*rank = (int)strtol(r + 6, &end, 10);
-	if (strcmp(end, ".log") != 0)
-		return -1;
-	for (p = r; p > name && p[-1] != '_'; p--)
-		;
-	*pid = strtol(p, &end, 10);
-	return end == r && *pid > 0 ? 0 : -1;
-}
-
 static struct arm_proc *
 find(struct arm *a, long pid, int monitor)
 {
@@ -147,7 +119,7 @@ look(struct arm *a, double t)
 		return;
 	a->log_mtime = st.st_mtim;
 	while ((e = readdir(d)) != NULL)
-		if (log_name(e->d_name, &pid, &rank, &monitor) == 0 &&
+		if (torch_log_name(e->d_name, &pid, &rank, &monitor) == 0 &&
 		    find(a, pid, monitor) == NULL)
 			add(a, pid, rank, monitor, t);
 	closedir(d);

@@ -32,25 +32,6 @@ read_log(const char *path, struct torchnpu_proc *p)
 	free(text);
 }
 
-/* "dp_HOST_PID_rank_RANK.log": the pid and the rank, 0; else -1. */
-static int
-log_name(const char *name, long *pid, int *rank)
-{
-	const char *r = NULL, *q, *p;
-
-	if (strncmp(name, "dp_", 3) != 0 || !ends_with(name, ".log"))
-		return -1;
-	for (q = name; (q = strstr(q, "_rank_")) != NULL; q++)
-		r = q;
-	if (r == NULL)
-		return -1;
-	for (p = r; p > name && p[-1] != '_'; p--)
-		;
-	*pid = atol(p);
-	*rank = atoi(r + 6);
-	return *pid > 0 ? 0 : -1;
-}
-
 static int
 by_rank(const void *a, const void *b)
 {
@@ -82,14 +63,19 @@ torchnpu_read(const struct journal *j, const struct torch_arming *arming,
 	logdir = xasprintf("%s/log", t->dir);
 	if ((d = opendir(logdir)) != NULL) {
 		const struct dirent *e;
+		int monitor;
 
 		while ((e = readdir(d)) != NULL) {
 			char *path;
 
 			memset(&p, 0, sizeof(p));
-			t->monitors += strncmp(e->d_name, "monitor_dp_", 11) == 0;
-			if (log_name(e->d_name, &p.pid, &p.rank) == -1)
+			if (torch_log_name(e->d_name, &p.pid, &p.rank,
+			    &monitor) == -1)
 				continue;
+			if (monitor) {
+				t->monitors++;
+				continue;
+			}
 			path = xasprintf("%s/%s", logdir, e->d_name);
 			read_log(path, &p);
 			free(path);

@@ -199,6 +199,24 @@ rewrites(void)
 	plan_free(&p);
 }
 
+/* torch_npu's log names: the pid, the rank and whether a monitor's. */
+static void
+log_names(void)
+{
+	long pid = 0;
+	int rank = 0, mon = 0;
+
+	ok(torch_log_name("dp_node_rank_3_412_rank_-1.log", &pid, &rank,
+	    &mon) == 0 && pid == 412 && rank == -1 && !mon,
+	    "a host holding _rank_: the last one, pid 412, rank -1");
+	ok(torch_log_name("monitor_dp_h_9_rank_2.log", &pid, &rank, &mon) ==
+	    0 && pid == 9 && rank == 2 && mon, "a monitor's log");
+	ok(torch_log_name("dp_h_9_rank_2.log.1", &pid, &rank, &mon) == -1,
+	    "a rotated log is not one");
+	ok(torch_log_name("dp_h_x_rank_2.log", &pid, &rank, &mon) == -1,
+	    "no pid: not one");
+}
+
 int
 main(void)
 {
@@ -210,6 +228,7 @@ main(void)
 		return 1;
 	}
 	paths();
+	log_names();
 	configs();
 	rewrites();
 	launchtab_free(&tab);
