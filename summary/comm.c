@@ -134,7 +134,6 @@ time_info(struct jscan *js, struct comm *c, const struct comm_op *key)
 	o = &c->ops[c->nops++];
 	*o = *key;
 	o->elapse = o->wait_ratio = o->sync_ratio = NAN;
-	c->ncoll++;
 	while ((r = js_key(js, &k, &n)) == 1) {
 		if (strcmp(k, "Elapse Time(ms)") == 0)
 			r = js_number(js, k, &o->elapse);
@@ -290,7 +289,6 @@ matrix_link(struct jscan *js, struct comm *c, const char *name)
 			return -1;
 	}
 	if (link && type) {
-		c->nlinkkeys++;
 		c->links = room(c->links, c->nlinks, &c->caplinks,
 		    sizeof(*c->links));
 		c->links[c->nlinks++] = l;
@@ -381,12 +379,12 @@ comm_read(const char *out)
 
 	read_one(c, &c->comm, out, "communication.json", comm_operator);
 	if (c->comm.state < 0) {	/* nothing of a file left out */
-		c->nops = c->ncoll = c->nsizes = c->npool = 0;
+		c->nops = c->nsizes = c->npool = 0;
 	}
 	read_one(c, &c->matrix, out, "communication_matrix.json",
 	    matrix_operator);
 	if (c->matrix.state < 0)
-		c->nlinks = c->nlinkkeys = 0;
+		c->nlinks = 0;
 	return c;
 }
 

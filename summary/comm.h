@@ -52,12 +52,10 @@ struct comm {
 	struct comm_file	 comm, matrix;
 	struct comm_op		*ops;
 	size_t			 nops, capops;
-	size_t			 ncoll;		/* operators with time info */
 	struct comm_size	*sizes;
 	size_t			 nsizes, capsizes;
 	struct comm_link	*links;
 	size_t			 nlinks, caplinks;
-	size_t			 nlinkkeys;	/* "src-dst" entries seen */
 	char			*pool;
 	size_t			 npool, cappool;
 };

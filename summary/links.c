@@ -197,7 +197,7 @@ links_rank(struct summary *s, void *state, struct rank_data *rd,
 		for (size_t i = 0; i < c->nlinks; i++)
 			add_link(l, c->links[i].src, c->links[i].dst,
 			    c->links[i].tr, c->links[i].size, c->links[i].time);
-		if (c->nlinkkeys > 0)
+		if (c->nlinks > 0)
 			l->ranks++;
 	}
 	if (c->comm.state == 1)

@@ -166,7 +166,7 @@ wait_rank(struct summary *s, void *state, struct rank_data *rd,
 
 	if (c->comm.state == 1) {
 		from_comm(w, who, c);
-		if (c->ncoll > 0)
+		if (c->nops > 0)
 			w->ranks++;
 		return;
 	}
