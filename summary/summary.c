@@ -6,6 +6,7 @@
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <langinfo.h>
@@ -17,8 +18,6 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-
-#include <sqlite3.h>
 
 #include "common/jsonw.h"
 #include "common/util.h"
@@ -49,8 +48,8 @@ struct rank_files {
 	struct rank_data *rd;
 	char		*out;		/* ASCEND_PROFILER_OUTPUT */
 	struct comm	*comm;
-	sqlite3		*db;
-	int		 db_tried;
+	struct db	*db, *prof;	/* analysis.db, the profiler's */
+	int		 db_tried, prof_tried;
 };
 
 char *
@@ -85,7 +84,7 @@ rank_comm(struct rank_files *rf)
 	return rf->comm;
 }
 
-sqlite3 *
+struct db *
 rank_db(struct rank_files *rf)
 {
 	char *p;
@@ -93,23 +92,70 @@ rank_db(struct rank_files *rf)
 	if (rf->db_tried)
 		return rf->db;
 	rf->db_tried = 1;
-	if ((p = rank_file(rf, "analysis.db")) == NULL)
-		return NULL;
-	if (sqlite3_open_v2(p, &rf->db, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK) {
-		sqlite3_close(rf->db);
-		rf->db = NULL;
-	}
+	if ((p = rank_file(rf, "analysis.db")) != NULL)
+		rf->db = db_open(rf->rd, p);
 	free(p);
 	return rf->db;
+}
+
+/*
+ * ascend_pytorch_profiler_<rank>.db, else ascend_pytorch_profiler.db;
+ * of a rank not known, the only ascend_pytorch_profiler_*.db there is.
+ */
+static char *
+profiler_db_name(struct rank_files *rf)
+{
+	static const char pre[] = "ascend_pytorch_profiler";
+	char *name = NULL, *p;
+	struct dirent *e;
+	DIR *d;
+
+	if (rf->rd->rank >= 0) {
+		name = xasprintf("%s_%d.db", pre, rf->rd->rank);
+		p = rank_file(rf, name);
+		free(name);
+		if (p != NULL)
+			return p;
+	}
+	if ((p = rank_file(rf, "ascend_pytorch_profiler.db")) != NULL ||
+	    rf->rd->rank >= 0 || (d = opendir(rf->out)) == NULL)
+		return p;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, pre, sizeof(pre) - 1) == 0 &&
+		    ends_with(e->d_name, ".db")) {
+			if (name != NULL) {	/* two: neither is surely its */
+				free(name);
+				name = NULL;
+				break;
+			}
+			name = xstrdup(e->d_name);
+		}
+	closedir(d);
+	p = name != NULL ? rank_file(rf, name) : NULL;
+	free(name);
+	return p;
+}
+
+struct db *
+rank_profiler_db(struct rank_files *rf)
+{
+	char *p;
+
+	if (rf->prof_tried)
+		return rf->prof;
+	rf->prof_tried = 1;
+	if ((p = profiler_db_name(rf)) != NULL)
+		rf->prof = db_open(rf->rd, p);
+	free(p);
+	return rf->prof;
 }
 
 static void
 rank_files_close(struct rank_files *rf)
 {
 	comm_free(rf->comm);
-	if (rf->db != NULL)
-		sqlite3_close(rf->db);
+	db_close(rf->db);
+	db_close(rf->prof);
 	free(rf->out);
 }
 
