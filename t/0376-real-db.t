@@ -131,6 +131,25 @@ a, b = (json.load(open(f))["summaries"] for f in sys.argv[1:])
 print(a["operators"] == b["operators"] and a["memory"] == b["memory"])' odd.json orig.json)" \
     True "a path with ?, # and %: the same operators and memory"
 
+# profiler_metadata.json's objects, kept in META_DATA by the db export
+cp -r "$R/msinsight-2025/db/level1" meta
+for r in 0 1; do
+	"$PY" - meta/rank${r}_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_$r.db <<'EOF'
+import json, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE META_DATA SET value = ? WHERE name = 'ENV_VARIABLES'",
+    (json.dumps({"ASCEND_LAUNCH_BLOCKING": "1", "HCCL_RDMA_TC": ""}),))
+c.execute("INSERT INTO META_DATA VALUES ('distributed_args', ?)",
+    (json.dumps({"tensor_model_parallel_size": 2, "pipeline_model_parallel_size": 1,
+        "data_parallel_size": 1, "world_size": 2}),))
+c.commit()
+EOF
+done
+"$MSPROF" report meta > meta.txt 2>&1
+like "$(cat meta.txt)" "\[launch-blocking\] ranks 0-1: the launch ran with ASCEND_LAUNCH_BLOCKING=1" \
+    "META_DATA's ENV_VARIABLES: the environment the rules read"
+like "$(cat meta.txt)" "layout: tp 2, pp 1, dp 1" "META_DATA's distributed_args: the layout"
+
 # Damaged databases: named, the rest summarised.  A file is named once,
 # for the first damage found in it.
 cp -r "$R/msinsight-2025/db/level1" dmg
