@@ -85,6 +85,17 @@ for c in 2025/level0:0.005 2025/level1:0.005 2025/level2:0.005 2024/level1:0.015
 	"$HELPERS/summary" --json --top 1000 "$db" > db.json
 	is "$("$PY" -c "$cmp_py" text.json db.json "$db" "$tol")" same \
 	    "$gen $lv: the db export's operators, memory and steps are the text export's"
+	for r in 0 1; do
+		"$HELPERS/summary" --json --top 1000 \
+		    "$R/msinsight-$gen/text/$lv/rank${r}_ascend_pt" > t$r.json
+		"$HELPERS/summary" --json --top 1000 "$db/rank${r}_ascend_pt" > d$r.json
+	done
+	is "$("$PY" -c 'import json, sys
+def kernels(f):
+    return sorted((o["type"], o["core"], o["count"])
+        for o in json.load(open(f))["summaries"]["operators"]["top"])
+print(all(kernels("t%d.json" % r) == kernels("d%d.json" % r) for r in (0, 1)))')" \
+	    True "$gen $lv: rank by rank, the kernels of kernel_details.csv"
 	"$MSPROF" report --json r.json "$db" > r.txt 2> r.err
 	is "$?" 0 "$gen $lv: report on the db export: exit 0"
 	like "$(sed -n '/^Top operators/,/^$/p' r.txt)" \
