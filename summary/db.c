@@ -4,7 +4,9 @@
  * then takes no lock and writes nothing, not even the -wal, -shm or
  * -journal file it would otherwise create beside the user's data.  A file
  * that is no database, or lacks a table or column a summary needs, is
- * named as left out with SQLite's reason.
+ * named as left out with SQLite's reason.  A handle is one rank's, used by
+ * one thread at a time (a worker's, then the main thread's): SQLite's
+ * default threading mode lets the ranks' connections run at once.
  */
 #include <math.h>
 #include <stdlib.h>
