@@ -15,8 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <sqlite3.h>
-
 #include "common/util.h"
 #include "model.h"
 #include "strmap.h"
@@ -165,7 +163,7 @@ db_packet(void *arg, int ncol, const char *const col[], const double num[])
 }
 
 static void
-links_db(struct links *l, size_t who, sqlite3 *db)
+links_db(struct links *l, size_t who, struct db *db)
 {
 	struct db_ln a = { l, 0 };
 	struct db_pk pk = { l, who };
@@ -191,7 +189,7 @@ links_rank(struct summary *s, void *state, struct rank_data *rd,
 	struct links *l = state;
 	size_t who = rd - s->r;
 	const struct comm *c = rank_comm(rf);
-	sqlite3 *db;
+	struct db *db;
 
 	if (c->matrix.state == 1) {
 		for (size_t i = 0; i < c->nlinks; i++)

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/util.h"
 #include "csv.h"
@@ -79,14 +80,68 @@ read_records(struct rank_data *rd, const char *path)
 	return NULL;
 }
 
+/*
+ * The db export: MEMORY_RECORD is memory_record.csv without its APP rows
+ * (bytes, components as STRING_IDS); those are NPU_MEM's "app" rows, the
+ * driver's count (ddr + hbm, bytes), as memory_record.csv takes them.  No
+ * MEMORY_RECORD: collected without profile_memory, as no CSV.
+ */
+#define MB	(1024.0 * 1024.0)
+
+struct db_peak {
+	double	 app, pta;
+};
+
+/* component, reserved (bytes) */
+static int
+db_peak_row(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct db_peak *a = arg;
+	double v = num[1] / MB;
+
+	if (!isfinite(v) || v < 0)
+		return 0;
+	if (strcasecmp(col[0], "APP") == 0)
+		a->app = isnan(a->app) ? v : fmax(a->app, v);
+	else
+		a->pta = isnan(a->pta) ? v : fmax(a->pta, v);
+	return 0;
+}
+
+static char *
+read_db(struct rank_data *rd, struct db *db)
+{
+	struct db_peak a = { NAN, NAN };
+	char *why = NULL;
+
+	if (!db_has_table(db, "MEMORY_RECORD"))
+		return NULL;
+	if ((why = db_need_table(db, "STRING_IDS")) != NULL ||
+	    db_rows(db, "SELECT s.value, m.totalReserved FROM MEMORY_RECORD m "
+	    "LEFT JOIN STRING_IDS s ON s.id = m.component", db_peak_row, &a,
+	    &why) < 0 || (db_has_table(db, "NPU_MEM") &&
+	    db_rows(db, "SELECT s.value, n.ddr + n.hbm FROM NPU_MEM n "
+	    "JOIN STRING_IDS s ON s.id = n.type WHERE s.value = 'app'",
+	    db_peak_row, &a, &why) < 0))
+		return why;
+	rd->mem_peak_mb = isnan(a.app) ? a.pta : a.app;
+	rd->mem_component = isnan(a.app) ? "PTA" : "APP";
+	if (isnan(rd->mem_peak_mb))
+		return xasprintf(_("%s: no memory rows"), db_path(db));
+	return NULL;
+}
+
 static void
 memory_prepare(const struct summary *s, struct rank_data *rd,
     struct rank_files *rf)
 {
 	char *p = rank_file(rf, "memory_record.csv");
+	struct db *db;
 
 	if (p != NULL)
 		rd->mem_why = read_records(rd, p);	/* none: no why */
+	else if ((db = rank_profiler_db(rf)) != NULL)
+		rd->mem_why = read_db(rd, db);
 	free(p);
 }
 
@@ -111,8 +166,8 @@ memory_finish(struct summary *s, void *state)
 		if (s->r[i].mem_why != NULL)
 			return xasprintf(_("no rank has memory data (%s: %s)"),
 			    s->r[i].name, s->r[i].mem_why);
-	return xstrdup(_("no memory_record.csv: collected without --with "
-	    "memory"));
+	return xstrdup(_("no memory_record.csv nor MEMORY_RECORD in the db: "
+	    "collected without --with memory"));
 }
 
 /* The lowest, median and highest peak, and the rank of the highest. */

@@ -102,7 +102,12 @@ struct rank_files;
 char		*rank_file(struct rank_files *, const char *name);	/* path if it exists */
 /* The communication files (comm.h), read once. */
 const struct comm *rank_comm(struct rank_files *);
-struct sqlite3	*rank_db(struct rank_files *);
+/*
+ * The db export's databases, opened once (NULL when absent, or left out
+ * when no database): analysis.db, and ascend_pytorch_profiler_<rank>.db.
+ */
+struct db	*rank_db(struct rank_files *);
+struct db	*rank_profiler_db(struct rank_files *);
 
 struct out {
 	FILE		*fp;
@@ -235,10 +240,22 @@ struct heat {
 };
 void	 svg_heat(FILE *, const struct heat *);
 
-/* analysis.db (db.c). */
-int	 db_rows(struct sqlite3 *, const char *sql,
-	    int (*row)(void *, int ncol, const char *const col[],
-	    const double num[]), void *arg, char **why);
-int	 db_has_table(struct sqlite3 *, const char *);
+/*
+ * The db export (db.c): PATH opened read-only, changing nothing beside
+ * it; NULL, and the file named as left out of RD, when it is no database.
+ */
+struct db	*db_open(struct rank_data *rd, const char *path);
+void		 db_close(struct db *);
+const char	*db_path(const struct db *);
+/*
+ * SQL's rows handed to ROW as text and numbers (NaN: NULL or not a
+ * number); -1 and *WHY when the query fails, the file named as left out.
+ */
+int		 db_rows(struct db *, const char *sql,
+		    int (*row)(void *, int ncol, const char *const col[],
+		    const double num[]), void *arg, char **why);
+int		 db_has_table(struct db *, const char *);
+/* NULL when the table is there; else why, the file named as left out. */
+char		*db_need_table(struct db *, const char *);
 
 #endif

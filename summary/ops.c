@@ -96,41 +96,65 @@ field_num(struct csv *c, int i)
 	return csv_numn(s, n);
 }
 
+/* One kernel, of kernel_details.csv or of the db: its fields' spans. */
+struct kernel {
+	const char	*type, *name, *core, *state;
+	size_t		 ntype, nname, ncore, nstate;
+	double		 dur;
+};
+
+/*
+ * Count kernel K under its type (its name without one) and core, with its
+ * flags; NULL for communication, which the communication summaries cover.
+ */
+static struct op *
+add_kernel(struct optab *t, const struct kernel *k)
+{
+	const char *type = k->ntype > 0 ? k->type : k->name;
+	size_t ntype = k->ntype > 0 ? k->ntype : k->nname;
+	struct op *op;
+
+	if (ntype == 0 || is_comm(k->core, k->ncore, type, ntype))
+		return NULL;
+	op = optab_getn(t, type, ntype, k->core, k->ncore);
+	op_add(t, op, k->dur);
+	if (k->nstate == 7 && strncasecmp(k->state, "dynamic", 7) == 0)
+		op->dynamic++;
+	if (k->dur >= AICPU_LONG_US && IS(k->core, k->ncore, "AI_CPU"))
+		op->aicpu_long++;
+	return op;
+}
+
 static void
 kernel_row(struct optab *t, const struct kcols *k, struct csv *c,
     struct bad_rows *bad)
 {
-	size_t ntype, ncore, nstate, i;
-	const char *type = span(c, k->type, &ntype);
-	const char *core = span(c, k->core, &ncore);
-	const char *state = span(c, k->state, &nstate);
-	double dur = field_num(c, k->dur), w = 0;
+	struct kernel kn;
 	struct op *op;
+	double w = 0;
+	size_t i;
 
-	if (ntype == 0)
-		type = span(c, k->name, &ntype);
-	if (isnan(dur)) {
+	kn.type = span(c, k->type, &kn.ntype);
+	kn.name = span(c, k->name, &kn.nname);
+	kn.core = span(c, k->core, &kn.ncore);
+	kn.state = span(c, k->state, &kn.nstate);
+	kn.dur = field_num(c, k->dur);
+	if (isnan(kn.dur)) {
 		size_t n;
 		const char *s = csv_span(c, k->dur, &n);
 
 		bad_row(bad, c, k->dur, s, n);
 		return;
 	}
-	if (ntype == 0 || is_comm(core, ncore, type, ntype))
+	if ((op = add_kernel(t, &kn)) == NULL)
 		return;
-	op = optab_getn(t, type, ntype, core, ncore);
-	op_add(t, op, dur);
-	if (nstate == 7 && strncasecmp(state, "dynamic", 7) == 0)
-		op->dynamic++;
-	if (dur >= AICPU_LONG_US && IS(core, ncore, "AI_CPU"))
-		op->aicpu_long++;
 	for (i = 0; i < k->nr; i++) {
 		double r = field_num(c, k->rcol[i]);
 
 		if (!isnan(r)) {
-			op->ratio[k->ridx[i]] += r * dur;
-			op->ratio_dur[k->ridx[i]] += dur;
-			w = dur;
+			op->ratio[k->ridx[i]] += r * kn.dur;
+			op->ratio_dur[k->ridx[i]] += kn.dur;
+			w = kn.dur;
 		}
 	}
 	op->ratio_w += w;
@@ -230,11 +254,117 @@ read_statistic(struct rank_data *rd, struct optab *t, const char *path)
 	return rc < 0 ? why : NULL;
 }
 
+/*
+ * The db export's kernels: COMPUTE_TASK_INFO (names, types and cores as
+ * STRING_IDS) timed by TASK, as kernel_details.csv lists them, a row per
+ * kernel and pipe ratio (TASK_PMU_INFO's *_ratio metrics, when collected),
+ * in task order so that a kernel's rows come together.  The db records no
+ * OP State: no operator is flagged dynamic from it.
+ */
+static const char kernels_sql[] =
+    "SELECT c.globalTaskId, o.value, n.value, k.value, "
+    "(t.endNs - t.startNs) / 1000.0%s FROM COMPUTE_TASK_INFO c "
+    "JOIN TASK t ON t.globalTaskId = c.globalTaskId "
+    "LEFT JOIN STRING_IDS o ON o.id = c.opType "
+    "LEFT JOIN STRING_IDS n ON n.id = c.name "
+    "LEFT JOIN STRING_IDS k ON k.id = c.taskType%s "
+    "ORDER BY c.globalTaskId";
+static const char ratios_sql[] =
+    " LEFT JOIN (SELECT p.globalTaskId AS g, s.value AS rn, p.value AS rv "
+    "FROM TASK_PMU_INFO p JOIN STRING_IDS s ON s.id = p.name "
+    "WHERE s.value LIKE '%\\_ratio' ESCAPE '\\') m ON m.g = c.globalTaskId";
+
+struct db_kernels {
+	struct rank_data	*rd;
+	struct optab		*t;
+	struct op		*op;	/* the kernel's, NULL: not counted */
+	double			 id, dur;
+	int			 ratio;	/* the kernel has a ratio */
+};
+
+/* The rank's index of pipe-ratio metric NAME, added when new; -1: full. */
+static int
+db_ratio(struct rank_data *rd, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rd->nratio; i++)
+		if (strcmp(rd->ratio[i], name) == 0)
+			return (int)i;
+	if (rd->nratio == OP_NRATIO)
+		return -1;
+	rd->ratio[rd->nratio] = xstrdup(name);
+	return (int)rd->nratio++;
+}
+
+static void
+db_kernel_done(struct db_kernels *a)
+{
+	if (a->op != NULL && a->ratio)
+		a->op->ratio_w += a->dur;
+	a->op = NULL;
+	a->ratio = 0;
+}
+
+/* id, type, name, core, duration (µs)[, ratio name, ratio] */
+static int
+db_kernel(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct db_kernels *a = arg;
+	struct kernel k;
+	int r;
+
+	if (num[0] != a->id) {
+		db_kernel_done(a);
+		a->id = num[0];
+		a->dur = num[4];
+		k = (struct kernel){ col[1], col[2], col[3], "", strlen(col[1]),
+		    strlen(col[2]), strlen(col[3]), 0, num[4] };
+		/* a task without a time is no kernel to count */
+		if (!isnan(k.dur) && k.dur >= 0)
+			a->op = add_kernel(a->t, &k);
+	}
+	if (a->op == NULL || ncol < 7 || *col[5] == '\0' || isnan(num[6]) ||
+	    (r = db_ratio(a->rd, col[5])) < 0)
+		return 0;
+	a->op->ratio[r] += num[6] * a->dur;
+	a->op->ratio_dur[r] += a->dur;
+	a->ratio = 1;
+	return 0;
+}
+
+/*
+ * No COMPUTE_TASK_INFO: no kernel was recorded (the table is written with
+ * rows only); with it but without TASK or STRING_IDS, the file is damaged.
+ */
+static char *
+read_db(struct rank_data *rd, struct optab *t, struct db *db)
+{
+	struct db_kernels a = { rd, t, NULL, NAN, 0, 0 };
+	char *sql, *why = NULL;
+	int pmu;
+
+	if (!db_has_table(db, "COMPUTE_TASK_INFO"))
+		return xasprintf(_("%s: no COMPUTE_TASK_INFO (no device kernel "
+		    "recorded)"), db_path(db));
+	if ((why = db_need_table(db, "TASK")) != NULL ||
+	    (why = db_need_table(db, "STRING_IDS")) != NULL)
+		return why;
+	pmu = db_has_table(db, "TASK_PMU_INFO");
+	sql = xasprintf(kernels_sql, pmu ? ", m.rn, m.rv" : "",
+	    pmu ? ratios_sql : "");
+	if (db_rows(db, sql, db_kernel, &a, &why) == 0)
+		db_kernel_done(&a);
+	free(sql);
+	return why;
+}
+
 /* On a worker thread: the rank's operators into its own table. */
 static void
 ops_prepare(const struct summary *s, struct rank_data *rd,
     struct rank_files *rf)
 {
+	struct db *db;
 	char *p;
 
 	rd->ops = optab_new(1);
@@ -244,13 +374,12 @@ ops_prepare(const struct summary *s, struct rank_data *rd,
 	} else if ((p = rank_file(rf, "op_statistic.csv")) != NULL) {
 		rd->ops_why = read_statistic(rd, rd->ops, p);
 		rd->ops_source = "op_statistic.csv";
-	} else if ((p = rank_file(rf, "analysis.db")) != NULL)
-		rd->ops_why = xstrdup(_("db export: no kernel_details.csv nor "
-		    "op_statistic.csv (the operator tables are not read from "
-		    "the db)"));
-	else
-		rd->ops_why = xstrdup(_("no kernel_details.csv nor "
-		    "op_statistic.csv"));
+	} else if ((db = rank_profiler_db(rf)) != NULL) {
+		rd->ops_why = read_db(rd, rd->ops, db);
+		rd->ops_source = "ascend_pytorch_profiler_*.db";
+	} else
+		rd->ops_why = xstrdup(_("no kernel_details.csv, op_statistic.csv "
+		    "nor ascend_pytorch_profiler_<rank>.db"));
 	free(p);
 	if (rd->ops_why == NULL && rd->ops->n == 0)
 		rd->ops_why = xasprintf(_("%s has no computing operator"),
@@ -299,7 +428,10 @@ ops_rank(struct summary *s, void *state, struct rank_data *rd,
 	if (o->source == NULL || strcmp(o->source, rd->ops_source) == 0)
 		o->source = rd->ops_source;
 	else
-		o->source = "kernel_details.csv, op_statistic.csv";
+		o->source = strstr(o->source, ".db") == NULL &&
+		    strstr(rd->ops_source, ".db") == NULL ?
+		    "kernel_details.csv, op_statistic.csv" :
+		    "the text and the db export";
 	o->made++;
 }
 

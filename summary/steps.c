@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "common/util.h"
 #include "csv.h"
 #include "model.h"
@@ -187,20 +185,21 @@ db_row(void *arg, int ncol, const char *const col[], const double num[])
 	return 0;
 }
 
+/* analysis.db has StepTraceTime whenever it is written: none is damage. */
 static char *
-read_db(struct rank_data *rd, sqlite3 *db)
+read_db(struct rank_data *rd, struct db *db)
 {
 	struct db_acc a = { .rd = rd };
-	char *why = NULL;
+	char *why;
 
-	if (!db_has_table(db, "StepTraceTime"))
-		return xstrdup(_("analysis.db has no StepTraceTime table"));
+	if ((why = db_need_table(db, "StepTraceTime")) != NULL)
+		return why;
 	if (db_rows(db, "SELECT step, computing, communication_not_overlapped, "
 	    "overlapped, communication, free, bubble FROM StepTraceTime",
 	    db_row, &a, &why) < 0)
 		return why;
 	if (a.n == 0)
-		return xstrdup(_("analysis.db: StepTraceTime is empty"));
+		return xasprintf(_("%s: StepTraceTime is empty"), db_path(db));
 	finish_mean(rd, &a.sum, a.n);
 	return NULL;
 }
@@ -211,12 +210,15 @@ steps_rank(struct summary *s, void *state, struct rank_data *rd,
 {
 	struct steps *st = state;
 	char *p = rank_file(rf, "step_trace_time.csv");
-	sqlite3 *db;
+	struct db *db;
 
 	if (p != NULL)
 		rd->steps_why = read_csv(rd, p);
 	else if ((db = rank_db(rf)) != NULL)
 		rd->steps_why = read_db(rd, db);
+	else if ((p = rank_file(rf, "analysis.db")) != NULL)
+		rd->steps_why = xasprintf(_("%s is no database it can read"),
+		    p);
 	else
 		rd->steps_why = xstrdup(_("no step_trace_time.csv nor analysis.db "
 		    "(a parse that did not finish, or profiler level none?)"));

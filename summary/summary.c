@@ -6,6 +6,7 @@
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <langinfo.h>
@@ -17,8 +18,6 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-
-#include <sqlite3.h>
 
 #include "common/jsonw.h"
 #include "common/util.h"
@@ -49,8 +48,8 @@ struct rank_files {
 	struct rank_data *rd;
 	char		*out;		/* ASCEND_PROFILER_OUTPUT */
 	struct comm	*comm;
-	sqlite3		*db;
-	int		 db_tried;
+	struct db	*db, *prof;	/* analysis.db, the profiler's */
+	int		 db_tried, prof_tried;
 };
 
 char *
@@ -85,7 +84,7 @@ rank_comm(struct rank_files *rf)
 	return rf->comm;
 }
 
-sqlite3 *
+struct db *
 rank_db(struct rank_files *rf)
 {
 	char *p;
@@ -93,23 +92,70 @@ rank_db(struct rank_files *rf)
 	if (rf->db_tried)
 		return rf->db;
 	rf->db_tried = 1;
-	if ((p = rank_file(rf, "analysis.db")) == NULL)
-		return NULL;
-	if (sqlite3_open_v2(p, &rf->db, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK) {
-		sqlite3_close(rf->db);
-		rf->db = NULL;
-	}
+	if ((p = rank_file(rf, "analysis.db")) != NULL)
+		rf->db = db_open(rf->rd, p);
 	free(p);
 	return rf->db;
+}
+
+/*
+ * ascend_pytorch_profiler_<rank>.db, else ascend_pytorch_profiler.db;
+ * of a rank not known, the only ascend_pytorch_profiler_*.db there is.
+ */
+static char *
+profiler_db_name(struct rank_files *rf)
+{
+	static const char pre[] = "ascend_pytorch_profiler";
+	char *name = NULL, *p;
+	struct dirent *e;
+	DIR *d;
+
+	if (rf->rd->rank >= 0) {
+		name = xasprintf("%s_%d.db", pre, rf->rd->rank);
+		p = rank_file(rf, name);
+		free(name);
+		if (p != NULL)
+			return p;
+	}
+	if ((p = rank_file(rf, "ascend_pytorch_profiler.db")) != NULL ||
+	    rf->rd->rank >= 0 || (d = opendir(rf->out)) == NULL)
+		return p;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, pre, sizeof(pre) - 1) == 0 &&
+		    ends_with(e->d_name, ".db")) {
+			if (name != NULL) {	/* two: neither is surely its */
+				free(name);
+				name = NULL;
+				break;
+			}
+			name = xstrdup(e->d_name);
+		}
+	closedir(d);
+	p = name != NULL ? rank_file(rf, name) : NULL;
+	free(name);
+	return p;
+}
+
+struct db *
+rank_profiler_db(struct rank_files *rf)
+{
+	char *p;
+
+	if (rf->prof_tried)
+		return rf->prof;
+	rf->prof_tried = 1;
+	if ((p = profiler_db_name(rf)) != NULL)
+		rf->prof = db_open(rf->rd, p);
+	free(p);
+	return rf->prof;
 }
 
 static void
 rank_files_close(struct rank_files *rf)
 {
 	comm_free(rf->comm);
-	if (rf->db != NULL)
-		sqlite3_close(rf->db);
+	db_close(rf->db);
+	db_close(rf->prof);
 	free(rf->out);
 }
 
@@ -303,31 +349,42 @@ info_fields(struct jscan *js, struct rank_data *rd)
 	return r < 0 ? -1 : js_finish(js);
 }
 
+/* distributed_args' sizes and where they go. */
+static const struct { const char *key; size_t off; } layout_keys[] = {
+	{ "tensor_model_parallel_size", offsetof(struct rank_data, tp) },
+	{ "pipeline_model_parallel_size", offsetof(struct rank_data, pp) },
+	{ "data_parallel_size", offsetof(struct rank_data, dp) },
+	{ "context_parallel_size", offsetof(struct rank_data, cp) },
+	{ "expert_model_parallel_size", offsetof(struct rank_data, ep) },
+	{ "world_size", offsetof(struct rank_data, world) },
+};
+#define NLAYOUT	(sizeof(layout_keys) / sizeof(layout_keys[0]))
+
+/* Size KEY of distributed_args is V: kept when it is one of ours. */
+static void
+layout_size(struct rank_data *rd, const char *key, double v)
+{
+	size_t i;
+
+	for (i = 0; i < NLAYOUT; i++)
+		if (strcmp(key, layout_keys[i].key) == 0 && v > 0 && v < 1e9)
+			*(int *)((char *)rd + layout_keys[i].off) = (int)v;
+}
+
 /* distributed_args: {"tensor_model_parallel_size": 8, ...} */
 static int
 layout_fields(struct jscan *js, struct rank_data *rd)
 {
-	static const struct { const char *key; size_t off; } f[] = {
-		{ "tensor_model_parallel_size", offsetof(struct rank_data, tp) },
-		{ "pipeline_model_parallel_size", offsetof(struct rank_data, pp) },
-		{ "data_parallel_size", offsetof(struct rank_data, dp) },
-		{ "context_parallel_size", offsetof(struct rank_data, cp) },
-		{ "expert_model_parallel_size", offsetof(struct rank_data, ep) },
-		{ "world_size", offsetof(struct rank_data, world) },
-	};
 	const char *k;
-	size_t n, i;
+	size_t n;
 	double v;
 	int r;
 
 	while ((r = js_key(js, &k, &n)) == 1) {
-		for (i = 0; i < sizeof(f) / sizeof(f[0]) &&
-		    strcmp(k, f[i].key) != 0; i++)
-			;
-		if (i == sizeof(f) / sizeof(f[0]) || js_peek(js) != '0')
+		if (js_peek(js) != '0')
 			r = js_skip(js);
-		else if ((r = js_number(js, k, &v)) == 1 && v > 0 && v < 1e9)
-			*(int *)((char *)rd + f[i].off) = (int)v;
+		else if ((r = js_number(js, k, &v)) == 1)
+			layout_size(rd, k, v);
 		if (r < 0)
 			return -1;
 	}
@@ -429,6 +486,47 @@ read_meta(struct rank_data *rd)
 	free(p);
 }
 
+/* META_DATA's name and JSON value (db export). */
+static int
+db_meta_row(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct rank_data *rd = arg;
+	cJSON *j = cJSON_Parse(col[1]), *e;
+
+	if (!cJSON_IsObject(j)) {	/* damaged text: no figure from it */
+		cJSON_Delete(j);
+		return 0;
+	}
+	cJSON_ArrayForEach(e, j) {
+		if (strcmp(col[0], "ENV_VARIABLES") == 0 && cJSON_IsString(e))
+			strv_pushf(&rd->env, "%s=%s", e->string, e->valuestring);
+		else if (strcmp(col[0], "distributed_args") == 0 &&
+		    cJSON_IsNumber(e))
+			layout_size(rd, e->string, e->valuedouble);
+	}
+	cJSON_Delete(j);
+	return 0;
+}
+
+/*
+ * The db export keeps profiler_metadata.json's objects in the META_DATA
+ * table of ascend_pytorch_profiler_<rank>.db, each as its JSON text: read
+ * when the rank has no profiler_metadata.json.
+ */
+static void
+read_db_meta(struct rank_data *rd, struct rank_files *rf)
+{
+	char *p = xasprintf("%s/profiler_metadata.json", rd->path), *why = NULL;
+	struct db *db;
+
+	if (access(p, F_OK) != 0 && errno == ENOENT &&
+	    (db = rank_profiler_db(rf)) != NULL && db_has_table(db, "META_DATA"))
+		db_rows(db, "SELECT name, value FROM META_DATA WHERE name IN "
+		    "('ENV_VARIABLES', 'distributed_args')", db_meta_row, rd, &why);
+	free(why);
+	free(p);
+}
+
 /*
  * Ranks are read on worker threads (one per CPU, at most MAX_WORKERS): the
  * large files (kernel_details.csv, the communication JSON) while the main
@@ -477,6 +575,7 @@ prepare(struct summary *s, size_t i, const struct summary_rank *sr,
 	read_meta(rd);
 	rf->rd = rd;
 	rf->out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", rd->path);
+	read_db_meta(rd, rf);
 	for (k = 0; k < NKINDS; k++)
 		if (kinds[k]->prepare != NULL && wanted(s, k))
 			kinds[k]->prepare(s, rd, rf);

@@ -18,8 +18,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <sqlite3.h>
-
 #include "common/util.h"
 #include "model.h"
 #include "strmap.h"
@@ -162,7 +160,7 @@ wait_rank(struct summary *s, void *state, struct rank_data *rd,
 	struct wait *w = state;
 	size_t who = rd - s->r;
 	const struct comm *c = rank_comm(rf);
-	sqlite3 *db;
+	struct db *db;
 
 	if (c->comm.state == 1) {
 		from_comm(w, who, c);
