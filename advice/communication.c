@@ -15,6 +15,11 @@
 #define SYNC_RATIO	0.2	/* and synchronises */
 #define RATIO_MARGIN	0.1	/* below the others' median by this, at least */
 #define MAX_LINKS	4	/* links named in the text */
+/*
+ * Ranks a rank is compared with, itself among them: the median of two is
+ * their mean, and of two ranks neither is the one that stands out.
+ */
+#define MIN_PEERS	3
 
 static void
 check_waited_for(const struct rule *rule, struct advice *a)
@@ -135,7 +140,8 @@ struct waited {
  * several stages (the gradient norm's, the embedding's) the stages arrive
  * in their order by construction, those that finish their backward pass
  * first waiting for the first stage, which the rule would name on a
- * healthy job.  The stage whose lowest ratio stands out most is named.
+ * healthy job.  The stage whose lowest ratio stands out most is named;
+ * a stage of fewer than MIN_PEERS ranks is none.
  */
 static void
 check_wait_ratio(const struct rule *rule, struct advice *a)
@@ -150,7 +156,7 @@ check_wait_ratio(const struct rule *rule, struct advice *a)
 	for (p = 0; p < stages; p++) {
 		size_t n = ratios(a, stages, p, who, v);
 
-		if (n < 2 || !stands_out(v, n, &low, &med) ||
+		if (n < MIN_PEERS || !stands_out(v, n, &low, &med) ||
 		    (w.list != NULL && med - v[low] <= w.med - w.ratio))
 			continue;
 		if (waiting(s, who, n, 1, &list) == 0)
