@@ -301,7 +301,7 @@ check_small_packets(const struct rule *rule, struct advice *a)
 }
 
 static const struct setting *const packet_settings[] = {
-	&set_ddp_bucket_size, &set_global_batch, NULL,
+	&set_ddp_bucket_size, &set_global_batch, &set_torch_bucket_cap, NULL,
 };
 
 static const struct rule rules[] = {

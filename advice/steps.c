@@ -360,7 +360,9 @@ static const struct setting *const exposed_settings[] = {
 	&set_overlap_grad_reduce, &set_overlap_param_gather,
 	&set_distributed_optimizer, &set_moe_alltoall_overlap,
 	&set_moe_permutation_async, &set_cp_send_recv_overlap,
-	&set_fsdp_forward_prefetch, &set_fsdp_backward_prefetch, NULL,
+	&set_fsdp_forward_prefetch, &set_fsdp_backward_prefetch,
+	&set_torch_bucket_cap, &set_torch_bucket_view, &set_torch_static_graph,
+	&set_hccl_buffsize, NULL,
 };
 static const struct setting *const bubble_settings[] = {
 	&set_virtual_pipeline, &set_global_batch, &set_micro_batch, NULL,
