@@ -364,7 +364,8 @@ env_names(void)
 
 	advice_env_names(&v);
 	all = strv_join(v.v, " ");
-	is_str(all, "TASK_QUEUE_ENABLE CPU_AFFINITY_CONF PYTORCH_NPU_ALLOC_CONF "
+	is_str(all, "HCCL_BUFFSIZE TASK_QUEUE_ENABLE CPU_AFFINITY_CONF "
+	    "PYTORCH_NPU_ALLOC_CONF "
 	    "ASCEND_LAUNCH_BLOCKING ASCEND_GLOBAL_LOG_LEVEL",
 	    "the variables the rules consult, each once: what the journal "
 	    "records");
