@@ -149,17 +149,18 @@ time_info(struct jscan *js, struct comm *c, const struct comm_op *key)
 	return r;
 }
 
-/* Add COUNT transfers of MB of transport TR. */
+/* Add COUNT transfers of MB of transport TR, MS long together. */
 static void
-add_size(struct comm *c, int tr, double mb, double count)
+add_size(struct comm *c, int tr, double mb, double count, double ms)
 {
 	for (size_t i = 0; i < c->nsizes; i++)
 		if (c->sizes[i].tr == tr && c->sizes[i].mb == mb) {
 			c->sizes[i].count += count;
+			c->sizes[i].ms += ms;
 			return;
 		}
 	c->sizes = room(c->sizes, c->nsizes, &c->capsizes, sizeof(*c->sizes));
-	c->sizes[c->nsizes++] = (struct comm_size){ tr, mb, count };
+	c->sizes[c->nsizes++] = (struct comm_size){ tr, mb, count, ms };
 }
 
 /* {"<MB>": [count, ms], ...} of transport TR. */
@@ -173,22 +174,47 @@ size_distribution(struct jscan *js, struct comm *c, int tr)
 	if ((r = js_object(js, "Size Distribution")) <= 0)
 		return r;
 	while ((r = js_key(js, &k, &n)) == 1) {
-		double mb = strtod(k, NULL), count = NAN;
+		double mb = strtod(k, NULL), count = NAN, ms = NAN;
+		int more = 0;
 
+		/* [count, ms]: the time when it is a number */
 		if ((r = js_array(js, "Size Distribution")) == 1 &&
 		    (r = js_item(js)) == 1 &&
-		    (r = js_number(js, "Size Distribution", &count)) >= 0)
-			while ((r = js_item(js)) == 1 && (r = js_skip(js)) == 1)
-				;
+		    (r = js_number(js, "Size Distribution", &count)) >= 0 &&
+		    (r = js_item(js)) == 1) {
+			r = js_peek(js) == '0' ? js_number(js,
+			    "Size Distribution", &ms) : js_skip(js);
+			more = r >= 0;
+		}
+		while (more && (r = js_item(js)) == 1 && (r = js_skip(js)) == 1)
+			;
 		if (r < 0)
 			return -1;
 		if (!isnan(count) && !isnan(mb))
-			add_size(c, tr, mb, count);
+			add_size(c, tr, mb, count, isfinite(ms) ? ms : 0);
 	}
 	return r;
 }
 
-/* "Communication Bandwidth Info": each transport's size distribution. */
+/* An operator's Transit Size(MB) over transport TR, kept when not 0. */
+static int
+transit_size(struct jscan *js, struct comm *c, int tr)
+{
+	double mb;
+	int r;
+
+	if ((r = js_number(js, "Transit Size(MB)", &mb)) >= 0 && mb > 0) {
+		c->xfers = room(c->xfers, c->nxfers, &c->capxfers,
+		    sizeof(*c->xfers));
+		c->xfers[c->nxfers++] = (struct comm_xfer){ tr, mb };
+	}
+	return r;
+}
+
+/*
+ * "Communication Bandwidth Info": each transport's size distribution and
+ * the operator's transit size.
+ */
 static int
 bandwidth_info(struct jscan *js, struct comm *c)
 {
@@ -205,8 +231,13 @@ bandwidth_info(struct jscan *js, struct comm *c)
 			r = js_skip(js);
 		} else if ((r = js_object(js, k)) == 1) {
 			while ((r = js_key(js, &k, &n)) == 1)
-				r = strcmp(k, "Size Distribution") == 0 ?
-				    size_distribution(js, c, tr) : js_skip(js);
+				if (strcmp(k, "Size Distribution") == 0)
+					r = size_distribution(js, c, tr);
+				else if (strcmp(k, "Transit Size(MB)") == 0 &&
+				    js_peek(js) == '0')
+					r = transit_size(js, c, tr);
+				else
+					r = js_skip(js);
 		}
 		if (r < 0)
 			return -1;
@@ -397,6 +428,7 @@ comm_free(struct comm *c)
 	free(c->matrix.why);
 	free(c->ops);
 	free(c->sizes);
+	free(c->xfers);
 	free(c->links);
 	free(c->pool);
 	free(c);
