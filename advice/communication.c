@@ -260,24 +260,38 @@ check_slow_link(const struct rule *rule, struct advice *a)
 	free(list);
 }
 
+/*
+ * Two readings of small transfers: msprof's, the share of a transport's
+ * volume in packets under its small size (Size Distribution); and
+ * msprof-analyze advisor's (packet_checker.py), the share of the
+ * operators whose transit over the transport is under it.  Either over
+ * the threshold is the finding; the larger share is shown.
+ */
+static double
+small_share(const struct rank_data *r, int tr, int *ops)
+{
+	double v = r->vol_mb[tr] > 0 ? r->small_mb[tr] / r->vol_mb[tr] : 0;
+	double o = r->xfer_ops[tr] > 0 ? r->small_ops[tr] / r->xfer_ops[tr] : 0;
+
+	*ops = o > v;
+	return fmax(v, o);
+}
+
 static void
 check_small_packets(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
 	struct finding *f = NULL;
 	double worst = 0, share;
-	size_t i;
-	int tr, wtr = 0;
+	size_t i, at = 0;
+	int tr, wtr = 0, ops, wops = 0;
 	char lab[LABEL_MAX];
-	size_t at = 0;
 
 	for (i = 0; i < s->nr; i++)
 		for (tr = 0; tr < COMM_NTRANS; tr++) {
-			const struct rank_data *r = &s->r[i];
-
-			if (!(r->vol_mb[tr] > 0))
+			if (small_mb[tr] == 0)
 				continue;
-			share = r->small_mb[tr] / r->vol_mb[tr];
+			share = small_share(&s->r[i], tr, &ops);
 			if (!(share > rule->threshold))
 				continue;
 			if (f == NULL)
@@ -287,16 +301,59 @@ check_small_packets(const struct rule *rule, struct advice *a)
 			if (share > worst) {
 				worst = share;
 				wtr = tr;
+				wops = ops;
 				at = i;
 			}
 		}
 	if (f == NULL)
 		return;
-	finding_text(f, _("more than %.0f %% of their RDMA volume in transfers "
-	    "under 1 MB, or of their SDMA volume under 16 MB (the most: %s, "
-	    "%.1f %% of its %s volume)"), 100 * rule->threshold,
-	    rank_label(&s->r[at], lab, sizeof(lab)), 100 * worst,
-	    comm_transports[wtr]);
+	finding_text(f, _("more than %.0f %% of their RDMA transfers under "
+	    "1 MB, or of their SDMA transfers under 16 MB, by volume or by "
+	    "operator (the most: %s, %.1f %% of its %s %s)"),
+	    100 * rule->threshold, rank_label(&s->r[at], lab, sizeof(lab)),
+	    100 * worst, comm_transports[wtr], wops ? _("operators") :
+	    _("volume"));
+	finding_figure(f, "share_max", worst);
+}
+
+/*
+ * msprof-analyze advisor's byte alignment (byte_alignment_checker.py):
+ * an SDMA transfer over 512 bytes whose size is no multiple of 512 is
+ * slow.  Its checker reads each HCCL task; the Size Distribution has the
+ * same transfers by size, with their time.  It rates the unaligned part
+ * of the time low below 20 %: the finding starts there.
+ */
+static void
+check_alignment(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	struct finding *f = NULL;
+	double worst = 0, share;
+	size_t i, at = 0;
+	char lab[LABEL_MAX];
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (!(r->align_ms > 0))
+			continue;
+		share = r->unaligned_ms / r->align_ms;
+		if (!(share >= rule->threshold))
+			continue;
+		if (f == NULL)
+			f = finding_new(a, rule);
+		finding_who(f, i);
+		if (share > worst) {
+			worst = share;
+			at = i;
+		}
+	}
+	if (f == NULL)
+		return;
+	finding_text(f, _("transfers whose size is no multiple of %d bytes "
+	    "take %.0f %% or more of their HCCS, PCIE and SDMA transfer time "
+	    "(the most: %s, %.1f %%)"), ALIGN_BYTES, 100 * rule->threshold,
+	    rank_label(&s->r[at], lab, sizeof(lab)), 100 * worst);
 	finding_figure(f, "share_max", worst);
 }
 
@@ -329,10 +386,20 @@ static const struct rule rules[] = {
 	    "switch, and whether tensor parallel crosses nodes"), NULL,
 	    check_slow_link },
 	{ "small-packets", "Size Distribution of each rank's RDMA and SDMA "
-	    "volume", 0.20, "20 % of the volume",
+	    "volume (msprof); the Transit Size of each operator's RDMA and "
+	    "SDMA transfer (msprof-analyze advisor, packet.yaml)", 0.20,
+	    "20 % of the volume or of the operators; RDMA 1 MB, SDMA 16 MB",
 	    N_("send fewer, larger transfers: larger gradient buckets, more "
 	    "micro-batches per step (gradient accumulation)"), packet_settings,
 	    check_small_packets },
+	{ "byte-alignment", "Size Distribution of each rank's HCCS, PCIE "
+	    "and SDMA transfers over 512 bytes: the time of those whose size "
+	    "is no multiple of 512 bytes (msprof-analyze advisor, "
+	    "byte_alignment.yaml)", 0.20,
+	    "20 % of the transfer time (the advisor's low-priority bound)",
+	    N_("make the sizes communicated multiples of 512 bytes: pad the "
+	    "tensors (or the gradient buckets) to it"), NULL,
+	    check_alignment },
 };
 
 const struct family family_communication = {

@@ -158,6 +158,10 @@ static const struct {
 	{ "slow-link", "slow-link@1", "" },
 	{ "small-packets", "small-packets@2", "" },
 	{ "small-packets-no-matrix", "small-packets@2", "links" },
+	/* SDMA collectives of 8 MB, no Size Distribution: by operator */
+	{ "small-ops", "small-packets@2", "" },
+	/* rank 3's unaligned transfers, 1 ms of 9: under 20 % */
+	{ "unaligned", "byte-alignment@1", "" },
 	{ "level0", "", "wait links" },
 	{ "no-kernels", "", "" },
 	{ "zero-durations", "", "" },	/* no device time, no share */
@@ -234,6 +238,17 @@ details(void)
 	    "11.2 % of the step") != NULL,
 	    "operators compiled: opCompile's time a step and its share (%s)",
 	    text_of(s, "dynamic-shape"));
+	summary_free(s);
+
+	s = load("small-ops", NULL);
+	ok(strstr(text_of(s, "small-packets"), "100.0 % of its SDMA operators") !=
+	    NULL, "small packets by operator (%s)", text_of(s, "small-packets"));
+	summary_free(s);
+
+	s = load("unaligned", NULL);
+	ok(strstr(text_of(s, "byte-alignment"), "rank 1, 100.0 %") != NULL,
+	    "byte alignment: rank 1's transfers (%s)",
+	    text_of(s, "byte-alignment"));
 	summary_free(s);
 
 	s = load("transdata", NULL);

@@ -68,6 +68,9 @@ class Rank:
         self.elapse, self.wait_ratio, self.sync_ratio = 10.0 + 0.013 * rank * (1 + rank % 2), 0.05, 0.02
         self.links = {}          # dst -> (transport, size MB, time ms)
         self.rdma_packet = 4.0
+        self.sdma_size = 128.0   # each collective's SDMA Transit Size(MB)
+        self.sdma_dist = {"32.0": [4, 7.0]}   # its Size Distribution
+        self.hccs_dist = {"32.0": [4, 7.0]}
         for d in range(world):
             if d != rank:
                 same = d // 2 == rank // 2
@@ -193,11 +196,12 @@ class Rank:
                                  "Large Packet Ratio": 0.0,
                                  "Size Distribution": {str(self.rdma_packet): [64.0 / self.rdma_packet, 6.4]}},
                         "HCCS": {"Transit Size(MB)": 128.0, "Transit Time(ms)": 7.0, "Bandwidth(GB/s)": 18.29,
-                                 "Large Packet Ratio": 0.0, "Size Distribution": {"32.0": [4, 7.0]}},
+                                 "Large Packet Ratio": 0.0, "Size Distribution": dict(self.hccs_dist)},
                         "PCIE": {"Transit Size(MB)": 0, "Transit Time(ms)": 0, "Bandwidth(GB/s)": 0,
                                  "Large Packet Ratio": 0, "Size Distribution": {}},
-                        "SDMA": {"Transit Size(MB)": 128.0, "Transit Time(ms)": 7.0, "Bandwidth(GB/s)": 18.29,
-                                 "Large Packet Ratio": 0, "Size Distribution": {"32.0": [4, 7.0]}}}}
+                        "SDMA": {"Transit Size(MB)": self.sdma_size, "Transit Time(ms)": 7.0,
+                                 "Bandwidth(GB/s)": 18.29, "Large Packet Ratio": 0,
+                                 "Size Distribution": dict(self.sdma_dist)}}}
             coll["Total Op Info"] = {"Communication Time Info": {"Elapse Time(ms)": 0.001}}
             p2p = {"hcom_send__7_%d_1@99" % s: {"Communication Time Info": {"Elapse Time(ms)": 0.001 + self.rank,
                    "Wait Time Ratio": 0.9, "Synchronization Time Ratio": 0.9}}}
@@ -466,6 +470,20 @@ def small_packets_no_matrix(rs):
         r.files -= {"matrix"}
 
 
+def small_ops(rs):
+    """Rank 2's collectives each move 8 MB over SDMA, and its Size
+    Distribution of SDMA is empty, as in real data: only the operators'
+    transit sizes show the small transfers."""
+    rs[2].sdma_size, rs[2].sdma_dist = 8.0, {}
+
+
+def unaligned(rs):
+    """Rank 1's HCCS and SDMA transfers are 32000100 bytes: no multiple of
+    512; rank 3's are aligned but for a few (2 of 10 ms)."""
+    rs[1].hccs_dist = rs[1].sdma_dist = {"32.0001": [4, 7.0]}
+    rs[3].hccs_dist = rs[3].sdma_dist = {"32.0": [4, 8.0], "1.000100": [2, 1.0]}
+
+
 def zero_durations(rs):
     """Every operator lasts 0 us: no share of the device time to show."""
     for r in rs:
@@ -618,7 +636,8 @@ def main():
                         ("memory-near", memory_near), ("memory-room", memory_room),
                         ("memory-damaged", memory_damaged),
                         ("launch-blocking", launch_blocking), ("log-level", log_level),
-                        ("op-compile", op_compile), ("op-cached", op_cached), ("transdata", transdata)):
+                        ("op-compile", op_compile), ("op-cached", op_cached), ("transdata", transdata),
+                        ("small-ops", small_ops), ("unaligned", unaligned)):
         cluster(name, plant)
     cluster("noisy", noisy, n=8, layout=(1, 1, 8))
     cluster("wide-spread", wide_spread, n=8, layout=(1, 1, 8))
