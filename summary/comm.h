@@ -33,12 +33,13 @@ struct comm_op {
 struct comm_size {
 	int	 tr;
 	double	 mb, count, ms;	/* ms: their time, 0 when not given */
+	int	 exact;		/* MB printed to the byte: six decimals */
 };
 
-/* What one operator moved over one transport (its Transit Size), MB. */
+/* What one operator moved over one transport (Transit Size, Time). */
 struct comm_xfer {
 	int	 tr;
-	double	 mb;
+	double	 mb, ms;
 };
 
 /* A link of communication_matrix.json. */

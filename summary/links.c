@@ -110,7 +110,8 @@ add_link(struct links *l, int src, int dst, int tr, double size, double time)
 
 /*
  * Is a transfer of MB aligned?  The sizes are printed to the byte in
- * decimal MB (2.064384 is 2064384 bytes).
+ * decimal MB (2.064384 is 2064384 bytes); those that may be rounded are
+ * not judged (comm.c).
  */
 static int
 aligned(double mb)
@@ -122,8 +123,9 @@ aligned(double mb)
 
 /*
  * A rank's operators by what they moved over each transport (comm.c):
- * how many moved less than the small size; and its HCCS, PCIE and SDMA
- * transfers by alignment (RDMA's packets are the NIC's).
+ * how many moved less than the small size; its collectives by kind; and
+ * its HCCS, PCIE and SDMA transfers by alignment (RDMA's packets are the
+ * NIC's).
  */
 static void
 transfers(struct rank_data *rd, const struct comm *c)
@@ -136,14 +138,26 @@ transfers(struct rank_data *rd, const struct comm *c)
 		if (small_mb[x->tr] == 0)
 			continue;
 		rd->xfer_ops[x->tr]++;
-		if (x->mb < small_mb[x->tr])
+		rd->xfer_ms[x->tr] += x->ms;
+		if (x->mb < small_mb[x->tr]) {
 			rd->small_ops[x->tr]++;
+			rd->small_xfer_ms[x->tr] += x->ms;
+		}
+	}
+	for (i = 0; i < c->nops; i++) {
+		const char *op = c->pool + c->ops[i].key + c->ops[i].op;
+
+		rd->colls++;
+		if (strcasestr(op, "allgather") != NULL ||
+		    strcasestr(op, "reducescatter") != NULL ||
+		    strcasestr(op, "reduce_scatter") != NULL)
+			rd->sharded_colls++;
 	}
 	for (i = 0; i < c->nsizes; i++) {
 		const struct comm_size *z = &c->sizes[i];
 
 		if (strcmp(comm_transports[z->tr], "RDMA") == 0 ||
-		    z->mb * BYTES_PER_MB <= ALIGN_MIN)
+		    !z->exact || z->mb * BYTES_PER_MB <= ALIGN_MIN)
 			continue;
 		rd->align_ms += z->ms;
 		if (!aligned(z->mb))

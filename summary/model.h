@@ -71,14 +71,23 @@ struct rank_data {
 	double		 vol_mb[COMM_NTRANS], small_mb[COMM_NTRANS];
 	/*
 	 * The operators that moved data over each transport, and those that
-	 * moved less than its small size (links.c; text export).
+	 * moved less than its small size, and their transit times, ms
+	 * (links.c; text export).
 	 */
 	double		 xfer_ops[COMM_NTRANS], small_ops[COMM_NTRANS];
+	double		 xfer_ms[COMM_NTRANS], small_xfer_ms[COMM_NTRANS];
 	/*
 	 * The time of the HCCS, PCIE and SDMA transfers over ALIGN_MIN
-	 * bytes, and of those whose size is no multiple of ALIGN_BYTES, ms.
+	 * bytes whose size is known to the byte, and of those whose size is
+	 * no multiple of ALIGN_BYTES, ms.
 	 */
 	double		 align_ms, unaligned_ms;
+	/*
+	 * Its collectives (links.c; text export): how many were read, and
+	 * how many gather or scatter parameters and gradients (all-gather,
+	 * reduce-scatter), as sharded data parallelism does and DDP not.
+	 */
+	size_t		 colls, sharded_colls;
 	/* Device memory (memory.c): the peak, MB; NaN and why when unknown. */
 	double		 mem_peak_mb;
 	const char	*mem_component;	/* whose figure: "APP" or "PTA" */
