@@ -184,10 +184,21 @@ for_framework(const struct advice *a, const struct setting *set)
 	case SCOPE_MM_FSDP2:
 		return a->fw == FW_UNKNOWN || a->fw == FW_MM_FSDP2;
 	case SCOPE_DDP:
-		return a->fw == FW_UNKNOWN || a->fw == FW_TORCH;
+		return a->fw == FW_UNKNOWN || a->fw == FW_TORCH ||
+		    a->fw == FW_DDP;
+	case SCOPE_DEEPSPEED:
+		return a->fw == FW_UNKNOWN || a->fw == FW_TORCH ||
+		    a->fw == FW_SHARDED;
 	default:
 		return 1;
 	}
+}
+
+/* Are the settings shown by framework: does the data not say which? */
+static int
+grouped(enum framework fw)
+{
+	return fw == FW_UNKNOWN || fw == FW_TORCH;
 }
 
 /* Each setting of F's rule that applies, with the launch's state of it. */
@@ -292,6 +303,8 @@ scope_label(enum setting_scope sc)
 		return _("MindSpeed-MM FSDP2");
 	case SCOPE_DDP:
 		return _("torch DistributedDataParallel");
+	case SCOPE_DEEPSPEED:
+		return _("DeepSpeed ZeRO");
 	default:
 		return _("any framework");
 	}
@@ -307,8 +320,8 @@ static void
 print_unknown(const struct finding *f, enum framework fw, FILE *fp)
 {
 	static const enum setting_scope scopes[] = { SCOPE_ANY,
-	    SCOPE_MEGATRON, SCOPE_MM_FSDP2, SCOPE_DDP };
-	size_t k, g, n = 0, groups = 0, line;
+	    SCOPE_MEGATRON, SCOPE_MM_FSDP2, SCOPE_DDP, SCOPE_DEEPSPEED };
+	size_t k, g, n = 0, groups = 0, line, codes = 0;
 	char *lab;
 
 	for (g = 0; g < sizeof(scopes) / sizeof(scopes[0]); g++) {
@@ -317,14 +330,14 @@ print_unknown(const struct finding *f, enum framework fw, FILE *fp)
 			const struct setting *set = f->set[k].setting;
 
 			if (f->set[k].state != STATE_UNKNOWN ||
-			    set->kind == SET_CODE || (fw == FW_UNKNOWN ?
+			    set->kind == SET_CODE || (grouped(fw) ?
 			    set->scope != scopes[g] : g > 0))
 				continue;
 			if (line++ == 0)
 				fprintf(fp, "%s    ", n > 0 ? "\n" : "");
 			else
 				fputs(", ", fp);
-			if (line == 1 && fw == FW_UNKNOWN && scopes[g] != SCOPE_ANY)
+			if (line == 1 && grouped(fw) && scopes[g] != SCOPE_ANY)
 				fprintf(fp, "%s: ", scope_label(scopes[g]));
 			lab = setting_label(set);
 			fputs(lab, fp);
@@ -351,13 +364,17 @@ print_unknown(const struct finding *f, enum framework fw, FILE *fp)
 
 		if (set->kind != SET_CODE)
 			continue;
-		if (fw == FW_UNKNOWN && set->scope != SCOPE_ANY)
+		if (set->scope == SCOPE_DEEPSPEED)
+			fprintf(fp, _("    in your DeepSpeed config: %s\n"),
+			    set->name);
+		else if (grouped(fw) && set->scope != SCOPE_ANY)
 			fprintf(fp, _("    in your code (%s): %s\n"),
 			    scope_label(set->scope), set->name);
 		else
 			fprintf(fp, _("    in your code: %s\n"), set->name);
+		codes += set->scope != SCOPE_ANY;
 	}
-	if (groups > 1)
+	if (groups > 1 || (grouped(fw) && codes > 0 && groups + codes > 1))
 		fprintf(fp, _("    (the data does not say which framework ran: "
 		    "each group is for its own)\n"));
 }

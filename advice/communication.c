@@ -264,15 +264,22 @@ check_slow_link(const struct rule *rule, struct advice *a)
  * Two readings of small transfers: msprof's, the share of a transport's
  * volume in packets under its small size (Size Distribution); and
  * msprof-analyze advisor's (packet_checker.py), the share of the
- * operators whose transit over the transport is under it.  Either over
- * the threshold is the finding; the larger share is shown.
+ * operators whose transit over the transport is under it.  Every job has
+ * a few small collectives a step that cost nothing (a loss, a gradient
+ * norm, an overflow flag), so the operators count here only when theirs
+ * is also the threshold's share of the transport's transit time.  Either
+ * over the threshold is the finding; the larger share is shown.
  */
 static double
-small_share(const struct rank_data *r, int tr, int *ops)
+small_share(const struct rule *rule, const struct rank_data *r, int tr,
+    int *ops)
 {
 	double v = r->vol_mb[tr] > 0 ? r->small_mb[tr] / r->vol_mb[tr] : 0;
 	double o = r->xfer_ops[tr] > 0 ? r->small_ops[tr] / r->xfer_ops[tr] : 0;
 
+	if (!(r->xfer_ms[tr] > 0 &&
+	    r->small_xfer_ms[tr] >= rule->threshold * r->xfer_ms[tr]))
+		o = 0;
 	*ops = o > v;
 	return fmax(v, o);
 }
@@ -291,7 +298,7 @@ check_small_packets(const struct rule *rule, struct advice *a)
 		for (tr = 0; tr < COMM_NTRANS; tr++) {
 			if (small_mb[tr] == 0)
 				continue;
-			share = small_share(&s->r[i], tr, &ops);
+			share = small_share(rule, &s->r[i], tr, &ops);
 			if (!(share > rule->threshold))
 				continue;
 			if (f == NULL)
@@ -358,7 +365,8 @@ check_alignment(const struct rule *rule, struct advice *a)
 }
 
 static const struct setting *const packet_settings[] = {
-	&set_ddp_bucket_size, &set_global_batch, &set_torch_bucket_cap, NULL,
+	&set_ddp_bucket_size, &set_global_batch, &set_torch_bucket_cap,
+	&set_ds_reduce_bucket, &set_ds_allgather_bucket, NULL,
 };
 
 static const struct rule rules[] = {
@@ -388,7 +396,8 @@ static const struct rule rules[] = {
 	{ "small-packets", "Size Distribution of each rank's RDMA and SDMA "
 	    "volume (msprof); the Transit Size of each operator's RDMA and "
 	    "SDMA transfer (msprof-analyze advisor, packet.yaml)", 0.20,
-	    "20 % of the volume or of the operators; RDMA 1 MB, SDMA 16 MB",
+	    "20 % of the volume, or of the operators and of their transit "
+	    "time; RDMA 1 MB, SDMA 16 MB",
 	    N_("send fewer, larger transfers: larger gradient buckets, more "
 	    "micro-batches per step (gradient accumulation)"), packet_settings,
 	    check_small_packets },

@@ -36,6 +36,7 @@ in_scope(const struct launch_record *rec, enum setting_scope scope)
 	case SCOPE_MM_FSDP2:
 		return e == ENGINE_MM_FSDP2;
 	case SCOPE_DDP:
+	case SCOPE_DEEPSPEED:
 		return e == ENGINE_TORCH;
 	default:
 		return 1;
@@ -437,6 +438,25 @@ launch_framework(const struct launch_record *rec)
 }
 
 /*
+ * A job without Megatron by its collectives: DDP all-reduces the
+ * gradients; FSDP and DeepSpeed's ZeRO gather the parameters and
+ * reduce-scatter the gradients.  FW_TORCH when no rank's were read.
+ */
+static enum framework
+torch_kind(const struct summary *s)
+{
+	size_t i, colls = 0, sharded = 0;
+
+	for (i = 0; i < s->nr; i++) {
+		colls += s->r[i].colls;
+		sharded += s->r[i].sharded_colls;
+	}
+	if (colls == 0)
+		return FW_TORCH;
+	return sharded > 0 ? FW_SHARDED : FW_DDP;
+}
+
+/*
  * The session's launches say it when they agree.  Without them, the data:
  * MindSpeed's Megatron writes distributed_args into profiler_metadata.json
  * (the layout, LAY); torch_npu writes ENV_VARIABLES there for any job, so
@@ -459,13 +479,15 @@ job_framework(const struct summary *s, const struct layout *lay)
 	}
 	if (fw == FW_TORCH && lay->known)
 		return FW_MEGATRON;	/* a torchrun of Megatron's entry */
+	if (fw == FW_TORCH)
+		return torch_kind(s);
 	if (fw != FW_UNKNOWN)
 		return fw;
 	if (lay->known)
 		return FW_MEGATRON;
 	for (i = 0; i < s->nr; i++)
 		if (s->r[i].env.n > 0)
-			return FW_TORCH;
+			return torch_kind(s);
 	return FW_UNKNOWN;
 }
 

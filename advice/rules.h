@@ -44,20 +44,25 @@ enum setting_scope {
 	SCOPE_ANY,
 	SCOPE_MEGATRON,	/* Megatron's arguments: MindSpeed-LLM, MM's Megatron */
 	SCOPE_MM_FSDP2,	/* MindSpeed-MM's FSDP2 YAML */
-	SCOPE_DDP	/* torch's DistributedDataParallel, in the code */
+	SCOPE_DDP,	/* torch's DistributedDataParallel, in the code */
+	SCOPE_DEEPSPEED	/* DeepSpeed's config (a JSON file of the code's) */
 };
 
 /*
  * The framework of the profiled job, whose settings are offered: from the
  * session's engines, else from the data (distributed_args in
  * profiler_metadata.json is Megatron's; a metadata file without it, a job
- * without Megatron).  Not known: every framework's, said so.
+ * without Megatron, whose collectives tell DDP from sharded data
+ * parallelism).  Not known: every framework's, said so.
  */
 enum framework {
 	FW_UNKNOWN,
 	FW_MEGATRON,
 	FW_MM_FSDP2,
-	FW_TORCH,	/* no Megatron: DDP, or FSDP or DeepSpeed */
+	FW_TORCH,	/* no Megatron: DDP, FSDP or DeepSpeed, not known */
+	FW_DDP,		/* no Megatron, and all-reduce only */
+	FW_SHARDED,	/* no Megatron, all-gather and reduce-scatter: FSDP or
+			   DeepSpeed ZeRO */
 	FW_OTHER	/* an engine none of the scopes is for */
 };
 

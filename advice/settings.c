@@ -6,8 +6,9 @@
  * mindspeed_mm/fsdp/params (57069cd), and the torch_npu
  * environment-variable reference (Ascend/pytorch
  * docs/zh/api/environment_variable, 9e73e70), PyTorch's
- * torch.nn.parallel.DistributedDataParallel (its documentation, 2.x) and
- * torch_npu's torch_npu/npu/npu_config.py (npuConfig).
+ * torch.nn.parallel.DistributedDataParallel (its documentation, 2.x),
+ * DeepSpeed's DeepSpeedZeroConfig (deepspeed/runtime/zero/config.py,
+ * 1b88ac3) and torch_npu's torch_npu/npu/npu_config.py (npuConfig).
  */
 #include "settings.h"
 
@@ -16,6 +17,7 @@
 #define MM_FSDP2	"MindSpeed-MM fsdp/params"
 #define TORCH_NPU	"torch_npu environment variables"
 #define TORCH_DDP	"PyTorch DistributedDataParallel documentation"
+#define DEEPSPEED	"DeepSpeed deepspeed/runtime/zero/config.py"
 
 /* Exposed communication. */
 const struct setting set_overlap_grad_reduce = {
@@ -92,6 +94,25 @@ const struct setting set_hccl_buffsize = {
 	0, N_("the buffer HCCL gives a collective, MB: a larger transfer is "
 	    "sent in pieces (MindSpeed-LLM's examples set 400)"),
 	"CANN HCCL environment variables; MindSpeed-LLM examples",
+};
+
+/* Exposed communication and small packets of a job under DeepSpeed ZeRO. */
+const struct setting set_ds_overlap = {
+	SET_CODE, "\"zero_optimization\": {\"overlap_comm\": true}", "",
+	TEST_SHOW, NULL, NULL, SCOPE_DEEPSPEED, 0,
+	N_("overlap the gradient reduction with the backward pass (on by "
+	    "default in stage 3 only)"), DEEPSPEED,
+};
+const struct setting set_ds_reduce_bucket = {
+	SET_CODE, "\"zero_optimization\": {\"reduce_bucket_size\": N}", "",
+	TEST_SHOW, NULL, NULL, SCOPE_DEEPSPEED, 0,
+	N_("elements reduced at a time (5e8 by default): larger, fewer "
+	    "transfers"), DEEPSPEED,
+};
+const struct setting set_ds_allgather_bucket = {
+	SET_CODE, "\"zero_optimization\": {\"allgather_bucket_size\": N}",
+	"", TEST_SHOW, NULL, NULL, SCOPE_DEEPSPEED, 0,
+	N_("elements all-gathered at a time (5e8 by default)"), DEEPSPEED,
 };
 
 /* Format conversion. */

@@ -362,7 +362,7 @@ static const struct setting *const exposed_settings[] = {
 	&set_moe_permutation_async, &set_cp_send_recv_overlap,
 	&set_fsdp_forward_prefetch, &set_fsdp_backward_prefetch,
 	&set_torch_bucket_cap, &set_torch_bucket_view, &set_torch_static_graph,
-	&set_hccl_buffsize, NULL,
+	&set_ds_overlap, &set_ds_reduce_bucket, &set_hccl_buffsize, NULL,
 };
 static const struct setting *const bubble_settings[] = {
 	&set_virtual_pipeline, &set_global_batch, &set_micro_batch, NULL,

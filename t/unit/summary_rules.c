@@ -142,6 +142,8 @@ static const struct {
 	/* pp 4: stages wait for stage 0 by construction, not for a rank */
 	{ "pipe-wait", "", "" },
 	{ "exposed-comm", "exposed-communication@0,1,2,3", "" },
+	{ "exposed-ddp", "exposed-communication@0,1,2,3", "" },
+	{ "exposed-sharded", "exposed-communication@0,1,2,3", "" },
 	{ "bubble", "pipeline-bubble@0,1,2,3", "" },
 	{ "unfused", "unfused-attention unfused-rmsnorm unfused-rotary "
 	    "unfused-swiglu", "" },
@@ -337,9 +339,27 @@ real_data(void)
 	set = settings_of(s, "exposed-communication");
 	ok(strstr(set, "--overlap-grad-reduce") != NULL &&
 	    strstr(set, "bucket_cap_mb") == NULL &&
+	    strstr(set, "zero_optimization") == NULL &&
 	    strstr(set, "fsdp_plan") == NULL,
 	    "distributed_args (Megatron), no session: Megatron's flags only (%s)",
 	    set);
+	free(set);
+	summary_free(s);
+
+	s = load("exposed-ddp", NULL);
+	set = settings_of(s, "exposed-communication");
+	ok(strstr(set, "bucket_cap_mb") != NULL && strstr(set, "--") == NULL &&
+	    strstr(set, "zero_optimization") == NULL,
+	    "no distributed_args, all-reduces: DDP's settings only (%s)", set);
+	free(set);
+	summary_free(s);
+
+	s = load("exposed-sharded", NULL);
+	set = settings_of(s, "exposed-communication");
+	ok(strstr(set, "overlap_comm") != NULL && strstr(set, "--") == NULL &&
+	    strstr(set, "bucket_cap_mb") == NULL,
+	    "no distributed_args, all-gathers and reduce-scatters: DeepSpeed's, "
+	    "not DDP's (%s)", set);
 	free(set);
 	summary_free(s);
 }

@@ -84,6 +84,8 @@ class Rank:
         self.ratio_cols = RATIOS
         self.ratio_of = lambda typ, col, i, ratio: ratio  # None: N/A
         self.api = None          # api_statistic.csv rows: (level, name, time us, count)
+        self.megatron = True     # False: profiler_metadata.json without distributed_args
+        self.colls = ("hcom_allReduce__418_%d_1", "hcom_broadcast__419_%d_1")
 
     def dirname(self):
         return "node%d-host_%d_%s_ascend_pt" % (self.rank // 2, 4000 + self.rank, self.stamp)
@@ -100,7 +102,7 @@ class Rank:
             del info["rank_id"]
         w(os.path.join(d, "profiler_info_%d.json" % self.rank if self.distributed else "profiler_info.json"),
           json.dumps(info, indent=1))
-        meta = {} if not self.distributed else {"distributed_args": {"tensor_model_parallel_size": self.tp,
+        meta = {} if not self.distributed or not self.megatron else {"distributed_args": {"tensor_model_parallel_size": self.tp,
                                      "pipeline_model_parallel_size": self.pp,
                                      "data_parallel_size": self.dp, "context_parallel_size": 1,
                                      "expert_model_parallel_size": 1, "rank": self.rank,
@@ -180,7 +182,7 @@ class Rank:
         comm, matrix = {}, {}
         for s in STEPS:
             coll = {}
-            for k, op in enumerate(("hcom_allReduce__418_%d_1" % s, "hcom_broadcast__419_%d_1" % s)):
+            for k, op in enumerate(c % s for c in self.colls):
                 e = round(self.elapse * (1 + 0.5 * k), 4)
                 transit = round(e * (1 - self.wait_ratio), 4)
                 wait = round(e - transit, 4)
@@ -478,10 +480,30 @@ def small_ops(rs):
 
 
 def unaligned(rs):
-    """Rank 1's HCCS and SDMA transfers are 32000100 bytes: no multiple of
-    512; rank 3's are aligned but for a few (2 of 10 ms)."""
-    rs[1].hccs_dist = rs[1].sdma_dist = {"32.0001": [4, 7.0]}
-    rs[3].hccs_dist = rs[3].sdma_dist = {"32.0": [4, 8.0], "1.000100": [2, 1.0]}
+    """Rank 1's HCCS and SDMA transfers are 32000100 bytes, printed to the
+    byte as torch_npu does: no multiple of 512; rank 3's are aligned but
+    for a few (1 of 9 ms); rank 0's sizes are rounded to four decimals,
+    which says nothing of their bytes."""
+    rs[1].hccs_dist = rs[1].sdma_dist = {"32.000100": [4, 7.0]}
+    rs[3].hccs_dist = rs[3].sdma_dist = {"32.000000": [4, 8.0], "1.000100": [2, 1.0]}
+    rs[0].hccs_dist = rs[0].sdma_dist = {"32.0001": [4, 7.0]}
+
+
+def exposed_ddp(rs):
+    """Exposed communication in a job without Megatron (no distributed_args;
+    torch_npu's ENV_VARIABLES), its collectives all-reduces: DDP."""
+    exposed_comm(rs)
+    for r in rs:
+        r.megatron = False
+        r.env = {"ASCEND_LAUNCH_BLOCKING": "", "PYTORCH_NPU_ALLOC_CONF": ""}
+
+
+def exposed_sharded(rs):
+    """The same, its collectives all-gathers and reduce-scatters: FSDP or
+    DeepSpeed's ZeRO."""
+    exposed_ddp(rs)
+    for r in rs:
+        r.colls = ("hcom_allGather__418_%d_1", "hcom_reduceScatter__419_%d_1")
 
 
 def zero_durations(rs):
@@ -637,7 +659,8 @@ def main():
                         ("memory-damaged", memory_damaged),
                         ("launch-blocking", launch_blocking), ("log-level", log_level),
                         ("op-compile", op_compile), ("op-cached", op_cached), ("transdata", transdata),
-                        ("small-ops", small_ops), ("unaligned", unaligned)):
+                        ("small-ops", small_ops), ("unaligned", unaligned),
+                        ("exposed-ddp", exposed_ddp), ("exposed-sharded", exposed_sharded)):
         cluster(name, plant)
     cluster("noisy", noisy, n=8, layout=(1, 1, 8))
     cluster("wide-spread", wide_spread, n=8, layout=(1, 1, 8))
