@@ -227,6 +227,16 @@ expected_leader(const char *type)
 	return 0;
 }
 
+/*
+ * torch_npu's level0 kernel_details.csv has N/A for every kernel's type:
+ * no operator type, and all of them together.
+ */
+static int
+no_type(const char *type)
+{
+	return *type == '\0' || strcmp(type, "N/A") == 0;
+}
+
 static void
 check_dominant(const struct rule *rule, struct advice *a)
 {
@@ -237,7 +247,8 @@ check_dominant(const struct rule *rule, struct advice *a)
 	if (t == NULL || !(t->total > 0))
 		return;
 	v = optab_sorted(t);
-	for (i = 0; v[i] != NULL && expected_leader(v[i]->type); i++)
+	for (i = 0; v[i] != NULL && (expected_leader(v[i]->type) ||
+	    no_type(v[i]->type)); i++)
 		;
 	if (v[i] != NULL && v[i]->total >= rule->threshold * t->total) {
 		struct finding *f = finding_new(a, rule);

@@ -311,8 +311,10 @@ real_data(void)
 		f = findings(s);
 		ok(strstr(f, "dynamic-shape") == NULL &&
 		    strstr(f, "wait-ratio") == NULL &&
-		    strstr(f, "slow-rank") == NULL,
-		    "real %s: no dynamic-shape, wait-ratio or slow-rank (%s)",
+		    strstr(f, "slow-rank") == NULL &&
+		    strstr(f, "dominant-operator") == NULL,
+		    "real %s: no dynamic-shape, wait-ratio, slow-rank, nor a "
+		    "dominant operator of no type (level0's N/A) (%s)",
 		    sets[i], f);
 		free(f);
 		summary_free(s);
