@@ -477,8 +477,6 @@ job_framework(const struct summary *s, const struct layout *lay)
 			return FW_UNKNOWN;
 		fw = one;
 	}
-	if (fw == FW_TORCH && lay->known)
-		return FW_MEGATRON;	/* a torchrun of Megatron's entry */
 	if (fw == FW_TORCH)
 		return torch_kind(s);
 	if (fw != FW_UNKNOWN)
