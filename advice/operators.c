@@ -1,9 +1,9 @@
 /*
  * Rules of the operators (kernel_details.csv, every rank together): the
- * flags of the top-operator table (AI_CPU tasks, dynamic shapes, low pipe
- * utilisation), an operator that dominates without being one of those a
- * transformer is made of, and the unfused forms of the kernels MindSpeed
- * can fuse.
+ * flags of the top-operator table (AI_CPU tasks, low pipe utilisation),
+ * operators compiled at run time (api_statistic.csv), an operator that
+ * dominates without being one of those a transformer is made of, format
+ * conversion, and the unfused forms of the kernels MindSpeed can fuse.
  *
  * How the unfused forms were identified: MindSpeed's fused paths call
  * torch_npu.npu_fusion_attention, npu_rms_norm, npu_swiglu and
@@ -85,12 +85,6 @@ want_aicpu(const struct summary *s, const struct op *op)
 	return op_aicpu(op);
 }
 
-static int
-want_dynamic(const struct summary *s, const struct op *op)
-{
-	return op_dynamic(op);
-}
-
 /*
  * A finding for the operator types WANT picks, when there are any, and
  * their list in *LIST (the caller's to free).
@@ -165,7 +159,6 @@ check_dynamic(const struct rule *rule, struct advice *a)
 	struct finding *f = NULL;
 	double share, worst = 0, wt = 0, t;
 	size_t i;
-	char *list = NULL;
 
 	for (i = 0; i < s->nr; i++) {
 		const struct rank_data *r = &s->r[i];
@@ -186,16 +179,12 @@ check_dynamic(const struct rule *rule, struct advice *a)
 	}
 	if (f == NULL)
 		return;
-	if (s->ops != NULL)
-		list = op_list(s, want_dynamic, &i);
 	finding_text(f, _("operators are compiled while the job runs: "
 	    "opCompile takes %.1f ms a step, %.1f %% of the step (the most; "
-	    "threshold %.0f %%)%s%s"), wt / 1000, 100 * worst,
-	    100 * rule->threshold, list != NULL && *list ? _("; OP State "
-	    "dynamic: ") : "", list != NULL ? list : "");
+	    "threshold %.0f %%)"), wt / 1000, 100 * worst,
+	    100 * rule->threshold);
 	finding_figure(f, "compile_share_max", worst);
 	finding_figure(f, "compile_us_per_step", wt);
-	free(list);
 }
 
 static void
