@@ -523,6 +523,16 @@ findings_html(const struct summary *s, const void *state, FILE *fp)
 			fputs("</li>\n", fp);
 		}
 		for (k = 0; k < f->nset; k++) {
+			if (f->set[k].setting->kind == SET_CODE) {
+				fputs("<li>", fp);
+				html_text(fp, f->set[k].setting->scope ==
+				    SCOPE_DEEPSPEED ? _("in your DeepSpeed "
+				    "config: ") : _("in your code: "));
+				fputs("<code>", fp);
+				html_text(fp, f->set[k].setting->name);
+				fputs("</code></li>\n", fp);
+				continue;
+			}
 			lab = setting_label(f->set[k].setting);
 			st = state_text(&f->set[k]);
 			fputs("<li><code>", fp);

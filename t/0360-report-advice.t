@@ -128,6 +128,9 @@ unlike "$(findings out)" '--overlap|--use-distributed|--moe-|fsdp_plan' \
     "DDP, no session: no Megatron flag, no MindSpeed-MM key"
 like "$(findings out)" 'in your code: DistributedDataParallel\(\.\.\., bucket_cap_mb=N\)' \
     "DDP, no session: DDP's own bucket size, in the code"
+"$MSPROF" report --html real.html "$REAL/msinsight-2025/text/level1" > /dev/null 2>&1
+like "$(cat real.html)" '<li>in your code: <code>torch_npu\.npu\.config\.allow_internal_format = False</code></li>' \
+    "--html: a line of the code is said as one"
 "$MSPROF" report "$REAL/msinsight-2024/text/level1" > out 2>&1
 like "$(findings out)" 'Megatron \(MindSpeed-LLM, MindSpeed-MM\): --overlap-grad-reduce' \
     "no metadata (torch_npu 2024): each framework's settings, grouped"
