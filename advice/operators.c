@@ -466,8 +466,9 @@ static const struct rule rules[] = {
 	    "bf16 path avoids"), NULL, check_dominant },
 	{ "format-conversion", "the share of TransData in the device time of "
 	    "all operators", 0.05, "5 % of the device time (msprof-analyze "
-	    "advisor's high-priority share; MindSpeed-LLM's FSDP2 tuning "
-	    "guide names no figure)",
+	    "advisor rates an issue of 5 % of the step time high priority, "
+	    "base_analyzer.py; MindSpeed-LLM's FSDP2 tuning guide, whose "
+	    "remedy this is, names no figure)",
 	    N_("conversions a kernel needs (NCHW to NC1HWC0 before a "
 	    "convolution) remain: measure again after the change"),
 	    format_settings, check_transdata },
