@@ -174,6 +174,33 @@ for_layout(const struct advice *a, const struct setting *set)
 	return 1;
 }
 
+/* Is SET for the job's framework (all of them when it is not known)? */
+static int
+for_framework(const struct advice *a, const struct setting *set)
+{
+	switch (set->scope) {
+	case SCOPE_MEGATRON:
+		return a->fw == FW_UNKNOWN || a->fw == FW_MEGATRON;
+	case SCOPE_MM_FSDP2:
+		return a->fw == FW_UNKNOWN || a->fw == FW_MM_FSDP2;
+	case SCOPE_DDP:
+		return a->fw == FW_UNKNOWN || a->fw == FW_TORCH ||
+		    a->fw == FW_DDP;
+	case SCOPE_DEEPSPEED:
+		return a->fw == FW_UNKNOWN || a->fw == FW_TORCH ||
+		    a->fw == FW_SHARDED;
+	default:
+		return 1;
+	}
+}
+
+/* Are the settings shown by framework: does the data not say which? */
+static int
+grouped(enum framework fw)
+{
+	return fw == FW_UNKNOWN || fw == FW_TORCH;
+}
+
 /* Each setting of F's rule that applies, with the launch's state of it. */
 static void
 settings_of(const struct advice *a, struct finding *f)
@@ -185,7 +212,7 @@ settings_of(const struct advice *a, struct finding *f)
 	int applies;
 
 	for (set = f->rule->settings; set != NULL && *set != NULL; set++) {
-		if (!for_layout(a, *set))
+		if (!for_layout(a, *set) || !for_framework(a, *set))
 			continue;
 		st = setting_state(a->s, *set, &detail, &applies);
 		if (!applies) {
@@ -214,6 +241,8 @@ findings_finish(struct summary *s, void *state)
 	size_t f, r;
 
 	summary_layout(s, &a.lay);
+	a.fw = job_framework(s, &a.lay);
+	((struct findings *)state)->fw = a.fw;
 	for (f = 0; f < NFAMILIES; f++)
 		for (r = 0; r < families[f]->n; r++)
 			families[f]->rules[r].check(&families[f]->rules[r], &a);
@@ -263,30 +292,91 @@ setting_label(const struct setting *set)
 	return xasprintf("%s%s", set->name, set->want);
 }
 
+/* The framework a scope's settings belong to, as people name it. */
+static const char *
+scope_label(enum setting_scope sc)
+{
+	switch (sc) {
+	case SCOPE_MEGATRON:
+		return _("Megatron (MindSpeed-LLM, MindSpeed-MM)");
+	case SCOPE_MM_FSDP2:
+		return _("MindSpeed-MM FSDP2");
+	case SCOPE_DDP:
+		return _("torch DistributedDataParallel");
+	case SCOPE_DEEPSPEED:
+		return _("DeepSpeed ZeRO");
+	default:
+		return _("any framework");
+	}
+}
+
 /*
- * The settings of F whose state is not known, on one line: the same
- * reason for them all, as a rule (no session).
+ * The settings of F whose state is not known, one line for each scope
+ * (one line for all when the framework is known), then the same reason
+ * for them all, as a rule (no session).  Lines of the code are said as
+ * such: no launch record has them.
  */
 static void
-print_unknown(const struct finding *f, FILE *fp)
+print_unknown(const struct finding *f, enum framework fw, FILE *fp)
 {
-	size_t k, n = 0;
+	static const enum setting_scope scopes[] = { SCOPE_ANY,
+	    SCOPE_MEGATRON, SCOPE_MM_FSDP2, SCOPE_DDP, SCOPE_DEEPSPEED };
+	size_t k, g, n = 0, groups = 0, line, codes = 0;
 	char *lab;
 
-	for (k = 0; k < f->nset; k++) {
-		if (f->set[k].state != STATE_UNKNOWN)
-			continue;
-		lab = setting_label(f->set[k].setting);
-		fprintf(fp, "%s%s", n++ ? ", " : "    ", lab);
-		free(lab);
+	for (g = 0; g < sizeof(scopes) / sizeof(scopes[0]); g++) {
+		line = 0;
+		for (k = 0; k < f->nset; k++) {
+			const struct setting *set = f->set[k].setting;
+
+			if (f->set[k].state != STATE_UNKNOWN ||
+			    set->kind == SET_CODE || (grouped(fw) ?
+			    set->scope != scopes[g] : g > 0))
+				continue;
+			if (line++ == 0)
+				fprintf(fp, "%s    ", n > 0 ? "\n" : "");
+			else
+				fputs(", ", fp);
+			if (line == 1 && grouped(fw) && scopes[g] != SCOPE_ANY)
+				fprintf(fp, "%s: ", scope_label(scopes[g]));
+			lab = setting_label(set);
+			fputs(lab, fp);
+			free(lab);
+			n++;
+		}
+		groups += line > 0;
 	}
-	if (n == 0)
-		return;
-	for (k = 0; f->set[k].state != STATE_UNKNOWN; k++)
-		;
-	fprintf(fp, _(": not known whether the launch has %s (%s)\n"),
-	    n == 1 ? _("it") : _("them"), f->set[k].detail ? f->set[k].detail :
-	    "");
+	if (n > 0) {
+		for (k = 0; f->set[k].state != STATE_UNKNOWN ||
+		    f->set[k].setting->kind == SET_CODE; k++)
+			;
+		if (groups > 1)
+			fprintf(fp, _("\n    not known whether the launch has "
+			    "them (%s)\n"), f->set[k].detail ?
+			    f->set[k].detail : "");
+		else
+			fprintf(fp, _(": not known whether the launch has %s "
+			    "(%s)\n"), n == 1 ? _("it") : _("them"),
+			    f->set[k].detail ? f->set[k].detail : "");
+	}
+	for (k = 0; k < f->nset; k++) {
+		const struct setting *set = f->set[k].setting;
+
+		if (set->kind != SET_CODE)
+			continue;
+		if (set->scope == SCOPE_DEEPSPEED)
+			fprintf(fp, _("    in your DeepSpeed config: %s\n"),
+			    set->name);
+		else if (grouped(fw) && set->scope != SCOPE_ANY)
+			fprintf(fp, _("    in your code (%s): %s\n"),
+			    scope_label(set->scope), set->name);
+		else
+			fprintf(fp, _("    in your code: %s\n"), set->name);
+		codes += set->scope != SCOPE_ANY;
+	}
+	if (groups > 1 || (grouped(fw) && codes > 0 && groups + codes > 1))
+		fprintf(fp, _("    (the data does not say which framework ran: "
+		    "each group is for its own)\n"));
 }
 
 /* A short block each. */
@@ -327,7 +417,7 @@ findings_print(const struct summary *s, const void *state, struct out *o)
 			free(lab);
 			free(st);
 		}
-		print_unknown(f, o->fp);
+		print_unknown(f, fs->fw, o->fp);
 	}
 }
 
@@ -372,6 +462,8 @@ finding_json(const struct summary *s, const struct finding *f)
 
 		x = cJSON_CreateObject();
 		cJSON_AddStringToObject(x, "name", fs->setting->name);
+		if (fs->setting->kind == SET_CODE)
+			cJSON_AddStringToObject(x, "where", "code");
 		cJSON_AddStringToObject(x, "want", fs->setting->want);
 		cJSON_AddStringToObject(x, "what", _(fs->setting->what));
 		cJSON_AddStringToObject(x, "state", state_key(fs->state));
@@ -431,6 +523,16 @@ findings_html(const struct summary *s, const void *state, FILE *fp)
 			fputs("</li>\n", fp);
 		}
 		for (k = 0; k < f->nset; k++) {
+			if (f->set[k].setting->kind == SET_CODE) {
+				fputs("<li>", fp);
+				html_text(fp, f->set[k].setting->scope ==
+				    SCOPE_DEEPSPEED ? _("in your DeepSpeed "
+				    "config: ") : _("in your code: "));
+				fputs("<code>", fp);
+				html_text(fp, f->set[k].setting->name);
+				fputs("</code></li>\n", fp);
+				continue;
+			}
 			lab = setting_label(f->set[k].setting);
 			st = state_text(&f->set[k]);
 			fputs("<li><code>", fp);

@@ -15,6 +15,11 @@
 #define SYNC_RATIO	0.2	/* and synchronises */
 #define RATIO_MARGIN	0.1	/* below the others' median by this, at least */
 #define MAX_LINKS	4	/* links named in the text */
+/*
+ * Ranks a rank is compared with, itself among them: the median of two is
+ * their mean, and of two ranks neither is the one that stands out.
+ */
+#define MIN_PEERS	3
 
 static void
 check_waited_for(const struct rule *rule, struct advice *a)
@@ -135,7 +140,8 @@ struct waited {
  * several stages (the gradient norm's, the embedding's) the stages arrive
  * in their order by construction, those that finish their backward pass
  * first waiting for the first stage, which the rule would name on a
- * healthy job.  The stage whose lowest ratio stands out most is named.
+ * healthy job.  The stage whose lowest ratio stands out most is named;
+ * a stage of fewer than MIN_PEERS ranks is none.
  */
 static void
 check_wait_ratio(const struct rule *rule, struct advice *a)
@@ -150,7 +156,7 @@ check_wait_ratio(const struct rule *rule, struct advice *a)
 	for (p = 0; p < stages; p++) {
 		size_t n = ratios(a, stages, p, who, v);
 
-		if (n < 2 || !stands_out(v, n, &low, &med) ||
+		if (n < MIN_PEERS || !stands_out(v, n, &low, &med) ||
 		    (w.list != NULL && med - v[low] <= w.med - w.ratio))
 			continue;
 		if (waiting(s, who, n, 1, &list) == 0)
@@ -254,24 +260,45 @@ check_slow_link(const struct rule *rule, struct advice *a)
 	free(list);
 }
 
+/*
+ * Two readings of small transfers: msprof's, the share of a transport's
+ * volume in packets under its small size (Size Distribution); and
+ * msprof-analyze advisor's (packet_checker.py), the share of the
+ * operators whose transit over the transport is under it.  Every job has
+ * a few small collectives a step that cost nothing (a loss, a gradient
+ * norm, an overflow flag), so the operators count here only when theirs
+ * is also the threshold's share of the transport's transit time.  Either
+ * over the threshold is the finding; the larger share is shown.
+ */
+static double
+small_share(const struct rule *rule, const struct rank_data *r, int tr,
+    int *ops)
+{
+	double v = r->vol_mb[tr] > 0 ? r->small_mb[tr] / r->vol_mb[tr] : 0;
+	double o = r->xfer_ops[tr] > 0 ? r->small_ops[tr] / r->xfer_ops[tr] : 0;
+
+	if (!(r->xfer_ms[tr] > 0 &&
+	    r->small_xfer_ms[tr] >= rule->threshold * r->xfer_ms[tr]))
+		o = 0;
+	*ops = o > v;
+	return fmax(v, o);
+}
+
 static void
 check_small_packets(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
 	struct finding *f = NULL;
 	double worst = 0, share;
-	size_t i;
-	int tr, wtr = 0;
+	size_t i, at = 0;
+	int tr, wtr = 0, ops, wops = 0;
 	char lab[LABEL_MAX];
-	size_t at = 0;
 
 	for (i = 0; i < s->nr; i++)
 		for (tr = 0; tr < COMM_NTRANS; tr++) {
-			const struct rank_data *r = &s->r[i];
-
-			if (!(r->vol_mb[tr] > 0))
+			if (small_mb[tr] == 0)
 				continue;
-			share = r->small_mb[tr] / r->vol_mb[tr];
+			share = small_share(rule, &s->r[i], tr, &ops);
 			if (!(share > rule->threshold))
 				continue;
 			if (f == NULL)
@@ -281,21 +308,65 @@ check_small_packets(const struct rule *rule, struct advice *a)
 			if (share > worst) {
 				worst = share;
 				wtr = tr;
+				wops = ops;
 				at = i;
 			}
 		}
 	if (f == NULL)
 		return;
-	finding_text(f, _("more than %.0f %% of their RDMA volume in transfers "
-	    "under 1 MB, or of their SDMA volume under 16 MB (the most: %s, "
-	    "%.1f %% of its %s volume)"), 100 * rule->threshold,
-	    rank_label(&s->r[at], lab, sizeof(lab)), 100 * worst,
-	    comm_transports[wtr]);
+	finding_text(f, _("more than %.0f %% of their RDMA transfers under "
+	    "1 MB, or of their SDMA transfers under 16 MB, by volume or by "
+	    "operator (the most: %s, %.1f %% of its %s %s)"),
+	    100 * rule->threshold, rank_label(&s->r[at], lab, sizeof(lab)),
+	    100 * worst, comm_transports[wtr], wops ? _("operators") :
+	    _("volume"));
+	finding_figure(f, "share_max", worst);
+}
+
+/*
+ * msprof-analyze advisor's byte alignment (byte_alignment_checker.py):
+ * an SDMA transfer over 512 bytes whose size is no multiple of 512 is
+ * slow.  Its checker reads each HCCL task; the Size Distribution has the
+ * same transfers by size, with their time.  It rates the unaligned part
+ * of the time low below 20 %: the finding starts there.
+ */
+static void
+check_alignment(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	struct finding *f = NULL;
+	double worst = 0, share;
+	size_t i, at = 0;
+	char lab[LABEL_MAX];
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (!(r->align_ms > 0))
+			continue;
+		share = r->unaligned_ms / r->align_ms;
+		if (!(share >= rule->threshold))
+			continue;
+		if (f == NULL)
+			f = finding_new(a, rule);
+		finding_who(f, i);
+		if (share > worst) {
+			worst = share;
+			at = i;
+		}
+	}
+	if (f == NULL)
+		return;
+	finding_text(f, _("transfers whose size is no multiple of %d bytes "
+	    "take %.0f %% or more of their HCCS, PCIE and SDMA transfer time "
+	    "(the most: %s, %.1f %%)"), ALIGN_BYTES, 100 * rule->threshold,
+	    rank_label(&s->r[at], lab, sizeof(lab)), 100 * worst);
 	finding_figure(f, "share_max", worst);
 }
 
 static const struct setting *const packet_settings[] = {
-	&set_ddp_bucket_size, &set_global_batch, NULL,
+	&set_ddp_bucket_size, &set_global_batch, &set_torch_bucket_cap,
+	&set_ds_reduce_bucket, &set_ds_allgather_bucket, NULL,
 };
 
 static const struct rule rules[] = {
@@ -323,10 +394,21 @@ static const struct rule rules[] = {
 	    "switch, and whether tensor parallel crosses nodes"), NULL,
 	    check_slow_link },
 	{ "small-packets", "Size Distribution of each rank's RDMA and SDMA "
-	    "volume", 0.20, "20 % of the volume",
+	    "volume (msprof); the Transit Size of each operator's RDMA and "
+	    "SDMA transfer (msprof-analyze advisor, packet.yaml)", 0.20,
+	    "20 % of the volume, or of the operators and of their transit "
+	    "time; RDMA 1 MB, SDMA 16 MB",
 	    N_("send fewer, larger transfers: larger gradient buckets, more "
 	    "micro-batches per step (gradient accumulation)"), packet_settings,
 	    check_small_packets },
+	{ "byte-alignment", "Size Distribution of each rank's HCCS, PCIE "
+	    "and SDMA transfers over 512 bytes: the time of those whose size "
+	    "is no multiple of 512 bytes (msprof-analyze advisor, "
+	    "byte_alignment.yaml)", 0.20,
+	    "20 % of the transfer time (the advisor's low-priority bound)",
+	    N_("make the sizes communicated multiples of 512 bytes: pad the "
+	    "tensors (or the gradient buckets) to it"), NULL,
+	    check_alignment },
 };
 
 const struct family family_communication = {

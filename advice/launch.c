@@ -35,6 +35,9 @@ in_scope(const struct launch_record *rec, enum setting_scope scope)
 		    e == ENGINE_MM_YAML;
 	case SCOPE_MM_FSDP2:
 		return e == ENGINE_MM_FSDP2;
+	case SCOPE_DDP:
+	case SCOPE_DEEPSPEED:
+		return e == ENGINE_TORCH;
 	default:
 		return 1;
 	}
@@ -414,6 +417,78 @@ launch_env(const struct summary *s, const char *name)
 	return got;
 }
 
+/* The framework a launch's engine runs; FW_UNKNOWN for none. */
+static enum framework
+launch_framework(const struct launch_record *rec)
+{
+	switch (engine_parse(rec->engine != NULL ? rec->engine : "")) {
+	case ENGINE_LLM_MCORE:
+	case ENGINE_MM_MEGATRON:
+	case ENGINE_MM_YAML:
+		return FW_MEGATRON;
+	case ENGINE_MM_FSDP2:
+		return FW_MM_FSDP2;
+	case ENGINE_TORCH:
+		return FW_TORCH;
+	case ENGINE_LLM_FSDP2:
+		return FW_OTHER;
+	default:
+		return FW_UNKNOWN;
+	}
+}
+
+/*
+ * A job without Megatron by its collectives: DDP all-reduces the
+ * gradients; FSDP and DeepSpeed's ZeRO gather the parameters and
+ * reduce-scatter the gradients.  FW_TORCH when no rank's were read.
+ */
+static enum framework
+torch_kind(const struct summary *s)
+{
+	size_t i, colls = 0, sharded = 0;
+
+	for (i = 0; i < s->nr; i++) {
+		colls += s->r[i].colls;
+		sharded += s->r[i].sharded_colls;
+	}
+	if (colls == 0)
+		return FW_TORCH;
+	return sharded > 0 ? FW_SHARDED : FW_DDP;
+}
+
+/*
+ * The session's launches say it when they agree.  Without them, the data:
+ * MindSpeed's Megatron writes distributed_args into profiler_metadata.json
+ * (the layout, LAY); torch_npu writes ENV_VARIABLES there for any job, so
+ * a rank with those and no distributed_args ran without Megatron.
+ */
+enum framework
+job_framework(const struct summary *s, const struct layout *lay)
+{
+	const struct journal *j = s->opts.journal;
+	enum framework fw = FW_UNKNOWN, one;
+	size_t i;
+
+	for (i = 0; j != NULL && i < j->n; i++) {
+		if (!launch_profiled(&j->recs[i]))
+			continue;
+		one = launch_framework(&j->recs[i]);
+		if (fw != FW_UNKNOWN && one != fw)
+			return FW_UNKNOWN;
+		fw = one;
+	}
+	if (fw == FW_TORCH)
+		return torch_kind(s);
+	if (fw != FW_UNKNOWN)
+		return fw;
+	if (lay->known)
+		return FW_MEGATRON;
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].env.n > 0)
+			return torch_kind(s);
+	return FW_UNKNOWN;
+}
+
 char *
 launch_flag(const struct summary *s, const char *name)
 {
@@ -449,6 +524,18 @@ setting_state(const struct summary *s, const struct setting *set,
 
 	*detail = NULL;
 	*applies = 1;
+	if (set->kind == SET_CODE) {
+		int any = 0, fits = 0;
+
+		/* a line of the code: no launch record says it */
+		for (i = 0; j != NULL && i < j->n; i++)
+			if (launch_profiled(&j->recs[i])) {
+				any = 1;
+				fits |= in_scope(&j->recs[i], set->scope);
+			}
+		*applies = !any || fits;
+		return STATE_UNKNOWN;
+	}
 	if (set->kind == SET_ENV && (i = data_env(s, set->name, &dv)) != 0) {
 		if ((int)i == -1)
 			return STATE_MIXED;

@@ -1,9 +1,9 @@
 /*
  * Rules of the operators (kernel_details.csv, every rank together): the
- * flags of the top-operator table (AI_CPU tasks, dynamic shapes, low pipe
- * utilisation), an operator that dominates without being one of those a
- * transformer is made of, and the unfused forms of the kernels MindSpeed
- * can fuse.
+ * flags of the top-operator table (AI_CPU tasks, low pipe utilisation),
+ * operators compiled at run time (api_statistic.csv), an operator that
+ * dominates without being one of those a transformer is made of, format
+ * conversion, and the unfused forms of the kernels MindSpeed can fuse.
  *
  * How the unfused forms were identified: MindSpeed's fused paths call
  * torch_npu.npu_fusion_attention, npu_rms_norm, npu_swiglu and
@@ -31,13 +31,22 @@
  * and SwiGLU run in every transformer layer, as attention does: their
  * markers must come at least once for every two attention kernels
  * (forward), in a job that runs attention at all.
-  */
+ *
+ * Dynamic shapes: torch_npu runs its aclnn kernels, and the binary kernels
+ * of its older operators, as dynamic-shape kernels that nothing compiles,
+ * so every kernel of a real run has OP State dynamic and that state is no
+ * finding.  What costs is an operator compiled while the job runs (the
+ * aclop path, jit_compile on, a shape not seen before): CANN times that
+ * step as opCompile in api_statistic.csv, microseconds when its cache has
+ * the operator and milliseconds to seconds when it compiles.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "settings.h"
+#include "summary/csv.h"
 
 #define MAX_LISTED	5
 
@@ -76,12 +85,6 @@ want_aicpu(const struct summary *s, const struct op *op)
 	return op_aicpu(op);
 }
 
-static int
-want_dynamic(const struct summary *s, const struct op *op)
-{
-	return op_dynamic(op);
-}
-
 /*
  * A finding for the operator types WANT picks, when there are any, and
  * their list in *LIST (the caller's to free).
@@ -115,16 +118,73 @@ check_aicpu(const struct rule *rule, struct advice *a)
 	free(list);
 }
 
+/*
+ * Rank R's compile time from its api_statistic.csv (opCompile, and the
+ * explicit aclopCompile), µs; NaN without the file or those rows.
+ */
+static double
+compile_us(const struct rank_data *r)
+{
+	char *path = xasprintf("%s/ASCEND_PROFILER_OUTPUT/api_statistic.csv",
+	    r->path), *why = NULL, **f;
+	struct csv *c = csv_open(path, &why);
+	double t = NAN, v;
+	size_t nf;
+	int name, time;
+
+	free(path);
+	free(why);
+	if (c == NULL)
+		return NAN;
+	name = csv_col(c, "API Name");
+	time = csv_col(c, "Time(us)");
+	while (name >= 0 && time >= 0 && csv_next(c, &f, &nf, &why) > 0) {
+		const char *n = csv_trim((char *)csv_field(f, nf, name));
+
+		if (strcmp(n, "opCompile") != 0 && strcmp(n, "aclopCompile") != 0)
+			continue;
+		v = csv_num(csv_field(f, nf, time));
+		if (isfinite(v))
+			t = (isnan(t) ? 0 : t) + v;
+	}
+	free(why);
+	csv_close(c);
+	return t;
+}
+
 static void
 check_dynamic(const struct rule *rule, struct advice *a)
 {
-	char *list;
-	struct finding *f = listed(rule, a, want_dynamic, &list);
+	const struct summary *s = a->s;
+	struct finding *f = NULL;
+	double share, worst = 0, wt = 0, t;
+	size_t i;
 
-	if (f != NULL)
-		finding_text(f, _("dynamic-shape operators (OP State dynamic): "
-		    "%s"), list);
-	free(list);
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (r->steps_why != NULL || r->nsteps == 0 ||
+		    !(r->mean.step_time > 0) || isnan(t = compile_us(r)))
+			continue;
+		share = t / (double)r->nsteps / r->mean.step_time;
+		if (!(share >= rule->threshold))
+			continue;
+		if (f == NULL)
+			f = finding_new(a, rule);
+		finding_who(f, i);
+		if (share > worst) {
+			worst = share;
+			wt = t / (double)r->nsteps;
+		}
+	}
+	if (f == NULL)
+		return;
+	finding_text(f, _("operators are compiled while the job runs: "
+	    "opCompile takes %.1f ms a step, %.1f %% of the step (the most; "
+	    "threshold %.0f %%)"), wt / 1000, 100 * worst,
+	    100 * rule->threshold);
+	finding_figure(f, "compile_share_max", worst);
+	finding_figure(f, "compile_us_per_step", wt);
 }
 
 static void
@@ -156,6 +216,16 @@ expected_leader(const char *type)
 	return 0;
 }
 
+/*
+ * torch_npu's level0 kernel_details.csv has N/A for every kernel's type:
+ * no operator type, and all of them together.
+ */
+static int
+no_type(const char *type)
+{
+	return *type == '\0' || strcmp(type, "N/A") == 0;
+}
+
 static void
 check_dominant(const struct rule *rule, struct advice *a)
 {
@@ -166,7 +236,8 @@ check_dominant(const struct rule *rule, struct advice *a)
 	if (t == NULL || !(t->total > 0))
 		return;
 	v = optab_sorted(t);
-	for (i = 0; v[i] != NULL && expected_leader(v[i]->type); i++)
+	for (i = 0; v[i] != NULL && (expected_leader(v[i]->type) ||
+	    no_type(v[i]->type)); i++)
 		;
 	if (v[i] != NULL && v[i]->total >= rule->threshold * t->total) {
 		struct finding *f = finding_new(a, rule);
@@ -179,6 +250,41 @@ check_dominant(const struct rule *rule, struct advice *a)
 		finding_figure(f, "share", v[i]->total / t->total);
 	}
 	free(v);
+}
+
+/*
+ * TransData converts between a tensor's base format and the internal
+ * ones the kernels prefer (NC1HWC0, FRACTAL_Z, FRACTAL_NZ), which
+ * torch_npu keeps tensors in while allow_internal_format is on.
+ */
+static void
+check_transdata(const struct rule *rule, struct advice *a)
+{
+	const struct optab *t = a->s->ops;
+	struct op **v;
+	double total = 0;
+	unsigned long n = 0;
+	size_t i;
+
+	if (t == NULL || !(t->total > 0))
+		return;
+	v = optab_sorted(t);
+	for (i = 0; v[i] != NULL; i++)
+		if (strcmp(v[i]->type, "TransData") == 0) {
+			total += v[i]->total;
+			n += v[i]->count;
+		}
+	free(v);
+	if (total >= rule->threshold * t->total) {
+		struct finding *f = finding_new(a, rule);
+
+		finding_text(f, _("format conversion: TransData takes %.1f %% "
+		    "of the device time of all operators (%lu kernels; "
+		    "threshold %.0f %%)"), 100 * total / t->total, n,
+		    100 * rule->threshold);
+		finding_figure(f, "share", total / t->total);
+		finding_figure(f, "kernels", (double)n);
+	}
 }
 
 /* The kernels of a fused form and the marker of its unfused form. */
@@ -314,6 +420,12 @@ check_swiglu(const struct rule *rule, struct advice *a)
 	check_unfused(rule, a, &swiglu);
 }
 
+static const struct setting *const compile_settings[] = {
+	&set_compile_mode, &set_internal_format, NULL,
+};
+static const struct setting *const format_settings[] = {
+	&set_internal_format, NULL,
+};
 static const struct setting *const flash_settings[] = {
 	&set_flash_attn, NULL,
 };
@@ -333,10 +445,13 @@ static const struct rule rules[] = {
 	    N_("AI_CPU runs what AI Core does not: look at the operator's "
 	    "input types (int64, double) and shapes, or a fused replacement"),
 	    NULL, check_aicpu },
-	{ "dynamic-shape", "OP State of each operator type", 0,
-	    "any instance dynamic",
-	    N_("pad the inputs to a few fixed shapes, so that the operator is "
-	    "compiled once"), NULL, check_dynamic },
+	{ "dynamic-shape", "opCompile time in each rank's api_statistic.csv "
+	    "against its step (OP State dynamic alone is every aclnn kernel)",
+	    0.03, "3 % of the step (msprof-analyze advisor: operator "
+	    "compilation 3 % of the step medium, 5 % high priority)",
+	    N_("operators compiled at run time: turn off online compilation "
+	    "(binary kernels), or pad the inputs to a few fixed shapes so "
+	    "that each is compiled once"), compile_settings, check_dynamic },
 	{ "low-pipe-utilisation", "the *_ratio columns of PipeUtilization",
 	    LOW_PIPE, "every ratio below 0.4, in an operator of 5 % of the "
 	    "device time",
@@ -349,6 +464,14 @@ static const struct rule rules[] = {
 	    N_("look at why it runs so long or so often: a data type or "
 	    "format conversion (Cast, TransData) that a fused kernel or a "
 	    "bf16 path avoids"), NULL, check_dominant },
+	{ "format-conversion", "the share of TransData in the device time of "
+	    "all operators", 0.05, "5 % of the device time (msprof-analyze "
+	    "advisor rates an issue of 5 % of the step time high priority, "
+	    "base_analyzer.py; MindSpeed-LLM's FSDP2 tuning guide, whose "
+	    "remedy this is, names no figure)",
+	    N_("conversions a kernel needs (NCHW to NC1HWC0 before a "
+	    "convolution) remain: measure again after the change"),
+	    format_settings, check_transdata },
 	{ "unfused-attention", "SoftmaxV2, SoftmaxGrad, ScaledMaskedSoftmax "
 	    "(Grad, V2) kernels without FlashAttentionScore", 1,
 	    "once a step on each rank", NULL, flash_settings,

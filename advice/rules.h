@@ -26,7 +26,8 @@
 enum setting_kind {
 	SET_FLAG,	/* a command-line option of the training script */
 	SET_ENV,	/* an environment variable */
-	SET_YAML	/* a key of the YAML config (its copy), dotted */
+	SET_YAML,	/* a key of the YAML config (its copy), dotted */
+	SET_CODE	/* a line of the training code: never known */
 };
 
 /* When the launch has it. */
@@ -42,7 +43,27 @@ enum setting_test {
 enum setting_scope {
 	SCOPE_ANY,
 	SCOPE_MEGATRON,	/* Megatron's arguments: MindSpeed-LLM, MM's Megatron */
-	SCOPE_MM_FSDP2	/* MindSpeed-MM's FSDP2 YAML */
+	SCOPE_MM_FSDP2,	/* MindSpeed-MM's FSDP2 YAML */
+	SCOPE_DDP,	/* torch's DistributedDataParallel, in the code */
+	SCOPE_DEEPSPEED	/* DeepSpeed's config (a JSON file of the code's) */
+};
+
+/*
+ * The framework of the profiled job, whose settings are offered: from the
+ * session's engines, else from the data (distributed_args in
+ * profiler_metadata.json is Megatron's; a metadata file without it, a job
+ * without Megatron, whose collectives tell DDP from sharded data
+ * parallelism).  Not known: every framework's, said so.
+ */
+enum framework {
+	FW_UNKNOWN,
+	FW_MEGATRON,
+	FW_MM_FSDP2,
+	FW_TORCH,	/* no Megatron: DDP, FSDP or DeepSpeed, not known */
+	FW_DDP,		/* no Megatron, and all-reduce only */
+	FW_SHARDED,	/* no Megatron, all-gather and reduce-scatter: FSDP or
+			   DeepSpeed ZeRO */
+	FW_OTHER	/* an engine none of the scopes is for */
 };
 
 /* Layouts a setting belongs to (none: all). */
@@ -102,6 +123,7 @@ struct finding {
 struct findings {
 	struct finding	*f;
 	size_t		 n;
+	enum framework	 fw;	/* the job's */
 };
 
 struct advice;
@@ -130,6 +152,7 @@ struct advice {
 	struct summary	*s;
 	struct findings	*found;
 	struct layout	 lay;	/* the job's */
+	enum framework	 fw;	/* the job's */
 };
 
 /*
@@ -154,6 +177,8 @@ void		 finding_note(struct finding *, const char *fmt, ...)
 char		*launch_env(const struct summary *, const char *name);
 /* NAME as torch_npu recorded it for rank R ("" unset), or NULL. */
 const char	*rank_env(const struct rank_data *r, const char *name);
+/* The framework of the profiled job (launch.c), from LAY and the launches. */
+enum framework	 job_framework(const struct summary *, const struct layout *lay);
 /* The value of flag NAME in the profiled launch, or NULL (launch.c). */
 char		*launch_flag(const struct summary *, const char *name);
 /* The state of setting SET in the profiled launches; *detail to free. */

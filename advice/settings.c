@@ -5,7 +5,10 @@
  * mindspeed/arguments.py (028de58), the dataclasses of MindSpeed-MM's
  * mindspeed_mm/fsdp/params (57069cd), and the torch_npu
  * environment-variable reference (Ascend/pytorch
- * docs/zh/api/environment_variable, 9e73e70).
+ * docs/zh/api/environment_variable, 9e73e70), PyTorch's
+ * torch.nn.parallel.DistributedDataParallel (its documentation, 2.x),
+ * DeepSpeed's DeepSpeedZeroConfig (deepspeed/runtime/zero/config.py,
+ * 1b88ac3) and torch_npu's torch_npu/npu/npu_config.py (npuConfig).
  */
 #include "settings.h"
 
@@ -13,6 +16,8 @@
 #define MINDSPEED	"MindSpeed arguments.py"
 #define MM_FSDP2	"MindSpeed-MM fsdp/params"
 #define TORCH_NPU	"torch_npu environment variables"
+#define TORCH_DDP	"PyTorch DistributedDataParallel documentation"
+#define DEEPSPEED	"DeepSpeed deepspeed/runtime/zero/config.py"
 
 /* Exposed communication. */
 const struct setting set_overlap_grad_reduce = {
@@ -61,6 +66,72 @@ const struct setting set_fsdp_backward_prefetch = {
 	TEST_AT_LEAST, "1", "0", SCOPE_MM_FSDP2, 0,
 	N_("prefetch the next modules' all-gather during the backward pass"),
 	MM_FSDP2,
+};
+
+/* Exposed communication and small packets of a job wrapped in DDP. */
+const struct setting set_torch_bucket_cap = {
+	SET_CODE, "DistributedDataParallel(..., bucket_cap_mb=N)", "",
+	TEST_SHOW, NULL, "25", SCOPE_DDP, 0,
+	N_("the gradient bucket, MB (25 by default): the all-reduce of a "
+	    "bucket starts when its gradients are ready, so smaller buckets "
+	    "overlap more of the backward pass and larger ones make fewer, "
+	    "larger transfers"), TORCH_DDP,
+};
+const struct setting set_torch_bucket_view = {
+	SET_CODE, "DistributedDataParallel(..., gradient_as_bucket_view=True)",
+	"", TEST_SHOW, NULL, "False", SCOPE_DDP, 0,
+	N_("gradients are views into the buckets: no copy into them before "
+	    "the all-reduce"), TORCH_DDP,
+};
+const struct setting set_torch_static_graph = {
+	SET_CODE, "DistributedDataParallel(..., static_graph=True)", "",
+	TEST_SHOW, NULL, "False", SCOPE_DDP, 0,
+	N_("for a model that uses the same parameters every step: the "
+	    "buckets are rebuilt in the order the gradients come"), TORCH_DDP,
+};
+const struct setting set_hccl_buffsize = {
+	SET_ENV, "HCCL_BUFFSIZE", "=N (MB)", TEST_SHOW, NULL, NULL, SCOPE_ANY,
+	0, N_("the buffer HCCL gives a collective, MB: a larger transfer is "
+	    "sent in pieces (MindSpeed-LLM's examples set 400)"),
+	"CANN HCCL environment variables; MindSpeed-LLM examples",
+};
+
+/* Exposed communication and small packets of a job under DeepSpeed ZeRO. */
+const struct setting set_ds_overlap = {
+	SET_CODE, "\"zero_optimization\": {\"overlap_comm\": true}", "",
+	TEST_SHOW, NULL, NULL, SCOPE_DEEPSPEED, 0,
+	N_("overlap the gradient reduction with the backward pass (on by "
+	    "default in stage 3 only)"), DEEPSPEED,
+};
+const struct setting set_ds_reduce_bucket = {
+	SET_CODE, "\"zero_optimization\": {\"reduce_bucket_size\": N}", "",
+	TEST_SHOW, NULL, NULL, SCOPE_DEEPSPEED, 0,
+	N_("elements reduced at a time (5e8 by default): larger, fewer "
+	    "transfers"), DEEPSPEED,
+};
+const struct setting set_ds_allgather_bucket = {
+	SET_CODE, "\"zero_optimization\": {\"allgather_bucket_size\": N}",
+	"", TEST_SHOW, NULL, NULL, SCOPE_DEEPSPEED, 0,
+	N_("elements all-gathered at a time (5e8 by default)"), DEEPSPEED,
+};
+
+/* Format conversion. */
+const struct setting set_internal_format = {
+	SET_CODE, "torch_npu.npu.config.allow_internal_format = False", "",
+	TEST_SHOW, NULL, NULL, SCOPE_ANY, 0,
+	N_("keep tensors in their base formats (ND, NCHW): no conversion to "
+	    "the internal ones (NC1HWC0, FRACTAL_Z, FRACTAL_NZ) between "
+	    "operators"), "torch_npu npu/npu_config.py; MindSpeed-LLM FSDP2 "
+	    "performance guide",
+};
+
+/* Operators compiled at run time. */
+const struct setting set_compile_mode = {
+	SET_CODE, "torch_npu.npu.set_compile_mode(jit_compile=False)", "",
+	TEST_SHOW, NULL, NULL, SCOPE_ANY, 0,
+	N_("run the operators' prebuilt binary kernels, no online "
+	    "compilation"), "torch_npu npu/npu_config.py; msprof-analyze "
+	    "advisor",
 };
 
 /* Pipeline bubble. */

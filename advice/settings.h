@@ -17,7 +17,10 @@ extern const struct setting
     set_recompute_num_layers, set_recompute_activation,
     set_swap_attention, set_reuse_fp32_param, set_alloc_conf,
     set_mm_recompute, set_flash_attn, set_fused_rmsnorm,
-    set_fused_rotary, set_fused_swiglu, set_ddp_bucket_size;
+    set_fused_rotary, set_fused_swiglu, set_ddp_bucket_size,
+    set_torch_bucket_cap, set_torch_bucket_view, set_torch_static_graph,
+    set_hccl_buffsize, set_internal_format, set_compile_mode,
+    set_ds_overlap, set_ds_reduce_bucket, set_ds_allgather_bucket;
 
 /* The keys SET had in earlier versions (SET_YAML), NULL-ended; or NULL. */
 const char *const *setting_older(const struct setting *set);

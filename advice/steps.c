@@ -11,6 +11,11 @@
 #include "settings.h"
 
 #define SLOW_SD		3.0	/* robust standard deviations of a slow rank */
+/*
+ * Ranks a rank is compared with, itself among them: the median of two is
+ * their mean, and of two ranks neither is the one that stands out.
+ */
+#define MIN_PEERS	3
 
 /* A part of a rank's step, as a share of it. */
 typedef double (*part_fn)(const struct step_row *);
@@ -218,8 +223,9 @@ col_free(const struct rank_data *r)
  * In each group of peers (the ranks of one pipeline stage: the stages do
  * different work), the ranks above the group's median of COL by more
  * than the margin: the larger of the rule's share of the median step and
- * SLOW_SD robust standard deviations (of three ranks or more).  Named in F (made when needed);
- * the largest excess in *WORST (index) and *EXCESS.
+ * SLOW_SD robust standard deviations.  A group of fewer than MIN_PEERS
+ * ranks names none.  Named in F (made when needed); the largest excess in
+ * *WORST (index) and *EXCESS.
  */
 static void
 slow_in_groups(struct advice *a, const struct rule *rule,
@@ -240,11 +246,10 @@ slow_in_groups(struct advice *a, const struct rule *rule,
 				st[n] = s->r[i].mean.step_time;
 				v[n++] = col(&s->r[i]);
 			}
-		if (n < 2)
+		if (n < MIN_PEERS)
 			continue;
 		med = median_of(v, n);
-		/* two ranks have no spread of their own to measure */
-		sd = n >= 3 ? robust_sd(v, n, med) : 0;
+		sd = robust_sd(v, n, med);
 		margin = fmax(rule->threshold * median(st, n), SLOW_SD * sd);
 		for (i = 0; i < n; i++) {
 			if (!(v[i] - med > margin))
@@ -355,7 +360,9 @@ static const struct setting *const exposed_settings[] = {
 	&set_overlap_grad_reduce, &set_overlap_param_gather,
 	&set_distributed_optimizer, &set_moe_alltoall_overlap,
 	&set_moe_permutation_async, &set_cp_send_recv_overlap,
-	&set_fsdp_forward_prefetch, &set_fsdp_backward_prefetch, NULL,
+	&set_fsdp_forward_prefetch, &set_fsdp_backward_prefetch,
+	&set_torch_bucket_cap, &set_torch_bucket_view, &set_torch_static_graph,
+	&set_ds_overlap, &set_ds_reduce_bucket, &set_hccl_buffsize, NULL,
 };
 static const struct setting *const bubble_settings[] = {
 	&set_virtual_pipeline, &set_global_batch, &set_micro_batch, NULL,

@@ -149,17 +149,37 @@ time_info(struct jscan *js, struct comm *c, const struct comm_op *key)
 	return r;
 }
 
-/* Add COUNT transfers of MB of transport TR. */
+/*
+ * Is the size KEY printed to the byte?  torch_npu writes bytes / 10^6
+ * with six decimals ("2.064384"); a size of fewer may be rounded.
+ */
+static int
+exact_size(const char *key)
+{
+	const char *dot = strchr(key, '.');
+	size_t n = 0;
+
+	if (dot == NULL)
+		return 0;
+	while (isdigit((unsigned char)dot[1 + n]))
+		n++;
+	return n == 6 && dot[1 + n] == '\0';
+}
+
+/* Add COUNT transfers of MB of transport TR, MS long together. */
 static void
-add_size(struct comm *c, int tr, double mb, double count)
+add_size(struct comm *c, int tr, double mb, double count, double ms,
+    int exact)
 {
 	for (size_t i = 0; i < c->nsizes; i++)
-		if (c->sizes[i].tr == tr && c->sizes[i].mb == mb) {
+		if (c->sizes[i].tr == tr && c->sizes[i].mb == mb &&
+		    c->sizes[i].exact == exact) {
 			c->sizes[i].count += count;
+			c->sizes[i].ms += ms;
 			return;
 		}
 	c->sizes = room(c->sizes, c->nsizes, &c->capsizes, sizeof(*c->sizes));
-	c->sizes[c->nsizes++] = (struct comm_size){ tr, mb, count };
+	c->sizes[c->nsizes++] = (struct comm_size){ tr, mb, count, ms, exact };
 }
 
 /* {"<MB>": [count, ms], ...} of transport TR. */
@@ -173,22 +193,49 @@ size_distribution(struct jscan *js, struct comm *c, int tr)
 	if ((r = js_object(js, "Size Distribution")) <= 0)
 		return r;
 	while ((r = js_key(js, &k, &n)) == 1) {
-		double mb = strtod(k, NULL), count = NAN;
+		double mb = strtod(k, NULL), count = NAN, ms = NAN;
+		int more = 0, exact = exact_size(k);
 
+		/* [count, ms]: the time when it is a number */
 		if ((r = js_array(js, "Size Distribution")) == 1 &&
 		    (r = js_item(js)) == 1 &&
-		    (r = js_number(js, "Size Distribution", &count)) >= 0)
-			while ((r = js_item(js)) == 1 && (r = js_skip(js)) == 1)
-				;
+		    (r = js_number(js, "Size Distribution", &count)) >= 0 &&
+		    (r = js_item(js)) == 1) {
+			r = js_peek(js) == '0' ? js_number(js,
+			    "Size Distribution", &ms) : js_skip(js);
+			more = r >= 0;
+		}
+		while (more && (r = js_item(js)) == 1 && (r = js_skip(js)) == 1)
+			;
 		if (r < 0)
 			return -1;
 		if (!isnan(count) && !isnan(mb))
-			add_size(c, tr, mb, count);
+			add_size(c, tr, mb, count, isfinite(ms) ? ms : 0,
+			    exact);
 	}
 	return r;
 }
 
-/* "Communication Bandwidth Info": each transport's size distribution. */
+/* Transit Size(MB) or Transit Time(ms) of an operator's transport: in X. */
+static int
+number_of(struct jscan *js, const char *key, struct comm_xfer *x)
+{
+	double v;
+	int r;
+
+	if ((r = js_number(js, key, &v)) == 1 && isfinite(v)) {
+		if (strcmp(key, "Transit Size(MB)") == 0)
+			x->mb = v;
+		else
+			x->ms = v;
+	}
+	return r;
+}
+
+/*
+ * "Communication Bandwidth Info": each transport's size distribution and
+ * the operator's transit size.
+ */
 static int
 bandwidth_info(struct jscan *js, struct comm *c)
 {
@@ -204,9 +251,25 @@ bandwidth_info(struct jscan *js, struct comm *c)
 		if (tr < 0) {
 			r = js_skip(js);
 		} else if ((r = js_object(js, k)) == 1) {
-			while ((r = js_key(js, &k, &n)) == 1)
-				r = strcmp(k, "Size Distribution") == 0 ?
-				    size_distribution(js, c, tr) : js_skip(js);
+			struct comm_xfer x = { tr, 0, 0 };
+
+			while ((r = js_key(js, &k, &n)) == 1) {
+				if (strcmp(k, "Transit Size(MB)") == 0 ||
+				    strcmp(k, "Transit Time(ms)") == 0)
+					r = js_peek(js) == '0' ? number_of(js, k,
+					    &x) : js_skip(js);
+				else if (strcmp(k, "Size Distribution") == 0)
+					r = size_distribution(js, c, tr);
+				else
+					r = js_skip(js);
+				if (r < 0)
+					break;
+			}
+			if (r >= 0 && x.mb > 0) {
+				c->xfers = room(c->xfers, c->nxfers,
+				    &c->capxfers, sizeof(*c->xfers));
+				c->xfers[c->nxfers++] = x;
+			}
 		}
 		if (r < 0)
 			return -1;
@@ -397,6 +460,7 @@ comm_free(struct comm *c)
 	free(c->matrix.why);
 	free(c->ops);
 	free(c->sizes);
+	free(c->xfers);
 	free(c->links);
 	free(c->pool);
 	free(c);

@@ -32,7 +32,14 @@ struct comm_op {
 /* Bytes sent in transfers of one size, over every operator. */
 struct comm_size {
 	int	 tr;
-	double	 mb, count;
+	double	 mb, count, ms;	/* ms: their time, 0 when not given */
+	int	 exact;		/* MB printed to the byte: six decimals */
+};
+
+/* What one operator moved over one transport (Transit Size, Time). */
+struct comm_xfer {
+	int	 tr;
+	double	 mb, ms;
 };
 
 /* A link of communication_matrix.json. */
@@ -54,6 +61,8 @@ struct comm {
 	size_t			 nops, capops;
 	struct comm_size	*sizes;
 	size_t			 nsizes, capsizes;
+	struct comm_xfer	*xfers;
+	size_t			 nxfers, capxfers;
 	struct comm_link	*links;
 	size_t			 nlinks, caplinks;
 	char			*pool;

@@ -106,6 +106,63 @@ add_link(struct links *l, int src, int dst, int tr, double size, double time)
 		l->maxrank = dst;
 }
 
+/*
+ * Is a transfer of MB aligned?  The sizes are printed to the byte in
+ * decimal MB (2.064384 is 2064384 bytes); those that may be rounded are
+ * not judged (comm.c).
+ */
+static int
+aligned(double mb)
+{
+	double b = floor(mb * BYTES_PER_MB + 0.5);
+
+	return b <= ALIGN_MIN || fmod(b, ALIGN_BYTES) == 0;
+}
+
+/*
+ * A rank's operators by what they moved over each transport (comm.c):
+ * how many moved less than the small size; its collectives by kind; and
+ * its HCCS, PCIE and SDMA transfers by alignment (RDMA's packets are the
+ * NIC's).
+ */
+static void
+transfers(struct rank_data *rd, const struct comm *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nxfers; i++) {
+		const struct comm_xfer *x = &c->xfers[i];
+
+		if (small_mb[x->tr] == 0)
+			continue;
+		rd->xfer_ops[x->tr]++;
+		rd->xfer_ms[x->tr] += x->ms;
+		if (x->mb < small_mb[x->tr]) {
+			rd->small_ops[x->tr]++;
+			rd->small_xfer_ms[x->tr] += x->ms;
+		}
+	}
+	for (i = 0; i < c->nops; i++) {
+		const char *op = c->pool + c->ops[i].key + c->ops[i].op;
+
+		rd->colls++;
+		if (strcasestr(op, "allgather") != NULL ||
+		    strcasestr(op, "reducescatter") != NULL ||
+		    strcasestr(op, "reduce_scatter") != NULL)
+			rd->sharded_colls++;
+	}
+	for (i = 0; i < c->nsizes; i++) {
+		const struct comm_size *z = &c->sizes[i];
+
+		if (strcmp(comm_transports[z->tr], "RDMA") == 0 ||
+		    !z->exact || z->mb * BYTES_PER_MB <= ALIGN_MIN)
+			continue;
+		rd->align_ms += z->ms;
+		if (!aligned(z->mb))
+			rd->unaligned_ms += z->ms;
+	}
+}
+
 /* A rank's transfers by size (comm.c): how much of it in small ones. */
 static void
 sizes(struct links *l, size_t who, const struct comm *c)
@@ -198,8 +255,10 @@ links_rank(struct summary *s, void *state, struct rank_data *rd,
 		if (c->nlinks > 0)
 			l->ranks++;
 	}
-	if (c->comm.state == 1)
+	if (c->comm.state == 1) {
 		sizes(l, who, c);
+		transfers(rd, c);
+	}
 	if (c->matrix.state != 1 && c->comm.state != 1 &&
 	    (db = rank_db(rf)) != NULL)
 		links_db(l, who, db);

@@ -19,6 +19,13 @@
 
 /* The small-packet size of each transport (links.c), MB; 0: none. */
 extern const double small_mb[COMM_NTRANS];
+/*
+ * Byte alignment of a transfer (links.c): sizes over ALIGN_MIN bytes
+ * should be multiples of ALIGN_BYTES.  The files' MB is 10^6 bytes.
+ */
+#define ALIGN_BYTES	512
+#define ALIGN_MIN	512
+#define BYTES_PER_MB	1e6
 
 /* The averages of one rank's step_trace_time rows (µs). */
 struct step_row {
@@ -62,6 +69,25 @@ struct rank_data {
 	double		 wait_ratio, sync_ratio;	/* NaN: no ratio */
 	/* Volume per transport and its part in small transfers (links.c), MB. */
 	double		 vol_mb[COMM_NTRANS], small_mb[COMM_NTRANS];
+	/*
+	 * The operators that moved data over each transport, and those that
+	 * moved less than its small size, and their transit times, ms
+	 * (links.c; text export).
+	 */
+	double		 xfer_ops[COMM_NTRANS], small_ops[COMM_NTRANS];
+	double		 xfer_ms[COMM_NTRANS], small_xfer_ms[COMM_NTRANS];
+	/*
+	 * The time of the HCCS, PCIE and SDMA transfers over ALIGN_MIN
+	 * bytes whose size is known to the byte, and of those whose size is
+	 * no multiple of ALIGN_BYTES, ms.
+	 */
+	double		 align_ms, unaligned_ms;
+	/*
+	 * Its collectives (links.c; text export): how many were read, and
+	 * how many gather or scatter parameters and gradients (all-gather,
+	 * reduce-scatter), as sharded data parallelism does and DDP not.
+	 */
+	size_t		 colls, sharded_colls;
 	/* Device memory (memory.c): the peak, MB; NaN and why when unknown. */
 	double		 mem_peak_mb;
 	const char	*mem_component;	/* whose figure: "APP" or "PTA" */

@@ -21,8 +21,9 @@ print(" ".join(sorted({"%s:%s" % (f["rule"], f.get("rank")) for f in s["findings
 text_findings() { sed -n '/^Findings$/,/^$/p' "$1"; }
 
 # --- A planted slow rank: named, and nothing else ----------------------------
-MSPROF_SIM_SLOW_RANK=1 "$MSPROF" -y --skip-checks -r all --json slow.json \
-    --html slow.html bash "$QWEN" > out 2> err
+# Four ranks: of two, neither is the one that stands out from its peers.
+NPUS_PER_NODE=4 MSPROF_SIM_SLOW_RANK=1 "$MSPROF" -y --skip-checks -r all \
+    --json slow.json --html slow.html bash "$QWEN" > out 2> err
 is "$?" 0 "slow rank 1: the run exits 0"
 like "$(text_findings out)" '\[slow-rank\] rank 1: Computing is [0-9.]+ ms a step above the median of its peers' \
     "the report's findings name the planted slow rank"

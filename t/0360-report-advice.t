@@ -82,7 +82,7 @@ J=$(ls profiling_output/msprof-exec_*/journal.jsonl)
 is "$($PY -c 'import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])][0]
 print(" ".join(sorted(r["env"])), "|", " ".join(sorted(r["env_unset"])))' "$J")" \
-    "ASCEND_LAUNCH_BLOCKING=1 CPU_AFFINITY_CONF=1 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True TASK_QUEUE_ENABLE=2 | ASCEND_GLOBAL_LOG_LEVEL" \
+    "ASCEND_LAUNCH_BLOCKING=1 CPU_AFFINITY_CONF=1 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True TASK_QUEUE_ENABLE=2 | ASCEND_GLOBAL_LOG_LEVEL HCCL_BUFFSIZE" \
     "the journal records the variables the rules consult, set or not"
 unlike "$(cat "$J")" '"PATH=|HOME=|MASTER_PORT=' "and nothing else of the environment"
 rm -rf profiling_output
@@ -107,4 +107,33 @@ like "$(findings out)" '--overlap-grad-reduce, .*: not known whether the launch 
     "without a session the settings are not known"
 is "$(state gen.json exposed-communication --overlap-grad-reduce)" "not known" \
     "--json: state not known"
+# --- real torch_npu output: a 2-rank DDP CNN (t/data/real) ---------------------
+# Every kernel dynamic and nothing compiled, two ranks that are no group of
+# peers, a job without Megatron: none of that is a finding or a flag.
+REAL="$TOP/t/data/real"
+for d in msinsight-2025/text/level0 msinsight-2025/text/level1 \
+    msinsight-2025/text/level2 msinsight-2025/db/level1 \
+    msinsight-2024/text/level0 msinsight-2024/text/level1 \
+    msinsight-2024/db/level1; do
+	"$MSPROF" report --json real.json "$REAL/$d" > out 2>&1
+	unlike "$(rules real.json)" 'dynamic-shape|wait-ratio|slow-rank' \
+	    "real $d: no dynamic-shape, wait-ratio or slow-rank finding"
+done
+"$MSPROF" report --json real.json "$REAL/msinsight-2025/text/level1" > out 2>&1
+like "$(findings out)" '\[format-conversion\] format conversion: TransData takes 16\.0 % of the device time of all operators \(114 kernels' \
+    "real 2025 level1: TransData's share is a finding"
+like "$(findings out)" 'in your code: torch_npu\.npu\.config\.allow_internal_format = False' \
+    "its remedy is a line of the code"
+unlike "$(findings out)" '--overlap|--use-distributed|--moe-|fsdp_plan' \
+    "DDP, no session: no Megatron flag, no MindSpeed-MM key"
+like "$(findings out)" 'in your code: DistributedDataParallel\(\.\.\., bucket_cap_mb=N\)' \
+    "DDP, no session: DDP's own bucket size, in the code"
+"$MSPROF" report --html real.html "$REAL/msinsight-2025/text/level1" > /dev/null 2>&1
+like "$(cat real.html)" '<li>in your code: <code>torch_npu\.npu\.config\.allow_internal_format = False</code></li>' \
+    "--html: a line of the code is said as one"
+"$MSPROF" report "$REAL/msinsight-2024/text/level1" > out 2>&1
+like "$(findings out)" 'Megatron \(MindSpeed-LLM, MindSpeed-MM\): --overlap-grad-reduce' \
+    "no metadata (torch_npu 2024): each framework's settings, grouped"
+like "$(findings out)" 'the data does not say which framework ran' \
+    "and it says the framework is not known"
 done_testing

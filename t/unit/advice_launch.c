@@ -163,6 +163,43 @@ flags(void)
 	launch_record_free(&r[1]);
 }
 
+/*
+ * The framework whose settings are offered: the launch's engine, and for
+ * the torch engine the job's collectives.
+ */
+static void
+frameworks(void)
+{
+	static const char *const torch[] = { "torchrun", "train.py", NULL };
+	static const char *const mcore[] = { "torchrun", "pretrain_gpt.py",
+	    NULL };
+	struct launch_record r;
+	struct journal j = { &r, 1 };
+
+	launch(&r, "torch", torch);
+	check("exposed-ddp", &j, "exposed-communication",
+	    "DistributedDataParallel(..., bucket_cap_mb=N)", "not known",
+	    "torch engine, all-reduces: DDP's bucket size, a line of the code");
+	check("exposed-ddp", &j, "exposed-communication",
+	    "--overlap-grad-reduce", "absent",
+	    "torch engine: no Megatron flag");
+	check("exposed-sharded", &j, "exposed-communication",
+	    "DistributedDataParallel(..., bucket_cap_mb=N)", "absent",
+	    "torch engine, all-gathers and reduce-scatters: no DDP setting");
+	check("exposed-sharded", &j, "exposed-communication",
+	    "\"zero_optimization\": {\"overlap_comm\": true}", "not known",
+	    "but DeepSpeed ZeRO's");
+	launch_record_free(&r);
+	launch(&r, "llm-mcore", mcore);
+	check("exposed-ddp", &j, "exposed-communication",
+	    "DistributedDataParallel(..., bucket_cap_mb=N)", "absent",
+	    "MindSpeed-LLM's engine: no DDP setting, whatever the data");
+	check("exposed-ddp", &j, "exposed-communication",
+	    "--overlap-grad-reduce", "not set",
+	    "but Megatron's flags, in their state");
+	launch_record_free(&r);
+}
+
 static void
 environment(void)
 {
@@ -364,7 +401,8 @@ env_names(void)
 
 	advice_env_names(&v);
 	all = strv_join(v.v, " ");
-	is_str(all, "TASK_QUEUE_ENABLE CPU_AFFINITY_CONF PYTORCH_NPU_ALLOC_CONF "
+	is_str(all, "HCCL_BUFFSIZE TASK_QUEUE_ENABLE CPU_AFFINITY_CONF "
+	    "PYTORCH_NPU_ALLOC_CONF "
 	    "ASCEND_LAUNCH_BLOCKING ASCEND_GLOBAL_LOG_LEVEL",
 	    "the variables the rules consult, each once: what the journal "
 	    "records");
@@ -376,6 +414,7 @@ int
 main(void)
 {
 	flags();
+	frameworks();
 	environment();
 	yaml_copy();
 	recompute();

@@ -111,7 +111,15 @@ static const struct {
 	{ "dominant-op", "", "" },
 	{ "dominant-add", "dominant-operator", "" },
 	{ "aicpu", "aicpu-operator", "" },
-	{ "dynamic", "dynamic-shape", "" },
+	/*
+	 * OP State dynamic is every aclnn kernel of a real run: no finding.
+	 * Operators compiled while profiled are one; real data's cache hits
+	 * (opCompile some 20 us a call) are not.
+	 */
+	{ "dynamic", "", "" },
+	{ "op-compile", "dynamic-shape@0,1,2,3", "" },
+	{ "op-cached", "", "" },
+	{ "transdata", "format-conversion", "" },
 	{ "low-pipe", "low-pipe-utilisation", "" },
 	{ "pipe-split", "", "" },	/* ratio columns N/A in some rows */
 	{ "pipe-ranks", "", "" },	/* ratio columns missing on ranks */
@@ -134,6 +142,8 @@ static const struct {
 	/* pp 4: stages wait for stage 0 by construction, not for a rank */
 	{ "pipe-wait", "", "" },
 	{ "exposed-comm", "exposed-communication@0,1,2,3", "" },
+	{ "exposed-ddp", "exposed-communication@0,1,2,3", "" },
+	{ "exposed-sharded", "exposed-communication@0,1,2,3", "" },
 	{ "bubble", "pipeline-bubble@0,1,2,3", "" },
 	{ "unfused", "unfused-attention unfused-rmsnorm unfused-rotary "
 	    "unfused-swiglu", "" },
@@ -150,6 +160,10 @@ static const struct {
 	{ "slow-link", "slow-link@1", "" },
 	{ "small-packets", "small-packets@2", "" },
 	{ "small-packets-no-matrix", "small-packets@2", "links" },
+	/* SDMA collectives of 8 MB, no Size Distribution: by operator */
+	{ "small-ops", "small-packets@2", "" },
+	/* rank 3's unaligned transfers, 1 ms of 9: under 20 % */
+	{ "unaligned", "byte-alignment@1", "" },
 	{ "level0", "", "wait links" },
 	{ "no-kernels", "", "" },
 	{ "zero-durations", "", "" },	/* no device time, no share */
@@ -157,7 +171,8 @@ static const struct {
 	{ "db", "slow-link@1", "operators memory" },
 	/* Ranks 0-1 text ("step4"), 2-3 db ("4"): one collective each. */
 	{ "mixed-export", "slow-rank@3 wait-ratio@3 waited-for@3", "" },
-	{ "no-rank", "host-bound@? slow-rank@?", "wait links" },
+	/* two directories: neither is the one that stands out of the two */
+	{ "no-rank", "host-bound@?", "wait links" },
 };
 
 /* The text of the first finding of RULE. */
@@ -220,10 +235,134 @@ details(void)
 	    "dominant operator: Add (%s)", text_of(s, "dominant-operator"));
 	summary_free(s);
 
-	s = load("dynamic", NULL);
-	ok(strstr(text_of(s, "dynamic-shape"), "SwiGlu") != NULL &&
-	    strstr(text_of(s, "dynamic-shape"), "MatMulV2") == NULL,
-	    "dynamic shape: SwiGlu only");
+	s = load("op-compile", NULL);
+	ok(strstr(text_of(s, "dynamic-shape"), "opCompile takes 10.0 ms a step, "
+	    "11.2 % of the step") != NULL,
+	    "operators compiled: opCompile's time a step and its share (%s)",
+	    text_of(s, "dynamic-shape"));
+	summary_free(s);
+
+	s = load("small-ops", NULL);
+	ok(strstr(text_of(s, "small-packets"), "100.0 % of its SDMA operators") !=
+	    NULL, "small packets by operator (%s)", text_of(s, "small-packets"));
+	summary_free(s);
+
+	s = load("unaligned", NULL);
+	ok(strstr(text_of(s, "byte-alignment"), "rank 1, 100.0 %") != NULL,
+	    "byte alignment: rank 1's transfers (%s)",
+	    text_of(s, "byte-alignment"));
+	summary_free(s);
+
+	s = load("transdata", NULL);
+	ok(strstr(text_of(s, "format-conversion"), "TransData takes 7.") !=
+	    NULL, "format conversion: TransData's share (%s)",
+	    text_of(s, "format-conversion"));
+	summary_free(s);
+}
+
+/* The names of the settings of RULE's finding in S, " "-joined. */
+static char *
+settings_of(const struct summary *s, const char *rule)
+{
+	cJSON *j = summary_json(s), *f, *x;
+	char *out = calloc(1, 4096);
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(j, "findings")) {
+		if (strcmp(cJSON_GetObjectItem(f, "rule")->valuestring, rule) != 0)
+			continue;
+		cJSON_ArrayForEach(x, cJSON_GetObjectItem(f, "settings")) {
+			if (*out)
+				strcat(out, " ");
+			strncat(out, cJSON_GetObjectItem(x, "name")->valuestring,
+			    4096 - strlen(out) - 2);
+		}
+	}
+	cJSON_Delete(j);
+	return out;
+}
+
+/*
+ * Real torch_npu output (t/data/real: a 2-rank DDP CNN): every kernel is
+ * dynamic and nothing is compiled, two ranks have no peers to stand out
+ * from, and the job has no Megatron.
+ */
+static void
+real_data(void)
+{
+	static const char *const sets[] = {
+		"msinsight-2025/text/level0", "msinsight-2025/text/level1",
+		"msinsight-2025/text/level2", "msinsight-2025/db/level0",
+		"msinsight-2025/db/level1", "msinsight-2025/db/level2",
+		"msinsight-2024/text/level0", "msinsight-2024/text/level1",
+		"msinsight-2024/db/level1",
+	};
+	size_t i;
+	char *f, *set;
+	struct summary *s;
+
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "../real/%s", sets[i]);
+		if ((s = load(path, NULL)) == NULL) {
+			ok(0, "%s: loaded", sets[i]);
+			continue;
+		}
+		f = findings(s);
+		ok(strstr(f, "dynamic-shape") == NULL &&
+		    strstr(f, "wait-ratio") == NULL &&
+		    strstr(f, "slow-rank") == NULL &&
+		    strstr(f, "dominant-operator") == NULL,
+		    "real %s: no dynamic-shape, wait-ratio, slow-rank, nor a "
+		    "dominant operator of no type (level0's N/A) (%s)",
+		    sets[i], f);
+		free(f);
+		summary_free(s);
+	}
+
+	s = load("../real/msinsight-2025/text/level1", NULL);
+	ok(strstr(text_of(s, "format-conversion"), "TransData takes 16.0 %") !=
+	    NULL, "real 2025 level1: TransData's 16 %% (%s)",
+	    text_of(s, "format-conversion"));
+	set = settings_of(s, "format-conversion");
+	ok(strstr(set, "allow_internal_format = False") != NULL,
+	    "real 2025 level1: allow_internal_format (%s)", set);
+	free(set);
+	set = settings_of(s, "exposed-communication");
+	ok(*set != '\0' && strstr(set, "--") == NULL &&
+	    strstr(set, "fsdp_plan") == NULL &&
+	    strstr(set, "bucket_cap_mb") != NULL,
+	    "real 2025 level1, DDP, no session: DDP's settings, no Megatron "
+	    "flag, no MindSpeed-MM key (%s)", set);
+	free(set);
+	summary_free(s);
+
+	s = load("exposed-comm", NULL);
+	set = settings_of(s, "exposed-communication");
+	ok(strstr(set, "--overlap-grad-reduce") != NULL &&
+	    strstr(set, "bucket_cap_mb") == NULL &&
+	    strstr(set, "zero_optimization") == NULL &&
+	    strstr(set, "fsdp_plan") == NULL,
+	    "distributed_args (Megatron), no session: Megatron's flags only (%s)",
+	    set);
+	free(set);
+	summary_free(s);
+
+	s = load("exposed-ddp", NULL);
+	set = settings_of(s, "exposed-communication");
+	ok(strstr(set, "bucket_cap_mb") != NULL && strstr(set, "--") == NULL &&
+	    strstr(set, "zero_optimization") == NULL,
+	    "no distributed_args, all-reduces: DDP's settings only (%s)", set);
+	free(set);
+	summary_free(s);
+
+	s = load("exposed-sharded", NULL);
+	set = settings_of(s, "exposed-communication");
+	ok(strstr(set, "overlap_comm") != NULL && strstr(set, "--") == NULL &&
+	    strstr(set, "bucket_cap_mb") == NULL,
+	    "no distributed_args, all-gathers and reduce-scatters: DeepSpeed's, "
+	    "not DDP's (%s)", set);
+	free(set);
 	summary_free(s);
 }
 
@@ -344,6 +483,7 @@ main(void)
 		summary_free(s);
 	}
 	details();
+	real_data();
 	unknown_rank();
 	reasons();
 	return done_testing();

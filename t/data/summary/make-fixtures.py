@@ -68,6 +68,9 @@ class Rank:
         self.elapse, self.wait_ratio, self.sync_ratio = 10.0 + 0.013 * rank * (1 + rank % 2), 0.05, 0.02
         self.links = {}          # dst -> (transport, size MB, time ms)
         self.rdma_packet = 4.0
+        self.sdma_size = 128.0   # each collective's SDMA Transit Size(MB)
+        self.sdma_dist = {"32.0": [4, 7.0]}   # its Size Distribution
+        self.hccs_dist = {"32.0": [4, 7.0]}
         for d in range(world):
             if d != rank:
                 same = d // 2 == rank // 2
@@ -80,6 +83,9 @@ class Rank:
         self.distributed = True  # False: profiler_info.json, no rank
         self.ratio_cols = RATIOS
         self.ratio_of = lambda typ, col, i, ratio: ratio  # None: N/A
+        self.api = None          # api_statistic.csv rows: (level, name, time us, count)
+        self.megatron = True     # False: profiler_metadata.json without distributed_args
+        self.colls = ("hcom_allReduce__418_%d_1", "hcom_broadcast__419_%d_1")
 
     def dirname(self):
         return "node%d-host_%d_%s_ascend_pt" % (self.rank // 2, 4000 + self.rank, self.stamp)
@@ -96,7 +102,7 @@ class Rank:
             del info["rank_id"]
         w(os.path.join(d, "profiler_info_%d.json" % self.rank if self.distributed else "profiler_info.json"),
           json.dumps(info, indent=1))
-        meta = {} if not self.distributed else {"distributed_args": {"tensor_model_parallel_size": self.tp,
+        meta = {} if not self.distributed or not self.megatron else {"distributed_args": {"tensor_model_parallel_size": self.tp,
                                      "pipeline_model_parallel_size": self.pp,
                                      "data_parallel_size": self.dp, "context_parallel_size": 1,
                                      "expert_model_parallel_size": 1, "rank": self.rank,
@@ -119,6 +125,11 @@ class Rank:
             self.write_comm(out)
         if "memory" in self.files:
             self.write_memory(out)
+        if self.api is not None:
+            w(os.path.join(out, "api_statistic.csv"),
+              csv(["Level", "API Name", "Time(us)", "Count", "Avg(us)", "Min(us)", "Max(us)", "Variance"],
+                  [[lv, n, t, c, round(t / c, 3), round(t / c, 3), round(t / c, 3), 0.0]
+                   for lv, n, t, c in self.api]))
         return d
 
     def write_memory(self, out):
@@ -171,7 +182,7 @@ class Rank:
         comm, matrix = {}, {}
         for s in STEPS:
             coll = {}
-            for k, op in enumerate(("hcom_allReduce__418_%d_1" % s, "hcom_broadcast__419_%d_1" % s)):
+            for k, op in enumerate(c % s for c in self.colls):
                 e = round(self.elapse * (1 + 0.5 * k), 4)
                 transit = round(e * (1 - self.wait_ratio), 4)
                 wait = round(e - transit, 4)
@@ -187,11 +198,12 @@ class Rank:
                                  "Large Packet Ratio": 0.0,
                                  "Size Distribution": {str(self.rdma_packet): [64.0 / self.rdma_packet, 6.4]}},
                         "HCCS": {"Transit Size(MB)": 128.0, "Transit Time(ms)": 7.0, "Bandwidth(GB/s)": 18.29,
-                                 "Large Packet Ratio": 0.0, "Size Distribution": {"32.0": [4, 7.0]}},
+                                 "Large Packet Ratio": 0.0, "Size Distribution": dict(self.hccs_dist)},
                         "PCIE": {"Transit Size(MB)": 0, "Transit Time(ms)": 0, "Bandwidth(GB/s)": 0,
                                  "Large Packet Ratio": 0, "Size Distribution": {}},
-                        "SDMA": {"Transit Size(MB)": 128.0, "Transit Time(ms)": 7.0, "Bandwidth(GB/s)": 18.29,
-                                 "Large Packet Ratio": 0, "Size Distribution": {"32.0": [4, 7.0]}}}}
+                        "SDMA": {"Transit Size(MB)": self.sdma_size, "Transit Time(ms)": 7.0,
+                                 "Bandwidth(GB/s)": 18.29, "Large Packet Ratio": 0,
+                                 "Size Distribution": dict(self.sdma_dist)}}}
             coll["Total Op Info"] = {"Communication Time Info": {"Elapse Time(ms)": 0.001}}
             p2p = {"hcom_send__7_%d_1@99" % s: {"Communication Time Info": {"Elapse Time(ms)": 0.001 + self.rank,
                    "Wait Time Ratio": 0.9, "Synchronization Time Ratio": 0.9}}}
@@ -397,6 +409,30 @@ def dynamic(rs):
         r.state["SwiGlu"] = "dynamic"
 
 
+def op_compile(rs):
+    """Every kernel dynamic, as in real torch_npu output, and operators
+    compiled while profiled: opCompile 10 ms a step of 89 ms (11 %)."""
+    for r in rs:
+        r.state = {o[1]: "dynamic" for o in r.ops}
+        r.api = [("acl", "aclopCompileAndExecute", 36000.0, 24), ("acl", "opCompile", 30000.0, 24),
+                 ("acl", "aclnnMm", 300.0, 9)]
+
+
+def op_cached(rs):
+    """The same calls as real data has them: every compilation a cache hit
+    (opCompile some 20 us a call, 0.2 % of the step)."""
+    for r in rs:
+        r.state = {o[1]: "dynamic" for o in r.ops}
+        r.api = [("acl", "aclopCompileAndExecute", 42000.0, 57), ("acl", "opCompile", 1100.0, 57),
+                 ("acl", "aclnnMm", 300.0, 9)]
+
+
+def transdata(rs):
+    """TransData, 20 kernels of 60 us a step: 7 % of the device time."""
+    for r in rs:
+        r.ops.append(["trans_TransData_0", "TransData", "AI_VECTOR_CORE", 60.0, 20, 0.5])
+
+
 def low_pipe(rs):
     for r in rs:
         r.ops[1][5] = 0.12
@@ -434,6 +470,40 @@ def small_packets_no_matrix(rs):
     small_packets(rs)
     for r in rs:
         r.files -= {"matrix"}
+
+
+def small_ops(rs):
+    """Rank 2's collectives each move 8 MB over SDMA, and its Size
+    Distribution of SDMA is empty, as in real data: only the operators'
+    transit sizes show the small transfers."""
+    rs[2].sdma_size, rs[2].sdma_dist = 8.0, {}
+
+
+def unaligned(rs):
+    """Rank 1's HCCS and SDMA transfers are 32000100 bytes, printed to the
+    byte as torch_npu does: no multiple of 512; rank 3's are aligned but
+    for a few (1 of 9 ms); rank 0's sizes are rounded to four decimals,
+    which says nothing of their bytes."""
+    rs[1].hccs_dist = rs[1].sdma_dist = {"32.000100": [4, 7.0]}
+    rs[3].hccs_dist = rs[3].sdma_dist = {"32.000000": [4, 8.0], "1.000100": [2, 1.0]}
+    rs[0].hccs_dist = rs[0].sdma_dist = {"32.0001": [4, 7.0]}
+
+
+def exposed_ddp(rs):
+    """Exposed communication in a job without Megatron (no distributed_args;
+    torch_npu's ENV_VARIABLES), its collectives all-reduces: DDP."""
+    exposed_comm(rs)
+    for r in rs:
+        r.megatron = False
+        r.env = {"ASCEND_LAUNCH_BLOCKING": "", "PYTORCH_NPU_ALLOC_CONF": ""}
+
+
+def exposed_sharded(rs):
+    """The same, its collectives all-gathers and reduce-scatters: FSDP or
+    DeepSpeed's ZeRO."""
+    exposed_ddp(rs)
+    for r in rs:
+        r.colls = ("hcom_allGather__418_%d_1", "hcom_reduceScatter__419_%d_1")
 
 
 def zero_durations(rs):
@@ -587,7 +657,10 @@ def main():
                         ("dit-silu", dit_silu), ("mamba-neg", mamba_neg),
                         ("memory-near", memory_near), ("memory-room", memory_room),
                         ("memory-damaged", memory_damaged),
-                        ("launch-blocking", launch_blocking), ("log-level", log_level)):
+                        ("launch-blocking", launch_blocking), ("log-level", log_level),
+                        ("op-compile", op_compile), ("op-cached", op_cached), ("transdata", transdata),
+                        ("small-ops", small_ops), ("unaligned", unaligned),
+                        ("exposed-ddp", exposed_ddp), ("exposed-sharded", exposed_sharded)):
         cluster(name, plant)
     cluster("noisy", noisy, n=8, layout=(1, 1, 8))
     cluster("wide-spread", wide_spread, n=8, layout=(1, 1, 8))
