@@ -219,6 +219,89 @@ db_packet(void *arg, int ncol, const char *const col[], const double num[])
 	return 0;
 }
 
+/* A rank's collectives by kind, as transfers() counts communication.json's. */
+static int
+db_coll(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct rank_data *rd = arg;
+
+	/* hccl_op_name, one row per collective */
+	if (skipped_op(col[0]))
+		return 0;
+	rd->colls++;
+	if (strcasestr(col[0], "allgather") != NULL ||
+	    strcasestr(col[0], "reducescatter") != NULL ||
+	    strcasestr(col[0], "reduce_scatter") != NULL)
+		rd->sharded_colls++;
+	return 0;
+}
+
+/* What one operator moved over one transport, as transfers() counts it. */
+static int
+db_xfer(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct rank_data *rd = arg;
+	int tr = comm_transport(col[0]);
+
+	/* transport_type, transit_size (MB), transit_time (ms), hccl_op_name */
+	if (tr < 0 || small_mb[tr] == 0 || skipped_op(col[3]) ||
+	    isnan(num[1]) || isnan(num[2]))
+		return 0;
+	rd->xfer_ops[tr]++;
+	rd->xfer_ms[tr] += num[2];
+	if (num[1] < small_mb[tr]) {
+		rd->small_ops[tr]++;
+		rd->small_xfer_ms[tr] += num[2];
+	}
+	return 0;
+}
+
+/*
+ * The transfers by size and their time, as transfers() judges the
+ * alignment of communication.json's: the db keeps the size as a number,
+ * to the byte, so every size is exact.
+ */
+static int
+db_align(void *arg, int ncol, const char *const col[], const double num[])
+{
+	struct rank_data *rd = arg;
+	int tr = comm_transport(col[0]);
+
+	/* transport_type, package_size (MB), total_duration (ms), hccl_op_name */
+	if (tr < 0 || strcmp(comm_transports[tr], "RDMA") == 0 ||
+	    skipped_op(col[3]) || isnan(num[1]) || isnan(num[2]) ||
+	    num[1] * BYTES_PER_MB <= ALIGN_MIN)
+		return 0;
+	rd->align_ms += num[2];
+	if (!aligned(num[1]))
+		rd->unaligned_ms += num[2];
+	return 0;
+}
+
+/* The per-rank facts of the rules (transfers()) from analysis.db. */
+static void
+transfers_db(struct rank_data *rd, struct db *db)
+{
+	char *why = NULL;
+
+	if (db_has_table(db, "CommAnalyzerTime"))
+		db_rows(db, "SELECT DISTINCT hccl_op_name FROM CommAnalyzerTime",
+		    db_coll, rd, &why);
+	free(why);
+	why = NULL;
+	if (!db_has_table(db, "CommAnalyzerBandwidth"))
+		return;
+	db_rows(db, "SELECT DISTINCT transport_type, transit_size, "
+	    "transit_time, hccl_op_name FROM CommAnalyzerBandwidth",
+	    db_xfer, rd, &why);
+	free(why);
+	why = NULL;
+	db_rows(db, "SELECT transport_type, package_size, total_duration, "
+	    "hccl_op_name FROM CommAnalyzerBandwidth WHERE count > 0",
+	    db_align, rd, &why);
+	free(why);
+}
+
 static void
 links_db(struct links *l, size_t who, struct db *db)
 {
@@ -260,8 +343,10 @@ links_rank(struct summary *s, void *state, struct rank_data *rd,
 		transfers(rd, c);
 	}
 	if (c->matrix.state != 1 && c->comm.state != 1 &&
-	    (db = rank_db(rf)) != NULL)
+	    (db = rank_db(rf)) != NULL) {
 		links_db(l, who, db);
+		transfers_db(rd, db);
+	}
 }
 
 static void
