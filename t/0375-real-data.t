@@ -20,7 +20,6 @@ FIG=("$PY" "$TOP/t/helpers/real_figures.py")
 # The features the checks need that msprof-exec lacks today, and why.
 declare -A TODO=(
 	[level0-types]="level0: operator types not derived from kernel names (Type N/A)"
-	[opstate-dynamic]="dynamic-shape: a false finding, every aclnn kernel of real output is OP State dynamic"
 )
 
 todo() {	# todo STATUS NAME REASON
