@@ -127,7 +127,7 @@ SAY="Incorrect schedule: Stop profiler while current state is WARMUP which may r
     EXIT=0 go torchrun pretrain_gpt.py
 like "$err" "cause: training ended while the profiler was still warming up" "diagnosis: stopped in warm-up"
 SAY="The path '/x/dyn' is invalid, and profiler will not be enabled." EXIT=0 go torchrun pretrain_gpt.py
-like "$err" "cause: torch_npu refused the dynamic profiling directory" "diagnosis: invalid dynamic config path"
+like "$err" "cause: torch_npu refused the config directory /x/dyn \(PROF_CONFIG_PATH" "diagnosis: invalid dynamic config path"
 SAY="[ERROR] [77] profiler.py: Profiling data parsing failed, error: KeyError" EXIT=0 go torchrun pretrain_gpt.py
 like "$err" "cause: torch_npu could not parse the data online: .*msprof-exec analyse" "diagnosis: an online parse that failed"
 SAY="AssertionError: profile_step_start should be greater than 0 but now it is 0" EXIT=1 go torchrun pretrain_gpt.py

@@ -93,7 +93,14 @@ static const struct {
 	{ "online-parse-failed", "Failed to get acl to npu flow events", 0,
 	  "could not parse the data online" },
 	{ "dynamic-dir-invalid", "The path '/x/dyn' is invalid, and profiler "
-	  "will not be enabled.", 0, "give --dynamic-dir an existing directory" },
+	  "will not be enabled.", 1, "the dynamic profiling directory "
+	  "(config_path) /x/dyn as invalid: give --dynamic-dir an existing "
+	  "directory" },
+	/* the torch engine's, or a PROF_CONFIG_PATH of the launch's own */
+	{ "prof-config-invalid", "[ERROR] [42] _non_intrusive_profile.py: The "
+	  "path '/x/a+b/prof_config' is invalid, and profiler will not be "
+	  "enabled.", 0, "torch_npu refused the config directory "
+	  "/x/a+b/prof_config (PROF_CONFIG_PATH" },
 	/* torch_npu's RuntimeError at import, with its error code line */
 	{ "dynamic-stale-shm", "RuntimeError: There may exist shared memory "
 	  "before this task. If you kill the last task, dynamic profiler will "
@@ -189,6 +196,49 @@ late_config(void)
 	free(log);
 }
 
+/* What a training's log says of its failure and of its last step. */
+static void
+evidence(void)
+{
+	static const char crash[] =
+	    "[default0]:step 2 loss 1.4339\n"
+	    "Traceback (most recent call last):\n"
+	    "  File \"/t/crash.py\", line 48, in <module>\n"
+	    "    main()\n"
+	    "    ^^^^^^\n"
+	    "RuntimeError: loss is nan at step 3\n"
+	    "[default0]:step 3 loss 0.8743\n"
+	    "ERROR:torch.distributed.elastic.multiprocessing.api:failed "
+	    "(exitcode: 1) local_rank: 0 (pid: 5450)\n"
+	    "Traceback (most recent call last):\n"
+	    "  File \"/usr/bin/torchrun\", line 33, in <module>\n"
+	    "torch.distributed.elastic.multiprocessing.errors."
+	    "ChildFailedError: \n";
+	char *s, *line;
+
+	s = log_error(crash);
+	is_str(s, "RuntimeError: loss is nan at step 3",
+	    "the worker's error, not torchrun's report of it");
+	free(s);
+	s = log_error("Traceback (most recent call last):\n"
+	    "  File \"/usr/bin/torchrun\"\n"
+	    "torch.distributed.elastic.multiprocessing.errors."
+	    "ChildFailedError: \n");
+	ok(s == NULL, "torchrun's own report alone: no error of the training");
+	free(s);
+	is_int(log_last_step(crash, &line), 3, "the last step of the log");
+	is_str(line, "step 3 loss 0.8743", "... and its line, unprefixed");
+	free(line);
+	is_int(log_last_step("step 1 loss 2\nValueError: bad at step 7\n",
+	    NULL), 1, "an error's step is not the training's count");
+	is_int(log_last_step(good_log, NULL), 2, "Megatron's iterations count");
+	is_int(log_last_step("Start Dynamic Profiler at 6 step.\n"
+	    "The start_step=30, current_step=7\nstep3 done\n--steps 24\n",
+	    NULL), -1, "torch_npu's lines, names and options are no step");
+	is_int(log_last_step("Epoch 1, Step: 17/40, loss 2\n", NULL), 17,
+	    "'Step: 17/40'");
+}
+
 int
 main(void)
 {
@@ -235,6 +285,7 @@ main(void)
 	free(log);
 
 	late_config();
+	evidence();
 	is_int(log_last_iteration(good_log), 2, "the last iteration of the log");
 	is_int(log_last_iteration("no iterations here"), -1, "no iteration: -1");
 	ok(log_shows_failure("torch.distributed.elastic.multiprocessing.errors."
