@@ -560,7 +560,13 @@ missing_entry(const struct launch *l, char *const argv[], const char *cwd,
 	char *path;
 	int gone;
 
-	if (l->kind == LAUNCH_NONE || l->script < 0 || cwd == NULL)
+	/*
+	 * An entry the launch table lists is taken by its name: its file is
+	 * the launcher's to open.  One that had to be read, and could not,
+	 * would be left alone, and the launcher fail on it.
+	 */
+	if (l->kind == LAUNCH_NONE || l->script < 0 || cwd == NULL ||
+	    l->engine != ENGINE_NONE || !l->forcible)
 		return 0;
 	word = argv[l->script];
 	/* a value the scan could not know, or a module, not a file */
