@@ -783,6 +783,31 @@ start(struct options *o, struct job *j, const struct install *in,
 	run_wait(pid, &cap, end, &tick);
 }
 
+/*
+ * --strict, for batch jobs and CI: a failure the command's status hides
+ * is a failure.  A training that failed exits with its own status (a
+ * pipeline such as '| tee' turns it into 0: then the status its
+ * launcher's report names, or 1); one that ran but left a profiled rank
+ * without data, or collected nothing at all, exits 65.
+ */
+static void
+strict_exit(int status, const struct report *r)
+{
+	if (status == 0 && r->hidden_failure > 0) {
+		warnx(_("--strict: the training failed (its log shows it, "
+		    "though its status was 0): exit status %d"),
+		    r->hidden_failure);
+		exit(r->hidden_failure);
+	}
+	if (status == 0 && (r->missing > 0 || (r->injected > 0 &&
+	    r->found == 0))) {
+		warnx(_("--strict: %s: exit status %d"), r->missing > 0 ?
+		    _("a rank asked for collected nothing") :
+		    _("nothing was collected"), EX_DATAERR);
+		exit(EX_DATAERR);
+	}
+}
+
 /* Report, and exit as the command did (or 66/78 for refused launches). */
 static void __attribute__((noreturn))
 finish(const struct options *o, const char *session, const char *log,
@@ -816,6 +841,8 @@ finish(const struct options *o, const char *session, const char *log,
 		exit(EX_NOINPUT);
 	if (r.refused > 0)
 		exit(EX_CONFIG);
+	if (o->strict && end->signal == 0)
+		strict_exit(end->status, &r);
 	run_exit_like(end->status);
 }
 
