@@ -196,6 +196,70 @@ late_config(void)
 	free(log);
 }
 
+/* Has V a string holding WANT? */
+static int
+holds(const struct strv *v, const char *want)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strstr(v->v[i], want) != NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * Why a torch run collected nothing: the evidence first, the guess only
+ * without any, and said to be one.
+ */
+static void
+torch_causes(void)
+{
+	static int expected[] = { 0, 1 };
+	struct torchnpu_proc p0 = { .pid = 7, .rank = 0, .start = -1,
+	    .stop = -1 };
+	struct torchnpu t = { .dir = "/s/prof_config", .procs = &p0,
+	    .nprocs = 1 };
+	struct launch_record rec;
+	struct torch_evidence ev = { .rec = &rec };
+	struct strv out = { 0 };
+
+	launch_record_init(&rec);
+	rec.step_start = 5;
+	rec.step_end = 7;
+	rec.expected = expected;
+	rec.nexpected = 2;
+	ev.log = "step 0 loss 1\nstep 1 loss 1\n";
+	torchnpu_causes(&t, &ev, &out);
+	ok(holds(&out, "rank 1 never started torch_npu: /s/prof_config/log "
+	    "has no log of it"), "a rank without a torch_npu log: never started");
+	ok(holds(&out, "window never reached: the training ran to step 1 of "
+	    "its log (\"step 1 loss 1\")"), "the log's last step, before "
+	    "the window");
+	ok(!holds(&out, "a guess"), "... and no guess");
+	strv_free(&out);
+
+	ev.log = "step 9 loss 1\n";
+	torchnpu_causes(&t, &ev, &out);
+	ok(holds(&out, "a guess, as nothing in the log"), "nothing known: "
+	    "the guess, said to be one");
+	strv_free(&out);
+	ev.explained = 1;
+	torchnpu_causes(&t, &ev, &out);
+	ok(!holds(&out, "a guess"), "a rule of the log's explains it: no guess");
+	strv_free(&out);
+
+	ev.explained = 0;
+	ev.failed = 1;
+	ev.ending = "it exited with status 1";
+	torchnpu_causes(&t, &ev, &out);
+	ok(holds(&out, "the training failed before its window (steps 5 to 7, "
+	    "excluding 7) was collected, at step 9 of its log (\"step 9 loss "
+	    "1\"): it exited with status 1"), "a failure without a traceback: "
+	    "its status");
+	strv_free(&out);
+	rec.expected = NULL;
+	launch_record_free(&rec);
+}
+
 /* What a training's log says of its failure and of its last step. */
 static void
 evidence(void)
@@ -286,6 +350,7 @@ main(void)
 
 	late_config();
 	evidence();
+	torch_causes();
 	is_int(log_last_iteration(good_log), 2, "the last iteration of the log");
 	is_int(log_last_iteration("no iterations here"), -1, "no iteration: -1");
 	ok(log_shows_failure("torch.distributed.elastic.multiprocessing.errors."
