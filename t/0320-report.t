@@ -196,9 +196,10 @@ is "$rc" 2 "a conversion failing after training: its exit status"
 like "$err" "The command failed \(exit code: 2\) after its training launch\(es\) finished; their profiling data is complete" \
     "a later step failing: the training's data is complete, and said so"
 unlike "$err" "Training script execution failed" "... not a training failure"
-# msprof-exec's own refusal is not the training's failure.
+# msprof-exec's own refusal is not the training's failure.  (A launch the
+# scan finds is refused before the script runs: this one it cannot see.)
 reset_run
-printf 'torchrun pretrain_gpt.py --load missing_ckpt\n' > refused.sh
+printf 'eval "torchrun pretrain_gpt.py --load missing_ckpt"\n' > refused.sh
 msprof -y bash refused.sh
 is "$rc" 66 "a refused launch (missing --load): exit 66"
 like "$err" "msprof-exec did not start the training launch: it refused it" \
