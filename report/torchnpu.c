@@ -240,8 +240,13 @@ torchnpu_causes(const struct torchnpu *t, const struct torch_evidence *ev,
 		cause(out, xasprintf(_("msprof-exec could not arm the "
 		    "config: %s"), a->error));
 	else if (!collected && ev->rec != NULL && (error != NULL ||
-	    ev->failed))
+	    ev->failed)) {
 		failure(ev, error, out);
+		if (t->nprocs == 0)
+			cause(out, xasprintf(_("no process imported torch_npu "
+			    "with PROF_CONFIG_PATH (%s/log is empty): the job "
+			    "ended before it could"), t->dir));
+	}
 	else if (!collected && t->dynamic)
 		cause(out, xasprintf(_("dynamic mode collects only when "
 		    "triggered, and no trigger came while the training ran: "
