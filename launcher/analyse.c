@@ -69,6 +69,82 @@ run_in(const char *dir, struct strv *argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/*
+ * What torch_npu prints when its parse fails, though its analyse()
+ * returns, and the process exits 0, all the same.
+ */
+static const char *const parse_failed[] = {
+	"Profiling data parsing failed", "Failed to get acl to npu flow events",
+	NULL
+};
+
+/* Does TEXT (LEN bytes, not terminated) hold one of parse_failed? */
+static int
+says_failed(const char *text, size_t len)
+{
+	for (int i = 0; parse_failed[i] != NULL; i++)
+		if (memmem(text, len, parse_failed[i],
+		    strlen(parse_failed[i])) != NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * run_in(), with the parser's output (both streams, as one, to our
+ * standard error) read on the way for parse_failed: *FAILED is set when
+ * it says so.  A line is read whole when it fits in the buffer.
+ */
+static int
+run_watched(const char *dir, struct strv *argv, int *failed)
+{
+	char buf[8192];
+	size_t have = 0;
+	ssize_t n;
+	int fds[2], status;
+	pid_t pid;
+
+	*failed = 0;
+	fflush(NULL);
+	if (pipe(fds) == -1)
+		err(EX_OSERR, "pipe");
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		if (dup2(fds[1], STDOUT_FILENO) == -1 ||
+		    dup2(fds[1], STDERR_FILENO) == -1)
+			_exit(EX_OSERR);
+		if (dir != NULL && chdir(dir) == -1)
+			err(EX_NOINPUT, "%s", dir);
+		execvp(argv->v[0], argv->v);
+		_exit(127);
+	}
+	close(fds[1]);
+	if (pid == -1)
+		err(EX_OSERR, "fork");
+	while ((n = read(fds[0], buf + have, sizeof(buf) - have)) != 0) {
+		const char *eol;
+		size_t keep;
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			break;
+		(void)!write(STDERR_FILENO, buf + have, (size_t)n);
+		have += (size_t)n;
+		*failed |= says_failed(buf, have);
+		/* keep the last, unfinished line for the next read */
+		eol = memrchr(buf, '\n', have);
+		keep = eol != NULL ? have - (size_t)(eol + 1 - buf) : 0;
+		if (keep == sizeof(buf))
+			keep = 0;
+		memmove(buf, buf + have - keep, keep);
+		have = keep;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 /* Can PYTHON import torch_npu?  Says why not. */
 static int
 python_ready(const char *python)
@@ -105,7 +181,7 @@ analyse_main(int argc, char **argv)
 	char *path, *toolpath = NULL;
 	const struct launch_record *rec;
 	struct journal journal;
-	int c, rc;
+	int c, rc, failed;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
@@ -150,7 +226,14 @@ analyse_main(int argc, char **argv)
 		for (size_t i = 0; i < types.n; i++)
 			strv_push(&cmd, types.v[i]);
 	}
-	rc = run_in(toolpath != NULL ? cwd : NULL, &cmd);
+	rc = run_watched(toolpath != NULL ? cwd : NULL, &cmd, &failed);
+	if (rc == 0 && failed) {
+		warnx(_("%s: the parser says the parse failed (see above), "
+		    "though it exited 0: ASCEND_PROFILER_OUTPUT may be missing "
+		    "or incomplete; keep the CANN, torch_npu and driver versions "
+		    "in step and parse again"), path);
+		rc = EX_DATAERR;
+	}
 	free(toolpath);
 	free(path);
 	strv_free(&cmd);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -536,6 +537,110 @@ worse(int a, int b)
 	return a == EX_NOINPUT || b == EX_NOINPUT ? EX_NOINPUT : a ? a : b;
 }
 
+/* Where the scan found launch R, said: "train.sh, line 2: ". */
+static char *
+where(const struct scan_launch *r)
+{
+	if (r->script != NULL && r->line > 0)
+		return xasprintf(_("%s, line %d: "), r->script, r->line);
+	return xstrdup("");
+}
+
+/*
+ * The entry script of launch L (ARGV), run from CWD ("" here, "DIR/"
+ * after a cd of its script; NULL unknown), does not exist: the launcher
+ * would start and fail on it, after the script's first commands.  66
+ * after saying so (AT: where the launch is), or 0.
+ */
+static int
+missing_entry(const struct launch *l, char *const argv[], const char *cwd,
+    const char *at)
+{
+	const char *word;
+	char *path;
+	int gone;
+
+	/*
+	 * An entry the launch table lists is taken by its name: its file is
+	 * the launcher's to open.  One that had to be read, and could not,
+	 * would be left alone, and the launcher fail on it.
+	 */
+	if (l->kind == LAUNCH_NONE || l->script < 0 || cwd == NULL ||
+	    l->engine != ENGINE_NONE || !l->forcible)
+		return 0;
+	word = argv[l->script];
+	/* a value the scan could not know, or a module, not a file */
+	if (strpbrk(word, "$`") != NULL || !ends_with(word, ".py"))
+		return 0;
+	path = *word == '/' ? xstrdup(word) : xasprintf("%s%s", cwd, word);
+	gone = access(path, F_OK) == -1 && errno == ENOENT;
+	if (gone)
+		warnx(_("%s%s: no such file, the training script of %s; check "
+		    "its name and directory (nothing was started)"), at, path,
+		    path_base(argv[0]));
+	free(path);
+	return gone ? EX_NOINPUT : 0;
+}
+
+/*
+ * What the injector would refuse when launch L starts, refused before
+ * anything of the command runs (its script's first commands, the
+ * directories they make): paths it names that do not exist, a save path
+ * or a window its engine cannot serve.  Relative paths are read from
+ * here: after a cd of the script the injector checks them.  0, or the
+ * exit status (66, 78) after saying why.
+ */
+static int
+doomed_launch(const struct plan *p, const struct launch *l,
+    char *const argv[], char *const envp[], const char *cwd, const char *at)
+{
+	struct strv missing = { 0 };
+	struct rewrite rw;
+	char *why = NULL, *text;
+	int rc;
+
+	if ((rc = missing_entry(l, argv, cwd, at)) != 0)
+		return rc;
+	if (l->engine == ENGINE_NONE || cwd == NULL || *cwd != '\0')
+		return 0;
+	launch_missing_paths(l, argv, &missing);
+	if (missing.n > 0) {
+		text = strv_join(missing.v, "\n  ");
+		warnx(_("%sthe launch names paths that do not exist (nothing "
+		    "was started):\n  %s"), at, text);
+		free(text);
+		strv_free(&missing);
+		return EX_NOINPUT;
+	}
+	if (launch_rewrite(p, l, argv, envp, NULL, &rw, &why) == -1) {
+		warnx(_("%s%s (nothing was started)"), at, why);
+		rc = EX_CONFIG;
+	}
+	free(why);
+	rewrite_free(&rw);
+	return rc;
+}
+
+/* doomed_launch() for the command, or each launch its script starts. */
+static int
+doomed(const struct plan *p, const struct job *j)
+{
+	const struct scan_launch *r;
+	char *at;
+	int rc = 0;
+
+	if (j->launch.kind != LAUNCH_NONE)
+		return doomed_launch(p, &j->launch, j->cmd.v, environ, "", "");
+	for (size_t i = 0; i < j->scan.nruns; i++) {
+		r = &j->scan.runs[i];
+		at = where(r);
+		rc = worse(rc, doomed_launch(p, &j->runs[i], r->argv.v,
+		    r->env.n > 0 ? r->env.v : environ, r->cwd, at));
+		free(at);
+	}
+	return rc;
+}
+
 /*
  * -n: the table, then every launch the command starts (itself, or each
  * one the scan found in its script) rewritten by its own engine.  Nothing
@@ -551,7 +656,8 @@ dry_run(const struct plan *p, const struct job *j)
 	printf(_("msprof-exec: dry run, nothing is started\n"));
 	table_print(stdout, p, &j->facts);
 	if (j->launch.kind != LAUNCH_NONE)
-		return dry_launch(p, &j->launch, j->cmd.v, environ);
+		return worse(missing_entry(&j->launch, j->cmd.v, "", ""),
+		    dry_launch(p, &j->launch, j->cmd.v, environ));
 	for (size_t i = 0; i < j->scan.nruns; i++) {
 		r = &j->scan.runs[i];
 		if (r->line > 0)
@@ -559,6 +665,8 @@ dry_run(const struct plan *p, const struct job *j)
 			    j->scan.nruns, j->facts.script, r->line);
 		else
 			printf(_("launch %zu of %zu, "), i + 1, j->scan.nruns);
+		rc = worse(rc, missing_entry(&j->runs[i], r->argv.v, r->cwd,
+		    ""));
 		rc = worse(rc, dry_launch(p, &j->runs[i], r->argv.v,
 		    r->env.n > 0 ? r->env.v : environ));
 	}
@@ -675,6 +783,31 @@ start(struct options *o, struct job *j, const struct install *in,
 	run_wait(pid, &cap, end, &tick);
 }
 
+/*
+ * --strict, for batch jobs and CI: a failure the command's status hides
+ * is a failure.  A training that failed exits with its own status (a
+ * pipeline such as '| tee' turns it into 0: then the status its
+ * launcher's report names, or 1); one that ran but left a profiled rank
+ * without data, or collected nothing at all, exits 65.
+ */
+static void
+strict_exit(int status, const struct report *r)
+{
+	if (status == 0 && r->hidden_failure > 0) {
+		warnx(_("--strict: the training failed (its log shows it, "
+		    "though its status was 0): exit status %d"),
+		    r->hidden_failure);
+		exit(r->hidden_failure);
+	}
+	if (status == 0 && (r->missing > 0 || (r->injected > 0 &&
+	    r->found == 0))) {
+		warnx(_("--strict: %s: exit status %d"), r->missing > 0 ?
+		    _("a rank asked for collected nothing") :
+		    _("nothing was collected"), EX_DATAERR);
+		exit(EX_DATAERR);
+	}
+}
+
 /* Report, and exit as the command did (or 66/78 for refused launches). */
 static void __attribute__((noreturn))
 finish(const struct options *o, const char *session, const char *log,
@@ -708,6 +841,8 @@ finish(const struct options *o, const char *session, const char *log,
 		exit(EX_NOINPUT);
 	if (r.refused > 0)
 		exit(EX_CONFIG);
+	if (o->strict && end->signal == 0)
+		strict_exit(end->status, &r);
 	run_exit_like(end->status);
 }
 
@@ -779,10 +914,18 @@ main(int argc, char **argv)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.plan.framework, o.cmd);
 	if (o.dry_run) {
+		/* -n refuses what -y would, the checks' 66 and 69 too */
 		status = dry_run(&o.plan, &j);
+		if (status == 0 && !o.skip_checks)
+			status = preflight(j.python, o.cann_env,
+			    j.facts.script, o.quiet, &o.plan.device_mb);
+		else if (status == 0 && o.cann_env != NULL)
+			status = preflight_cann(o.cann_env);
 		goto out;
 	}
 	settle_existing(&o, &j, argv);
+	if ((status = doomed(&o.plan, &j)) != 0)
+		goto out;
 	/* --skip-checks skips the checks, not a --cann-env given with it */
 	if (o.skip_checks)
 		status = o.cann_env != NULL ? preflight_cann(o.cann_env) : 0;

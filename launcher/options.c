@@ -23,7 +23,7 @@ enum {
 	OPT_STEP_START = 256, OPT_STEP_END, OPT_NO_CPU, OPT_SIMPLIFY,
 	OPT_EXPORT, OPT_AIC, OPT_MODE, OPT_DYNDIR, OPT_NO_ANALYSE, OPT_ITERS,
 	OPT_FRAMEWORK, OPT_EXISTING, OPT_SKIP_CHECKS, OPT_CANN_ENV, OPT_JSON,
-	OPT_LOG, OPT_FORCE, OPT_HTML
+	OPT_LOG, OPT_FORCE, OPT_HTML, OPT_STRICT
 };
 
 static const struct option longopts[] = {
@@ -48,6 +48,7 @@ static const struct option longopts[] = {
 	{ "dry-run",		no_argument,	   NULL, 'n' },
 	{ "force",		no_argument,	   NULL, OPT_FORCE },
 	{ "skip-checks",	no_argument,	   NULL, OPT_SKIP_CHECKS },
+	{ "strict",		no_argument,	   NULL, OPT_STRICT },
 	{ "cann-env",		required_argument, NULL, OPT_CANN_ENV },
 	{ "json",		required_argument, NULL, OPT_JSON },
 	{ "html",		required_argument, NULL, OPT_HTML },
@@ -90,6 +91,9 @@ usage(FILE *f)
 "      --force              allow a window of more than 3 steps\n"
 "  -y, --yes                do not ask for confirmation\n"
 "  -n, --dry-run            show the plan and the rewritten command, run nothing\n"
+"      --strict             fail when the training failed, even behind '| tee'\n"
+"                           (its status, or 1), or a rank asked for collected\n"
+"                           nothing (65)\n"
 "      --skip-checks, --cann-env FILE, --json FILE, --log FILE\n"
 "      --html FILE          the summary of the data as one page\n"
 "  -q, --quiet, -v, --verbose, -h, --help, -V, --version\n"));
@@ -336,6 +340,7 @@ parse_one(struct options *o, int c, const char *v)
 	case 'n': o->dry_run = 1; break;
 	case OPT_FORCE: o->force = 1; break;
 	case OPT_SKIP_CHECKS: o->skip_checks = 1; break;
+	case OPT_STRICT: o->strict = 1; break;
 	case OPT_CANN_ENV: take(&o->cann_env, xstrdup(v)); break;
 	case OPT_JSON: take(&o->json, xstrdup(v)); break;
 	case OPT_HTML: take(&o->html, xstrdup(v)); break;

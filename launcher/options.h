@@ -9,6 +9,7 @@
 struct options {
 	struct plan	 plan;
 	int		 yes, dry_run, quiet, verbose, skip_checks, force;
+	int		 strict;	/* failures the status would hide fail */
 	int		 help, version;
 	char		*cann_env, *json, *html, *log;
 	char		**cmd;		/* the command, NULL-terminated */

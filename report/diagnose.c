@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "diagnose.h"
@@ -26,6 +27,7 @@ struct found {
 	const char		*log;
 	const char		*hit, *end;	/* the pattern in LOG */
 	const struct torchnpu	*torch;		/* NULL: not known */
+	int			 mm;		/* a MindSpeed-MM run */
 	int			 n[NNUMS];
 	char			*file;		/* or NULL */
 };
@@ -266,6 +268,45 @@ remove_file(struct found *f)
 	return 1;
 }
 
+/*
+ * The path of torch_npu's "The path 'P' is invalid, and profiler will not
+ * be enabled.", on a MindSpeed-MM run (MM) or not.
+ */
+static int
+refused_path(struct found *f, int mm)
+{
+	static const char what[] = "The path '";
+	const char *q, *p;
+
+	for (q = f->hit; q > f->log && q[-1] != '\n'; q--)
+		;
+	if ((p = memmem(q, (size_t)(f->hit - q), what, sizeof(what) - 1)) ==
+	    NULL)
+		return 0;
+	p += sizeof(what) - 1;
+	if ((q = memmem(p, (size_t)(f->hit - p), "' is invalid",
+	    strlen("' is invalid"))) == NULL)
+		return 0;
+	if (f->mm != mm)
+		return 0;
+	f->file = xstrndup(p, (size_t)(q - p));
+	return 1;
+}
+
+/* MindSpeed-MM's dynamic mode hands torch_npu its --dynamic-dir. */
+static int
+refused_mm(struct found *f)
+{
+	return refused_path(f, 1);
+}
+
+/* Elsewhere the path is PROF_CONFIG_PATH, the only one torch_npu checks. */
+static int
+refused_torch(struct found *f)
+{
+	return refused_path(f, 0);
+}
+
 static const struct rule rules[] = {
 	{ "out-of-memory", { "NPU out of memory" }, NULL,
 	  N_("NPU out of memory"),
@@ -354,11 +395,20 @@ static const struct rule rules[] = {
 	  "ASCEND_PROFILER_OUTPUT holds may be incomplete"),
 	  N_("parse again offline with 'msprof-exec analyse', and keep the "
 	  "CANN, torch_npu and driver versions in step"), NULL },
-	{ "dynamic-dir-invalid", { "and profiler will not be enabled" }, NULL,
+	{ "dynamic-dir-invalid", { "and profiler will not be enabled" },
+	  refused_mm,
 	  N_("torch_npu refused the dynamic profiling directory (config_path) "
-	  "as invalid"),
+	  "{f} as invalid"),
 	  N_("give --dynamic-dir an existing directory the job can write"),
 	  NULL },
+	{ "prof-config-invalid", { "and profiler will not be enabled" },
+	  refused_torch,
+	  N_("torch_npu refused the config directory {f} (PROF_CONFIG_PATH, "
+	  "or the path given to dynamic_profile.init) and profiled nothing: "
+	  "it takes only letters, digits, white space, Chinese characters "
+	  "and _ . / ~ -, no symbolic link and names of up to 255 bytes"),
+	  N_("give PROF_CONFIG_PATH such a directory, or -o an output "
+	  "directory of such a name, where msprof-exec makes its own"), NULL },
 	/*
 	 * torch_npu's import stops at the node's shared memory (one per node
 	 * and hour) made more than 15 minutes before its process
@@ -436,7 +486,7 @@ diagnose_log(const char *log, int mm, const struct torchnpu *t,
 
 	for (size_t i = 0; log != NULL && i < NRULES; i++) {
 		const struct rule *r = &rules[i];
-		struct found f = { .log = log, .torch = t };
+		struct found f = { .log = log, .torch = t, .mm = mm };
 
 		if (!applies(r, &f))
 			continue;
@@ -493,4 +543,153 @@ log_shows_failure(const char *log)
 		if (strstr(log, marks[i]) != NULL)
 			return 1;
 	return 0;
+}
+
+/*
+ * LINE (up to EOL) without the prefix torchrun and deepspeed put on a
+ * worker's output ("[default0]:", "[rank1]:"), so that a traceback reads
+ * the same from a worker as from a process of its own.
+ */
+static const char *
+unprefixed(const char *line, const char *eol)
+{
+	const char *c;
+
+	if (*line == '[' && (c = memchr(line, ']', (size_t)(eol - line))) !=
+	    NULL && c + 1 < eol && c[1] == ':' && c - line < 24)
+		return c + 2;
+	return line;
+}
+
+char *
+log_error(const char *log)
+{
+	static const char tb[] = "Traceback (most recent call last):";
+	const char *p, *line, *eol, *s;
+
+	for (p = log != NULL ? strstr(log, tb) : NULL; p != NULL;
+	    p = strstr(p + 1, tb)) {
+		/* the first line after the frames, which are indented */
+		for (line = strchrnul(p, '\n'); *line == '\n';) {
+			line++;
+			eol = strchrnul(line, '\n');
+			s = unprefixed(line, eol);
+			if (*s == ' ' || *s == '\t' || s == eol) {
+				line = eol;
+				continue;
+			}
+			/* a launcher's report of its workers' failure */
+			if (memmem(s, (size_t)(eol - s), "ChildFailedError",
+			    16) != NULL || (size_t)(eol - s) < 3)
+				break;
+			return xstrndup(s, (size_t)(eol - s) > 300 ? 300 :
+			    (size_t)(eol - s));
+		}
+	}
+	return NULL;
+}
+
+/* Is P, in LOG, where a word starts? */
+static int
+word_start(const char *log, const char *p)
+{
+	return p == log || !(p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') ||
+	    ((p[-1] | 0x20) >= 'a' && (p[-1] | 0x20) <= 'z'));
+}
+
+/*
+ * Does the line around P end an exception ("RuntimeError: loss is nan at
+ * step 3")?  Its numbers are the error's, not the training's count.
+ */
+static int
+exception_line(const char *log, const char *p)
+{
+	const char *b, *e, *colon;
+
+	for (b = p; b > log && b[-1] != '\n'; b--)
+		;
+	e = strchrnul(p, '\n');
+	b = unprefixed(b, e);
+	if ((colon = memchr(b, ':', (size_t)(e - b))) == NULL || colon > p)
+		return 0;
+	for (const char *c = b; c < colon; c++)
+		if (!(*c == '.' || *c == '_' || (*c >= '0' && *c <= '9') ||
+		    ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z')))
+			return 0;
+	return (colon - b >= 5 && strncmp(colon - 5, "Error", 5) == 0) ||
+	    (colon - b >= 9 && strncmp(colon - 9, "Exception", 9) == 0);
+}
+
+int
+log_last_step(const char *log, char **line)
+{
+	static const char *const words[] = { "step", "iteration", NULL };
+	const char *at = NULL;
+	int last = -1;
+
+	for (const char *p = log; p != NULL && *p != '\0'; p++) {
+		const char *q;
+		size_t len;
+		int k, n;
+
+		if ((*p | 0x20) != 's' && (*p | 0x20) != 'i')
+			continue;
+		for (k = 0; words[k] != NULL; k++)
+			if (strncasecmp(p, words[k], strlen(words[k])) == 0)
+				break;
+		if (words[k] == NULL || !word_start(log, p))
+			continue;
+		/* "step 3", "Step: 3", "step=3", "step [3/24]", "iteration 3/" */
+		len = strlen(words[k]);
+		for (q = p + len; q < p + len + 16 && *q != '\0' &&
+		    strchr(" :=#[", *q) != NULL; q++)
+			;
+		if (q == p + len)
+			continue;	/* "step3" is a name, not a count */
+		if (*q < '0' || *q > '9')
+			continue;
+		n = atoi(q);
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (((*q | 0x20) >= 'a' && (*q | 0x20) <= 'z') || *q == '_' ||
+		    exception_line(log, p))
+			continue;
+		if (n >= last) {
+			last = n;
+			at = p;
+		}
+	}
+	if (line != NULL) {
+		*line = NULL;
+		if (at != NULL) {
+			const char *b, *e = strchrnul(at, '\n');
+
+			for (b = at; b > log && b[-1] != '\n'; b--)
+				;
+			b = unprefixed(b, e);
+			*line = xstrndup(b, (size_t)(e - b) > 120 ? 120 :
+			    (size_t)(e - b));
+		}
+	}
+	return last;
+}
+
+int
+log_exit_code(const char *log)
+{
+	static const char what[] = "exitcode";
+	const char *p, *q;
+
+	for (p = log != NULL ? strstr(log, what) : NULL; p != NULL;
+	    p = strstr(p + 1, what)) {
+		for (q = p + sizeof(what) - 1; *q == ' '; q++)
+			;
+		if (*q++ != ':')
+			continue;
+		while (*q == ' ')
+			q++;
+		if (*q >= '1' && *q <= '9' && atoi(q) < 256)
+			return atoi(q);
+	}
+	return 1;
 }

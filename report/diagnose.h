@@ -31,6 +31,21 @@ const char *diagnose_rule(size_t);
 
 /* The highest Megatron iteration the log shows ("iteration N/ M"), or -1. */
 int	log_last_iteration(const char *log);
+/*
+ * The error a Python traceback in LOG ends with ("RuntimeError: ..."),
+ * the first one that is not a launcher's report of its workers, or NULL.
+ */
+char	*log_error(const char *log);
+/*
+ * The highest step a training's log counts ("step 23", "Step [23/24]",
+ * "iteration 23/ 24"), or -1; *LINE (or NULL): the line that says it.
+ */
+int	log_last_step(const char *log, char **line);
+/*
+ * The exit status a launcher's report in LOG gives its failed worker
+ * (torchrun's "exitcode: 1"), or 1 when it gives none.
+ */
+int	log_exit_code(const char *log);
 /* Does the log show that a worker failed (a launcher's own report)? */
 int	log_shows_failure(const char *log);
 

@@ -74,10 +74,12 @@ ending(const struct report_in *in, struct report_model *m)
 		m->ending_code = m->exited ? WEXITSTATUS(in->status) :
 		    WTERMSIG(in->status);
 	}
-	else if (WIFEXITED(in->status) && WEXITSTATUS(in->status) == 0)
+	else if (WIFEXITED(in->status) && WEXITSTATUS(in->status) == 0) {
 		/* a pipeline such as '| tee' hides the launcher's status */
 		m->ending = log_shows_failure(in->log) ? ENDING_HIDDEN_FAILURE :
 		    ENDING_OK;
+		m->hidden_code = log_exit_code(in->log);
+	}
 	else if (WIFEXITED(in->status)) {
 		m->ending = ENDING_EXIT;
 		m->ending_code = WEXITSTATUS(in->status);
@@ -121,6 +123,25 @@ stopped_early(const struct report_model *m)
 	    m->ending == ENDING_EXIT || m->ending == ENDING_HIDDEN_FAILURE;
 }
 
+/* How the command ended, when it failed, in a few words; or NULL. */
+static char *
+ending_said(const struct report_model *m)
+{
+	switch (m->ending) {
+	case ENDING_EXIT:
+		return xasprintf(_("it exited with status %d"),
+		    m->ending_code);
+	case ENDING_SIGNAL:
+		return xasprintf(_("it was killed by signal %d"),
+		    m->ending_code);
+	case ENDING_HIDDEN_FAILURE:
+		return xstrdup(_("its log shows errors (a pipeline such as "
+		    "'| tee' hid its exit status)"));
+	default:
+		return NULL;
+	}
+}
+
 /* Why the expected data of O is missing, most likely first. */
 static void
 causes(const struct report_in *in, const struct report_model *m,
@@ -130,9 +151,21 @@ causes(const struct report_in *in, const struct report_model *m,
 	int last = in->log != NULL ? log_last_iteration(in->log) : -1;
 
 	/* a torch training's log has no Megatron iteration lines */
-	if (rec != NULL && rec->prof_config != NULL)
-		torchnpu_causes(&m->torch, out);
-	else if (rec != NULL && !dynamic(rec)) {
+	if (rec != NULL && rec->prof_config != NULL) {
+		struct torch_evidence ev = { .log = in->log, .rec = rec,
+		    .explained = m->diagnosis.texts.n > 0 };
+		char *how = ending_said(m);
+
+		ev.failed = how != NULL;
+		ev.ending = how;
+		torchnpu_causes(&m->torch, &ev, out);
+		free(how);
+	} else if (rec != NULL && rec->framework != NULL &&
+	    strcmp(rec->framework, "torch") == 0) {
+		/* a failure the log names is the cause, said above */
+		if (rec->status == LAUNCH_KEPT && !stopped_early(m))
+			torchnpu_kept_causes(rec, out);
+	} else if (rec != NULL && !dynamic(rec)) {
 		if (last >= 0 && last < window_last_iteration(rec) &&
 		    stopped_early(m))
 			strv_pushf(out, _("training stopped at iteration %d, "
@@ -184,7 +217,8 @@ check_output(const struct report_in *in, struct report_model *m, size_t i)
 	out->pending = m->background && out->nmissing > 0;
 	if (out->pending)
 		m->counts.missing -= (int)out->nmissing;
-	else if (out->nmissing > 0 || (o->ndirs == 0 && m->session == NULL))
+	else if (out->nmissing > 0 || (o->ndirs == 0 && (m->session == NULL ||
+	    out->kept)))
 		causes(in, m, o, &m->causes);
 }
 

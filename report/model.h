@@ -42,6 +42,8 @@ struct report_model {
 	const struct journal	*journal;	/* the launches */
 	enum report_ending	 ending;
 	int			 ending_code;	/* exit status or signal */
+	int			 hidden_code;	/* HIDDEN_FAILURE: the status
+						   the log names, or 1 */
 	int			 exited;	/* ending_code is an exit status */
 	int			 interrupted;	/* the signal sent to msprof-exec */
 	const int		*running;	/* detached processes still running */

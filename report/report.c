@@ -153,6 +153,8 @@ add_counts(struct report *r, const struct report_model *m)
 	r->expected += c->expected;
 	r->found += c->found;
 	r->missing += c->missing;
+	if (m->ending == ENDING_HIDDEN_FAILURE && r->hidden_failure == 0)
+		r->hidden_failure = m->hidden_code;
 	/* a bare directory without rank directories: nothing to report on */
 	r->empty += m->session == NULL && c->found == 0 && c->expected == 0;
 }

@@ -45,6 +45,11 @@ struct report {
 	int	expected, found;
 	int	missing;	/* expected ranks without a directory */
 	int	empty;		/* bare directories without rank directories */
+	/*
+	 * The log shows the training failed though its status was 0 (a
+	 * pipeline hid it): the launcher's exit code it names, or 1; else 0.
+	 */
+	int	hidden_failure;
 };
 
 /*

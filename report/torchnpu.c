@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnose.h"
 #include "torchnpu.h"
 
 /* The number after "Start ... at " in LINE's text, or -1. */
@@ -116,10 +117,108 @@ foreign_memory(const struct torchnpu *t)
 	return connected && t->monitors == 0;
 }
 
+/* Did a process of rank R write a log of torch_npu's? */
+static int
+has_rank(const struct torchnpu *t, int r)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (t->procs[i].rank == r)
+			return 1;
+	return 0;
+}
+
+/*
+ * The ranks this node was to profile that no torch_npu process ever ran
+ * as: they failed before importing torch_npu, or were never started.
+ * Not known when a process took its rank from torch.distributed, later.
+ */
+static void
+never_started(const struct torchnpu *t, const struct launch_record *rec,
+    struct strv *out)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (t->procs[i].rank < 0)
+			return;
+	for (size_t k = 0; rec != NULL && k < rec->nexpected; k++)
+		if (!has_rank(t, rec->expected[k]))
+			cause(out, xasprintf(_("rank %d never started torch_npu: "
+			    "%s/log has no log of it (its process failed before "
+			    "importing torch_npu, or the launch started fewer "
+			    "processes than the job has ranks)"),
+			    rec->expected[k], t->dir));
+}
+
+/* "steps S to E, excluding E" of REC's window. */
+static char *
+window(const struct launch_record *rec)
+{
+	return xasprintf(_("steps %d to %d, excluding %d"), rec->step_start,
+	    rec->step_end, rec->step_end);
+}
+
+/*
+ * The training failed: its own error is the cause, with the last step
+ * its log shows against the window.
+ */
+static void
+failure(const struct torch_evidence *ev, const char *error, struct strv *out)
+{
+	char *line = NULL, *w = window(ev->rec), *how;
+	int last = log_last_step(ev->log, &line);
+
+	how = error != NULL ? xasprintf("%s", error) : xstrdup(ev->ending !=
+	    NULL ? ev->ending : _("an error"));
+	if (last >= 0)
+		cause(out, xasprintf(_("the training failed before its window "
+		    "(%s) was collected, at step %d of its log (\"%s\"): %s; "
+		    "its log above says where"), w, last, line, how));
+	else
+		cause(out, xasprintf(_("the training failed before its window "
+		    "(%s) was collected: %s; its log above says where"), w,
+		    how));
+	free(how);
+	free(line);
+	free(w);
+}
+
+/*
+ * No process collected: is the window past the last step the log shows?
+ * A training's own count may start at 0 or 1, torch_npu's window counts
+ * step() calls: past means beyond either.
+ */
+static int
+past_the_end(const struct torch_evidence *ev, struct strv *out)
+{
+	char *line = NULL, *w;
+	int last = log_last_step(ev->log, &line), s;
+
+	if (last < 0 || last + 1 >= ev->rec->step_end) {
+		free(line);
+		return 0;
+	}
+	w = window(ev->rec);
+	s = last >= 4 ? (last + 1) / 2 : 1;
+	if (last + 1 < ev->rec->step_start)
+		cause(out, xasprintf(_("window never reached: the training "
+		    "ran to step %d of its log (\"%s\"), and the window is %s; "
+		    "choose one within the run, e.g. --steps %d:%d"), last,
+		    line, w, s, s + 2 <= last + 1 ? s + 2 : s + 1));
+	else
+		cause(out, xasprintf(_("window not finished: the training "
+		    "ran to step %d of its log (\"%s\"), before the end of the "
+		    "window, %s; end it earlier, e.g. --steps %d:%d"), last,
+		    line, w, s, s + 2 <= last + 1 ? s + 2 : s + 1));
+	free(line);
+	free(w);
+	return 1;
+}
+
 void
-torchnpu_causes(const struct torchnpu *t, struct strv *out)
+torchnpu_causes(const struct torchnpu *t, const struct torch_evidence *ev,
+    struct strv *out)
 {
 	const struct torch_arming *a = t->arming;
+	char *error;
 	int collected = 0;
 
 	if (t->dir == NULL)
@@ -134,10 +233,26 @@ torchnpu_causes(const struct torchnpu *t, struct strv *out)
 			    "window did: the training ran fewer steps"), p->pid,
 			    p->rank, p->start));
 	}
+	if (t->nprocs > 0)
+		never_started(t, ev->rec, out);
+	error = log_error(ev->log);
 	if (a != NULL && a->error != NULL)
 		cause(out, xasprintf(_("msprof-exec could not arm the "
 		    "config: %s"), a->error));
-	else if (t->nprocs == 0)
+	else if (!collected && ev->rec != NULL && (error != NULL ||
+	    ev->failed)) {
+		failure(ev, error, out);
+		if (t->nprocs == 0)
+			cause(out, xasprintf(_("no process imported torch_npu "
+			    "with PROF_CONFIG_PATH (%s/log is empty): the job "
+			    "ended before it could"), t->dir));
+	}
+	else if (!collected && t->dynamic)
+		cause(out, xasprintf(_("dynamic mode collects only when "
+		    "triggered, and no trigger came while the training ran: "
+		    "run 'msprof-exec trigger %s' during the training"),
+		    t->dir));
+	else if (t->nprocs == 0 && !ev->explained)
 		cause(out, xasprintf(_("no process imported torch_npu with "
 		    "PROF_CONFIG_PATH (%s/log is empty): the job ended before, "
 		    "the training never loads torch_npu (before torch 2.5 it "
@@ -160,13 +275,35 @@ torchnpu_causes(const struct torchnpu *t, struct strv *out)
 		    "watches that job's config, not this one's: run when no "
 		    "other job on the node uses PROF_CONFIG_PATH, or remove the "
 		    "file if its job is gone")));
-	else if (!collected && !t->dynamic)
-		cause(out, xstrdup(_("the config was armed, but no "
-		    "torch_npu process reached the window's first step after "
-		    "it: the training ran fewer steps, its optimizer does not "
-		    "go through torch.optim.Optimizer.step, or the config came "
-		    "after the start step (torch_npu then prints \"Dynamic "
-		    "Profiler config is not effective\")")));
+	else if (!collected && ev->rec != NULL && past_the_end(ev, out))
+		;
+	else if (!collected && !ev->explained && t->nprocs > 0)
+		cause(out, xstrdup(_("a guess, as nothing in the log or in "
+		    "torch_npu's own logs says why: the config was armed, but "
+		    "no torch_npu process reached the window's first step "
+		    "after it; the training ran fewer steps than its log "
+		    "shows, its optimizer does not go through "
+		    "torch.optim.Optimizer.step, or the config came after the "
+		    "start step")));
+	free(error);
+}
+
+void
+torchnpu_kept_causes(const struct launch_record *rec, struct strv *out)
+{
+	static const char env[] = TORCH_ENV "=";
+
+	for (size_t i = 0; i < rec->existing.n; i++)
+		if (strncmp(rec->existing.v[i], env, sizeof(env) - 1) == 0)
+			cause(out, xasprintf(_("the launch kept its own "
+			    "PROF_CONFIG_PATH (%s): torch_npu's dynamic mode "
+			    "collects only when %s/profiler_config.json changes "
+			    "while the training runs; run 'msprof-exec trigger "
+			    "%s' during the training, or let msprof-exec arm a "
+			    "window with --existing override"),
+			    rec->existing.v[i] + sizeof(env) - 1,
+			    rec->existing.v[i] + sizeof(env) - 1,
+			    rec->existing.v[i] + sizeof(env) - 1));
 }
 
 void

@@ -33,8 +33,29 @@ struct torchnpu {
 /* Read the torch launches of J and their directory into T. */
 void	torchnpu_read(const struct journal *j, const struct torch_arming *,
 	    struct torchnpu *t);
-/* Why T's launches collected nothing, as far as it shows, into OUT. */
-void	torchnpu_causes(const struct torchnpu *t, struct strv *out);
+/* What else the report knows of the run, for the causes. */
+struct torch_evidence {
+	const char	*log;		/* the training's output, or NULL */
+	const struct launch_record *rec;	/* the launch missing data */
+	int		 failed;	/* it failed: a status, a signal, or
+					   errors its log shows */
+	const char	*ending;	/* how it ended, said, or NULL */
+	int		 explained;	/* a rule of the log's names a cause */
+};
+
+/*
+ * Why T's launches collected nothing or less than asked, into OUT: from
+ * the evidence first (the training's error, torch_npu's logs, the last
+ * step of the training's log), a guess only when there is none, and said
+ * to be one.
+ */
+void	torchnpu_causes(const struct torchnpu *t, const struct torch_evidence *,
+	    struct strv *out);
+/*
+ * Why the launch REC, which kept its own PROF_CONFIG_PATH, collected
+ * nothing: torch_npu waits for a change of its config.
+ */
+void	torchnpu_kept_causes(const struct launch_record *rec, struct strv *out);
 void	torchnpu_free(struct torchnpu *t);
 
 #endif

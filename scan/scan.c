@@ -270,6 +270,7 @@ keep_launch(struct scanner *sc, char *const argv[])
 	sh_environ(sc->sh, sc->cmd, &r->env);
 	r->line = sc->cmd->line;
 	r->script = xstrdup(sc->cmd->file);
+	r->cwd = xstrdup_null(sc->sh->cwd);
 }
 
 /* ARGV (a command after its prefixes) if it is a training launch. */
@@ -421,6 +422,7 @@ scan_free(struct scan *s)
 		strv_free(&s->runs[i].argv);
 		strv_free(&s->runs[i].env);
 		free(s->runs[i].script);
+		free(s->runs[i].cwd);
 	}
 	free(s->runs);
 	strv_free(&s->configs);

@@ -47,6 +47,9 @@ struct scan_launch {
 	int		 line;		/* in the script; 0: unknown */
 	char		*script;	/* the script it is in (a wrapper
 					   runs others) */
+	char		*cwd;		/* where it runs: "" the command's
+					   directory, "DIR/" after a cd;
+					   NULL: not known */
 };
 
 struct scan {

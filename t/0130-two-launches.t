@@ -49,9 +49,16 @@ is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 1 my_gpt_train.py --lr 1 $DEFA
     "--framework llm: an entry the table does not know is profiled as MindSpeed-LLM"
 reset_run
 msprof -y torchrun --nproc_per_node 1 my_gpt_train.py --lr 1
+is "$rc:$(nrecorded)" "66:0" \
+    "without --framework, an entry that is not there: 66, the launcher not run"
+like "$err" "my_gpt_train.py: no such file, the training script of torchrun" \
+    "... said"
+reset_run
+echo 'print("not a training")' > my_gpt_train.py
+msprof -y torchrun --nproc_per_node 1 my_gpt_train.py --lr 1
 is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 1 my_gpt_train.py --lr 1" \
     "without --framework it is left alone"
-like "$out" "my_gpt_train.py: left alone \\(not a training entry: cannot read my_gpt_train.py" \
+like "$out" "my_gpt_train.py: left alone \\(not a training entry: my_gpt_train.py imports neither torch" \
     "the report says why"
 like "$out" "    to profile it anyway: --framework llm\|mm\|torch" "and how to profile it anyway"
 like "$(journal | grep unchanged)" '"force":"--framework llm\|mm\|torch"' \

@@ -58,6 +58,12 @@ is "$rc" 69 "CANN not loaded, no set_env.sh: exit 69"
 like "$err" "/usr/local/Ascend/cann/set_env.sh, /usr/local/Ascend/ascend-toolkit/set_env.sh" \
     "CANN not loaded: names where it looked"
 like "$err" "--cann-env" "CANN not loaded: says how to fix"
+# -n refuses what -y would: the plan is shown, then the checks' status.
+"$MSPROF" -n torchrun pretrain_gpt.py > "$T/out" 2> "$T/err"
+is "$?" 69 "-n, CANN not loaded: 69, as -y"
+like "$(cat "$T/err")" "the CANN environment is not loaded" "... with -y's reason"
+"$MSPROF" -n --skip-checks torchrun pretrain_gpt.py > /dev/null 2>&1
+is "$?" 0 "-n --skip-checks: no checks, 0"
 
 run --cann-env missing.sh
 is "$rc" 66 "--cann-env missing.sh: exit 66"

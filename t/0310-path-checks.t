@@ -21,6 +21,7 @@ is "$rc" 0 "every path present (--save need not exist): runs"
 is "$(nrecorded)" 1 "every path present: the launcher ran"
 
 reset_run
+rm -f train.log
 printf 'torchrun pretrain_gpt.py %s | tee train.log\n' \
     "--load missing_ckpt --tokenizer-model=tok/none.model --data-path 0.3 dataset/wiki_text_document 0.7 dataset/half_text_document --tokenizer-name-or-path tok" > train.sh
 msprof -y bash train.sh
@@ -33,8 +34,10 @@ like "$err" "--data-path dataset/half_text_document \(dataset/half_text_document
 unlike "$err" "--data-path dataset/wiki_text_document |--data-path 0\.[37]" \
     "present prefixes and weights are not listed"
 unlike "$err" "--tokenizer-name-or-path" "present paths are not listed"
-like "$(journal)" '"status":"refused".*"exit":66|"exit":66.*"status":"refused"' \
-    "the journal records the refusal"
+like "$err" "train\.sh, line 1: the launch names paths that do not exist \(nothing was started\)" \
+    "refused from the scan, before the script runs"
+is "$(ls -d profiling_output train.log 2>/dev/null)" "" \
+    "nothing left behind: no session, not even the script's tee"
 
 # The auto-resume pattern: --load is also --save, and on the first run
 # there is no checkpoint yet (Megatron starts from scratch).

@@ -127,7 +127,7 @@ SAY="Incorrect schedule: Stop profiler while current state is WARMUP which may r
     EXIT=0 go torchrun pretrain_gpt.py
 like "$err" "cause: training ended while the profiler was still warming up" "diagnosis: stopped in warm-up"
 SAY="The path '/x/dyn' is invalid, and profiler will not be enabled." EXIT=0 go torchrun pretrain_gpt.py
-like "$err" "cause: torch_npu refused the dynamic profiling directory" "diagnosis: invalid dynamic config path"
+like "$err" "cause: torch_npu refused the config directory /x/dyn \(PROF_CONFIG_PATH" "diagnosis: invalid dynamic config path"
 SAY="[ERROR] [77] profiler.py: Profiling data parsing failed, error: KeyError" EXIT=0 go torchrun pretrain_gpt.py
 like "$err" "cause: torch_npu could not parse the data online: .*msprof-exec analyse" "diagnosis: an online parse that failed"
 SAY="AssertionError: profile_step_start should be greater than 0 but now it is 0" EXIT=1 go torchrun pretrain_gpt.py
@@ -196,9 +196,10 @@ is "$rc" 2 "a conversion failing after training: its exit status"
 like "$err" "The command failed \(exit code: 2\) after its training launch\(es\) finished; their profiling data is complete" \
     "a later step failing: the training's data is complete, and said so"
 unlike "$err" "Training script execution failed" "... not a training failure"
-# msprof-exec's own refusal is not the training's failure.
+# msprof-exec's own refusal is not the training's failure.  (A launch the
+# scan finds is refused before the script runs: this one it cannot see.)
 reset_run
-printf 'torchrun pretrain_gpt.py --load missing_ckpt\n' > refused.sh
+printf 'eval "torchrun pretrain_gpt.py --load missing_ckpt"\n' > refused.sh
 msprof -y bash refused.sh
 is "$rc" 66 "a refused launch (missing --load): exit 66"
 like "$err" "msprof-exec did not start the training launch: it refused it" \

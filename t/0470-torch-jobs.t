@@ -323,8 +323,9 @@ like "$err" "possible cause: no process imported torch_npu with PROF_CONFIG_PATH
 # A save path torch_npu refuses: refused before training starts.
 msprof -y -o "$T/run+1" torchrun --nproc_per_node 1 --master_port "$MASTER_PORT" train.py --steps 2
 is "$rc" 78 "-o run+1: refused (78)"
-like "$err" "run\+1/msprof-exec_[^:]*/prof_config: torch_npu refuses this PROF_CONFIG_PATH for the '\+' in it .*choose an output directory without it with -o" \
-    "... naming the character and the fix"
+like "$err" "run\+1: torch_npu refuses this prof_dir for the '\+' in it .*choose an output directory without it with -o \(nothing was started\)" \
+    "... naming the character and the fix, before anything runs"
+is "$(ls -d "$T/run+1" 2>/dev/null)" "" "... nothing made: no session, no output"
 unlike "$err" "cause: torch_npu refused the dynamic profiling directory" \
     "... not read back from the log as torch_npu's own refusal"
 unlike "$out" "step 0 loss" "the training did not start"

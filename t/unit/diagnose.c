@@ -93,7 +93,14 @@ static const struct {
 	{ "online-parse-failed", "Failed to get acl to npu flow events", 0,
 	  "could not parse the data online" },
 	{ "dynamic-dir-invalid", "The path '/x/dyn' is invalid, and profiler "
-	  "will not be enabled.", 0, "give --dynamic-dir an existing directory" },
+	  "will not be enabled.", 1, "the dynamic profiling directory "
+	  "(config_path) /x/dyn as invalid: give --dynamic-dir an existing "
+	  "directory" },
+	/* the torch engine's, or a PROF_CONFIG_PATH of the launch's own */
+	{ "prof-config-invalid", "[ERROR] [42] _non_intrusive_profile.py: The "
+	  "path '/x/a+b/prof_config' is invalid, and profiler will not be "
+	  "enabled.", 0, "torch_npu refused the config directory "
+	  "/x/a+b/prof_config (PROF_CONFIG_PATH" },
 	/* torch_npu's RuntimeError at import, with its error code line */
 	{ "dynamic-stale-shm", "RuntimeError: There may exist shared memory "
 	  "before this task. If you kill the last task, dynamic profiler will "
@@ -189,6 +196,113 @@ late_config(void)
 	free(log);
 }
 
+/* Has V a string holding WANT? */
+static int
+holds(const struct strv *v, const char *want)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strstr(v->v[i], want) != NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * Why a torch run collected nothing: the evidence first, the guess only
+ * without any, and said to be one.
+ */
+static void
+torch_causes(void)
+{
+	static int expected[] = { 0, 1 };
+	struct torchnpu_proc p0 = { .pid = 7, .rank = 0, .start = -1,
+	    .stop = -1 };
+	struct torchnpu t = { .dir = "/s/prof_config", .procs = &p0,
+	    .nprocs = 1 };
+	struct launch_record rec;
+	struct torch_evidence ev = { .rec = &rec };
+	struct strv out = { 0 };
+
+	launch_record_init(&rec);
+	rec.step_start = 5;
+	rec.step_end = 7;
+	rec.expected = expected;
+	rec.nexpected = 2;
+	ev.log = "step 0 loss 1\nstep 1 loss 1\n";
+	torchnpu_causes(&t, &ev, &out);
+	ok(holds(&out, "rank 1 never started torch_npu: /s/prof_config/log "
+	    "has no log of it"), "a rank without a torch_npu log: never started");
+	ok(holds(&out, "window never reached: the training ran to step 1 of "
+	    "its log (\"step 1 loss 1\")"), "the log's last step, before "
+	    "the window");
+	ok(!holds(&out, "a guess"), "... and no guess");
+	strv_free(&out);
+
+	ev.log = "step 9 loss 1\n";
+	torchnpu_causes(&t, &ev, &out);
+	ok(holds(&out, "a guess, as nothing in the log"), "nothing known: "
+	    "the guess, said to be one");
+	strv_free(&out);
+	ev.explained = 1;
+	torchnpu_causes(&t, &ev, &out);
+	ok(!holds(&out, "a guess"), "a rule of the log's explains it: no guess");
+	strv_free(&out);
+
+	ev.explained = 0;
+	ev.failed = 1;
+	ev.ending = "it exited with status 1";
+	torchnpu_causes(&t, &ev, &out);
+	ok(holds(&out, "the training failed before its window (steps 5 to 7, "
+	    "excluding 7) was collected, at step 9 of its log (\"step 9 loss "
+	    "1\"): it exited with status 1"), "a failure without a traceback: "
+	    "its status");
+	strv_free(&out);
+	rec.expected = NULL;
+	launch_record_free(&rec);
+}
+
+/* What a training's log says of its failure and of its last step. */
+static void
+evidence(void)
+{
+	static const char crash[] =
+	    "[default0]:step 2 loss 1.4339\n"
+	    "Traceback (most recent call last):\n"
+	    "  File \"/t/crash.py\", line 48, in <module>\n"
+	    "    main()\n"
+	    "    ^^^^^^\n"
+	    "RuntimeError: loss is nan at step 3\n"
+	    "[default0]:step 3 loss 0.8743\n"
+	    "ERROR:torch.distributed.elastic.multiprocessing.api:failed "
+	    "(exitcode: 1) local_rank: 0 (pid: 5450)\n"
+	    "Traceback (most recent call last):\n"
+	    "  File \"/usr/bin/torchrun\", line 33, in <module>\n"
+	    "torch.distributed.elastic.multiprocessing.errors."
+	    "ChildFailedError: \n";
+	char *s, *line;
+
+	s = log_error(crash);
+	is_str(s, "RuntimeError: loss is nan at step 3",
+	    "the worker's error, not torchrun's report of it");
+	free(s);
+	s = log_error("Traceback (most recent call last):\n"
+	    "  File \"/usr/bin/torchrun\"\n"
+	    "torch.distributed.elastic.multiprocessing.errors."
+	    "ChildFailedError: \n");
+	ok(s == NULL, "torchrun's own report alone: no error of the training");
+	free(s);
+	is_int(log_last_step(crash, &line), 3, "the last step of the log");
+	is_str(line, "step 3 loss 0.8743", "... and its line, unprefixed");
+	free(line);
+	is_int(log_last_step("step 1 loss 2\nValueError: bad at step 7\n",
+	    NULL), 1, "an error's step is not the training's count");
+	is_int(log_last_step(good_log, NULL), 2, "Megatron's iterations count");
+	is_int(log_last_step("Start Dynamic Profiler at 6 step.\n"
+	    "The start_step=30, current_step=7\nstep3 done\n--steps 24\n",
+	    NULL), -1, "torch_npu's lines, names and options are no step");
+	is_int(log_last_step("Epoch 1, Step: 17/40, loss 2\n", NULL), 17,
+	    "'Step: 17/40'");
+}
+
 int
 main(void)
 {
@@ -235,6 +349,8 @@ main(void)
 	free(log);
 
 	late_config();
+	evidence();
+	torch_causes();
 	is_int(log_last_iteration(good_log), 2, "the last iteration of the log");
 	is_int(log_last_iteration("no iterations here"), -1, "no iteration: -1");
 	ok(log_shows_failure("torch.distributed.elastic.multiprocessing.errors."
