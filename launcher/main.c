@@ -587,23 +587,28 @@ missing_entry(const struct launch *l, char *const argv[], const char *cwd,
  * anything of the command runs (its script's first commands, the
  * directories they make): paths it names that do not exist, a save path
  * or a window its engine cannot serve.  Relative paths are read from
- * here: after a cd of the script the injector checks them.  0, or the
- * exit status (66, 78) after saying why.
+ * here: after a cd of the script the injector checks them.  A launch
+ * the script may not reach (GUARDED: in an if, a loop, after && or ||)
+ * is checked when it starts, as it would be without this: a file that
+ * is missing there may be one the script never needs.  0, or the exit
+ * status (66, 78) after saying why.
  */
 static int
 doomed_launch(const struct plan *p, const struct launch *l,
-    char *const argv[], char *const envp[], const char *cwd, const char *at)
+    char *const argv[], char *const envp[], const char *cwd, const char *at,
+    int guarded)
 {
 	struct strv missing = { 0 };
 	struct rewrite rw;
 	char *why = NULL, *text;
 	int rc;
 
-	if ((rc = missing_entry(l, argv, cwd, at)) != 0)
+	if (!guarded && (rc = missing_entry(l, argv, cwd, at)) != 0)
 		return rc;
 	if (l->engine == ENGINE_NONE || cwd == NULL || *cwd != '\0')
 		return 0;
-	launch_missing_paths(l, argv, &missing);
+	if (!guarded)
+		launch_missing_paths(l, argv, &missing);
 	if (missing.n > 0) {
 		text = strv_join(missing.v, "\n  ");
 		warnx(_("%sthe launch names paths that do not exist (nothing "
@@ -630,12 +635,12 @@ doomed(const struct plan *p, const struct job *j)
 	int rc = 0;
 
 	if (j->launch.kind != LAUNCH_NONE)
-		return doomed_launch(p, &j->launch, j->cmd.v, environ, "", "");
+		return doomed_launch(p, &j->launch, j->cmd.v, environ, "", "", 0);
 	for (size_t i = 0; i < j->scan.nruns; i++) {
 		r = &j->scan.runs[i];
 		at = where(r);
 		rc = worse(rc, doomed_launch(p, &j->runs[i], r->argv.v,
-		    r->env.n > 0 ? r->env.v : environ, r->cwd, at));
+		    r->env.n > 0 ? r->env.v : environ, r->cwd, at, r->guarded));
 		free(at);
 	}
 	return rc;

@@ -50,6 +50,8 @@ struct scan_launch {
 	char		*cwd;		/* where it runs: "" the command's
 					   directory, "DIR/" after a cd;
 					   NULL: not known */
+	int		 guarded;	/* in a block or after && or ||:
+					   the script may not run it */
 };
 
 struct scan {

@@ -110,6 +110,9 @@ struct sh_lexer {
 	struct strv	 heredocs;	/* "-DELIM" (<<-) or "+DELIM" (<<) */
 	const char	*counted;	/* lines are counted up to here */
 	int		 line;		/* the line of counted */
+	int		 andor;		/* the command read last came after
+					   && or ||: it may not run */
+	int		 next_andor;	/* the separator read last was one */
 };
 
 void	sh_lexer_init(struct sh_lexer *, const char *text, size_t len);
@@ -159,6 +162,13 @@ struct sh {
 	char		*cwd;		/* "" is the launch directory; NULL:
 					   unknown after a cd */
 	int		 depth;		/* scripts running scripts */
+	/*
+	 * The command being read may not run: it is inside a block (if,
+	 * case, a loop, a function or a { group }, BLOCKS deep) or after
+	 * && or || (COND, also for the text a conditional command runs).
+	 */
+	int		 blocks;
+	int		 cond;
 	int		 allexport;	/* set -a */
 };
 

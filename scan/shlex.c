@@ -295,6 +295,9 @@ sh_next_command(struct sh_lexer *lx, struct strv *w, int *line)
 			lx->p = (p = memchr(p, '\n', (size_t)(e - p))) ? p : e;
 		else if (*p == '\n') {
 			lx->p++;
+			/* a list may go on after && or || on the next line */
+			if (w->n > 0)
+				lx->next_andor = 0;
 			skip_heredocs(lx);
 			return 1;
 		} else if (*p == '&' && p + 1 < e && p[1] == '>') {
@@ -304,13 +307,17 @@ sh_next_command(struct sh_lexer *lx, struct strv *w, int *line)
 			while (lx->p < e && strchr(";&|", *lx->p) != NULL &&
 			    lx->p - p < 3)
 				lx->p++;
+			lx->next_andor = lx->p - p == 2 && p[0] == p[1] &&
+			    (*p == '&' || *p == '|');
 			lx->p += lx->p == p;
 			return 1;
 		} else if (*p == '<' || *p == '>')
 			redirect(lx);
 		else {
-			if (w->n == 0)
+			if (w->n == 0) {
 				*line = line_at(lx, p);
+				lx->andor = lx->next_andor;
+			}
 			word = read_word(lx);
 			if (sh_all_digits(word) && lx->p < e &&
 			    (*lx->p == '<' || *lx->p == '>'))

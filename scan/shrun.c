@@ -153,6 +153,8 @@ builtin(struct sh *sh, char *const w[], size_t n)
 	size_t i;
 
 	if (in_list(header, w[0])) {
+		if (strcmp(w[0], "function") != 0)	/* its { opens it */
+			sh->blocks++;
 		if (n > 1 && (strcmp(w[0], "for") == 0 ||
 		    strcmp(w[0], "select") == 0))
 			set_unknown(sh, w[1]);	/* the loop variable */
@@ -288,10 +290,16 @@ run_command(struct sh *sh, const struct strv *w, int line)
 {
 	static const char *const reserved[] = { "if", "then", "else", "elif",
 	    "fi", "do", "done", "while", "until", "!", "{", "}", "esac", NULL };
+	static const char *const opens[] = { "if", "while", "until", "{",
+	    NULL };
+	static const char *const closes[] = { "fi", "done", "esac", "}", NULL };
 	size_t i = 0, a;
 
-	while (i < w->n && in_list(reserved, w->v[i]))
-		i++;
+	for (; i < w->n && in_list(reserved, w->v[i]); i++)
+		if (in_list(opens, w->v[i]))
+			sh->blocks++;
+		else if (in_list(closes, w->v[i]) && sh->blocks > 0)
+			sh->blocks--;
 	if (i == w->n)
 		return;
 	for (a = i; a < w->n && sh_is_assign(w->v[a]); a++)
@@ -325,19 +333,21 @@ sh_run_text(struct sh *sh, const char *file, char *text)
 	struct sh_lexer lx;
 	struct strv w = { 0 };
 	const char *outer = sh->file;
-	int line = 0;
+	int line = 0, cond = sh->cond;
 
 	if (crlf(text) && !sh->run->crlf++)
 		sh->run->crlf_file = xstrdup(file);
 	sh->file = file;
 	sh_lexer_init(&lx, text, strlen(text));
 	while (sh_next_command(&lx, &w, &line)) {
+		sh->cond = cond || lx.andor;
 		run_command(sh, &w, line);
 		strv_free(&w);
 	}
 	strv_free(&w);
 	sh_lexer_free(&lx);
 	sh->file = outer;
+	sh->cond = cond;
 }
 
 void

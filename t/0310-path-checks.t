@@ -39,6 +39,23 @@ like "$err" "train\.sh, line 1: the launch names paths that do not exist \(nothi
 is "$(ls -d profiling_output train.log 2>/dev/null)" "" \
     "nothing left behind: no session, not even the script's tee"
 
+# A launch the script may not reach (a branch, after && or ||) is checked
+# when it starts, not before: what it names may be what the script never
+# needs.  The one that runs still is.
+for form in 'if [ -n "$EVAL" ]; then\n  torchrun pretrain_gpt.py --load gone_ckpt\nfi\n' \
+    '[ -n "$EVAL" ] && torchrun pretrain_gpt.py --load gone_ckpt\n' \
+    'run_eval() {\n  torchrun pretrain_gpt.py --load gone_ckpt\n}\n'; do
+	reset_run
+	printf "$form"'torchrun pretrain_gpt.py %s --save new_ckpt\n' "$good" > train.sh
+	msprof -y bash train.sh
+	is "$rc" 0 "a launch the script may not reach ($(head -n1 train.sh | cut -c1-20)...): not refused before, runs"
+	is "$(nrecorded)" 1 "... and the launch the script reaches ran"
+done
+reset_run
+printf '[ -n "$EVAL" ] && echo eval\ntorchrun pretrain_gpt.py --load gone_ckpt\n' > train.sh
+msprof -y bash train.sh
+is "$rc" 66 "a launch after a list that ended: still refused before the script runs"
+
 # The auto-resume pattern: --load is also --save, and on the first run
 # there is no checkpoint yet (Megatron starts from scratch).
 reset_run
