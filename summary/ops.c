@@ -107,8 +107,12 @@ kernel_row(struct optab *t, const struct kcols *k, struct csv *c,
 	double dur = field_num(c, k->dur), w = 0;
 	struct op *op;
 
-	if (ntype == 0)
-		type = span(c, k->name, &ntype);
+	/* Level0 writes N/A: the kernel's name says its type. */
+	if (op_type_unknown(type, ntype) && k->name >= 0) {
+		const char *name = span(c, k->name, &ntype);
+
+		type = op_type_of_name(name, ntype, &ntype);
+	}
 	if (isnan(dur)) {
 		size_t n;
 		const char *s = csv_span(c, k->dur, &n);
