@@ -27,6 +27,13 @@ struct step_row {
 	double	 step_time;	/* comp + comm_exposed + free */
 };
 
+/*
+ * Did the rank's profiler_info say it exported TYPE ("text", "db")?  Not
+ * when it says nothing: analysis.db sits beside a text export too.
+ */
+struct rank_data;
+int		 rank_exports(const struct rank_data *, const char *type);
+
 /* A file of a rank left out of the summary, and why. */
 struct left_out {
 	char		*path;

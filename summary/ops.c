@@ -248,7 +248,7 @@ ops_prepare(const struct summary *s, struct rank_data *rd,
 	} else if ((p = rank_file(rf, "op_statistic.csv")) != NULL) {
 		rd->ops_why = read_statistic(rd, rd->ops, p);
 		rd->ops_source = "op_statistic.csv";
-	} else if ((p = rank_file(rf, "analysis.db")) != NULL)
+	} else if (rank_exports(rd, "db"))
 		rd->ops_why = xstrdup(_("db export: no kernel_details.csv nor "
 		    "op_statistic.csv (the operator tables are not read from "
 		    "the db)"));

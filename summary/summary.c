@@ -254,6 +254,58 @@ enter_if(struct jscan *js, const char *k, const char *want)
 	return js_object(js, k);
 }
 
+/*
+ * The export types, a string ("text") in some torch_npu versions and a
+ * list (["text", "db"]) in others: into *TO, joined by commas.
+ */
+static int
+export_types(struct jscan *js, const char *k, char **to)
+{
+	const char *v;
+	size_t n;
+	int r;
+
+	if (js_peek(js) == '"') {
+		if (js_string(js, k, &v, &n) < 0)
+			return -1;
+		*to = xstrdup(v);
+		return 1;
+	}
+	if ((r = js_array(js, k)) <= 0)
+		return r;
+	while ((r = js_item(js)) == 1) {
+		char *t;
+
+		if (js_peek(js) != '"') {
+			if (js_skip(js) < 0)
+				return -1;
+			continue;
+		}
+		if (js_string(js, k, &v, &n) < 0)
+			return -1;
+		t = *to == NULL ? xstrdup(v) : xasprintf("%s,%s", *to, v);
+		free(*to);
+		*to = t;
+	}
+	return r;
+}
+
+int
+rank_exports(const struct rank_data *rd, const char *type)
+{
+	const char *p = rd->export_type;
+	size_t n = strlen(type);
+
+	while (p != NULL && *p != '\0') {
+		if (strncasecmp(p, type, n) == 0 && (p[n] == ',' ||
+		    p[n] == '\0'))
+			return 1;
+		if ((p = strchr(p, ',')) != NULL)
+			p++;
+	}
+	return 0;
+}
+
 /* {"_profiler_level": "Level1", "_export_type": ["text"], ...} */
 static int
 experimental_fields(struct jscan *js, struct rank_data *rd)
@@ -263,14 +315,16 @@ experimental_fields(struct jscan *js, struct rank_data *rd)
 	int r;
 
 	while ((r = js_key(js, &k, &n)) == 1) {
-		char **to = strcmp(k, "_profiler_level") == 0 ? &rd->level :
-		    strcmp(k, "_export_type") == 0 ? &rd->export_type : NULL;
-
-		/* any type: the level is only shown */
-		if (to != NULL && *to == NULL && js_peek(js) == '"') {
+		/* any type but those: the level is only shown */
+		if (strcmp(k, "_export_type") == 0 && rd->export_type == NULL &&
+		    (js_peek(js) == '"' || js_peek(js) == '[')) {
+			if (export_types(js, k, &rd->export_type) < 0)
+				return -1;
+		} else if (strcmp(k, "_profiler_level") == 0 &&
+		    rd->level == NULL && js_peek(js) == '"') {
 			if (js_string(js, k, &v, &n) < 0)
 				return -1;
-			*to = xstrdup(v);
+			rd->level = xstrdup(v);
 		} else if (js_skip(js) < 0)
 			return -1;
 	}
