@@ -101,7 +101,9 @@ like "$out" '  slower .*MatMulV2' "operators slower"
 compare base eight
 like "$out" 'only in new: 4-7' "ranks 4-7 only in new, as a range"
 like "$out" '4 in both runs with step data: 0-3' "ranks 0-3 in both"
-unlike "$out" 'caveat' "dp 8 against dp 4: a rank holds the same part of the model, no caveat"
+unlike "$out" 'caveat: the parallel layouts' "dp 8 against dp 4: a rank holds the same part of the model, no caveat of the layouts"
+like "$out" 'caveat: the runs hold different ranks: the means are over the 4 ranks with step data in both' \
+    "... but one that the means are over the ranks in both alone"
 compare eight base
 like "$out" 'only in base: 4-7' "the other way round: only in base"
 compare base tp2
@@ -120,8 +122,9 @@ print(j["version"], j["changed"], j["noise_margin"]["share"],
       j["runs"]["base"]["path"], j["runs"]["new"]["path"],
       j["steps"]["compared"], [f["figure"] for f in j["steps"]["figures"]],
       ops["compared"], ops["per"], len(ops["types"]) > 0,
-      sorted(ops["types"][0]) == sorted(["type", "core", "change", "base_us",
-          "new_us", "change_us", "base_calls", "new_calls", "significant"]),
+      sorted(ops["types"][0]) == sorted(["type", "core", "base_core",
+          "new_core", "moved", "change", "base_us", "new_us", "change_us",
+          "base_calls", "new_calls", "significant"]),
       r["both"], r["only_base"], r["only_new"], r["unlike"], len(r["per_rank"]))
 EOF
 )" "1 True 0.02 base slowrank True ['step', 'computing', 'communication_not_overlapped', 'free', 'bubble'] True rank and step True True [0, 1, 2, 3] [] [] [2] 4" \
