@@ -120,6 +120,8 @@ kernel_row(struct optab *t, const struct kcols *k, struct csv *c,
 		bad_row(bad, c, k->dur, s, n);
 		return;
 	}
+	if (odd_time(bad, c, k->dur, dur))
+		return;
 	if (ntype == 0 || is_comm(core, ncore, type, ntype))
 		return;
 	op = optab_getn(t, type, ntype, core, ncore);
@@ -226,6 +228,8 @@ read_statistic(struct rank_data *rd, struct optab *t, const char *path)
 			bad_row(&bad, c, bc, bt, strlen(bt));
 			continue;
 		}
+		if (odd_time(&bad, c, total, tot / fmax(n, 1)))
+			continue;
 		op_add_stat(t, optab_get(t, ty, co), (unsigned long)n, tot,
 		    csv_num(csv_field(f, nf, min)), csv_num(csv_field(f, nf, max)));
 	}

@@ -147,28 +147,74 @@ bad_row(struct bad_rows *b, const struct csv *c, int col, const char *text,
 	return 1;
 }
 
+int
+odd_time(struct bad_rows *b, const struct csv *c, int col, double v)
+{
+	if (isnan(v) || (v >= 0 && v <= TIME_MAX_US))
+		return 0;
+	if (b->nodd++ == 0) {
+		b->odd_line = csv_line(c);
+		b->odd_col = col;
+		b->odd = v;
+	}
+	return 1;
+}
+
+/* *MSG and "; " and the clause WHAT (freed); REASON the first one's. */
+static void
+clause(char **msg, const char **reason, const char *why, char *what)
+{
+	char *t = *msg == NULL ? what : xasprintf("%s; %s", *msg, what);
+
+	if (*msg == NULL)
+		*reason = why;
+	else
+		free(what);
+	free(*msg);
+	*msg = t;
+}
+
 void
 csv_left_out(struct rank_data *rd, const struct csv *c, const char *path,
     int rc, const char *why, const struct bad_rows *bad)
 {
-	char *msg;
+	const char *reason = NULL;
+	char *msg = NULL, *all;
+	unsigned long line, n;
+	size_t nf;
 
-	if (rc < 0)
+	if (rc < 0) {
 		rank_left_out(rd, path, N_("cannot be read"), why);
-	else if (csv_cut_short(c)) {
-		msg = xasprintf(_("%s: cut short: its last record (line %lu) is "
-		    "incomplete; the records before it are read"), path,
-		    csv_line(c));
-		rank_left_out(rd, path, N_("cut short"), msg);
-		free(msg);
-	} else if (bad != NULL && bad->n > 0) {
-		msg = xasprintf(_("%s: wrong type in a field: %s is \"%s\" on "
-		    "line %lu, not a number; records skipped: %lu, the others "
-		    "are read"), path, csv_header(c, (size_t)bad->col),
-		    bad->text, bad->line, bad->n);
-		rank_left_out(rd, path, N_("wrong type in a field"), msg);
-		free(msg);
+		return;
 	}
+	if (csv_cut_short(c))
+		clause(&msg, &reason, N_("cut short"), xasprintf(_("cut short: "
+		    "its last record (line %lu) is incomplete; the records "
+		    "before it are read"), csv_line(c)));
+	if (bad != NULL && bad->n > 0)
+		clause(&msg, &reason, N_("wrong type in a field"),
+		    xasprintf(_("wrong type in a field: %s is \"%s\" on line "
+		    "%lu, not a number; records skipped: %lu, the others are "
+		    "read"), csv_header(c, (size_t)bad->col), bad->text,
+		    bad->line, bad->n));
+	if (bad != NULL && bad->nodd > 0)
+		clause(&msg, &reason, N_("impossible value"),
+		    xasprintf(_("impossible value: %s is %g on line %lu, no "
+		    "time a profiler writes (negative, infinite or over a "
+		    "day); records skipped: %lu, the others are read"),
+		    csv_header(c, (size_t)bad->odd_col), bad->odd,
+		    bad->odd_line, bad->nodd));
+	if ((n = csv_ragged(c, &line, &nf)) > 0)
+		clause(&msg, &reason, N_("wrong number of fields"),
+		    xasprintf(_("wrong number of fields: line %lu has %zu, the "
+		    "header %zu; records skipped: %lu, the others are read"),
+		    line, nf, csv_ncols(c), n));
+	if (msg == NULL)
+		return;
+	all = xasprintf("%s: %s", path, msg);
+	rank_left_out(rd, path, reason, all);
+	free(all);
+	free(msg);
 }
 
 long
