@@ -563,6 +563,27 @@ comm_left_out(struct rank_data *rd, const char *out,
 	free(p);
 }
 
+/*
+ * communication.json read whole but with null figures: those operators
+ * are not compared, and the file is named as read in part.
+ */
+static void
+comm_nulls(struct rank_data *rd, const char *out, const struct comm *c)
+{
+	char *p, *why;
+
+	if (c->comm.state != 1 || c->nnull == 0)
+		return;
+	p = xasprintf("%s/communication.json", out);
+	why = xasprintf(_("%s: null figures: %zu of its %zu operators (the "
+	    "first: %s) have a null Elapse Time or ratio; they are left out, "
+	    "the others are read"), p, c->nnull, c->nops,
+	    c->pool + c->ops[c->null_first].key + c->ops[c->null_first].op);
+	rank_left_out(rd, p, N_("null figures"), why);
+	free(why);
+	free(p);
+}
+
 static void
 prepare(struct summary *s, size_t i, const struct summary_rank *sr,
     struct rank_files *rf)
@@ -583,6 +604,7 @@ prepare(struct summary *s, size_t i, const struct summary_rank *sr,
 	if (s->opts.steps_ops_only)
 		return;
 	comm_left_out(rd, rf->out, &rank_comm(rf)->comm, "communication.json");
+	comm_nulls(rd, rf->out, rank_comm(rf));
 	comm_left_out(rd, rf->out, &rank_comm(rf)->matrix,
 	    "communication_matrix.json");
 }
