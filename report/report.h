@@ -45,6 +45,7 @@ struct report {
 	int	expected, found;
 	int	missing;	/* expected ranks without a directory */
 	int	empty;		/* bare directories without rank directories */
+	int	partial;	/* files the summary could not read (whole) */
 };
 
 /*

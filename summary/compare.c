@@ -743,6 +743,12 @@ cmp_result(const struct compare *c, const char *arrow)
 	return ranks_named(c, s);
 }
 
+void
+compare_caveat(struct compare *c, const char *text)
+{
+	strv_push(&c->caveats, text);
+}
+
 int
 compare_changed(const struct compare *c)
 {
