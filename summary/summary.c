@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <dirent.h>
 #include <errno.h>
 #include <langinfo.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "common/jsonw.h"
+#include "common/rankname.h"
 #include "common/util.h"
 #include "comm.h"
 #include "csv.h"
@@ -512,6 +514,43 @@ read_json(struct rank_data *rd, const char *path,
 }
 
 /*
+ * A directory of no known rank that holds the profiler_info of several
+ * ranks (another rank's copied in): named, as its rank cannot be told
+ * and it is read as a rank of its own.
+ */
+static void
+several_infos(struct rank_data *rd)
+{
+	DIR *d = opendir(rd->path);
+	struct dirent *e;
+	char *list = NULL, *t, *p;
+	int n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (rankname_info(e->d_name) < 0)
+			continue;
+		t = list == NULL ? xstrdup(e->d_name) :
+		    xasprintf("%s, %s", list, e->d_name);
+		free(list);
+		list = t;
+		n++;
+	}
+	if (d != NULL)
+		closedir(d);
+	if (n >= 2) {
+		p = xasprintf("%s/profiler_info_*.json", rd->path);
+		t = xasprintf(_("%s holds the profiler_info of %d ranks (%s): "
+		    "one is another rank's, and which rank the directory is "
+		    "cannot be told; it is read as a rank of its own"),
+		    rd->path, n, list);
+		rank_left_out(rd, p, N_("profiler_info of several ranks"), t);
+		free(t);
+		free(p);
+	}
+	free(list);
+}
+
+/*
  * profiler_info_{rank}.json: level and export type; metadata: layout and
  * the environment.
  */
@@ -524,6 +563,8 @@ read_meta(struct rank_data *rd)
 
 	read_json(rd, p, info_fields);
 	free(p);
+	if (rd->rank < 0)
+		several_infos(rd);
 	p = xasprintf("%s/profiler_metadata.json", rd->path);
 	read_json(rd, p, metadata_fields);
 	free(p);
