@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Real torch_npu output (t/data/real): a folder of several runs is said to
+# hold several, one of them summarised and the others named by path, never
+# mixed into one summary; and level0's operators, whose Type is N/A, are
+# typed from their kernel names as level1 types the same kernels.
+. "$(dirname "$0")/lib.sh"
+
+R="$TOP/t/data/real"
+
+# --- A folder of six runs (text and db, level0 to level2) ---------------------
+"$MSPROF" report --json runs.json "$R/msinsight-2025" > runs.txt 2> runs.err
+rc=$?
+runs=$(cd "$R" && find msinsight-2025 -name '*_ascend_pt' -type d |
+    sed 's|/[^/]*$||' | sort -u)
+is "$(printf '%s\n' "$runs" | wc -l | tr -d ' ')" 6 "the folder: six directories of rank directories"
+like "$(cat runs.txt)" "^6 runs in the paths given" "the report says there are six runs"
+n=0
+for r in $runs; do
+	grep -q "^  [* ] .*/$r: 2 rank directories$" runs.txt && n=$((n + 1))
+done
+is "$n" 6 "... and names each by its path, with its rank directories"
+like "$(cat runs.txt)" "to summarise another: msprof-exec report PATH" "... and how to summarise another"
+is "$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["summary"]["runs"] if "runs" in d.get("summary", {}) else d["runs"]
+shown = [r["path"] for r in runs if r["summarised"]]
+ranks = d["summary"]["ranks"]
+print(len(runs), len(shown), len(ranks),
+      all(r["path"].startswith(shown[0] + "/") or ("/" + shown[0] + "/") in r["path"] for r in ranks))' runs.json)" \
+    "6 1 2 True" "--json: six runs, one summarised, its two ranks alone read"
+is "$rc" 0 "a folder of sound runs: exit 0"
+# Each run given on its own is one run, and says nothing of others.
+"$MSPROF" report "$R/msinsight-2025/text/level1" > one.txt 2>&1
+unlike "$(cat one.txt)" "runs in the paths given" "one run: no word of several"
+
+# --- Level0: types from kernel names ------------------------------------------
+"$MSPROF" report --json l0.json "$R/msinsight-2025/text/level0" > l0.txt 2>&1
+# The totals per type computed here: each level0 kernel typed by level1's
+# Type of the same kernel name (communication kernels left out).
+"$PY" - "$R/msinsight-2025/text" l0.json > l0.cmp <<'EOF'
+import collections, csv, glob, json, sys
+text, doc = sys.argv[1], sys.argv[2]
+def rows(level):
+    for f in sorted(glob.glob(f"{text}/{level}/*/ASCEND_PROFILER_OUTPUT/kernel_details.csv")):
+        yield from csv.DictReader(open(f))
+typ = {r["Name"]: r["Type"] for lv in ("level1", "level2") for r in rows(lv)}
+want = collections.Counter()
+for r in rows("level0"):
+    assert r["Type"] == "N/A"
+    t = typ.get(r["Name"])
+    if t is not None and not t.startswith("hcom_"):
+        want[t] += float(r["Duration(us)"])
+top = json.load(open(doc))["summary"]["summaries"]["operators"]["top"]
+got = {o["type"]: o["total_us"] for o in top}
+print(sorted(got) == sorted(t for t, _ in want.most_common(len(got))),
+      all(abs(got[t] - want[t]) < 0.01 for t in got),
+      "N/A" in got, "MatMulV2" in got, "TransData" in got)
+EOF
+is "$(cat l0.cmp)" "True True False True True" \
+    "level0: the top operator types and their totals are those of level1's Type for the same kernels"
+like "$(sed -n '/^Top operators/,/^$/p' l0.txt)" " MatMulV2" "... the text names MatMulV2"
+unlike "$(sed -n '/^Top operators/,/^$/p' l0.txt)" " N/A$" "... and no operator N/A"
+done_testing
