@@ -471,9 +471,16 @@ ragged(struct csv *c)
 {
 	if (c->nhead == 0 || c->v.nf == c->nhead)
 		return 0;
-	if (c->v.nf == 1 && c->v.fend[0] - c->v.rec <= 1 &&
-	    (c->v.fend[0] == c->v.rec || *c->v.rec == '\r'))
-		return 0;
+	if (c->v.nf == 1) {
+		size_t n;
+
+		if (c->spans)
+			csv_span(c, 0, &n);
+		else
+			n = strlen(c->f[0]);
+		if (n == 0)
+			return 0;	/* a blank line */
+	}
 	if (csv_cut_short(c))
 		return 0;
 	if (c->nragged++ == 0) {
