@@ -189,6 +189,9 @@ report_summary_write(const struct report_model *m, struct jsonw *w)
 			cJSON *o = cJSON_CreateObject();
 
 			cJSON_AddStringToObject(o, "path", m->runs[i].path);
+			if (*m->runs[i].stamp != '\0')
+				cJSON_AddStringToObject(o, "begun",
+				    m->runs[i].stamp);
 			cJSON_AddNumberToObject(o, "directories",
 			    (double)m->runs[i].nparents);
 			cJSON_AddNumberToObject(o, "rank_directories",

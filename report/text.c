@@ -596,7 +596,7 @@ print_odd(const struct report_output *out)
 	if (u->set[U_DUPLICATE].n > 0) {
 		list = ranks_said(u->set[U_DUPLICATE].v, u->set[U_DUPLICATE].n);
 		say(_("  two directories or more: %s; the summary reads the "
-		    "newest of each\n"), list);
+		    "newest run alone\n"), list);
 		free(list);
 	}
 	for (size_t k = 0; k < o->broken.n && k < LIST_LINES; k++)
@@ -673,7 +673,14 @@ print_runs(const struct report_model *m)
 	    "alone (the newest by the time in their names, else the first "
 	    "by path):\n"), m->nruns);
 	for (size_t i = 0; i < m->nruns; i++) {
-		say("  %s %s: ", i == 0 ? "*" : " ", r[i].path);
+		const char *t = r[i].stamp;
+
+		say("  %s %s", i == 0 ? "*" : " ", r[i].path);
+		/* runs in one directory are told apart by when they began */
+		if (strlen(t) == 17)
+			say(_(" (begun %.4s-%.2s-%.2s %.2s:%.2s:%.2s)"), t, t + 4,
+			    t + 6, t + 8, t + 10, t + 12);
+		say(": ");
 		say(r[i].ndirs == 1 ? _("%zu rank directory") :
 		    _("%zu rank directories"), r[i].ndirs);
 		if (r[i].nparents > 1)
@@ -682,7 +689,7 @@ print_runs(const struct report_model *m)
 		say("\n");
 	}
 	say(_("  to summarise another: msprof-exec report PATH (one of "
-	    "these)\n"));
+	    "these; of runs in one directory, give the rank directories)\n"));
 }
 
 /* What the profiling data says, drawn as the terminal allows. */

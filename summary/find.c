@@ -3,9 +3,12 @@
  * given (the rank from profiler_info_{rank}.json's name), grouped into
  * runs, of which one is read.  A run is the rank directories one launch
  * wrote: torch_npu writes them all in one save path, so they share a
- * directory; in it, in the order of the timestamp torch_npu puts in their
- * names, a rank seen again starts the next run (a launch again into the
- * same save path).  Runs in different directories with no rank in common
+ * directory; in it, from the newest by the timestamp torch_npu puts in
+ * their names, a rank seen again, or a gap of RUN_GAP (the ranks of one
+ * launch start their profilers within moments of each other), starts an
+ * earlier run (a launch before into the same save path).  So the newest
+ * run is whole, and no rank of an older one joins it unless it started
+ * with it.  Runs in different directories with no rank in common
  * are one run (each node's part of a job, as given or gathered).  The
  * newest run is read, and the others are listed: a report of ranks of
  * different runs would compare figures of different jobs.  A directory
@@ -32,6 +35,7 @@
 #include "summary.h"
 
 #define MAX_DEPTH	6
+#define RUN_GAP		(10 * 60 * 1000)	/* ms between two launches */
 
 /* A rank directory found, its rank read later (on several threads). */
 struct cand {
@@ -40,6 +44,7 @@ struct cand {
 	int	 rank;
 	char	*parent;	/* the directory of PATH */
 	char	*stamp;		/* of its name, "" without one */
+	int64_t	 ms;		/* the same in ms since the epoch; -1 */
 	size_t	 run;		/* the run it belongs to */
 };
 
@@ -112,7 +117,7 @@ stamp_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-/* By directory, then by time, then by path: the walk's order of runs. */
+/* By directory, then the newest first, then by path. */
 static int
 by_place(const void *a, const void *b)
 {
@@ -121,7 +126,7 @@ by_place(const void *a, const void *b)
 
 	if ((c = strcmp(x->parent, y->parent)) != 0)
 		return c;
-	if ((c = stamp_cmp(x->stamp, y->stamp)) != 0)
+	if ((c = stamp_cmp(y->stamp, x->stamp)) != 0)
 		return c;
 	return strcmp(x->path, y->path);
 }
@@ -133,7 +138,7 @@ candidate(struct found *f, const char *path, char *real)
 		f->capc = f->capc ? f->capc * 2 : 64;
 		f->c = xreallocarray(f->c, f->capc, sizeof(*f->c));
 	}
-	f->c[f->nc++] = (struct cand){ xstrdup(path), real, -1, NULL, NULL,
+	f->c[f->nc++] = (struct cand){ xstrdup(path), real, -1, NULL, NULL, -1,
 	    0 };
 }
 
@@ -328,14 +333,14 @@ group(struct found *f, struct run **rp, size_t *nr, size_t **orderp)
 		struct cand *c = &f->c[i];
 
 		if (n == 0 || strcmp(c->parent, r[n - 1].parent) != 0 ||
-		    run_has(&r[n - 1], c->rank)) {
+		    run_has(&r[n - 1], c->rank) || (c->ms >= 0 &&
+		    f->c[i - 1].ms >= 0 && f->c[i - 1].ms - c->ms > RUN_GAP)) {
 			r = xreallocarray(r, n + 1, sizeof(*r));
 			r[n++] = (struct run){ .parent = c->parent,
 			    .newest = c->stamp, .merged_into = (size_t)-1 };
 		}
 		run_add(&r[n - 1], c->rank);
 		r[n - 1].ndirs++;
-		r[n - 1].newest = c->stamp;	/* in time order */
 		c->run = n - 1;
 	}
 	order = xcalloc(n + 1, sizeof(*order));
@@ -381,6 +386,7 @@ list_runs(const struct found *f, const struct run *r, const size_t *order,
 	for (size_t i = 0; i < nmerged; i++) {
 		v[i].path = xstrdup(r[order[i]].parent);
 		v[i].ndirs = r[order[i]].ndirs;
+		v[i].stamp = xstrdup(r[order[i]].newest);
 	}
 	/* how many directories a merged run spans */
 	for (size_t k = 0; k < nmerged; k++) {
@@ -411,6 +417,7 @@ summary_find_runs(char *const paths[], size_t npaths,
 {
 	struct found f = { .notes = notes, .links = links };
 	struct summary_rank *v;
+	struct rankname rn;
 	struct run *r;
 	size_t i, n, nr, *order, nmerged;
 
@@ -438,6 +445,10 @@ summary_find_runs(char *const paths[], size_t npaths,
 		else
 			strlcpy(f.c[i].parent, ".", strlen(f.c[i].parent) + 1);
 		f.c[i].stamp = dir_stamp(f.c[i].real);
+		f.c[i].ms = -1;
+		if ((slash = strrchr(f.c[i].real, '/')) != NULL &&
+		    rankname_parse(slash + 1, &rn) == 0)
+			f.c[i].ms = rn.ms;
 	}
 	if (f.nc > 0)
 		qsort(f.c, f.nc, sizeof(*f.c), by_place);
@@ -465,8 +476,10 @@ summary_find_runs(char *const paths[], size_t npaths,
 void
 summary_runs_free(struct summary_run *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(v[i].path);
+		free(v[i].stamp);
+	}
 	free(v);
 }
 

@@ -83,6 +83,7 @@ struct summary_run {
 	char	*path;		/* the directory (of the first, when several) */
 	size_t	 nparents;	/* how many directories */
 	size_t	 ndirs;		/* its rank directories */
+	char	*stamp;		/* its newest's YYYYMMDDhhmmssmmm, or "" */
 };
 /*
  * The same, and every run found, newest first, in *RUNS (*NRUNS of them;

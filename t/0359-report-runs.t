@@ -60,4 +60,25 @@ is "$(cat l0.cmp)" "True True False True True" \
     "level0: the top operator types and their totals are those of level1's Type for the same kernels"
 like "$(sed -n '/^Top operators/,/^$/p' l0.txt)" " MatMulV2" "... the text names MatMulV2"
 unlike "$(sed -n '/^Top operators/,/^$/p' l0.txt)" " N/A$" "... and no operator N/A"
+# --- Runs in one save path: launched again, the newest whole and alone -------
+# Level1 (two ranks) launched into one directory, then level0 a day later
+# with rank 0 alone: the summary is of that rank alone, with no rank of the
+# day before joining it.
+T2="$R/msinsight-2025/text"
+mkdir same
+cp -R "$T2/level1/rank0_ascend_pt" same/h_1_20250108100000000_ascend_pt
+cp -R "$T2/level1/rank1_ascend_pt" same/h_2_20250108100000200_ascend_pt
+cp -R "$T2/level0/rank0_ascend_pt" same/h_3_20250109100000000_ascend_pt
+"$MSPROF" report --json same.json same > same.txt 2>&1
+like "$(cat same.txt)" "^2 runs in the paths given" "one save path launched into twice: two runs"
+like "$(cat same.txt)" "\* (.*/)?same \(begun 2025-01-09 10:00:00\): 1 rank directory" \
+    "... the newest summarised, told by when it began"
+like "$(cat same.txt)" "    (.*/)?same \(begun 2025-01-08 10:00:00\): 2 rank directories" \
+    "... the other named"
+is "$("$PY" -c 'import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+print([(r["rank"], r["path"].split("/")[-1], r["level"]) for r in s["ranks"]])' same.json)" \
+    "[(0, 'h_3_20250109100000000_ascend_pt', 'Level0')]" \
+    "... its one rank alone read, rank 1 of the launch before left out of it"
+
 done_testing
