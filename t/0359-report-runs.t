@@ -81,4 +81,27 @@ print([(r["rank"], r["path"].split("/")[-1], r["level"]) for r in s["ranks"]])' 
     "[(0, 'h_3_20250109100000000_ascend_pt', 'Level0')]" \
     "... its one rank alone read, rank 1 of the launch before left out of it"
 
+# --- _export_type: a string or a list ----------------------------------------
+# A text export without its operator files is no db export, whatever lies
+# beside it; a list that names db is one.
+for how in list-text list-both; do
+	rm -rf "$how"; cp -R "$R/msinsight-2025/text/level1" "$how"
+	rm "$how"/rank*_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv \
+	    "$how"/rank*_ascend_pt/ASCEND_PROFILER_OUTPUT/op_statistic.csv
+	: > "$how"/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/analysis.db
+done
+sed -i 's/"_export_type": "text"/"_export_type": ["text"]/' list-text/rank*_ascend_pt/profiler_info_*.json
+sed -i 's/"_export_type": "text"/"_export_type": ["text", "db"]/' list-both/rank*_ascend_pt/profiler_info_*.json
+for how in list-text list-both; do
+	"$MSPROF" report --json "$how.json" "$how" > "$how.txt" 2>&1
+done
+is "$("$PY" -c 'import json, sys
+print(*[sorted({r["export_type"] for r in json.load(open(f))["summary"]["ranks"]}) for f in sys.argv[1:]])' list-text.json list-both.json)" \
+    "['text'] ['text,db']" "_export_type as a list: read (joined by commas in --json)"
+ops() { sed -n '/^Top operators/,/^$/p' "$1.txt"; }
+like "$(ops list-text)" "not made: .*no kernel_details.csv nor op_statistic.csv" \
+    "a text export without operator files: said so..."
+unlike "$(ops list-text)" "db export" "... and not called a db export"
+like "$(ops list-both)" "db export: no kernel_details.csv" "an export type naming db: a db export"
+
 done_testing
