@@ -8,10 +8,11 @@
  * launch start their profilers within moments of each other), starts an
  * earlier run (a launch before into the same save path).  So the newest
  * run is whole, and no rank of an older one joins it unless it started
- * with it.  Runs in different directories with no rank in common
- * are one run (each node's part of a job, as given or gathered).  The
- * newest run is read, and the others are listed: a report of ranks of
- * different runs would compare figures of different jobs.  A directory
+ * with it.  Runs in different directories with no rank in common, begun
+ * within RUN_GAP of each other, are one run (each node's part of a job,
+ * as given or gathered).  The newest run is read, and the others are
+ * listed: a report of ranks of different runs would compare figures of
+ * different jobs.  A directory
  * without a rank (a process without torch.distributed writes
  * profiler_info.json, and one holding the profiler_info of several ranks
  * cannot be told) joins its directory's run on its own: nothing says two
@@ -271,7 +272,8 @@ struct run {
 	unsigned char	*has;
 	size_t		 nhas;
 	const char	*newest, *parent;
-	size_t		 ndirs, nranks, merged_into;
+	int64_t		 ms;		/* the newest's time; -1 unknown */
+	size_t		 ndirs, merged_into;
 };
 
 static int
@@ -296,14 +298,27 @@ run_add(struct run *r, int rank)
 	r->has[rank / 8] |= 1 << (rank % 8);
 }
 
-/* No rank in both A and B. */
+/*
+ * Are A and B, in different directories, parts of one job: ranks and no
+ * rank in both, begun within RUN_GAP of each other when that is known?
+ * Directories of no known rank are no job's part.
+ */
 static int
-disjoint(const struct run *a, const struct run *b)
+one_job(const struct run *a, const struct run *b)
 {
+	int ranks = 0;
+
+	if (strcmp(a->parent, b->parent) == 0 ||
+	    (a->ms >= 0 && b->ms >= 0 && llabs(a->ms - b->ms) > RUN_GAP))
+		return 0;
 	for (size_t i = 0; i < a->nhas && i < b->nhas; i++)
 		if (a->has[i] & b->has[i])
 			return 0;
-	return 1;
+	for (size_t i = 0; i < a->nhas && !ranks; i++)
+		ranks = a->has[i] != 0;
+	for (size_t i = 0; i < b->nhas && ranks == 1; i++)
+		ranks += b->has[i] != 0;
+	return ranks == 2;
 }
 
 /* Newest first; without stamps, in the order of their directories. */
@@ -337,7 +352,8 @@ group(struct found *f, struct run **rp, size_t *nr, size_t **orderp)
 		    f->c[i - 1].ms >= 0 && f->c[i - 1].ms - c->ms > RUN_GAP)) {
 			r = xreallocarray(r, n + 1, sizeof(*r));
 			r[n++] = (struct run){ .parent = c->parent,
-			    .newest = c->stamp, .merged_into = (size_t)-1 };
+			    .newest = c->stamp, .ms = c->ms,
+			    .merged_into = (size_t)-1 };
 		}
 		run_add(&r[n - 1], c->rank);
 		r[n - 1].ndirs++;
@@ -351,11 +367,10 @@ group(struct found *f, struct run **rp, size_t *nr, size_t **orderp)
 	for (i = 0; i < n; i++) {
 		struct run *x = &r[order[i]];
 
-		for (j = 0; j < i; j++) {
+		for (j = 0; j < nmerged; j++) {
 			struct run *y = &r[order[j]];
 
-			if (y->merged_into != (size_t)-1 ||
-			    strcmp(x->parent, y->parent) == 0 || !disjoint(x, y))
+			if (!one_job(x, y))
 				continue;
 			x->merged_into = order[j];
 			for (k = 0; k < x->nhas * 8; k++)
