@@ -28,6 +28,8 @@ struct run {
 	struct strv		 paths;
 	struct summary_rank	*ranks;
 	size_t			 nranks;
+	struct summary_run	*runs;		/* found under it, newest first */
+	size_t			 nruns;
 	struct summary		*s;
 };
 
@@ -52,8 +54,8 @@ find_ranks(struct run *run)
 	char *path = (char *)run->path, *why = NULL;
 
 	report_summary_paths(&path, 1, &run->paths);
-	if (summary_find_ranks(run->paths.v, run->paths.n, &run->ranks,
-	    &run->nranks, &why) == -1)
+	if (summary_find_runs(run->paths.v, run->paths.n, &run->ranks,
+	    &run->nranks, &run->runs, &run->nruns, NULL, NULL, &why) == -1)
 		errx(EX_NOINPUT, "%s", why);
 	if (run->nranks > 0)
 		return;
@@ -164,6 +166,30 @@ parse(int argc, char **argv, const char **json, const char **html)
 	return optind;
 }
 
+/*
+ * A path that holds several runs is compared by its first (the newest):
+ * which, and where the others are, to compare one of them instead.
+ */
+static void
+runs_caveat(struct compare *c, const struct run *run, const char *label)
+{
+	char *s, *t;
+
+	if (run->nruns < 2)
+		return;
+	s = xasprintf(_("%s %s holds %zu runs (rank directories of one "
+	    "launch, in one save path): compared is %s (the newest by the time "
+	    "in their names, else the first by path); give one of the others "
+	    "to compare it:"), label, run->path, run->nruns, run->runs[0].path);
+	for (size_t i = 1; i < run->nruns; i++) {
+		t = xasprintf("%s%s %s", s, i > 1 ? "," : "", run->runs[i].path);
+		free(s);
+		s = t;
+	}
+	compare_caveat(c, s);
+	free(s);
+}
+
 int
 compare_main(int argc, char **argv)
 {
@@ -187,6 +213,8 @@ compare_main(int argc, char **argv)
 	if ((c = compare_build(runs[0].s, runs[0].path, runs[1].s,
 	    runs[1].path, &why)) == NULL)
 		errx(EX_DATAERR, "%s", why);
+	runs_caveat(c, &runs[0], _("base"));
+	runs_caveat(c, &runs[1], _("new"));
 	compare_print(c, stdout, summary_term_flags(stdout));
 	if (fflush(stdout) != 0)
 		status = EX_IOERR;
@@ -198,6 +226,7 @@ compare_main(int argc, char **argv)
 	for (int k = 0; k < 2; k++) {
 		summary_free(runs[k].s);
 		summary_ranks_free(runs[k].ranks, runs[k].nranks);
+		summary_runs_free(runs[k].runs, runs[k].nruns);
 		strv_free(&runs[k].paths);
 	}
 	return status;

@@ -182,6 +182,25 @@ report_json_write(const struct report_model *m, struct jsonw *w,
 void
 report_summary_write(const struct report_model *m, struct jsonw *w)
 {
+	if (m->nruns > 1) {
+		cJSON *a = cJSON_CreateArray();
+
+		for (size_t i = 0; i < m->nruns; i++) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "path", m->runs[i].path);
+			if (*m->runs[i].stamp != '\0')
+				cJSON_AddStringToObject(o, "begun",
+				    m->runs[i].stamp);
+			cJSON_AddNumberToObject(o, "directories",
+			    (double)m->runs[i].nparents);
+			cJSON_AddNumberToObject(o, "rank_directories",
+			    (double)m->runs[i].ndirs);
+			cJSON_AddBoolToObject(o, "summarised", i == 0);
+			cJSON_AddItemToArray(a, o);
+		}
+		jw_take(w, "runs", a);
+	}
 	if (m->summary != NULL)
 		summary_json_write(m->summary, w, "summary");
 	else if (m->summary_why != NULL)

@@ -342,8 +342,8 @@ summarise(const struct report_in *in, struct report_model *m)
 		v = paths.v;
 		n = paths.n;
 	}
-	if (summary_find_ranks_noted(v, n, &ranks, &nranks, &notes, &links,
-	    &why) == -1)
+	if (summary_find_runs(v, n, &ranks, &nranks, &m->runs, &m->nruns,
+	    &notes, &links, &why) == -1)
 		m->summary_why = why;
 	else {
 		step_convention(m, &o);
@@ -544,5 +544,6 @@ report_model_free(struct report_model *m)
 	free(m->next_step);
 	summary_free(m->summary);
 	free(m->summary_why);
+	summary_runs_free(m->runs, m->nruns);
 	memset(m, 0, sizeof(*m));
 }

@@ -65,6 +65,12 @@ struct report_model {
 	struct summary		*summary;
 	char			*summary_why;
 	/*
+	 * The runs found under the paths, newest first, when there are
+	 * several: the summary is of the first alone (summary_find_runs).
+	 */
+	struct summary_run	*runs;
+	size_t			 nruns;
+	/*
 	 * The iteration the training loaded from a checkpoint: MindSpeed-LLM
 	 * counts its ProfilerStep from it.  The journal does not record it
 	 * yet: 0, as for a training from scratch, until it does.

@@ -157,6 +157,8 @@ add_counts(struct report *r, const struct report_model *m)
 		r->hidden_failure = m->hidden_code;
 	/* a bare directory without rank directories: nothing to report on */
 	r->empty += m->session == NULL && c->found == 0 && c->expected == 0;
+	/* files there that the summary could not read: data missing too */
+	r->partial += m->summary != NULL && summary_nleft_out(m->summary) > 0;
 }
 
 void
@@ -412,5 +414,5 @@ report_main(int argc, char **argv)
 	strv_free(&sums);
 	/* by rank: a directory of no known rank (killed before stop())
 	 * or a second one of the same rank does not stand for another */
-	return r.missing > 0 || r.empty > 0 ? EX_DATAERR : 0;
+	return r.missing > 0 || r.empty > 0 || r.partial > 0 ? EX_DATAERR : 0;
 }

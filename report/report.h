@@ -50,6 +50,7 @@ struct report {
 	 * pipeline hid it): the launcher's exit code it names, or 1; else 0.
 	 */
 	int	hidden_failure;
+	int	partial;	/* files the summary could not read (whole) */
 };
 
 /*

@@ -596,7 +596,7 @@ print_odd(const struct report_output *out)
 	if (u->set[U_DUPLICATE].n > 0) {
 		list = ranks_said(u->set[U_DUPLICATE].v, u->set[U_DUPLICATE].n);
 		say(_("  two directories or more: %s; the summary reads the "
-		    "newest of each\n"), list);
+		    "newest run alone\n"), list);
 		free(list);
 	}
 	for (size_t k = 0; k < o->broken.n && k < LIST_LINES; k++)
@@ -657,12 +657,48 @@ print_output(const struct report_model *m, size_t i, int verbose)
 		say(_("  (each rank's directory, size and files: --json)\n"));
 }
 
+/*
+ * Several runs under the paths: which one the summary is of, and the
+ * path of each, to report another.
+ */
+static void
+print_runs(const struct report_model *m)
+{
+	const struct summary_run *r = m->runs;
+
+	if (m->nruns < 2)
+		return;
+	say(_("%zu runs in the paths given (a run: the rank directories of "
+	    "one launch, in one save path); the summary is of the first "
+	    "alone (the newest by the time in their names, else the first "
+	    "by path):\n"), m->nruns);
+	for (size_t i = 0; i < m->nruns; i++) {
+		const char *t = r[i].stamp;
+
+		say("  %s %s", i == 0 ? "*" : " ", r[i].path);
+		/* runs in one directory are told apart by when they began */
+		if (strlen(t) == 17)
+			say(_(" (begun %.4s-%.2s-%.2s %.2s:%.2s:%.2s)"), t, t + 4,
+			    t + 6, t + 8, t + 10, t + 12);
+		say(": ");
+		say(r[i].ndirs == 1 ? _("%zu rank directory") :
+		    _("%zu rank directories"), r[i].ndirs);
+		if (r[i].nparents > 1)
+			say(_(" (and in %zu other directories)"),
+			    r[i].nparents - 1);
+		say("\n");
+	}
+	say(_("  to summarise another: msprof-exec report PATH (one of "
+	    "these; of runs in one directory, give the rank directories)\n"));
+}
+
 /* What the profiling data says, drawn as the terminal allows. */
 static void
 print_summary(const struct report_model *m)
 {
 	if (quiet)
 		return;
+	print_runs(m);
 	if (m->summary != NULL) {
 		summary_print(m->summary, stdout, summary_term_flags(stdout));
 		say("\n");

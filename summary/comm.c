@@ -126,7 +126,7 @@ time_info(struct jscan *js, struct comm *c, const struct comm_op *key)
 	const char *k;
 	struct comm_op *o;
 	size_t n;
-	int r;
+	int r, isnull = 0;
 
 	if ((r = js_object(js, "Communication Time Info")) <= 0)
 		return r;
@@ -135,6 +135,13 @@ time_info(struct jscan *js, struct comm *c, const struct comm_op *key)
 	*o = *key;
 	o->elapse = o->wait_ratio = o->sync_ratio = NAN;
 	while ((r = js_key(js, &k, &n)) == 1) {
+		if (js_peek(js) == 'n' && !isnull && (strcmp(k,
+		    "Elapse Time(ms)") == 0 || strcmp(k, "Wait Time Ratio") == 0 ||
+		    strcmp(k, "Synchronization Time Ratio") == 0)) {
+			if (c->nnull++ == 0)
+				c->null_first = c->nops - 1;
+			isnull = 1;
+		}
 		if (strcmp(k, "Elapse Time(ms)") == 0)
 			r = js_number(js, k, &o->elapse);
 		else if (strcmp(k, "Wait Time Ratio") == 0)

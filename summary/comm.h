@@ -59,6 +59,12 @@ struct comm {
 	struct comm_file	 comm, matrix;
 	struct comm_op		*ops;
 	size_t			 nops, capops;
+	/*
+	 * Operators whose Elapse Time or ratios are null (a file damaged or
+	 * written by a parse that failed): how many, and the first one's
+	 * index in ops.
+	 */
+	size_t			 nnull, null_first;
 	struct comm_size	*sizes;
 	size_t			 nsizes, capsizes;
 	struct comm_xfer	*xfers;

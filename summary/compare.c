@@ -3,7 +3,11 @@
  * breakdown (means over ranks and steps), the operator types (device time
  * and calls per rank and step, so that runs of different sizes or windows
  * compare), and the ranks (matched by rank: those whose change is unlike
- * the others', and those in one run only).
+ * the others', and those in one run only).  When some rank is in both
+ * runs the means are over the ranks in both alone: a mean over other
+ * ranks would show a change that is only a difference of ranks.  An
+ * operator type is matched by its name whatever core it ran on: one
+ * version of CANN runs TransData on AI_CORE, the next on AI_VECTOR_CORE.
  *
  * A change is named only beyond the noise margin: twice the step-to-step
  * variation of the noisier run (a robust standard deviation of a rank's
@@ -19,6 +23,14 @@
 
 #include "common/ranks.h"
 #include "compare_model.h"
+
+const char *const cmp_change_words[] = {
+	N_("slower"), N_("faster"), N_("added"), N_("removed"),
+	N_("within the margin"),
+};
+const char *const cmp_change_keys[] = {
+	"slower", "faster", "added", "removed", "within_margin",
+};
 
 const char *const cmp_part_names[CP_N] = {
 	N_("step"), N_("compute"), N_("exposed communication"), N_("free"),
@@ -111,32 +123,139 @@ run_layout(struct cmp_run *run)
 	}
 }
 
-/* What one run holds: the means, its variation, its operators merged. */
-static void
-read_run(struct cmp_run *run, const struct summary *s, const char *name,
-    const char *label)
+/* Rank RANK in S (in rank order, the unknown last), or NULL. */
+static const struct rank_data *
+partner(const struct summary *s, int rank)
 {
+	size_t lo = 0, hi = s->nr, mid;
+
+	if (rank < 0)
+		return NULL;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->r[mid].rank >= 0 && s->r[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nr && s->r[lo].rank == rank ? &s->r[lo] : NULL;
+}
+
+static int
+has(const struct rank_data *r, int ops)
+{
+	return ops ? r->ops != NULL : r->steps_why == NULL;
+}
+
+/* Is any rank in both runs with steps (OPS: operators) in both? */
+static void
+find_both(struct compare *c)
+{
+	const struct summary *b = c->run[BASE].s, *n = c->run[NEW].s;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		const struct rank_data *p = partner(n, b->r[i].rank);
+
+		if (p == NULL)
+			continue;
+		c->both_steps |= has(&b->r[i], 0) && has(p, 0);
+		c->both_ops |= has(&b->r[i], 1) && has(p, 1);
+	}
+}
+
+/*
+ * Do R's steps (OPS: operators) of run K count in its means?  Only if
+ * the other run has them for the same rank, when some rank has them in
+ * both; every rank's when none has (the runs compare as a whole).
+ */
+static int
+counts(const struct compare *c, int k, const struct rank_data *r, int ops)
+{
+	const struct rank_data *p;
+
+	if (!has(r, ops))
+		return 0;
+	if (!(ops ? c->both_ops : c->both_steps))
+		return 1;
+	p = partner(c->run[!k].s, r->rank);
+	return p != NULL && has(p, ops);
+}
+
+/* Add CORE to the cores of a type, "A+B", in order and once. */
+static void
+add_core(struct strmap *cores, const char *type, const char *core)
+{
+	char **list = (char **)strmap_slot(cores, type), *t;
+	const char *p;
+	size_t n = strlen(core);
+
+	for (p = *list; p != NULL; p = strchr(p, '+') ? strchr(p, '+') + 1 :
+	    NULL)
+		if (strncmp(p, core, n) == 0 && (p[n] == '+' || p[n] == '\0'))
+			return;
+	if (*list == NULL)
+		t = xstrdup(core);
+	else if (strcmp(core, *list) < 0)
+		t = xasprintf("%s+%s", core, *list);
+	else
+		t = xasprintf("%s+%s", *list, core);
+	free(*list);
+	*list = t;
+}
+
+/*
+ * RUN's operators by type alone (the table keyed by type and core is
+ * FULL): the cores a type ran on become its core.
+ */
+static void
+by_type(struct cmp_run *run, const struct optab *full)
+{
+	struct strmap cores = { 0 };
+	size_t i;
+
+	for (i = 0; i < full->cap; i++)
+		if (full->slot[i] != NULL)
+			add_core(&cores, full->slot[i]->type,
+			    full->slot[i]->core);
+	for (i = 0; i < full->cap; i++) {
+		const struct op *o = full->slot[i];
+		struct op *d;
+
+		if (o == NULL)
+			continue;
+		d = optab_get(run->ops, o->type, strmap_get(&cores, o->type));
+		op_add_stat(run->ops, d, o->count, o->total, o->min, o->max);
+		*strmap_slot(&run->types, o->type) = d;
+	}
+	strmap_free(&cores, free);
+}
+
+/* What run K holds: the means, its variation, its operators merged. */
+static void
+read_run(struct compare *c, int k)
+{
+	struct cmp_run *run = &c->run[k];
+	const struct summary *s = run->s;
+	struct optab *full = optab_new(0);
 	double *var = xcalloc(s->nr + 1, sizeof(*var));
 	size_t nvar = 0;
 
-	run->name = name;
-	run->label = label;
-	run->s = s;
 	run->ops = optab_new(0);
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct rank_data *r = &s->r[i];
-		double v = rank_variation(r);
 
 		run->unknown += r->rank < 0;
-		if (!isnan(v))
-			var[nvar++] = v;
-		if (r->steps_why == NULL) {
+		if (counts(c, k, r, 0)) {
+			double v = rank_variation(r);
+
+			if (!isnan(v))
+				var[nvar++] = v;
 			for (int p = 0; p < CP_N; p++)
 				run->mean[p] += part(&r->mean, p);
 			run->nsteps++;
 		}
-		if (r->ops != NULL) {
-			optab_merge(run->ops, r->ops, NULL);
+		if (counts(c, k, r, 1)) {
+			optab_merge(full, r->ops, NULL);
 			run->nops++;
 		}
 	}
@@ -144,6 +263,8 @@ read_run(struct cmp_run *run, const struct summary *s, const char *name,
 		run->mean[p] /= (double)run->nsteps;
 	run->variation = median(var, nvar);
 	free(var);
+	by_type(run, full);
+	optab_free(full);
 	run->level = run_level(s);
 	run_layout(run);
 }
@@ -163,7 +284,7 @@ op_units(struct compare *c)
 		const struct summary *s = c->run[k].s;
 
 		for (size_t i = 0; i < s->nr; i++)
-			if (s->r[i].ops != NULL) {
+			if (counts(c, k, &s->r[i], 1)) {
 				if (s->r[i].steps_why != NULL)
 					c->per_step = 0;
 				steps[k] += (double)s->r[i].nsteps;
@@ -248,6 +369,14 @@ compare_steps(struct compare *c)
 	}
 }
 
+/* Cores that are known: level0 writes N/A. */
+static int
+moved(const char *a, const char *b)
+{
+	return strcmp(a, b) != 0 && strstr(a, "N/A") == NULL &&
+	    strstr(b, "N/A") == NULL;
+}
+
 static void
 add_op(struct compare *c, const struct op *b, const struct op *n)
 {
@@ -261,7 +390,10 @@ add_op(struct compare *c, const struct op *b, const struct op *n)
 	o = &c->ops[c->nops++];
 	memset(o, 0, sizeof(*o));
 	o->type = any->type;
-	o->core = any->core;
+	o->core[BASE] = b != NULL ? b->core : NULL;
+	o->core[NEW] = n != NULL ? n->core : NULL;
+	o->moved = b != NULL && n != NULL && moved(b->core, n->core);
+	c->nmoved += o->moved;
 	if (b != NULL && c->run[BASE].per > 0) {
 		o->us[BASE] = b->total / c->run[BASE].per;
 		o->calls[BASE] = (double)b->count / c->run[BASE].per;
@@ -274,6 +406,8 @@ add_op(struct compare *c, const struct op *b, const struct op *n)
 	o->change = b == NULL ? OP_ADDED : n == NULL ? OP_REMOVED :
 	    o->delta > 0 ? OP_SLOWER : OP_FASTER;
 	o->significant = beyond(c, o->delta, c->op_scale);
+	if (b != NULL && n != NULL && !o->significant)
+		o->change = OP_SAME;
 	c->nops_sig += o->significant;
 }
 
@@ -288,7 +422,7 @@ by_delta(const void *a, const void *b)
 		return fabs(x->delta) < fabs(y->delta) ? 1 : -1;
 	if ((r = strcmp(x->type, y->type)) != 0)
 		return r;
-	return strcmp(x->core, y->core);
+	return (x->core[BASE] == NULL) - (y->core[BASE] == NULL);
 }
 
 static void
@@ -301,11 +435,11 @@ compare_ops(struct compare *c)
 		return;
 	for (i = 0; i < tb->cap; i++)
 		if (tb->slot[i] != NULL)
-			add_op(c, tb->slot[i], optab_find(tn, tb->slot[i]->type,
-			    tb->slot[i]->core));
+			add_op(c, tb->slot[i], strmap_get(&c->run[NEW].types,
+			    tb->slot[i]->type));
 	for (i = 0; i < tn->cap; i++)
-		if (tn->slot[i] != NULL && optab_find(tb, tn->slot[i]->type,
-		    tn->slot[i]->core) == NULL)
+		if (tn->slot[i] != NULL && strmap_get(&c->run[BASE].types,
+		    tn->slot[i]->type) == NULL)
 			add_op(c, NULL, tn->slot[i]);
 	if (c->nops > 0)
 		qsort(c->ops, c->nops, sizeof(*c->ops), by_delta);
@@ -376,7 +510,8 @@ by_unlike(const void *a, const void *b, void *arg)
  * The ranks whose change is unlike the others': a figure of the step
  * that moved, beyond the margin of the rank's step, away from the median
  * move of all ranks (a slow rank computes longer while the others wait
- * longer for it).
+ * longer for it).  It takes three ranks: the median of two is halfway
+ * between them, and each would be unlike the other by the same amount.
  */
 static void
 compare_ranks(struct compare *c)
@@ -401,7 +536,8 @@ compare_ranks(struct compare *c)
 				r->unlike = fabs(r->d[p] - c->median[p]);
 				r->part = p;
 			}
-		r->named = beyond(c, r->unlike, r->r[BASE]->mean.step_time);
+		r->named = c->nranks >= 3 &&
+		    beyond(c, r->unlike, r->r[BASE]->mean.step_time);
 		if (r->named)
 			c->named[c->nnamed++] = i;
 	}
@@ -446,11 +582,21 @@ caveats(struct compare *c)
 		    "new %s): a rank does not hold the same part of the model "
 		    "in both"), b->layout, n->layout);
 	for (int k = BASE; k <= NEW; k++)
-		if (c->run[k].unknown > 0)
+		if (c->run[k].unknown > 0 && !c->both_steps && !c->both_ops)
 			strv_pushf(&c->caveats, _("%zu rank directories of %s "
 			    "have no rank (no profiler_info_<rank>.json): they "
 			    "count in the means, not rank by rank"),
 			    c->run[k].unknown, _(c->run[k].label));
+		else if (c->run[k].unknown > 0)
+			strv_pushf(&c->caveats, _("%zu rank directories of %s "
+			    "have no rank (no profiler_info_<rank>.json): they "
+			    "are left out, as the means are over the ranks in "
+			    "both runs"), c->run[k].unknown, _(c->run[k].label));
+	if (c->both_steps && (c->nonly[BASE] > 0 || c->nonly[NEW] > 0 ||
+	    c->half_steps > 0))
+		strv_pushf(&c->caveats, _("the runs hold different ranks: the "
+		    "means are over the %zu ranks with step data in both; the "
+		    "others (below) are left out"), c->run[BASE].nsteps);
 	if (c->nranks == 0 && c->half_steps == 0 && b->s->nr > b->unknown &&
 	    n->s->nr > n->unknown)
 		strv_push(&c->caveats, _("no rank is in both runs: they are "
@@ -486,8 +632,13 @@ compare_build(const struct summary *base, const char *base_name,
 	    (*why = unusable(after, after_name)) != NULL)
 		return NULL;
 	c = xcalloc(1, sizeof(*c));
-	read_run(&c->run[BASE], base, base_name, N_("base"));
-	read_run(&c->run[NEW], after, after_name, N_("new"));
+	c->run[BASE] = (struct cmp_run){ .name = base_name,
+	    .label = N_("base"), .s = base };
+	c->run[NEW] = (struct cmp_run){ .name = after_name,
+	    .label = N_("new"), .s = after };
+	find_both(c);
+	read_run(c, BASE);
+	read_run(c, NEW);
 	c->steps_why = missing(c, 0);
 	if ((c->ops_why = missing(c, 1)) == NULL)
 		op_units(c);	/* before the margin: it may be of them */
@@ -592,6 +743,12 @@ cmp_result(const struct compare *c, const char *arrow)
 	return ranks_named(c, s);
 }
 
+void
+compare_caveat(struct compare *c, const char *text)
+{
+	strv_push(&c->caveats, text);
+}
+
 int
 compare_changed(const struct compare *c)
 {
@@ -608,6 +765,7 @@ compare_free(struct compare *c)
 		free(c->run[k].layout);
 		free(c->run[k].model_part);
 		optab_free(c->run[k].ops);
+		strmap_free(&c->run[k].types, NULL);
 		free(c->only[k]);
 	}
 	free(c->steps_why);

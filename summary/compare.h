@@ -30,6 +30,8 @@ struct compare;
  */
 struct compare	*compare_build(const struct summary *base, const char *base_name,
 		    const struct summary *new, const char *new_name, char **why);
+/* Add a caveat (said first in every format), e.g. how a run was chosen. */
+void		 compare_caveat(struct compare *, const char *text);
 /* Did anything change beyond the noise margin? */
 int		 compare_changed(const struct compare *);
 /* The text (FLAGS as summary_print's), the JSON, the XHTML page. */

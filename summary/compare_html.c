@@ -164,16 +164,21 @@ svg_pairs(FILE *fp, const struct cmp_op *const rows[], size_t n)
 	fputs("</svg>\n", fp);
 }
 
-static const char *const change_words[] = {
-	"slower", "faster", "added", "removed",
-};
-
 static void
 op_row(FILE *fp, const struct cmp_op *op)
 {
-	fprintf(fp, "<tr><td class=\"l\">%s</td>", change_words[op->change]);
+	fprintf(fp, "<tr><td class=\"l\">%s</td>",
+	    cmp_change_words[op->change]);
 	cell(fp, "l", op->type);
-	cell(fp, "l", op->core);
+	if (op->moved) {
+		fputs("<td class=\"l\">", fp);
+		html_text(fp, op->core[BASE]);
+		fputs(" &#8594; ", fp);
+		html_text(fp, op->core[NEW]);
+		fputs("</td>", fp);
+	} else
+		cell(fp, "l", op->core[NEW] != NULL ? op->core[NEW] :
+		    op->core[BASE]);
 	fprintf(fp, "<td>%.3f</td><td>%.3f</td><td>%+.3f</td><td>%.4g</td>"
 	    "<td>%.4g</td><td class=\"l\">%s</td></tr>\n", op->us[BASE] / 1000,
 	    op->us[NEW] / 1000, op->delta / 1000, op->calls[BASE],
@@ -246,6 +251,12 @@ ranks_section(const struct compare *c, FILE *fp)
 	rank_list(fp, "Only in new", c->only[NEW], c->nonly[NEW]);
 	if (c->steps_why != NULL)
 		return;
+	if (c->nranks < 3) {
+		fprintf(fp, "<p>%s</p>\n", c->nranks == 2 ? "Two ranks are "
+		    "too few to tell one unlike the others." : "One rank is "
+		    "in both.");
+		return;
+	}
 	fprintf(fp, "<p>%zu ranks changed unlike the others beyond the margin"
 	    "%s</p>\n", c->nnamed, c->nnamed > 0 ? ":" : ".");
 	if (c->nnamed == 0)

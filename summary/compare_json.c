@@ -81,10 +81,6 @@ steps_json(const struct compare *c)
 	return o;
 }
 
-static const char *const change_keys[] = {
-	"slower", "faster", "added", "removed",
-};
-
 static cJSON *
 ops_json(const struct compare *c)
 {
@@ -106,8 +102,18 @@ ops_json(const struct compare *c)
 		cJSON *x = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(x, "type", op->type);
-		cJSON_AddStringToObject(x, "core", op->core);
-		cJSON_AddStringToObject(x, "change", change_keys[op->change]);
+		cJSON_AddStringToObject(x, "core", op->core[NEW] != NULL ?
+		    op->core[NEW] : op->core[BASE]);
+		for (int k = BASE; k <= NEW; k++)
+			if (op->core[k] != NULL)
+				cJSON_AddStringToObject(x, k == BASE ?
+				    "base_core" : "new_core", op->core[k]);
+			else
+				cJSON_AddNullToObject(x, k == BASE ?
+				    "base_core" : "new_core");
+		cJSON_AddBoolToObject(x, "moved", op->moved);
+		cJSON_AddStringToObject(x, "change",
+		    cmp_change_keys[op->change]);
 		json_num(x, "base_us", op->us[BASE]);
 		json_num(x, "new_us", op->us[NEW]);
 		json_num(x, "change_us", op->delta);

@@ -9,6 +9,7 @@
 #include "common/util.h"
 #include "compare.h"
 #include "model.h"
+#include "strmap.h"
 
 enum { BASE, NEW };	/* the two runs, in this order everywhere */
 
@@ -35,14 +36,27 @@ struct cmp_run {
 	char			*level;		/* "Level1", "mixed", or NULL */
 	char			*layout;	/* "tp 2, pp 1, ...", or NULL */
 	char			*model_part;	/* the sizes but dp: what a rank holds */
-	struct optab		*ops;		/* every rank's, merged */
+	/*
+	 * Every compared rank's operators merged by type alone, each with
+	 * the cores it ran on as its core ("AI_CORE+AI_VECTOR_CORE"), and
+	 * the same by type name.
+	 */
+	struct optab		*ops;
+	struct strmap		 types;
 };
 
-enum op_change { OP_SLOWER, OP_FASTER, OP_ADDED, OP_REMOVED };
+/* OP_SAME: in both runs, the change within the margin. */
+enum op_change { OP_SLOWER, OP_FASTER, OP_ADDED, OP_REMOVED, OP_SAME };
+/* The word of each change (N_() marked), the same in every format. */
+extern const char *const cmp_change_words[];
+/* Its JSON key. */
+extern const char *const cmp_change_keys[];
 
-/* One operator type and core, in either run or both. */
+/* One operator type, in either run or both. */
 struct cmp_op {
-	const char	*type, *core;	/* in the runs' merged tables */
+	const char	*type;		/* in the runs' merged tables */
+	const char	*core[2];	/* its cores in each run; NULL: absent */
+	int		 moved;		/* to other cores, both known */
 	double		 us[2], calls[2];	/* per rank and step (or rank) */
 	double		 delta;		/* us[NEW] - us[BASE] */
 	enum op_change	 change;
@@ -77,6 +91,12 @@ struct compare {
 	double		 median[CP_N];	/* of the ranks' d */
 	int		*only[2];	/* ranks in one run only */
 	size_t		 nonly[2];
+	/*
+	 * Some rank has steps (operators) in both runs: then the means are
+	 * over such ranks alone, never over different sets of ranks.
+	 */
+	int		 both_steps, both_ops;
+	size_t		 nmoved;	/* operator types on other cores */
 	size_t		 half_steps;	/* ranks in both, without steps in one */
 	struct strv	 caveats;
 	int		 changed;	/* anything beyond the margin */

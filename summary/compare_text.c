@@ -213,12 +213,14 @@ print_steps(const struct compare *c, struct out *o)
 static const char *
 op_word(const struct cmp_op *op)
 {
-	switch (op->change) {
-	case OP_SLOWER:	return _("slower");
-	case OP_FASTER:	return _("faster");
-	case OP_ADDED:	return _("added");
-	default:	return _("removed");
-	}
+	return _(cmp_change_words[op->change]);
+}
+
+/* Where an operator type ran: in new, else in base. */
+static const char *
+op_core(const struct cmp_op *op)
+{
+	return op->core[NEW] != NULL ? op->core[NEW] : op->core[BASE];
 }
 
 /* Milliseconds, or "-" where the operator is absent. */
@@ -253,7 +255,10 @@ print_op(const struct cmp_op *op, struct out *o)
 	print_ms(o->fp, op->us[NEW], n);
 	fprintf(o->fp, " %+11.3f  ", op->delta / 1000);
 	fput_cols(o->fp, calls, -CALLS_COLS);
-	fprintf(o->fp, " %-*s %s\n", CORE_COLS, op->core, op->type);
+	fprintf(o->fp, " %-*s %s", CORE_COLS, op_core(op), op->type);
+	if (op->moved)
+		fprintf(o->fp, _(" (on %s in base)"), op->core[BASE]);
+	fputc('\n', o->fp);
 }
 
 static void
@@ -284,6 +289,31 @@ print_small(const struct compare *c, enum op_change want, struct out *o)
 			    _(c->run[want == OP_ADDED ? NEW : BASE].label));
 		if (n < NAMES_LISTED)
 			fprintf(o->fp, "%s%s", n > 0 ? ", " : "", op->type);
+		n++;
+	}
+	if (n > NAMES_LISTED)
+		fprintf(o->fp, _(" (and %zu more)"), n - NAMES_LISTED);
+	if (n > 0)
+		fputc('\n', o->fp);
+}
+
+/* The operator types that ran on other cores in new. */
+static void
+print_moved(const struct compare *c, struct out *o)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nops; i++) {
+		const struct cmp_op *op = &c->ops[i];
+
+		if (!op->moved)
+			continue;
+		if (n == 0)
+			fprintf(o->fp, _("  on other cores in %s: "),
+			    _(c->run[NEW].label));
+		if (n < NAMES_LISTED)
+			fprintf(o->fp, "%s%s (%s %s %s)", n > 0 ? ", " : "",
+			    op->type, op->core[BASE], arrow(o), op->core[NEW]);
 		n++;
 	}
 	if (n > NAMES_LISTED)
@@ -326,6 +356,7 @@ print_ops(const struct compare *c, struct out *o)
 		    "margin; all in --json\n"), c->nops_sig, c->nops);
 	print_small(c, OP_ADDED, o);
 	print_small(c, OP_REMOVED, o);
+	print_moved(c, o);
 }
 
 static void
@@ -368,6 +399,9 @@ print_rest(const struct compare *c, struct out *o)
 		return;
 	if (c->nranks == 1)
 		fprintf(o->fp, _("  rank %d, the one rank in both: "), lo->rank);
+	else if (c->nranks == 2)
+		fprintf(o->fp, _("  the two ranks in both (too few to tell one "
+		    "unlike the others): "));
 	else
 		fprintf(o->fp, c->nnamed > 0 ? _("  the other %zu ranks: ") :
 		    _("  all %zu ranks changed alike (none unlike the others "

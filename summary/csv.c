@@ -36,6 +36,9 @@ struct csv {
 	size_t		 fcap;
 	char		**head;		/* the header, copied */
 	size_t		 nhead;
+	/* Records skipped for their number of fields: how many, the first. */
+	unsigned long	 nragged, ragged_line;
+	size_t		 ragged_nf;
 	/*
 	 * The block scanner's place: the 64 bytes at buf + blk, their
 	 * separators not yet consumed (commas and newlines outside quotes)
@@ -425,8 +428,8 @@ cut(struct csv *c, char *rec, int esc)
 		cut_one(c, i, i ? c->v.fend[i - 1] + 1 : rec, c->v.fend[i], esc);
 }
 
-int
-csv_next(struct csv *c, char ***fields, size_t *nfields, char **why)
+static int
+next_record(struct csv *c, char ***fields, size_t *nfields, char **why)
 {
 	char *p, *e, *lim;
 	int esc = -1;
@@ -455,6 +458,54 @@ csv_next(struct csv *c, char ***fields, size_t *nfields, char **why)
 	*fields = c->spans ? NULL : c->f;	/* spans: csv_span() reads */
 	*nfields = c->v.nf;
 	return 1;
+}
+
+/*
+ * A record of more or fewer fields than the header: which field is which
+ * cannot be told (a comma too many shifts every field after it), so it
+ * is skipped and counted.  Not the header, nor a blank line, nor a last
+ * record cut short, which csv_cut_short() names.
+ */
+static int
+ragged(struct csv *c)
+{
+	if (c->nhead == 0 || c->v.nf == c->nhead)
+		return 0;
+	if (c->v.nf == 1) {
+		size_t n;
+
+		if (c->spans)
+			csv_span(c, 0, &n);
+		else
+			n = strlen(c->f[0]);
+		if (n == 0)
+			return 0;	/* a blank line */
+	}
+	if (csv_cut_short(c))
+		return 0;
+	if (c->nragged++ == 0) {
+		c->ragged_line = c->v.line;
+		c->ragged_nf = c->v.nf;
+	}
+	return 1;
+}
+
+int
+csv_next(struct csv *c, char ***fields, size_t *nfields, char **why)
+{
+	int rc;
+
+	while ((rc = next_record(c, fields, nfields, why)) > 0 && ragged(c))
+		continue;
+	return rc;
+}
+
+unsigned long
+csv_ragged(const struct csv *c, unsigned long *line, size_t *nf)
+{
+	*line = c->ragged_line;
+	*nf = c->ragged_nf;
+	return c->nragged;
 }
 
 void

@@ -19,7 +19,8 @@ struct csv	*csv_open(const char *path, char **why);
 const char	*csv_open_reason(const char *path);
 /*
  * The next record: 1, 0 at the end, -1 and *why on a read error.  *FIELDS
- * is NULL after csv_spans().
+ * is NULL after csv_spans().  A record with another number of fields than
+ * the header is skipped (csv_ragged).
  */
 int		 csv_next(struct csv *, char ***fields, size_t *nfields,
 		    char **why);
@@ -88,6 +89,12 @@ unsigned long	 csv_line(const struct csv *);
  * short leaves it?
  */
 int		 csv_cut_short(const struct csv *);
+/*
+ * How many records csv_next() skipped for having more or fewer fields
+ * than the header; the first one's record number and fields in *LINE and
+ * *NF.
+ */
+unsigned long	 csv_ragged(const struct csv *, unsigned long *line, size_t *nf);
 void		 csv_close(struct csv *);
 
 /* Field I of the last record, or "" when the record is shorter. */

@@ -34,6 +34,13 @@ struct step_row {
 	double	 step_time;	/* comp + comm_exposed + free */
 };
 
+/*
+ * Did the rank's profiler_info say it exported TYPE ("text", "db")?  Not
+ * when it says nothing: analysis.db sits beside a text export too.
+ */
+struct rank_data;
+int		 rank_exports(const struct rank_data *, const char *type);
+
 /* A file of a rank left out of the summary, and why. */
 struct left_out {
 	char		*path;
@@ -106,17 +113,26 @@ void		 rank_left_out(struct rank_data *rd, const char *path,
 /*
  * The records of a CSV skipped because a field a summary needs holds text
  * that is not a number.  A blank field is no damage (torch_npu's blank and
- * summary lines); text is, and the file is named as read in part.
+ * summary lines); text is, and the file is named as read in part.  So is
+ * a time no profiler writes (odd: negative, infinite, beyond a day), which
+ * would make a negative step or an infinite share of one.
  */
 struct bad_rows {
 	unsigned long	 n, line;	/* how many; the first one's record */
 	int		 col;		/* the first one's column */
 	char		 text[24];	/* and its text, cut */
+	unsigned long	 nodd, odd_line;	/* the same for odd times */
+	int		 odd_col;
+	double		 odd;
 };
 struct csv;
 /* Field COL of C's last record, TEXT (LEN bytes), is no number: damage? */
 int		 bad_row(struct bad_rows *, const struct csv *c, int col,
 		    const char *text, size_t len);
+#define TIME_MAX_US	86400e6		/* a day: no step nor kernel is longer */
+/* Field COL of C's last record, the time V (µs), is odd: damage, counted. */
+int		 odd_time(struct bad_rows *, const struct csv *c, int col,
+		    double v);
 /* After the last record of C (RC and WHY of csv_next): a read error, a
  * file cut short or records skipped (BAD, or NULL) is named. */
 void		 csv_left_out(struct rank_data *rd, const struct csv *c,

@@ -110,9 +110,13 @@ struct kernel {
 static struct op *
 add_kernel(struct optab *t, const struct kernel *k)
 {
-	const char *type = k->ntype > 0 ? k->type : k->name;
-	size_t ntype = k->ntype > 0 ? k->ntype : k->nname;
+	const char *type = k->type;
+	size_t ntype = k->ntype;
 	struct op *op;
+
+	/* Level0 writes N/A, a db may write nothing: the name says the type. */
+	if (op_type_unknown(type, ntype) && k->nname > 0)
+		type = op_type_of_name(k->name, k->nname, &ntype);
 
 	if (ntype == 0 || is_comm(k->core, k->ncore, type, ntype))
 		return NULL;
@@ -146,6 +150,8 @@ kernel_row(struct optab *t, const struct kcols *k, struct csv *c,
 		bad_row(bad, c, k->dur, s, n);
 		return;
 	}
+	if (odd_time(bad, c, k->dur, kn.dur))
+		return;
 	if ((op = add_kernel(t, &kn)) == NULL)
 		return;
 	for (i = 0; i < k->nr; i++) {
@@ -246,6 +252,8 @@ read_statistic(struct rank_data *rd, struct optab *t, const char *path)
 			bad_row(&bad, c, bc, bt, strlen(bt));
 			continue;
 		}
+		if (odd_time(&bad, c, total, tot / fmax(n, 1)))
+			continue;
 		op_add_stat(t, optab_get(t, ty, co), (unsigned long)n, tot,
 		    csv_num(csv_field(f, nf, min)), csv_num(csv_field(f, nf, max)));
 	}

@@ -345,3 +345,79 @@ optab_free(struct optab *t)
 	free(t->slot);
 	free(t);
 }
+
+int
+op_type_unknown(const char *type, size_t n)
+{
+	return n == 0 || (n == 3 && memcmp(type, "N/A", 3) == 0);
+}
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * torch_npu names a kernel after its operator in three ways, and level1
+ * writes that operator in Type, so each rule below is the one that gives
+ * level1's Type for the same kernel name:
+ * - aclnn kernels, "aclnnMm_MatMulCommon_MatMulV2": the API, the tiling
+ *   and the kernel's type, the last part ("MatMulV2"; "..._MemSet" is a
+ *   MemSet).  Digits there belong to the type (V2, Pool3d).
+ * - kernels GE inserts, "trans_TransData_17", and communication tasks,
+ *   "hcom_allReduce__868_0_1": numbered with "_<n>" parts.  Without them
+ *   the former's type is the last part ("TransData"), the latter's the
+ *   whole stem ("hcom_allReduce_", which is what Type holds for them).
+ * - graph nodes, "Conv2D1", "ReduceSum7", "AxpyV2102": the type and the
+ *   node's index, run together.  The trailing digits are the index,
+ *   except that a type's version is a "V" and one digit (MaxPoolWithArg-
+ *   maxV1, LogSoftmaxV2), which stays.
+ * Atomic memsets, "atomic_memset-1_271", are MemSet.  What no name says
+ * stays unknown: level1 calls some graph nodes by the variant that ran
+ * (ReduceSum7 is a ReduceSumD there) and fused nodes by their kernel.
+ */
+const char *
+op_type_of_name(const char *name, size_t n, size_t *len)
+{
+	size_t end = n, k, start;
+
+	*len = n;
+	if (n >= 13 && memcmp(name, "atomic_memset", 13) == 0) {
+		*len = 6;
+		return "MemSet";
+	}
+	/* The "_<n>" numbers at the end. */
+	for (;;) {
+		k = end;
+		while (k > 0 && is_digit(name[k - 1]))
+			k--;
+		if (k == end || k < 2 || name[k - 1] != '_')
+			break;
+		end = k - 1;
+	}
+	if (end == 0)
+		return name;
+	if (n >= 5 && memcmp(name, "hcom_", 5) == 0) {
+		*len = end;
+		return name;
+	}
+	for (start = end; start > 0 && name[start - 1] != '_'; start--)
+		continue;
+	if (start > 0) {
+		if (start == end)
+			return name;
+		*len = end - start;
+		return name + start;
+	}
+	/* A graph node: its index dropped, a version digit kept. */
+	k = end;
+	while (k > 0 && is_digit(name[k - 1]))
+		k--;
+	if (k == 0)
+		return name;
+	if (k < end && name[k - 1] == 'V')
+		k++;
+	*len = k;
+	return name;
+}

@@ -60,6 +60,14 @@ void		 optab_drop_hist(struct optab *);
 void		 optab_merge(struct optab *dst, const struct optab *src,
 		    const int *ratio_map);
 double		 op_median(const struct op *);
+/*
+ * The operator type that kernel NAME (N bytes) stands for, where the
+ * Type column holds none (level0 writes N/A): a span of NAME, or a
+ * static string; its length in *LEN.  NAME itself when nothing is known.
+ */
+const char	*op_type_of_name(const char *name, size_t n, size_t *len);
+/* TYPE (N bytes) holds no operator type: empty or N/A. */
+int		 op_type_unknown(const char *type, size_t n);
 /* The operators sorted by total time, descending (free the array). */
 struct op	**optab_sorted(const struct optab *);
 void		 optab_free(struct optab *);

@@ -110,6 +110,17 @@ skipped(struct bad_rows *b, const struct csv *c, char **f, size_t nf,
 	}
 }
 
+/* A figure of the record no profiler writes (the step not read). */
+static int
+odd(struct bad_rows *b, const struct csv *c, const int col[],
+    const double v[])
+{
+	for (int i = C_COMP; i < NCOL; i++)
+		if (col[i] >= 0 && odd_time(b, c, col[i], v[i]))
+			return 1;
+	return 0;
+}
+
 static char *
 read_csv(struct rank_data *rd, const char *path)
 {
@@ -147,6 +158,8 @@ read_csv(struct rank_data *rd, const char *path)
 			skipped(&bad, c, f, nf, col, v);
 			continue;
 		}
+		if (odd(&bad, c, col, v))
+			continue;
 		add_row(rd, v, *st != '\0' && *end == '\0' ? step : -1, &sum, &n);
 	}
 	csv_left_out(rd, c, path, rc, why, &bad);

@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <err.h>
+#include <dirent.h>
 #include <errno.h>
 #include <langinfo.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "common/jsonw.h"
+#include "common/rankname.h"
 #include "common/util.h"
 #include "comm.h"
 #include "csv.h"
@@ -193,28 +195,74 @@ bad_row(struct bad_rows *b, const struct csv *c, int col, const char *text,
 	return 1;
 }
 
+int
+odd_time(struct bad_rows *b, const struct csv *c, int col, double v)
+{
+	if (isnan(v) || (v >= 0 && v <= TIME_MAX_US))
+		return 0;
+	if (b->nodd++ == 0) {
+		b->odd_line = csv_line(c);
+		b->odd_col = col;
+		b->odd = v;
+	}
+	return 1;
+}
+
+/* *MSG and "; " and the clause WHAT (freed); REASON the first one's. */
+static void
+clause(char **msg, const char **reason, const char *why, char *what)
+{
+	char *t = *msg == NULL ? what : xasprintf("%s; %s", *msg, what);
+
+	if (*msg == NULL)
+		*reason = why;
+	else
+		free(what);
+	free(*msg);
+	*msg = t;
+}
+
 void
 csv_left_out(struct rank_data *rd, const struct csv *c, const char *path,
     int rc, const char *why, const struct bad_rows *bad)
 {
-	char *msg;
+	const char *reason = NULL;
+	char *msg = NULL, *all;
+	unsigned long line, n;
+	size_t nf;
 
-	if (rc < 0)
+	if (rc < 0) {
 		rank_left_out(rd, path, N_("cannot be read"), why);
-	else if (csv_cut_short(c)) {
-		msg = xasprintf(_("%s: cut short: its last record (line %lu) is "
-		    "incomplete; the records before it are read"), path,
-		    csv_line(c));
-		rank_left_out(rd, path, N_("cut short"), msg);
-		free(msg);
-	} else if (bad != NULL && bad->n > 0) {
-		msg = xasprintf(_("%s: wrong type in a field: %s is \"%s\" on "
-		    "line %lu, not a number; records skipped: %lu, the others "
-		    "are read"), path, csv_header(c, (size_t)bad->col),
-		    bad->text, bad->line, bad->n);
-		rank_left_out(rd, path, N_("wrong type in a field"), msg);
-		free(msg);
+		return;
 	}
+	if (csv_cut_short(c))
+		clause(&msg, &reason, N_("cut short"), xasprintf(_("cut short: "
+		    "its last record (line %lu) is incomplete; the records "
+		    "before it are read"), csv_line(c)));
+	if (bad != NULL && bad->n > 0)
+		clause(&msg, &reason, N_("wrong type in a field"),
+		    xasprintf(_("wrong type in a field: %s is \"%s\" on line "
+		    "%lu, not a number; records skipped: %lu, the others are "
+		    "read"), csv_header(c, (size_t)bad->col), bad->text,
+		    bad->line, bad->n));
+	if (bad != NULL && bad->nodd > 0)
+		clause(&msg, &reason, N_("impossible value"),
+		    xasprintf(_("impossible value: %s is %g on line %lu, no "
+		    "time a profiler writes (negative, infinite or over a "
+		    "day); records skipped: %lu, the others are read"),
+		    csv_header(c, (size_t)bad->odd_col), bad->odd,
+		    bad->odd_line, bad->nodd));
+	if ((n = csv_ragged(c, &line, &nf)) > 0)
+		clause(&msg, &reason, N_("wrong number of fields"),
+		    xasprintf(_("wrong number of fields: line %lu has %zu, the "
+		    "header %zu; records skipped: %lu, the others are read"),
+		    line, nf, csv_ncols(c), n));
+	if (msg == NULL)
+		return;
+	all = xasprintf("%s: %s", path, msg);
+	rank_left_out(rd, path, reason, all);
+	free(all);
+	free(msg);
 }
 
 long
@@ -300,6 +348,58 @@ enter_if(struct jscan *js, const char *k, const char *want)
 	return js_object(js, k);
 }
 
+/*
+ * The export types, a string ("text") in some torch_npu versions and a
+ * list (["text", "db"]) in others: into *TO, joined by commas.
+ */
+static int
+export_types(struct jscan *js, const char *k, char **to)
+{
+	const char *v;
+	size_t n;
+	int r;
+
+	if (js_peek(js) == '"') {
+		if (js_string(js, k, &v, &n) < 0)
+			return -1;
+		*to = xstrdup(v);
+		return 1;
+	}
+	if ((r = js_array(js, k)) <= 0)
+		return r;
+	while ((r = js_item(js)) == 1) {
+		char *t;
+
+		if (js_peek(js) != '"') {
+			if (js_skip(js) < 0)
+				return -1;
+			continue;
+		}
+		if (js_string(js, k, &v, &n) < 0)
+			return -1;
+		t = *to == NULL ? xstrdup(v) : xasprintf("%s,%s", *to, v);
+		free(*to);
+		*to = t;
+	}
+	return r;
+}
+
+int
+rank_exports(const struct rank_data *rd, const char *type)
+{
+	const char *p = rd->export_type;
+	size_t n = strlen(type);
+
+	while (p != NULL && *p != '\0') {
+		if (strncasecmp(p, type, n) == 0 && (p[n] == ',' ||
+		    p[n] == '\0'))
+			return 1;
+		if ((p = strchr(p, ',')) != NULL)
+			p++;
+	}
+	return 0;
+}
+
 /* {"_profiler_level": "Level1", "_export_type": ["text"], ...} */
 static int
 experimental_fields(struct jscan *js, struct rank_data *rd)
@@ -309,14 +409,16 @@ experimental_fields(struct jscan *js, struct rank_data *rd)
 	int r;
 
 	while ((r = js_key(js, &k, &n)) == 1) {
-		char **to = strcmp(k, "_profiler_level") == 0 ? &rd->level :
-		    strcmp(k, "_export_type") == 0 ? &rd->export_type : NULL;
-
-		/* any type: the level is only shown */
-		if (to != NULL && *to == NULL && js_peek(js) == '"') {
+		/* any type but those: the level is only shown */
+		if (strcmp(k, "_export_type") == 0 && rd->export_type == NULL &&
+		    (js_peek(js) == '"' || js_peek(js) == '[')) {
+			if (export_types(js, k, &rd->export_type) < 0)
+				return -1;
+		} else if (strcmp(k, "_profiler_level") == 0 &&
+		    rd->level == NULL && js_peek(js) == '"') {
 			if (js_string(js, k, &v, &n) < 0)
 				return -1;
-			*to = xstrdup(v);
+			rd->level = xstrdup(v);
 		} else if (js_skip(js) < 0)
 			return -1;
 	}
@@ -469,6 +571,43 @@ read_json(struct rank_data *rd, const char *path,
 }
 
 /*
+ * A directory of no known rank that holds the profiler_info of several
+ * ranks (another rank's copied in): named, as its rank cannot be told
+ * and it is read as a rank of its own.
+ */
+static void
+several_infos(struct rank_data *rd)
+{
+	DIR *d = opendir(rd->path);
+	struct dirent *e;
+	char *list = NULL, *t, *p;
+	int n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (rankname_info(e->d_name) < 0)
+			continue;
+		t = list == NULL ? xstrdup(e->d_name) :
+		    xasprintf("%s, %s", list, e->d_name);
+		free(list);
+		list = t;
+		n++;
+	}
+	if (d != NULL)
+		closedir(d);
+	if (n >= 2) {
+		p = xasprintf("%s/profiler_info_*.json", rd->path);
+		t = xasprintf(_("%s holds the profiler_info of %d ranks (%s): "
+		    "one is another rank's, and which rank the directory is "
+		    "cannot be told; it is read as a rank of its own"),
+		    rd->path, n, list);
+		rank_left_out(rd, p, N_("profiler_info of several ranks"), t);
+		free(t);
+		free(p);
+	}
+	free(list);
+}
+
+/*
  * profiler_info_{rank}.json: level and export type; metadata: layout and
  * the environment.
  */
@@ -481,6 +620,8 @@ read_meta(struct rank_data *rd)
 
 	read_json(rd, p, info_fields);
 	free(p);
+	if (rd->rank < 0)
+		several_infos(rd);
 	p = xasprintf("%s/profiler_metadata.json", rd->path);
 	read_json(rd, p, metadata_fields);
 	free(p);
@@ -561,6 +702,27 @@ comm_left_out(struct rank_data *rd, const char *out,
 	free(p);
 }
 
+/*
+ * communication.json read whole but with null figures: those operators
+ * are not compared, and the file is named as read in part.
+ */
+static void
+comm_nulls(struct rank_data *rd, const char *out, const struct comm *c)
+{
+	char *p, *why;
+
+	if (c->comm.state != 1 || c->nnull == 0)
+		return;
+	p = xasprintf("%s/communication.json", out);
+	why = xasprintf(_("%s: null figures: %zu of its %zu operators (the "
+	    "first: %s) have a null Elapse Time or ratio; they are left out, "
+	    "the others are read"), p, c->nnull, c->nops,
+	    c->pool + c->ops[c->null_first].key + c->ops[c->null_first].op);
+	rank_left_out(rd, p, N_("null figures"), why);
+	free(why);
+	free(p);
+}
+
 static void
 prepare(struct summary *s, size_t i, const struct summary_rank *sr,
     struct rank_files *rf)
@@ -582,6 +744,7 @@ prepare(struct summary *s, size_t i, const struct summary_rank *sr,
 	if (s->opts.steps_ops_only)
 		return;
 	comm_left_out(rd, rf->out, &rank_comm(rf)->comm, "communication.json");
+	comm_nulls(rd, rf->out, rank_comm(rf));
 	comm_left_out(rd, rf->out, &rank_comm(rf)->matrix,
 	    "communication_matrix.json");
 }

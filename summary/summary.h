@@ -57,9 +57,9 @@ struct summary;
 
 /*
  * Find the rank directories under PATHS (each a rank directory, or a
- * directory holding them at any depth up to 6): one per rank, the newest
- * (by the timestamp in its name) when a rank has several, and every
- * directory whose rank is unknown, sorted by rank, those last.  The array
+ * directory holding them at any depth up to 6) and read those of one run,
+ * the newest, when they hold several (summary_find_runs says which):
+ * sorted by rank, the directories whose rank is unknown last.  The array
  * and its paths are the caller's (summary_ranks_free); -1 and *why when a
  * path cannot be read.
  */
@@ -75,6 +75,25 @@ int	 summary_find_ranks_noted(char *const paths[], size_t npaths,
 	    struct summary_rank **ranks, size_t *nranks, struct strv *notes,
 	    struct strv *links, char **why);
 void	 summary_ranks_free(struct summary_rank *, size_t);
+/*
+ * A run: the rank directories one launch wrote, in one directory (a save
+ * path), or in several that share no rank (a job's nodes).
+ */
+struct summary_run {
+	char	*path;		/* the directory (of the first, when several) */
+	size_t	 nparents;	/* how many directories */
+	size_t	 ndirs;		/* its rank directories */
+	char	*stamp;		/* its newest's YYYYMMDDhhmmssmmm, or "" */
+};
+/*
+ * The same, and every run found, newest first, in *RUNS (*NRUNS of them;
+ * the first is the one whose ranks are in *RANKS); RUNS may be NULL.
+ */
+int	 summary_find_runs(char *const paths[], size_t npaths,
+	    struct summary_rank **ranks, size_t *nranks,
+	    struct summary_run **runs, size_t *nruns, struct strv *notes,
+	    struct strv *links, char **why);
+void	 summary_runs_free(struct summary_run *, size_t);
 
 struct summary	*summary_build(const struct summary_rank *, size_t,
 		    const struct summary_opts *);

@@ -85,14 +85,14 @@ point_to_point(const char *op)
  * One rank's part in the collective KEY (group, step and operator joined
  * by \037, the group its first GLEN bytes), operator OP.
  */
-static void
+static int
 add_op(struct wait *w, size_t who, const char *key, size_t glen,
     const char *op, double elapse, double wait_ratio, double sync_ratio)
 {
 	struct inst **ip, *in;
 
 	if (isnan(elapse) || point_to_point(op))
-		return;
+		return 0;
 	ip = (struct inst **)strmap_slot(&w->inst, key);
 	if ((in = *ip) == NULL) {
 		in = *ip = xcalloc(1, sizeof(*in));
@@ -110,19 +110,26 @@ add_op(struct wait *w, size_t who, const char *key, size_t glen,
 		w->sync_sum[who] += sync_ratio;
 		w->nratio[who]++;
 	}
+	return 1;
 }
 
-/* The collectives of communication.json, read by comm.c. */
-static void
+/*
+ * The collectives of communication.json, read by comm.c: how many were
+ * added (not those with a null elapse, nor send and receive).
+ */
+static size_t
 from_comm(struct wait *w, size_t who, const struct comm *c)
 {
+	size_t n = 0;
+
 	for (size_t i = 0; i < c->nops; i++) {
 		const struct comm_op *o = &c->ops[i];
 		const char *key = c->pool + o->key;
 
-		add_op(w, who, key, o->glen, key + o->op, o->elapse,
+		n += add_op(w, who, key, o->glen, key + o->op, o->elapse,
 		    o->wait_ratio, o->sync_ratio);
 	}
+	return n;
 }
 
 struct db_arg {
@@ -162,9 +169,9 @@ wait_rank(struct summary *s, void *state, struct rank_data *rd,
 	const struct comm *c = rank_comm(rf);
 	struct db *db;
 
+	/* a rank counts when some collective of it is compared */
 	if (c->comm.state == 1) {
-		from_comm(w, who, c);
-		if (c->nops > 0)
+		if (from_comm(w, who, c) > 0)
 			w->ranks++;
 		return;
 	}

@@ -34,7 +34,7 @@ f=$(echo $(out 7))/kernel_details.csv
 head -c $(( $(wc -c < "$f") - 20 )) "$f" > cut && mv cut "$f"
 
 timeout "$MSPROF_T_WAIT_LIMIT" "$MSPROF" report --json r.json --html r.html cl > r.txt 2> r.err
-is "$?" 0 "report: exit 0, in time"
+is "$?" 65 "report: exit 65 (files there that the summary could not read are data missing), in time"
 left=$(sed -n '/^Files left out of the summary/,/^$/p' r.txt)
 like "$left" "rank 0: .*/communication.json:[0-9]+:[0-9]+: cut short" \
     "rank 0: the JSON cut short, with line and column"
@@ -121,4 +121,93 @@ left=$(sed -n '/^Files left out of the summary/,/^$/p' mem.txt)
 like "$left" "rank 0: .*/memory_record.csv: wrong type in a field: Total Reserved\(MB\) is \"12 GB\" on line 3" \
     "rank 0: a memory record with text for its reserved memory, named"
 like "$left" "rank 2: .*/memory_record.csv: empty file" "rank 2: an empty memory file, named"
+# --- Odd data in copies of real torch_npu output -------------------------------
+# Each case mutates one file of a copy of the 2025 text level1 run (two
+# ranks) and must be named as read in part, the figure never summarised
+# as if sound: no negative step, no "inf", no slow rank made of it.
+REAL="$TOP/t/data/real/msinsight-2025/text/level1"
+odd() {	# odd NAME RANK FILE PY-MUTATION: a copy with FILE of RANK mutated
+	rm -rf "$1"
+	cp -R "$REAL" "$1"
+	"$PY" - "$1/rank$2_ascend_pt/ASCEND_PROFILER_OUTPUT/$3" "$4" <<'EOF'
+import csv, json, sys
+path, how = sys.argv[1], sys.argv[2]
+if path.endswith(".json"):
+    d = json.load(open(path))
+    exec(how)
+    json.dump(d, open(path, "w"))
+else:
+    rows = list(csv.reader(open(path, newline="")))
+    head = rows[0]
+    def set(row, col, v): rows[row][head.index(col)] = v
+    exec(how)
+    with open(path, "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+EOF
+	"$MSPROF" report --json "$1.json" "$1" > "$1.txt" 2>&1
+	echo $? > "$1.rc"
+}
+left_of() { sed -n '/^Files left out of the summary/,/^$/p' "$1.txt"; }
+steps_of() { sed -n '/^Step breakdown/,/^$/p' "$1.txt"; }
+reasons() { "$PY" -c 'import json, sys
+print(sorted((f["rank"], f["reason"]) for f in json.load(open(sys.argv[1]))["summary"]["left_out"]))' "$1.json"; }
+
+odd neg 0 step_trace_time.csv 'set(1, "Free", "-25744.0")'
+is "$(cat neg.rc)" 65 "a negative Free: exit 65, data the summary could not read"
+like "$(left_of neg)" "rank 0: .*/step_trace_time.csv: impossible value: Free is -25744 on line 2" \
+    "a negative Free: the file named with the column, the value and the line"
+unlike "$(steps_of neg)" "rank 0 .*-[0-9]" "... no negative step shown for rank 0"
+like "$(steps_of neg)" "rank 1 " "... rank 1's step still summarised"
+unlike "$(cat neg.txt)" "slow-rank\]" "... and no slow rank made of it"
+
+odd inf 1 step_trace_time.csv 'set(1, "Computing", "inf")'
+like "$(left_of inf)" "rank 1: .*/step_trace_time.csv: impossible value: Computing is inf on line 2" \
+    "an infinite Computing: named"
+unlike "$(cat inf.txt)" "inf %|nan %|-nan" "... no infinite share anywhere"
+
+odd huge 0 kernel_details.csv 'set(3, "Duration(us)", "1e308")'
+like "$(left_of huge)" "rank 0: .*/kernel_details.csv: impossible value: Duration\(us\) is 1e\+308 on line 4" \
+    "a kernel of 1e308 us: named"
+is "$("$PY" -c 'import json, sys
+t = json.load(open(sys.argv[1]))["summary"]["summaries"]["operators"]["total_us"]
+print(t < 1e6)' huge.json)" True "... its time not in the operators' total"
+
+odd many 0 kernel_details.csv 'rows[5].append("extra")'
+like "$(left_of many)" "rank 0: .*/kernel_details.csv: wrong number of fields: line 6 has [0-9]+, the header [0-9]+; records skipped: 1" \
+    "a kernel record with a field too many: named"
+odd few 1 step_trace_time.csv 'rows[1].pop()'
+like "$(left_of few)" "rank 1: .*/step_trace_time.csv: wrong number of fields: line 2 has [0-9]+, the header [0-9]+; records skipped: 1" \
+    "a step record with a field too few: named, not read"
+is "$(reasons many) $(reasons few)" \
+    "[(0, 'wrong number of fields')] [(1, 'wrong number of fields')]" \
+    "--json: each with its reason"
+
+odd null 0 communication.json '
+for st in d.values():
+    for op, v in st["collective"].items():
+        if not op.startswith("Total"):
+            for k in ("Elapse Time(ms)", "Wait Time Ratio", "Synchronization Time Ratio"):
+                v["Communication Time Info"][k] = None'
+like "$(left_of null)" "rank 0: .*/communication.json: null figures: 4 of its 4 operators" \
+    "communication.json with null figures: named"
+like "$(sed -n '/^Which rank/,/^$/p' null.txt)" "  1 ranks with communication data" \
+    "... and the wait table counts the ranks it shows"
+is "$("$PY" -c 'import json, sys
+w = json.load(open(sys.argv[1]))["summary"]["summaries"]["wait"]
+print(w["ranks"], [v["rank"] for v in w["votes"]])' null.json)" "1 [1]" \
+    "--json: one rank with communication data, the one listed"
+
+# Another rank's profiler_info copied into rank 1's directory: both
+# directories are read (rank 0's is not dropped for rank 1's), and named.
+rm -rf other; cp -R "$REAL" other
+cp other/rank0_ascend_pt/profiler_info_0.json other/rank1_ascend_pt/
+"$MSPROF" report --json other.json other > other.txt 2>&1
+like "$(left_of other)" "rank1_ascend_pt holds the profiler_info of 2 ranks" \
+    "another rank's profiler_info in a rank directory: named"
+is "$("$PY" -c 'import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+print(sorted(str(r["rank"]) + ":" + r["path"].split("/")[-1] for r in s["ranks"]))' other.json)" \
+    "['0:rank0_ascend_pt', 'None:rank1_ascend_pt']" \
+    "... rank 0's directory read as rank 0, the other as of no known rank"
+
 done_testing

@@ -101,7 +101,9 @@ like "$out" '  slower .*MatMulV2' "operators slower"
 compare base eight
 like "$out" 'only in new: 4-7' "ranks 4-7 only in new, as a range"
 like "$out" '4 in both runs with step data: 0-3' "ranks 0-3 in both"
-unlike "$out" 'caveat' "dp 8 against dp 4: a rank holds the same part of the model, no caveat"
+unlike "$out" 'caveat: the parallel layouts' "dp 8 against dp 4: a rank holds the same part of the model, no caveat of the layouts"
+like "$out" 'caveat: the runs hold different ranks: the means are over the 4 ranks with step data in both' \
+    "... but one that the means are over the ranks in both alone"
 compare eight base
 like "$out" 'only in base: 4-7' "the other way round: only in base"
 compare base tp2
@@ -120,8 +122,9 @@ print(j["version"], j["changed"], j["noise_margin"]["share"],
       j["runs"]["base"]["path"], j["runs"]["new"]["path"],
       j["steps"]["compared"], [f["figure"] for f in j["steps"]["figures"]],
       ops["compared"], ops["per"], len(ops["types"]) > 0,
-      sorted(ops["types"][0]) == sorted(["type", "core", "change", "base_us",
-          "new_us", "change_us", "base_calls", "new_calls", "significant"]),
+      sorted(ops["types"][0]) == sorted(["type", "core", "base_core",
+          "new_core", "moved", "change", "base_us", "new_us", "change_us",
+          "base_calls", "new_calls", "significant"]),
       r["both"], r["only_base"], r["only_new"], r["unlike"], len(r["per_rank"]))
 EOF
 )" "1 True 0.02 base slowrank True ['step', 'computing', 'communication_not_overlapped', 'free', 'bubble'] True rank and step True True [0, 1, 2, 3] [] [] [2] 4" \
@@ -192,4 +195,68 @@ like "$("$MSPROF" -h)" 'msprof-exec compare \[--json FILE\] \[--html FILE\] BASE
     "msprof-exec -h lists compare"
 "$MSPROF" compar base same > /dev/null 2> typo.err
 like "$?:$(cat typo.err)" "^64:.*did you mean 'msprof-exec compare'" "a typo: did you mean compare"
+# --- Real output of two generations (torch_npu 2024 and 2025, level1) ---------
+R="$TOP/t/data/real"
+cores() {	# the cores TransData ran on in a run, from its kernel_details.csv
+	"$PY" -c 'import csv, glob, sys
+print(sorted({r["Accelerator Core"] for f in glob.glob(sys.argv[1] + "/*/ASCEND_PROFILER_OUTPUT/kernel_details.csv")
+    for r in csv.DictReader(open(f)) if r["Type"] == "TransData"}))' "$1"
+}
+is "$(cores "$R/msinsight-2024/text/level1") $(cores "$R/msinsight-2025/text/level1")" \
+    "['AI_CORE'] ['AI_VECTOR_CORE']" "the files: TransData on AI_CORE in 2024, on AI_VECTOR_CORE in 2025"
+compare --json gen.json --html gen.html "$R/msinsight-2024/text/level1" "$R/msinsight-2025/text/level1"
+is "$rc" 0 "2024 against 2025: exit 0"
+unlike "$out" "only in (base|new), below the margin: .*TransData" \
+    "TransData is not said to be in one run only"
+like "$out" "on other cores in new: .*TransData \(AI_CORE (→|->) AI_VECTOR_CORE\)" \
+    "... it is said to have moved from AI_CORE to AI_VECTOR_CORE"
+is "$("$PY" -c 'import json, sys
+t = [o for o in json.load(open(sys.argv[1]))["operators"]["types"] if o["type"] == "TransData"]
+print(len(t), t[0]["base_core"], t[0]["new_core"], t[0]["moved"], t[0]["base_calls"] > 0 and t[0]["new_calls"] > 0)' gen.json)" \
+    "1 AI_CORE AI_VECTOR_CORE True True" "--json: TransData one type, in both runs, moved"
+# The labels: the words of the text in the JSON and the page, and none
+# of them "faster" or "slower" for a change within the margin.
+"$PY" - gen.json gen.html "$T/.out" > labels.txt <<'EOF'
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+ops = j["operators"]
+words = {o["type"]: o["change"].replace("_", " ") for o in ops["types"]}
+bad = [o["type"] for o in ops["types"] if not o["significant"] and
+       o["change"] in ("slower", "faster")]
+bad += [o["type"] for o in ops["types"] if o["change"] == "slower" and o["change_us"] <= 0]
+bad += [o["type"] for o in ops["types"] if o["change"] == "faster" and o["change_us"] >= 0]
+page = open(sys.argv[2]).read()
+rows = re.findall(r'<tr><td class="l">([a-z ]+)</td><td class="l">([^<]+)</td>', page)
+bad += [t for w, t in rows if words.get(t) != w]
+text = open(sys.argv[3]).read().split("Operator types")[1].split("\n\n")[0]
+lines = re.findall(r"^  (slower|faster|added|removed) .* (\S+)$", text, re.M)
+bad += [t for w, t in lines if words.get(t) != w]
+print(len(rows) > 0, len(lines) > 0, bad)
+EOF
+is "$(cat labels.txt)" "True True []" \
+    "the change of each operator type is the same word in the text, --json and --html"
+# Different ranks: only rank 0 in new; the means are rank 0's in both.
+mkdir one && cp -R "$R/msinsight-2025/text/level1/rank0_ascend_pt" one/
+compare --json one.json "$R/msinsight-2024/text/level1" one
+want=$("$PY" -c 'import csv, sys
+def step(p):
+    r = next(csv.DictReader(open(p + "/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv")))
+    return sum(float(r[k]) for k in ("Computing", "Communication(Not Overlapped)", "Free"))
+print("%.3f %.3f" % (step(sys.argv[1]), step(sys.argv[2])))' "$R/msinsight-2024/text/level1" "$R/msinsight-2025/text/level1")
+is "$("$PY" -c 'import json, sys
+s = json.load(open(sys.argv[1]))["steps"]["figures"][0]
+print("%.3f %.3f" % (s["base_us"], s["new_us"]))' one.json)" "$want" \
+    "rank 0 alone in new: both means are rank 0's step (from step_trace_time.csv)"
+like "$out" "caveat: the runs hold different ranks: the means are over the 1 ranks with step data in both" \
+    "... said in a caveat"
+like "$out" "only in base: 1" "... and rank 1 named as in base only"
+# Two ranks: neither is "unlike the others".
+compare "$R/msinsight-2024/text/level1" "$R/msinsight-2025/text/level1"
+unlike "$out" "unlike the others, beyond the margin" "two ranks: no rank named unlike the others"
+like "$out" "the two ranks in both \(too few to tell one unlike the others\)" "... and why"
+# A folder of several runs: which one is compared, and the others named.
+compare "$R/msinsight-2024" "$R/msinsight-2025/text/level1"
+like "$out" "caveat: base [^ ]*msinsight-2024 holds 3 runs .*compared is [^ ]*msinsight-2024/db/level1 .*msinsight-2024/text/level0, [^ ]*msinsight-2024/text/level1" \
+    "base holding three runs: the one compared and the others, by path"
+
 done_testing

@@ -53,13 +53,21 @@ quirks(void)
 	is_int(csv_next(c, &f, &n, &why), 1, "second record");
 	is_str(f[0], "say \"hi\"", "doubled quotes");
 	is_str(f[2], "two\nlines", "a newline inside quotes");
-	is_int(csv_next(c, &f, &n, &why), 1, "a short record");
-	is_str(csv_field(f, n, 3), "", "a missing field reads as empty");
-	ok(isnan(csv_num(csv_field(f, n, 3))), "and as no number");
-	is_int(csv_next(c, &f, &n, &why), 1, "a last record without a newline");
-	is_str(f[0], "last", "its first field");
+	is_int(csv_next(c, &f, &n, &why), 1, "a short record is skipped: "
+	    "the next one");
+	is_str(f[0], "last", "a last record without a newline, its first field");
 	ok(csv_num(f[3]) == 3, "its last field");
+	ok(csv_field(f, n, 4)[0] == '\0' && isnan(csv_num(csv_field(f, n, 4))),
+	    "a field past the end reads as empty, and as no number");
 	is_int(csv_next(c, &f, &n, &why), 0, "then the end");
+	{
+		unsigned long line;
+		size_t nf;
+
+		is_int(csv_ragged(c, &line, &nf), 1, "one record skipped for "
+		    "its number of fields...");
+		ok(line == 4 && nf == 1, "... the fourth, of one field");
+	}
 	csv_close(c);
 	ok(isnan(csv_num("N/A")) && isnan(csv_num("")) && isnan(csv_num("1x")),
 	    "N/A, empty and trailing junk are no numbers");

@@ -40,6 +40,22 @@ main(void)
 	summary_ranks_free(r, n);
 	summary_ranks_free(r2, n2);
 
+	{
+		struct summary_run *runs;
+		size_t nruns;
+
+		ok(summary_find_runs(shared, 1, &r, &n, &runs, &nruns, NULL,
+		    NULL, &why) == 0 && n == 4, "runs: the same four ranks");
+		is_int(nruns, 2, "two runs: the job of both nodes and the "
+		    "older launch of rank 0");
+		ok(nruns == 2 && runs[0].ndirs == 4 && runs[0].nparents == 2 &&
+		    runs[1].ndirs == 1 && strstr(runs[1].path, "node0") != NULL,
+		    "the first, shown: 4 directories in node0 and node1; the "
+		    "other: 1 in node0");
+		summary_runs_free(runs, nruns);
+		summary_ranks_free(r, n);
+	}
+
 	ok(summary_find_ranks(one, 1, &r, &n, &why) == 0 && n == 1 &&
 	    r[0].rank == 3, "a rank directory itself");
 	summary_ranks_free(r, n);

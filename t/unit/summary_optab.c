@@ -1,13 +1,62 @@
 /*
  * Operator tables (summary/optab.c): totals, the exact median of few
  * instances, the histogram median of many within its stated 3 %, merging
- * ranks, and the order by total time.
+ * ranks, the order by total time, and the operator type a kernel's
+ * name stands for where Type is N/A (level0).
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tap.h"
 #include "summary/optab.h"
+
+/* The type of kernel NAME, terminated (in a static buffer). */
+static const char *
+type_of(const char *name)
+{
+	static char buf[128];
+	size_t n;
+	const char *t = op_type_of_name(name, strlen(name), &n);
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, t);
+	return buf;
+}
+
+static void
+names(void)
+{
+	/* Level0 names of real kernels and level1's Type for them. */
+	static const char *const pair[][2] = {
+		{ "aclnnMm_MatMulCommon_MatMulV2", "MatMulV2" },
+		{ "aclnnMm_MatMulCommon_MemSet", "MemSet" },
+		{ "aclnnAdaptiveAvgPool2d_AdaptiveAvgPool3dAiCore_"
+		    "AdaptiveAvgPool3d", "AdaptiveAvgPool3d" },
+		{ "trans_TransData_0", "TransData" },
+		{ "trans_TransData_17", "TransData" },
+		{ "trans_Cast_101", "Cast" },
+		{ "hcom_allReduce__868_0_1", "hcom_allReduce_" },
+		{ "Conv2D1", "Conv2D" },
+		{ "Conv2DBackpropFilter10", "Conv2DBackpropFilter" },
+		{ "Conv2DBackpropFilter6_MemSet", "MemSet" },
+		{ "ReduceSum7", "ReduceSum" },
+		{ "Add116", "Add" },
+		{ "AxpyV2102", "AxpyV2" },
+		{ "LogSoftmaxV237", "LogSoftmaxV2" },
+		{ "MaxPoolWithArgmaxV114", "MaxPoolWithArgmaxV1" },
+		{ "atomic_memset-1_394_0", "MemSet" },
+		{ "Relu", "Relu" },
+		{ "42", "42" },
+		{ "", "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pair) / sizeof(pair[0]); i++)
+		is_str(type_of(pair[i][0]), pair[i][1], "type of %s",
+		    pair[i][0]);
+	ok(op_type_unknown("N/A", 3) && op_type_unknown("", 0) &&
+	    !op_type_unknown("Add", 3), "N/A and empty are no type");
+}
 
 int
 main(void)
@@ -69,5 +118,6 @@ main(void)
 	free(v);
 	optab_free(t);
 	optab_free(all);
+	names();
 	return done_testing();
 }
