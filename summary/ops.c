@@ -385,9 +385,13 @@ ops_prepare(const struct summary *s, struct rank_data *rd,
 	} else if ((db = rank_profiler_db(rf)) != NULL) {
 		rd->ops_why = read_db(rd, rd->ops, db);
 		rd->ops_source = "ascend_pytorch_profiler_*.db";
-	} else
-		rd->ops_why = xstrdup(_("no kernel_details.csv, op_statistic.csv "
-		    "nor ascend_pytorch_profiler_<rank>.db"));
+	} else if (rank_exports(rd, "db"))
+		rd->ops_why = xstrdup(_("db export: no "
+		    "ascend_pytorch_profiler_<rank>.db, nor kernel_details.csv "
+		    "or op_statistic.csv"));
+	else
+		rd->ops_why = xstrdup(_("no kernel_details.csv nor "
+		    "op_statistic.csv"));
 	free(p);
 	if (rd->ops_why == NULL && rd->ops->n == 0)
 		rd->ops_why = xasprintf(_("%s has no computing operator"),

@@ -19,7 +19,6 @@ FIG=("$PY" "$TOP/t/helpers/real_figures.py")
 
 # The features the checks need that msprof-exec lacks today, and why.
 declare -A TODO=(
-	[level0-types]="level0: operator types not derived from kernel names (Type N/A)"
 )
 
 todo() {	# todo STATUS NAME REASON
