@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
 """Synthetic profiler output for bench/summary: DIR/cluster holds RANKS rank
 directories (four per node) with MB megabytes of kernel_details.csv each
-(rows of 40 operator types, quoted start times, triple-quoted shapes, pipe
-ratios) plus step_trace_time.csv, op_statistic.csv and the communication
+(rows of 40 operator types, start times ending in a tab, triple-quoted
+shapes, pipe ratios: the columns and quoting of real torch_npu files, t/data/real) plus step_trace_time.csv, op_statistic.csv and the communication
 files; DIR/big holds BIG ranks with step and communication files only.
 One rank's kernel_details.csv is written and then copied."""
 import json, os, random, shutil, sys
 
 root, ranks, mb, big = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-HEAD = ("Device_id,Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),"
+HEAD = ("Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),"
         "Duration(us),Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,"
         "Input Formats,Output Shapes,Output Data Types,Output Formats,Context ID,aicore_time(us),"
         "aic_total_cycles,aic_mac_ratio,aic_scalar_ratio,aic_mte2_ratio,aiv_vec_ratio,aiv_mte2_ratio\n")
-STEP_HEAD = ("Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,"
+STEP_HEAD = ("Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,"
              "Bubble,Communication(Not Overlapped and Exclude Receive),Preparing\n")
 TYPES = [("Op%02d" % i, ("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC")[i % 3]) for i in range(40)]
 
@@ -23,8 +23,8 @@ def kernel_file(path):
     while size < mb << 20:
         typ, core = TYPES[rnd.randrange(len(TYPES))]
         d = round(rnd.uniform(5, 3000), 3)
-        line = ('0,%d,4294967295,%d,2,aclnn%s_%s,%s,static,%s,"%.3f\t",%.3f,1.2,24,0,NO,'
-                '"""4096,4096;4096,6144""",DT_BF16;DT_BF16,ND;ND,"""4096,6144""",DT_BF16,ND,N/A,'
+        line = ('%d,4294967295,%d,2,aclnn%s_%s,%s,dynamic,%s,%.3f\t,%.3f,1.2,24,0,NO,'
+                '"""4096,4096;4096,6144""",BF16;BF16,FORMAT_ND;FORMAT_ND,"""4096,6144""",BF16,FORMAT_ND,N/A,'
                 '%.3f,123456,0.61,0.12,0.33,0.05,0.2\n' % (4 + task // 20000, task, typ, typ, typ, core, t,
                                                          d, d * 0.9))
         lines.append(line)
@@ -50,8 +50,7 @@ def small_files(out, r, world):
         f.write(STEP_HEAD)
         for s in range(4, 7):
             c, e, fr = 80000 * rnd.uniform(0.99, 1.01), 10000.0, 4000.0
-            f.write("%d,%d,%.3f,%.3f,5000,%.3f,%.3f,%.3f,0,%.3f,100\n" % (r % 8, s, c, e, e + 5000, fr,
-                                                                        c + e + fr, e))
+            f.write("%d,%.3f,%.3f,5000,%.3f,%.3f,%.3f,0,%.3f,100\n" % (s, c, e, e + 5000, fr, c + e + fr, e))
     comm, matrix = {}, {}
     for s in range(4, 7):
         coll = {}

@@ -123,7 +123,7 @@ mm_sora() {   # mm_sora TOOLS_JSON EXTRA... : run pretrain_sora.py on 2 workers 
 #   ranks N / spread COLUMN FRACTION (largest max-min over ranks, of the mean step) /
 #   slowest_compute RANK / host_bound RANKS / max_wait_ratio R / wait_ratio_min R /
 #   last_arrived RANK:COUNT... / slow_links SRC-DST... / small_packets RANK:TRANSPORT... /
-#   top_op TYPE PERCENT / aicpu_20us N / dynamic_ops N / comm_consistent yes|no /
+#   top_op TYPE PERCENT / aicpu_20us N / dynamic_ops N (rank and type pairs of changing Input Shapes) / comm_consistent yes|no /
 #   low_pipe TYPES (best pipe ratio of a row under 0.2 on average) /
 #   dixon_q_max Q (largest (e2 - e1) / (en - e1) over the sorted elapse times of a
 #   collective with 3 or more members: how far the last to arrive stands out) /
@@ -140,6 +140,7 @@ dirs = sorted(d for d in glob.glob(os.path.join(sys.argv[1], "**", "*_ascend_pt"
 ranks, steps, comm, matrix, groups = {}, {}, {}, {}, {}
 top = ("", 0.0)
 aicpu = dyn = 0
+shapes_of = defaultdict(set)
 best = defaultdict(list)
 types = set()
 mem_peak = None
@@ -163,11 +164,12 @@ for d in dirs:
     for row in csv.DictReader(open(os.path.join(out, "kernel_details.csv"), newline="")):
         if row["Accelerator Core"] == "AI_CPU" and float(row["Duration(us)"]) >= 20:
             aicpu += 1
-        if row.get("OP State", "").lower() == "dynamic":
-            dyn += 1
+        # every aclnn kernel's OP State is "dynamic" in real data: an operator
+        # recompiled is one whose input shapes change from step to step
+        shapes_of[(r, row["Type"])].add(row.get("Input Shapes", ""))
         types.add(row["Type"])
         ratios = [float(v) for k, v in row.items() if k.endswith("_ratio") and v not in ("N/A", "")]
-        if ratios and row["Accelerator Core"] not in ("AI_CPU", "COMMUNICATION"):
+        if ratios and row["Accelerator Core"] not in ("AI_CPU", "HCCL"):
             best[row["Type"]].append(max(ratios))
     p = os.path.join(out, "memory_record.csv")
     if os.path.exists(p):
@@ -290,6 +292,7 @@ for r, c in comm.items():
 print("small_packets", " ".join(small) or "none")
 print("top_op %s %.1f" % top)
 print("aicpu_20us", aicpu)
+dyn = sum(1 for v in shapes_of.values() if len(v) > 1)
 print("dynamic_ops", dyn)
 print("low_pipe", " ".join(sorted(t for t, v in best.items() if sum(v) / len(v) < 0.2)) or "none")
 PY

@@ -27,9 +27,9 @@ done
 [ ! -e "$A/data_preprocess.csv" ] && [ ! -e "$A/operator_memory.csv" ]; ok $? "no level2 / memory files at level1 without memory"
 is "$(csv_col $A/step_trace_time.csv Step | tr '\n' ' ')" "1 2 " "steps recorded: ProfilerStep 1 and 2 (iterations 2 and 3)"
 is "$(head -n1 $A/step_trace_time.csv | tr -d '\r')" \
-   "Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,Communication(Not Overlapped and Exclude Receive),Preparing" \
+   "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,Communication(Not Overlapped and Exclude Receive),Preparing" \
    "step_trace_time.csv header"
-like "$(head -n1 $A/kernel_details.csv)" '^Step Id,Device_id,.*Name,Type,.*Accelerator Core,Start Time\(us\),Duration\(us\),Wait Time\(us\),Block Dim,Mix Block Dim,.*aic_mac_ratio' \
+like "$(head -n1 $A/kernel_details.csv)" '^Step Id,Model ID,.*Name,Type,.*Accelerator Core,Start Time\(us\),Duration\(us\),Wait Time\(us\),Block Dim,Mix Block Dim,.*aic_mac_ratio' \
      "kernel_details.csv: Step Id + renamed CANN 8.0 op_summary columns (Block Dim) + PipeUtilization metrics"
 is "$(csv_col $A/kernel_details.csv 'Step Id' | sort -u | tr '\n' ' ')" "1 2 " "kernel_details Step Id values"
 like "$(python3 -c "import json,sys; print(json.load(open('$D/profiler_metadata.json'))['distributed_args'])")" "'world_size': 2" \
@@ -42,8 +42,8 @@ A=$(ls -d $P/*_ascend_pt/ASCEND_PROFILER_OUTPUT 2>/dev/null | head -n1)
 [ -n "$A" ] && [ -f "$A/kernel_details.csv" ] && [ -f "$A/step_trace_time.csv" ]; ok $? "level0 writes kernel_details and step_trace_time"
 [ -n "$A" ] && [ ! -e "$A/op_statistic.csv" ] && [ ! -e "$A/operator_details.csv" ] && [ ! -e "$A/communication.json" ]
 ok $? "level0 without cpu: no op_statistic.csv, operator_details.csv, communication.json"
-is "$(head -n1 "$A/kernel_details.csv" | tr -d '\r')" "Step Id,Device_id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Num" \
-   "level0 kernel_details base columns"
+is "$(head -n1 "$A/kernel_details.csv" | tr -d '\r')" "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim" \
+   "level0 kernel_details base columns (as real level0 data: no shape columns)"
 is "$(csv_col "$A/step_trace_time.csv" Step | tr '\n' ' ')" "2 " "start 3 end 4: only iteration 3 (Step 2)"
 unlike "$out" "Profiler won't be using warmup" "start 3 > iteration+1: warmup 1, no warmup warning"
 

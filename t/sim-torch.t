@@ -35,7 +35,7 @@ os.rename(p + ".t", p)
 EOF
 }
 steps_under() {
-	cut -d, -f2 "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv 2>/dev/null |
+	cut -d, -f1 "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv 2>/dev/null |
 	    tail -n +2 | tr '\n' ' ' | sed 's/ $//'
 }
 

@@ -17,7 +17,9 @@ Knobs (environment, shared by all ranks of a job):
   MSPROF_SIM_HOT_OP=TYPE          operator TYPE takes 60 % of the compute time
   MSPROF_SIM_HOST_BOUND=1         host launch gaps: Free is about 20 % of each step
   MSPROF_SIM_AICPU_US=N           an AI_CPU task (NonZero) of N us in every step
-  MSPROF_SIM_DYNAMIC_OP=TYPE      operator TYPE runs with dynamic shapes (OP State)
+  MSPROF_SIM_DYNAMIC_OP=TYPE      operator TYPE is compiled again and again: its Input Shapes change every
+                                  step, and api_statistic.csv shows aclopCompileAndExecute and opCompile
+                                  (every aclnn kernel's OP State is "dynamic" anyway, as in real data)
   MSPROF_SIM_LOW_PIPE_OP=TYPE     operator TYPE keeps every pipe ratio low (under 0.1)
   MSPROF_SIM_SMALL_PACKETS=1      collectives move 2 MB (on node) / 0.5 MB (RDMA) packets
   MSPROF_SIM_OLD_STEP_TRACE=1     step_trace_time.csv without Device_id and Preparing (older torch_npu)
@@ -31,7 +33,7 @@ Knobs (environment, shared by all ranks of a job):
   ASCEND_LAUNCH_BLOCKING=1        torch_npu's own variable: every launch waits for its kernel, the host
                                   gaps grow (Free about 30 %)
 Without a knob the data is healthy: rank spread under 1 % of the step, wait
-ratios under 0.1, Free about 3 %, no AI_CPU task of 20 us, only static shapes,
+ratios under 0.1, Free about 3 %, no AI_CPU task of 20 us, no recompiled operator,
 HCCS/SDMA packets of at least 16 MB, exposed communication and Bubble under
 5 % of the step, fused kernels, a memory peak at 60 % of the device."""
 
@@ -41,16 +43,19 @@ import random
 import re
 
 # --------------------------------------------------------------------- headers
-STEP_TRACE_HEADERS = ["Device_id", "Step", "Computing", "Communication(Not Overlapped)", "Overlapped",
+# the columns and their order are those of real torch_npu output (t/data/real, msinsight 2024 and 2025):
+# no Device_id column there, though torch_npu's master adds one to some files
+STEP_TRACE_HEADERS = ["Step", "Computing", "Communication(Not Overlapped)", "Overlapped",
                       "Communication", "Free", "Stage", "Bubble",
                       "Communication(Not Overlapped and Exclude Receive)", "Preparing"]
-# level0: torch_npu's fixed "show" headers, renamed
-KERNEL_BASE = ["Device_id", "Name", "Type", "Accelerator Core", "Start Time(us)", "Duration(us)",
-               "Wait Time(us)", "Block Num"]
+# level0: torch_npu's fixed "show" headers, renamed; Type N/A, Accelerator Core N/A (HCCL for
+# communication), Block Dim 0, and no shape columns even with record_shapes
+KERNEL_BASE = ["Name", "Type", "Accelerator Core", "Start Time(us)", "Duration(us)",
+               "Wait Time(us)", "Block Dim"]
 SHAPE_HEADERS = ["Input Shapes", "Input Data Types", "Input Formats", "Output Shapes",
                  "Output Data Types", "Output Formats"]
 # level1/2: every column of CANN 8.0's op_summary, the first ones renamed by torch_npu
-KERNEL_FULL = ["Device_id", "Model ID", "Task ID", "Stream ID", "Name", "Type", "OP State",
+KERNEL_FULL = ["Model ID", "Task ID", "Stream ID", "Name", "Type", "OP State",
                "Accelerator Core", "Start Time(us)", "Duration(us)", "Wait Time(us)", "Block Dim",
                "Mix Block Dim", "HF32 Eligible"] + SHAPE_HEADERS + ["Context ID"]
 AIC_PIPE = ["aicore_time(us)", "aic_total_cycles", "aic_mac_time(us)", "aic_mac_ratio",
@@ -63,7 +68,7 @@ AIC_ARITH = ["aicore_time(us)", "aic_total_cycles", "aic_mac_fp16_ratio", "aic_m
              "aic_cube_fops", "aic_vector_fops", "aiv_time(us)", "aiv_total_cycles", "aiv_vec_fp32_ratio",
              "aiv_vec_fp16_ratio", "aiv_vec_int32_ratio", "aiv_vec_misc_ratio", "aiv_cube_fops",
              "aiv_vector_fops"]
-OP_STAT_HEADERS = ["Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
+OP_STAT_HEADERS = ["OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
                    "Avg Time(us)", "Max Time(us)", "Ratio(%)"]
 TRANSPORTS = ("RDMA", "HCCS", "PCIE", "SDMA", "SIO")
 # torch_npu's MemoryViewParser.HEADERS_RECORD (memory_record.csv, profile_memory)
@@ -149,7 +154,7 @@ _PHASES = [
     ("opt", 0.15, [("Cast", 6), ("Axpy", 8), ("ApplyAdamWV2", 20)]),
 ]
 DEFAULT_KERNELS_PER_STEP = 32
-CORES = {"AI_CORE": 24, "MIX_AIC": 24, "AI_VECTOR_CORE": 48, "AI_CPU": 0, "COMMUNICATION": 0}
+CORES = {"AI_CORE": 24, "MIX_AIC": 24, "AI_VECTOR_CORE": 48, "AI_CPU": 0, "HCCL": 0}
 # nominal link bandwidths, GB/s (= MB/ms)
 BANDWIDTH = {"HCCS": 25.0, "RDMA": 12.0}
 # per-link volume of one collective, MB: the gradients' (dp) and tensor-parallel all-reduces stay
@@ -652,14 +657,14 @@ class RankData:
 
     def step_trace_table(self):
         """Step is empty for a collection without a schedule.  MSPROF_SIM_OLD_STEP_TRACE
-        writes the older layout, without Device_id and Preparing."""
+        writes the older layout, without Preparing."""
         old = self.job.knobs.old_step_trace
         rows = []
         for s in self.step_rows():
-            row = [self.device, "" if s["step"] is None else s["step"]] + [_r3(s[key]) for key in (
+            row = ["" if s["step"] is None else s["step"]] + [_r3(s[key]) for key in (
                 "computing", "cno", "overlapped", "comm", "free", "stage", "bubble", "cno_excl_recv", "preparing")]
-            rows.append(row[1:-1] if old else row)
-        return (STEP_TRACE_HEADERS[1:-1] if old else STEP_TRACE_HEADERS), rows
+            rows.append(row[:-1] if old else row)
+        return (STEP_TRACE_HEADERS[:-1] if old else STEP_TRACE_HEADERS), rows
 
     # ---------------------------------------------------------------- kernels
     def kernels(self):
@@ -693,7 +698,7 @@ class RankData:
                 task += 1
                 if isinstance(what, Op):
                     name, typ, core, stream, shapes = what.name, what.name.rsplit("_", 3)[0], \
-                        "COMMUNICATION", 7, ""
+                        "HCCL", 7, ""
                 else:
                     name, core, shapes = table[what]
                     typ = what
@@ -708,8 +713,7 @@ class RankData:
 
     def kernel_headers(self):
         full = self.level in ("Level1", "Level2")
-        shapes = full or self.record_shapes
-        headers = list(KERNEL_FULL) if full else list(KERNEL_BASE) + (SHAPE_HEADERS if shapes else [])
+        headers = list(KERNEL_FULL) if full else list(KERNEL_BASE)
         if full:
             headers += AIC_ARITH if self.aic == "ACL_AICORE_ARITHMETIC_UTILIZATION" else \
                 (AIC_PIPE if self.aic == "ACL_AICORE_PIPE_UTILIZATION" else [])
@@ -720,9 +724,9 @@ class RankData:
     def kernel_rows(self, stats=None):
         """kernel_details.csv rows as CSV lines (files reach GBs, so the constant
         part of each operator's row is formatted once).  With a dict in stats,
-        the op_statistic figures are gathered on the way."""
+        the op_statistic figures are gathered on the way (computing kernels only:
+        torch_npu's op_statistic has no HCCL row)."""
         full = self.level in ("Level1", "Level2")
-        shapes = full or self.record_shapes
         aic_cols = []
         if full:
             aic_cols = AIC_ARITH if self.aic == "ACL_AICORE_ARITHMETIC_UTILIZATION" else \
@@ -730,17 +734,21 @@ class RankData:
         parts = {}
         pools = {}
         step = self.schedule_used
-        dev = str(self.device)
+        dyn = self.job.knobs.dynamic_op
         for kn in self.kernels():
-            key = (kn["name"], kn["core"])
+            # the dynamic-shape operator (MSPROF_SIM_DYNAMIC_OP) gets other input shapes every step
+            variant = _num(kn["step"]) if kn["type"] == dyn else None
+            key = (kn["name"], kn["core"], variant)
             part = parts.get(key)
             if part is None:
-                part = parts[key] = self._row_parts(kn, full, shapes)
+                part = parts[key] = self._row_parts(kn, full, variant)
             head, tail = part
             d3 = _r3(kn["dur"])
-            line = '%s%s%s,"%.3f\t",%s,%s,%s' % ("%d," % kn["step"] if step else "", dev, head % (kn["task"], kn["stream"])
-                                                 if full else head, kn["start"], d3, _r3(kn["wait"]), tail)
-            if stats is not None:
+            # the start time ends in a tab, unquoted: torch_npu's csv module quotes no tab
+            line = '%s%s,%.3f\t,%s,%s,%s' % ("%d," % kn["step"] if step else "",
+                                             head % (kn["task"], kn["stream"]) if full and kn["core"] != "HCCL"
+                                             else head, kn["start"], d3, _r3(kn["wait"]), tail)
+            if stats is not None and kn["core"] != "HCCL":
                 _accumulate(stats, (kn["type"], kn["core"]), d3)
             if aic_cols:
                 pool = pools.get(kn["type"])
@@ -752,22 +760,31 @@ class RankData:
                 line += template % tuple([d * f for f in fracs])
             yield line
 
-    def _row_parts(self, kn, full, shapes):
-        """The cells around the start, duration and wait of one operator's rows."""
+    def _row_parts(self, kn, full, variant=None):
+        """The cells around the start, duration and wait of one operator's rows, as
+        real kernel_details.csv has them: every computing kernel's OP State is
+        dynamic (aclnn operators), a communication task's cells are N/A, and at
+        level0 Type and Accelerator Core are N/A (HCCL for communication) and
+        Block Dim 0."""
         # CANN writes the shapes with their own quotes, so the CSV shows them triple-quoted
         sh = kn["shapes"]
+        if sh and variant is not None:
+            first, sep, rest = sh.partition(",")
+            sh = "%d%s%s" % (max(int(first) - 128 * (variant % 8), 1), sep, rest)
         n = sh.count(";") + 1
-        shape_vals = ['"%s"' % sh, ";".join(["DT_BF16"] * n), ";".join(["ND"] * n), '"%s"' % sh.split(";")[0],
-                      "DT_BF16", "ND"] if sh else [""] * 6
+        shape_vals = ['"%s"' % sh, ";".join(["BF16"] * n), ";".join(["FORMAT_ND"] * n), '"%s"' % sh.split(";")[0],
+                      "BF16", "FORMAT_ND"] if sh else ["N/A"] * 6
         block = kn["block"]
-        if full:
-            state = "dynamic" if kn["type"] == self.job.knobs.dynamic_op else "static"
-            head = ",4294967295,%d,%d," + ",".join(_cell(v) for v in (kn["name"], kn["type"], state,
-                                                                          kn["core"])).replace("%", "%%")
-            tail = [block, block if kn["core"] == "MIX_AIC" else 0, "NO"] + shape_vals + ["N/A"]
-        else:
-            head = "," + ",".join(_cell(v) for v in (kn["name"], kn["type"], kn["core"]))
-            tail = [block] + (shape_vals if shapes else [])
+        comm = kn["core"] == "HCCL"
+        if not full:
+            head = ",".join(_cell(v) for v in (kn["name"], "N/A", "HCCL" if comm else "N/A"))
+            return head, "0"
+        if comm:
+            head = "4294967295,N/A,N/A," + ",".join(_cell(v) for v in (kn["name"], kn["type"], "N/A", kn["core"]))
+            return head, ",".join(["0", "N/A", "N/A"] + ["N/A"] * 6 + ["N/A"])
+        head = "4294967295,%d,%d," + ",".join(_cell(v) for v in (kn["name"], kn["type"], "dynamic",
+                                                                   kn["core"])).replace("%", "%%")
+        tail = [block, block if kn["core"] == "MIX_AIC" else 0, "NO"] + shape_vals + ["N/A"]
         return head, ",".join(_cell(v) for v in tail)
 
     def memory_record_table(self):
@@ -790,11 +807,12 @@ class RankData:
         if groups is None:
             groups = {}
             for kn in self.kernels():
-                _accumulate(groups, (kn["type"], kn["core"]), _r3(kn["dur"]))
+                if kn["core"] != "HCCL":
+                    _accumulate(groups, (kn["type"], kn["core"]), _r3(kn["dur"]))
         total = sum(g[1] for g in groups.values()) or 1.0
         rows = []
         for (typ, core), (cnt, tot, mn, mx) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
-            rows.append([self.device, typ, core, cnt, _r3(tot), _r3(mn), _r3(tot / cnt), _r3(mx),
+            rows.append([typ, core, cnt, _r3(tot), _r3(mn), _r3(tot / cnt), _r3(mx),
                          _r3(100.0 * tot / total)])
         return OP_STAT_HEADERS, rows
 
@@ -889,9 +907,11 @@ def _step_key(step):
 
 
 def _total_info(ops):
+    """The "Total Op Info" entry as torch_npu writes it: the times summed (no
+    start), and per transport only time, size and the merged packet sizes (no
+    bandwidth, no large-packet ratio; SDMA's distribution empty)."""
     keys = ("Elapse Time(ms)", "Transit Time(ms)", "Wait Time(ms)", "Synchronization Time(ms)", "Idle Time(ms)")
-    t = {"Start Timestamp(us)": min(o["Communication Time Info"]["Start Timestamp(us)"] for o in ops.values())}
-    t.update((k, _r4(sum(o["Communication Time Info"][k] for o in ops.values()))) for k in keys)
+    t = dict((k, _r4(sum(o["Communication Time Info"][k] for o in ops.values()))) for k in keys)
     w, tr, s = t["Wait Time(ms)"], t["Transit Time(ms)"], t["Synchronization Time(ms)"]
     t["Wait Time Ratio"] = _r4(w / (w + tr)) if w + tr else 0
     t["Synchronization Time Ratio"] = _r4(s / (s + tr)) if s + tr else 0
@@ -905,10 +925,7 @@ def _total_info(ops):
                 d = dist.setdefault(s_mb, [0, 0.0])
                 d[0] += c
                 d[1] = _r4(d[1] + dt)
-        large = [o["Communication Bandwidth Info"][tt]["Large Packet Ratio"] for o in ops.values()]
-        bw[tt] = {"Transit Size(MB)": _r4(size), "Transit Time(ms)": _r4(ttime),
-                  "Bandwidth(GB/s)": _r4(size / ttime) if ttime else 0,
-                  "Large Packet Ratio": _r4(sum(large) / len(large)) if large else 0, "Size Distribution": dist}
+        bw[tt] = {"Transit Time(ms)": _r4(ttime), "Transit Size(MB)": _r4(size), "Size Distribution": dist}
     return {"Communication Time Info": t, "Communication Bandwidth Info": bw}
 
 
@@ -945,7 +962,7 @@ def _aic_pool(cols, core, seed, rank, typ, low=False):
     """16 variants of an operator's AI Core metric cells, each a format (",..."
     with %.3f for times and %d for cycles) and the factors of the duration that
     fill it."""
-    if core in ("AI_CPU", "COMMUNICATION"):
+    if core in ("AI_CPU", "HCCL"):
         return [("," + ",".join(["N/A"] * len(cols)), [])] * 16
     pool = []
     for cells in _aic_cells(cols, core, seed, rank, typ, low):
@@ -994,7 +1011,7 @@ def _r4(v):
 
 
 # -------------------------------------------------------------------- writers
-_SPECIAL = re.compile('[,"\t\r\n]')
+_SPECIAL = re.compile('[,"\r\n]')
 
 
 def _cell(v):
@@ -1006,8 +1023,9 @@ def _cell(v):
 
 
 def write_csv(path, headers, rows):
-    """torch_npu's CSV: \\r\\n line ends; a field with a comma, quote or tab is quoted
-    (so timestamps, which end in a tab, show as "123.456\\t").  No file for no rows."""
+    """torch_npu's CSV (Python's csv module): \\r\\n line ends; a field with a comma,
+    quote or line end is quoted, a tab is not (timestamps end in one: 123.456\\t).
+    No file for no rows."""
     it = iter(rows)
     first = next(it, None)
     if first is None:
@@ -1061,7 +1079,7 @@ def write_analysis_db(path, rd, with_comm):
             return "INSERT INTO %s VALUES (%s)" % (name, ",".join("?" * len(cols)))
         ins = create("StepTraceTime")
         _h, rows = rd.step_trace_table()
-        db.executemany(ins, [[str(r[1])] + r[2:] for r in rows])
+        db.executemany(ins, [[str(r[0])] + r[1:] for r in rows])
         if with_comm and rd.level in ("Level1", "Level2"):
             comm, matrix = rd.communication()
             if comm:

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Write the summary test fixtures: small rank directories shaped like
-torch_npu's output (names, columns and quirks as in the profiler guide),
+torch_npu's output (names, columns, value shapes and quoting as in the real
+files of t/data/real, which t/sim-real.t compares them with),
 one tree per planted anomaly and a healthy one without any.  The numbers
 are chosen by hand so that each tree fires its rule and no other; run
 again after changing them (python3 t/data/summary/make-fixtures.py)."""
@@ -8,18 +9,28 @@ import json, os, shutil, sqlite3
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STEPS = (4, 5, 6)
-RATIOS = ["aic_mac_ratio", "aic_scalar_ratio", "aic_mte2_ratio", "aiv_vec_ratio", "aiv_mte2_ratio"]
-KD_HEAD = ["Device_id", "Step Id", "Model ID", "Task ID", "Stream ID", "Name", "Type", "OP State",
+# PipeUtilization's columns, as real level1/2 kernel_details.csv has them
+PIPE = ["aicore_time(us)", "aic_total_cycles", "aic_mac_time(us)", "aic_mac_ratio", "aic_scalar_time(us)",
+        "aic_scalar_ratio", "aic_mte1_time(us)", "aic_mte1_ratio", "aic_mte2_time(us)", "aic_mte2_ratio",
+        "aic_fixpipe_time(us)", "aic_fixpipe_ratio", "aic_icache_miss_rate", "aiv_time(us)", "aiv_total_cycles",
+        "aiv_vec_time(us)", "aiv_vec_ratio", "aiv_scalar_time(us)", "aiv_scalar_ratio", "aiv_mte2_time(us)",
+        "aiv_mte2_ratio", "aiv_mte3_time(us)", "aiv_mte3_ratio", "aiv_icache_miss_rate", "cube_utilization(%)"]
+RATIOS = [c for c in PIPE if c.endswith("_ratio")]
+KD_HEAD = ["Step Id", "Model ID", "Task ID", "Stream ID", "Name", "Type", "OP State",
            "Accelerator Core", "Start Time(us)", "Duration(us)", "Wait Time(us)", "Block Dim",
            "Mix Block Dim", "HF32 Eligible", "Input Shapes", "Input Data Types", "Input Formats",
-           "Output Shapes", "Output Data Types", "Output Formats", "Context ID", "aicore_time(us)"] + RATIOS
-KD_LEVEL0 = ["Device_id", "Step Id", "Name", "Type", "Accelerator Core", "Start Time(us)",
+           "Output Shapes", "Output Data Types", "Output Formats", "Context ID"]
+KD_LEVEL0 = ["Step Id", "Name", "Type", "Accelerator Core", "Start Time(us)",
              "Duration(us)", "Wait Time(us)", "Block Dim"]
-ST_HEAD = ["Device_id", "Step", "Computing", "Communication(Not Overlapped)", "Overlapped",
+ST_HEAD = ["Step", "Computing", "Communication(Not Overlapped)", "Overlapped",
            "Communication", "Free", "Stage", "Bubble", "Communication(Not Overlapped and Exclude Receive)",
            "Preparing"]
-OS_HEAD = ["Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
+OS_HEAD = ["OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
            "Avg Time(us)", "Max Time(us)", "Ratio(%)"]
+API_HEAD = ["Level", "API Name", "Time(us)", "Count", "Avg(us)", "Min(us)", "Max(us)", "Variance"]
+# the variables torch_npu records in profiler_metadata.json (text export), "" when not set
+ENV_VARS = ["ASCEND_GLOBAL_LOG_LEVEL", "HCCL_RDMA_TC", "HCCL_RDMA_SL", "ACLNN_CACHE_LIMIT", "HOST_CACHE_CAPACITY",
+            "ASCEND_ENHANCE_ENABLE", "PYTORCH_NPU_ALLOC_CONF", "ASCEND_LAUNCH_BLOCKING"]
 # torch_npu's MemoryViewParser.HEADERS_RECORD
 MR_HEAD = ["Component", "Timestamp(us)", "Total Allocated(MB)", "Total Reserved(MB)", "Total Active(MB)",
            "Stream Ptr", "Device Type"]
@@ -33,9 +44,12 @@ OPS = [
     ("aclnnAdd_AddAiCore_Add", "Add", "AI_VECTOR_CORE", 150.0, 6, 0.55),
     ("aclnnSwiGlu_SwiGlu_SwiGlu", "SwiGlu", "AI_VECTOR_CORE", 700.0, 2, 0.58),
     ("aclnnNonzero_NonzeroAiCpu_NonZero", "NonZero", "AI_CPU", 8.0, 2, None),
-    ("hcom_allReduce__418_0_1", "hcom_allReduce_", "COMMUNICATION", 9000.0, 1, None),
+    ("hcom_allReduce__418_0_1", "hcom_allReduce_", "HCCL", 9000.0, 1, None),
 ]
 GROUP = "8212426394720000000"
+TRANSPORTS = ("RDMA", "HCCS", "PCIE", "SDMA", "SIO")
+NO_TRANSPORT = {"Transit Size(MB)": 0, "Transit Time(ms)": 0, "Bandwidth(GB/s)": 0, "Large Packet Ratio": 0,
+                "Size Distribution": {}}
 
 
 def w(path, text, crlf=False, bom=False):
@@ -47,8 +61,9 @@ def w(path, text, crlf=False, bom=False):
 
 
 def q(v):
+    """Python's csv quoting, as torch_npu's: a tab is not quoted."""
     s = str(v)
-    if any(c in s for c in ',"\n\t'):
+    if any(c in s for c in ',"\n\r'):
         return '"' + s.replace('"', '""') + '"'
     return s
 
@@ -64,7 +79,8 @@ class Rank:
         self.level = "Level1"
         self.comp, self.exposed, self.free, self.bubble = 80000.0, 5000.0, 4000.0, 0.0
         self.ops = [list(o) for o in OPS]
-        self.state = {}
+        self.recompiled = set()  # operator types compiled again every step (changing input shapes)
+        self.pipe_cols = PIPE
         self.elapse, self.wait_ratio, self.sync_ratio = 10.0 + 0.013 * rank * (1 + rank % 2), 0.05, 0.02
         self.links = {}          # dst -> (transport, size MB, time ms)
         self.rdma_packet = 4.0
@@ -75,7 +91,7 @@ class Rank:
             if d != rank:
                 same = d // 2 == rank // 2
                 self.links[d] = ("HCCS", 64.0, 3.5) if same else ("RDMA", 64.0, 6.4)
-        self.files = {"kernel", "opstat", "comm", "matrix", "steps", "memory"}
+        self.files = {"kernel", "opstat", "comm", "matrix", "steps", "memory", "api"}
         self.mem_peak = 0.6 * DEVICE_MB   # MB: neither near the limit nor far below it
         self.mem_raw = None      # memory_record.csv as this text instead
         self.env = {}            # ENV_VARIABLES torch_npu records in profiler_metadata.json
@@ -94,40 +110,63 @@ class Rank:
         d = os.path.join(root, sub if sub is not None else "node%d" % (self.rank // 2), self.dirname())
         out = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
         os.makedirs(out, exist_ok=True)
-        info = {"config": {"common_config": {"activities": ["CPU", "NPU"]},
-                           "experimental_config": {"_profiler_level": self.level, "_export_type": ["text"],
-                                                   "_aic_metrics": "ACL_AICORE_PIPE_UTILIZATION"}},
-                "start_info": {}, "end_info": {}, "rank_id": self.rank}
+        # profiler_info as torch_npu master writes it (t/data/real has the same keys but
+        # for those master added, and _export_type a string there)
+        level0 = self.level == "Level0"
+        info = {"config": {
+            "common_config": {"activities": ["ProfilerActivity.CPU", "ProfilerActivity.NPU"],
+                              "schedule": {"wait": 0, "active": len(STEPS), "warmup": 1, "repeat": 1,
+                                           "skip_first": STEPS[0] - 2},
+                              "record_shapes": True, "profile_memory": True, "with_stack": False,
+                              "with_flops": False, "with_modules": False},
+            "experimental_config": {
+                "_profiler_level": self.level,
+                "_aic_metrics": "ACL_AICORE_NONE" if level0 else "ACL_AICORE_PIPE_UTILIZATION",
+                "_l2_cache": False, "_msprof_tx": False, "_mstx": False, "_data_simplification": True,
+                "record_op_args": False, "_export_type": ["text"], "_host_sys": [], "_op_attr": False,
+                "_gc_detect_threshold": None, "_mstx_domain_include": [], "_mstx_domain_exclude": [],
+                "_sys_io": False, "_sys_interconnection": False}},
+            "start_info": {"syscnt_enable": True, "freq": 100, "start_cnt": 170000000000000 + self.rank,
+                           "start_monotonic": 1700000000000000 + self.rank},
+            "end_info": {"collectionTimeEnd": 1700000000900000000, "MonotonicTimeEnd": 1700000900000000},
+            "torch_npu_version": "2.7.1", "cann_version": "8.2.RC1",
+            "rank_id": self.rank}
         if not self.distributed:
             del info["rank_id"]
         w(os.path.join(d, "profiler_info_%d.json" % self.rank if self.distributed else "profiler_info.json"),
-          json.dumps(info, indent=1))
+          json.dumps(info, indent=4))
         meta = {} if not self.distributed or not self.megatron else {"distributed_args": {"tensor_model_parallel_size": self.tp,
                                      "pipeline_model_parallel_size": self.pp,
                                      "data_parallel_size": self.dp, "context_parallel_size": 1,
                                      "expert_model_parallel_size": 1, "rank": self.rank,
                                      "world_size": self.world}}
         if self.env:
-            meta["ENV_VARIABLES"] = dict(self.env)
-        w(os.path.join(d, "profiler_metadata.json"), json.dumps(meta, indent=1))
+            # all of torch_npu's variables, "" when not set; without a planted
+            # environment none, as a torch_npu that records none (the unit tests
+            # then take the launch's environment from the session)
+            meta["ENV_VARIABLES"] = dict((k, "") for k in ENV_VARS)
+            meta["ENV_VARIABLES"].update(self.env)
+        w(os.path.join(d, "profiler_metadata.json"), json.dumps(meta, indent=4))
         if "steps" in self.files:
             rows = []
             for s in STEPS:
                 comm = self.exposed + 5000.0
-                rows.append([self.rank, s, self.comp, self.exposed, 5000.0, comm, self.free,
+                rows.append([s, self.comp, self.exposed, 5000.0, comm, self.free,
                              self.comp + self.exposed + self.free, self.bubble, self.exposed, 120.5])
-            w(os.path.join(out, "step_trace_time.csv"), csv(ST_HEAD, rows))
+            w(os.path.join(out, "step_trace_time.csv"), csv(ST_HEAD, rows), crlf=True)
         if "kernel" in self.files:
             self.write_kernels(out)
         if "opstat" in self.files and self.level != "Level0":
             self.write_opstat(out)
         if "comm" in self.files and self.level != "Level0":
             self.write_comm(out)
+        if "api" in self.files and self.level != "Level0" and self.api is None:
+            self.write_api_statistic(out)
         if "memory" in self.files:
             self.write_memory(out)
         if self.api is not None:
             w(os.path.join(out, "api_statistic.csv"),
-              csv(["Level", "API Name", "Time(us)", "Count", "Avg(us)", "Min(us)", "Max(us)", "Variance"],
+              csv(API_HEAD,
                   [[lv, n, t, c, round(t / c, 3), round(t / c, 3), round(t / c, 3), 0.0]
                    for lv, n, t, c in self.api]))
         return d
@@ -148,33 +187,74 @@ class Rank:
         w(os.path.join(out, "memory_record.csv"), csv(MR_HEAD, rows), crlf=True)
 
     def write_kernels(self, out):
+        """As real kernel_details.csv: every aclnn kernel's OP State dynamic, a
+        communication task's cells N/A, level0's Type and Accelerator Core N/A
+        (HCCL for communication) and Block Dim 0.  The operator types in
+        self.recompiled get other input shapes every step."""
         level0 = self.level == "Level0"
+        pipe = [c for c in self.pipe_cols if not c.endswith("_ratio") or c in self.ratio_cols]
         rows, t, task = [], 1.7e15, 1
         for s in STEPS:
             for name, typ, core, dur, n, ratio in self.ops:
+                comm = core == "HCCL"
                 for i in range(n):
                     d = round(dur * (1 + 0.01 * (i % 3)), 3)
                     start = "%.3f\t" % t
                     if level0:
-                        rows.append([self.rank, s, name, typ, core, start, d, 1.5, 24])
+                        rows.append([s, name, "N/A", "HCCL" if comm else "N/A", start, d, 1.5, 0])
+                    elif comm:
+                        rows.append([s, 4294967295, "N/A", "N/A", name, typ, "N/A", core, start, d, 1.5, 0]
+                                    + ["N/A"] * (9 + len(pipe)))
                     else:
-                        rv = [self.ratio_of(typ, c, i, ratio) for c in self.ratio_cols]
-                        rv = ["N/A" if v is None else v for v in rv]
-                        rows.append([self.rank, s, 4294967295, task, 2, name, typ,
-                                     self.state.get(typ, "static"), core, start, d, 1.5, 24, 0, "NO",
-                                     '"4096,4096;4096,6144"', "DT_BF16;DT_BF16", "ND;ND", '"4096,6144"',
-                                     "DT_BF16", "ND", "N/A", round(d * 0.9, 3)] + rv)
+                        seq = 4096 - 256 * (s % 4) if typ in self.recompiled else 4096
+                        rv = []
+                        for c in pipe:
+                            if c.endswith("_ratio"):
+                                v = self.ratio_of(typ, c, i, ratio)
+                            elif ratio is None:
+                                v = None
+                            elif c in ("aicore_time(us)", "aiv_time(us)"):
+                                v = round(d * 0.9, 3)
+                            elif c.endswith("cycles"):
+                                v = int(d * 1850)
+                            elif c.endswith("_time(us)"):
+                                v = round(d * 0.1, 3)
+                            elif c == "cube_utilization(%)":
+                                v = 0 if core == "AI_VECTOR_CORE" else 60.0
+                            else:
+                                v = 0.01
+                            rv.append("N/A" if v is None else v)
+                        rows.append([s, 4294967295, task, 2, name, typ, "dynamic", core, start, d, 1.5, 24, 0,
+                                     "NO", '"%d,4096;4096,6144"' % seq, "BF16;BF16", "FORMAT_ND;FORMAT_ND",
+                                     '"%d,6144"' % seq, "BF16", "FORMAT_ND", "N/A"] + rv)
                     t += d + 3
                     task += 1
-        head = KD_LEVEL0 if level0 else KD_HEAD[:len(KD_HEAD) - len(RATIOS)] + self.ratio_cols
-        w(os.path.join(out, "kernel_details.csv"), csv(head, rows))
+        head = KD_LEVEL0 if level0 else KD_HEAD + pipe
+        w(os.path.join(out, "kernel_details.csv"), csv(head, rows), crlf=True)
+
+    def write_api_statistic(self, out):
+        """api_statistic.csv (level1/2): the operators of self.recompiled are
+        compiled again at every step, as aclopCompileAndExecute and opCompile
+        show in real data."""
+        n = len(STEPS)
+        rows = []
+        if self.recompiled:
+            k = n * len(self.recompiled)
+            rows += [["acl", "aclopCompileAndExecute", round(1850.0 * k, 3), k, 1850.0, 1480.0, 2590.0, 92.5],
+                     ["acl", "opCompile", round(420.0 * k, 3), k, 420.0, 336.0, 588.0, 21.0]]
+        rows += [["acl", "aclnnMatmul", round(58.2 * 3 * n, 3), 3 * n, 58.2, 46.56, 81.48, 2.91],
+                 ["node", "MatMulV2", round(12.3 * 3 * n, 3), 3 * n, 12.3, 9.84, 17.22, 0.615],
+                 ["hccl", "Launch_Ffts", round(95.0 * n, 3), n, 95.0, 76.0, 133.0, 4.75]]
+        w(os.path.join(out, "api_statistic.csv"), csv(API_HEAD, rows))
 
     def write_opstat(self, out):
-        total = sum(dur * n * len(STEPS) for _, _, core, dur, n, _ in self.ops if core != "COMMUNICATION") or 1
+        total = sum(dur * n * len(STEPS) for _, _, core, dur, n, _ in self.ops if core != "HCCL") or 1
         rows = []
         for name, typ, core, dur, n, _ in self.ops:
+            if core == "HCCL":
+                continue        # torch_npu's op_statistic has no communication row
             cnt = n * len(STEPS)
-            rows.append([self.rank, typ, core, cnt, dur * cnt, dur, dur, dur * 1.02,
+            rows.append([typ, core, cnt, dur * cnt, dur, dur, dur * 1.02,
                          round(100 * dur * cnt / total, 3)])
         w(os.path.join(out, "op_statistic.csv"), csv(OS_HEAD, rows))
 
@@ -203,14 +283,29 @@ class Rank:
                                  "Large Packet Ratio": 0, "Size Distribution": {}},
                         "SDMA": {"Transit Size(MB)": self.sdma_size, "Transit Time(ms)": 7.0,
                                  "Bandwidth(GB/s)": 18.29, "Large Packet Ratio": 0,
-                                 "Size Distribution": dict(self.sdma_dist)}}}
-            coll["Total Op Info"] = {"Communication Time Info": {"Elapse Time(ms)": 0.001}}
-            p2p = {"hcom_send__7_%d_1@99" % s: {"Communication Time Info": {"Elapse Time(ms)": 0.001 + self.rank,
-                   "Wait Time Ratio": 0.9, "Synchronization Time Ratio": 0.9}}}
+                                 "Size Distribution": dict(self.sdma_dist)},
+                        "SIO": dict(NO_TRANSPORT)}}
+            # torch_npu's total, with its keys; the figures tiny, so that a reader taking
+            # it for an operator would show
+            coll["Total Op Info"] = {
+                "Communication Time Info": {"Elapse Time(ms)": 0.001, "Transit Time(ms)": 0.001,
+                                            "Wait Time(ms)": 0, "Synchronization Time(ms)": 0, "Idle Time(ms)": 0,
+                                            "Wait Time Ratio": 0, "Synchronization Time Ratio": 0},
+                "Communication Bandwidth Info": {tt: {"Transit Time(ms)": 0, "Transit Size(MB)": 0,
+                                                      "Size Distribution": {}} for tt in TRANSPORTS}}
+            # a send of another group: short and all waiting
+            pe = 0.001 + self.rank
+            p2p = {"hcom_send__7_%d_1@99" % s: {
+                "Communication Time Info": {
+                    "Start Timestamp(us)": 1.7e15 + s * 1e5 + 50.0, "Elapse Time(ms)": pe,
+                    "Transit Time(ms)": round(0.1 * pe, 4), "Wait Time(ms)": round(0.9 * pe, 4),
+                    "Synchronization Time(ms)": round(0.9 * pe, 4), "Idle Time(ms)": 0,
+                    "Wait Time Ratio": 0.9, "Synchronization Time Ratio": 0.9},
+                "Communication Bandwidth Info": {tt: dict(NO_TRANSPORT) for tt in TRANSPORTS}}}
             comm["step%d" % s] = {"collective": coll, "p2p": p2p}
             links = {"%d-%d" % (self.rank, d): {"Transport Type": tr, "Transit Size(MB)": size,
                                                 "Transit Time(ms)": tm, "Bandwidth(GB/s)": round(size / tm, 4),
-                                                "Op Name": "allreduce-top1@" + GROUP}
+                                                "Op Name": "hcom_allReduce__418_%d_1" % s}
                      for d, (tr, size, tm) in self.links.items()}
             matrix["step%d" % s] = {"collective": {"allreduce-top1@" + GROUP: links}, "p2p": {}}
         w(os.path.join(out, "communication.json"), json.dumps(comm))
@@ -405,15 +500,17 @@ def aicpu(rs):
 
 
 def dynamic(rs):
+    """SwiGlu is compiled again every step: its input shapes change from step
+    to step and api_statistic.csv shows aclopCompileAndExecute (every kernel's
+    OP State is "dynamic" in real data, which shows nothing by itself)."""
     for r in rs:
-        r.state["SwiGlu"] = "dynamic"
+        r.recompiled = {"SwiGlu"}
 
 
 def op_compile(rs):
     """Every kernel dynamic, as in real torch_npu output, and operators
     compiled while profiled: opCompile 10 ms a step of 89 ms (11 %)."""
     for r in rs:
-        r.state = {o[1]: "dynamic" for o in r.ops}
         r.api = [("acl", "aclopCompileAndExecute", 36000.0, 24), ("acl", "opCompile", 30000.0, 24),
                  ("acl", "aclnnMm", 300.0, 9)]
 
@@ -422,7 +519,6 @@ def op_cached(rs):
     """The same calls as real data has them: every compilation a cache hit
     (opCompile some 20 us a call, 0.2 % of the step)."""
     for r in rs:
-        r.state = {o[1]: "dynamic" for o in r.ops}
         r.api = [("acl", "aclopCompileAndExecute", 42000.0, 57), ("acl", "opCompile", 1100.0, 57),
                  ("acl", "aclnnMm", 300.0, 9)]
 
@@ -460,6 +556,7 @@ def pipe_ranks(rs):
         r.ratio_of = ratio_of
         if r.rank >= 2:
             r.ratio_cols = [c for c in RATIOS if not c.startswith("aic_")]
+            r.pipe_cols = [c for c in PIPE if not c.startswith("aic_")]
 
 
 def small_packets(rs):
@@ -568,13 +665,13 @@ def write_db(root, ranks, step="step%d"):
             os.remove(os.path.join(out, f))
         db = sqlite3.connect(os.path.join(out, "analysis.db"))
         c = db.cursor()
-        c.execute("CREATE TABLE StepTraceTime (deviceId INTEGER, step TEXT, computing NUMERIC, "
+        c.execute("CREATE TABLE StepTraceTime (step TEXT, computing NUMERIC, "
                   "communication_not_overlapped NUMERIC, overlapped NUMERIC, communication NUMERIC, "
                   "free NUMERIC, stage NUMERIC, bubble NUMERIC, communication_not_overlapped_and_exclude_receive "
                   "NUMERIC, preparing NUMERIC)")
         for s in STEPS:
-            c.execute("INSERT INTO StepTraceTime VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                      (r.rank, str(s), r.comp, r.exposed, 5000.0, r.exposed + 5000.0, r.free,
+            c.execute("INSERT INTO StepTraceTime VALUES (?,?,?,?,?,?,?,?,?,?)",
+                      (str(s), r.comp, r.exposed, 5000.0, r.exposed + 5000.0, r.free,
                        r.comp + r.exposed + r.free, 0, r.exposed, 120.5))
         c.execute("CREATE TABLE CommAnalyzerTime (hccl_op_name TEXT, group_name TEXT, start_timestamp NUMERIC, "
                   "elapse_time NUMERIC, transit_time NUMERIC, wait_time NUMERIC, synchronization_time NUMERIC, "

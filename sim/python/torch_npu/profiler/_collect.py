@@ -16,6 +16,9 @@ import time
 
 from ._log import print_error_msg
 
+# FRAMEWORK/<this>: the facts of the collecting process the simulated parse needs
+SIM_FACTS = "msprof_sim.json"
+
 
 def rank_id():
     """RANK env as torch_npu reads it, else the rank of an initialised
@@ -105,21 +108,26 @@ class Trace:
         start_ns = self.start_ns or time.time_ns()
         end_ns = self.end_ns or time.time_ns()
 
+        # as torch_npu's _dump_profiler_info writes it; rank_id only with a rank
         info = {
             "config": config,
-            "start_info": {"syscnt_enable": True, "freq": 100.0,
-                           "start_cnt": start_ns // 10, "start_monotonic": time.monotonic_ns(),
-                           "collectionTimeBegin": start_ns},
+            "start_info": {"syscnt_enable": True, "freq": 100,
+                           "start_cnt": start_ns // 10, "start_monotonic": time.monotonic_ns()},
             "end_info": {"collectionTimeEnd": end_ns, "MonotonicTimeEnd": time.monotonic_ns()},
             "torch_npu_version": _version(),
             "cann_version": _cann_version(),
-            "rank_id": rank if rank is not None else -1,
-            "device_id": dev,
-            "host_name": socket.gethostname(),
-            "pid": os.getpid(),
-            "world_size": _world_size(),
         }
+        if rank is not None:
+            info["rank_id"] = rank
         name = "profiler_info_%d.json" % rank if rank is not None else "profiler_info.json"
+        # what the simulated parse needs and real torch_npu keeps elsewhere (the
+        # device in PROF_*/device_N, the pid in the raw data): a file of the
+        # simulation's own among the raw framework data, which no analysis reads
+        fwk = os.path.join(self.path, "FRAMEWORK")
+        os.makedirs(fwk, exist_ok=True)
+        _write_json(os.path.join(fwk, SIM_FACTS), {
+            "device_id": dev, "host_name": socket.gethostname(), "pid": os.getpid(),
+            "world_size": _world_size(), "collection_begin_ns": start_ns})
         _write_json(os.path.join(self.path, name), info)
 
         meta = dict(metadata)

@@ -22,7 +22,7 @@ from msprof_sim import profdata  # noqa: E402
 
 OUTPUT = "ASCEND_PROFILER_OUTPUT"
 
-API_STAT_HEADERS = ["Device_id", "Level", "API Name", "Time(us)", "Count", "Avg(us)", "Min(us)",
+API_STAT_HEADERS = ["Level", "API Name", "Time(us)", "Count", "Avg(us)", "Min(us)",
                     "Max(us)", "Variance"]
 OPERATOR_DETAILS_HEADERS = ["Name", "Input Shapes", "Call Stack", "Host Self Duration(us)",
                             "Host Total Duration(us)", "Device Self Duration(us)", "Device Total Duration(us)",
@@ -34,7 +34,8 @@ OPERATOR_MEMORY_HEADERS = ["Name", "Size(KB)", "Allocation Time(us)", "Release T
                            "Release Total Reserved(MB)", "Release Total Active(MB)", "Stream Ptr", "Device Type"]
 MEMORY_RECORD_HEADERS = ["Component", "Timestamp(us)", "Total Allocated(MB)", "Total Reserved(MB)",
                          "Total Active(MB)", "Stream Ptr", "Device Type"]
-NPU_MODULE_MEM_HEADERS = ["Device_id", "Component", "Timestamp(us)", "Total Reserved(MB)", "Device"]
+NPU_MODULE_MEM_HEADERS = ["Component", "Timestamp(us)", "Total Reserved(MB)", "Device"]
+L2_CACHE_HEADERS = ["Stream Id", "Task Id", "Hit Rate", "Victim Rate", "Op Name"]
 DATA_PREPROCESS_HEADERS = ["Device_id", "Timestamp(us)", "Node", "Compute_time(us)", "Memcpy_time(us)",
                            "Task_time(us)", "Dispatch_time(us)", "Total_time(us)", "Stream ID", "Task ID"]
 
@@ -112,9 +113,11 @@ class _Model:
         self.level = self.exp["_profiler_level"]
         self.aic = self.exp["_aic_metrics"]
         self.rank = info.get("rank_id", -1)
-        self.device = info.get("device_id", 0)
-        self.world = int(info.get("world_size", 1) or 1)
-        self.pid = info.get("pid", 0)
+        facts = info.get("_sim_facts") or {}
+        self.device = facts.get("device_id", info.get("device_id", 0))
+        self.world = int(facts.get("world_size", info.get("world_size", 1)) or 1)
+        self.pid = facts.get("pid", info.get("pid", 0))
+        self.begin_ns = facts.get("collection_begin_ns") or info.get("start_info", {}).get("collectionTimeBegin") or 0
         self.steps = steps
         self.schedule_used = bool(self.common.get("schedule")) and bool(steps)
         knobs = profdata.Knobs.from_env()
@@ -127,7 +130,7 @@ class _Model:
         marks = [(m["step"], m["start_ns"] / 1000.0) for m in steps]
         if not marks:
             # without a schedule the whole collection is one step with an empty Step
-            begin = info.get("start_info", {}).get("collectionTimeBegin") or 0
+            begin = self.begin_ns
             marks = [(None, begin / 1000.0)]
         self.data = profdata.RankData(job, max(self.rank, 0), self.device, marks, self.level, self.aic,
                                       bool(self.common.get("record_shapes")), self.schedule_used)
@@ -146,16 +149,24 @@ class _Model:
         return self.data.kernel_headers(), self.data.kernel_rows()
 
     def api_statistic_table(self):
+        """api_statistic.csv.  The operator MSPROF_SIM_DYNAMIC_OP names is compiled
+        again every step: aclopCompileAndExecute and opCompile, as real data shows
+        an operator built at run time (t/data/real, msinsight-2025 level1)."""
         rows = []
         n = max(len(self.steps), 1)
-        for level, api, per_step, avg in (("acl", "aclnnMatmul", 2, 58.2), ("acl", "aclnnFlashAttentionScore", 1, 71.4),
+        compiled = ()
+        if self.data.job.knobs.dynamic_op:
+            compiled = (("acl", "aclopCompileAndExecute", 1, 1850.0), ("acl", "opCompile", 1, 420.0))
+        for level, api, per_step, avg in compiled + (("acl", "aclnnMatmul", 2, 58.2), ("acl", "aclnnFlashAttentionScore", 1, 71.4),
                                           ("runtime", "aclrtLaunchKernel", 12, 6.1),
                                           ("runtime", "aclrtSynchronizeStreamWithTimeout", 1, 1210.5),
                                           ("node", "MatMulV2", 2, 12.3), ("hccl", "HcclAllReduce", 1, 95.0)):
             if api == "HcclAllReduce" and self.world <= 1:
                 continue
+            if level == "runtime" and self.level != "Level2":
+                continue        # the runtime's APIs are level2's (real level1 data has acl, hccl, node)
             cnt = per_step * n
-            rows.append([self.device, level, api, round(avg * cnt, 3), cnt, avg, round(avg * 0.8, 3),
+            rows.append([level, api, round(avg * cnt, 3), cnt, avg, round(avg * 0.8, 3),
                          round(avg * 1.4, 3), round(avg * 0.05, 3)])
         return API_STAT_HEADERS, rows
 
@@ -163,8 +174,17 @@ class _Model:
         rows = []
         for s in self.step_rows:
             for comp, mb in (("APP", 4608.0), ("SLOG", 12.5), ("HCCL", 512.0), ("RUNTIME", 96.0)):
-                rows.append([self.device, comp, "%.3f\t" % _us(s["begin"]), mb, "NPU:%d" % self.device])
+                rows.append([comp, "%.3f\t" % _us(s["begin"]), mb, "NPU:%d" % self.device])
         return NPU_MODULE_MEM_HEADERS, rows
+
+    def l2_cache_table(self):
+        """l2_cache.csv (experimental_config l2_cache=True): one row per computing
+        task; Hit Rate N/A and a Victim Rate, as the real files have them."""
+        rows = []
+        for kn in self.kernels:
+            if kn["core"] in ("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC"):
+                rows.append([kn["stream"], kn["task"], "N/A", round(0.05 + (kn["task"] % 17) / 100.0, 6), kn["name"]])
+        return L2_CACHE_HEADERS, rows
 
     def data_preprocess_table(self):
         rows = []
@@ -193,11 +213,12 @@ class _Model:
         rows = []
         for s in self.step_rows:
             a = _us(s["begin"]) + 150.0
+            # torch_npu writes the durations as it writes the times, with a tab
             rows.append(["aten::empty", 262144.0, "%.3f\t" % a, "%.3f\t" % (a + 900.0), "%.3f\t" % (a + 880.0),
-                         900.0, 880.0, 3393.0, 4608.0, 3393.0, 3137.0, 4608.0, 3137.0, 187651256098816,
+                         "900.000\t", "880.000\t", 3393.0, 4608.0, 3393.0, 3137.0, 4608.0, 3137.0, 187651256098816,
                          "NPU:%d" % self.device])
             rows.append(["aten::matmul", 98304.0, "%.3f\t" % (a + 40.0), "%.3f\t" % (a + 700.0),
-                         "%.3f\t" % (a + 690.0), 660.0, 650.0, 3489.0, 4608.0, 3489.0, 3393.0, 4608.0, 3393.0,
+                         "%.3f\t" % (a + 690.0), "660.000\t", "650.000\t", 3489.0, 4608.0, 3489.0, 3393.0, 4608.0, 3393.0,
                          187651256098816, "NPU:%d" % self.device])
         return OPERATOR_MEMORY_HEADERS, rows
 
@@ -235,7 +256,7 @@ class _Model:
                        "ts": "%.3f" % _us(op["start_ns"]), "dur": round(_us(op["end_ns"] - op["start_ns"]), 3),
                        "cat": "cpu_op", "args": {"Sequence number": -1, "Fwd thread id": 0}})
         for kn in self.kernels:
-            is_comm = kn["core"] == "COMMUNICATION"
+            is_comm = kn["core"] == "HCCL"
             ev.append({"ph": "X", "name": kn["name"], "pid": comm_pid if is_comm else hw_pid,
                        "tid": kn["stream"], "ts": "%.3f" % _us(kn["start"]), "dur": round(_us(kn["dur"]), 3),
                        "args": {"Model Id": 4294967295, "Task Type": kn["core"], "Stream Id": kn["stream"],
@@ -307,6 +328,8 @@ def _write_text(out, model, ops):
         return
     profdata.write_analysis_files(out, model.data, model.world > 1)
     _write_csv(os.path.join(out, "npu_module_mem.csv"), *model.npu_module_mem_table())
+    if model.exp.get("_l2_cache"):
+        _write_csv(os.path.join(out, "l2_cache.csv"), *model.l2_cache_table())
     if model.level in ("Level1", "Level2"):
         _write_csv(os.path.join(out, "api_statistic.csv"), *model.api_statistic_table())
     if model.level == "Level2":
@@ -330,11 +353,12 @@ def _write_db(out, model, ops):
         c.executemany("INSERT INTO STEP_TIME VALUES (?, ?, ?)",
                       [(m["step"], m["start_ns"], m["end_ns"]) for m in model.steps])
         if ops:
-            c.execute("CREATE TABLE PYTORCH_API (startNs INTEGER, endNs INTEGER, globalTid INTEGER, "
+            # startNs and endNs are TEXT in torch_npu's schema (t/data/real db exports)
+            c.execute("CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, "
                       "connectionId INTEGER, name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER, "
                       "inputDtypes INTEGER, inputShapes INTEGER, callchainId INTEGER, type INTEGER)")
             c.executemany("INSERT INTO PYTORCH_API VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                          [(o["start_ns"], o["end_ns"], model.pid, i, ids[o["name"]], -1, 0, None, None, None, 0)
+                          [(str(o["start_ns"]), str(o["end_ns"]), model.pid, i, ids[o["name"]], -1, 0, None, None, None, 0)
                            for i, o in enumerate(ops)])
         if model.has_npu and model.level != "Level_none":
             c.execute("CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER, "
@@ -343,11 +367,20 @@ def _write_db(out, model, ops):
             c.executemany("INSERT INTO TASK VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                           [(int(k["start"]), int(k["start"] + k["dur"]), model.device, k["task"], k["task"],
                             model.pid, 0, 4294967295, k["stream"], k["task"], 4294967295) for k in model.kernels])
+            # taskType and opType are STRING_IDS ids, as the shapes, types and formats
             c.execute("CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER, blockDim INTEGER, "
-                      "mixBlockDim INTEGER, taskType TEXT, opType TEXT)")
-            c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (?,?,?,?,?,?)",
-                          [(ids[k["name"]], k["task"], k["block"], 0, k["core"], k["type"])
-                           for k in model.kernels if k["core"] != "COMMUNICATION"])
+                      "mixBlockDim INTEGER, taskType INTEGER, opType INTEGER, inputFormats INTEGER, "
+                      "inputDataTypes INTEGER, inputShapes INTEGER, outputFormats INTEGER, outputDataTypes INTEGER, "
+                      "outputShapes INTEGER, attrInfo INTEGER)")
+            extra = sorted({k["core"] for k in model.kernels} | {k["type"] for k in model.kernels} - set(ids))
+            for v in extra:
+                if v not in ids:
+                    ids[v] = len(ids)
+                    c.execute("INSERT INTO STRING_IDS VALUES (?, ?)", (ids[v], v))
+            c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                          [(ids[k["name"]], k["task"], k["block"], 0, ids[k["core"]], ids[k["type"]],
+                            None, None, None, None, None, None, None)
+                           for k in model.kernels if k["core"] != "HCCL"])
         db.commit()
     finally:
         db.close()
@@ -377,6 +410,11 @@ def parse(path, export_type=None):
     except (OSError, ValueError) as err:
         print_error_msg(f"Profiling data parsing failed, error: {err}")
         return False
+    try:
+        with open(os.path.join(path, "FRAMEWORK", "msprof_sim.json")) as f:
+            info["_sim_facts"] = json.load(f)
+    except (OSError, ValueError):
+        pass
     exp = info["config"]["experimental_config"]
     if export_type is None:
         types = exp.get("_export_type") or ["text"]

@@ -89,6 +89,9 @@ class _ExperimentalConfig:
         return [str(et).lower()] if et is not None else []
 
     def to_dict(self):
+        """profiler_info.json's experimental_config: torch_npu dumps the object's
+        __dict__, so the keys come in the order __init__ sets them, and
+        record_op_args has no leading underscore."""
         return {
             "_profiler_level": self._profiler_level,
             "_aic_metrics": self._aic_metrics,
@@ -96,11 +99,11 @@ class _ExperimentalConfig:
             "_msprof_tx": self._msprof_tx,
             "_mstx": self._mstx,
             "_data_simplification": self._data_simplification,
-            "_record_op_args": self._record_op_args,
-            "_op_attr": self._op_attr,
-            "_gc_detect_threshold": self._gc_detect_threshold,
+            "record_op_args": self._record_op_args,
             "_export_type": self.export_types(),
             "_host_sys": self._host_sys,
+            "_op_attr": self._op_attr,
+            "_gc_detect_threshold": self._gc_detect_threshold,
             "_mstx_domain_include": self._mstx_domain_include,
             "_mstx_domain_exclude": self._mstx_domain_exclude,
             "_sys_io": self._sys_io,
