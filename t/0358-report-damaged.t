@@ -96,7 +96,9 @@ for i in range(0, len(a), 4):
     rows[row][rows[0].index(col)] = text
     csv.writer(open(path, "w", newline=""), lineterminator="\n").writerows(rows)
 EOF
-echo ",,,,,,,,,," >> "$o1/step_trace_time.csv"
+# as many blank fields as the header has
+head -n 1 "$o1/step_trace_time.csv" | tr -cd ',' >> "$o1/step_trace_time.csv"
+echo >> "$o1/step_trace_time.csv"
 "$MSPROF" report --json nan.json nan > nan.txt 2>&1
 left=$(sed -n '/^Files left out of the summary/,/^$/p' nan.txt)
 like "$left" "rank 0: .*/step_trace_time.csv: wrong type in a field: Free is \"n/a\" on line 2, not a number; records skipped: 1, the others are read" \
@@ -114,7 +116,7 @@ print(sorted((f["rank"], f["reason"]) for f in s["left_out"]),
 # The device memory's records likewise; an empty memory file is named too.
 cp -R "$TOP/t/data/summary/memory-room" mem
 f=$(echo mem/node0/*_4000_*/ASCEND_PROFILER_OUTPUT/memory_record.csv)
-sed '3s/^APP,\("[^"]*"\),,[0-9.]*,/APP,\1,,12 GB,/' "$f" > m.csv && mv m.csv "$f"
+sed '3s/^APP,\([^,]*\),,[0-9.]*,/APP,\1,,12 GB,/' "$f" > m.csv && mv m.csv "$f"
 : > "$(echo mem/node1/*_4002_*/ASCEND_PROFILER_OUTPUT/memory_record.csv)"
 "$MSPROF" report mem > mem.txt 2>&1
 left=$(sed -n '/^Files left out of the summary/,/^$/p' mem.txt)

@@ -455,7 +455,8 @@ def check(ds, report, name):
     of = ["db-operators"] if db else []
     check_operators(c, fig, summ,
                     {"total": of,
-                     "types": of + (["level0-types"] if level0 else [])})
+                     "types": of + (["level0-types"] if level0 else []) +
+                     (["level0-variants"] if level0 and "2024" in ds else [])})
     check_memory(c, fig, summ, ["db-memory"] if db else [])
     rules = [f.get("rule") for f in summ.get("findings", [])]
     c.emit("dynamic-shape" not in rules,
