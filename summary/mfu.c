@@ -1,0 +1,674 @@
+/*
+ * How far the run is from the hardware: the model FLOPs utilisation (MFU)
+ * of the profiled steps.  The model's FLOPs per step come from the
+ * launch's own arguments (the session journal's command line), counted
+ * as Megatron's num_floating_point_operations counts them for its
+ * "throughput per GPU (TFLOP/s/GPU)" log line, so that the two figures
+ * can be compared; they are divided by the mean profiled step time
+ * (step_trace_time, read by steps.c), the world size and the chip's peak.
+ * The peak is the one msprof-analyze computes for its operator MFU: the
+ * AI cores of the raw data's device description (info.json.N in a
+ * PROF_* directory's device_N) times their frequency times the cube's
+ * 16 x 16 x 16 multiply-adds a cycle (fp16 and bf16).
+ * What is not known is said, with the reason, never guessed.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/journal.h"
+#include "common/jsonfile.h"
+#include "common/util.h"
+#include "model.h"
+
+/* fp16 and bf16: a 16 x 16 x 16 cube, a multiply and an add each. */
+#define CUBE_OPS	(16.0 * 16 * 16 * 2)
+/* Apart by more than this, the log's figure and ours disagree. */
+#define LOG_AGREE	0.01
+
+/* The model as Megatron's arguments give it; NAN where not given. */
+struct shape {
+	double	 layers, hidden, ffn, heads, groups, kv, seq, batch, vocab;
+	double	 experts, topk, moe_ffn, shared, freq, mtp;
+	int	 swiglu;
+	const char *vocab_from;	/* the argument or the log */
+};
+
+struct mfu {
+	/* The model. */
+	struct shape	 m;
+	double		 flops;		/* per step; NAN unknown */
+	char		*flops_why;
+	/* The chip. */
+	double		 cores, mhz, peak;	/* peak: FLOP/s a device */
+	char		*peak_path, *peak_why;
+	/* The run. */
+	double		 step_us;	/* mean over the ranks' mean steps */
+	size_t		 nranks;	/* ranks with steps */
+	int		 world;
+	const char	*world_from;
+	/* The training's own figure (Megatron's log line). */
+	double		 log_tflops;
+	long		 log_first, log_last;
+	size_t		 log_n;
+};
+
+/*
+ * The value of the last FLAG in AV ("--flag V" or "--flag=V", as argparse
+ * takes them; the last one wins), or NULL.
+ */
+static const char *
+arg_value(const struct strv *av, const char *flag)
+{
+	const char *v = NULL;
+	size_t i, n = strlen(flag);
+
+	for (i = 0; i < av->n; i++) {
+		if (strncmp(av->v[i], flag, n) != 0)
+			continue;
+		if (av->v[i][n] == '=')
+			v = av->v[i] + n + 1;
+		else if (av->v[i][n] == '\0' && i + 1 < av->n)
+			v = av->v[i + 1];
+	}
+	return v;
+}
+
+/* A positive number for FLAG, DEF when it is not given, -1 when it is bad. */
+static double
+arg_num(const struct strv *av, const char *flag, double def)
+{
+	const char *v = arg_value(av, flag);
+	char *end;
+	double d;
+
+	if (v == NULL)
+		return def;
+	d = strtod(v, &end);
+	return *end == '\0' && end != v && isfinite(d) && d > 0 ? d : -1;
+}
+
+/*
+ * The padded vocabulary Megatron's log prints while it builds the
+ * tokenizer: "> padded vocab (size: 151669) with 331 dummy tokens (new
+ * size: 152000)"; NAN when the log has none.
+ */
+static double
+log_vocab(const char *log)
+{
+	const char *p = log, *q;
+	double v = NAN;
+
+	while (p != NULL && (p = strstr(p, "padded vocab (size: ")) != NULL) {
+		p += 20;
+		if ((q = strstr(p, "(new size: ")) != NULL &&
+		    q < p + strcspn(p, "\n"))
+			v = strtod(q + 11, NULL);
+	}
+	return v > 0 ? v : NAN;
+}
+
+/* A flag with a bad value: said, naming it. */
+static char *
+bad_arg(const char *flag, const struct strv *av)
+{
+	return xasprintf(_("%s is \"%s\", not a positive number"), flag,
+	    arg_value(av, flag));
+}
+
+/*
+ * The shape from the arguments, with Megatron's defaults: the FFN of 4 h
+ * (of 8 h / 3, cut to a multiple of 64, with SwiGLU), kv_channels h /
+ * heads, the query groups of --group-query-attention only, every layer an
+ * MoE layer when there are experts (--moe-layer-freq 1), 2 experts a
+ * token.  NULL, or why not.
+ */
+static char *
+shape_read(struct shape *m, const struct strv *av, const char *log,
+    const struct layout *lay)
+{
+	static const char *const need[] = { "--num-layers", "--hidden-size",
+	    "--num-attention-heads", "--seq-length" };
+	static const char *const unsupported[] = {
+		"--multi-latent-attention", "--is-hybrid-model",
+		"--hybrid-override-pattern", "--experimental-attention-variant",
+		"--moe-latent-size",
+	};
+	struct { const char *flag; double *to, def; } f[] = {
+		{ "--num-layers", &m->layers, NAN },
+		{ "--hidden-size", &m->hidden, NAN },
+		{ "--num-attention-heads", &m->heads, NAN },
+		{ "--seq-length", &m->seq, NAN },
+		{ "--ffn-hidden-size", &m->ffn, NAN },
+		{ "--kv-channels", &m->kv, NAN },
+		{ "--num-query-groups", &m->groups, 1 },
+		{ "--global-batch-size", &m->batch, NAN },
+		{ "--num-experts", &m->experts, NAN },
+		{ "--moe-router-topk", &m->topk, 2 },
+		{ "--moe-ffn-hidden-size", &m->moe_ffn, NAN },
+		{ "--moe-shared-expert-intermediate-size", &m->shared, 0 },
+		{ "--moe-layer-freq", &m->freq, 1 },
+		{ "--mtp-num-layers", &m->mtp, 0 },
+		{ "--padded-vocab-size", &m->vocab, NAN },
+	};
+	size_t i;
+	double mb, tp, div, v;
+
+	for (i = 0; i < sizeof(unsupported) / sizeof(*unsupported); i++)
+		if (arg_value(av, unsupported[i]) != NULL ||
+		    strv_has(av, unsupported[i]))
+			return xasprintf(_("%s: a model Megatron's dense and "
+			    "MoE count does not cover"), unsupported[i]);
+	for (i = 0; i < sizeof(need) / sizeof(*need); i++)
+		if (arg_value(av, need[i]) == NULL)
+			return xasprintf(_("the launch has no %s"), need[i]);
+	for (i = 0; i < sizeof(f) / sizeof(*f); i++)
+		if ((*f[i].to = arg_num(av, f[i].flag, f[i].def)) < 0)
+			return bad_arg(f[i].flag, av);
+	m->swiglu = strv_has(av, "--swiglu");
+	if (!strv_has(av, "--group-query-attention"))
+		m->groups = m->heads;
+	if (isnan(m->ffn))
+		m->ffn = m->swiglu ? floor(4 * m->hidden * 2 / 3 / 64) * 64 :
+		    4 * m->hidden;
+	if (isnan(m->kv))
+		m->kv = floor(m->hidden / m->heads);
+	if (isnan(m->moe_ffn))
+		m->moe_ffn = m->ffn;
+	if (isnan(m->batch)) {
+		/* Megatron: one micro-batch a data-parallel rank */
+		if ((mb = arg_num(av, "--micro-batch-size", 1)) < 0)
+			return bad_arg("--micro-batch-size", av);
+		if (!lay->known || lay->dp <= 0)
+			return xstrdup(_("the launch has no --global-batch-size "
+			    "and the data-parallel size is not known"));
+		m->batch = mb * lay->dp;
+	}
+	m->vocab_from = "--padded-vocab-size";
+	if (!isnan(m->vocab))
+		return NULL;
+	m->vocab_from = N_("the log's padded vocab");
+	if (!isnan(m->vocab = log_vocab(log)))
+		return NULL;
+	/* --vocab-size: padded as Megatron pads it, to divisible-by x tp */
+	m->vocab_from = "--vocab-size";
+	if ((v = arg_num(av, "--vocab-size", NAN)) < 0)
+		return bad_arg("--vocab-size", av);
+	if ((div = arg_num(av, "--make-vocab-size-divisible-by", 128)) < 0)
+		return bad_arg("--make-vocab-size-divisible-by", av);
+	if ((tp = arg_num(av, "--tensor-model-parallel-size", 1)) < 0)
+		return bad_arg("--tensor-model-parallel-size", av);
+	if (isnan(v))
+		return xstrdup(_("the vocabulary size is not known: no "
+		    "--padded-vocab-size, no --vocab-size, and the log has no "
+		    "\"padded vocab\" line"));
+	m->vocab = ceil(v / (div * tp)) * div * tp;
+	return NULL;
+}
+
+/*
+ * Megatron's num_floating_point_operations for a standard transformer
+ * whose every sequence fills --seq-length: per token, the MLP's GEMMs
+ * (12 h ffn, x 3/2 with SwiGLU's gate; MoE layers: the routed experts'
+ * and the shared expert's), the attention's projections (12 h^2 (1 + g /
+ * n) q / h) and its core (6 s q: half the causal matrix), the MTP
+ * layers' projections and the logits (6 h V each head); 3 GEMMs a
+ * forward GEMM (forward, both backward), 2 FLOPs a multiply-add.
+ */
+static double
+shape_flops(const struct shape *m)
+{
+	double g = m->swiglu ? 1.5 : 1, h = m->hidden, s = m->seq, q, moe,
+	    dense, layers, last_moe, mlp, attn, mtp, logit;
+
+	q = m->kv * m->heads;
+	if (isnan(m->experts)) {
+		moe = 0;
+		last_moe = 0;
+	} else {
+		/* layer i is an MoE layer when i % freq == 0 */
+		moe = ceil(m->layers / m->freq);
+		last_moe = fmod(m->layers - 1, m->freq) == 0;
+	}
+	dense = m->layers - moe;
+	/* the MTP layers are of the last layer's kind */
+	moe += last_moe * m->mtp;
+	dense += (1 - last_moe) * m->mtp;
+	layers = m->layers + m->mtp;
+	mlp = 12 * h * g * (m->ffn * dense + (isnan(m->experts) ? 0 :
+	    (m->moe_ffn * m->topk + m->shared) * moe));
+	attn = 12 * layers * h * h * (1 + m->groups / m->heads +
+	    s / h / 2) * (q / h);
+	mtp = 6 * m->mtp * (3 * h + 2 * h * h);
+	logit = 6 * h * m->vocab * (m->mtp + 1);
+	return m->batch * s * (mlp + attn + mtp + logit);
+}
+
+/* The launch whose arguments the model is read from: a profiled Megatron one. */
+static const struct launch_record *
+megatron_launch(const struct journal *j, char **why)
+{
+	size_t i;
+
+	for (i = 0; i < j->n; i++)
+		if (launch_profiled(&j->recs[i]) && j->recs[i].engine != NULL &&
+		    strcmp(j->recs[i].engine, "llm-mcore") == 0)
+			return &j->recs[i];
+	for (i = 0; i < j->n; i++)
+		if (launch_profiled(&j->recs[i]) && j->recs[i].engine != NULL) {
+			*why = xasprintf(_("the profiled launch is of engine %s, "
+			    "whose model is not given by Megatron's arguments"),
+			    j->recs[i].engine);
+			return NULL;
+		}
+	*why = xstrdup(_("the session has no profiled launch"));
+	return NULL;
+}
+
+static void *
+mfu_init(struct summary *s)
+{
+	struct mfu *u = xcalloc(1, sizeof(*u));
+
+	u->flops = u->peak = u->cores = u->mhz = u->log_tflops = NAN;
+	return u;
+}
+
+/* "device_" and digits; "info.json." and digits (not info.json.0.done). */
+static int
+numbered(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) != 0 || name[n] == '\0')
+		return 0;
+	for (name += n; *name != '\0'; name++)
+		if (!isdigit((unsigned char)*name))
+			return 0;
+	return 1;
+}
+
+/* A number, or a number's text ("1800"), of O; NAN otherwise. */
+static double
+json_value(const cJSON *o, const char *key)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, key);
+	char *end;
+	double d;
+
+	if (cJSON_IsNumber(e))
+		return e->valuedouble;
+	if (!cJSON_IsString(e))
+		return NAN;
+	d = strtod(e->valuestring, &end);
+	return end != e->valuestring && *end == '\0' ? d : NAN;
+}
+
+/* DeviceInfo[0]'s AI cores and their frequency (MHz); -1 and *why if not. */
+static int
+read_info(struct mfu *u, const char *path, char **why)
+{
+	cJSON *j = json_read(path, why), *d;
+	double n, f;
+
+	if (j == NULL)
+		return -1;
+	d = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j,
+	    "DeviceInfo"), 0);
+	n = json_value(d, "ai_core_num");
+	f = json_value(d, "aic_frequency");
+	cJSON_Delete(j);
+	if (!(n > 0 && f > 0)) {
+		*why = xasprintf(_("%s: no DeviceInfo with ai_core_num and "
+		    "aic_frequency"), path);
+		return -1;
+	}
+	u->cores = n;
+	u->mhz = f;
+	u->peak = n * f * 1e6 * CUBE_OPS;
+	u->peak_path = xstrdup(path);
+	return 0;
+}
+
+/* The first info.json.N under DIR's PROF_* and device_N that gives a peak. */
+static void
+find_info(struct mfu *u, const char *dir)
+{
+	DIR *d, *dd, *df;
+	struct dirent *e, *ed, *ef;
+	char *p, *pd, *pf, *why = NULL;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while (isnan(u->peak) && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "PROF_", 5) != 0)
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		dd = opendir(p);
+		while (dd != NULL && isnan(u->peak) &&
+		    (ed = readdir(dd)) != NULL) {
+			if (!numbered(ed->d_name, "device_"))
+				continue;
+			pd = xasprintf("%s/%s", p, ed->d_name);
+			df = opendir(pd);
+			while (df != NULL && isnan(u->peak) &&
+			    (ef = readdir(df)) != NULL) {
+				if (!numbered(ef->d_name, "info.json."))
+					continue;
+				pf = xasprintf("%s/%s", pd, ef->d_name);
+				if (read_info(u, pf, &why) < 0 &&
+				    u->peak_why == NULL) {
+					u->peak_why = why;
+					why = NULL;
+				}
+				free(why);
+				why = NULL;
+				free(pf);
+			}
+			if (df != NULL)
+				closedir(df);
+			free(pd);
+		}
+		if (dd != NULL)
+			closedir(dd);
+		free(p);
+	}
+	closedir(d);
+}
+
+/*
+ * One rank: its chip, until a rank has told it (the ranks of a job run
+ * on one kind of chip, and a rank's raw data is a directory walk).
+ */
+static void
+mfu_rank(struct summary *s, void *state, struct rank_data *rd,
+    struct rank_files *rf)
+{
+	struct mfu *u = state;
+
+	if (isnan(u->peak))
+		find_info(u, rd->path);
+	if (rd->steps_why == NULL && rd->mean.step_time > 0) {
+		u->step_us += rd->mean.step_time;
+		u->nranks++;
+	}
+}
+
+/*
+ * The training's own TFLOP/s/GPU over the profiled iterations [FIRST,
+ * END): Megatron's iteration lines with --log-throughput.
+ */
+static void
+log_throughput(struct mfu *u, const char *log, long first, long end)
+{
+	const char *p, *t, *it, *eol;
+	double sum = 0;
+	long n;
+
+	for (p = log; p != NULL && *p != '\0'; p = *eol ? eol + 1 : eol) {
+		eol = p + strcspn(p, "\n");
+		if ((t = strstr(p, "throughput per GPU (TFLOP/s/GPU): ")) ==
+		    NULL || t > eol || (it = strstr(p, " iteration ")) == NULL ||
+		    it > t)
+			continue;
+		n = strtol(it + 11, NULL, 10);
+		if (n < first || n >= end)
+			continue;
+		sum += strtod(t + 34, NULL);
+		if (u->log_n++ == 0)
+			u->log_first = n;
+		u->log_last = n;
+	}
+	if (u->log_n > 0)
+		u->log_tflops = sum / u->log_n;
+}
+
+/* The world: torch_npu's distributed_args, else the launch's. */
+static void
+world_size(const struct summary *s, const struct launch_record *rec,
+    const struct layout *lay, struct mfu *u)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].world > 0) {
+			u->world = s->r[i].world;
+			u->world_from = "profiler_metadata.json";
+			return;
+		}
+	if (rec != NULL && rec->place.world_size > 0) {
+		u->world = rec->place.world_size;
+		u->world_from = N_("the launch");
+	} else if (lay->known && lay->tp > 0 && lay->pp > 0 && lay->dp > 0) {
+		u->world = lay->tp * lay->pp * lay->dp * (lay->cp > 0 ?
+		    lay->cp : 1);
+		u->world_from = N_("the parallel layout");
+	}
+}
+
+static char *
+mfu_finish(struct summary *s, void *state)
+{
+	struct mfu *u = state;
+	const struct launch_record *rec = NULL;
+	struct layout lay;
+
+	if (u->nranks == 0)
+		return xstrdup(_("no rank has steps (step_trace_time)"));
+	u->step_us /= u->nranks;
+	summary_layout(s, &lay);
+	if (s->opts.journal == NULL)
+		u->flops_why = xstrdup(_("the model's arguments are not known: "
+		    "no session (a run under msprof-exec records the launch's "
+		    "command line; the profiling data holds the parallel "
+		    "layout, not the model)"));
+	else if ((rec = megatron_launch(s->opts.journal, &u->flops_why)) !=
+	    NULL && (u->flops_why = shape_read(&u->m, &rec->argv, s->opts.log,
+	    &lay)) == NULL)
+		u->flops = shape_flops(&u->m);
+	world_size(s, rec, &lay, u);
+	if (isnan(u->peak) && u->peak_why == NULL)
+		u->peak_why = xstrdup(_("no PROF_*/device_*/info.json.* in the "
+		    "rank directories (the raw data, whose chip description it "
+		    "is, was not kept)"));
+	if (rec != NULL && s->opts.log != NULL)
+		log_throughput(u, s->opts.log, rec->step_start, rec->step_end);
+	return NULL;
+}
+
+/* Achieved FLOP/s a device; NAN when a part is not known. */
+static double
+achieved(const struct mfu *u)
+{
+	if (isnan(u->flops) || u->world <= 0)
+		return NAN;
+	return u->flops / (u->step_us / 1e6) / u->world;
+}
+
+/* Why the MFU is not known, or NULL. */
+static const char *
+mfu_why(const struct mfu *u)
+{
+	if (isnan(u->flops))
+		return u->flops_why;
+	if (u->world <= 0)
+		return _("the world size is not known");
+	if (isnan(u->peak))
+		return u->peak_why;
+	return NULL;
+}
+
+static void
+mfu_print(const struct summary *s, const void *state, struct out *o)
+{
+	const struct mfu *u = state;
+	const struct shape *m = &u->m;
+	double a = achieved(u);
+	const char *why = mfu_why(u);
+
+	if (!isnan(u->flops)) {
+		fprintf(o->fp, _("  model: %.0f layers, hidden %.0f, FFN %.0f%s, "
+		    "%.0f heads, %.0f query groups, kv channels %.0f, sequence "
+		    "%.0f, global batch %.0f, vocabulary %.0f (%s)"),
+		    m->layers, m->hidden, m->ffn, m->swiglu ? " SwiGLU" : "",
+		    m->heads, m->groups, m->kv, m->seq, m->batch, m->vocab,
+		    _(m->vocab_from));
+		if (!isnan(m->experts))
+			fprintf(o->fp, _(", %.0f experts (top %.0f, FFN %.0f)"),
+			    m->experts, m->topk, m->moe_ffn);
+		fprintf(o->fp, _("\n  model FLOPs per step: %.4g PFLOP "
+		    "(Megatron's count)\n"), u->flops / 1e15);
+	} else
+		fprintf(o->fp, _("  model FLOPs: not known: %s\n"), u->flops_why);
+	fprintf(o->fp, _("  step time: %.3f ms (mean of the profiled steps "
+	    "of %zu %s)"), u->step_us / 1000, u->nranks,
+	    u->nranks == 1 ? _("rank") : _("ranks"));
+	if (u->world > 0)
+		fprintf(o->fp, _("; world size %d (%s)"), u->world,
+		    _(u->world_from));
+	fputc('\n', o->fp);
+	if (!isnan(u->peak))
+		fprintf(o->fp, _("  chip peak: %.1f TFLOP/s a device (fp16/bf16: "
+		    "%.0f AI cores x %.0f MHz x %.0f a cycle)\n    from %s\n"),
+		    u->peak / 1e12, u->cores, u->mhz, CUBE_OPS, u->peak_path);
+	else
+		fprintf(o->fp, _("  chip peak: not known: %s\n"), u->peak_why);
+	if (!isnan(a))
+		fprintf(o->fp, _("  achieved: %.1f TFLOP/s a device\n"), a / 1e12);
+	if (why == NULL && a > u->peak)
+		fprintf(o->fp, _("  MFU: %.1f %%: above the chip's peak, which "
+		    "no run reaches: the launch's arguments are not the model "
+		    "that ran, or the profiled steps are not its steps\n"),
+		    100 * a / u->peak);
+	else if (why == NULL)
+		fprintf(o->fp, _("  MFU: %.1f %%\n"), 100 * a / u->peak);
+	else
+		fprintf(o->fp, _("  MFU: not known: %s\n"), why);
+	if (u->log_n > 0 && !isnan(a))
+		fprintf(o->fp, _("  the training's log: %.1f TFLOP/s/GPU "
+		    "(iterations %ld-%ld), %.1f %% %s this figure%s\n"),
+		    u->log_tflops, u->log_first, u->log_last,
+		    100 * fabs(u->log_tflops / (a / 1e12) - 1),
+		    u->log_tflops * 1e12 >= a ? _("above") : _("below"),
+		    fabs(u->log_tflops / (a / 1e12) - 1) > LOG_AGREE ?
+		    _(": they disagree (the log's step time is not the "
+		    "profile's, or its arguments are not the launch's)") : "");
+	else if (u->log_n > 0)
+		fprintf(o->fp, _("  the training's log: %.1f TFLOP/s/GPU "
+		    "(iterations %ld-%ld)\n"), u->log_tflops, u->log_first,
+		    u->log_last);
+}
+
+static cJSON *
+mfu_json(const struct summary *s, const void *state)
+{
+	const struct mfu *u = state;
+	const struct shape *m = &u->m;
+	cJSON *j = cJSON_CreateObject(), *x;
+	double a = achieved(u);
+	const char *why = mfu_why(u);
+
+	json_num(j, "flops_per_step", u->flops);
+	if (isnan(u->flops))
+		cJSON_AddStringToObject(j, "flops_why", u->flops_why);
+	else {
+		x = cJSON_AddObjectToObject(j, "model");
+		json_num(x, "num_layers", m->layers);
+		json_num(x, "hidden_size", m->hidden);
+		json_num(x, "ffn_hidden_size", m->ffn);
+		json_num(x, "num_attention_heads", m->heads);
+		json_num(x, "num_query_groups", m->groups);
+		json_num(x, "kv_channels", m->kv);
+		json_num(x, "seq_length", m->seq);
+		json_num(x, "global_batch_size", m->batch);
+		json_num(x, "padded_vocab_size", m->vocab);
+		cJSON_AddStringToObject(x, "vocab_from", m->vocab_from);
+		cJSON_AddBoolToObject(x, "swiglu", m->swiglu);
+		json_num(x, "num_experts", m->experts);
+		if (!isnan(m->experts)) {
+			json_num(x, "moe_router_topk", m->topk);
+			json_num(x, "moe_ffn_hidden_size", m->moe_ffn);
+			json_num(x, "moe_shared_expert_intermediate_size",
+			    m->shared);
+			json_num(x, "moe_layer_freq", m->freq);
+		}
+		json_num(x, "mtp_num_layers", m->mtp);
+	}
+	json_num(j, "step_ms", u->step_us / 1000);
+	cJSON_AddNumberToObject(j, "step_ranks", (double)u->nranks);
+	if (u->world > 0) {
+		cJSON_AddNumberToObject(j, "world_size", u->world);
+		cJSON_AddStringToObject(j, "world_from", u->world_from);
+	} else
+		cJSON_AddNullToObject(j, "world_size");
+	json_num(j, "tflops_per_device", a / 1e12);
+	x = cJSON_AddObjectToObject(j, "peak");
+	json_num(x, "tflops", u->peak / 1e12);
+	if (isnan(u->peak))
+		cJSON_AddStringToObject(x, "why", u->peak_why);
+	else {
+		cJSON_AddStringToObject(x, "source", "info.json");
+		cJSON_AddStringToObject(x, "path", u->peak_path);
+		cJSON_AddNumberToObject(x, "ai_cores", u->cores);
+		cJSON_AddNumberToObject(x, "aic_mhz", u->mhz);
+		cJSON_AddNumberToObject(x, "ops_per_cycle", CUBE_OPS);
+	}
+	json_num(j, "mfu", why == NULL ? a / u->peak : NAN);
+	if (why != NULL)
+		cJSON_AddStringToObject(j, "mfu_why", why);
+	if (u->log_n > 0) {
+		x = cJSON_AddObjectToObject(j, "log");
+		cJSON_AddNumberToObject(x, "tflops_per_device", u->log_tflops);
+		cJSON_AddNumberToObject(x, "first_iteration", u->log_first);
+		cJSON_AddNumberToObject(x, "last_iteration", u->log_last);
+		json_num(x, "relative_difference", u->log_tflops /
+		    (a / 1e12) - 1);
+	} else
+		cJSON_AddNullToObject(j, "log");
+	return j;
+}
+
+static void
+mfu_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct mfu *u = state;
+	double a = achieved(u);
+	const char *why = mfu_why(u);
+
+	fputs("<p>", fp);
+	if (why == NULL)
+		fprintf(fp, "MFU <b>%.1f %%</b>: %.1f TFLOP/s a device of a "
+		    "peak of %.1f (%.0f AI cores x %.0f MHz)", 100 * a / u->peak,
+		    a / 1e12, u->peak / 1e12, u->cores, u->mhz);
+	else {
+		fputs("MFU not known: ", fp);
+		html_text(fp, why);
+	}
+	fprintf(fp, "; step %.3f ms", u->step_us / 1000);
+	if (!isnan(u->flops))
+		fprintf(fp, ", %.4g PFLOP a step (Megatron's count)",
+		    u->flops / 1e15);
+	if (u->log_n > 0)
+		fprintf(fp, "; the training's log: %.1f TFLOP/s/GPU",
+		    u->log_tflops);
+	fputs(".</p>\n", fp);
+}
+
+static void
+mfu_free(void *state)
+{
+	struct mfu *u = state;
+
+	free(u->flops_why);
+	free(u->peak_path);
+	free(u->peak_why);
+	free(u);
+}
+
+const struct kind kind_mfu = {
+	"mfu", N_("Model FLOPs utilisation (MFU) against the chip's peak"),
+	mfu_init, NULL, mfu_rank, mfu_finish, mfu_print, mfu_json, mfu_html,
+	mfu_free,
+};
