@@ -518,8 +518,8 @@ mfu_print(const struct summary *s, const void *state, struct out *o)
 		if (!isnan(m->experts))
 			fprintf(o->fp, _(", %.0f experts (top %.0f, FFN %.0f)"),
 			    m->experts, m->topk, m->moe_ffn);
-		fprintf(o->fp, _("\n  model FLOPs per step: %.4g PFLOP "
-		    "(Megatron's count)\n"), u->flops / 1e15);
+		fprintf(o->fp, _("\n  model FLOPs per step: %.4g TFLOP "
+		    "(Megatron's count)\n"), u->flops / 1e12);
 	} else
 		fprintf(o->fp, _("  model FLOPs: not known: %s\n"), u->flops_why);
 	fprintf(o->fp, _("  step time: %.3f ms (mean of the profiled steps "
@@ -648,8 +648,8 @@ mfu_html(const struct summary *s, const void *state, FILE *fp)
 	}
 	fprintf(fp, "; step %.3f ms", u->step_us / 1000);
 	if (!isnan(u->flops))
-		fprintf(fp, ", %.4g PFLOP a step (Megatron's count)",
-		    u->flops / 1e15);
+		fprintf(fp, ", %.4g TFLOP a step (Megatron's count)",
+		    u->flops / 1e12);
 	if (u->log_n > 0)
 		fprintf(fp, "; the training's log: %.1f TFLOP/s/GPU",
 		    u->log_tflops);
