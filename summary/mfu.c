@@ -21,6 +21,7 @@
 #include "common/journal.h"
 #include "common/jsonfile.h"
 #include "common/util.h"
+#include "common/yamldoc.h"
 #include "model.h"
 
 /* fp16 and bf16: a 16 x 16 x 16 cube, a multiply and an add each. */
@@ -88,6 +89,22 @@ arg_num(const struct strv *av, const char *flag, double def)
 		return def;
 	d = strtod(v, &end);
 	return *end == '\0' && end != v && isfinite(d) && d > 0 ? d : -1;
+}
+
+/* A number, or a number's text ("1800"), of O; NAN otherwise. */
+static double
+json_value(const cJSON *o, const char *key)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, key);
+	char *end;
+	double d;
+
+	if (cJSON_IsNumber(e))
+		return e->valuedouble;
+	if (!cJSON_IsString(e))
+		return NAN;
+	d = strtod(e->valuestring, &end);
+	return end != e->valuestring && *end == '\0' ? d : NAN;
 }
 
 /*
@@ -246,16 +263,24 @@ shape_flops(const struct shape *m)
 	return m->batch * s * (mlp + attn + mtp + logit);
 }
 
-/* The launch whose arguments the model is read from: a profiled Megatron one. */
+/*
+ * The launch whose arguments the model is read from: a profiled
+ * MindSpeed-LLM one, Megatron's or FSDP2's (*FSDP2 set).
+ */
 static const struct launch_record *
-megatron_launch(const struct journal *j, char **why)
+llm_launch(const struct journal *j, int *fsdp2, char **why)
 {
+	const struct launch_record *r;
 	size_t i;
 
-	for (i = 0; i < j->n; i++)
-		if (launch_profiled(&j->recs[i]) && j->recs[i].engine != NULL &&
-		    strcmp(j->recs[i].engine, "llm-mcore") == 0)
-			return &j->recs[i];
+	for (i = 0; i < j->n; i++) {
+		r = &j->recs[i];
+		if (!launch_profiled(r) || r->engine == NULL)
+			continue;
+		*fsdp2 = strcmp(r->engine, "llm-fsdp2") == 0;
+		if (*fsdp2 || strcmp(r->engine, "llm-mcore") == 0)
+			return r;
+	}
 	for (i = 0; i < j->n; i++)
 		if (launch_profiled(&j->recs[i]) && j->recs[i].engine != NULL) {
 			*why = xasprintf(_("the profiled launch is of engine %s, "
@@ -264,6 +289,158 @@ megatron_launch(const struct journal *j, char **why)
 			return NULL;
 		}
 	*why = xstrdup(_("the session has no profiled launch"));
+	return NULL;
+}
+
+/* PATH as the launch saw it: relative to its working directory. */
+static char *
+launch_path(const struct launch_record *r, const char *path)
+{
+	if (path[0] == '/' || r->cwd == NULL)
+		return xstrdup(path);
+	return xasprintf("%s/%s", r->cwd, path);
+}
+
+/* SECTION.KEY of FSDP2's YAML: "--SECTION.KEY V" of the launch wins. */
+static const char *
+fsdp2_value(const struct launch_record *r, struct ydoc *y,
+    const char *section, const char *key)
+{
+	char *flag = xasprintf("--%s.%s", section, key);
+	const char *v = arg_value(&r->argv, flag);
+
+	free(flag);
+	if (v != NULL)
+		return v;
+	return ydoc_scalar(y, ydoc_get(y, ydoc_get(y, ydoc_root(y), section),
+	    key));
+}
+
+/* A positive number of text V, else -1. */
+static double
+positive(const char *v)
+{
+	char *end;
+	double d;
+
+	if (v == NULL)
+		return -1;
+	d = strtod(v, &end);
+	return end != v && *end == '\0' && isfinite(d) && d > 0 ? d : -1;
+}
+
+/*
+ * The model of a Hugging Face config.json, as Megatron's arguments would
+ * give it: a gated MLP (SwiGLU) when the activation is SiLU, as in the
+ * LLaMA and Qwen families; experts when it has them.  Multi-latent
+ * attention (kv_lora_rank) is not counted.
+ */
+static char *
+hf_shape(struct shape *m, const char *path)
+{
+	char *why = NULL;
+	cJSON *j = json_read(path, &why);
+	const cJSON *act;
+
+	if (j == NULL)
+		return why;
+	m->layers = json_value(j, "num_hidden_layers");
+	m->hidden = json_value(j, "hidden_size");
+	m->ffn = json_value(j, "intermediate_size");
+	m->heads = json_value(j, "num_attention_heads");
+	m->groups = json_value(j, "num_key_value_heads");
+	m->kv = json_value(j, "head_dim");
+	m->vocab = json_value(j, "vocab_size");
+	m->experts = json_value(j, "num_experts");
+	if (isnan(m->experts))
+		m->experts = json_value(j, "n_routed_experts");
+	m->topk = json_value(j, "num_experts_per_tok");
+	m->moe_ffn = json_value(j, "moe_intermediate_size");
+	m->shared = json_value(j, "shared_expert_intermediate_size");
+	act = cJSON_GetObjectItemCaseSensitive(j, "hidden_act");
+	m->swiglu = cJSON_IsString(act) &&
+	    strcmp(act->valuestring, "silu") == 0;
+	if (cJSON_GetObjectItemCaseSensitive(j, "kv_lora_rank") != NULL)
+		why = xasprintf(_("%s: multi-latent attention (kv_lora_rank), "
+		    "which Megatron's dense and MoE count does not cover"), path);
+	else if (!(m->layers > 0 && m->hidden > 0 && m->heads > 0 &&
+	    m->ffn > 0 && m->vocab > 0))
+		why = xasprintf(_("%s: no num_hidden_layers, hidden_size, "
+		    "intermediate_size, num_attention_heads or vocab_size"), path);
+	cJSON_Delete(j);
+	if (why != NULL)
+		return why;
+	if (isnan(m->groups))
+		m->groups = m->heads;
+	if (isnan(m->kv))
+		m->kv = floor(m->hidden / m->heads);
+	if (isnan(m->topk))
+		m->topk = 1;
+	if (isnan(m->moe_ffn))
+		m->moe_ffn = m->ffn;
+	if (isnan(m->shared))
+		m->shared = 0;
+	m->freq = 1;
+	m->mtp = 0;
+	m->vocab_from = "config.json";
+	return NULL;
+}
+
+/*
+ * MindSpeed-LLM's FSDP2 (train_fsdp2.py CONFIG.yaml [--SECTION.KEY V]):
+ * the model is model.model_name_or_path's config.json; the sequence
+ * data.cutoff_len, every sample counted at that length (what packing
+ * makes of pretraining data); the batch per_device_train_batch_size x
+ * gradient_accumulation_steps x the data-parallel size, the world over
+ * parallel.tp_size.
+ */
+static char *
+fsdp2_shape(struct shape *m, const struct launch_record *r, int world)
+{
+	const char *cfg = NULL, *model;
+	struct ydoc y;
+	char *path, *dir, *why = NULL;
+	double mbs, gas, tp;
+	size_t i;
+
+	for (i = 0; i < r->argv.n && cfg == NULL; i++)
+		if (ends_with(r->argv.v[i], ".yaml") ||
+		    ends_with(r->argv.v[i], ".yml"))
+			cfg = r->argv.v[i];
+	if (cfg == NULL)
+		return xstrdup(_("the FSDP2 launch names no YAML"));
+	path = launch_path(r, cfg);
+	if (ydoc_load(&y, path, &why) == -1) {
+		free(path);
+		return why;
+	}
+	free(path);
+	model = fsdp2_value(r, &y, "model", "model_name_or_path");
+	m->seq = positive(fsdp2_value(r, &y, "data", "cutoff_len"));
+	mbs = positive(fsdp2_value(r, &y, "training",
+	    "per_device_train_batch_size"));
+	gas = positive(fsdp2_value(r, &y, "training",
+	    "gradient_accumulation_steps"));
+	tp = positive(fsdp2_value(r, &y, "parallel", "tp_size"));
+	if (model == NULL)
+		why = xasprintf(_("%s has no model.model_name_or_path"), cfg);
+	else if (m->seq < 0)
+		why = xasprintf(_("%s has no data.cutoff_len"), cfg);
+	else if (world <= 0)
+		why = xstrdup(_("the world size is not known"));
+	else {
+		dir = launch_path(r, model);
+		path = xasprintf("%s/config.json", dir);
+		free(dir);
+		why = hf_shape(m, path);
+		free(path);
+	}
+	ydoc_free(&y);
+	if (why != NULL)
+		return why;
+	/* the YAML's defaults: one sample a device, no accumulation, no TP */
+	m->batch = (mbs > 0 ? mbs : 1) * (gas > 0 ? gas : 1) *
+	    floor(world / (tp > 0 ? tp : 1));
 	return NULL;
 }
 
@@ -288,22 +465,6 @@ numbered(const char *name, const char *prefix)
 		if (!isdigit((unsigned char)*name))
 			return 0;
 	return 1;
-}
-
-/* A number, or a number's text ("1800"), of O; NAN otherwise. */
-static double
-json_value(const cJSON *o, const char *key)
-{
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, key);
-	char *end;
-	double d;
-
-	if (cJSON_IsNumber(e))
-		return e->valuedouble;
-	if (!cJSON_IsString(e))
-		return NAN;
-	d = strtod(e->valuestring, &end);
-	return end != e->valuestring && *end == '\0' ? d : NAN;
 }
 
 /* DeviceInfo[0]'s AI cores and their frequency (MHz); -1 and *why if not. */
@@ -454,6 +615,7 @@ mfu_finish(struct summary *s, void *state)
 	struct mfu *u = state;
 	const struct launch_record *rec = NULL;
 	struct layout lay;
+	int fsdp2 = 0;
 
 	if (u->nranks == 0)
 		return xstrdup(_("no rank has steps (step_trace_time)"));
@@ -464,11 +626,15 @@ mfu_finish(struct summary *s, void *state)
 		    "no session (a run under msprof-exec records the launch's "
 		    "command line; the profiling data holds the parallel "
 		    "layout, not the model)"));
-	else if ((rec = megatron_launch(s->opts.journal, &u->flops_why)) !=
-	    NULL && (u->flops_why = shape_read(&u->m, &rec->argv, s->opts.log,
-	    &lay)) == NULL)
-		u->flops = shape_flops(&u->m);
+	else
+		rec = llm_launch(s->opts.journal, &fsdp2, &u->flops_why);
 	world_size(s, rec, &lay, u);
+	if (rec != NULL) {
+		u->flops_why = fsdp2 ? fsdp2_shape(&u->m, rec, u->world) :
+		    shape_read(&u->m, &rec->argv, s->opts.log, &lay);
+		if (u->flops_why == NULL)
+			u->flops = shape_flops(&u->m);
+	}
 	if (isnan(u->peak) && u->peak_why == NULL)
 		u->peak_why = xstrdup(_("no PROF_*/device_*/info.json.* in the "
 		    "rank directories (the raw data, whose chip description it "
