@@ -2,7 +2,8 @@
 # MFU on the simulated machine: the report's model FLOPs, achieved TFLOP/s
 # and MFU equal a computation done here from the launch's stated
 # arguments, the profiled step_trace_time.csv and the chip's info.json
-# (a dense and an MoE model), agree with the training's own throughput
+# (a dense and an MoE model, and an FSDP2 one from its YAML and the model's
+# config.json), agree with the training's own throughput
 # line, and are "not known", with the reason, without the session, the
 # raw data's chip description or a model argument.
 . "$(dirname "$0")/lib.sh"
@@ -110,6 +111,19 @@ is "$(mfu moe.json model.vocab_from)" "the log's padded vocab" \
 diff=$(mfu moe.json log.relative_difference)
 "$PY" -c 'import sys; sys.exit(abs(float(sys.argv[1])) > 0.01)' "$diff"
 ok $? "moe: the training's own TFLOP/s/GPU agrees within 1 % ($diff)"
+
+# --- FSDP2: the YAML's model directory, cutoff and batch --------------------
+"$MSPROF" -y --skip-checks -o fsdp2 --json fsdp2.json \
+    bash examples/fsdp2/qwen3/pretrain_qwen3_8b_4k_fsdp2.sh > fsdp2.out 2>&1
+is "$?" 0 "fsdp2: the run ends well"
+# model_from_hf/qwen3-8b/config.json; cutoff_len 4096; 1 sample x 1 x 2 ranks
+read -r F A U <<< "$(hand fsdp2 151936 36 4096 12288 32 8 128 4096 2 1 0 0 0)"
+close "$(mfu fsdp2.json flops_per_step)" "$F"
+ok $? "fsdp2: the model's FLOPs per step from config.json and the YAML ($F)"
+is "$(mfu fsdp2.json model.vocab_from)" "config.json" \
+    "fsdp2: the vocabulary is the model's"
+like "$(cat fsdp2.out)" "MFU: [0-9.]+ %: above the chip's peak" \
+    "fsdp2: an 8B model in 18 ms a step is said to be impossible"
 
 # --- Not known, and why -----------------------------------------------------
 mkdir nosession
