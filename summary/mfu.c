@@ -29,12 +29,15 @@
 /* Apart by more than this, the log's figure and ours disagree. */
 #define LOG_AGREE	0.01
 
-/* The model as Megatron's arguments give it; NAN where not given. */
+/*
+ * The model in the terms of Megatron's arguments (--num-layers ...);
+ * experts NAN for a dense model.
+ */
 struct shape {
 	double	 layers, hidden, ffn, heads, groups, kv, seq, batch, vocab;
 	double	 experts, topk, moe_ffn, shared, freq, mtp;
 	int	 swiglu;
-	const char *vocab_from;	/* the argument or the log */
+	const char *vocab_from;	/* an argument, the log or config.json */
 };
 
 struct mfu {
@@ -77,18 +80,26 @@ arg_value(const struct strv *av, const char *flag)
 	return v;
 }
 
+/* A positive number of text V, else -1. */
+static double
+positive(const char *v)
+{
+	char *end;
+	double d;
+
+	if (v == NULL)
+		return -1;
+	d = strtod(v, &end);
+	return end != v && *end == '\0' && isfinite(d) && d > 0 ? d : -1;
+}
+
 /* A positive number for FLAG, DEF when it is not given, -1 when it is bad. */
 static double
 arg_num(const struct strv *av, const char *flag, double def)
 {
 	const char *v = arg_value(av, flag);
-	char *end;
-	double d;
 
-	if (v == NULL)
-		return def;
-	d = strtod(v, &end);
-	return *end == '\0' && end != v && isfinite(d) && d > 0 ? d : -1;
+	return v == NULL ? def : positive(v);
 }
 
 /* A number, or a number's text ("1800"), of O; NAN otherwise. */
@@ -314,19 +325,6 @@ fsdp2_value(const struct launch_record *r, struct ydoc *y,
 		return v;
 	return ydoc_scalar(y, ydoc_get(y, ydoc_get(y, ydoc_root(y), section),
 	    key));
-}
-
-/* A positive number of text V, else -1. */
-static double
-positive(const char *v)
-{
-	char *end;
-	double d;
-
-	if (v == NULL)
-		return -1;
-	d = strtod(v, &end);
-	return end != v && *end == '\0' && isfinite(d) && d > 0 ? d : -1;
 }
 
 /*
