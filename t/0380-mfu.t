@@ -125,6 +125,78 @@ is "$(mfu fsdp2.json model.vocab_from)" "config.json" \
 like "$(cat fsdp2.out)" "MFU: [0-9.]+ %: above the chip's peak" \
     "fsdp2: an 8B model in 18 ms a step is said to be impossible"
 
+# --- Megatron's count in its corners ----------------------------------------
+# The dense run's journal given other arguments: the report's count against
+# one written here after Megatron's num_floating_point_operations (layer
+# patterns as lists, MTP layers of the last layer's kind).
+# corner ARGS...: the report's FLOPs per step (or why not) with ARGS
+corner() {
+	"$PY" - corners/msprof-exec_*/journal.jsonl "$@" <<-'EOF'
+	import json, sys
+	path, args = sys.argv[1], sys.argv[2:]
+	out = []
+	for line in open(path):
+	    r = json.loads(line)
+	    r["argv"] = r["argv"][:r["argv"].index("pretrain_gpt.py") + 1] + args
+	    out.append(json.dumps(r))
+	open(path, "w").write("\n".join(out) + "\n")
+	EOF
+	"$MSPROF" report --json corner.json corners > /dev/null 2>&1
+	mfu corner.json flops_per_step
+}
+# megatron KEY=VALUE...: the count (B s L h n: batch, sequence, layers,
+# hidden, heads; the rest as Megatron's arguments, defaulted as it does)
+megatron() {
+	"$PY" - "$@" <<-'EOF'
+	import sys
+	a = {k: float(v) for k, v in (x.split("=") for x in sys.argv[1:])}
+	B, s, L, h, n = (a[k] for k in "B s L h n".split())
+	sw = a.get("swiglu", 0)
+	f = a.get("f", int(4 * h * 2 / 3 / 64) * 64 if sw else 4 * h)
+	g = a["g"] if a.get("gqa") else n
+	kv = a.get("kv", h // n)
+	V, mtp = a["V"], a.get("mtp", 0)
+	if "E" in a:
+	    pattern = [1 if i % a.get("freq", 1) == 0 else 0 for i in range(int(L))]
+	    moe, k, last = sum(pattern), a.get("k", 2), pattern[-1]
+	else:
+	    moe, k, last = 0, 0, 0
+	dense = L - moe + (1 - last) * mtp
+	moe += last * mtp
+	layers = L + mtp
+	mf, fs = a.get("mf", f), a.get("fs", 0)
+	x = 3 if sw else 2
+	qp, kp = kv * n, kv * g
+	attn = 6 * (h * (qp + kp + kp) + qp * h) * layers
+	core = 6 * qp / 2 * 2 * layers
+	total = B * s * (6 * h * (f * x * dense + mf * k * x * moe + fs * x * moe)
+	                 + attn + 6 * mtp * (3 * h + 2 * h * h) + 6 * h * V * (mtp + 1)) + B * s * s * core
+	print("%.6e" % total)
+	EOF
+}
+cp -r dense corners
+got=$(corner --num-layers=6 --hidden-size=512 --num-attention-heads=8 \
+    --seq-length=1024 --global-batch-size=4 --padded-vocab-size=32000 \
+    --swiglu --ffn-hidden-size 1408 --num-experts 8 --moe-router-topk 2 \
+    --moe-ffn-hidden-size 256 --moe-shared-expert-intermediate-size 512 \
+    --moe-layer-freq 2 --mtp-num-layers 1)
+want=$(megatron B=4 s=1024 L=6 h=512 n=8 V=32000 swiglu=1 f=1408 E=8 k=2 \
+    mf=256 fs=512 freq=2 mtp=1)
+close "$got" "$want"
+ok $? "--flag=value, MoE every 2nd layer, a shared expert, an MTP layer ($got, $want)"
+: > corners/msprof-exec_*/train.log
+got=$(corner --num-layers 4 --hidden-size 1024 --num-attention-heads 16 \
+    --num-query-groups 4 --seq-length 512 --micro-batch-size 2 --swiglu \
+    --vocab-size 50000)
+want=$(megatron B=4 s=512 L=4 h=1024 n=16 g=4 V=50048 swiglu=1)
+close "$got" "$want"
+ok $? "Megatron's defaults: FFN, kv channels, groups without GQA, batch, padded --vocab-size ($got, $want)"
+got=$(corner --num-layers 4 --hidden-size 1024 --num-attention-heads 16 \
+    --seq-length 512 --global-batch-size 8 --multi-latent-attention \
+    --padded-vocab-size 32000)
+is "$got" "None" "multi-latent attention: not counted"
+like "$(mfu corner.json flops_why)" "^--multi-latent-attention: " "and named"
+
 # --- Not known, and why -----------------------------------------------------
 mkdir nosession
 cp -r dense/*_ascend_pt nosession/
