@@ -802,11 +802,16 @@ mfu_html(const struct summary *s, const void *state, FILE *fp)
 	const char *why = mfu_why(u);
 
 	fputs("<p>", fp);
-	if (why == NULL)
+	if (why == NULL) {
 		fprintf(fp, "MFU <b>%.1f %%</b>: %.1f TFLOP/s a device of a "
-		    "peak of %.1f (%.0f AI cores x %.0f MHz)", 100 * a / u->peak,
-		    a / 1e12, u->peak / 1e12, u->cores, u->mhz);
-	else {
+		    "peak of %.1f TFLOP/s (%.0f AI cores x %.0f MHz)",
+		    100 * a / u->peak, a / 1e12, u->peak / 1e12, u->cores,
+		    u->mhz);
+		if (a > u->peak)
+			fputs(", above the chip's peak, which no run reaches: "
+			    "the launch's arguments are not the model that ran, "
+			    "or the profiled steps are not its steps", fp);
+	} else {
 		fputs("MFU not known: ", fp);
 		html_text(fp, why);
 	}
