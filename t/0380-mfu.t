@@ -125,6 +125,13 @@ is "$(mfu fsdp2.json model.vocab_from)" "config.json" \
 like "$(cat fsdp2.out)" "MFU: [0-9.]+ %: above the chip's peak" \
     "fsdp2: an 8B model in 18 ms a step is said to be impossible"
 
+# a log whose figure is not the profile's: said
+cp -r dense disagree
+sed -i 's|(TFLOP/s/GPU): [0-9.]*|(TFLOP/s/GPU): 100.0|' disagree/msprof-exec_*/train.log
+"$MSPROF" report disagree > dis.out 2>&1
+like "$(cat dis.out)" "the training's log: 100\.0 TFLOP/s/GPU .*: they disagree" \
+    "a log figure more than 1 % away: they disagree"
+
 # --- Megatron's count in its corners ----------------------------------------
 # The dense run's journal given other arguments: the report's count against
 # one written here after Megatron's num_floating_point_operations (layer
