@@ -242,8 +242,9 @@ shape_read(struct shape *m, const struct strv *av, const char *log,
  * (12 h ffn, x 3/2 with SwiGLU's gate; MoE layers: the routed experts'
  * and the shared expert's), the attention's projections (12 h^2 (1 + g /
  * n) q / h) and its core (6 s q: half the causal matrix), the MTP
- * layers' projections and the logits (6 h V each head); 3 GEMMs a
- * forward GEMM (forward, both backward), 2 FLOPs a multiply-add.
+ * layers' projections and the logits (6 h V, again for each MTP layer);
+ * 3 GEMMs a forward GEMM (forward, both backward), 2 FLOPs a
+ * multiply-add.
  */
 static double
 shape_flops(const struct shape *m)
@@ -294,8 +295,9 @@ llm_launch(const struct journal *j, int *fsdp2, char **why)
 	}
 	for (i = 0; i < j->n; i++)
 		if (launch_profiled(&j->recs[i]) && j->recs[i].engine != NULL) {
-			*why = xasprintf(_("the profiled launch is of engine %s, "
-			    "whose model is not given by Megatron's arguments"),
+			*why = xasprintf(_("the profiled launch is of engine %s: "
+			    "the model's shape is read of MindSpeed-LLM's "
+			    "launches only (llm-mcore, llm-fsdp2)"),
 			    j->recs[i].engine);
 			return NULL;
 		}
@@ -451,7 +453,7 @@ mfu_init(struct summary *s)
 	return u;
 }
 
-/* "device_" and digits; "info.json." and digits (not info.json.0.done). */
+/* NAME is PREFIX and digits (not info.json.0.done). */
 static int
 numbered(const char *name, const char *prefix)
 {
@@ -465,76 +467,94 @@ numbered(const char *name, const char *prefix)
 	return 1;
 }
 
-/* DeviceInfo[0]'s AI cores and their frequency (MHz); -1 and *why if not. */
 static int
-read_info(struct mfu *u, const char *path, char **why)
+is_prof(const char *name)
 {
-	cJSON *j = json_read(path, why), *d;
+	return strncmp(name, "PROF_", 5) == 0;
+}
+
+static int
+is_device(const char *name)
+{
+	return numbered(name, "device_");
+}
+
+static int
+is_info(const char *name)
+{
+	return numbered(name, "info.json.");
+}
+
+/*
+ * FN on each entry of DIR that MATCH accepts, until one returns 1 (the
+ * peak is found); 0 when none did.
+ */
+static int
+walk(struct mfu *u, const char *dir, int (*match)(const char *),
+    int (*fn)(struct mfu *, const char *))
+{
+	struct dirent *e;
+	DIR *d;
+	char *p;
+	int found = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while (!found && (e = readdir(d)) != NULL) {
+		if (!match(e->d_name))
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		found = fn(u, p);
+		free(p);
+	}
+	closedir(d);
+	return found;
+}
+
+/* DeviceInfo[0]'s AI cores and their frequency (MHz): the peak. */
+static int
+info_file(struct mfu *u, const char *path)
+{
+	cJSON *j;
+	const cJSON *d;
+	char *why = NULL;
 	double n, f;
 
-	if (j == NULL)
-		return -1;
+	if ((j = json_read(path, &why)) == NULL) {
+		if (u->peak_why == NULL)
+			u->peak_why = why;
+		else
+			free(why);
+		return 0;
+	}
 	d = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j,
 	    "DeviceInfo"), 0);
 	n = json_value(d, "ai_core_num");
 	f = json_value(d, "aic_frequency");
 	cJSON_Delete(j);
 	if (!(n > 0 && f > 0)) {
-		*why = xasprintf(_("%s: no DeviceInfo with ai_core_num and "
-		    "aic_frequency"), path);
-		return -1;
+		if (u->peak_why == NULL)
+			u->peak_why = xasprintf(_("%s: no DeviceInfo with "
+			    "ai_core_num and aic_frequency"), path);
+		return 0;
 	}
 	u->cores = n;
 	u->mhz = f;
 	u->peak = n * f * 1e6 * CUBE_OPS;
 	u->peak_path = xstrdup(path);
-	return 0;
+	return 1;
 }
 
-/* The first info.json.N under DIR's PROF_* and device_N that gives a peak. */
-static void
-find_info(struct mfu *u, const char *dir)
+static int
+device_dir(struct mfu *u, const char *path)
 {
-	DIR *d, *dd, *df;
-	struct dirent *e, *ed, *ef;
-	char *p, *pd, *pf, *why = NULL;
+	return walk(u, path, is_info, info_file);
+}
 
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while (isnan(u->peak) && (e = readdir(d)) != NULL) {
-		if (strncmp(e->d_name, "PROF_", 5) != 0)
-			continue;
-		p = xasprintf("%s/%s", dir, e->d_name);
-		dd = opendir(p);
-		while (dd != NULL && isnan(u->peak) &&
-		    (ed = readdir(dd)) != NULL) {
-			if (!numbered(ed->d_name, "device_"))
-				continue;
-			pd = xasprintf("%s/%s", p, ed->d_name);
-			df = opendir(pd);
-			while (df != NULL && isnan(u->peak) &&
-			    (ef = readdir(df)) != NULL) {
-				if (!numbered(ef->d_name, "info.json."))
-					continue;
-				pf = xasprintf("%s/%s", pd, ef->d_name);
-				if (read_info(u, pf, &why) < 0 &&
-				    u->peak_why == NULL) {
-					u->peak_why = why;
-					why = NULL;
-				}
-				free(why);
-				why = NULL;
-				free(pf);
-			}
-			if (df != NULL)
-				closedir(df);
-			free(pd);
-		}
-		if (dd != NULL)
-			closedir(dd);
-		free(p);
-	}
-	closedir(d);
+static int
+prof_dir(struct mfu *u, const char *path)
+{
+	return walk(u, path, is_device, device_dir);
 }
 
 /*
@@ -548,7 +568,7 @@ mfu_rank(struct summary *s, void *state, struct rank_data *rd,
 	struct mfu *u = state;
 
 	if (isnan(u->peak))
-		find_info(u, rd->path);
+		walk(u, rd->path, is_prof, prof_dir);
 	if (rd->steps_why == NULL && rd->mean.step_time > 0) {
 		u->step_us += rd->mean.step_time;
 		u->nranks++;
