@@ -214,6 +214,14 @@ like "$(cat ns.out)" "MFU: not known: .*no session" "no session: nor the MFU"
 like "$(cat ns.out)" "chip peak: 294\.9 TFLOP/s" "no session: the peak still is"
 is "$(mfu ns.json mfu)" "None" "no session: --json's mfu is null"
 
+cp -r dense badinfo
+for f in badinfo/*_ascend_pt/PROF_*/device_*/info.json.*; do
+	echo '{"DeviceInfo": [{"ai_core_num": 0, "aic_frequency": "1800"}]}' > "$f"
+done
+"$MSPROF" report badinfo > bi.out 2>&1
+like "$(cat bi.out)" "chip peak: not known: [^ ]*/info\.json\.[0-9]+: no DeviceInfo with ai_core_num and aic_frequency" \
+    "an info.json without AI cores: the peak is not known, naming the file"
+
 rm -rf dense/*_ascend_pt/PROF_*
 "$MSPROF" report --json np.json dense > np.out 2>&1
 like "$(cat np.out)" "chip peak: not known: no PROF_\*/device_\*/info\.json" \
