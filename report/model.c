@@ -270,10 +270,12 @@ step_convention(const struct report_model *m, struct summary_opts *o)
 
 /*
  * What the advice checks the data against: the session's launches, and
- * the device memory its preflight recorded in the plan.
+ * the device memory its preflight recorded in the plan; and the log, in
+ * which the MFU finds the training's own figures.
  */
 static void
-launch_facts(const struct report_model *m, struct summary_opts *o)
+launch_facts(const struct report_in *in, const struct report_model *m,
+    struct summary_opts *o)
 {
 	struct plan p;
 	char *path, *why = NULL;
@@ -281,6 +283,7 @@ launch_facts(const struct report_model *m, struct summary_opts *o)
 	if (m->session == NULL)
 		return;
 	o->journal = m->journal;
+	o->log = in->log;
 	path = xasprintf("%s/%s", m->session, SESSION_PLAN);
 	if (plan_read(&p, path, &why) == 0)
 		o->device_mb = p.device_mb;
@@ -347,7 +350,7 @@ summarise(const struct report_in *in, struct report_model *m)
 		m->summary_why = why;
 	else {
 		step_convention(m, &o);
-		launch_facts(m, &o);
+		launch_facts(in, m, &o);
 		m->summary = summary_build(ranks, nranks, &o);
 		summary_ranks_free(ranks, nranks);
 	}

@@ -1,7 +1,7 @@
 /*
  * The summary's model: what was read from each rank and the table of
  * summaries (one file each: steps.c, ops.c, cluster.c, wait.c, links.c,
- * memory.c), whose last row is the findings: the advice rules (advice/),
+ * memory.c, mfu.c), whose last row is the findings: the advice rules (advice/),
  * which read the others' results.  Internal to summary/ and advice/;
  * nothing of summary/ includes advice/.
  */
@@ -179,7 +179,7 @@ struct kind {
 };
 
 extern const struct kind kind_steps, kind_ops, kind_cluster, kind_wait,
-    kind_links, kind_memory;
+    kind_links, kind_memory, kind_mfu;
 /*
  * The findings (advice/advice.c): the last row, made once the others are
  * finished.  Its JSON is the document's "findings" (a list), beside the
@@ -187,7 +187,7 @@ extern const struct kind kind_steps, kind_ops, kind_cluster, kind_wait,
  */
 extern const struct kind kind_findings;
 
-#define NKINDS	7
+#define NKINDS	8
 
 /* One link of the communication matrix (links.c). */
 struct link {

@@ -34,7 +34,7 @@
  */
 static const struct kind *const kinds[NKINDS] = {
 	&kind_steps, &kind_ops, &kind_cluster, &kind_wait, &kind_links,
-	&kind_memory, &kind_findings,
+	&kind_memory, &kind_mfu, &kind_findings,
 };
 #define FINDINGS	(NKINDS - 1)
 

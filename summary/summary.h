@@ -47,6 +47,11 @@ struct summary_opts {
 	 */
 	const struct journal *journal;
 	int		 device_mb;
+	/*
+	 * The training's output (the session's log; NULL without one): the
+	 * MFU reads Megatron's padded vocabulary and its own TFLOP/s there.
+	 */
+	const char	*log;
 };
 
 /* summary_print flags. */

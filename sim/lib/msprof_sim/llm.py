@@ -56,8 +56,25 @@ def build_parser(prog):
     g.add_argument("--save", type=str, default=None)
     g.add_argument("--finetune", action="store_true")
     g.add_argument("--ckpt-step", type=int, default=None)
+    g = p.add_argument_group("model")
     g.add_argument("--num-layers", type=int, default=None)
     g.add_argument("--hidden-size", type=int, default=None)
+    g.add_argument("--ffn-hidden-size", type=int, default=None)
+    g.add_argument("--num-attention-heads", type=int, default=None)
+    g.add_argument("--group-query-attention", action="store_true")
+    g.add_argument("--num-query-groups", type=int, default=1)
+    g.add_argument("--kv-channels", type=int, default=None)
+    g.add_argument("--swiglu", action="store_true")
+    g.add_argument("--num-experts", type=int, default=None)
+    g.add_argument("--moe-router-topk", type=int, default=2)
+    g.add_argument("--moe-ffn-hidden-size", type=int, default=None)
+    g.add_argument("--moe-shared-expert-intermediate-size", type=int, default=None)
+    g.add_argument("--moe-layer-freq", type=int, default=1)
+    g.add_argument("--padded-vocab-size", type=int, default=None)
+    g.add_argument("--vocab-size", type=int, default=None)
+    g.add_argument("--make-vocab-size-divisible-by", type=int, default=128)
+    g = p.add_argument_group("logging")
+    g.add_argument("--log-throughput", action="store_true")
     return p
 
 
@@ -114,7 +131,65 @@ def build_tokenizer(console, args):
                 % (path, path))
     if args.tokenizer_model is not None and not os.path.isfile(args.tokenizer_model):
         raise OSError('Not found: "%s": No such file or directory Error #2' % args.tokenizer_model)
-    console.rank0(" > padded vocab (size: 151669) with 331 dummy tokens (new size: 152000)")
+    # the simulated tokenizers: Llama-2's sentencepiece model, else Qwen's
+    vocab = args.vocab_size or (32000 if kind == "Llama2Tokenizer" else 151669)
+    if args.padded_vocab_size is None:
+        multiple = args.make_vocab_size_divisible_by * args.tensor_model_parallel_size
+        args.padded_vocab_size = -(-vocab // multiple) * multiple
+    console.rank0(" > padded vocab (size: %d) with %d dummy tokens (new size: %d)"
+                  % (vocab, args.padded_vocab_size - vocab, args.padded_vocab_size))
+
+
+def num_floating_point_operations(args, batch_size):
+    """Megatron's count for a standard transformer (MHA/GQA, dense or MoE), as in
+    megatron/training/training.py, or None when the model's size is not given."""
+    if args.num_layers is None or args.hidden_size is None or args.num_attention_heads is None:
+        return None
+    h, s, n = args.hidden_size, args.seq_length, args.num_attention_heads
+    ffn = args.ffn_hidden_size
+    if ffn is None:
+        ffn = int((4 * h * 2 / 3) / 64) * 64 if args.swiglu else 4 * h
+    kv = args.kv_channels or h // n
+    groups = args.num_query_groups if args.group_query_attention else n
+    if args.num_experts is None:
+        dense, moe, topk = args.num_layers, 0, 0
+    else:
+        moe = sum(1 for i in range(args.num_layers) if i % args.moe_layer_freq == 0)
+        dense, topk = args.num_layers - moe, args.moe_router_topk
+    moe_ffn = args.moe_ffn_hidden_size or ffn
+    shared = args.moe_shared_expert_intermediate_size or 0
+    gated = 3 / 2 if args.swiglu else 1
+    expansion = 3 * 2 * 2
+    q_ratio = kv * n / h
+    attn = expansion * args.num_layers * h * h * ((1 + groups / n + s / h / 2) * q_ratio)
+    return batch_size * s * (
+        expansion * args.num_layers * h * (ffn * gated * dense / args.num_layers
+                                           + moe_ffn * topk * gated * moe / args.num_layers
+                                           + shared * gated * moe / args.num_layers)
+        + attn + 3 * 2 * h * args.padded_vocab_size)
+
+
+def device_step_ms(args, dist, loaded):
+    """The time the simulated machine takes for an iteration: the step the profile
+    of this rank shows (profdata's model of the job, as the parse replays it), so
+    that the log and the profiled data tell the same story."""
+    from . import profdata
+    knobs = profdata.Knobs.from_env()
+    dargs = {"tensor_model_parallel_size": args.tensor_model_parallel_size,
+             "pipeline_model_parallel_size": args.pipeline_model_parallel_size,
+             "context_parallel_size": args.context_parallel_size,
+             "expert_model_parallel_size": args.expert_model_parallel_size,
+             "world_size": dist.world_size}
+    layout = profdata.Layout.from_args(dargs, dist.world_size, knobs.seed)
+    if layout.world != dist.world_size:
+        layout = profdata.Layout(dist.world_size, seed=knobs.seed)
+    job = profdata.Job(layout, knobs, train.step_seconds() * 1e6)
+
+    def step_ms(iteration):
+        # ProfilerStep#k is iteration k + loaded + 1 (skip_first, one warm-up)
+        _comp, _ops, span = job.step(iteration - loaded - 1)
+        return span[max(dist.rank, 0)] / 1000.0
+    return step_ms
 
 
 def data_prefixes(data_path):
@@ -219,9 +294,12 @@ def main(prog, model_provider="GPT", loss_name="lm loss"):
     warmup = args.lr_warmup_iters
     if args.lr_warmup_fraction:
         warmup = int(args.lr_warmup_fraction * args.train_iters)
+    flops = num_floating_point_operations(args, args.global_batch_size) if args.log_throughput else None
+    step_ms = device_step_ms(args, dist, iteration) if dist.last else None
     train.train_loop(dist, console, args.train_iters, start_iteration=iteration,
                      global_batch_size=args.global_batch_size, lr=args.lr, warmup_iters=warmup,
-                     loss_name=loss_name, on_step=prof.step if prof else None, seed=args.seed)
+                     loss_name=loss_name, on_step=prof.step if prof else None, seed=args.seed,
+                     device_ms=step_ms, flops=flops)
     if prof:
         prof.stop()
     console.rank0("[after training is done] datetime: %s " % train.now())

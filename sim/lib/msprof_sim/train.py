@@ -244,9 +244,13 @@ def _forward_backward(iteration):
 
 
 def train_loop(dist, console, train_iters, start_iteration=0, global_batch_size=8, lr=1.0e-5,
-               warmup_iters=0, loss_name="lm loss", on_step=None, seed=1234):
+               warmup_iters=0, loss_name="lm loss", on_step=None, seed=1234, device_ms=None, flops=None):
     """Megatron's train(): iterations start_iteration+1 .. train_iters, one log line
-    per iteration on the last rank, on_step() after each one (prof.step())."""
+    per iteration on the last rank, on_step() after each one (prof.step()).
+    device_ms(iteration), when given, is the time the simulated machine takes for
+    the iteration (the step the profile shows), logged instead of the sleep's wall
+    time; flops, when given, the model's FLOPs per iteration, logged as Megatron's
+    --log-throughput does: flops / (time x 10^12 x world size)."""
     rnd = random.Random(seed + dist.rank)
     oom_step = env_int("MSPROF_SIM_OOM_STEP", 0)
     crash_rank = env_int("MSPROF_SIM_CRASH_RANK", -1)
@@ -271,14 +275,20 @@ def train_loop(dist, console, train_iters, start_iteration=0, global_batch_size=
         _forward_backward(iteration)
         _step_collective(dist)
         elapsed = (time.time() - t0) * 1000.0
+        if device_ms is not None and dist.last:
+            elapsed = device_ms(iteration)
+        throughput = ""
+        if flops is not None:
+            throughput = " throughput per GPU (TFLOP/s/GPU): %.1f |" % (
+                flops / (elapsed / 1000.0 * 10 ** 12 * dist.world_size))
         cur_lr = lr * min(1.0, iteration / warmup_iters) if warmup_iters else lr
         loss = 2.0 + 8.5 * math.exp(-iteration / 40.0) + rnd.uniform(-0.05, 0.05)
         grad = 1.0 + 6.0 * math.exp(-iteration / 20.0) + rnd.uniform(0.0, 0.3)
         console.last(
-            " [%s] iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (ms): %.1f | "
+            " [%s] iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (ms): %.1f |%s "
             "learning rate: %.6E | global batch size: %5d | %s: %.6E | loss scale: 1.0 | grad norm: %.3f | "
             "number of skipped iterations: %3d | number of nan iterations: %3d |"
-            % (now(), iteration, train_iters, iteration * global_batch_size, elapsed, cur_lr,
+            % (now(), iteration, train_iters, iteration * global_batch_size, elapsed, throughput, cur_lr,
                global_batch_size, loss_name, loss, grad, 0, 0))
         if iteration == start_iteration + 1:
             console.last("[Rank %d] (after %d iterations) memory (MB) | allocated: 3393.1 | max allocated: 4211.6 | "

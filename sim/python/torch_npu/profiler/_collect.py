@@ -196,6 +196,7 @@ class Trace:
             _write_json(os.path.join(prof, "device_%d" % dev, "sample.json"),
                         {"prof_level": level, "aic_metrics": config["experimental_config"]["_aic_metrics"],
                          "devices": str(dev), "result_dir": prof})
+            _write_json(os.path.join(prof, "device_%d" % dev, "info.json.%d" % dev), _device_info(dev))
             for fname in ("api_event.0.slice_0", "compact.0.slice_0", "hash_dic.0.slice_0"):
                 _write_lines(os.path.join(hdir, fname), [{"pid": os.getpid(), "steps": len(self.steps)}])
             _write_json(os.path.join(prof, "host", "start_info"), {"collectionTimeBegin": start_ns // 1000})
@@ -206,6 +207,21 @@ class Trace:
         with open(os.path.join(logs, "profiler_%s_%d.log" % (timestamp17(), os.getpid())), "a") as f:
             f.write("%s [INFO] [%d] profiler.py: collection finished, %d step(s) recorded\n"
                     % (datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"), os.getpid(), len(self.steps)))
+
+
+def _device_info(dev):
+    """The device's description the collection writes (info.json.N): the chip the
+    simulated npu-smi shows, an Ascend 910B3 (20 AI cores, 40 vector cores, 1800 MHz),
+    with the DeviceInfo fields msprof-analyze reads (ai_core_num, aic_frequency)."""
+    return {"devices": str(dev),
+            "DeviceInfo": [{"id": dev, "env_type": 3, "ctrl_cpu_id": "ARMv8_Cortex_A55",
+                            "ctrl_cpu_core_num": 1, "ctrl_cpu_endian_little": 1, "ts_cpu_core_num": 0,
+                            "ai_cpu_core_num": 6, "ai_core_num": 20, "ai_cpu_core_id": 2, "ai_core_id": 0,
+                            "aicpu_occupy_bitmap": 252, "ctrl_cpu": "0", "ai_cpu": "2,3,4,5,6",
+                            "aiv_num": 40, "hwts_frequency": "49.999001", "aic_frequency": "1800",
+                            "aiv_frequency": "1800"}],
+            "pid": str(os.getpid()),
+            "hostname": socket.gethostname()}
 
 
 def _version():
