@@ -192,8 +192,9 @@ ranks_in() {
 }
 # The Step ids of step_trace_time.csv in the single directory under DIR.
 steps_in() {
-	cut -d, -f2 "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv |
-	    tail -n +2 | tr -d '\r' | tr '\n' ' ' | sed 's/ $//'
+	awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "Step") c = i; next }
+	    { sub(/\r$/, ""); printf "%s%s", n++ ? " " : "", $c }' \
+	    "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv
 }
 # The files of ASCEND_PROFILER_OUTPUT in the single directory under DIR.
 parsed_in() {
