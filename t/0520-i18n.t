@@ -239,9 +239,15 @@ like "$err" "msprof-exec: 原因：NPU 内存不足（NPU out of memory）：请
 
 # The injector translates too: its reason is recorded in the journal.
 reset_run
+echo 'print("no training here")' > other.py
 in_locale $ZH "$MSPROF" -y --skip-checks torchrun other.py
-has_line "$out" "  torchrun other.py: 未改动（不是训练入口：无法读取 other.py（没有那个文件或目录）；可用 --framework llm、mm 或 torch 强制采集）" \
+like "$out" "  torchrun other.py: 未改动（不是训练入口：.*；可用 --framework llm、mm 或 torch 强制采集）" \
     "zh: a launch left alone, with the injector's reason in Chinese"
+rm -f other.py
+# A missing entry is refused before anything runs, in Chinese too.
+in_locale $ZH "$MSPROF" -y --skip-checks torchrun other.py
+is "$rc" 66 "zh: a missing entry under a launcher: 66"
+like "$err" "other.py：文件不存在" "zh: the refusal in Chinese"
 
 # The injector binds the catalogue at its first message: the system's
 # error in it is Chinese too, though its argument is computed first.
