@@ -28,7 +28,7 @@ rm -rf profiling_output
 "$MSPROF" -y --skip-checks -l level0 -s 5:6 -r 0,1 --with memory -o prof0 bash "$QWEN" > out 2> err
 is "$(ranks_in prof0)" "0 1" "level0, ranks 0,1: both ranks"
 for d in prof0/*_ascend_pt; do
-	is "$(cut -d, -f2 "$d/ASCEND_PROFILER_OUTPUT/step_trace_time.csv" | tail -n +2 | tr -d '\r')" "4" \
+	is "$(csv_steps "$d/ASCEND_PROFILER_OUTPUT/step_trace_time.csv")" "4" \
 	    "--steps 5:6 collects iteration 5 only ($(basename "$d"))"
 done
 parsed=$(ls prof0/*_ascend_pt/ASCEND_PROFILER_OUTPUT | sort -u | tr '\n' ' ')

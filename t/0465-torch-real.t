@@ -28,8 +28,7 @@ run() {
 steps_of() {
 	local d
 	d=$(dirname "$(ls profiling_output/*_ascend_pt/profiler_info_$1.json)")
-	cut -d, -f2 "$d"/ASCEND_PROFILER_OUTPUT/step_trace_time.csv | tail -n +2 |
-	    tr '\n' ' ' | sed 's/ $//'
+	csv_steps "$d"/ASCEND_PROFILER_OUTPUT/step_trace_time.csv
 }
 
 run 8 --steps 3:5 --ranks 1

@@ -19,8 +19,8 @@ export MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT RANK_SIZE=2
 steps_of() {
 	local d
 	d=$(dirname "$(ls "$1"/*_ascend_pt/profiler_info_$2.json 2>/dev/null)")
-	cut -d, -f2 "$d"/ASCEND_PROFILER_OUTPUT/step_trace_time.csv 2>/dev/null |
-	    tail -n +2 | tr '\n' ' ' | sed 's/ $//'
+	[ -f "$d"/ASCEND_PROFILER_OUTPUT/step_trace_time.csv ] &&
+	    csv_steps "$d"/ASCEND_PROFILER_OUTPUT/step_trace_time.csv
 }
 sessions() { ls -d profiling_output/msprof-exec_* 2>/dev/null | wc -l | tr -d ' '; }
 

@@ -190,11 +190,15 @@ ranks_in() {
 	    sed 's/.*profiler_info_\([0-9]*\)\.json/\1/' | sort -n | tr '\n' ' ' |
 	    sed 's/ $//'
 }
+# The Step ids of step_trace_time.csv files, by the column's name (real
+# torch_npu has no Device_id before it; master's has), space-separated.
+csv_steps() {
+	awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "Step") c = i; next }
+	    { sub(/\r$/, ""); printf "%s%s", n++ ? " " : "", $c }' "$@"
+}
 # The Step ids of step_trace_time.csv in the single directory under DIR.
 steps_in() {
-	awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "Step") c = i; next }
-	    { sub(/\r$/, ""); printf "%s%s", n++ ? " " : "", $c }' \
-	    "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv
+	csv_steps "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv
 }
 # The files of ASCEND_PROFILER_OUTPUT in the single directory under DIR.
 parsed_in() {
