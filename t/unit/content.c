@@ -167,7 +167,9 @@ training(void)
 	ok(trains("lf_train.py",
 	    "from llamafactory.train.tuner import run_exp\n"
 	    "def main():\n"
-	    "    run_exp()\n"),
+	    "    run_exp()\n"
+	    "if __name__ == \"__main__\":\n"
+	    "    main()\n"),
 	    "LLaMA-Factory's src/train.py: run_exp()");
 	ok(trains("mm_train.py",
 	    "from mmengine.config import Config\n"
