@@ -510,12 +510,30 @@ module_file(struct reader *r, const struct pyfile *from, const char *module,
 	return path;
 }
 
+/*
+ * Is MODULE of a package built on torch that holds no user's loop (torch,
+ * transformers, ...)?  It is not read: a checkout of it on PYTHONPATH
+ * would cost the whole bound and tell nothing.
+ */
+static int
+library(const char *module, int level)
+{
+	for (int i = 0; level == 0 && torch_builtin[i] != NULL; i++)
+		if (is_package(module, torch_builtin[i]))
+			return 1;
+	return 0;
+}
+
 static struct pyfile *
 load_module(struct reader *r, const struct pyfile *from, const char *module,
     int level)
 {
-	char *path = module_file(r, from, module, level);
+	char *path;
 	struct pyfile *pf = NULL;
+
+	if (library(module, level))
+		return NULL;
+	path = module_file(r, from, module, level);
 
 	if (path != NULL)
 		pf = load(r, path, from->hops + 1);

@@ -21,6 +21,7 @@
 #include "analyse.h"
 #include "advice/advice.h"
 #include "arm.h"
+#include "engines/content.h"
 #include "engines/dynamic.h"
 #include "common/install.h"
 #include "common/journal.h"
@@ -493,6 +494,8 @@ dry_launch(const struct plan *p, const struct launch *l, char *const argv[],
 		return 0;
 	}
 	printf(_("%s:\n"), _(engine_ops(l->engine)->label));
+	if (l->because[0] != '\0')
+		printf(_("training: %s\n"), l->because);
 	if (engine_ops(l->engine)->limits != NULL)
 		printf(_("limits: %s\n"), _(engine_ops(l->engine)->limits));
 	launch_missing_paths(l, argv, &missing);
@@ -775,7 +778,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 	check_outputs(&o);
-	if (launchtab_load(&tab, in.launchtab, engine_names(), &why) == -1)
+	if (launchtab_load(&tab, in.launchtab, engine_names(), &why) == -1 ||
+	    trainings_load_default(&why) == -1)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.plan.framework, o.cmd);
 	if (o.dry_run) {
