@@ -202,8 +202,8 @@ by_content(const char *script, struct launch *l)
 		    "read); %s, %s"), script, f.torch, f.uncalled, f.followed,
 		    force_hint(l), row_hint());
 	else if (f.torch != NULL)
-		reason(l, _("not a training entry: %s is built on %s but runs "
-		    "no training (no backward pass with an optimizer step, "
+		reason(l, _("not a training entry: %s is built on %s but "
+		    "trains nothing (no backward pass with an optimizer step, "
 		    "Trainer(...).train(), deepspeed.initialize(...) or a "
 		    "training call of the table, in it or the %d module(s) it "
 		    "imports); %s, %s"), script, f.torch, f.followed,

@@ -64,9 +64,9 @@ struct pyfile {
 	struct line	*lines;
 	size_t		 nlines;
 	struct block	*blocks;
-	size_t		 nblocks;
+	size_t		 nblocks, ablocks;	/* used, allocated */
 	struct import	*imports;
-	size_t		 nimports;
+	size_t		 nimports, aimports;
 	struct strv	 stars;		/* modules of "from m import *" */
 };
 
@@ -220,8 +220,11 @@ add_import(struct pyfile *pf, const char *local, const char *module,
 {
 	struct import *im;
 
-	pf->imports = xreallocarray(pf->imports, pf->nimports + 1,
-	    sizeof(*pf->imports));
+	if (pf->nimports == pf->aimports) {
+		pf->aimports = pf->aimports * 2 + 8;
+		pf->imports = xreallocarray(pf->imports, pf->aimports,
+		    sizeof(*pf->imports));
+	}
 	im = &pf->imports[pf->nimports++];
 	im->local = xstrdup(local);
 	im->module = xstrdup(module);
@@ -315,8 +318,11 @@ add_block(struct pyfile *pf, enum block_kind kind, const char *name,
 {
 	struct block *b;
 
-	pf->blocks = xreallocarray(pf->blocks, pf->nblocks + 1,
-	    sizeof(*pf->blocks));
+	if (pf->nblocks == pf->ablocks) {
+		pf->ablocks = pf->ablocks * 2 + 8;
+		pf->blocks = xreallocarray(pf->blocks, pf->ablocks,
+		    sizeof(*pf->blocks));
+	}
 	b = &pf->blocks[pf->nblocks];
 	b->kind = kind;
 	b->name = name != NULL ? dotted_at(name) : NULL;
@@ -324,6 +330,24 @@ add_block(struct pyfile *pf, enum block_kind kind, const char *name,
 	b->reached = 0;
 	b->no = no;
 	return (int)pf->nblocks++;
+}
+
+/* How many brackets L opens (negative: closes); a switch, not strchr(). */
+static int
+bracket_depth(const char *l)
+{
+	int n = 0;
+
+	for (; *l != '\0'; l++)
+		switch (*l) {
+		case '(': case '[': case '{':
+			n++;
+			break;
+		case ')': case ']': case '}':
+			n--;
+			break;
+		}
+	return n;
 }
 
 /* Is L the start of the __main__ block: if __name__ == "__main__":? */
@@ -392,9 +416,7 @@ parse_file(struct pyfile *pf)
 			if (from == 0 && strchr(l, '(') == NULL)
 				from = -1;
 		}
-		for (const char *p = l; *p != '\0'; p++)
-			brackets += strchr("([{", *p) != NULL ? 1 :
-			    strchr(")]}", *p) != NULL ? -1 : 0;
+		brackets += bracket_depth(l);
 		if (brackets <= 0)
 			from = -1;
 	}
@@ -941,28 +963,30 @@ torch_of(const struct reader *r)
 static void
 uncalled_loop(struct reader *r)
 {
+	unsigned char *seen;
+
 	for (size_t i = 0; i < r->nfiles; i++) {
 		const struct pyfile *pf = r->files[i];
 
-		for (size_t b = 1; b < pf->nblocks; b++) {
-			int bw = 0, st = 0;
+		seen = xcalloc(pf->nblocks, 1);
+		for (size_t j = 0; j < pf->nlines; j++) {
+			int b = pf->lines[j].block;
 
 			if (pf->blocks[b].kind != BLOCK_DEF ||
 			    pf->blocks[b].reached)
 				continue;
-			for (size_t j = 0; j < pf->nlines; j++) {
-				if (pf->lines[j].block != (int)b)
-					continue;
-				bw |= calls(pf->lines[j].text, ".backward", 0);
-				st |= calls(pf->lines[j].text, ".step", 0);
-			}
-			if (bw && st) {
+			seen[b] |= calls(pf->lines[j].text, ".backward", 0) |
+			    calls(pf->lines[j].text, ".step", 0) << 1;
+		}
+		for (size_t b = 1; b < pf->nblocks; b++)
+			if (seen[b] == 3) {
 				snprintf(r->f->uncalled, sizeof(r->f->uncalled),
 				    "%s:%d: %s()", pf->path, pf->blocks[b].no,
 				    pf->blocks[b].name);
+				free(seen);
 				return;
 			}
-		}
+		free(seen);
 	}
 }
 

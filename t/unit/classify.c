@@ -192,7 +192,7 @@ torch_content(void)
 	    "    out = model(x)\nscheduler.step(out)\n");
 	is_str(classified(NULL, V("torchrun", (char *)p), &l), "none 0",
 	    "inference (a step(), no backward pass): left alone");
-	ok(strstr(l.why, "is built on torch but runs no training") &&
+	ok(strstr(l.why, "is built on torch but trains nothing") &&
 	    strstr(l.why, "--framework llm, mm or torch"),
 	    "why, and how to force it (%s)", l.why);
 	p = file("t6.py", "import torch\n# loss.backward()\n# opt.step()\n"
