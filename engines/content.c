@@ -267,6 +267,23 @@ from_names(struct pyfile *pf, const char *p, const char *module, int level,
 }
 
 /*
+ * The module of "from ..a.b import" line L (a copy), with its leading
+ * dots in *LEVEL; NULL when L is none.
+ */
+static char *
+from_module(const char *l, int *level)
+{
+	const char *p;
+
+	if (strncmp(l, "from ", 5) != 0)
+		return NULL;
+	p = l + 5 + strspn(l + 5, " \t");
+	for (*level = 0; *p == '.'; p++)
+		(*level)++;
+	return dotted_at(p);
+}
+
+/*
  * Record the import line L of PF: "import a.b as c, d" binds c to a.b and
  * a to a; "from .a import x as y, *" binds y to x of .a.  Returns 0 when
  * L is no import line.
@@ -299,14 +316,9 @@ parse_import(struct pyfile *pf, const char *l, int no)
 				return 1;
 		}
 	}
-	if (strncmp(l, "from ", 5) != 0)
+	if ((module = from_module(l, &level)) == NULL)
 		return 0;
-	p = l + 5 + strspn(l + 5, " \t");
-	for (; *p == '.'; p++)
-		level++;
-	module = dotted_at(p);
-	p += strlen(module);
-	if ((p = strstr(p, " import ")) != NULL)
+	if ((p = strstr(l, " import ")) != NULL)
 		from_names(pf, p + 8, module, level, no);
 	free(module);
 	return 1;
@@ -367,8 +379,10 @@ parse_file(struct pyfile *pf)
 {
 	struct { int indent, block; } stack[64];
 	char *line, *save = NULL, open = '\0', *l;
-	int depth = 0, no = 0, brackets = 0, indent, cur, from = -1;
-	size_t n = 0, first;
+	int depth = 0, no = 0, brackets = 0, indent, cur, level = 0, from_no = 0;
+	int open_brackets;
+	char *from = NULL;		/* the module of a bracketed name list */
+	size_t n = 0;
 
 	add_block(pf, BLOCK_TOP, NULL, -1, 1);
 	for (line = pf->text; *line != '\0'; line++)
@@ -404,22 +418,21 @@ parse_file(struct pyfile *pf)
 			    add_block(pf, l[0] == 'c' ? BLOCK_CLASS : BLOCK_DEF,
 			    name + strspn(name, " \t"), cur, no);
 		}
-		if (from >= 0 && brackets > 0) {
-			/* the names of a "from m import (" before */
-			const struct import *im = &pf->imports[first];
-
-			from_names(pf, l, im->module, im->level, im->no);
-		} else {
-			first = pf->nimports;
-			from = parse_import(pf, l, no) && strncmp(l, "from ", 5)
-			    == 0 && pf->nimports > first ? 0 : -1;
-			if (from == 0 && strchr(l, '(') == NULL)
-				from = -1;
+		open_brackets = bracket_depth(l);
+		if (from != NULL && brackets > 0)	/* from m import (\n */
+			from_names(pf, l, from, level, from_no);
+		else {
+			parse_import(pf, l, no);
+			from = open_brackets > 0 ? from_module(l, &level) : NULL;
+			from_no = no;
 		}
-		brackets += bracket_depth(l);
-		if (brackets <= 0)
-			from = -1;
+		brackets += open_brackets;
+		if (brackets <= 0) {
+			free(from);
+			from = NULL;
+		}
 	}
+	free(from);
 }
 
 static void
@@ -880,8 +893,9 @@ run_line(struct reader *r, struct pyfile *pf, const char *l, int no)
 				call_facts(r, pf, no, chain);
 				follow_call(r, pf, chain);
 			} else if (strchr(chain, '.') == NULL &&
-			    strchr("=.", *q) == NULL && defined(pf, chain) >= 0)
-				run_name(r, pf, chain, 0);
+			    strchr("=.", *q) == NULL &&
+			    (defined(pf, chain) >= 0 || binding(pf, chain)))
+				run_name(r, pf, chain, 0);	/* passed on */
 		}
 		p += strlen(chain) - 1;
 		prev = 'a';
