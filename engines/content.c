@@ -41,6 +41,7 @@ struct block {
 	int		 parent;	/* the enclosing block, -1 at the top */
 	int		 reached;	/* DEF, TOP, MAIN: run; CLASS: made */
 	int		 no;		/* the line it starts at */
+	char		*bases;		/* CLASS: "A, b.B" of class C(A, b.B) */
 };
 
 struct line {
@@ -81,6 +82,7 @@ struct reader {
 	/* where each fact was seen first: "FILE:LINE: CALL()" */
 	char		 ev_backward[160], ev_step[160], ev_trainer[160];
 	char		 ev_fit[160], ev_ds[160], ev_lib[200];
+	int		 lib_hops;	/* imports away, of ev_lib's file */
 };
 
 /* The first CONTENT_READ_MAX bytes of PATH, NUL-terminated; NULL: errno. */
@@ -341,6 +343,9 @@ add_block(struct pyfile *pf, enum block_kind kind, const char *name,
 	b->parent = parent;
 	b->reached = 0;
 	b->no = no;
+	b->bases = NULL;
+	if (kind == BLOCK_CLASS && (name = strchr(name, '(')) != NULL)
+		b->bases = xstrndup(name + 1, strcspn(name + 1, ")"));
 	return (int)pf->nblocks++;
 }
 
@@ -438,8 +443,10 @@ parse_file(struct pyfile *pf)
 static void
 pyfile_free(struct pyfile *pf)
 {
-	for (size_t i = 0; i < pf->nblocks; i++)
+	for (size_t i = 0; i < pf->nblocks; i++) {
 		free(pf->blocks[i].name);
+		free(pf->blocks[i].bases);
+	}
 	for (size_t i = 0; i < pf->nimports; i++) {
 		free(pf->imports[i].local);
 		free(pf->imports[i].module);
@@ -733,6 +740,27 @@ imports_package(const struct reader *r, const char *pkg)
 	return 0;
 }
 
+/*
+ * Is CHAIN a module's switch to training mode, model.train(): a train()
+ * on a model, module or net, which every loop and evaluation makes, not
+ * a training loop's entry?
+ */
+static int
+mode_switch(const char *chain)
+{
+	const char *last = last_part(chain), *recv;
+	size_t n;
+
+	if (last == chain || strcmp(last, "train") != 0)
+		return 0;
+	for (recv = last - 1; recv > chain && recv[-1] != '.'; recv--)
+		;
+	n = (size_t)(last - 1 - recv);
+	return (n >= 5 && strncmp(last - 6, "model", 5) == 0) ||
+	    (n >= 6 && strncmp(last - 7, "module", 6) == 0) ||
+	    (n >= 3 && strncmp(last - 4, "net", 3) == 0);
+}
+
 /* The facts of the call CHAIN made at line NO of PF, run. */
 static void
 call_facts(struct reader *r, const struct pyfile *pf, int no,
@@ -755,6 +783,8 @@ call_facts(struct reader *r, const struct pyfile *pf, int no,
 		f->trainer = 1;
 		evidence(r->ev_trainer, sizeof(r->ev_trainer), pf, no, chain);
 	}
+	if (mode_switch(chain))
+		return;
 	if (method && (strcmp(last, "train") == 0 || strcmp(last, "fit") == 0)) {
 		f->fit = 1;
 		evidence(r->ev_fit, sizeof(r->ev_fit), pf, no, chain);
@@ -764,10 +794,13 @@ call_facts(struct reader *r, const struct pyfile *pf, int no,
 		f->ds_init = 1;
 		evidence(r->ev_ds, sizeof(r->ev_ds), pf, no, chain);
 	}
-	for (size_t i = 0; !f->library && i < train_calls.n; i++)
+	/* the call nearest the entry says it best */
+	for (size_t i = 0; (!f->library || pf->hops < r->lib_hops) &&
+	    i < train_calls.n; i++)
 		if (call_matches(chain, train_calls.v[i]) &&
 		    imports_package(r, train_pkgs.v[i])) {
 			f->library = 1;
+			r->lib_hops = pf->hops;
 			snprintf(r->ev_lib, sizeof(r->ev_lib), "%s:%d: %s() (%s)",
 			    pf->path, no, chain, train_names.v[i]);
 		}
@@ -891,9 +924,10 @@ run_line(struct reader *r, struct pyfile *pf, const char *l, int no)
 		if (!keyword(chain)) {
 			if (*q == '(') {
 				call_facts(r, pf, no, chain);
-				follow_call(r, pf, chain);
+				if (!mode_switch(chain))
+					follow_call(r, pf, chain);
 			} else if (strchr(chain, '.') == NULL &&
-			    strchr("=.", *q) == NULL &&
+			    (*q == '\0' || strchr("=.", *q) == NULL) &&
 			    (defined(pf, chain) >= 0 || binding(pf, chain)))
 				run_name(r, pf, chain, 0);	/* passed on */
 		}
@@ -901,6 +935,25 @@ run_line(struct reader *r, struct pyfile *pf, const char *l, int no)
 		prev = 'a';
 		free(chain);
 	}
+}
+
+/*
+ * A class made makes its bases too, as far as they are read: their
+ * methods are its own (SimpleTrainer's train() is TrainerBase's).
+ */
+static void
+make_bases(struct reader *r, struct pyfile *pf, size_t b)
+{
+	char *bases = pf->blocks[b].bases, *base, *save = NULL;
+
+	if (bases == NULL)
+		return;
+	pf->blocks[b].bases = NULL;		/* once */
+	for (base = strtok_r(bases, ", \t", &save); base != NULL;
+	    base = strtok_r(NULL, ", \t", &save))
+		if (ident_start(*base) && strpbrk(base, "=.") == NULL)
+			run_name(r, pf, base, 0);
+	free(bases);
 }
 
 /* Is block B of PF inside a class that was made, and named in METHODS? */
@@ -934,9 +987,13 @@ run_all(struct reader *r)
 			pf = r->files[i];
 			if (done[i] == NULL)
 				done[i] = xcalloc(pf->nblocks, 1);
-			for (size_t b = 0; b < pf->nblocks; b++)
+			for (size_t b = 0; b < pf->nblocks; b++) {
+				if (pf->blocks[b].kind == BLOCK_CLASS &&
+				    pf->blocks[b].reached)
+					make_bases(r, pf, b);
 				if (method_run(r, pf, b))
 					reach(r, pf, (int)b);
+			}
 			now = xcalloc(pf->nblocks, 1);
 			for (size_t b = 0; b < pf->nblocks; b++)
 				now[b] = pf->blocks[b].reached && !done[i][b] &&
