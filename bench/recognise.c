@@ -5,6 +5,10 @@
  *
  *	recognise N TABLE ENTRY
  *
+ * (RECOGNISE_LAUNCHER set: as for an entry a launcher starts, whose
+ * reading stops once it is known to train; else as for a python ENTRY
+ * started directly, read on for whether it starts its ranks itself)
+ *
  * or run a command N times the same way, for comparison: the mean
  * wall-clock and CPU microseconds (its own and its children's) of one
  * run:
@@ -73,7 +77,7 @@ main(int argc, char **argv)
 	struct entry_facts f;
 	char *why = NULL;
 	double t, c;
-	int n;
+	int n, spawn = getenv("RECOGNISE_LAUNCHER") == NULL;
 
 	if (argc > 3 && strcmp(argv[1], "-x") == 0 && (n = atoi(argv[2])) > 0)
 		return execs(n, argv + 3);
@@ -88,7 +92,7 @@ main(int argc, char **argv)
 	t = now();
 	c = cpu(RUSAGE_SELF);
 	for (int i = 0; i < n; i++)
-		if (entry_facts_read(argv[3], &f) == -1) {
+		if (entry_facts_read(argv[3], spawn, &f) == -1) {
 			perror(argv[3]);
 			return 66;
 		}

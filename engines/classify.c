@@ -178,7 +178,7 @@ by_content(const char *script, struct launch *l)
 		    force_hint(l));
 		return NULL;
 	}
-	rc = entry_facts_read(path, &f);
+	rc = entry_facts_read(path, l->direct, &f);
 	free(file);
 	if (rc == -1) {
 		reason(l, _("not a training entry: cannot read %s (%s); %s"),

@@ -69,6 +69,9 @@ struct pyfile {
 	struct import	*imports;
 	size_t		 nimports, aimports;
 	struct strv	 stars;		/* modules of "from m import *" */
+	size_t		 index;		/* in reader's files */
+	int		 pending;	/* blocks reached, not yet run */
+	unsigned	 epoch;		/* reader's epoch its methods saw */
 };
 
 /* One recognition: the files read, and what reached code calls. */
@@ -78,7 +81,10 @@ struct reader {
 	struct strv	 roots;		/* where modules are looked for */
 	struct strv	 methods;	/* names called on an object */
 	int		 changed;	/* a block newly reached */
+	size_t		 lowest;	/* the first file with one */
+	unsigned	 epoch;		/* counts classes made, methods called */
 	struct entry_facts *f;
+	int		 spawn;		/* whether it spawns is wanted */
 	/* where each fact was seen first: "FILE:LINE: CALL()" */
 	char		 ev_backward[160], ev_step[160], ev_trainer[160];
 	char		 ev_fit[160], ev_ds[160], ev_lib[200];
@@ -461,6 +467,19 @@ pyfile_free(struct pyfile *pf)
 	free(pf);
 }
 
+static void
+reach(struct reader *r, struct pyfile *pf, int b)
+{
+	if (!pf->blocks[b].reached) {
+		pf->blocks[b].reached = 1;
+		pf->pending = 1;
+		r->changed = 1;
+		r->epoch += pf->blocks[b].kind == BLOCK_CLASS;
+		if (pf->index < r->lowest)
+			r->lowest = pf->index;
+	}
+}
+
 /* The file read at PATH, reading it when the bounds allow; or NULL. */
 static struct pyfile *
 load(struct reader *r, const char *path, int hops)
@@ -481,9 +500,12 @@ load(struct reader *r, const char *path, int hops)
 	pf->text = text;
 	pf->hops = hops;
 	parse_file(pf);
+	pf->index = r->nfiles;
 	r->files[r->nfiles++] = pf;
-	if (hops > 0)
+	if (hops > 0) {
 		r->f->followed++;
+		reach(r, pf, 0);	/* its top level runs at import */
+	}
 	return pf;
 }
 
@@ -576,20 +598,10 @@ load_module(struct reader *r, const struct pyfile *from, const char *module,
 	if (library(module, level))
 		return NULL;
 	path = module_file(r, from, module, level);
-
 	if (path != NULL)
 		pf = load(r, path, from->hops + 1);
 	free(path);
 	return pf;
-}
-
-static void
-reach(struct reader *r, struct pyfile *pf, int b)
-{
-	if (!pf->blocks[b].reached) {
-		pf->blocks[b].reached = 1;
-		r->changed = 1;
-	}
 }
 
 /*
@@ -677,6 +689,7 @@ called_method(struct reader *r, const char *name)
 	if (!strv_has(&r->methods, name)) {
 		strv_push(&r->methods, name);
 		r->changed = 1;
+		r->epoch++;
 	}
 }
 
@@ -879,9 +892,9 @@ keyword(const char *w)
 }
 
 /*
- * Run line L (number NO) of PF: the modules it imports are imported (their
- * top level runs), the calls it makes are followed, and a function it only
- * names (mp.spawn(train, ...), target=main) is taken as run too.
+ * Run line L (number NO) of PF: the calls it makes are followed, and a
+ * function it only names (mp.spawn(train, ...), target=main) is taken as
+ * run too.
  */
 static void
 run_line(struct reader *r, struct pyfile *pf, const char *l, int no)
@@ -889,22 +902,13 @@ run_line(struct reader *r, struct pyfile *pf, const char *l, int no)
 	const char *p, *q;
 	char *chain, prev = ' ';
 
-	if (strncmp(l, "import ", 7) == 0 || strncmp(l, "from ", 5) == 0) {
-		for (size_t i = 0; i < pf->nimports; i++) {
-			const struct import *im = &pf->imports[i];
-			struct pyfile *m;
-
-			if (im->no != no)
-				continue;
-			if ((m = load_module(r, pf, im->module,
-			    im->level)) != NULL)
-				reach(r, m, 0);
-			if (im->name != NULL && (m = bound_module(r, pf,
-			    im)) != NULL)
-				reach(r, m, 0);
-		}
+	/*
+	 * An import is read when a name of it is called or passed on, not
+	 * before: the modules a script imports and does not use can be
+	 * many (a package's whole API) and are no training.
+	 */
+	if (strncmp(l, "import ", 7) == 0 || strncmp(l, "from ", 5) == 0)
 		return;
-	}
 	if (defines(l))
 		return;
 	for (p = l; *p != '\0'; prev = *p, p++) {
@@ -971,9 +975,23 @@ method_run(const struct reader *r, const struct pyfile *pf, size_t b)
 }
 
 /*
- * Run the reached blocks until nothing more is reached.  A block is run
- * once: DONE marks those run, per file; a pass runs the blocks reached
- * before it (NOW), a block reached during it the next pass.
+ * Is all there is to learn known: it trains, and, when that is wanted,
+ * starts its ranks itself?
+ */
+static int
+known(const struct reader *r)
+{
+	return entry_trains_torch(r->f) && (r->f->spawn || !r->spawn);
+}
+
+/*
+ * Run the reached blocks until nothing more is reached, or until it is
+ * known to train and to start its ranks itself: nothing more is to be
+ * learnt then.  A block is run once: DONE marks those run, per file; a
+ * pass runs the blocks reached before it (NOW), a block reached during
+ * it the next pass.  A pass ends early when a file before the current
+ * one has a block newly reached: what the entry runs is read before what
+ * the modules it calls run, so that a training is known early.
  */
 static void
 run_all(struct reader *r)
@@ -983,17 +1001,24 @@ run_all(struct reader *r)
 
 	do {
 		r->changed = 0;
-		for (size_t i = 0; i < r->nfiles; i++) {
+		r->lowest = SIZE_MAX;
+		for (size_t i = 0; i < r->nfiles && !known(r) &&
+		    r->lowest >= i; i++) {
 			pf = r->files[i];
 			if (done[i] == NULL)
 				done[i] = xcalloc(pf->nblocks, 1);
-			for (size_t b = 0; b < pf->nblocks; b++) {
+			for (size_t b = 0; pf->epoch != r->epoch &&
+			    b < pf->nblocks; b++) {
 				if (pf->blocks[b].kind == BLOCK_CLASS &&
 				    pf->blocks[b].reached)
 					make_bases(r, pf, b);
 				if (method_run(r, pf, b))
 					reach(r, pf, (int)b);
 			}
+			pf->epoch = r->epoch;
+			if (!pf->pending)
+				continue;
+			pf->pending = 0;
 			now = xcalloc(pf->nblocks, 1);
 			for (size_t b = 0; b < pf->nblocks; b++)
 				now[b] = pf->blocks[b].reached && !done[i][b] &&
@@ -1006,7 +1031,7 @@ run_all(struct reader *r)
 				done[i][b] |= now[b];
 			free(now);
 		}
-	} while (r->changed);
+	} while (r->changed && !known(r));
 	for (size_t i = 0; i < CONTENT_FILES_MAX; i++)
 		free(done[i]);
 }
@@ -1114,7 +1139,8 @@ roots(struct strv *out, const char *first)
 }
 
 static int
-read_entry(const char *script, const char *first, struct entry_facts *f)
+read_entry(const char *script, const char *first, int spawn,
+    struct entry_facts *f)
 {
 	struct reader r = { 0 };
 	struct pyfile *entry;
@@ -1124,6 +1150,7 @@ read_entry(const char *script, const char *first, struct entry_facts *f)
 	if (!tables_loaded && trainings_load_default(&why) == -1)
 		free(why);		/* the launcher has said so */
 	r.f = f;
+	r.spawn = spawn;
 	roots(&r.roots, first);
 	if ((entry = load(&r, script, 0)) == NULL) {
 		strv_free(&r.roots);
@@ -1145,10 +1172,10 @@ read_entry(const char *script, const char *first, struct entry_facts *f)
 }
 
 int
-entry_facts_read(const char *script, struct entry_facts *f)
+entry_facts_read(const char *script, int spawn, struct entry_facts *f)
 {
 	char *dir = folder(script);
-	int rc = read_entry(script, dir, f);
+	int rc = read_entry(script, dir, spawn, f);
 
 	free(dir);
 	return rc;

@@ -51,8 +51,11 @@ struct entry_facts {
  * Read SCRIPT (relative paths from the current directory) into F: 0, or
  * -1 with errno set when SCRIPT itself cannot be read.  Modules are
  * looked for in SCRIPT's folder, PYTHONPATH and the current directory.
+ * With SPAWN, whether it starts its ranks itself is wanted (a script
+ * python starts directly); without, the reading stops once it is known
+ * to train.
  */
-int	entry_facts_read(const char *script, struct entry_facts *f);
+int	entry_facts_read(const char *script, int spawn, struct entry_facts *f);
 
 /*
  * The file of module MODULE (python -m MODULE) as Python started in the

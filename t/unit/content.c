@@ -32,7 +32,7 @@ trains(const char *name, const char *text)
 	if ((fp = fopen(path, "w")) == NULL || fputs(text, fp) == EOF)
 		abort();
 	fclose(fp);
-	r = entry_facts_read(path, &f) == 0 && f.torch != NULL &&
+	r = entry_facts_read(path, 1, &f) == 0 && f.torch != NULL &&
 	    entry_trains_torch(&f);
 	free(path);
 	return r;
@@ -238,7 +238,7 @@ trains_in(const char *name, struct entry_facts *f)
 
 	if (getcwd(cwd, sizeof(cwd)) == NULL || chdir(dir) != 0)
 		abort();
-	r = entry_facts_read(name, f) == 0 && f->torch != NULL &&
+	r = entry_facts_read(name, 1, f) == 0 && f->torch != NULL &&
 	    entry_trains_torch(f);
 	if (chdir(cwd) != 0)
 		abort();
