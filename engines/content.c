@@ -6,11 +6,13 @@
  *
  * A file is cut into blocks by indentation: its top level, its __main__
  * block, and each def and class.  Only the blocks the entry runs count:
- * the top level and __main__ block of the entry, the top level of each
- * module it imports, and the functions and methods those call or pass
- * on, followed by name through the imports.  A method is run when its
- * class is made and its name called on something (x.train()): which
- * object is not known without running the code.
+ * the top level and __main__ block of the entry, and the functions and
+ * methods those call or pass on, followed by name through the imports
+ * (a module is read when a name of it is used, and its top level runs
+ * then).  A method is run when its class (or a subclass) is made and its
+ * name called on something (x.train()): which object is not known
+ * without running the code.  model.train() is a module's mode switch,
+ * no loop.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,8 @@
  * and, through its imports, the modules Python would find (the entry's
  * folder, or the working directory for -m, then PYTHONPATH and the
  * working directory), at most CONTENT_FILES_MAX files and CONTENT_HOPS_MAX
- * imports away.  A loop that is only defined, or imported and never
+ * imports away; torch, torch_npu, transformers, accelerate and deepspeed
+ * are never read.  A loop that is only defined, or imported and never
  * called, does not make a training.
  *
  * The training table (trainings.conf, msprof-exec-launchers(5)) names the
