@@ -47,6 +47,9 @@ struct scan_launch {
 	int		 line;		/* in the script; 0: unknown */
 	char		*script;	/* the script it is in (a wrapper
 					   runs others) */
+	char		*cwd;		/* where it runs, relative to the
+					   launch directory ("src/"); NULL:
+					   there, or unknown */
 };
 
 struct scan {
@@ -88,5 +91,14 @@ int	scan_is_shell_script(const char *path);
 int	scan_script(const struct launchtab *, const char *path,
 	    char *const envp[], struct scan *, char **why);
 void	scan_free(struct scan *);
+
+struct launch;
+/*
+ * launch_classify() of ARGV as it runs in CWD, relative to the current
+ * directory (a scan_launch's cwd; NULL or "": here): its entry and the
+ * modules it imports are read from there.
+ */
+void	scan_classify(const struct launchtab *, const char *framework,
+	    const char *cwd, char *const argv[], struct launch *);
 
 #endif

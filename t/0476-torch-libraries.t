@@ -45,6 +45,12 @@ profiled "FastChat train_mem.py: the loop in the package at the working director
     bash scripts/train_vicuna_7b.sh
 profiled "open_clip: torchrun -m training.main" open_clip \
     'training/train.py:[0-9]+: .*backward\(\)' bash run.sh
+# The dry run reads the entry from where the script's cd takes it.
+rm -rf "$T/w"
+cp -R "$D/open_clip" "$T/w"
+(cd "$T/w" && msprof -n bash run.sh; printf '%s\n' "$out" > "$T/o")
+like "$(cat "$T/o")" "training: training/train.py:[0-9]+: .*backward\(\)" \
+    "open_clip: -n reads training.main from src/, where run.sh's cd goes"
 profiled "DeepSpeed engine: engine.backward(loss), engine.step()" ds_engine \
     'train.py:[0-9]+: model_engine.backward\(\), train.py:[0-9]+: model_engine.step\(\)' \
     bash run.sh
