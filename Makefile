@@ -57,6 +57,7 @@ SHIM_234  = $(B)/lib/msprof-exec/msprof-exec-shim-glibc2.34.so
 INJECTOR  = $(B)/lib/msprof-exec/msprof-exec-inject
 LAUNCHER  = $(B)/bin/msprof-exec
 LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
+TRAININGS = $(B)/share/msprof-exec/trainings.conf
 
 # The folders follow the pipeline: launcher/ (the msprof-exec command and
 # its phases), scan/ (the static scan of a script), engines/ (one module per
@@ -91,7 +92,8 @@ INJECTOR_OBJS = $(INJECTOR_SRCS:%.c=$(B)/obj/app/%.o) $(LIBMSPROF)
 UNIT_TESTS = $(patsubst t/unit/%.c,$(B)/t/%.t,$(wildcard t/unit/*.c))
 HELPERS    = $(patsubst t/helpers/%.c,$(B)/t/helpers/%,$(wildcard t/helpers/*.c))
 
-all: $(LAUNCHER) $(INJECTOR) $(SHIM) $(SHIM_234) $(LAUNCHTAB) $(UNIT_TESTS) \
+all: $(LAUNCHER) $(INJECTOR) $(SHIM) $(SHIM_234) $(LAUNCHTAB) $(TRAININGS) \
+    $(UNIT_TESTS) \
     $(HELPERS)
 
 $(B)/obj/shim-pic/%.o: %.c
@@ -146,6 +148,10 @@ $(LAUNCHER): $(LAUNCHER_OBJS)
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $(LAUNCHER_OBJS) $(PKG_LIBS)
 
 $(LAUNCHTAB): config/launchers.conf
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(TRAININGS): config/trainings.conf
 	@mkdir -p $(@D)
 	cp $< $@
 

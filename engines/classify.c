@@ -50,9 +50,13 @@ is_flag(const struct optset *set, const char *arg)
 	return 0;
 }
 
-/* Skip a launcher's options from START; the index of its script or -1. */
+/*
+ * Skip a launcher's options from START; the index of its script or -1.
+ * *MODULE is set when they make it a module's name (torchrun -m).
+ */
 static int
-script_after_options(const struct optset *set, char *const argv[], int start)
+script_after_options(const struct optset *set, char *const argv[], int start,
+    int *module)
 {
 	int i;
 	const char *a;
@@ -62,6 +66,10 @@ script_after_options(const struct optset *set, char *const argv[], int start)
 			return argv[i + 1] != NULL ? i + 1 : -1;
 		if (a[0] != '-' || a[1] == '\0')
 			return i;
+		if (strcmp(a, "-m") == 0 || strcmp(a, "--module") == 0)
+			*module = is_flag(set, a) && argv[i + 1] != NULL &&
+			    strchr(argv[i + 1], '/') == NULL &&
+			    !ends_with(argv[i + 1], ".py");
 		if (strchr(a, '=') != NULL || is_flag(set, a))
 			continue;
 		if (a[1] != '-' && a[2] != '\0')
@@ -115,7 +123,8 @@ find_script(const struct launchtab *t, const char *path, char *const argv[],
 		start++;
 	}
 	if (l->script < 0)
-		l->script = script_after_options(set, argv, start);
+		l->script = script_after_options(set, argv, start,
+		    &l->module);
 }
 
 static void __attribute__((format(printf, 2, 3)))
@@ -140,37 +149,65 @@ force_hint(struct launch *l)
 	    _("force it with --framework llm, mm or torch");
 }
 
+/* How to make a training msprof-exec does not see one. */
+static const char *
+row_hint(void)
+{
+	return _("or add a 'train PACKAGE CALL NAME' row for the library "
+	    "call that trains to ~/.config/msprof-exec/trainings.conf");
+}
+
 /*
  * The framework of the entry at SCRIPT by its content ("llm", "mm",
  * "torch"), or NULL and why.  A MindSpeed entry is one by its own lines;
- * a torch training may have its loop in a module of its directory.
+ * a torch training may have its loop in the modules it imports, or in a
+ * library the training table names.  A module (-m NAME) is read from its
+ * file.
  */
 static const char *
 by_content(const char *script, struct launch *l)
 {
 	struct entry_facts f;
+	char *file = l->module ? entry_module_file(script) : NULL;
+	const char *path = file != NULL ? file : script;
+	int rc;
 
-	if (entry_facts_read(script, &f) == -1) {
+	if (l->module && file == NULL) {
+		reason(l, _("not a training entry: no file of module %s in the "
+		    "working directory or PYTHONPATH; %s"), script,
+		    force_hint(l));
+		return NULL;
+	}
+	rc = entry_facts_read(path, l->direct, &f);
+	free(file);
+	if (rc == -1) {
 		reason(l, _("not a training entry: cannot read %s (%s); %s"),
 		    script, i18n_strerror(errno), force_hint(l));
 		return NULL;
 	}
 	l->torch = f.torch != NULL || f.llm || f.mm;
+	l->spawns = f.spawn;
 	if ((f.llm || f.mm) && f.loop)
 		return f.mm ? "mm" : "llm";
 	if (f.llm || f.mm)
 		reason(l, _("not a training entry: %s imports %s but calls no "
 		    "training loop (pretrain, train); %s"), script,
 		    f.mm ? "mindspeed_mm" : "mindspeed_llm", force_hint(l));
-	else if (f.torch != NULL && entry_trains_torch(&f))
+	else if (f.torch != NULL && entry_trains_torch(&f)) {
+		snprintf(l->because, sizeof(l->because), "%s", f.because);
 		return "torch";
+	} else if (f.torch != NULL && f.uncalled[0] != '\0')
+		reason(l, _("not a training entry: %s is built on %s, and the "
+		    "loop of %s is never called by what it runs (%d module(s) "
+		    "read); %s, %s"), script, f.torch, f.uncalled, f.followed,
+		    force_hint(l), row_hint());
 	else if (f.torch != NULL)
-		reason(l, _("not a training entry: %s is built on %s but trains "
-		    "nothing (no backward pass with an optimizer step, "
-		    "Trainer(...).train(), or deepspeed.initialize(...)%s); %s"),
-		    script, f.torch, f.followed > 0 ?
-		    _(", in it or the modules it imports from its directory") :
-		    "", force_hint(l));
+		reason(l, _("not a training entry: %s is built on %s but "
+		    "trains nothing (no backward pass with an optimizer step, "
+		    "Trainer(...).train(), deepspeed.initialize(...) or a "
+		    "training call of the table, in it or the %d module(s) it "
+		    "imports); %s, %s"), script, f.torch, f.followed,
+		    force_hint(l), row_hint());
 	else
 		reason(l, _("not a training entry: %s imports neither torch "
 		    "(transformers, accelerate, deepspeed) nor mindspeed_llm or "

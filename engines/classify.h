@@ -49,7 +49,12 @@ struct launch {
 	int		   quiet;	/* left alone and not worth a word: a
 					   script started directly that is no
 					   torch or MindSpeed program */
+	int		   module;	/* the entry is a module (-m NAME) */
+	int		   spawns;	/* the entry starts its ranks itself
+					   (mp.spawn, detectron2's launch) */
 	char		   why[512];	/* left alone or refused: the reason */
+	char		   because[512];	/* taken by its content: the
+					   call that makes it a training */
 };
 
 /*

@@ -3,33 +3,96 @@
  * line is read for what it starts with or contains, never parsed: the
  * rules look for the calls a training makes, which no inference,
  * evaluation, conversion or preprocessing script makes all of.
+ *
+ * A file is cut into blocks by indentation: its top level, its __main__
+ * block, and each def and class.  Only the blocks the entry runs count:
+ * the top level and __main__ block of the entry, and the functions and
+ * methods those call or pass on, followed by name through the imports
+ * (a module is read when a name of it is used, and its top level runs
+ * then).  A method is run when its class (or a subclass) is made and its
+ * name called on something (x.train()): which object is not known
+ * without running the code.  model.train() is a module's mode switch,
+ * no loop.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/install.h"
 #include "common/util.h"
 #include "content.h"
 
 /* The torch packages: on an Ascend node each one loads torch_npu. */
-static const char *const torch_packages[] = { "torch", "torch_npu",
-    "transformers", "accelerate", "deepspeed", "lightning",
-    "pytorch_lightning", "llamafactory", "mmengine", NULL };
+static const char *const torch_builtin[] = { "torch", "torch_npu",
+    "transformers", "accelerate", "deepspeed", NULL };
 
-/*
- * Training entry points of libraries: PACKAGE imported and CALL made (a
- * function's name, or with WHOLE 0 a method's, ".train").
- */
-static const struct {
-	const char	*package, *call;
-	int		 whole;
-} library_trainings[] = {
-	{ "llamafactory", "run_exp", 1 },	/* LLaMA-Factory's train */
-	{ "mmengine", ".train", 0 },		/* OpenMMLab: runner.train() */
+/* The training table's rows (trainings.conf). */
+static struct strv torch_rows;			/* torch PACKAGE */
+static struct strv train_pkgs, train_calls, train_names;	/* parallel */
+static struct strv spawn_pkgs, spawn_calls;	/* parallel */
+static int tables_loaded;
+
+enum block_kind { BLOCK_TOP, BLOCK_MAIN, BLOCK_DEF, BLOCK_CLASS };
+
+struct block {
+	enum block_kind	 kind;
+	char		*name;		/* DEF, CLASS */
+	int		 parent;	/* the enclosing block, -1 at the top */
+	int		 reached;	/* DEF, TOP, MAIN: run; CLASS: made */
+	int		 no;		/* the line it starts at */
+	char		*bases;		/* CLASS: "A, b.B" of class C(A, b.B) */
 };
-#define NLIBRARY	(sizeof(library_trainings) / sizeof(library_trainings[0]))
+
+struct line {
+	char		*text;		/* code only, leading blanks cut */
+	int		 no;		/* 1-based */
+	int		 block;
+};
+
+struct import {
+	char		*local;		/* the name it binds */
+	char		*module;	/* a.b of "from a.b import x" */
+	char		*name;		/* x, or NULL for "import a.b" */
+	int		 level;		/* leading dots: relative */
+	int		 no;		/* its line */
+};
+
+struct pyfile {
+	char		*path;
+	char		*text;
+	int		 hops;		/* imports away from the entry */
+	struct line	*lines;
+	size_t		 nlines;
+	struct block	*blocks;
+	size_t		 nblocks, ablocks;	/* used, allocated */
+	struct import	*imports;
+	size_t		 nimports, aimports;
+	struct strv	 stars;		/* modules of "from m import *" */
+	size_t		 index;		/* in reader's files */
+	int		 pending;	/* blocks reached, not yet run */
+	unsigned	 epoch;		/* reader's epoch its methods saw */
+};
+
+/* One recognition: the files read, and what reached code calls. */
+struct reader {
+	struct pyfile	*files[CONTENT_FILES_MAX];
+	size_t		 nfiles;
+	struct strv	 roots;		/* where modules are looked for */
+	struct strv	 methods;	/* names called on an object */
+	int		 changed;	/* a block newly reached */
+	size_t		 lowest;	/* the first file with one */
+	unsigned	 epoch;		/* counts classes made, methods called */
+	struct entry_facts *f;
+	int		 spawn;		/* whether it spawns is wanted */
+	/* where each fact was seen first: "FILE:LINE: CALL()" */
+	char		 ev_backward[160], ev_step[160], ev_trainer[160];
+	char		 ev_fit[160], ev_ds[160], ev_lib[200];
+	int		 lib_hops;	/* imports away, of ev_lib's file */
+};
 
 /* The first CONTENT_READ_MAX bytes of PATH, NUL-terminated; NULL: errno. */
 static char *
@@ -69,51 +132,19 @@ ident_char(char c)
 	    (c >= '0' && c <= '9');
 }
 
-/*
- * The modules the import line L names, each as a pointer to its dotted
- * name (ended by a character that is neither an identifier's nor '.'):
- * "import a.b, c as d" names a.b and c, "from a.b import x" names a.b.
- * Returns their number (at most MAX); 0 for any other line.
- */
-static size_t
-imported(const char *l, const char **mods, size_t max)
+static int
+ident_start(char c)
 {
-	size_t n = 0;
-	int from = strncmp(l, "from ", 5) == 0;
-
-	if (!from && strncmp(l, "import ", 7) != 0)
-		return 0;
-	l += from ? 5 : 7;
-	for (;;) {
-		l += strspn(l, " \t(");
-		if (n < max && ident_char(*l))
-			mods[n++] = l;
-		if (from || (l = strchr(l, ',')) == NULL)
-			return n;
-		l++;
-	}
+	return ident_char(c) && !(c >= '0' && c <= '9');
 }
 
-/* Does the dotted name M (as imported() gives it) start with package PKG? */
+/* Does the dotted name M (ended by a non-name character) start with PKG? */
 static int
 is_package(const char *m, const char *pkg)
 {
 	size_t n = strlen(pkg);
 
 	return strncmp(m, pkg, n) == 0 && !ident_char(m[n]);
-}
-
-/* Does the line L import the package PKG? */
-static int
-imports(const char *l, const char *pkg)
-{
-	const char *mods[8];
-	size_t n = imported(l, mods, 8);
-
-	for (size_t i = 0; i < n; i++)
-		if (is_package(mods[i], pkg))
-			return 1;
-	return 0;
 }
 
 /* A definition, not a call: "def f(", "class C(". */
@@ -183,52 +214,309 @@ code_only(char *l, char *open)
 	*open = three ? q : '\0';	/* a quote '...' ends with its line */
 }
 
-/* A library's training entry point: PACKAGE imported, CALL made. */
-static void
-library_facts(const char *l, struct entry_facts *f)
+/* The identifier or dotted name at P, as a copy. */
+static char *
+dotted_at(const char *p)
 {
-	for (size_t i = 0; i < NLIBRARY; i++) {
-		if (imports(l, library_trainings[i].package))
-			f->library |= 1u << i;
-		if (calls(l, library_trainings[i].call,
-		    library_trainings[i].whole))
-			f->library_call |= 1u << i;
-	}
+	size_t n = 0;
+
+	while (ident_char(p[n]) || (p[n] == '.' && ident_start(p[n + 1])))
+		n++;
+	return xstrndup(p, n);
 }
 
-/* The MindSpeed facts, and those of a torch training, of line L. */
 static void
-line_facts(const char *l, int entry, struct entry_facts *f)
+add_import(struct pyfile *pf, const char *local, const char *module,
+    const char *name, int level, int no)
 {
-	if (entry) {
-		f->llm |= imports(l, "mindspeed_llm");
-		f->mm |= imports(l, "mindspeed_mm");
-		f->loop |= calls_training(l);
+	struct import *im;
+
+	if (pf->nimports == pf->aimports) {
+		pf->aimports = pf->aimports * 2 + 8;
+		pf->imports = xreallocarray(pf->imports, pf->aimports,
+		    sizeof(*pf->imports));
 	}
-	for (int i = 0; f->torch == NULL && torch_packages[i] != NULL; i++)
-		if (imports(l, torch_packages[i]))
-			f->torch = torch_packages[i];
-	library_facts(l, f);
-	if (defines(l))
-		return;
-	f->backward |= calls(l, ".backward", 0);
-	f->step |= calls(l, ".step", 0);
-	f->trainer |= calls(l, "Trainer", 0);
-	f->fit |= calls(l, ".train", 0) || calls(l, ".fit", 0);
-	f->ds_init |= calls(l, "deepspeed.initialize", 1);
+	im = &pf->imports[pf->nimports++];
+	im->local = xstrdup(local);
+	im->module = xstrdup(module);
+	im->name = name != NULL ? xstrdup(name) : NULL;
+	im->level = level;
+	im->no = no;
 }
 
 /*
- * The file of module M (a dotted name as imported() gives it) in DIR:
- * DIR/a/b.py or DIR/a/b/__init__.py for a.b, else DIR/a.py; NULL when
- * none exists.  The caller frees it.
+ * The names "x as y, *" of "from MODULE import" at P (a line of its own
+ * when the list is in brackets), bound at line NO.
+ */
+static void
+from_names(struct pyfile *pf, const char *p, const char *module, int level,
+    int no)
+{
+	char *name, *local;
+
+	for (;; p++) {
+		p += strspn(p, " \t(");
+		if (*p == '*')
+			strv_pushf(&pf->stars, "%d:%s", level, module);
+		if (!ident_start(*p))
+			return;
+		name = dotted_at(p);
+		p += strlen(name);
+		p += strspn(p, " \t");
+		if (strncmp(p, "as ", 3) == 0) {
+			p += 3 + strspn(p + 3, " \t");
+			local = dotted_at(p);
+			p += strlen(local);
+		} else
+			local = xstrdup(name);
+		add_import(pf, local, module, name, level, no);
+		free(name);
+		free(local);
+		if ((p = strchr(p, ',')) == NULL)
+			return;
+	}
+}
+
+/*
+ * The module of "from ..a.b import" line L (a copy), with its leading
+ * dots in *LEVEL; NULL when L is none.
  */
 static char *
-module_file(const char *dir, const char *m)
+from_module(const char *l, int *level)
 {
-	size_t n = strspn(m, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST"
-	    "UVWXYZ0123456789_."), first = strcspn(m, ".");
-	char *name = xasprintf("%.*s", (int)n, m), *path;
+	const char *p;
+
+	if (strncmp(l, "from ", 5) != 0)
+		return NULL;
+	p = l + 5 + strspn(l + 5, " \t");
+	for (*level = 0; *p == '.'; p++)
+		(*level)++;
+	return dotted_at(p);
+}
+
+/*
+ * Record the import line L of PF: "import a.b as c, d" binds c to a.b and
+ * a to a; "from .a import x as y, *" binds y to x of .a.  Returns 0 when
+ * L is no import line.
+ */
+static int
+parse_import(struct pyfile *pf, const char *l, int no)
+{
+	char *module, *local;
+	const char *p;
+	int level = 0;
+
+	if (strncmp(l, "import ", 7) == 0) {
+		for (p = l + 7;; p++) {
+			p += strspn(p, " \t(");
+			if (!ident_start(*p))
+				return 1;
+			module = dotted_at(p);
+			p += strlen(module);
+			p += strspn(p, " \t");
+			if (strncmp(p, "as ", 3) == 0) {
+				p += 3 + strspn(p + 3, " \t");
+				local = dotted_at(p);
+				p += strlen(local);
+			} else
+				local = xstrndup(module, strcspn(module, "."));
+			add_import(pf, local, module, NULL, 0, no);
+			free(module);
+			free(local);
+			if ((p = strchr(p, ',')) == NULL)
+				return 1;
+		}
+	}
+	if ((module = from_module(l, &level)) == NULL)
+		return 0;
+	if ((p = strstr(l, " import ")) != NULL)
+		from_names(pf, p + 8, module, level, no);
+	free(module);
+	return 1;
+}
+
+static int
+add_block(struct pyfile *pf, enum block_kind kind, const char *name,
+    int parent, int no)
+{
+	struct block *b;
+
+	if (pf->nblocks == pf->ablocks) {
+		pf->ablocks = pf->ablocks * 2 + 8;
+		pf->blocks = xreallocarray(pf->blocks, pf->ablocks,
+		    sizeof(*pf->blocks));
+	}
+	b = &pf->blocks[pf->nblocks];
+	b->kind = kind;
+	b->name = name != NULL ? dotted_at(name) : NULL;
+	b->parent = parent;
+	b->reached = 0;
+	b->no = no;
+	b->bases = NULL;
+	if (kind == BLOCK_CLASS && (name = strchr(name, '(')) != NULL)
+		b->bases = xstrndup(name + 1, strcspn(name + 1, ")"));
+	return (int)pf->nblocks++;
+}
+
+/* How many brackets L opens (negative: closes); a switch, not strchr(). */
+static int
+bracket_depth(const char *l)
+{
+	int n = 0;
+
+	for (; *l != '\0'; l++)
+		switch (*l) {
+		case '(': case '[': case '{':
+			n++;
+			break;
+		case ')': case ']': case '}':
+			n--;
+			break;
+		}
+	return n;
+}
+
+/* Is L the start of the __main__ block: if __name__ == "__main__":? */
+static int
+main_guard(const char *l)
+{
+	return strncmp(l, "if __name__", 11) == 0 ||
+	    strncmp(l, "if (__name__", 12) == 0;
+}
+
+/*
+ * Cut PF's text into lines and blocks.  A line continued inside brackets
+ * belongs to the block of its first line, whatever its indentation.
+ */
+static void
+parse_file(struct pyfile *pf)
+{
+	struct { int indent, block; } stack[64];
+	char *line, *save = NULL, open = '\0', *l;
+	int depth = 0, no = 0, brackets = 0, indent, cur, level = 0, from_no = 0;
+	int open_brackets;
+	char *from = NULL;		/* the module of a bracketed name list */
+	size_t n = 0;
+
+	add_block(pf, BLOCK_TOP, NULL, -1, 1);
+	for (line = pf->text; *line != '\0'; line++)
+		n += *line == '\n';
+	pf->lines = xcalloc(n + 1, sizeof(*pf->lines));
+	save = pf->text;
+	while ((line = save) != NULL && *line != '\0') {
+		if ((save = strchr(line, '\n')) != NULL)
+			*save++ = '\0';
+		no++;
+		code_only(line, &open);
+		indent = (int)strspn(line, " \t");
+		l = line + indent;
+		if (*l == '\0')
+			continue;
+		if (brackets <= 0) {
+			brackets = 0;
+			while (depth > 0 && stack[depth - 1].indent >= indent)
+				depth--;
+		}
+		cur = depth > 0 ? stack[depth - 1].block : 0;
+		pf->lines[pf->nlines].text = l;
+		pf->lines[pf->nlines].no = no;
+		pf->lines[pf->nlines++].block = cur;
+		if (brackets == 0 && depth < 64 && (defines(l) ||
+		    (depth == 0 && main_guard(l)))) {
+			const char *name = l + (l[0] == 'a' ? 10 : l[0] == 'd' ?
+			    4 : 6);
+
+			stack[depth].indent = indent;
+			stack[depth++].block = main_guard(l) ?
+			    add_block(pf, BLOCK_MAIN, NULL, cur, no) :
+			    add_block(pf, l[0] == 'c' ? BLOCK_CLASS : BLOCK_DEF,
+			    name + strspn(name, " \t"), cur, no);
+		}
+		open_brackets = bracket_depth(l);
+		if (from != NULL && brackets > 0)	/* from m import (\n */
+			from_names(pf, l, from, level, from_no);
+		else {
+			parse_import(pf, l, no);
+			from = open_brackets > 0 ? from_module(l, &level) : NULL;
+			from_no = no;
+		}
+		brackets += open_brackets;
+		if (brackets <= 0) {
+			free(from);
+			from = NULL;
+		}
+	}
+	free(from);
+}
+
+static void
+pyfile_free(struct pyfile *pf)
+{
+	for (size_t i = 0; i < pf->nblocks; i++) {
+		free(pf->blocks[i].name);
+		free(pf->blocks[i].bases);
+	}
+	for (size_t i = 0; i < pf->nimports; i++) {
+		free(pf->imports[i].local);
+		free(pf->imports[i].module);
+		free(pf->imports[i].name);
+	}
+	strv_free(&pf->stars);
+	free(pf->blocks);
+	free(pf->imports);
+	free(pf->lines);
+	free(pf->text);
+	free(pf->path);
+	free(pf);
+}
+
+static void
+reach(struct reader *r, struct pyfile *pf, int b)
+{
+	if (!pf->blocks[b].reached) {
+		pf->blocks[b].reached = 1;
+		pf->pending = 1;
+		r->changed = 1;
+		r->epoch += pf->blocks[b].kind == BLOCK_CLASS;
+		if (pf->index < r->lowest)
+			r->lowest = pf->index;
+	}
+}
+
+/* The file read at PATH, reading it when the bounds allow; or NULL. */
+static struct pyfile *
+load(struct reader *r, const char *path, int hops)
+{
+	struct pyfile *pf;
+	char *text;
+
+	while (strncmp(path, "./", 2) == 0)
+		path += 2;
+	for (size_t i = 0; i < r->nfiles; i++)
+		if (strcmp(r->files[i]->path, path) == 0)
+			return r->files[i];
+	if (r->nfiles == CONTENT_FILES_MAX || hops > CONTENT_HOPS_MAX ||
+	    (text = read_prefix(path)) == NULL)
+		return NULL;
+	pf = xcalloc(1, sizeof(*pf));
+	pf->path = xstrdup(path);
+	pf->text = text;
+	pf->hops = hops;
+	parse_file(pf);
+	pf->index = r->nfiles;
+	r->files[r->nfiles++] = pf;
+	if (hops > 0) {
+		r->f->followed++;
+		reach(r, pf, 0);	/* its top level runs at import */
+	}
+	return pf;
+}
+
+/* DIR/a/b.py or DIR/a/b/__init__.py (MAIN: __main__.py) for a.b; or NULL. */
+static char *
+module_in(const char *dir, const char *module, int main)
+{
+	char *name = xstrdup(module), *path;
 
 	for (char *p = name; *p != '\0'; p++)
 		if (*p == '.')
@@ -236,11 +524,8 @@ module_file(const char *dir, const char *m)
 	path = xasprintf("%s/%s.py", dir, name);
 	if (access(path, R_OK) != 0) {
 		free(path);
-		path = xasprintf("%s/%s/__init__.py", dir, name);
-	}
-	if (access(path, R_OK) != 0 && first < n) {
-		free(path);
-		path = xasprintf("%s/%.*s.py", dir, (int)first, m);
+		path = xasprintf("%s/%s/%s.py", dir, name,
+		    main ? "__main__" : "__init__");
 	}
 	free(name);
 	if (access(path, R_OK) == 0)
@@ -249,64 +534,761 @@ module_file(const char *dir, const char *m)
 	return NULL;
 }
 
+/* The folder of PATH ("." for a bare name). */
+static char *
+folder(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+}
+
 /*
- * Read TEXT (modified) into F; with FOLLOW, the modules of DIR it imports
- * go into FOLLOW (their paths, once each).
+ * The file of MODULE imported from FROM with LEVEL leading dots: relative
+ * to FROM's package, else where Python looks.
+ */
+static char *
+module_file(struct reader *r, const struct pyfile *from, const char *module,
+    int level)
+{
+	char *dir, *up, *path = NULL;
+
+	if (level > 0) {
+		dir = folder(from->path);
+		while (--level > 0) {
+			up = xasprintf("%s/..", dir);
+			free(dir);
+			dir = up;
+		}
+		if (*module == '\0') {		/* from . import x */
+			path = xasprintf("%s/__init__.py", dir);
+			if (access(path, R_OK) != 0) {
+				free(path);
+				path = NULL;
+			}
+		} else
+			path = module_in(dir, module, 0);
+		free(dir);
+		return path;
+	}
+	for (size_t i = 0; path == NULL && i < r->roots.n; i++)
+		path = module_in(r->roots.v[i], module, 0);
+	return path;
+}
+
+/*
+ * Is MODULE of a package built on torch that holds no user's loop (torch,
+ * transformers, ...)?  It is not read: a checkout of it on PYTHONPATH
+ * would cost the whole bound and tell nothing.
+ */
+static int
+library(const char *module, int level)
+{
+	for (int i = 0; level == 0 && torch_builtin[i] != NULL; i++)
+		if (is_package(module, torch_builtin[i]))
+			return 1;
+	return 0;
+}
+
+static struct pyfile *
+load_module(struct reader *r, const struct pyfile *from, const char *module,
+    int level)
+{
+	char *path;
+	struct pyfile *pf = NULL;
+
+	if (library(module, level))
+		return NULL;
+	path = module_file(r, from, module, level);
+	if (path != NULL)
+		pf = load(r, path, from->hops + 1);
+	free(path);
+	return pf;
+}
+
+/*
+ * The block of the function or class NAME of PF, or -1: any def or class
+ * of that name but a method (a nested function is called by its name
+ * too).
+ */
+static int
+defined(const struct pyfile *pf, const char *name)
+{
+	for (size_t i = 1; i < pf->nblocks; i++)
+		if (pf->blocks[i].name != NULL &&
+		    pf->blocks[pf->blocks[i].parent].kind != BLOCK_CLASS &&
+		    strcmp(pf->blocks[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The import of PF that binds NAME, or NULL. */
+static const struct import *
+binding(const struct pyfile *pf, const char *name)
+{
+	for (size_t i = pf->nimports; i-- > 0; )
+		if (strcmp(pf->imports[i].local, name) == 0)
+			return &pf->imports[i];
+	return NULL;
+}
+
+/*
+ * The module an import binds its name to (import a.b as c; from a import
+ * b where a/b.py is a module), or NULL when it binds an object.
+ */
+static struct pyfile *
+bound_module(struct reader *r, struct pyfile *pf, const struct import *im)
+{
+	char *m;
+	struct pyfile *mod;
+
+	if (im->name == NULL)
+		return load_module(r, pf, im->module, 0);
+	m = *im->module != '\0' ? xasprintf("%s.%s", im->module, im->name) :
+	    xstrdup(im->name);
+	mod = load_module(r, pf, m, im->level);
+	free(m);
+	return mod;
+}
+
+/*
+ * Run NAME of PF: the function (or make the class) it defines, else the
+ * one it imports under that name, through as many re-exports (a
+ * package's __init__.py) as the bounds allow.
  */
 static void
-text_facts(char *text, int entry, const char *dir, struct strv *follow,
-    struct entry_facts *f)
+run_name(struct reader *r, struct pyfile *pf, const char *name, int hops)
 {
-	char *line, *save = NULL, *path, open = '\0';
-	const char *mods[8];
-	size_t n;
+	const struct import *im;
+	struct pyfile *mod;
+	int b;
 
-	for (line = strtok_r(text, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		code_only(line, &open);
-		line += strspn(line, " \t");
-		if (*line == '\0')
-			continue;
-		line_facts(line, entry, f);
-		n = follow != NULL ? imported(line, mods, 8) : 0;
-		for (size_t i = 0; i < n && follow->n < CONTENT_FOLLOW_MAX; i++)
-			if ((path = module_file(dir, mods[i])) != NULL) {
-				if (!strv_has(follow, path))
-					strv_push(follow, path);
-				free(path);
-			}
+	if (hops > CONTENT_HOPS_MAX)
+		return;
+	if ((b = defined(pf, name)) >= 0) {
+		reach(r, pf, b);
+		return;
+	}
+	if ((im = binding(pf, name)) != NULL) {
+		if (im->name == NULL || bound_module(r, pf, im) != NULL)
+			return;		/* a module: nothing is called */
+		if ((mod = load_module(r, pf, im->module, im->level)) != NULL)
+			run_name(r, mod, im->name, hops + 1);
+		return;
+	}
+	for (size_t i = 0; i < pf->stars.n; i++) {
+		const char *s = pf->stars.v[i];
+
+		if ((mod = load_module(r, pf, strchr(s, ':') + 1,
+		    atoi(s))) != NULL && mod != pf)
+			run_name(r, mod, name, hops + 1);
 	}
 }
 
-int
-entry_facts_read(const char *script, struct entry_facts *f)
+static void
+called_method(struct reader *r, const char *name)
 {
-	struct strv follow = { 0 };
-	char *text = read_prefix(script), *dir;
-	const char *slash = strrchr(script, '/');
+	if (!strv_has(&r->methods, name)) {
+		strv_push(&r->methods, name);
+		r->changed = 1;
+		r->epoch++;
+	}
+}
+
+/* Record where a fact was seen first: "FILE:LINE: CALL()". */
+static void
+evidence(char *ev, size_t size, const struct pyfile *pf, int no,
+    const char *chain)
+{
+	if (*ev == '\0')
+		snprintf(ev, size, "%s:%d: %s()", pf->path, no, chain);
+}
+
+static const char *
+last_part(const char *chain)
+{
+	const char *dot = strrchr(chain, '.');
+
+	return dot != NULL ? dot + 1 : chain;
+}
+
+/*
+ * Does the call CHAIN match the table's CALL: "name" a function or
+ * method of that name, ".name" a method, "a.name" a call ending so?
+ */
+static int
+call_matches(const char *chain, const char *call)
+{
+	size_t n = strlen(chain), m = strlen(call);
+
+	if (call[0] == '.')
+		return chain[0] == '.' ? strcmp(chain, call) == 0 :
+		    n > m && strcmp(chain + n - m, call) == 0;
+	if (strchr(call, '.') == NULL)
+		return strcmp(last_part(chain), call) == 0;
+	return strcmp(chain, call) == 0 || (n > m &&
+	    strcmp(chain + n - m, call) == 0 && chain[n - m - 1] == '.');
+}
+
+/* Does a file read import PKG? */
+static int
+imports_package(const struct reader *r, const char *pkg)
+{
+	for (size_t i = 0; i < r->nfiles; i++)
+		for (size_t j = 0; j < r->files[i]->nimports; j++) {
+			const struct import *im = &r->files[i]->imports[j];
+			char *full;
+			int yes;
+
+			if (im->level > 0)
+				continue;
+			if (is_package(im->module, pkg))
+				return 1;
+			if (im->name == NULL)
+				continue;
+			full = xasprintf("%s.%s", im->module, im->name);
+			yes = is_package(full, pkg);
+			free(full);
+			if (yes)
+				return 1;
+		}
+	return 0;
+}
+
+/*
+ * Is CHAIN a module's switch to training mode, model.train(): a train()
+ * on a model, module or net, which every loop and evaluation makes, not
+ * a training loop's entry?
+ */
+static int
+mode_switch(const char *chain)
+{
+	const char *last = last_part(chain), *recv;
+	size_t n;
+
+	if (last == chain || strcmp(last, "train") != 0)
+		return 0;
+	for (recv = last - 1; recv > chain && recv[-1] != '.'; recv--)
+		;
+	n = (size_t)(last - 1 - recv);
+	return (n >= 5 && strncmp(last - 6, "model", 5) == 0) ||
+	    (n >= 6 && strncmp(last - 7, "module", 6) == 0) ||
+	    (n >= 3 && strncmp(last - 4, "net", 3) == 0);
+}
+
+/* The facts of the call CHAIN made at line NO of PF, run. */
+static void
+call_facts(struct reader *r, const struct pyfile *pf, int no,
+    const char *chain)
+{
+	const char *last = last_part(chain);
+	int method = last != chain;
+	struct entry_facts *f = r->f;
+	size_t n = strlen(last);
+
+	if (method && strcmp(last, "backward") == 0) {
+		f->backward = 1;
+		evidence(r->ev_backward, sizeof(r->ev_backward), pf, no, chain);
+	}
+	if (method && strcmp(last, "step") == 0) {
+		f->step = 1;
+		evidence(r->ev_step, sizeof(r->ev_step), pf, no, chain);
+	}
+	if (n >= 7 && strcmp(last + n - 7, "Trainer") == 0) {
+		f->trainer = 1;
+		evidence(r->ev_trainer, sizeof(r->ev_trainer), pf, no, chain);
+	}
+	if (mode_switch(chain))
+		return;
+	if (method && (strcmp(last, "train") == 0 || strcmp(last, "fit") == 0)) {
+		f->fit = 1;
+		evidence(r->ev_fit, sizeof(r->ev_fit), pf, no, chain);
+	}
+	if (strcmp(chain, "deepspeed.initialize") == 0 ||
+	    strcmp(chain, "deepspeed_npu.initialize") == 0) {
+		f->ds_init = 1;
+		evidence(r->ev_ds, sizeof(r->ev_ds), pf, no, chain);
+	}
+	/* the call nearest the entry says it best */
+	for (size_t i = 0; (!f->library || pf->hops < r->lib_hops) &&
+	    i < train_calls.n; i++)
+		if (call_matches(chain, train_calls.v[i]) &&
+		    imports_package(r, train_pkgs.v[i])) {
+			f->library = 1;
+			r->lib_hops = pf->hops;
+			snprintf(r->ev_lib, sizeof(r->ev_lib), "%s:%d: %s() (%s)",
+			    pf->path, no, chain, train_names.v[i]);
+		}
+	for (size_t i = 0; !f->spawn && i < spawn_calls.n; i++)
+		f->spawn = call_matches(chain, spawn_calls.v[i]) &&
+		    imports_package(r, spawn_pkgs.v[i]);
+}
+
+/*
+ * The call CHAIN (a.b.c, or .c on what a call returned), made in PF: run
+ * what it names.  A name bound to a module of the files Python would
+ * find runs that module's function; any other a.c is a method c.
+ */
+static void
+follow_call(struct reader *r, struct pyfile *pf, const char *chain)
+{
+	char *head, *rest;
+	const struct import *im;
+	struct pyfile *mod = NULL;
+
+	if (chain[0] == '.') {
+		called_method(r, chain + 1);
+		return;
+	}
+	head = xstrndup(chain, strcspn(chain, "."));
+	rest = chain[strlen(head)] == '.' ? xstrdup(chain + strlen(head) + 1) :
+	    NULL;
+	if (rest == NULL)
+		run_name(r, pf, head, 0);
+	else if (strcmp(head, "self") == 0 || strcmp(head, "cls") == 0 ||
+	    (im = binding(pf, head)) == NULL ||
+	    (mod = bound_module(r, pf, im)) == NULL) {
+		run_name(r, pf, head, 0);	/* Runner.from_cfg: made */
+		called_method(r, last_part(rest));
+	} else {
+		/* import a.b.c: a.b.c.f() is f of a/b/c.py */
+		char *name = xstrndup(rest, strcspn(rest, "."));
+		char *full = xstrdup(im->module);
+
+		while (strchr(rest + strlen(name), '.') != NULL) {
+			char *sub = xasprintf("%s.%s", full, name);
+			struct pyfile *m = load_module(r, pf, sub, 0);
+			const char *next = strchr(rest, '.') + 1;
+
+			free(full);
+			full = sub;
+			if (m == NULL)
+				break;
+			mod = m;
+			memmove(rest, next, strlen(next) + 1);
+			free(name);
+			name = xstrndup(rest, strcspn(rest, "."));
+		}
+		run_name(r, mod, name, 0);
+		if (strchr(rest, '.') != NULL)
+			called_method(r, last_part(rest));
+		free(full);
+		free(name);
+	}
+	free(head);
+	free(rest);
+}
+
+static int
+keyword(const char *w)
+{
+	static const char *const kw[] = { "if", "elif", "while", "for", "in",
+	    "return", "and", "or", "not", "with", "assert", "yield", "await",
+	    "lambda", "del", "raise", "except", "is", "else", "import", "from",
+	    "as", "global", "nonlocal", "print", NULL };
+
+	for (int i = 0; kw[i] != NULL; i++)
+		if (strcmp(w, kw[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Run line L (number NO) of PF: the calls it makes are followed, and a
+ * function it only names (mp.spawn(train, ...), target=main) is taken as
+ * run too.
+ */
+static void
+run_line(struct reader *r, struct pyfile *pf, const char *l, int no)
+{
+	const char *p, *q;
+	char *chain, prev = ' ';
+
+	/*
+	 * An import is read when a name of it is called or passed on, not
+	 * before: the modules a script imports and does not use can be
+	 * many (a package's whole API) and are no training.
+	 */
+	if (strncmp(l, "import ", 7) == 0 || strncmp(l, "from ", 5) == 0)
+		return;
+	if (defines(l))
+		return;
+	for (p = l; *p != '\0'; prev = *p, p++) {
+		if (!(ident_start(*p) && !ident_char(prev) && prev != '.') &&
+		    !(*p == '.' && (prev == ')' || prev == ']') &&
+		    ident_start(p[1])))
+			continue;
+		chain = *p == '.' ? dotted_at(p + 1) : dotted_at(p);
+		if (*p == '.') {
+			char *m = xasprintf(".%s", chain);
+
+			free(chain);
+			chain = m;
+		}
+		q = p + strlen(chain);
+		q += strspn(q, " \t");
+		if (!keyword(chain)) {
+			if (*q == '(') {
+				call_facts(r, pf, no, chain);
+				if (!mode_switch(chain))
+					follow_call(r, pf, chain);
+			} else if (strchr(chain, '.') == NULL &&
+			    (*q == '\0' || strchr("=.", *q) == NULL) &&
+			    (defined(pf, chain) >= 0 || binding(pf, chain)))
+				run_name(r, pf, chain, 0);	/* passed on */
+		}
+		p += strlen(chain) - 1;
+		prev = 'a';
+		free(chain);
+	}
+}
+
+/*
+ * A class made makes its bases too, as far as they are read: their
+ * methods are its own (SimpleTrainer's train() is TrainerBase's).
+ */
+static void
+make_bases(struct reader *r, struct pyfile *pf, size_t b)
+{
+	char *bases = pf->blocks[b].bases, *base, *save = NULL;
+
+	if (bases == NULL)
+		return;
+	pf->blocks[b].bases = NULL;		/* once */
+	for (base = strtok_r(bases, ", \t", &save); base != NULL;
+	    base = strtok_r(NULL, ", \t", &save))
+		if (ident_start(*base) && strpbrk(base, "=.") == NULL)
+			run_name(r, pf, base, 0);
+	free(bases);
+}
+
+/* Is block B of PF inside a class that was made, and named in METHODS? */
+static int
+method_run(const struct reader *r, const struct pyfile *pf, size_t b)
+{
+	const struct block *k = &pf->blocks[b];
+	const struct block *c;
+
+	if (k->kind != BLOCK_DEF || k->parent <= 0)
+		return 0;
+	c = &pf->blocks[k->parent];
+	return c->kind == BLOCK_CLASS && c->reached &&
+	    (strcmp(k->name, "__init__") == 0 || strv_has(&r->methods, k->name));
+}
+
+/*
+ * Is all there is to learn known: it trains, and, when that is wanted,
+ * starts its ranks itself?
+ */
+static int
+known(const struct reader *r)
+{
+	return entry_trains_torch(r->f) && (r->f->spawn || !r->spawn);
+}
+
+/*
+ * Run the reached blocks until nothing more is reached, or until it is
+ * known to train and to start its ranks itself: nothing more is to be
+ * learnt then.  A block is run once: DONE marks those run, per file; a
+ * pass runs the blocks reached before it (NOW), a block reached during
+ * it the next pass.  A pass ends early when a file before the current
+ * one has a block newly reached: what the entry runs is read before what
+ * the modules it calls run, so that a training is known early.
+ */
+static void
+run_all(struct reader *r)
+{
+	unsigned char *done[CONTENT_FILES_MAX] = { 0 }, *now;
+	struct pyfile *pf;
+
+	do {
+		r->changed = 0;
+		r->lowest = SIZE_MAX;
+		for (size_t i = 0; i < r->nfiles && !known(r) &&
+		    r->lowest >= i; i++) {
+			pf = r->files[i];
+			if (done[i] == NULL)
+				done[i] = xcalloc(pf->nblocks, 1);
+			for (size_t b = 0; pf->epoch != r->epoch &&
+			    b < pf->nblocks; b++) {
+				if (pf->blocks[b].kind == BLOCK_CLASS &&
+				    pf->blocks[b].reached)
+					make_bases(r, pf, b);
+				if (method_run(r, pf, b))
+					reach(r, pf, (int)b);
+			}
+			pf->epoch = r->epoch;
+			if (!pf->pending)
+				continue;
+			pf->pending = 0;
+			now = xcalloc(pf->nblocks, 1);
+			for (size_t b = 0; b < pf->nblocks; b++)
+				now[b] = pf->blocks[b].reached && !done[i][b] &&
+				    pf->blocks[b].kind != BLOCK_CLASS;
+			for (size_t j = 0; j < pf->nlines; j++)
+				if (now[pf->lines[j].block])
+					run_line(r, pf, pf->lines[j].text,
+					    pf->lines[j].no);
+			for (size_t b = 0; b < pf->nblocks; b++)
+				done[i][b] |= now[b];
+			free(now);
+		}
+	} while (r->changed && !known(r));
+	for (size_t i = 0; i < CONTENT_FILES_MAX; i++)
+		free(done[i]);
+}
+
+/* The torch package a file read imports, or NULL. */
+static const char *
+torch_of(const struct reader *r)
+{
+	for (int i = 0; torch_builtin[i] != NULL; i++)
+		if (imports_package(r, torch_builtin[i]))
+			return torch_builtin[i];
+	for (size_t i = 0; i < torch_rows.n; i++)
+		if (imports_package(r, torch_rows.v[i]))
+			return torch_rows.v[i];
+	for (size_t i = 0; i < train_pkgs.n; i++)
+		if (imports_package(r, train_pkgs.v[i]))
+			return train_pkgs.v[i];
+	return NULL;
+}
+
+/*
+ * A loop defined in a file read that nothing run calls: the first def
+ * not run with a backward pass and an optimizer step in it.
+ */
+static void
+uncalled_loop(struct reader *r)
+{
+	unsigned char *seen;
+
+	for (size_t i = 0; i < r->nfiles; i++) {
+		const struct pyfile *pf = r->files[i];
+
+		seen = xcalloc(pf->nblocks, 1);
+		for (size_t j = 0; j < pf->nlines; j++) {
+			int b = pf->lines[j].block;
+
+			if (pf->blocks[b].kind != BLOCK_DEF ||
+			    pf->blocks[b].reached)
+				continue;
+			seen[b] |= calls(pf->lines[j].text, ".backward", 0) |
+			    calls(pf->lines[j].text, ".step", 0) << 1;
+		}
+		for (size_t b = 1; b < pf->nblocks; b++)
+			if (seen[b] == 3) {
+				snprintf(r->f->uncalled, sizeof(r->f->uncalled),
+				    "%s:%d: %s()", pf->path, pf->blocks[b].no,
+				    pf->blocks[b].name);
+				free(seen);
+				return;
+			}
+		free(seen);
+	}
+}
+
+/* Say what makes it a training, in F->because. */
+static void
+decide(struct reader *r)
+{
+	struct entry_facts *f = r->f;
+
+	if (f->library)
+		snprintf(f->because, sizeof(f->because), "%s", r->ev_lib);
+	else if (f->backward && f->step)
+		snprintf(f->because, sizeof(f->because), "%s, %s",
+		    r->ev_backward, r->ev_step);
+	else if (f->trainer && f->fit)
+		snprintf(f->because, sizeof(f->because), "%s, %s",
+		    r->ev_trainer, r->ev_fit);
+	else if (f->ds_init)
+		snprintf(f->because, sizeof(f->because), "%s", r->ev_ds);
+	else
+		uncalled_loop(r);
+}
+
+/* The MindSpeed facts of the entry's own lines, called or not. */
+static void
+mindspeed_facts(const struct pyfile *pf, struct entry_facts *f)
+{
+	for (size_t i = 0; i < pf->nimports; i++) {
+		f->llm |= is_package(pf->imports[i].module, "mindspeed_llm");
+		f->mm |= is_package(pf->imports[i].module, "mindspeed_mm");
+	}
+	for (size_t j = 0; j < pf->nlines; j++)
+		f->loop |= calls_training(pf->lines[j].text);
+}
+
+/* Where Python looks for modules: FIRST, PYTHONPATH, the working folder. */
+static void
+roots(struct strv *out, const char *first)
+{
+	const char *pp = getenv("PYTHONPATH");
+	char *copy, *dir, *save = NULL;
+
+	strv_push(out, first);
+	if (pp != NULL) {
+		copy = xstrdup(pp);
+		for (dir = strtok_r(copy, ":", &save); dir != NULL;
+		    dir = strtok_r(NULL, ":", &save))
+			if (!strv_has(out, dir))
+				strv_push(out, dir);
+		free(copy);
+	}
+	if (!strv_has(out, "."))
+		strv_push(out, ".");
+}
+
+static int
+read_entry(const char *script, const char *first, int spawn,
+    struct entry_facts *f)
+{
+	struct reader r = { 0 };
+	struct pyfile *entry;
+	char *why = NULL;
 
 	memset(f, 0, sizeof(*f));
-	if (text == NULL)
+	if (!tables_loaded && trainings_load_default(&why) == -1)
+		free(why);		/* the launcher has said so */
+	r.f = f;
+	r.spawn = spawn;
+	roots(&r.roots, first);
+	if ((entry = load(&r, script, 0)) == NULL) {
+		strv_free(&r.roots);
 		return -1;
-	dir = slash == NULL ? xstrdup(".") : slash == script ? xstrdup("/") :
-	    xstrndup(script, (size_t)(slash - script));
-	text_facts(text, 1, dir, &follow, f);
-	free(text);
-	for (size_t i = 0; i < follow.n; i++)
-		if (strcmp(follow.v[i], script) != 0 &&
-		    (text = read_prefix(follow.v[i])) != NULL) {
-			text_facts(text, 0, dir, NULL, f);
-			f->followed++;
-			free(text);
-		}
-	strv_free(&follow);
-	free(dir);
+	}
+	mindspeed_facts(entry, f);
+	reach(&r, entry, 0);
+	for (size_t b = 0; b < entry->nblocks; b++)
+		if (entry->blocks[b].kind == BLOCK_MAIN)
+			reach(&r, entry, (int)b);
+	run_all(&r);
+	f->torch = torch_of(&r);
+	decide(&r);
+	for (size_t i = 0; i < r.nfiles; i++)
+		pyfile_free(r.files[i]);
+	strv_free(&r.roots);
+	strv_free(&r.methods);
 	return 0;
+}
+
+int
+entry_facts_read(const char *script, int spawn, struct entry_facts *f)
+{
+	char *dir = folder(script);
+	int rc = read_entry(script, dir, spawn, f);
+
+	free(dir);
+	return rc;
+}
+
+char *
+entry_module_file(const char *module)
+{
+	struct strv r = { 0 };
+	char *path = NULL;
+
+	roots(&r, ".");
+	for (size_t i = 0; path == NULL && i < r.n; i++)
+		path = module_in(r.v[i], module, 1);
+	strv_free(&r);
+	return path;
 }
 
 int
 entry_trains_torch(const struct entry_facts *f)
 {
 	return (f->backward && f->step) || (f->trainer && f->fit) ||
-	    f->ds_init || (f->library & f->library_call) != 0;
+	    f->ds_init || f->library;
+}
+
+/* Split a line into words in place; returns the count. */
+static size_t
+split(char *line, char **words, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL, *w;
+
+	for (w = strtok_r(line, " \t\r", &save); w != NULL && n < max;
+	    w = strtok_r(NULL, " \t\r", &save))
+		words[n++] = w;
+	return n;
+}
+
+int
+trainings_load(const char *path, int must, char **why)
+{
+	char *text, *line, *next, *w[64];
+	size_t n, no = 0;
+
+	if ((text = read_file(path, NULL)) == NULL) {
+		if (!must && errno == ENOENT)
+			return 0;
+		*why = xasprintf(_("cannot read the training table %s: %s"),
+		    path, i18n_strerror(errno));
+		return -1;
+	}
+	for (line = text; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		no++;
+		line[strcspn(line, "#")] = '\0';
+		if ((n = split(line, w, 64)) == 0)
+			continue;
+		if (strcmp(w[0], "torch") == 0 && n >= 2) {
+			for (size_t i = 1; i < n; i++)
+				strv_push(&torch_rows, w[i]);
+		} else if (strcmp(w[0], "train") == 0 && n == 4) {
+			strv_push(&train_pkgs, w[1]);
+			strv_push(&train_calls, w[2]);
+			strv_push(&train_names, w[3]);
+		} else if (strcmp(w[0], "spawn") == 0 && n == 3) {
+			strv_push(&spawn_pkgs, w[1]);
+			strv_push(&spawn_calls, w[2]);
+		} else {
+			*why = xasprintf(_("%s:%zu: cannot read '%s' with %zu "
+			    "word(s); expected 'torch PACKAGE...', 'train "
+			    "PACKAGE CALL NAME' or 'spawn PACKAGE CALL'"), path,
+			    no, w[0], n);
+			free(text);
+			return -1;
+		}
+	}
+	free(text);
+	return 0;
+}
+
+int
+trainings_load_default(char **why)
+{
+	char *prefix, *path, *home = getenv("HOME");
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	int rc = 0;
+
+	if (tables_loaded)
+		return 0;
+	tables_loaded = 1;
+	if ((prefix = install_prefix()) != NULL) {
+		path = xasprintf("%s/share/msprof-exec/%s", prefix,
+		    TRAININGS_NAME);
+		rc = trainings_load(path, 0, why);
+		free(path);
+		free(prefix);
+	}
+	if (rc == 0)
+		rc = trainings_load(SYSCONFDIR "/msprof-exec/" TRAININGS_NAME,
+		    0, why);
+	if (rc == 0 && (xdg != NULL && *xdg == '/')) {
+		path = xasprintf("%s/msprof-exec/%s", xdg, TRAININGS_NAME);
+		rc = trainings_load(path, 0, why);
+		free(path);
+	} else if (rc == 0 && home != NULL && *home != '\0') {
+		path = xasprintf("%s/.config/msprof-exec/%s", home,
+		    TRAININGS_NAME);
+		rc = trainings_load(path, 0, why);
+		free(path);
+	}
+	return rc;
 }

@@ -1,47 +1,90 @@
 /*
  * What an entry script is made of, read the bounded way classification
- * reads it: the first CONTENT_READ_MAX bytes of the script, line by line,
- * comments and strings left out, and, for what a torch training is made of, the
- * same of each module of the script's own directory it imports (at most
- * CONTENT_FOLLOW_MAX), where a training loop often lives (train.py calling
- * engine.train_one_epoch).
+ * reads it: the first CONTENT_READ_MAX bytes of each file, line by line,
+ * comments and strings left out.  For what a torch training is made of,
+ * the code the entry runs is followed: its top level and __main__ block,
+ * the functions and methods they call or pass on (mp.spawn(train, ...)),
+ * and, through its imports, the modules Python would find (the entry's
+ * folder, or the working directory for -m, then PYTHONPATH and the
+ * working directory), at most CONTENT_FILES_MAX files and CONTENT_HOPS_MAX
+ * imports away; torch, torch_npu, transformers, accelerate and deepspeed
+ * are never read.  A loop that is only defined, or imported and never
+ * called, does not make a training.
+ *
+ * The training table (trainings.conf, msprof-exec-launchers(5)) names the
+ * library calls that train (mmdet's train_detector(), runner.train() of
+ * mmengine, detectron2's trainer.train(), ...), the packages built on
+ * torch, and the calls that start a job's ranks in processes of their own.
  */
 #ifndef MSPROF_CONTENT_H
 #define MSPROF_CONTENT_H
 
 #define CONTENT_READ_MAX	65536
-#define CONTENT_FOLLOW_MAX	16
+#define CONTENT_FILES_MAX	48
+#define CONTENT_HOPS_MAX	8
+#define TRAININGS_NAME		"trainings.conf"
 
 struct entry_facts {
 	/* Of the script itself: MindSpeed. */
 	int		 llm, mm;	/* imports mindspeed_llm, mindspeed_mm */
 	int		 loop;		/* calls pretrain(...) or x.train(...) */
-	/* Of the script and the modules it imports from its directory. */
-	const char	*torch;		/* the first torch package it imports
-					   (torch, torch_npu, transformers,
-					   accelerate, deepspeed), or NULL */
+	/* Of the code the script runs, in it and the modules it imports. */
+	const char	*torch;		/* the first torch package imported
+					   (torch, transformers, a table's
+					   package...), or NULL */
 	int		 backward;	/* x.backward(...) */
 	int		 step;		/* x.step(...): an optimizer step */
 	int		 trainer;	/* a Trainer(...) made ... */
 	int		 fit;		/* ... and x.train(...) or x.fit(...) */
 	int		 ds_init;	/* deepspeed.initialize(...) */
-	unsigned	 library;	/* bit i: imports the package of
-					   content.c's library_trainings[i] */
-	unsigned	 library_call;	/* bit i: calls its entry point */
-	int		 followed;	/* modules of its directory read */
+	int		 library;	/* a training call of the table */
+	int		 spawn;		/* starts its ranks itself (mp.spawn) */
+	int		 followed;	/* modules read besides the script */
+	/*
+	 * Where: "FILE:LINE: CALL(...)" and what makes it a training;
+	 * when it is none, a loop that nothing it runs calls.
+	 */
+	char		 because[512];
+	char		 uncalled[256];
 };
 
 /*
  * Read SCRIPT (relative paths from the current directory) into F: 0, or
- * -1 with errno set when SCRIPT itself cannot be read.
+ * -1 with errno set when SCRIPT itself cannot be read.  Modules are
+ * looked for in SCRIPT's folder, PYTHONPATH and the current directory.
+ * With SPAWN, whether it starts its ranks itself is wanted (a script
+ * python starts directly); without, the reading stops once it is known
+ * to train.
  */
-int	entry_facts_read(const char *script, struct entry_facts *f);
+int	entry_facts_read(const char *script, int spawn, struct entry_facts *f);
+
+/*
+ * The file of module MODULE (python -m MODULE) as Python started in the
+ * current directory finds it (the current directory, PYTHONPATH): a.b is
+ * a/b.py, or a/b/__main__.py for a package.  NULL when none is found; the
+ * caller frees it.
+ */
+char	*entry_module_file(const char *module);
 
 /*
  * Does it train with torch: a backward pass and an optimizer step, a
  * Trainer(...) trained or fitted, deepspeed.initialize(...), or a
- * library's training entry point (LLaMA-Factory's run_exp())?
+ * library's training call of the table (LLaMA-Factory's run_exp())?
  */
 int	entry_trains_torch(const struct entry_facts *f);
+
+/*
+ * Add the rows of the training table PATH: 0, or -1 with a message that
+ * names the line in *WHY.  A file that does not exist adds nothing
+ * unless MUST.
+ */
+int	trainings_load(const char *path, int must, char **why);
+
+/*
+ * The table as installed (PREFIX/share/msprof-exec), then
+ * SYSCONFDIR/msprof-exec and ~/.config/msprof-exec (XDG_CONFIG_HOME), each
+ * adding its rows; loaded once.  0, or -1 with *WHY.
+ */
+int	trainings_load_default(char **why);
 
 #endif

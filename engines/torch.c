@@ -130,7 +130,9 @@ own_save_path(const struct launch *l, char *const argv[], char *const envp[])
 /*
  * Is the launch one process without a rank: a script started directly
  * with none of the variables a rank is told by (torchrun's, or RANK_ID of
- * the per-rank loops of Ascend's model zoo)?
+ * the per-rank loops of Ascend's model zoo), which does not start its
+ * ranks itself either (mp.spawn, detectron2's launch(main, ...)): those
+ * ranks have their rank, and only the plan's are to collect.
  */
 static int
 one_process(const struct rewrite_ctx *c)
@@ -138,7 +140,7 @@ one_process(const struct rewrite_ctx *c)
 	static const char *const vars[] = { "RANK=", "RANK_ID=", "WORLD_SIZE=",
 	    "RANK_SIZE=", "LOCAL_RANK=", NULL };
 
-	if (!c->launch->direct)
+	if (!c->launch->direct || c->launch->spawns)
 		return 0;
 	for (char *const *e = c->envp; e != NULL && *e != NULL; e++)
 		for (int i = 0; vars[i] != NULL; i++)

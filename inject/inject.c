@@ -159,6 +159,15 @@ describe(struct launch_record *rec, const struct launchtab *t,
 	if (l->script >= 0)
 		rec->script = xstrdup(cmd[l->script]);
 	add_place(rec, t, path, cmd, l->script);
+	/*
+	 * An entry that starts its ranks itself (mp.spawn) is one process
+	 * to its launcher, not to torch_npu: how many ranks it runs is not
+	 * known here, and it is no single process for the arming.
+	 */
+	if (l->spawns && rec->place.world_size <= 1) {
+		rec->place.world_size = -1;
+		rec->place.nproc_per_node = -1;
+	}
 }
 
 /* The profiled ranks that run on this node (unknown: NULL). */
@@ -429,7 +438,9 @@ inject(const struct plan *plan, const struct launchtab *tab,
 	} else {
 		for (size_t i = 0; i < rw.argv.n; i++)
 			strv_push(&rec->new_argv, rw.argv.v[i]);
-		record(session, rec, LAUNCH_INJECTED, NULL);
+		/* by its content: the call that makes it a training */
+		record(session, rec, LAUNCH_INJECTED, l.because[0] != '\0' ?
+		    l.because : NULL);
 		status = run(session, mode, path, rw.argv.v, cmd, plan->shim,
 		    &rw.env);
 	}

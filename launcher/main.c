@@ -22,6 +22,7 @@
 #include "analyse.h"
 #include "advice/advice.h"
 #include "arm.h"
+#include "engines/content.h"
 #include "engines/dynamic.h"
 #include "common/install.h"
 #include "common/journal.h"
@@ -336,8 +337,7 @@ classify_runs(struct job *j, const struct launchtab *tab,
 	j->runs = xcalloc(j->scan.nruns + 1, sizeof(*j->runs));
 	for (size_t i = 0; i < j->scan.nruns; i++) {
 		r = &j->scan.runs[i];
-		launch_classify(tab, framework, r->argv.v[0], r->argv.v,
-		    &j->runs[i]);
+		scan_classify(tab, framework, r->cwd, r->argv.v, &j->runs[i]);
 		note_left_alone(j, &j->runs[i], r->argv.v);
 		first_training(j, &j->runs[i], r->argv.v, r->env.n > 0 ?
 		    r->env.v : environ);
@@ -494,6 +494,8 @@ dry_launch(const struct plan *p, const struct launch *l, char *const argv[],
 		return 0;
 	}
 	printf(_("%s:\n"), _(engine_ops(l->engine)->label));
+	if (l->because[0] != '\0')
+		printf(_("training: %s\n"), l->because);
 	if (engine_ops(l->engine)->limits != NULL)
 		printf(_("limits: %s\n"), _(engine_ops(l->engine)->limits));
 	launch_missing_paths(l, argv, &missing);
@@ -915,7 +917,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 	check_outputs(&o);
-	if (launchtab_load(&tab, in.launchtab, engine_names(), &why) == -1)
+	if (launchtab_load(&tab, in.launchtab, engine_names(), &why) == -1 ||
+	    trainings_load_default(&why) == -1)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.plan.framework, o.cmd);
 	if (o.dry_run) {

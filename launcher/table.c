@@ -99,6 +99,8 @@ table_print(FILE *f, const struct plan *p, const struct facts *x)
 	row(f, _("NPUs per node"), s);
 	free(s);
 	row(f, _("Framework and engine"), _(e->label));
+	if (x->launch != NULL && x->launch->because[0] != '\0')
+		row(f, _("Taken for training"), x->launch->because);
 	row(f, _("Config file"), x->config ? x->config : "-");
 	row(f, _("Collection type"), p->mode);
 	row(f, _("Level"), p->level);

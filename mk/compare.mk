@@ -7,3 +7,10 @@ bench-compare: all
 	BENCH_B="$(abspath $(B))" bash bench/compare
 
 .PHONY: bench-compare
+
+# The cost of recognising a training, against python3 -c pass and cat of
+# the files read (bench/recognise).
+bench-recognise: all
+	BENCH_B="$(abspath $(B))" bash bench/recognise
+
+.PHONY: bench-recognise

@@ -10,14 +10,15 @@
 #   PREFIX/bin/msprof-exec
 #   PREFIX/lib/msprof-exec/msprof-exec-shim.so, msprof-exec-shim-glibc2.34.so,
 #   msprof-exec-inject
-#   PREFIX/share/msprof-exec/launchers.conf
+#   PREFIX/share/msprof-exec/launchers.conf, trainings.conf
 #   PREFIX/share/locale/<lang>/LC_MESSAGES/msprof-exec.mo   (when built)
 #   PREFIX/share/man/man1/msprof-exec.1, man5/msprof-exec-launchers.5,
 #   man7/msprof-exec-summary.7
 #   PREFIX/share/bash-completion/completions/msprof-exec
 #
 # Nothing is installed in SYSCONFDIR: /etc/msprof-exec/launchers.conf is
-# the administrator's override (msprof-exec-launchers(5)).
+# the administrator's override, /etc/msprof-exec/trainings.conf and
+# ~/.config/msprof-exec/trainings.conf add rows (msprof-exec-launchers(5)).
 
 INSTALL     ?= install
 MANDOC      ?= mandoc
@@ -43,6 +44,7 @@ install: all
 	$(INSTALL) -m 644 $(SHIM_234) \
 	    '$(DESTDIR)$(LIBDIR)/msprof-exec-shim-glibc2.34.so'
 	$(INSTALL) -m 644 $(LAUNCHTAB) '$(DESTDIR)$(DATADIR)/launchers.conf'
+	$(INSTALL) -m 644 $(TRAININGS) '$(DESTDIR)$(DATADIR)/trainings.conf'
 	$(INSTALL) -m 644 $(MAN1) '$(DESTDIR)$(MANDIR)/man1/msprof-exec.1'
 	$(INSTALL) -m 644 $(MAN5) \
 	    '$(DESTDIR)$(MANDIR)/man5/msprof-exec-launchers.5'
@@ -65,6 +67,7 @@ uninstall:
 	    '$(DESTDIR)$(LIBDIR)/msprof-exec-shim.so' \
 	    '$(DESTDIR)$(LIBDIR)/msprof-exec-shim-glibc2.34.so' \
 	    '$(DESTDIR)$(DATADIR)/launchers.conf' \
+	    '$(DESTDIR)$(DATADIR)/trainings.conf' \
 	    '$(DESTDIR)$(MANDIR)/man1/msprof-exec.1' \
 	    '$(DESTDIR)$(MANDIR)/man5/msprof-exec-launchers.5' \
 	    '$(DESTDIR)$(MANDIR)/man7/msprof-exec-summary.7' \

@@ -18,6 +18,7 @@ snapshot > "$work/before"
 dpkg -i "$deb"
 for f in /usr/bin/msprof-exec /usr/lib/msprof-exec/msprof-exec-inject \
     /usr/lib/msprof-exec/msprof-exec-shim.so /usr/share/msprof-exec/launchers.conf \
+    /usr/share/msprof-exec/trainings.conf \
     /usr/share/man/man1/msprof-exec.1.gz /usr/share/man/man5/msprof-exec-launchers.5.gz \
     /usr/share/man/man7/msprof-exec-summary.7.gz \
     /usr/share/bash-completion/completions/msprof-exec \

@@ -22,6 +22,7 @@ install -m 644 "$BUILD/lib/msprof-exec/msprof-exec-shim.so" "$lib/"
 "$STRIP" --strip-unneeded "$lib/msprof-exec-shim.so"
 
 install -m 644 "$TOP/config/launchers.conf" "$share/msprof-exec/"
+install -m 644 "$TOP/config/trainings.conf" "$share/msprof-exec/"
 install -m 644 "$TOP/man/msprof-exec.1" "$share/man/man1/"
 install -m 644 "$TOP/man/msprof-exec-launchers.5" "$share/man/man5/"
 install -m 644 "$TOP/man/msprof-exec-summary.7" "$share/man/man7/"

@@ -196,6 +196,8 @@ print_launch(const struct launch_record *rec)
 	switch (rec->status) {
 	case LAUNCH_INJECTED:
 		print_settings(rec, name);
+		if (rec->reason != NULL)
+			say(_("    taken for training: %s\n"), why);
 		break;
 	case LAUNCH_KEPT:
 		if (rec->save_path != NULL)

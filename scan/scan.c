@@ -6,6 +6,7 @@
  * files and profiling settings they carry, and the model the script's
  * name says it trains.
  */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -252,6 +253,27 @@ existing(struct scanner *sc, char *const argv[], const struct strv *env,
 	strv_free(&found);
 }
 
+void
+scan_classify(const struct launchtab *tab, const char *framework,
+    const char *cwd, char *const argv[], struct launch *l)
+{
+	int here = -1;
+
+	/* the entry and the modules it imports are read from where it runs */
+	if (cwd != NULL && *cwd != '\0' &&
+	    (here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1 &&
+	    chdir(cwd) == -1) {
+		close(here);
+		here = -1;
+	}
+	launch_classify(tab, framework, argv[0], argv, l);
+	if (here != -1) {
+		if (fchdir(here) == -1)
+			err(1, "fchdir");
+		close(here);
+	}
+}
+
 /* Keep ARGV as it is for the dry run, with where and how it runs. */
 static void
 keep_launch(struct scanner *sc, char *const argv[])
@@ -282,7 +304,7 @@ try_launch(struct scanner *sc, char *const argv[])
 	struct scan *s = sc->out;
 	char *shown_launch;
 
-	launch_classify(sc->tab, NULL, argv[0], argv, &l);
+	scan_classify(sc->tab, NULL, sc->sh->cwd, argv, &l);
 	if (l.kind == LAUNCH_NONE || l.quiet || l.script < 0 ||
 	    s->nruns >= MAX_LAUNCHES)
 		return;

@@ -94,4 +94,13 @@ int	scan_script(const struct launchtab *, const char *path,
 	    char *const envp[], struct scan *, char **why);
 void	scan_free(struct scan *);
 
+struct launch;
+/*
+ * launch_classify() of ARGV as it runs in CWD, relative to the current
+ * directory (a scan_launch's cwd; NULL or "": here): its entry and the
+ * modules it imports are read from there.
+ */
+void	scan_classify(const struct launchtab *, const char *framework,
+	    const char *cwd, char *const argv[], struct launch *);
+
 #endif

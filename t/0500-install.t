@@ -24,7 +24,8 @@ want="/opt/msprof/bin/msprof-exec
 /opt/msprof/share/man/man1/msprof-exec.1
 /opt/msprof/share/man/man5/msprof-exec-launchers.5
 /opt/msprof/share/man/man7/msprof-exec-summary.7
-/opt/msprof/share/msprof-exec/launchers.conf"
+/opt/msprof/share/msprof-exec/launchers.conf
+/opt/msprof/share/msprof-exec/trainings.conf"
 if [ -d "$B/share/locale" ]; then
 	want="$want
 $(cd "$B/share/locale" && find . -type f | sed 's|^\./|/opt/msprof/share/locale/|')"
@@ -38,6 +39,8 @@ is "$(stat -c %a "$INST/lib/msprof-exec/msprof-exec-shim.so")" 644 "the shim: mo
 is "$(stat -c %a "$INST/share/msprof-exec/launchers.conf")" 644 "launchers.conf: mode 644"
 ok "$(cmp -s "$TOP/config/launchers.conf" "$INST/share/msprof-exec/launchers.conf"; echo $?)" \
     "launchers.conf is config/launchers.conf"
+ok "$(cmp -s "$TOP/config/trainings.conf" "$INST/share/msprof-exec/trainings.conf"; echo $?)" \
+    "trainings.conf is config/trainings.conf"
 ok "$(cmp -s "$TOP/completion/msprof-exec" "$INST/share/bash-completion/completions/msprof-exec"; echo $?)" \
     "the completion is installed under the command's name"
 

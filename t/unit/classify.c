@@ -223,6 +223,41 @@ torch_content(void)
 	ok(strstr(l.why, "or the modules it imports from its directory") ==
 	    NULL, "no module was read (%s)", l.why);
 
+	/* torchrun -m NAME: the module's file, from the working directory */
+	snprintf(sub, sizeof(sub), "%s/training", dir);
+	mkdir(sub, 0755);
+	file("training/__init__.py", "");
+	file("training/train.py", "def train_one_epoch(m, o):\n"
+	    "    m(x).sum().backward()\n    o.step()\n");
+	file("training/main.py", "import torch\nfrom training.train import "
+	    "train_one_epoch\nif __name__ == '__main__':\n"
+	    "    train_one_epoch(model, opt)\n");
+	{
+		char cwd[4096];
+
+		if (getcwd(cwd, sizeof(cwd)) == NULL || chdir(dir) != 0)
+			abort();
+		is_str(classified(NULL, V("torchrun", "--nproc_per_node", "8",
+		    "-m", "training.main", "--epochs", "1"), &l), "torch 2",
+		    "torchrun -m training.main: its file read");
+		ok(l.module && strcmp(l.because, "training/train.py:2: "
+		    ".backward(), training/train.py:3: o.step()") == 0,
+		    "... the loop in its package (%s)", l.because);
+		is_str(classified(NULL, V("torchrun", "-m", "nowhere.main"), &l),
+		    "none 0", "torchrun -m of a module not found: left alone");
+		ok(strstr(l.why, "no file of module nowhere.main") != NULL,
+		    "... and why (%s)", l.why);
+		if (chdir(cwd) != 0)
+			abort();
+	}
+	/* a script that spawns its ranks, started directly */
+	p = file("spawner.py", "import torch\nimport torch.multiprocessing "
+	    "as mp\ndef worker(rank):\n    loss.backward()\n    opt.step()\n"
+	    "mp.spawn(worker, nprocs=8)\n");
+	is_str(run_by(NULL, "/usr/bin/python3", V("python3", (char *)p), &l),
+	    "torch 2 direct", "python3 spawner.py: a torch training");
+	ok(l.spawns, "... that starts its ranks itself");
+
 	/* --framework torch forces an unknown entry a launcher starts */
 	is_str(classified("torch", V("torchrun", "/nonexistent/x.py"), &l),
 	    "torch 3", "--framework torch: forced");

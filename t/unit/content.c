@@ -32,7 +32,7 @@ trains(const char *name, const char *text)
 	if ((fp = fopen(path, "w")) == NULL || fputs(text, fp) == EOF)
 		abort();
 	fclose(fp);
-	r = entry_facts_read(path, &f) == 0 && f.torch != NULL &&
+	r = entry_facts_read(path, 1, &f) == 0 && f.torch != NULL &&
 	    entry_trains_torch(&f);
 	free(path);
 	return r;
@@ -167,7 +167,9 @@ training(void)
 	ok(trains("lf_train.py",
 	    "from llamafactory.train.tuner import run_exp\n"
 	    "def main():\n"
-	    "    run_exp()\n"),
+	    "    run_exp()\n"
+	    "if __name__ == \"__main__\":\n"
+	    "    main()\n"),
 	    "LLaMA-Factory's src/train.py: run_exp()");
 	ok(trains("mm_train.py",
 	    "from mmengine.config import Config\n"
@@ -211,6 +213,109 @@ followed(void)
 	free(sub);
 }
 
+/* Write TEXT to DIR/NAME, making its folders. */
+static void
+put(const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name), *cmd;
+	FILE *fp;
+
+	cmd = xasprintf("mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0 || (fp = fopen(path, "w")) == NULL ||
+	    fputs(text, fp) == EOF)
+		abort();
+	fclose(fp);
+	free(cmd);
+	free(path);
+}
+
+/* Does the entry NAME, read from DIR as the working directory, train? */
+static int
+trains_in(const char *name, struct entry_facts *f)
+{
+	char cwd[4096];
+	int r;
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL || chdir(dir) != 0)
+		abort();
+	r = entry_facts_read(name, 1, f) == 0 && f->torch != NULL &&
+	    entry_trains_torch(f);
+	if (chdir(cwd) != 0)
+		abort();
+	return r;
+}
+
+/*
+ * What the entry runs, followed: a package at the working directory, a
+ * relative import, a package's re-export, a bracketed import list, a
+ * function passed on, a method of a class made; and what it does not:
+ * an evaluation that imports a training module without calling its loop.
+ */
+static void
+called(void)
+{
+	struct entry_facts f;
+
+	put("trainer.py", "import torch\n"
+	    "class Config:\n    lr = 0.1\n"
+	    "def build_model(cfg):\n    return torch.nn.Linear(4, 1)\n"
+	    "def train(cfg):\n    model = build_model(cfg)\n"
+	    "    for x in data:\n        model(x).sum().backward()\n"
+	    "        opt.step()\n"
+	    "if __name__ == '__main__':\n    train(Config())\n");
+	put("eval.py", "from trainer import Config, build_model\n"
+	    "model = build_model(Config())\nprint(model(x))\n");
+	ok(!trains_in("eval.py", &f), "eval.py imports trainer.py and never "
+	    "calls its train()");
+	ok(strcmp(f.uncalled, "trainer.py:6: train()") == 0,
+	    "... the loop not called is named (%s)", f.uncalled);
+	ok(trains_in("trainer.py", &f), "trainer.py itself trains");
+
+	put("fastchat/__init__.py", "");
+	put("fastchat/train/__init__.py", "");
+	put("fastchat/train/train.py", "import torch\n"
+	    "def train():\n    loss = model(x).mean()\n    loss.backward()\n"
+	    "    optimizer.step()\n");
+	put("fastchat/train/train_mem.py",
+	    "from fastchat.train.train import train\n"
+	    "if __name__ == \"__main__\":\n    train()\n");
+	ok(trains_in("fastchat/train/train_mem.py", &f) &&
+	    strstr(f.because, "fastchat/train/train.py:4: loss.backward()"),
+	    "fastchat's train_mem.py: the package at the working directory "
+	    "(%s)", f.because);
+	put("fastchat/train/noloop.py",
+	    "from fastchat.train.train import train\nprint('no training')\n");
+	ok(!trains_in("fastchat/train/noloop.py", &f),
+	    "... imported, never called");
+
+	put("proj/__init__.py", "from .engine import fit_model\n");
+	put("proj/engine.py", "import torch\nfrom .steps import (\n"
+	    "    forward_step,\n    backward_step as bw,\n)\n"
+	    "def fit_model(m):\n    bw(m)\n");
+	put("proj/steps.py", "def forward_step(m):\n    return m(x)\n"
+	    "def backward_step(m):\n    m.loss.backward()\n"
+	    "    m.optimizer.step()\n");
+	put("run_proj.py", "import proj\nproj.fit_model(model)\n");
+	ok(trains_in("run_proj.py", &f) && f.followed == 3,
+	    "a package's re-export, relative imports, a bracketed list "
+	    "(%d read: %s)", f.followed, f.because);
+
+	put("worker.py", "import torch\nimport torch.multiprocessing as mp\n"
+	    "class Loop:\n    def __init__(self):\n        self.opt = None\n"
+	    "    def run_epoch(self):\n        self.model(x).sum().backward()\n"
+	    "        self.opt.step()\n"
+	    "    def unused(self):\n        pass\n"
+	    "def main_worker(rank):\n    Loop().run_epoch()\n"
+	    "if __name__ == '__main__':\n    mp.spawn(main_worker, nprocs=8)\n");
+	ok(trains_in("worker.py", &f), "a function passed to mp.spawn, a "
+	    "method of a class it makes (%s)", f.because);
+	put("worker2.py", "import torch\n"
+	    "class Loop:\n    def run_epoch(self):\n"
+	    "        self.model(x).sum().backward()\n        self.opt.step()\n"
+	    "loop = Loop()\nloop.evaluate()\n");
+	ok(!trains_in("worker2.py", &f), "a method that is not called");
+}
+
 int
 main(void)
 {
@@ -221,6 +326,7 @@ main(void)
 	not_training();
 	training();
 	followed();
+	called();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");

@@ -1,0 +1,3 @@
+# open_clip's README: cd src; torchrun --nproc_per_node 4 -m training.main ...
+cd src
+torchrun --nproc_per_node 2 -m training.main --train-data '/data/cc12m/cc12m-train-{0000..2175}.tar' --epochs 1
