@@ -168,6 +168,12 @@ HOT_SHARE = 0.60
 EXPOSED_SHARE = 0.20     # MSPROF_SIM_EXPOSED_COMM: the gradient all-reduce, of the nominal step
 BUBBLE_SHARE = 0.30      # MSPROF_SIM_BUBBLE: fill and drain waits, of the nominal step
 DEVICE_MB = 65536        # the HBM of the simulated 910B3, as npu-smi shows it
+# the simulated 910B3 as its info.json.N describes it: 20 AI cores at 1800 MHz, each
+# cube a 16 x 16 x 16 multiply-add (2 FLOPs) a cycle in fp16/bf16
+AI_CORES = 20
+AIC_MHZ = 1800
+PEAK_FLOPS = AI_CORES * AIC_MHZ * 1e6 * 16 * 16 * 16 * 2
+DEFAULT_MFU = 0.54       # MSPROF_SIM_MFU: what a healthy MindSpeed-LLM job reaches
 
 
 def _env_int(env, name, default):
@@ -508,8 +514,10 @@ class Job:
         for g in by_kind.get("world", []):
             collective(g)
         compute("opt", self.shares["opt"])
+        # the ranks move in lockstep: the next step starts when the last one is
+        # done, so every rank's step lasts as long (an early rank's end is free)
         tail = 0.004 * self.step_us
-        span = [t[r] + tail for r in range(W)]
+        span = [max(t) + tail] * W
         return comp, ops, span
 
 
@@ -542,6 +550,35 @@ class Job:
             at = list(snap)
             at[send] = max(snap[send], last)
             t[recv] = max(t[recv], collective(g, blocking=False, p2p=True, at=at, receiver=0))
+
+
+def nominal_for_step(layout, seed, step_us):
+    """The nominal step time whose healthy job (no knob but the seed) lasts
+    step_us a step: the span is affine in the nominal time (compute, gaps and
+    the tail scale with it, the transfers do not), so two trials solve it."""
+    def span(nominal):
+        job = Job(layout, Knobs(seed=seed), nominal)
+        return max(job.step(0)[2])
+    a, b = step_us, 2.0 * step_us
+    sa, sb = span(a), span(b)
+    slope = (sb - sa) / (b - a)
+    if slope <= 0:
+        return step_us
+    return max(a + (step_us - sa) / slope, 5000.0)
+
+
+def model_step_us(flops, world, mfu=None, env=None):
+    """The step, in us, a model of FLOPS per step takes on WORLD simulated 910B3s at
+    MFU (MSPROF_SIM_MFU, default DEFAULT_MFU)."""
+    if mfu is None:
+        env = os.environ if env is None else env
+        try:
+            mfu = float(env.get("MSPROF_SIM_MFU", "").strip())
+        except ValueError:
+            mfu = DEFAULT_MFU
+        if not 0 < mfu:
+            mfu = DEFAULT_MFU
+    return flops / max(world, 1) / (PEAK_FLOPS * mfu) * 1e6
 
 
 def _union(iv):

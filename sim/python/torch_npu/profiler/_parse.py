@@ -125,8 +125,23 @@ class _Model:
         layout = profdata.Layout.from_args(dargs, self.world, knobs.seed)
         if layout.world != self.world:
             layout = profdata.Layout(self.world, seed=knobs.seed)
-        step_ms = max(_env_int("MSPROF_SIM_STEP_MS", 25), 0)
-        job = profdata.Job(layout, knobs, step_ms * 1000.0)
+        # the device's step: the training's (MindSpeed-LLM's, from its model), kept
+        # with the raw data, else the nominal MSPROF_SIM_STEP_MS
+        device_us = facts.get("device_step_us")
+        if device_us is None:
+            try:
+                device_us = float(os.environ["MSPROF_SIM_DEVICE_STEP_US"])
+            except (KeyError, ValueError):
+                device_us = None
+        step_us = device_us if device_us else max(_env_int("MSPROF_SIM_STEP_MS", 25), 0) * 1000.0
+        job = profdata.Job(layout, knobs, step_us)
+        self._host_map = None
+        if device_us and steps:
+            # the device's time is not the wall clock's: the steps are laid out
+            # one device step after the other, and host times within a step
+            # stretched with it, so that the kernels stay in their steps
+            steps = self._device_timeline(job, steps)
+            self.steps = steps
         marks = [(m["step"], m["start_ns"] / 1000.0) for m in steps]
         if not marks:
             # without a schedule the whole collection is one step with an empty Step
@@ -143,6 +158,49 @@ class _Model:
         self.step_rows = [{"step": r["step"], "begin": r["begin"] * 1000.0, "computing": r["computing"] * 1000.0,
                            "comm_not_overlapped": r["cno"] * 1000.0, "free": r["free"] * 1000.0}
                           for r in self.data.step_rows()]
+
+    def _device_timeline(self, job, steps):
+        """The step marks moved onto the device's time (each step as long as the
+        job model's, the host's gaps between steps kept), and the map of host
+        times onto it."""
+        pieces = []         # (host start, host end, device start, device end)
+        out = []
+        t = None
+        prev_end = None
+        for m in steps:
+            span_ns = max(job.step(m["step"])[2]) * 1000.0
+            b = m["start_ns"] if t is None else t + max(m["start_ns"] - prev_end, 0)
+            e = b + span_ns
+            pieces.append((m["start_ns"], m["end_ns"], b, e))
+            mm = dict(m)
+            mm["start_ns"], mm["end_ns"] = int(b), int(e)
+            out.append(mm)
+            t, prev_end = e, m["end_ns"]
+        self._host_map = pieces
+        return out
+
+    def host_time(self, ns):
+        """A host time of the collection on the device's timeline."""
+        if not self._host_map:
+            return ns
+        for hs, he, ds, de in self._host_map:
+            if ns < hs:
+                return ds - (hs - ns)
+            if ns <= he:
+                return ds + (ns - hs) * (de - ds) / max(he - hs, 1)
+        hs, he, ds, de = self._host_map[-1]
+        return de + (ns - he)
+
+    def host_ops(self, ops):
+        """The host's operator ranges on the device's timeline."""
+        if not self._host_map:
+            return ops
+        out = []
+        for o in ops:
+            o = dict(o)
+            o["start_ns"], o["end_ns"] = int(self.host_time(o["start_ns"])), int(self.host_time(o["end_ns"]))
+            out.append(o)
+        return out
 
     # ---------------------------------------------------------------- tables
     def kernel_table(self):
@@ -433,6 +491,7 @@ def parse(path, export_type=None):
     except (OSError, ValueError):
         pass
     model = _Model(info, steps, metadata)
+    ops = model.host_ops(ops)
     out = os.path.join(path, OUTPUT)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out, exist_ok=True)
