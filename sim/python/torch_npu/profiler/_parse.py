@@ -394,54 +394,19 @@ def _write_text(out, model, ops):
         _write_csv(os.path.join(out, "data_preprocess.csv"), *model.data_preprocess_table())
 
 
-def _write_db(out, model, ops):
-    import sqlite3
+def _write_db(out, model, ops, metadata):
+    """ascend_pytorch_profiler_<rank>.db (profdata.write_profiler_db: the tables and
+    encodings of real torch_npu) and analysis.db.  Its META_DATA keeps
+    profiler_metadata.json's entries, with the environment torch_npu records."""
     name = "ascend_pytorch_profiler_%d.db" % model.rank if model.rank >= 0 else "ascend_pytorch_profiler.db"
-    db = sqlite3.connect(os.path.join(out, name))
-    try:
-        c = db.cursor()
-        c.execute("CREATE TABLE META_DATA (name TEXT, value TEXT)")
-        c.executemany("INSERT INTO META_DATA VALUES (?, ?)",
-                      [("SCHEMA_VERSION", "1.1.0"), ("RANK_ID", str(model.rank)), ("DEVICE_ID", str(model.device))])
-        c.execute("CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT)")
-        names = sorted({k["name"] for k in model.kernels} | {o["name"] for o in ops})
-        ids = {n: i for i, n in enumerate(names)}
-        c.executemany("INSERT INTO STRING_IDS VALUES (?, ?)", [(i, n) for n, i in ids.items()])
-        c.execute("CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER)")
-        c.executemany("INSERT INTO STEP_TIME VALUES (?, ?, ?)",
-                      [(m["step"], m["start_ns"], m["end_ns"]) for m in model.steps])
-        if ops:
-            # startNs and endNs are TEXT in torch_npu's schema (t/data/real db exports)
-            c.execute("CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, "
-                      "connectionId INTEGER, name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER, "
-                      "inputDtypes INTEGER, inputShapes INTEGER, callchainId INTEGER, type INTEGER)")
-            c.executemany("INSERT INTO PYTORCH_API VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                          [(str(o["start_ns"]), str(o["end_ns"]), model.pid, i, ids[o["name"]], -1, 0, None, None, None, 0)
-                           for i, o in enumerate(ops)])
-        if model.has_npu and model.level != "Level_none":
-            c.execute("CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER, "
-                      "globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER, "
-                      "streamId INTEGER, taskId INTEGER, modelId INTEGER)")
-            c.executemany("INSERT INTO TASK VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                          [(int(k["start"]), int(k["start"] + k["dur"]), model.device, k["task"], k["task"],
-                            model.pid, 0, 4294967295, k["stream"], k["task"], 4294967295) for k in model.kernels])
-            # taskType and opType are STRING_IDS ids, as the shapes, types and formats
-            c.execute("CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER, blockDim INTEGER, "
-                      "mixBlockDim INTEGER, taskType INTEGER, opType INTEGER, inputFormats INTEGER, "
-                      "inputDataTypes INTEGER, inputShapes INTEGER, outputFormats INTEGER, outputDataTypes INTEGER, "
-                      "outputShapes INTEGER, attrInfo INTEGER)")
-            extra = sorted({k["core"] for k in model.kernels} | {k["type"] for k in model.kernels} - set(ids))
-            for v in extra:
-                if v not in ids:
-                    ids[v] = len(ids)
-                    c.execute("INSERT INTO STRING_IDS VALUES (?, ?)", (ids[v], v))
-            c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                          [(ids[k["name"]], k["task"], k["block"], 0, ids[k["core"]], ids[k["type"]],
-                            None, None, None, None, None, None, None)
-                           for k in model.kernels if k["core"] != "HCCL"])
-        db.commit()
-    finally:
-        db.close()
+    meta = dict(metadata)
+    meta.setdefault("ENV_VARIABLES", {k: os.environ.get(k, "") for k in profdata.ENV_IN_METADATA})
+    memory = model.memory_record_table()[1] if model.common.get("profile_memory") else None
+    marks = [(m["step"], m["start_ns"], m["end_ns"]) for m in model.steps]
+    data = model.data
+    if not model.has_npu or model.level == "Level_none":
+        data = profdata.RankData(model.data.job, model.data.rank, model.device, [], "Level_none")
+    profdata.write_profiler_db(os.path.join(out, name), data, meta, marks, model.pid, ops, memory)
     if model.has_npu and model.level != "Level_none":
         profdata.write_analysis_db(os.path.join(out, "analysis.db"), model.data, model.world > 1)
 
@@ -503,7 +468,7 @@ def parse(path, export_type=None):
     if "text" in types:
         _write_text(out, model, ops)
     if "db" in types:
-        _write_db(out, model, ops)
+        _write_db(out, model, ops, metadata)
     if model.has_npu and not steps and model.schedule_used:
         print_warn_msg("No step data found, parsed data may be empty.")
     logs = os.path.join(path, "logs")
