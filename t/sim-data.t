@@ -152,7 +152,7 @@ print(db.execute("select count(*) from CommAnalyzerTime").fetchone()[0] == ops,
       [r[0] for r in db.execute("select computing from StepTraceTime")] == steps)
 ' $D5)" "True True True" "analysis.db holds the same collectives, links and steps as the text export"
 is "$(ls $G/*_40000_*/ASCEND_PROFILER_OUTPUT | tr '\n' ' ')" \
-   "analyse.done analysis.db communication.json communication_matrix.json kernel_details.csv op_statistic.csv step_trace_time.csv " \
+   "analyse.done analysis.db ascend_pytorch_profiler_0.db communication.json communication_matrix.json kernel_details.csv op_statistic.csv step_trace_time.csv " \
    "text and db export: the files of both"
 
 G=$TMP/g64

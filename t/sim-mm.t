@@ -61,8 +61,17 @@ like "$out" 'iteration +3/ +3' "OOTB_OPTIMIZER_PROFILING=TRUE: training runs"
 
 # --- dynamic mode --------------------------------------------------------------------------------
 json_set $TOOLS $TMP/d1.json profile.enable=true profile.profile_type='"dynamic"' profile.ranks=[0]
-like "$(mm_sora $TMP/d1.json --train-iters 3)" "The path 'path to dynamic config folder' is invalid, and profiler will not be enabled\." \
-     "dynamic with the placeholder config_path: invalid path"
+# torch_npu's path rule takes white space: MindSpeed-MM's placeholder is a valid
+# relative path, made in the working directory with the config template
+out=$(mm_sora $TMP/d1.json --train-iters 3)
+unlike "$out" "is invalid" "dynamic with the placeholder config_path: not refused (torch_npu's path rule takes white space)"
+[ -f "$MM_DIR/path to dynamic config folder/profiler_config.json" ]
+ok $? "... the placeholder's directory is made in the working directory, with profiler_config.json"
+rm -rf "$MM_DIR/path to dynamic config folder"
+like "$(cd "$MM_DIR" && python3 -c '
+from torch_npu.profiler import dynamic_profile
+dynamic_profile.init("bad|path")' 2>&1)" "The path 'bad\|path' is invalid, and profiler will not be enabled\." \
+     "a character outside the rule (|): invalid path"
 json_set $TOOLS $TMP/d2.json profile.enable=true profile.profile_type='"dynamic"' profile.ranks=[0] \
     "profile.dynamic_param.config_path=\"$TMP/dyn\""
 json_set $TOOLS $TMP/d3.json profile.enable=true profile.profile_type='"dynamic"' profile.ranks=[0] \

@@ -451,6 +451,100 @@ for lv in 0 1 2; do
 done
 run_cases
 
+# --- the db export's encodings, which msprof-exec's db reader joins -------------------------------
+# (the columns are compared above; here what the values are: ids into STRING_IDS, JSON text)
+DBCHECK=$TMP/dbcheck.py
+cat > "$DBCHECK" <<'PY'
+"""dbcheck.py DB...: for each ascend_pytorch_profiler_N.db, the problems of its encodings, or ok."""
+import json, shutil, sqlite3, sys, tempfile
+for path in sys.argv[1:]:
+    tmp = tempfile.mktemp(suffix=".db")
+    shutil.copy(path, tmp)
+    db = sqlite3.connect(tmp)
+    q = lambda sql: db.execute(sql).fetchall()
+    bad = []
+    tables = {t for (t,) in q("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for t in ("META_DATA", "STRING_IDS", "TASK", "COMPUTE_TASK_INFO", "MEMORY_RECORD", "NPU_MEM"):
+        if t not in tables:
+            bad.append("no " + t)
+    if not bad:
+        ids = dict(q("SELECT id, value FROM STRING_IDS"))
+        def strings(sql, what):
+            vals = q(sql)
+            if not vals or any(type(v) is not int or v not in ids for (v,) in vals):
+                bad.append(what + " not ids of STRING_IDS")
+                return set()
+            return {ids[v] for (v,) in vals}
+        cores = strings("SELECT DISTINCT taskType FROM COMPUTE_TASK_INFO", "COMPUTE_TASK_INFO.taskType")
+        strings("SELECT DISTINCT opType FROM COMPUTE_TASK_INFO", "COMPUTE_TASK_INFO.opType")
+        strings("SELECT DISTINCT name FROM COMPUTE_TASK_INFO", "COMPUTE_TASK_INFO.name")
+        hw = strings("SELECT DISTINCT taskType FROM TASK", "TASK.taskType")
+        if cores - {"AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "AI_CPU", "DSA_SQE", "N/A"}:
+            bad.append("COMPUTE_TASK_INFO.taskType not accelerator cores: %s" % sorted(cores))
+        if not any(h.startswith("KERNEL_") for h in hw) or "AI_VECTOR_CORE" in hw:
+            bad.append("TASK.taskType not the hardware's task types: %s" % sorted(hw))
+        if q("SELECT count(*) FROM COMPUTE_TASK_INFO c LEFT JOIN TASK t ON t.globalTaskId = c.globalTaskId "
+             "WHERE t.globalTaskId IS NULL")[0][0]:
+            bad.append("COMPUTE_TASK_INFO rows without a TASK")
+        if not {"PTA"} <= strings("SELECT DISTINCT component FROM MEMORY_RECORD", "MEMORY_RECORD.component"):
+            bad.append("MEMORY_RECORD.component without PTA")
+        if strings("SELECT DISTINCT type FROM NPU_MEM", "NPU_MEM.type") & {"app"} != {"app"}:
+            bad.append("NPU_MEM.type without app")
+        meta = dict(q("SELECT name, value FROM META_DATA"))
+        try:
+            if not isinstance(json.loads(meta["ENV_VARIABLES"]), dict):
+                bad.append("META_DATA ENV_VARIABLES not a JSON object")
+        except (KeyError, ValueError):
+            bad.append("META_DATA without ENV_VARIABLES as JSON text")
+        if "SCHEMA_VERSION" not in meta:
+            bad.append("META_DATA without SCHEMA_VERSION")
+        for k in ("distributed_args", "parallel_group_info"):
+            if k in meta and not isinstance(json.loads(meta[k]), dict):
+                bad.append("META_DATA %s not JSON text" % k)
+    db.close()
+    print("; ".join(bad) or "ok")
+PY
+db_of() { ls "$1"/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_*.db 2>/dev/null | head -n1; }
+real_db=$(db_of "$REAL/msinsight-2025/db/level1/rank1_ascend_pt")
+is "$(python3 "$DBCHECK" "$real_db")" ok "real torch_npu's db (level1): the encodings this test checks"
+d=$(ls -d "$TMP"/sim-Level1-db/*_ascend_pt | head -n1)
+is "$(python3 "$DBCHECK" "$(db_of "$d")")" ok \
+   "simulator, level1 db: taskType/opType/name, MEMORY_RECORD, NPU_MEM as STRING_IDS ids; META_DATA's JSON texts"
+"$SIM_DIR/gen-cluster" -j 1 --ranks 4 --tp 2 --steps 2 --level level1 --export-type db --with-memory \
+    "$TMP/gendb" >/dev/null 2>&1
+d=$(ls -d "$TMP"/gendb/*_ascend_pt 2>/dev/null | head -n1)
+[ -n "$d" ] && [ -n "$(db_of "$d")" ]; ok $? "gen-cluster --export-type db: ascend_pytorch_profiler_<rank>.db"
+[ ! -e "$d/profiler_metadata.json" ]; ok $? "gen-cluster, db alone: no profiler_metadata.json (as real db exports)"
+is "$(python3 "$DBCHECK" "$(db_of "$d")")" ok "gen-cluster, level1 db: the encodings of real torch_npu"
+[ -z "$d" ] || compare "gen-cluster, level1 db: the tables of real torch_npu level1" sim "$d" $(real_ranks db level1)
+run_cases
+
+# --- msprof-exec reads the same run from the db export as from the text export ----------------
+MSPROF_BIN=$SIM_DIR/../build/bin/msprof-exec
+if [ -x "$MSPROF_BIN" ]; then
+	"$SIM_DIR/gen-cluster" -j 1 --ranks 4 --tp 2 --steps 2 --level level1 --export-type text --with-memory \
+	    "$TMP/gentext" >/dev/null 2>&1
+	"$MSPROF_BIN" report --json "$TMP/text.json" "$TMP/gentext" >/dev/null 2>&1
+	"$MSPROF_BIN" report --json "$TMP/db.json" "$TMP/gendb" >/dev/null 2>&1
+	out=$(python3 - "$TMP/text.json" "$TMP/db.json" <<-'PY'
+	import json, sys
+	def facts(path):
+	    s = json.load(open(path))["summary"]["summaries"]
+	    o, c = s["operators"], s["cluster"]
+	    return {"operators": (o["ranks"], o["operator_types"], round(o["total_us"]),
+	                          [(t["type"], t["core"], t["count"], round(t["total_us"])) for t in o["top"]]),
+	            "layout": c["layout"], "steps": [round(r["step_us"], 1) for r in c["ranks"]],
+	            "memory": [round(r["peak_mb"]) for r in s["memory"]["ranks"]]}
+	t, d = facts(sys.argv[1]), facts(sys.argv[2])
+	print(" ".join(k for k in t if t[k] != d[k]) or "same", t["operators"][1], len(t["operators"][3]))
+	PY
+	)
+	is "$out" "same 13 10" \
+	    "msprof-exec report --json: the same operator types, counts and times, layout, steps and memory from the db export as from the text export of one run"
+else
+	pass "msprof-exec report on the db and text export # SKIP build/bin/msprof-exec not built"
+fi
+
 # --- sim/gen-cluster, which writes the same model without a run --------------------------------
 "$SIM_DIR/gen-cluster" --ranks 4 --steps 2 --level level1 --with-memory "$TMP/gen" >/dev/null 2>&1
 d=$(ls -d "$TMP"/gen/*_ascend_pt 2>/dev/null | head -n1)

@@ -169,21 +169,46 @@ def num_floating_point_operations(args, batch_size):
         + attn + 3 * 2 * h * args.padded_vocab_size)
 
 
-def device_step_ms(args, dist, loaded):
-    """The time the simulated machine takes for an iteration: the step the profile
-    of this rank shows (profdata's model of the job, as the parse replays it), so
-    that the log and the profiled data tell the same story."""
+def _layout(args, dist, seed):
     from . import profdata
-    knobs = profdata.Knobs.from_env()
     dargs = {"tensor_model_parallel_size": args.tensor_model_parallel_size,
              "pipeline_model_parallel_size": args.pipeline_model_parallel_size,
              "context_parallel_size": args.context_parallel_size,
              "expert_model_parallel_size": args.expert_model_parallel_size,
              "world_size": dist.world_size}
-    layout = profdata.Layout.from_args(dargs, dist.world_size, knobs.seed)
+    layout = profdata.Layout.from_args(dargs, dist.world_size, seed)
     if layout.world != dist.world_size:
-        layout = profdata.Layout(dist.world_size, seed=knobs.seed)
-    job = profdata.Job(layout, knobs, train.step_seconds() * 1e6)
+        layout = profdata.Layout(dist.world_size, seed=seed)
+    return layout
+
+
+def device_nominal_us(args, dist):
+    """The nominal step of the simulated device, in us: with the model's size
+    given, the time its FLOPs take on the simulated 910B3s at MSPROF_SIM_MFU (a
+    healthy job of this layout then lasts that long a step; a planted slow rank
+    makes it longer); without, MSPROF_SIM_STEP_MS.  It is the simulated
+    machine's time, not the wall clock's: the iteration still sleeps
+    MSPROF_SIM_STEP_MS.  The parse reads it from MSPROF_SIM_DEVICE_STEP_US,
+    which is set here for this process (the collection keeps it with the raw
+    data, for a parse elsewhere)."""
+    from . import profdata
+    flops = num_floating_point_operations(args, args.global_batch_size)
+    if not flops:
+        return train.step_seconds() * 1e6
+    seed = profdata.Knobs.from_env().seed
+    nominal = profdata.nominal_for_step(_layout(args, dist, seed), seed,
+                                        profdata.model_step_us(flops, dist.world_size))
+    os.environ["MSPROF_SIM_DEVICE_STEP_US"] = "%.3f" % nominal
+    return nominal
+
+
+def device_step_ms(args, dist, loaded, nominal_us):
+    """The time the simulated machine takes for an iteration: the step the profile
+    of this rank shows (profdata's model of the job, as the parse replays it), so
+    that the log and the profiled data tell the same story."""
+    from . import profdata
+    knobs = profdata.Knobs.from_env()
+    job = profdata.Job(_layout(args, dist, knobs.seed), knobs, nominal_us)
 
     def step_ms(iteration):
         # ProfilerStep#k is iteration k + loaded + 1 (skip_first, one warm-up)
@@ -287,6 +312,7 @@ def main(prog, model_provider="GPT", loss_name="lm loss"):
     console.rank0("[after dataloaders are built] datetime: %s " % train.now())
     console.rank0("done with setup ...")
     console.rank0("training ...")
+    nominal = device_nominal_us(args, dist)
     prof = None
     if is_profile_enabled(args, dist):
         prof = get_profiler(args, dist, iteration)
@@ -295,7 +321,7 @@ def main(prog, model_provider="GPT", loss_name="lm loss"):
     if args.lr_warmup_fraction:
         warmup = int(args.lr_warmup_fraction * args.train_iters)
     flops = num_floating_point_operations(args, args.global_batch_size) if args.log_throughput else None
-    step_ms = device_step_ms(args, dist, iteration) if dist.last else None
+    step_ms = device_step_ms(args, dist, iteration, nominal) if dist.last else None
     train.train_loop(dist, console, args.train_iters, start_iteration=iteration,
                      global_batch_size=args.global_batch_size, lr=args.lr, warmup_iters=warmup,
                      loss_name=loss_name, on_step=prof.step if prof else None, seed=args.seed,

@@ -160,14 +160,24 @@ BANDWIDTH = {"HCCS": 25.0, "RDMA": 12.0}
 # per-link volume of one collective, MB: the gradients' (dp) and tensor-parallel all-reduces stay
 # >= 16 MB; the world all-reduce (loss, gradient norm) is small and a small part of the volume,
 # so healthy data has no small packets and, at any step time, little exposed communication
-_COLL = {"world": ("hcom_allReduce_", 6.0), "dp": ("hcom_allReduce_", 60.0), "tp": ("hcom_allReduce_", 18.0),
-         "pp": ("hcom_send_", 18.0)}
+# (in MB of 10^6 bytes, as torch_npu counts them; each a whole number of MiB, so that every
+# transfer is a multiple of 512 bytes, as real ones are: msprof-analyze's byte-alignment check)
+_MIB = 1.048576
+_COLL = {"world": ("hcom_allReduce_", 6 * _MIB), "dp": ("hcom_allReduce_", 60 * _MIB),
+         "tp": ("hcom_allReduce_", 18 * _MIB),
+         "pp": ("hcom_send_", 18 * _MIB)}
 SLOW_RANK_FACTOR = 1.30
 SLOW_LINK_FACTOR = 0.10
 HOT_SHARE = 0.60
 EXPOSED_SHARE = 0.20     # MSPROF_SIM_EXPOSED_COMM: the gradient all-reduce, of the nominal step
 BUBBLE_SHARE = 0.30      # MSPROF_SIM_BUBBLE: fill and drain waits, of the nominal step
 DEVICE_MB = 65536        # the HBM of the simulated 910B3, as npu-smi shows it
+# the simulated 910B3 as its info.json.N describes it: 20 AI cores at 1800 MHz, each
+# cube a 16 x 16 x 16 multiply-add (2 FLOPs) a cycle in fp16/bf16
+AI_CORES = 20
+AIC_MHZ = 1800
+PEAK_FLOPS = AI_CORES * AIC_MHZ * 1e6 * 16 * 16 * 16 * 2
+DEFAULT_MFU = 0.54       # MSPROF_SIM_MFU: what a healthy MindSpeed-LLM job reaches
 
 
 def _env_int(env, name, default):
@@ -500,7 +510,8 @@ class Job:
         if self.knobs.exposed_comm:
             # no overlap: the gradients are reduced once the backward pass is over
             for g in by_kind.get("dp", []) or by_kind.get("world", []):
-                collective(g, size=EXPOSED_SHARE * self.step_us / 1000.0 * self.slowest_bw(g))
+                size = EXPOSED_SHARE * self.step_us / 1000.0 * self.slowest_bw(g)
+                collective(g, size=round(size * 1e6 / 512) * 512 / 1e6)
         if self.knobs.bubble:
             self._drain(by_kind.get("pp", []), collective, t)
         for m, end in pending.items():
@@ -508,8 +519,10 @@ class Job:
         for g in by_kind.get("world", []):
             collective(g)
         compute("opt", self.shares["opt"])
+        # the ranks move in lockstep: the next step starts when the last one is
+        # done, so every rank's step lasts as long (an early rank's end is free)
         tail = 0.004 * self.step_us
-        span = [t[r] + tail for r in range(W)]
+        span = [max(t) + tail] * W
         return comp, ops, span
 
 
@@ -542,6 +555,35 @@ class Job:
             at = list(snap)
             at[send] = max(snap[send], last)
             t[recv] = max(t[recv], collective(g, blocking=False, p2p=True, at=at, receiver=0))
+
+
+def nominal_for_step(layout, seed, step_us):
+    """The nominal step time whose healthy job (no knob but the seed) lasts
+    step_us a step: the span is affine in the nominal time (compute, gaps and
+    the tail scale with it, the transfers do not), so two trials solve it."""
+    def span(nominal):
+        job = Job(layout, Knobs(seed=seed), nominal)
+        return max(job.step(0)[2])
+    a, b = step_us, 2.0 * step_us
+    sa, sb = span(a), span(b)
+    slope = (sb - sa) / (b - a)
+    if slope <= 0:
+        return step_us
+    return max(a + (step_us - sa) / slope, 5000.0)
+
+
+def model_step_us(flops, world, mfu=None, env=None):
+    """The step, in us, a model of FLOPS per step takes on WORLD simulated 910B3s at
+    MFU (MSPROF_SIM_MFU, default DEFAULT_MFU)."""
+    if mfu is None:
+        env = os.environ if env is None else env
+        try:
+            mfu = float(env.get("MSPROF_SIM_MFU", "").strip())
+        except ValueError:
+            mfu = DEFAULT_MFU
+        if not 0 < mfu:
+            mfu = DEFAULT_MFU
+    return flops / max(world, 1) / (PEAK_FLOPS * mfu) * 1e6
 
 
 def _union(iv):
@@ -856,8 +898,9 @@ class RankData:
             acc[1] += link_t
             packet = size
             if self.job.knobs.small_packets:
-                packet = 2.0 if tt == "HCCS" else 0.5
-            d = acc[2].setdefault(_r4(packet), [0, 0.0])
+                packet = 2 * _MIB if tt == "HCCS" else 0.5 * _MIB
+            # to the byte, as torch_npu writes the sizes ("2.064384")
+            d = acc[2].setdefault(round(packet, 6), [0, 0.0])
             d[0] += int(round(size / packet))
             d[1] += link_t
         for tt in TRANSPORTS:
@@ -1098,12 +1141,12 @@ def write_analysis_db(path, rd, with_comm):
                             for tt, b in info["Communication Bandwidth Info"].items():
                                 if not b["Transit Size(MB)"]:
                                     continue
-                                dist = b["Size Distribution"].items() or [(None, (None, None))]
+                                # no distribution (SDMA): one row of zeros, as torch_npu writes it
+                                dist = b["Size Distribution"].items() or [(0, (0, 0))]
                                 for size, (cnt, dur) in dist:
                                     db.execute(b_ins, (name, grp, tt, b["Transit Size(MB)"], b["Transit Time(ms)"],
                                                        b["Bandwidth(GB/s)"], b["Large Packet Ratio"],
-                                                       float(size) if size is not None else None, cnt, dur,
-                                                       step, kind))
+                                                       float(size), cnt, dur, step, kind))
                 for step, data in matrix.items():
                     for kind, ops in data.items():
                         for key, links in ops.items():
@@ -1113,6 +1156,147 @@ def write_analysis_db(path, rd, with_comm):
                                 db.execute(m_ins, (name, grp, src, dst, m["Transport Type"], m["Transit Size(MB)"],
                                                    m["Transit Time(ms)"], m["Bandwidth(GB/s)"], step, kind,
                                                    m.get("Op Name", "")))
+        db.commit()
+    finally:
+        db.close()
+
+
+# the hardware task type (TASK.taskType) of each accelerator core, as real data has them
+_HW_TASK = {"AI_CORE": "KERNEL_AICORE", "AI_VECTOR_CORE": "KERNEL_AIVEC", "MIX_AIC": "MIX_AIC",
+            "MIX_AIV": "MIX_AIV", "AI_CPU": "KERNEL_AICPU"}
+
+
+class _StringIds:
+    """STRING_IDS: every text of the db once, referred to by its id."""
+
+    def __init__(self):
+        self.ids = {}
+
+    def __call__(self, value):
+        if value is None or value == "":
+            return None
+        i = self.ids.get(value)
+        if i is None:
+            i = self.ids[value] = len(self.ids)
+        return i
+
+
+def write_profiler_db(path, rd, metadata, marks, pid, ops=(), memory_rows=None):
+    """ascend_pytorch_profiler_<rank>.db of one rank, with the tables, columns and
+    encodings of real torch_npu's db export (t/data/real/msinsight-2025/db):
+    META_DATA (the schema version, then each profiler_metadata.json entry as its
+    JSON text: ENV_VARIABLES, distributed_args, parallel_group_info), STRING_IDS
+    (every name, type, core, shape and metric name is an id into it), TASK (every
+    device task: taskType the hardware's, e.g. KERNEL_AICORE), COMPUTE_TASK_INFO
+    (the computing kernels: name, opType, taskType = the accelerator core,
+    shapes), TASK_PMU_INFO (the AI Core metrics), COMMUNICATION_OP (the
+    collectives), STEP_TIME, RANK_DEVICE_MAP, NPU_INFO, and with memory
+    MEMORY_RECORD (bytes, component an id: PTA) and NPU_MEM (type an id: app,
+    the process's memory as the driver counts it).  MARKS: [(step, startNs,
+    endNs)]; OPS: the host's operator ranges (PYTORCH_API); MEMORY_ROWS: those
+    of memory_record.csv (MB), when memory was profiled."""
+    import sqlite3
+    if os.path.exists(path):
+        os.remove(path)
+    sid = _StringIds()
+    db = sqlite3.connect(path)
+    try:
+        c = db.cursor()
+        c.execute("CREATE TABLE META_DATA (name TEXT,value TEXT)")
+        meta = [("SCHEMA_VERSION_MICRO", "0"), ("SCHEMA_VERSION_MINOR", "0"), ("SCHEMA_VERSION_MAJOR", "1"),
+                ("SCHEMA_VERSION", "1.0.0")]
+        for k, v in (metadata or {}).items():
+            meta.append((k, v if isinstance(v, str) else json.dumps(v)))
+        c.executemany("INSERT INTO META_DATA VALUES (?,?)", meta)
+        c.execute("CREATE TABLE NPU_INFO (id INTEGER,name TEXT)")
+        c.execute("INSERT INTO NPU_INFO VALUES (?,?)", (rd.device, "Ascend910B"))
+        c.execute("CREATE TABLE RANK_DEVICE_MAP (rankId INTEGER, deviceId INTEGER)")
+        c.execute("INSERT INTO RANK_DEVICE_MAP VALUES (?,?)", (rd.rank, rd.device))
+        c.execute("CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER)")
+        c.executemany("INSERT INTO STEP_TIME VALUES (?,?,?)", [(k, int(b), int(e)) for k, b, e in marks])
+        if ops:
+            # startNs and endNs are TEXT in torch_npu's schema
+            c.execute("CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, connectionId INTEGER, "
+                      "name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER, inputDtypes INTEGER, "
+                      "inputShapes INTEGER, callchainId INTEGER, type INTEGER)")
+            c.executemany("INSERT INTO PYTORCH_API VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                          [(str(o["start_ns"]), str(o["end_ns"]), pid, i, sid(o["name"]), -1, 0, None, None, None,
+                            0) for i, o in enumerate(ops)])
+        tasks, compute, pmu, comm = [], [], [], []
+        full = rd.level in ("Level1", "Level2")
+        aic_cols = []
+        if full:
+            aic_cols = AIC_ARITH if rd.aic == "ACL_AICORE_ARITHMETIC_UTILIZATION" else \
+                (AIC_PIPE if rd.aic == "ACL_AICORE_PIPE_UTILIZATION" else [])
+        cells = {}
+        if rd.level != "Level_none":
+            for kn in rd.kernels():
+                start = int(round(kn["start"] * 1000.0))
+                end = start + int(round(kn["dur"] * 1000.0))
+                g = kn["task"]
+                if kn["core"] == "HCCL":
+                    comm.append((sid(kn["name"]), start, end, g, sid(kn["type"]), g, 0, 0, sid("INT8"),
+                                 sid("RING"), 0, sid(kn["type"])))
+                    continue
+                tasks.append((start, end, rd.device, g, g, pid, sid(_HW_TASK.get(kn["core"], kn["core"])),
+                              4294967295, kn["stream"], g, 4294967295))
+                level0 = not full
+                sh = kn["shapes"] if full else ""
+                n = sh.count(";") + 1
+                compute.append((sid(kn["name"]), g, 0 if level0 else kn["block"],
+                                kn["block"] if full and kn["core"] == "MIX_AIC" else 0,
+                                sid("N/A" if level0 else kn["core"]), sid("N/A" if level0 else kn["type"]),
+                                sid(";".join(["FORMAT_ND"] * n) if sh else None),
+                                sid(";".join(["BF16"] * n) if sh else None), sid('"%s"' % sh if sh else None),
+                                sid("FORMAT_ND" if sh else None), sid("BF16" if sh else None),
+                                sid('"%s"' % sh.split(";")[0] if sh else None), None))
+                if aic_cols and kn["core"] not in ("AI_CPU",):
+                    pool = cells.get(kn["type"])
+                    if pool is None:
+                        pool = cells[kn["type"]] = _aic_cells(aic_cols, kn["core"], rd.job.knobs.seed, rd.rank,
+                                                              kn["type"], kn["type"] == rd.job.knobs.low_pipe_op)
+                    for col, (mode, v) in zip(aic_cols, pool[g & 15]):
+                        if mode == 0 and col.endswith("ratio"):
+                            pmu.append((g, sid(col), float(v)))
+        c.execute("CREATE TABLE TASK (startNs INTEGER,endNs INTEGER,deviceId INTEGER,connectionId INTEGER,"
+                  "globalTaskId INTEGER,globalPid INTEGER,taskType INTEGER,contextId INTEGER,streamId INTEGER,"
+                  "taskId INTEGER,modelId INTEGER)")
+        c.executemany("INSERT INTO TASK VALUES (?,?,?,?,?,?,?,?,?,?,?)", tasks)
+        if compute:
+            c.execute("CREATE TABLE COMPUTE_TASK_INFO (name INTEGER,globalTaskId INTEGER PRIMARY KEY,"
+                      "blockDim INTEGER,mixBlockDim INTEGER,taskType INTEGER,opType INTEGER,inputFormats INTEGER,"
+                      "inputDataTypes INTEGER,inputShapes INTEGER,outputFormats INTEGER,outputDataTypes INTEGER,"
+                      "outputShapes INTEGER,attrInfo INTEGER)")
+            c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", compute)
+        if pmu:
+            c.execute("CREATE TABLE TASK_PMU_INFO (globalTaskId INTEGER,name INTEGER,value NUMERIC)")
+            c.executemany("INSERT INTO TASK_PMU_INFO VALUES (?,?,?)", pmu)
+        if comm:
+            c.execute("CREATE TABLE COMMUNICATION_OP (opName INTEGER,startNs INTEGER,endNs INTEGER,"
+                      "connectionId INTEGER,groupName INTEGER,opId INTEGER PRIMARY KEY,relay INTEGER,retry INTEGER,"
+                      "dataType INTEGER,algType INTEGER,count NUMERIC,opType INTEGER)")
+            c.executemany("INSERT INTO COMMUNICATION_OP VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", comm)
+        if memory_rows:
+            rows = memory_rows
+            mb = 1024 * 1024
+            recs, app = [], []
+            for comp, ts, alloc, reserved, active, stream, dev in rows:
+                t_ns = int(round(float(ts) * 1000.0))
+                if comp == "APP":
+                    # the process's memory is NPU_MEM's "app" rows (bytes, ddr + hbm)
+                    app.append((sid("app"), 0, int(float(reserved) * mb), t_ns, rd.device))
+                else:
+                    recs.append((sid(comp), t_ns, int(float(alloc) * mb), int(float(reserved) * mb),
+                                 int(float(active) * mb),
+                                 stream, rd.device))
+            c.execute("CREATE TABLE MEMORY_RECORD (component INTEGER, timestamp INTEGER, totalAllocated INTEGER, "
+                      "totalReserved INTEGER, totalActive INTEGER, streamPtr INTEGER, deviceId INTEGER)")
+            c.executemany("INSERT INTO MEMORY_RECORD VALUES (?,?,?,?,?,?,?)", recs)
+            c.execute("CREATE TABLE NPU_MEM (type INTEGER,ddr NUMERIC,hbm NUMERIC,timestampNs INTEGER,"
+                      "deviceId INTEGER)")
+            c.executemany("INSERT INTO NPU_MEM VALUES (?,?,?,?,?)", app)
+        c.execute("CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY,value TEXT)")
+        c.executemany("INSERT INTO STRING_IDS VALUES (?,?)", [(i, v) for v, i in sid.ids.items()])
         db.commit()
     finally:
         db.close()

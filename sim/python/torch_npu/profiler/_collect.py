@@ -125,9 +125,15 @@ class Trace:
         # simulation's own among the raw framework data, which no analysis reads
         fwk = os.path.join(self.path, "FRAMEWORK")
         os.makedirs(fwk, exist_ok=True)
-        _write_json(os.path.join(fwk, SIM_FACTS), {
-            "device_id": dev, "host_name": socket.gethostname(), "pid": os.getpid(),
-            "world_size": _world_size(), "collection_begin_ns": start_ns})
+        facts = {"device_id": dev, "host_name": socket.gethostname(), "pid": os.getpid(),
+                 "world_size": _world_size(), "collection_begin_ns": start_ns}
+        # the simulated device's step when the training knows it (MindSpeed-LLM's,
+        # from the model's FLOPs), not the wall clock's
+        try:
+            facts["device_step_us"] = float(os.environ["MSPROF_SIM_DEVICE_STEP_US"])
+        except (KeyError, ValueError):
+            pass
+        _write_json(os.path.join(fwk, SIM_FACTS), facts)
         _write_json(os.path.join(self.path, name), info)
 
         meta = dict(metadata)
@@ -213,12 +219,13 @@ def _device_info(dev):
     """The device's description the collection writes (info.json.N): the chip the
     simulated npu-smi shows, an Ascend 910B3 (20 AI cores, 40 vector cores, 1800 MHz),
     with the DeviceInfo fields msprof-analyze reads (ai_core_num, aic_frequency)."""
+    from ._parse import profdata
     return {"devices": str(dev),
             "DeviceInfo": [{"id": dev, "env_type": 3, "ctrl_cpu_id": "ARMv8_Cortex_A55",
                             "ctrl_cpu_core_num": 1, "ctrl_cpu_endian_little": 1, "ts_cpu_core_num": 0,
-                            "ai_cpu_core_num": 6, "ai_core_num": 20, "ai_cpu_core_id": 2, "ai_core_id": 0,
+                            "ai_cpu_core_num": 6, "ai_core_num": profdata.AI_CORES, "ai_cpu_core_id": 2, "ai_core_id": 0,
                             "aicpu_occupy_bitmap": 252, "ctrl_cpu": "0", "ai_cpu": "2,3,4,5,6",
-                            "aiv_num": 40, "hwts_frequency": "49.999001", "aic_frequency": "1800",
+                            "aiv_num": 40, "hwts_frequency": "49.999001", "aic_frequency": str(profdata.AIC_MHZ),
                             "aiv_frequency": "1800"}],
             "pid": str(os.getpid()),
             "hostname": socket.gethostname()}

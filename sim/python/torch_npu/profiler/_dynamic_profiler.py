@@ -71,9 +71,11 @@ TEMPLATE = {
 DISTRIBUTED_LAUNCHERS = ("torchrun", "torch_npu_run", "vllm")
 DISTRIBUTED_MODULES = {"torch.distributed.run", "torch.distributed.launch", "torch_npu.distributed.run",
                        "torch_npu.distributed.launch", "vllm.entrypoints.openai.api_server"}
-# torch_npu's pattern also takes white space (\s): not here, so that MindSpeed-MM's
-# placeholder "path to dynamic config folder" is refused, not made in the checkout
-_PATH_PATTERN = re.compile(r"(\.|/|_|-|[~0-9a-zA-Z]|[\u4e00-\u9fa5])+")
+# torch_npu's PathManager._input_path_common_check: letters, digits, . / _ - ~,
+# white space (\s) and CJK ideographs.  So MindSpeed-MM's placeholder config_path
+# "path to dynamic config folder" passes, and init() makes that directory in the
+# working directory, as torch_npu does.
+_PATH_PATTERN = re.compile(r"(\.|/|_|-|\s|[~0-9a-zA-Z]|[\u4e00-\u9fa5])+")
 
 
 def _mtime(path):

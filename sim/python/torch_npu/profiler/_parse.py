@@ -125,8 +125,23 @@ class _Model:
         layout = profdata.Layout.from_args(dargs, self.world, knobs.seed)
         if layout.world != self.world:
             layout = profdata.Layout(self.world, seed=knobs.seed)
-        step_ms = max(_env_int("MSPROF_SIM_STEP_MS", 25), 0)
-        job = profdata.Job(layout, knobs, step_ms * 1000.0)
+        # the device's step: the training's (MindSpeed-LLM's, from its model), kept
+        # with the raw data, else the nominal MSPROF_SIM_STEP_MS
+        device_us = facts.get("device_step_us")
+        if device_us is None:
+            try:
+                device_us = float(os.environ["MSPROF_SIM_DEVICE_STEP_US"])
+            except (KeyError, ValueError):
+                device_us = None
+        step_us = device_us if device_us else max(_env_int("MSPROF_SIM_STEP_MS", 25), 0) * 1000.0
+        job = profdata.Job(layout, knobs, step_us)
+        self._host_map = None
+        if device_us and steps:
+            # the device's time is not the wall clock's: the steps are laid out
+            # one device step after the other, and host times within a step
+            # stretched with it, so that the kernels stay in their steps
+            steps = self._device_timeline(job, steps)
+            self.steps = steps
         marks = [(m["step"], m["start_ns"] / 1000.0) for m in steps]
         if not marks:
             # without a schedule the whole collection is one step with an empty Step
@@ -143,6 +158,49 @@ class _Model:
         self.step_rows = [{"step": r["step"], "begin": r["begin"] * 1000.0, "computing": r["computing"] * 1000.0,
                            "comm_not_overlapped": r["cno"] * 1000.0, "free": r["free"] * 1000.0}
                           for r in self.data.step_rows()]
+
+    def _device_timeline(self, job, steps):
+        """The step marks moved onto the device's time (each step as long as the
+        job model's, the host's gaps between steps kept), and the map of host
+        times onto it."""
+        pieces = []         # (host start, host end, device start, device end)
+        out = []
+        t = None
+        prev_end = None
+        for m in steps:
+            span_ns = max(job.step(m["step"])[2]) * 1000.0
+            b = m["start_ns"] if t is None else t + max(m["start_ns"] - prev_end, 0)
+            e = b + span_ns
+            pieces.append((m["start_ns"], m["end_ns"], b, e))
+            mm = dict(m)
+            mm["start_ns"], mm["end_ns"] = int(b), int(e)
+            out.append(mm)
+            t, prev_end = e, m["end_ns"]
+        self._host_map = pieces
+        return out
+
+    def host_time(self, ns):
+        """A host time of the collection on the device's timeline."""
+        if not self._host_map:
+            return ns
+        for hs, he, ds, de in self._host_map:
+            if ns < hs:
+                return ds - (hs - ns)
+            if ns <= he:
+                return ds + (ns - hs) * (de - ds) / max(he - hs, 1)
+        hs, he, ds, de = self._host_map[-1]
+        return de + (ns - he)
+
+    def host_ops(self, ops):
+        """The host's operator ranges on the device's timeline."""
+        if not self._host_map:
+            return ops
+        out = []
+        for o in ops:
+            o = dict(o)
+            o["start_ns"], o["end_ns"] = int(self.host_time(o["start_ns"])), int(self.host_time(o["end_ns"]))
+            out.append(o)
+        return out
 
     # ---------------------------------------------------------------- tables
     def kernel_table(self):
@@ -336,54 +394,19 @@ def _write_text(out, model, ops):
         _write_csv(os.path.join(out, "data_preprocess.csv"), *model.data_preprocess_table())
 
 
-def _write_db(out, model, ops):
-    import sqlite3
+def _write_db(out, model, ops, metadata):
+    """ascend_pytorch_profiler_<rank>.db (profdata.write_profiler_db: the tables and
+    encodings of real torch_npu) and analysis.db.  Its META_DATA keeps
+    profiler_metadata.json's entries, with the environment torch_npu records."""
     name = "ascend_pytorch_profiler_%d.db" % model.rank if model.rank >= 0 else "ascend_pytorch_profiler.db"
-    db = sqlite3.connect(os.path.join(out, name))
-    try:
-        c = db.cursor()
-        c.execute("CREATE TABLE META_DATA (name TEXT, value TEXT)")
-        c.executemany("INSERT INTO META_DATA VALUES (?, ?)",
-                      [("SCHEMA_VERSION", "1.1.0"), ("RANK_ID", str(model.rank)), ("DEVICE_ID", str(model.device))])
-        c.execute("CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT)")
-        names = sorted({k["name"] for k in model.kernels} | {o["name"] for o in ops})
-        ids = {n: i for i, n in enumerate(names)}
-        c.executemany("INSERT INTO STRING_IDS VALUES (?, ?)", [(i, n) for n, i in ids.items()])
-        c.execute("CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER)")
-        c.executemany("INSERT INTO STEP_TIME VALUES (?, ?, ?)",
-                      [(m["step"], m["start_ns"], m["end_ns"]) for m in model.steps])
-        if ops:
-            # startNs and endNs are TEXT in torch_npu's schema (t/data/real db exports)
-            c.execute("CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, "
-                      "connectionId INTEGER, name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER, "
-                      "inputDtypes INTEGER, inputShapes INTEGER, callchainId INTEGER, type INTEGER)")
-            c.executemany("INSERT INTO PYTORCH_API VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                          [(str(o["start_ns"]), str(o["end_ns"]), model.pid, i, ids[o["name"]], -1, 0, None, None, None, 0)
-                           for i, o in enumerate(ops)])
-        if model.has_npu and model.level != "Level_none":
-            c.execute("CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER, "
-                      "globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER, "
-                      "streamId INTEGER, taskId INTEGER, modelId INTEGER)")
-            c.executemany("INSERT INTO TASK VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                          [(int(k["start"]), int(k["start"] + k["dur"]), model.device, k["task"], k["task"],
-                            model.pid, 0, 4294967295, k["stream"], k["task"], 4294967295) for k in model.kernels])
-            # taskType and opType are STRING_IDS ids, as the shapes, types and formats
-            c.execute("CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER, blockDim INTEGER, "
-                      "mixBlockDim INTEGER, taskType INTEGER, opType INTEGER, inputFormats INTEGER, "
-                      "inputDataTypes INTEGER, inputShapes INTEGER, outputFormats INTEGER, outputDataTypes INTEGER, "
-                      "outputShapes INTEGER, attrInfo INTEGER)")
-            extra = sorted({k["core"] for k in model.kernels} | {k["type"] for k in model.kernels} - set(ids))
-            for v in extra:
-                if v not in ids:
-                    ids[v] = len(ids)
-                    c.execute("INSERT INTO STRING_IDS VALUES (?, ?)", (ids[v], v))
-            c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                          [(ids[k["name"]], k["task"], k["block"], 0, ids[k["core"]], ids[k["type"]],
-                            None, None, None, None, None, None, None)
-                           for k in model.kernels if k["core"] != "HCCL"])
-        db.commit()
-    finally:
-        db.close()
+    meta = dict(metadata)
+    meta.setdefault("ENV_VARIABLES", {k: os.environ.get(k, "") for k in profdata.ENV_IN_METADATA})
+    memory = model.memory_record_table()[1] if model.common.get("profile_memory") else None
+    marks = [(m["step"], m["start_ns"], m["end_ns"]) for m in model.steps]
+    data = model.data
+    if not model.has_npu or model.level == "Level_none":
+        data = profdata.RankData(model.data.job, model.data.rank, model.device, [], "Level_none")
+    profdata.write_profiler_db(os.path.join(out, name), data, meta, marks, model.pid, ops, memory)
     if model.has_npu and model.level != "Level_none":
         profdata.write_analysis_db(os.path.join(out, "analysis.db"), model.data, model.world > 1)
 
@@ -433,6 +456,7 @@ def parse(path, export_type=None):
     except (OSError, ValueError):
         pass
     model = _Model(info, steps, metadata)
+    ops = model.host_ops(ops)
     out = os.path.join(path, OUTPUT)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out, exist_ok=True)
@@ -444,7 +468,7 @@ def parse(path, export_type=None):
     if "text" in types:
         _write_text(out, model, ops)
     if "db" in types:
-        _write_db(out, model, ops)
+        _write_db(out, model, ops, metadata)
     if model.has_npu and not steps and model.schedule_used:
         print_warn_msg("No step data found, parsed data may be empty.")
     logs = os.path.join(path, "logs")
