@@ -65,7 +65,7 @@ runs_table(const struct compare *c, FILE *fp)
 static void
 head(const struct compare *c, FILE *fp)
 {
-	char *result = cmp_result(c, "\u2192");
+	char *result = cmp_result(c, "\u2192"), *certainty = cmp_certainty(c);
 
 	fputs(page_head, fp);
 	runs_table(c, fp);
@@ -74,6 +74,10 @@ head(const struct compare *c, FILE *fp)
 	    "base operator time per rank", c->margin * c->scale / 1000,
 	    c->from_floor ? "the floor" :
 	    "twice the larger step-to-step variation");
+	fputs("<p class=\"caveat\">Certainty: ", fp);
+	html_text(fp, certainty);
+	fputs("</p>\n", fp);
+	free(certainty);
 	for (size_t i = 0; i < c->caveats.n; i++) {
 		fputs("<p class=\"caveat\">Caveat: ", fp);
 		html_text(fp, c->caveats.v[i]);

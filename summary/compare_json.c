@@ -27,6 +27,7 @@ run_json(const struct cmp_run *run)
 	if (run->layout != NULL)
 		cJSON_AddStringToObject(o, "layout", run->layout);
 	json_num(o, "step_variation", run->variation);
+	cJSON_AddNumberToObject(o, "ranks_with_variation", (double)run->nvar);
 	if (run->nsteps > 0) {
 		cJSON *m = cJSON_AddObjectToObject(o, "mean_us");
 
@@ -48,6 +49,7 @@ margin_json(const struct compare *c)
 	cJSON_AddStringToObject(o, "from", c->from_floor ? "floor" :
 	    "variation");
 	cJSON_AddNumberToObject(o, "floor", COMPARE_FLOOR);
+	cJSON_AddStringToObject(o, "certainty", cmp_noise_keys[c->noise]);
 	return o;
 }
 
@@ -178,13 +180,15 @@ cJSON *
 compare_json(const struct compare *c)
 {
 	cJSON *j = cJSON_CreateObject(), *runs;
-	char *result = cmp_result(c, "->");
+	char *result = cmp_result(c, "->"), *certainty = cmp_certainty(c);
 
 	cJSON_AddNumberToObject(j, "version", 1);
 	cJSON_AddBoolToObject(j, "changed", c->changed);
 	cJSON_AddStringToObject(j, "result", result);
 	free(result);
 	cJSON_AddItemToObject(j, "noise_margin", margin_json(c));
+	cJSON_AddStringToObject(j, "certainty", certainty);
+	free(certainty);
 	runs = cJSON_AddObjectToObject(j, "runs");
 	cJSON_AddItemToObject(runs, "base", run_json(&c->run[BASE]));
 	cJSON_AddItemToObject(runs, "new", run_json(&c->run[NEW]));

@@ -74,28 +74,18 @@ print_run(const struct cmp_run *run, struct out *o)
 }
 
 static void
-print_variation(FILE *fp, double v)
-{
-	if (isnan(v))
-		fputs(_("not measured (no rank with two steps)"), fp);
-	else
-		fprintf(fp, "%.1f %%", 100 * v);
-}
-
-static void
 print_margin(const struct compare *c, FILE *fp)
 {
+	char *certainty = cmp_certainty(c);
+
 	fprintf(fp, c->steps_why == NULL ? _("  noise margin: %.1f %% of the "
 	    "base step (%.3f ms): ") : _("  noise margin: %.1f %% of the base "
 	    "operator time per rank (%.3f ms): "), 100 * c->margin,
 	    c->margin * c->scale / 1000);
 	fputs(c->from_floor ? _("the floor") :
 	    _("twice the larger step-to-step variation"), fp);
-	fprintf(fp, _("\n  step-to-step variation: %s "), _("base"));
-	print_variation(fp, c->run[BASE].variation);
-	fprintf(fp, ", %s ", _("new"));
-	print_variation(fp, c->run[NEW].variation);
-	fputc('\n', fp);
+	fprintf(fp, _("\n  certainty: %s\n"), certainty);
+	free(certainty);
 }
 
 /* A longer step in red, a shorter one in green, other changes in yellow. */
