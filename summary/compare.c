@@ -841,5 +841,6 @@ compare_free(struct compare *c)
 	free(c->ranks);
 	free(c->named);
 	strv_free(&c->caveats);
+	cmp_settings_free(c);
 	free(c);
 }

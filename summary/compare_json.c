@@ -176,6 +176,40 @@ ranks_json(const struct compare *c)
 	return o;
 }
 
+/* A value in run K: the string, or null when absent from it. */
+static void
+add_value(cJSON *o, const char *key, const char *v)
+{
+	if (v != NULL)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *
+settings_json(const struct compare *c)
+{
+	cJSON *o = cJSON_CreateObject(), *a;
+
+	cJSON_AddBoolToObject(o, "known", c->settings_why == NULL);
+	if (c->settings_why != NULL) {
+		cJSON_AddStringToObject(o, "why", c->settings_why);
+		return o;
+	}
+	a = cJSON_AddArrayToObject(o, "differ");
+	for (size_t i = 0; i < c->nsettings; i++) {
+		const struct cmp_setting *s = &c->settings[i];
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "kind", cmp_setting_keys[s->kind]);
+		cJSON_AddStringToObject(x, "name", s->name);
+		add_value(x, "base", s->v[BASE]);
+		add_value(x, "new", s->v[NEW]);
+		cJSON_AddItemToArray(a, x);
+	}
+	return o;
+}
+
 cJSON *
 compare_json(const struct compare *c)
 {
@@ -193,6 +227,8 @@ compare_json(const struct compare *c)
 	cJSON_AddItemToObject(runs, "base", run_json(&c->run[BASE]));
 	cJSON_AddItemToObject(runs, "new", run_json(&c->run[NEW]));
 	cJSON_AddItemToObject(j, "caveats", json_strv(c->caveats.v));
+	if (c->settings_set)
+		cJSON_AddItemToObject(j, "settings", settings_json(c));
 	cJSON_AddItemToObject(j, "steps", steps_json(c));
 	cJSON_AddItemToObject(j, "operators", ops_json(c));
 	cJSON_AddItemToObject(j, "ranks", ranks_json(c));

@@ -142,6 +142,9 @@ extern const char *const cmp_part_names[CP_N];	/* N_() marked */
 char	*cmp_result(const struct compare *, const char *arrow);
 /* How certain it is, in one sentence (translated); free it. */
 char	*cmp_certainty(const struct compare *);
+/* A setting's value in run K as said: "not set", "not given", "given". */
+const char *cmp_setting_value(const struct cmp_setting *, int k);
+void	 cmp_settings_free(struct compare *);
 /* The JSON key of the noise's certainty. */
 extern const char *const cmp_noise_keys[];
 /* The word for each kind of setting (N_() marked), and its JSON key. */

@@ -46,6 +46,24 @@ like "$out" 'no operator type changed beyond the margin' "no operator type named
 like "$out" 'all 4 ranks changed alike' "no rank named"
 unlike "$out" 'longer|shorter|slower|faster|added|removed|unlike the others,' \
     "no change word anywhere"
+like "$out" 'certainty: the noise measured: step-to-step variation [0-9.]+ % in base \(4 ranks with two steps or more\), [0-9.]+ % in new \(4\)' \
+    "two steps a rank: the noise measured in both, said"
+
+# One step a rank: the margin is a guess, said with the result itself.
+MSPROF_SIM_SEED=9 gen one1 --steps 1
+MSPROF_SIM_SEED=10 gen one2 --steps 1 --step-ms 205
+compare --json one.json --html one.html one1 one2
+like "$(result)" '; one step per run: the margin is a guess$' \
+    "one step per run: the result says its margin is a guess"
+like "$out" 'certainty: one step per run: the margin is a guess \(the floor' \
+    "... and the certainty line why"
+is "$("$PY" -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+print(j["noise_margin"]["certainty"], j["certainty"].startswith("one step per run: the margin is a guess"), j["result"].endswith("the margin is a guess"))' one.json)" \
+    "guess True True" "--json: the certainty, a field"
+like "$(cat one.html)" 'Certainty: one step per run: the margin is a guess' "--html: the certainty"
+compare base one2
+like "$(result)" '; the noise measured in base only$' "one run of one step: the noise measured in the other only"
 
 # --- Planted changes: named, in the right direction --------------------------
 compare base hostbound
@@ -148,14 +166,38 @@ cd "$T/mindspeed-llm" || exit 1
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
 "$MSPROF" -y -q --skip-checks -r all bash "$QWEN" > run1.out 2>&1
 first=$(ls -d profiling_output/msprof-exec_*)
-MSPROF_SIM_HOST_BOUND=1 "$MSPROF" -y -q --skip-checks -r all bash "$QWEN" \
-    > run2.out 2>&1
+# The second run: one flag changed (--lr), one removed, one variable set
+# that the first did not have; a port of its own (volatile: not named).
+sed -e 's/--lr 1.25e-6/--lr 2.5e-6/' -e '/--use-flash-attn/d' \
+    "$QWEN" > qwen-v2.sh
+MSPROF_SIM_HOST_BOUND=1 HCCL_BUFFSIZE=400 MASTER_PORT=$(free_port) \
+    "$MSPROF" -y -q --skip-checks -r all bash qwen-v2.sh > run2.out 2>&1
 second=$(ls -d profiling_output/msprof-exec_* | grep -vx "$first")
-compare "$first" "$second"
+compare --json sessions.json --html sessions.html "$first" "$second"
 is "$rc" 0 "two sessions of one output directory: exit 0"
 like "$out" "base +$first: 2 ranks \(0-1\)" "the base session's own two ranks"
 like "$(result)" '^the step is [0-9.]+ % longer in new .*free \+' \
     "the second session (host-bound) against the first: free, longer"
+unlike "$(result)" 'a guess|measured in' "... two steps a rank in each: no word of a guess"
+like "$out" 'certainty: the noise measured: step-to-step variation [0-9.]+ % in base \(2 ranks with two steps or more\), [0-9.]+ % in new \(2\)' \
+    "... the noise measured in both, said"
+is "$(printf '%s\n' "$out" | sed -n '/settings that differ/,/^$/p' | sed -n 's/^    //p' | sort)" \
+"environment HCCL_BUFFSIZE: not set -> 400
+flag --lr: 1.25e-6 -> 2.5e-6
+flag --use-flash-attn: given -> not given" \
+    "the settings that differ: exactly the variable and the flags changed (not the port)"
+is "$("$PY" -c 'import json, sys
+s = json.load(open(sys.argv[1]))["settings"]
+print(s["known"], sorted((d["kind"], d["name"], d["base"], d["new"]) for d in s["differ"]))' sessions.json)" \
+    "True [('environment', 'HCCL_BUFFSIZE', None, '400'), ('flag', '--lr', '1.25e-6', '2.5e-6'), ('flag', '--use-flash-attn', '', None)]" \
+    "--json: the same settings, absent as null"
+like "$(tr '\n' ' ' < sessions.html)" '<td class="l">environment</td><td class="l">HCCL_BUFFSIZE</td><td class="l">not set</td><td class="l">400</td>' \
+    "--html: the same settings in a table"
+compare "$second" "$second"
+like "$out" 'settings: the launches.* are the same' "one session twice: no setting differs"
+compare "$first" "$T/base"
+like "$out" "settings: not known \(no session\): new $T/base was not run under msprof-exec" \
+    "a run without a session: its settings not known, said"
 compare profiling_output profiling_output
 like "$out" 'caveat: base and new are the same rank directories: .*session directories' \
     "one output directory twice: the caveat says to give the sessions"
