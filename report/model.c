@@ -352,6 +352,8 @@ summarise(const struct report_in *in, struct report_model *m)
 		step_convention(m, &o);
 		launch_facts(in, m, &o);
 		m->summary = summary_build(ranks, nranks, &o);
+		for (size_t i = 0; i < nranks; i++)
+			strv_push(&m->run_dirs, ranks[i].path);
 		summary_ranks_free(ranks, nranks);
 	}
 	/* links below the paths given, not followed: with verification's */
@@ -363,25 +365,116 @@ summarise(const struct report_in *in, struct report_model *m)
 	strv_free(&paths);
 }
 
+/* The rank directories directly in DIR (torch_npu writes them there). */
+static size_t
+count_rankdirs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL)
+		n += ends_with(e->d_name, "_ascend_pt");
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+/* Is PATH directly in DIR (both absolute, or as given)? */
+static int
+directly_in(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && path[n] == '/' &&
+	    strchr(path + n + 1, '/') == NULL;
+}
+
+/*
+ * The rank directories in O of the run reported: those summarised (the
+ * newest run when O holds several), else those verification found.
+ */
+static void
+run_dirs(const struct report_model *m, const struct outdir *o,
+    struct strv *out)
+{
+	char *dir = realpath(o->path, NULL), *real;
+
+	for (size_t i = 0; i < m->run_dirs.n && dir != NULL; i++) {
+		real = realpath(m->run_dirs.v[i], NULL);
+		if (real != NULL && directly_in(real, dir))
+			strv_push(out, real);
+		free(real);
+	}
+	free(dir);
+	if (out->n == 0)
+		for (size_t k = 0; k < o->ndirs; k++)
+			strv_push(out, o->dirs[k].path);
+}
+
+#define LINKS_LISTED	8	/* rank directories in a command to type */
+
+/*
+ * O holds rank directories of other runs too (a launch before into the
+ * same save path): MindStudio Insight would load them all with this
+ * run's, so the next step is this run's alone, linked into a folder of
+ * its own.
+ */
+static char *
+open_own(const struct report_model *m, const struct outdir *o,
+    const struct strv *dirs, size_t total)
+{
+	const char *stamp = m->nruns > 0 && *m->runs[0].stamp ?
+	    m->runs[0].stamp : "newest";
+	char *folder = xasprintf("%s-run-%s", o->path, stamp), *list, *s;
+
+	if (dirs->n > LINKS_LISTED)
+		s = xasprintf(_("%s holds %zu rank directories, %zu of them "
+		    "this run's, and MindStudio Insight would load them all: "
+		    "link this run's (msprof-exec report --json FILE names "
+		    "them) into a folder of their own, e.g. %s, and open it"),
+		    o->path, total, dirs->n, folder);
+	else {
+		list = strv_join(dirs->v, " ");
+		s = xasprintf(_("%s holds %zu rank directories, %zu of them "
+		    "this run's, and MindStudio Insight would load them all: "
+		    "open this run's alone, linked into a folder of their own: "
+		    "mkdir %s && ln -s %s %s/"), o->path, total, dirs->n,
+		    folder, list, folder);
+		free(list);
+	}
+	free(folder);
+	return s;
+}
+
 /* Open the parsed data; else parse the raw data. */
 static void
 next_step(struct report_model *m)
 {
-	const char *parsed = NULL, *raw = NULL;
+	const struct outdir *parsed = NULL;
+	const char *raw = NULL;
+	struct strv dirs = { 0 };
+	size_t total;
 
 	for (size_t i = 0; i < m->verify.nouts && parsed == NULL; i++) {
 		const struct outdir *o = &m->verify.outs[i];
 
 		for (size_t k = 0; k < o->ndirs && parsed == NULL; k++)
 			if (o->dirs[k].parsed)
-				parsed = o->path;
+				parsed = o;
 			else if (o->dirs[k].raw && raw == NULL)
 				raw = o->path;
 	}
-	if (parsed != NULL)
-		m->next_step = xasprintf(_("open %s in MindStudio Insight"),
-		    parsed);
-	else if (raw != NULL)
+	if (parsed != NULL) {
+		run_dirs(m, parsed, &dirs);
+		total = count_rankdirs(parsed->path);
+		if (dirs.n > 0 && total > dirs.n)
+			m->next_step = open_own(m, parsed, &dirs, total);
+		else
+			m->next_step = xasprintf(_("open %s in MindStudio "
+			    "Insight"), parsed->path);
+		strv_free(&dirs);
+	} else if (raw != NULL)
 		m->next_step = xasprintf(_("parse the raw data: msprof-exec "
 		    "analyse %s"), raw);
 }
@@ -548,5 +641,6 @@ report_model_free(struct report_model *m)
 	summary_free(m->summary);
 	free(m->summary_why);
 	summary_runs_free(m->runs, m->nruns);
+	strv_free(&m->run_dirs);
 	memset(m, 0, sizeof(*m));
 }

@@ -171,7 +171,7 @@ first=$(ls -d profiling_output/msprof-exec_*)
 sed -e 's/--lr 1.25e-6/--lr 2.5e-6/' -e '/--use-flash-attn/d' \
     "$QWEN" > qwen-v2.sh
 MSPROF_SIM_HOST_BOUND=1 HCCL_BUFFSIZE=400 MASTER_PORT=$(free_port) \
-    "$MSPROF" -y -q --skip-checks -r all bash qwen-v2.sh > run2.out 2>&1
+    "$MSPROF" -y --skip-checks -r all bash qwen-v2.sh > run2.out 2>&1
 second=$(ls -d profiling_output/msprof-exec_* | grep -vx "$first")
 compare --json sessions.json --html sessions.html "$first" "$second"
 is "$rc" 0 "two sessions of one output directory: exit 0"
@@ -202,6 +202,20 @@ compare profiling_output profiling_output
 like "$out" 'caveat: base and new are the same rank directories: .*session directories' \
     "one output directory twice: the caveat says to give the sessions"
 "$MSPROF" report "$first" > rep.out 2>&1
+# A report of the folder both runs wrote: not "open profiling_output"
+# (MindStudio Insight would load both), but the newest run's own rank
+# directories, linked into a folder of their own.
+"$MSPROF" report profiling_output > rep2.out 2>&1
+next=$(sed -n 's/^Next: //p' rep2.out)
+unlike "$next" '^open [^ ]*profiling_output in MindStudio Insight' \
+    "report of a folder of two runs: not 'open profiling_output'"
+like "$next" '^[^ ]*/profiling_output holds 4 rank directories, 2 of them this run.s, and MindStudio Insight would load them all: .*mkdir [^ ]*/profiling_output-run-[0-9]{17} && ln -s ' \
+    "... but why, and a folder of this run's own"
+newest=$(ls -d profiling_output/*_ascend_pt | sort -t_ -k3 | tail -2 | xargs -n1 realpath | sort | tr '\n' ' ')
+is "$(printf '%s\n' "$next" | sed 's/.*ln -s //; s/ [^ ]*\/$//' | tr ' ' '\n' | sort | tr '\n' ' ')" "$newest" \
+    "... linking exactly the newest run's two rank directories"
+like "$(sed -n 's/^Next: //p' run2.out)" 'holds 4 rank directories, 2 of them this run.s' \
+    "the second run's own report says so too"
 like "$(sed -n '/^Step breakdown per rank/,/^$/p' rep.out)" 'rank 0 ' \
     "report SESSION: the summary of the rank directories its launches made"
 cd "$T" || exit 1
