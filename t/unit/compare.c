@@ -2,8 +2,9 @@
  * compare: two runs written here as small rank directories (step rows and
  * operator statistics), read by the summary and compared.  Equal runs
  * name nothing; the noise margin is the floor or twice the step-to-step
- * variation; a longer step, operator types added, removed and faster (per
- * rank and step, whatever the number of steps), a rank unlike the others
+ * variation, measured or (one step a rank) a guess, and said which; a
+ * longer step, operator types added, removed and faster (per rank and
+ * step, whatever the number of steps), a rank unlike the others
  * and ranks in one run only are named; runs without data are refused; and
  * the text of 1,000 ranks a side stays one screen.
  */
@@ -308,6 +309,59 @@ noisy_runs(void)
 	done(&r);
 }
 
+/*
+ * The certainty: two steps a rank in both runs measure the noise; one
+ * step a rank in both makes the margin a guess, said with the result
+ * whether it names a change or not; one run of one step, the other's
+ * noise only.
+ */
+static void
+certainty(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+	const char *res;
+
+	compare(&r, &b, &n);
+	is_str(str(r.j, "noise_margin.certainty"), "measured",
+	    "two steps a rank: the noise measured");
+	ok(strstr(str(r.j, "result"), "guess") == NULL,
+	    "... and the result says no guess");
+	ok(strstr(r.text, "  certainty: the noise measured: step-to-step "
+	    "variation 0.1 % in base (4 ranks with two steps or more), 0.1 % "
+	    "in new (4)\n") != NULL, "... the text says how much, on how "
+	    "many ranks");
+	done(&r);
+	b.nsteps = n.nsteps = 1;
+	n.step_ms = 97.4;	/* -2.6 %: beyond the floor, within no noise */
+	compare(&r, &b, &n);
+	res = str(r.j, "result");
+	ok(compare_changed(r.c) && strstr(res, "2.6 % shorter") != NULL,
+	    "one step a rank, -2.6 %%: named beyond the floor: %s", res);
+	ok(strstr(res, "; one step per run: the margin is a guess") != NULL,
+	    "... with the margin a guess, in the same sentence");
+	is_str(str(r.j, "noise_margin.certainty"), "guess",
+	    "--json: the certainty a guess");
+	ok(strncmp(str(r.j, "certainty"), "one step per run: the margin is a "
+	    "guess", 38) == 0, "--json: and its sentence");
+	done(&r);
+	n.step_ms = 101;
+	compare(&r, &b, &n);
+	ok(!compare_changed(r.c) && strstr(str(r.j, "result"),
+	    "no significant change") != NULL && strstr(str(r.j, "result"),
+	    "the margin is a guess") != NULL,
+	    "no change within a guessed margin: said a guess too");
+	done(&r);
+	b.nsteps = 3;
+	compare(&r, &b, &n);
+	is_str(str(r.j, "noise_margin.certainty"), "one_run",
+	    "three steps in base, one in new: the noise of one run");
+	ok(strstr(str(r.j, "result"), "; the noise measured in base only") !=
+	    NULL, "... said with the result");
+	done(&r);
+}
+
 /* The same step, its time moved from compute to communication. */
 static void
 shifted(void)
@@ -568,6 +622,7 @@ main(void)
 		return 1;
 	equal_runs();
 	noisy_runs();
+	certainty();
 	shifted();
 	operators();
 	operators_per_rank();
