@@ -365,21 +365,6 @@ summarise(const struct report_in *in, struct report_model *m)
 	strv_free(&paths);
 }
 
-/* The rank directories directly in DIR (torch_npu writes them there). */
-static size_t
-count_rankdirs(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
-
-	while (d != NULL && (e = readdir(d)) != NULL)
-		n += ends_with(e->d_name, "_ascend_pt");
-	if (d != NULL)
-		closedir(d);
-	return n;
-}
-
 /* Is PATH directly in DIR (both absolute, or as given)? */
 static int
 directly_in(const char *path, const char *dir)
@@ -390,26 +375,85 @@ directly_in(const char *path, const char *dir)
 	    strchr(path + n + 1, '/') == NULL;
 }
 
+/* Is PATH (a rank directory) one of RANKS? */
+static int
+among(const char *path, const struct summary_rank *ranks, size_t n)
+{
+	char *real = realpath(path, NULL), *r;
+	int found = 0;
+
+	for (size_t i = 0; i < n && real != NULL && !found; i++) {
+		r = realpath(ranks[i].path, NULL);
+		found = r != NULL && strcmp(r, real) == 0;
+		free(r);
+	}
+	free(real);
+	return found;
+}
+
 /*
- * The rank directories in O of the run reported: those summarised (the
- * newest run when O holds several), else those verification found.
+ * The rank directories in O of the run reported, when O holds other
+ * runs' too (as summary_find_runs tells runs apart: a node's part of a
+ * job is of its run); else none.  The run's: the newest of O when the
+ * run reported is (every node's part of it), else those reported.
  */
 static void
 run_dirs(const struct report_model *m, const struct outdir *o,
-    struct strv *out)
+    struct strv *out, size_t *total)
 {
-	char *dir = realpath(o->path, NULL), *real;
+	struct summary_rank *ranks;
+	struct summary_run *runs;
+	size_t nranks, nruns;
+	char *path = o->path, *why = NULL, *dir = realpath(o->path, NULL), *real;
+	const char *mine = m->run_dirs.n > 0 ? m->run_dirs.v[0] :
+	    o->ndirs > 0 ? o->dirs[0].path : NULL;
 
-	for (size_t i = 0; i < m->run_dirs.n && dir != NULL; i++) {
-		real = realpath(m->run_dirs.v[i], NULL);
-		if (real != NULL && directly_in(real, dir))
-			strv_push(out, real);
-		free(real);
+	*total = 0;
+	if (dir == NULL || mine == NULL || summary_find_runs(&path, 1, &ranks,
+	    &nranks, &runs, &nruns, NULL, NULL, &why) == -1) {
+		free(dir);
+		free(why);
+		return;
 	}
+	for (size_t i = 0; i < nruns && nruns > 1; i++)
+		*total += runs[i].ndirs;
+	if (nruns > 1 && among(mine, ranks, nranks))
+		for (size_t i = 0; i < nranks; i++)
+			strv_push(out, ranks[i].path);
+	else if (nruns > 1)
+		for (size_t i = 0; i < m->run_dirs.n; i++) {
+			real = realpath(m->run_dirs.v[i], NULL);
+			if (real != NULL && directly_in(real, dir))
+				strv_push(out, real);
+			free(real);
+		}
+	for (size_t i = 0; i < out->n; i++)
+		if ((real = realpath(out->v[i], NULL)) != NULL) {
+			free(out->v[i]);
+			out->v[i] = real;
+		}
+	summary_ranks_free(ranks, nranks);
+	summary_runs_free(runs, nruns);
 	free(dir);
-	if (out->n == 0)
-		for (size_t k = 0; k < o->ndirs; k++)
-			strv_push(out, o->dirs[k].path);
+}
+
+/*
+ * A folder for the run's own links, beside DIR and named after the time
+ * in the name of its rank directory RANKDIR ({host}_{pid}_{time}_ascend_pt).
+ */
+static char *
+run_folder(const char *dir, const char *rankdir)
+{
+	const char *name = strrchr(rankdir, '/') != NULL ?
+	    strrchr(rankdir, '/') + 1 : rankdir;
+	size_t n = strlen(name), suffix = strlen("_ascend_pt"), start;
+
+	if (!ends_with(name, "_ascend_pt"))
+		return xasprintf("%s-run", dir);
+	n -= suffix;
+	for (start = n; start > 0 && name[start - 1] != '_'; start--)
+		continue;
+	return xasprintf("%s-run-%.*s", dir, (int)(n - start), name + start);
 }
 
 #define LINKS_LISTED	8	/* rank directories in a command to type */
@@ -421,12 +465,9 @@ run_dirs(const struct report_model *m, const struct outdir *o,
  * its own.
  */
 static char *
-open_own(const struct report_model *m, const struct outdir *o,
-    const struct strv *dirs, size_t total)
+open_own(const struct outdir *o, const struct strv *dirs, size_t total)
 {
-	const char *stamp = m->nruns > 0 && *m->runs[0].stamp ?
-	    m->runs[0].stamp : "newest";
-	char *folder = xasprintf("%s-run-%s", o->path, stamp), *list, *s;
+	char *folder = run_folder(o->path, dirs->v[0]), *list, *s;
 
 	if (dirs->n > LINKS_LISTED)
 		s = xasprintf(_("%s holds %zu rank directories, %zu of them "
@@ -466,10 +507,9 @@ next_step(struct report_model *m)
 				raw = o->path;
 	}
 	if (parsed != NULL) {
-		run_dirs(m, parsed, &dirs);
-		total = count_rankdirs(parsed->path);
+		run_dirs(m, parsed, &dirs, &total);
 		if (dirs.n > 0 && total > dirs.n)
-			m->next_step = open_own(m, parsed, &dirs, total);
+			m->next_step = open_own(parsed, &dirs, total);
 		else
 			m->next_step = xasprintf(_("open %s in MindStudio "
 			    "Insight"), parsed->path);
