@@ -6,7 +6,9 @@
  * a variable, the profiling window) is named beside what it did.
  *
  * What changes from run to run by itself is left out: the rendezvous
- * port and address, the session's own paths.  A command line is read as
+ * port and address, the session's own paths, a value that differs only
+ * in a run of digits as long as a time's or a pid's (a log file named
+ * after the time).  A command line is read as
  * options (a word starting with '-', its value the next word unless that
  * is an option too, or after '=') and positional arguments, compared by
  * their place: the same options in another order are the same launch.
@@ -115,7 +117,62 @@ free_cmdline(struct cmdline *cl)
 	strv_free(&cl->args);
 }
 
-/* Record a difference; equal values (both NULL too) are none. */
+/* A number as given: "1e-4", "0.000125", "-3". */
+static int
+numeric(const char *v)
+{
+	return *v != '\0' && strspn(v, "0123456789.eE+-") == strlen(v);
+}
+
+/* V with each run of STAMP_DIGITS digits or more as one '#'. */
+#define STAMP_DIGITS	6
+static char *
+unstamped(const char *v)
+{
+	char *out = xstrdup(v), *o = out;
+	size_t run;
+
+	while (*v != '\0') {
+		run = strspn(v, "0123456789");
+		if (run >= STAMP_DIGITS) {
+			*o++ = '#';
+			v += run;
+		} else if (run > 0) {
+			memcpy(o, v, run);
+			o += run;
+			v += run;
+		} else
+			*o++ = *v++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * Do A and B differ only in a timestamp or a pid (a log file, a
+ * checkpoint directory named after the time)?  Numbers given as values
+ * are settings, never stamps.
+ */
+static int
+stamps_only(const char *a, const char *b)
+{
+	char *x, *y;
+	int same;
+
+	if (numeric(a) || numeric(b))
+		return 0;
+	x = unstamped(a);
+	y = unstamped(b);
+	same = strcmp(x, y) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
+/*
+ * Record a difference; equal values (both NULL too) are none, nor those
+ * that differ in what changes from run to run by itself.
+ */
 static void
 differ(struct compare *c, enum set_kind kind, const char *name,
     const char *b, const char *n)
@@ -123,7 +180,8 @@ differ(struct compare *c, enum set_kind kind, const char *name,
 	struct cmp_setting *s;
 
 	if ((b == NULL && n == NULL) || (b != NULL && n != NULL &&
-	    strcmp(b, n) == 0) || session_path(b) || session_path(n))
+	    (strcmp(b, n) == 0 || stamps_only(b, n))) || session_path(b) ||
+	    session_path(n))
 		return;
 	c->settings = xreallocarray(c->settings, c->nsettings + 1,
 	    sizeof(*c->settings));

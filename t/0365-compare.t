@@ -164,12 +164,16 @@ is "$out" "" "... before anything is compared"
 sim_env
 cd "$T/mindspeed-llm" || exit 1
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
-"$MSPROF" -y -q --skip-checks -r all bash "$QWEN" > run1.out 2>&1
+# Each run saves its checkpoints in a directory named after its time: a
+# value that differs by itself, never named.
+sed 's|^CKPT_SAVE_DIR=.*|CKPT_SAVE_DIR="./ckpt/qwen3-$(date +%Y%m%d-%H%M%S%N)"|' \
+    "$QWEN" > qwen-v1.sh
+"$MSPROF" -y -q --skip-checks -r all bash qwen-v1.sh > run1.out 2>&1
 first=$(ls -d profiling_output/msprof-exec_*)
 # The second run: one flag changed (--lr), one removed, one variable set
 # that the first did not have; a port of its own (volatile: not named).
 sed -e 's/--lr 1.25e-6/--lr 2.5e-6/' -e '/--use-flash-attn/d' \
-    "$QWEN" > qwen-v2.sh
+    qwen-v1.sh > qwen-v2.sh
 MSPROF_SIM_HOST_BOUND=1 HCCL_BUFFSIZE=400 MASTER_PORT=$(free_port) \
     "$MSPROF" -y --skip-checks -r all bash qwen-v2.sh > run2.out 2>&1
 second=$(ls -d profiling_output/msprof-exec_* | grep -vx "$first")
@@ -185,7 +189,13 @@ is "$(printf '%s\n' "$out" | sed -n '/settings that differ/,/^$/p' | sed -n 's/^
 "environment HCCL_BUFFSIZE: not set -> 400
 flag --lr: 1.25e-6 -> 2.5e-6
 flag --use-flash-attn: given -> not given" \
-    "the settings that differ: exactly the variable and the flags changed (not the port)"
+    "the settings that differ: exactly the variable and the flags changed (not the port, nor the save directory named after the time)"
+if command -v xmllint > /dev/null; then
+	xmllint --noout sessions.html 2> xerr
+	ok $? "--html with the settings: well-formed XML (xmllint)"
+else
+	skip "xmllint not installed (libxml2-utils)"
+fi
 is "$("$PY" -c 'import json, sys
 s = json.load(open(sys.argv[1]))["settings"]
 print(s["known"], sorted((d["kind"], d["name"], d["base"], d["new"]) for d in s["differ"]))' sessions.json)" \
