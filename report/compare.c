@@ -174,17 +174,11 @@ parse(int argc, char **argv, const char **json, const char **html)
 static char *
 run_session(const struct run *run)
 {
-	char *session, *dir;
+	char *session = session_find(run->path);
 
-	if (session_is(run->path))
-		return xstrdup(run->path);
-	if ((session = session_find(run->path)) != NULL || run->nruns == 0)
+	if (session != NULL || run->nruns == 0)
 		return session;
-	dir = xstrdup(run->runs[0].path);
-	if (!session_is(dir))
-		session = session_find(dir);
-	free(dir);
-	return session;
+	return session_find(run->runs[0].path);
 }
 
 static void
