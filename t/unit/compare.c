@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "common/journal.h"
 #include "summary/compare.h"
 
 static char tmp[] = "/tmp/compare.XXXXXX";
@@ -362,6 +363,120 @@ certainty(void)
 	done(&r);
 }
 
+/* A session directory DIR under tmp with one launch: ARGV, ENV, UNSET. */
+static char *
+session(const char *dir, const char *const argv[], const char *const env[],
+    const char *const unset[])
+{
+	struct launch_record rec;
+	char *path;
+
+	if (asprintf(&path, "%s/%s", tmp, dir) == -1 || mkdir(path, 0755) == -1)
+		exit(1);
+	launch_record_init(&rec);
+	rec.status = LAUNCH_INJECTED;
+	rec.pid = 1;
+	rec.level = strdup("Level1");
+	rec.step_start = 2;
+	rec.step_end = 4;
+	for (; *argv != NULL; argv++)
+		strv_push(&rec.argv, *argv);
+	for (; *env != NULL; env++)
+		strv_push(&rec.env, *env);
+	for (; *unset != NULL; unset++)
+		strv_push(&rec.env_unset, *unset);
+	if (journal_append(path, &rec) == -1)
+		exit(1);
+	launch_record_free(&rec);
+	return path;
+}
+
+/* The settings of a JSON comparison: "kind name base new;..." sorted. */
+static const char *
+settings_of(const cJSON *j)
+{
+	static char buf[1024];
+	const cJSON *x;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(x, get(j, "settings.differ")) {
+		const cJSON *b = cJSON_GetObjectItem(x, "base"),
+		    *v = cJSON_GetObjectItem(x, "new");
+
+		snprintf(buf + n, sizeof(buf) - n, "%s %s %s %s;",
+		    str(x, "kind"), str(x, "name"),
+		    cJSON_IsString(b) ? b->valuestring : "null",
+		    cJSON_IsString(v) ? v->valuestring : "null");
+		n = strlen(buf);
+	}
+	return buf;
+}
+
+/*
+ * The settings that differ: a flag changed, one removed, a variable set
+ * in new alone; not the rendezvous port, not a log named after the time,
+ * not the same options in another order; a run without a session not
+ * known.
+ */
+static void
+settings(void)
+{
+	static const char *const argv_b[] = { "/usr/bin/torchrun",
+	    "--nproc_per_node", "2", "--master_port", "29500", "train.py",
+	    "--lr", "1e-4", "--bf16", "--log", "train_20261205190000.log",
+	    "--seed", "-1", NULL };
+	static const char *const argv_n[] = { "torchrun", "--master_port=29511",
+	    "--nproc_per_node", "2", "train.py", "--seed", "-1", "--log",
+	    "train_20261205193512.log", "--lr", "2e-4", NULL };
+	static const char *const env_b[] = { "HCCL_BUFFSIZE=200",
+	    "MASTER_PORT=29500", NULL };
+	static const char *const env_n[] = { "HCCL_BUFFSIZE=200",
+	    "MASTER_PORT=29511", "TASK_QUEUE_ENABLE=2", NULL };
+	static const char *const unset_b[] = { "TASK_QUEUE_ENABLE", NULL };
+	static const char *const none[] = { NULL };
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct result r;
+	char *sb = session("session-b", argv_b, env_b, unset_b);
+	char *sn = session("session-n", argv_n, env_n, none);
+
+	compare(&r, &b, &b);
+	compare_settings(r.c, sb, sn);
+	cJSON_Delete(r.j);
+	r.j = compare_json(r.c);
+	is_str(settings_of(r.j), "flag --lr 1e-4 2e-4;flag --bf16  null;"
+	    "environment TASK_QUEUE_ENABLE null 2;",
+	    "the flag changed, the flag removed, the variable set: nothing "
+	    "else");
+	ok(cJSON_IsTrue(get(r.j, "settings.known")), "--json: known");
+	free(r.text);
+	r.text = NULL;
+	{
+		size_t len = 0;
+		FILE *mem = open_memstream(&r.text, &len);
+
+		compare_print(r.c, mem, 0);
+		fclose(mem);
+	}
+	ok(strstr(r.text, "  settings that differ (the launches as "
+	    "msprof-exec recorded them):\n    flag --lr: 1e-4 -> 2e-4\n"
+	    "    flag --bf16: given -> not given\n    environment "
+	    "TASK_QUEUE_ENABLE: not set -> 2\n") != NULL,
+	    "the text: each on its line, as said");
+	done(&r);
+	compare(&r, &b, &b);
+	compare_settings(r.c, sb, NULL);
+	cJSON_Delete(r.j);
+	r.j = compare_json(r.c);
+	ok(!cJSON_IsTrue(get(r.j, "settings.known")) && strncmp(str(r.j,
+	    "settings.why"), "not known (no session): new ", 28) == 0,
+	    "new without a session: not known, and why: %s",
+	    str(r.j, "settings.why"));
+	done(&r);
+	free(sb);
+	free(sn);
+}
+
 /* The same step, its time moved from compute to communication. */
 static void
 shifted(void)
@@ -623,6 +738,7 @@ main(void)
 	equal_runs();
 	noisy_runs();
 	certainty();
+	settings();
 	shifted();
 	operators();
 	operators_per_rank();
