@@ -392,8 +392,10 @@ cluster_json(const struct summary *s, const void *state)
 		position(c, r->rank, v);
 		x = cJSON_CreateObject();
 		json_rank(x, "rank", r->rank);
+		/* null where the layout is unknown, as the text omits them */
 		for (p = 0; p < 5; p++)
-			json_rank(x, pos_name[p], r->rank >= 0 ? v[p] : -1);
+			json_rank(x, pos_name[p], r->rank >= 0 && c->layout ?
+			    v[p] : -1);
 		cJSON_AddNumberToObject(x, "step_us", r->mean.step_time);
 		for (k = 0; k < NCOLS; k++)
 			cJSON_AddNumberToObject(x, col_key[k], col(r, k));

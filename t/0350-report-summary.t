@@ -131,7 +131,12 @@ like "$(cluster shared.txt)" 'operators differing most between rank 2' \
     "a slow rank: the operators that differ most between it and the fastest"
 
 # --- Two ranks of real data (torch_npu 2025, no layout recorded) -------------
-"$MSPROF" report "$TOP/t/data/real/msinsight-2025/text/level1" > real2.txt 2>&1
+"$MSPROF" report --json real2.json "$TOP/t/data/real/msinsight-2025/text/level1" > real2.txt 2>&1
+is "$($PY -c 'import json, sys
+c = json.load(open(sys.argv[1]))["summary"]["summaries"]["cluster"]
+print([(r["rank"], r["pp"], r["dp"], r["cp"], r["tp"], r["ep"]) for r in c["ranks"]])' real2.json)" \
+    "[(0, None, None, None, None, None), (1, None, None, None, None, None)]" \
+    "real, two ranks: --json has no position (null, not 0) where the layout is unknown"
 like "$(cluster real2.txt)" 'layout: unknown' "real, two ranks: the layout is unknown"
 like "$(cluster real2.txt)" '  rank +step ms +comp ms' "... and the table has no columns of positions"
 unlike "$(cluster real2.txt)" ' pp +dp +cp +tp +ep |^  [01] +0 +0 +0 +0 +0 ' "... no all-zero pp dp cp tp ep"
