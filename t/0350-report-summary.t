@@ -4,7 +4,9 @@
 # what it could not make from level0 data, maps torch_npu's steps to the
 # log's iterations, goes to --json and to the --html page (checked before
 # anything runs); msprof-exec report over one directory per node gives the
-# answer of the shared directory holding them.
+# answer of the shared directory holding them.  Two ranks of real data with
+# no layout: no columns of positions, no operators "differing most", the
+# vote in one line; a run with no parsed data: findings not made.
 . "$(dirname "$0")/lib.sh"
 sim_env
 cd "$T/mindspeed-llm" || exit 1

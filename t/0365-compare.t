@@ -3,9 +3,11 @@
 # runs that differ only in the jitter's seed name nothing; each planted
 # change (host-bound, a hot operator, a slow rank, a longer step) is
 # named, in the right direction; ranks in one run only come as ranges;
-# session directories are runs too (two runs into one output directory);
-# --json and --html; missing or empty inputs and usage errors exit
-# 66, 65 and 64.
+# session directories are runs too (two runs into one output directory),
+# whose settings that differ (a variable, two flags) are named and no
+# others, and whose folder's report names this run's own rank directories;
+# the certainty (the noise measured, or one step a run a guess); --json
+# and --html; missing or empty inputs and usage errors exit 66, 65 and 64.
 . "$(dirname "$0")/lib.sh"
 
 GEN=$TOP/sim/gen-cluster
