@@ -379,6 +379,16 @@ print_unknown(const struct finding *f, enum framework fw, FILE *fp)
 		    "each group is for its own)\n"));
 }
 
+/* Does any rank have a step breakdown or operators for the rules? */
+static int
+any_data(const struct summary *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->r[i].steps_why == NULL || s->r[i].ops != NULL)
+			return 1;
+	return 0;
+}
+
 /* A short block each. */
 static void
 findings_print(const struct summary *s, const void *state, struct out *o)
@@ -387,7 +397,12 @@ findings_print(const struct summary *s, const void *state, struct out *o)
 	size_t i, k;
 	int w;
 
-	if (fs->n == 0)
+	if (fs->n == 0 && !any_data(s))
+		fprintf(o->fp, _("  not made: no rank has parsed data to judge "
+		    "(no step breakdown, no operators: the run was stopped or "
+		    "its data not parsed before ASCEND_PROFILER_OUTPUT was "
+		    "written)\n"));
+	else if (fs->n == 0)
 		fprintf(o->fp, _("  none: no rule fired on the data that could "
 		    "be read\n"));
 	for (i = 0; i < fs->n; i++) {

@@ -167,6 +167,31 @@ parse(int argc, char **argv, const char **json, const char **html)
 }
 
 /*
+ * The session of RUN: the path itself when it is one, else the newest
+ * under the path given or under the directory of the run compared (the
+ * newest run, as the newest session; NULL when none was made there).
+ */
+static char *
+run_session(const struct run *run)
+{
+	char *session = session_find(run->path);
+
+	if (session != NULL || run->nruns == 0)
+		return session;
+	return session_find(run->runs[0].path);
+}
+
+static void
+settings(struct compare *c, const struct run runs[2])
+{
+	char *b = run_session(&runs[0]), *n = run_session(&runs[1]);
+
+	compare_settings(c, b, n);
+	free(b);
+	free(n);
+}
+
+/*
  * A path that holds several runs is compared by its first (the newest):
  * which, and where the others are, to compare one of them instead.
  */
@@ -213,6 +238,7 @@ compare_main(int argc, char **argv)
 	if ((c = compare_build(runs[0].s, runs[0].path, runs[1].s,
 	    runs[1].path, &why)) == NULL)
 		errx(EX_DATAERR, "%s", why);
+	settings(c, runs);
 	runs_caveat(c, &runs[0], _("base"));
 	runs_caveat(c, &runs[1], _("new"));
 	compare_print(c, stdout, summary_term_flags(stdout));

@@ -352,6 +352,8 @@ summarise(const struct report_in *in, struct report_model *m)
 		step_convention(m, &o);
 		launch_facts(in, m, &o);
 		m->summary = summary_build(ranks, nranks, &o);
+		for (size_t i = 0; i < nranks; i++)
+			strv_push(&m->run_dirs, ranks[i].path);
 		summary_ranks_free(ranks, nranks);
 	}
 	/* links below the paths given, not followed: with verification's */
@@ -363,25 +365,156 @@ summarise(const struct report_in *in, struct report_model *m)
 	strv_free(&paths);
 }
 
+/* Is PATH directly in DIR (both absolute, or as given)? */
+static int
+directly_in(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && path[n] == '/' &&
+	    strchr(path + n + 1, '/') == NULL;
+}
+
+/* Is PATH (a rank directory) one of RANKS? */
+static int
+among(const char *path, const struct summary_rank *ranks, size_t n)
+{
+	char *real = realpath(path, NULL), *r;
+	int found = 0;
+
+	for (size_t i = 0; i < n && real != NULL && !found; i++) {
+		r = realpath(ranks[i].path, NULL);
+		found = r != NULL && strcmp(r, real) == 0;
+		free(r);
+	}
+	free(real);
+	return found;
+}
+
+/*
+ * The rank directories in O of the run reported, when O holds other
+ * runs' too (as summary_find_runs tells runs apart: a node's part of a
+ * job is of its run); else none.  The run's: the newest of O when the
+ * run reported is (every node's part of it), else those reported.
+ */
+static void
+run_dirs(const struct report_model *m, const struct outdir *o,
+    struct strv *out, size_t *total)
+{
+	struct summary_rank *ranks;
+	struct summary_run *runs;
+	size_t nranks, nruns;
+	char *path = o->path, *why = NULL, *dir = realpath(o->path, NULL), *real;
+	const char *mine = m->run_dirs.n > 0 ? m->run_dirs.v[0] :
+	    o->ndirs > 0 ? o->dirs[0].path : NULL;
+
+	*total = 0;
+	if (dir == NULL || mine == NULL || summary_find_runs(&path, 1, &ranks,
+	    &nranks, &runs, &nruns, NULL, NULL, &why) == -1) {
+		free(dir);
+		free(why);
+		return;
+	}
+	for (size_t i = 0; i < nruns && nruns > 1; i++)
+		*total += runs[i].ndirs;
+	if (nruns > 1 && among(mine, ranks, nranks))
+		for (size_t i = 0; i < nranks; i++)
+			strv_push(out, ranks[i].path);
+	else if (nruns > 1)
+		for (size_t i = 0; i < m->run_dirs.n; i++) {
+			real = realpath(m->run_dirs.v[i], NULL);
+			if (real != NULL && directly_in(real, dir))
+				strv_push(out, real);
+			free(real);
+		}
+	for (size_t i = 0; i < out->n; i++)
+		if ((real = realpath(out->v[i], NULL)) != NULL) {
+			free(out->v[i]);
+			out->v[i] = real;
+		}
+	summary_ranks_free(ranks, nranks);
+	summary_runs_free(runs, nruns);
+	free(dir);
+}
+
+/*
+ * A folder for the run's own links, beside DIR and named after the time
+ * in the name of its rank directory RANKDIR ({host}_{pid}_{time}_ascend_pt).
+ */
+static char *
+run_folder(const char *dir, const char *rankdir)
+{
+	const char *name = strrchr(rankdir, '/') != NULL ?
+	    strrchr(rankdir, '/') + 1 : rankdir;
+	size_t n = strlen(name), suffix = strlen("_ascend_pt"), start;
+
+	if (!ends_with(name, "_ascend_pt"))
+		return xasprintf("%s-run", dir);
+	n -= suffix;
+	for (start = n; start > 0 && name[start - 1] != '_'; start--)
+		continue;
+	return xasprintf("%s-run-%.*s", dir, (int)(n - start), name + start);
+}
+
+#define LINKS_LISTED	8	/* rank directories in a command to type */
+
+/*
+ * O holds rank directories of other runs too (a launch before into the
+ * same save path): MindStudio Insight would load them all with this
+ * run's, so the next step is this run's alone, linked into a folder of
+ * its own.
+ */
+static char *
+open_own(const struct outdir *o, const struct strv *dirs, size_t total)
+{
+	char *folder = run_folder(o->path, dirs->v[0]), *list, *s;
+
+	if (dirs->n > LINKS_LISTED)
+		s = xasprintf(_("%s holds %zu rank directories, %zu of them "
+		    "this run's, and MindStudio Insight would load them all: "
+		    "link this run's (msprof-exec report --json FILE names "
+		    "them) into a folder of their own, e.g. %s, and open it"),
+		    o->path, total, dirs->n, folder);
+	else {
+		list = strv_join(dirs->v, " ");
+		s = xasprintf(_("%s holds %zu rank directories, %zu of them "
+		    "this run's, and MindStudio Insight would load them all: "
+		    "open this run's alone, linked into a folder of their own: "
+		    "mkdir %s && ln -s %s %s/"), o->path, total, dirs->n,
+		    folder, list, folder);
+		free(list);
+	}
+	free(folder);
+	return s;
+}
+
 /* Open the parsed data; else parse the raw data. */
 static void
 next_step(struct report_model *m)
 {
-	const char *parsed = NULL, *raw = NULL;
+	const struct outdir *parsed = NULL;
+	const char *raw = NULL;
+	struct strv dirs = { 0 };
+	size_t total;
 
 	for (size_t i = 0; i < m->verify.nouts && parsed == NULL; i++) {
 		const struct outdir *o = &m->verify.outs[i];
 
 		for (size_t k = 0; k < o->ndirs && parsed == NULL; k++)
 			if (o->dirs[k].parsed)
-				parsed = o->path;
+				parsed = o;
 			else if (o->dirs[k].raw && raw == NULL)
 				raw = o->path;
 	}
-	if (parsed != NULL)
-		m->next_step = xasprintf(_("open %s in MindStudio Insight"),
-		    parsed);
-	else if (raw != NULL)
+	if (parsed != NULL) {
+		run_dirs(m, parsed, &dirs, &total);
+		if (dirs.n > 0 && total > dirs.n)
+			m->next_step = open_own(parsed, &dirs, total);
+		else
+			m->next_step = xasprintf(_("open %s in MindStudio "
+			    "Insight"), parsed->path);
+		strv_free(&dirs);
+	} else if (raw != NULL)
 		m->next_step = xasprintf(_("parse the raw data: msprof-exec "
 		    "analyse %s"), raw);
 }
@@ -548,5 +681,6 @@ report_model_free(struct report_model *m)
 	summary_free(m->summary);
 	free(m->summary_why);
 	summary_runs_free(m->runs, m->nruns);
+	strv_free(&m->run_dirs);
 	memset(m, 0, sizeof(*m));
 }

@@ -70,6 +70,7 @@ struct report_model {
 	 */
 	struct summary_run	*runs;
 	size_t			 nruns;
+	struct strv		 run_dirs;	/* the rank directories summarised */
 	/*
 	 * The iteration the training loaded from a checkpoint: MindSpeed-LLM
 	 * counts its ProfilerStep from it.  The journal does not record it

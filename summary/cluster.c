@@ -291,9 +291,17 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 	else
 		fprintf(fp, _("  layout: unknown (no distributed_args in "
 		    "profiler_metadata.json)\n"));
-	fprintf(fp, "  %-*s %3s %3s %3s %3s %3s %10s %10s %10s %10s %10s\n",
-	    lw, _("rank"), "pp", "dp", "cp", "tp", "ep", _("step ms"),
-	    _("comp ms"), _("comm ms"), _("free ms"), _("bubble ms"));
+	/*
+	 * Without a layout every position would print as 0: none, and the
+	 * rank column as wide as the spread's label needs.
+	 */
+	if (!c->layout && lw + 11 < (int)strlen(_("spread (max - min)")))
+		lw = (int)strlen(_("spread (max - min)")) - 11;
+	fprintf(fp, "  %-*s", lw, _("rank"));
+	if (c->layout)
+		fprintf(fp, " %3s %3s %3s %3s %3s", "pp", "dp", "cp", "tp", "ep");
+	fprintf(fp, " %10s %10s %10s %10s %10s\n", _("step ms"), _("comp ms"),
+	    _("comm ms"), _("free ms"), _("bubble ms"));
 	for (i = 0; i < s->nr && shown < MAX_ROWS; i++) {
 		const struct rank_data *r = &s->r[i];
 		int v[5];
@@ -304,13 +312,16 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 		if (s->nr > MAX_ROWS && !extreme(c, i))
 			continue;
 		shown++;
-		if (r->rank >= 0) {
+		if (r->rank >= 0)
+			fprintf(fp, "  %-*d", lw, r->rank);
+		else
+			fprintf(fp, "  %-*s", lw, rank_label(r, lab, sizeof(lab)));
+		if (c->layout && r->rank >= 0) {
 			position(c, r->rank, v);
-			fprintf(fp, "  %-*d %3d %3d %3d %3d %3d", lw, r->rank,
-			    v[0], v[1], v[2], v[3], v[4]);
-		} else
-			fprintf(fp, "  %-*s %3s %3s %3s %3s %3s", lw,
-			    rank_label(r, lab, sizeof(lab)), "-", "-", "-", "-",
+			fprintf(fp, " %3d %3d %3d %3d %3d", v[0], v[1], v[2], v[3],
+			    v[4]);
+		} else if (c->layout)
+			fprintf(fp, " %3s %3s %3s %3s %3s", "-", "-", "-", "-",
 			    "-");
 		fprintf(fp, " %10.3f", r->mean.step_time / 1000);
 		for (k = 0; k < NCOLS; k++) {
@@ -325,7 +336,8 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 	if (s->nr > MAX_ROWS)
 		fprintf(fp, _("  (the ranks at the extremes of each column; all "
 		    "in --json)\n"));
-	fprintf(fp, "  %-*s %10s", lw + 20, _("spread (max - min)"), "");
+	fprintf(fp, "  %-*s", lw + (c->layout ? 20 : 0) + 11,
+	    _("spread (max - min)"));
 	for (k = 0; k < NCOLS; k++)
 		fprintf(fp, " %10.3f", (c->hi[k] - c->lo[k]) / 1000);
 	fputc('\n', fp);
@@ -335,7 +347,12 @@ cluster_print(const struct summary *s, const void *state, struct out *o)
 	if (c->pp > 1 && c->worst_stage >= 0)
 		fprintf(fp, _("  slowest pipeline stage: %d (%.3f ms computing + "
 		    "free per rank)\n"), c->worst_stage, c->stage[c->worst_stage] / 1000);
-	if (c->ndiff > 0) {
+	/*
+	 * The operators that tell the rank computing most from the one
+	 * computing least, when that spread names a slow rank: below it
+	 * they would be the noise of two equal ranks.
+	 */
+	if (c->ndiff > 0 && c->flagged[COL_COMP]) {
 		fprintf(fp, _("  operators differing most between %s (most "
 		    "computing) and %s (least), ms:\n"),
 		    rank_label(&s->r[c->slow], lab, sizeof(lab)),
@@ -375,8 +392,10 @@ cluster_json(const struct summary *s, const void *state)
 		position(c, r->rank, v);
 		x = cJSON_CreateObject();
 		json_rank(x, "rank", r->rank);
+		/* null where the layout is unknown, as the text omits them */
 		for (p = 0; p < 5; p++)
-			json_rank(x, pos_name[p], r->rank >= 0 ? v[p] : -1);
+			json_rank(x, pos_name[p], r->rank >= 0 && c->layout ?
+			    v[p] : -1);
 		cJSON_AddNumberToObject(x, "step_us", r->mean.step_time);
 		for (k = 0; k < NCOLS; k++)
 			cJSON_AddNumberToObject(x, col_key[k], col(r, k));
@@ -416,8 +435,11 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 	size_t i;
 	int k, p;
 
-	fputs("<table>\n<tr><th>rank</th><th>pp</th><th>dp</th><th>cp</th>"
-	    "<th>tp</th><th>ep</th><th>step (ms)</th>", fp);
+	fputs("<table>\n<tr><th>rank</th>", fp);
+	if (c->layout)
+		fputs("<th>pp</th><th>dp</th><th>cp</th><th>tp</th><th>ep</th>",
+		    fp);
+	fputs("<th>step (ms)</th>", fp);
 	for (k = 0; k < NCOLS; k++)
 		fprintf(fp, "<th>%s (ms)</th>", col_name[k]);
 	fputs("</tr>\n", fp);
@@ -430,7 +452,7 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 		position(c, r->rank, v);
 		fputs("<tr>", fp);
 		html_rank(fp, r);
-		for (p = 0; p < 5; p++)
+		for (p = 0; p < 5 && c->layout; p++)
 			if (r->rank >= 0)
 				fprintf(fp, "<td>%d</td>", v[p]);
 			else

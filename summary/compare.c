@@ -32,6 +32,16 @@ const char *const cmp_change_keys[] = {
 	"slower", "faster", "added", "removed", "within_margin",
 };
 
+const char *const cmp_noise_keys[] = { "measured", "one_run", "guess" };
+
+const char *const cmp_setting_words[] = {
+	N_("command"), N_("flag"), N_("argument"), N_("environment"),
+	N_("profiling"),
+};
+const char *const cmp_setting_keys[] = {
+	"command", "flag", "argument", "environment", "profiling",
+};
+
 const char *const cmp_part_names[CP_N] = {
 	N_("step"), N_("compute"), N_("exposed communication"), N_("free"),
 	N_("bubble"),
@@ -262,6 +272,7 @@ read_run(struct compare *c, int k)
 	for (int p = 0; p < CP_N && run->nsteps > 0; p++)
 		run->mean[p] /= (double)run->nsteps;
 	run->variation = median(var, nvar);
+	run->nvar = nvar;
 	free(var);
 	by_type(run, full);
 	optab_free(full);
@@ -345,6 +356,12 @@ set_margin(struct compare *c)
 			v = fmax(v, c->run[k].variation);
 	c->margin = fmax(COMPARE_FLOOR, 2 * v);
 	c->from_floor = c->margin == COMPARE_FLOOR;
+	if (c->run[BASE].nvar > 0 && c->run[NEW].nvar > 0)
+		c->noise = NOISE_MEASURED;
+	else if (c->run[BASE].nvar > 0 || c->run[NEW].nvar > 0)
+		c->noise = NOISE_ONE_RUN;
+	else
+		c->noise = NOISE_GUESS;
 	c->scale = c->steps_why == NULL ? c->run[BASE].mean[CP_STEP] :
 	    c->run[BASE].optotal;
 	/* operator times over the whole collection are no step's share */
@@ -705,8 +722,8 @@ ranks_named(const struct compare *c, char *s)
 	return u;
 }
 
-char *
-cmp_result(const struct compare *c, const char *arrow)
+static char *
+result(const struct compare *c, const char *arrow)
 {
 	const double *b = c->run[BASE].mean, *n = c->run[NEW].mean;
 	double pct = b[CP_STEP] > 0 ? 100 * (n[CP_STEP] - b[CP_STEP]) /
@@ -743,6 +760,56 @@ cmp_result(const struct compare *c, const char *arrow)
 	return ranks_named(c, s);
 }
 
+/*
+ * The sentence of the result, and when the noise was not measured in
+ * both runs, that its margin is not: a change of a few per cent within a
+ * noise nobody measured is no finding.
+ */
+char *
+cmp_result(const struct compare *c, const char *arrow)
+{
+	char *s = result(c, arrow), *t;
+
+	if (c->noise == NOISE_MEASURED)
+		return s;
+	if (c->noise == NOISE_GUESS)
+		t = xasprintf(c->steps_why != NULL ? _("%s; no steps to "
+		    "measure the noise by: the margin is a guess") : _("%s; "
+		    "one step per run: the margin is a guess"), s);
+	else
+		t = xasprintf(_("%s; the noise measured in %s only"), s,
+		    _(c->run[c->run[BASE].nvar > 0 ? BASE : NEW].label));
+	free(s);
+	return t;
+}
+
+char *
+cmp_certainty(const struct compare *c)
+{
+	const struct cmp_run *b = &c->run[BASE], *n = &c->run[NEW];
+	const struct cmp_run *m = b->nvar > 0 ? b : n, *u = b->nvar > 0 ? n : b;
+
+	switch (c->noise) {
+	case NOISE_MEASURED:
+		return xasprintf(_("the noise measured: step-to-step variation "
+		    "%.1f %% in %s (%zu ranks with two steps or more), %.1f %% "
+		    "in %s (%zu)"), 100 * b->variation, _(b->label), b->nvar,
+		    100 * n->variation, _(n->label), n->nvar);
+	case NOISE_ONE_RUN:
+		return xasprintf(_("the noise measured in %s only (step-to-step "
+		    "variation %.1f %%); %s has one step per rank, its noise "
+		    "is taken to be no larger"), _(m->label), 100 * m->variation,
+		    _(u->label));
+	default:
+		return xstrdup(c->steps_why != NULL ? _("no steps to measure "
+		    "the noise by: the margin is a guess (the floor); collect "
+		    "several steps in each run to measure it") : _("one step "
+		    "per run: the margin is a guess (the floor, not a measured "
+		    "noise); collect several steps in each run (--steps S:E) "
+		    "to measure it"));
+	}
+}
+
 void
 compare_caveat(struct compare *c, const char *text)
 {
@@ -774,5 +841,6 @@ compare_free(struct compare *c)
 	free(c->ranks);
 	free(c->named);
 	strv_free(&c->caveats);
+	cmp_settings_free(c);
 	free(c);
 }

@@ -32,6 +32,14 @@ struct compare	*compare_build(const struct summary *base, const char *base_name,
 		    const struct summary *new, const char *new_name, char **why);
 /* Add a caveat (said first in every format), e.g. how a run was chosen. */
 void		 compare_caveat(struct compare *, const char *text);
+/*
+ * Name the settings that differ between the launches of the two runs,
+ * from their sessions' journals (BASE and NEW: the msprof-exec_*
+ * directories; NULL for a run without one, whose settings are then not
+ * known, and said so).
+ */
+void		 compare_settings(struct compare *, const char *base_session,
+		    const char *new_session);
 /* Did anything change beyond the noise margin? */
 int		 compare_changed(const struct compare *);
 /* The text (FLAGS as summary_print's), the JSON, the XHTML page. */

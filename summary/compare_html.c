@@ -63,9 +63,39 @@ runs_table(const struct compare *c, FILE *fp)
 }
 
 static void
+settings_table(const struct compare *c, FILE *fp)
+{
+	if (!c->settings_set)
+		return;
+	if (c->settings_why != NULL || c->nsettings == 0) {
+		fputs("<p>Settings: ", fp);
+		html_text(fp, c->settings_why != NULL ? c->settings_why :
+		    "the launches' command lines, the environment msprof-exec "
+		    "records and the profiling settings are the same");
+		fputs("</p>\n", fp);
+		return;
+	}
+	fputs("<p>Settings that differ (the launches as msprof-exec recorded "
+	    "them):</p>\n<table>\n<tr><th class=\"l\"></th><th class=\"l\">"
+	    "name</th><th class=\"l\">base</th><th class=\"l\">new</th></tr>\n",
+	    fp);
+	for (size_t i = 0; i < c->nsettings; i++) {
+		const struct cmp_setting *s = &c->settings[i];
+
+		fputs("<tr>", fp);
+		cell(fp, "l", cmp_setting_words[s->kind]);
+		cell(fp, "l", s->name);
+		cell(fp, "l", cmp_setting_value(s, BASE));
+		cell(fp, "l", cmp_setting_value(s, NEW));
+		fputs("</tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+}
+
+static void
 head(const struct compare *c, FILE *fp)
 {
-	char *result = cmp_result(c, "\u2192");
+	char *result = cmp_result(c, "\u2192"), *certainty = cmp_certainty(c);
 
 	fputs(page_head, fp);
 	runs_table(c, fp);
@@ -74,6 +104,11 @@ head(const struct compare *c, FILE *fp)
 	    "base operator time per rank", c->margin * c->scale / 1000,
 	    c->from_floor ? "the floor" :
 	    "twice the larger step-to-step variation");
+	fputs("<p class=\"caveat\">Certainty: ", fp);
+	html_text(fp, certainty);
+	fputs("</p>\n", fp);
+	free(certainty);
+	settings_table(c, fp);
 	for (size_t i = 0; i < c->caveats.n; i++) {
 		fputs("<p class=\"caveat\">Caveat: ", fp);
 		html_text(fp, c->caveats.v[i]);

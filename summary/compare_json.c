@@ -27,6 +27,7 @@ run_json(const struct cmp_run *run)
 	if (run->layout != NULL)
 		cJSON_AddStringToObject(o, "layout", run->layout);
 	json_num(o, "step_variation", run->variation);
+	cJSON_AddNumberToObject(o, "ranks_with_variation", (double)run->nvar);
 	if (run->nsteps > 0) {
 		cJSON *m = cJSON_AddObjectToObject(o, "mean_us");
 
@@ -48,6 +49,7 @@ margin_json(const struct compare *c)
 	cJSON_AddStringToObject(o, "from", c->from_floor ? "floor" :
 	    "variation");
 	cJSON_AddNumberToObject(o, "floor", COMPARE_FLOOR);
+	cJSON_AddStringToObject(o, "certainty", cmp_noise_keys[c->noise]);
 	return o;
 }
 
@@ -174,21 +176,59 @@ ranks_json(const struct compare *c)
 	return o;
 }
 
+/* A value in run K: the string, or null when absent from it. */
+static void
+add_value(cJSON *o, const char *key, const char *v)
+{
+	if (v != NULL)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *
+settings_json(const struct compare *c)
+{
+	cJSON *o = cJSON_CreateObject(), *a;
+
+	cJSON_AddBoolToObject(o, "known", c->settings_why == NULL);
+	if (c->settings_why != NULL) {
+		cJSON_AddStringToObject(o, "why", c->settings_why);
+		return o;
+	}
+	a = cJSON_AddArrayToObject(o, "differ");
+	for (size_t i = 0; i < c->nsettings; i++) {
+		const struct cmp_setting *s = &c->settings[i];
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "kind", cmp_setting_keys[s->kind]);
+		cJSON_AddStringToObject(x, "name", s->name);
+		add_value(x, "base", s->v[BASE]);
+		add_value(x, "new", s->v[NEW]);
+		cJSON_AddItemToArray(a, x);
+	}
+	return o;
+}
+
 cJSON *
 compare_json(const struct compare *c)
 {
 	cJSON *j = cJSON_CreateObject(), *runs;
-	char *result = cmp_result(c, "->");
+	char *result = cmp_result(c, "->"), *certainty = cmp_certainty(c);
 
 	cJSON_AddNumberToObject(j, "version", 1);
 	cJSON_AddBoolToObject(j, "changed", c->changed);
 	cJSON_AddStringToObject(j, "result", result);
 	free(result);
 	cJSON_AddItemToObject(j, "noise_margin", margin_json(c));
+	cJSON_AddStringToObject(j, "certainty", certainty);
+	free(certainty);
 	runs = cJSON_AddObjectToObject(j, "runs");
 	cJSON_AddItemToObject(runs, "base", run_json(&c->run[BASE]));
 	cJSON_AddItemToObject(runs, "new", run_json(&c->run[NEW]));
 	cJSON_AddItemToObject(j, "caveats", json_strv(c->caveats.v));
+	if (c->settings_set)
+		cJSON_AddItemToObject(j, "settings", settings_json(c));
 	cJSON_AddItemToObject(j, "steps", steps_json(c));
 	cJSON_AddItemToObject(j, "operators", ops_json(c));
 	cJSON_AddItemToObject(j, "ranks", ranks_json(c));

@@ -31,6 +31,7 @@ struct cmp_run {
 	 * two steps or more; NAN when none has.
 	 */
 	double			 variation;
+	size_t			 nvar;		/* ranks it is measured on */
 	double			 per;		/* rank-steps (or ranks) of the ops */
 	double			 optotal;	/* operator time per rank(-step) */
 	char			*level;		/* "Level1", "mixed", or NULL */
@@ -73,9 +74,30 @@ struct cmp_rank {
 	int			 named;		/* unlike beyond the margin */
 };
 
+/*
+ * How far the margin can be trusted: the noise measured in both runs
+ * (ranks with two steps or more), in one of them, or in neither (then the
+ * margin is the floor, a guess).
+ */
+enum noise { NOISE_MEASURED, NOISE_ONE_RUN, NOISE_GUESS };
+
+/*
+ * A setting of the launch that differs between the runs: a flag of its
+ * command line, an environment variable, or a profiling setting.  BASE or
+ * NEW NULL: absent in that run (a flag not given, a variable not set).
+ */
+enum set_kind { CS_COMMAND, CS_FLAG, CS_ARG, CS_ENV, CS_PROFILING };
+
+struct cmp_setting {
+	enum set_kind	 kind;
+	char		*name;
+	char		*v[2];
+};
+
 struct compare {
 	struct cmp_run	 run[2];
 	double		 margin;	/* share of the base step (or op time) */
+	enum noise	 noise;
 	double		 scale;		/* µs that share is of */
 	double		 op_scale;	/* the same for the operator types */
 	int		 from_floor;	/* the margin is the floor */
@@ -100,6 +122,14 @@ struct compare {
 	size_t		 half_steps;	/* ranks in both, without steps in one */
 	struct strv	 caveats;
 	int		 changed;	/* anything beyond the margin */
+	/*
+	 * The launches' settings that differ, when both runs have a session
+	 * (compare_settings); else why they are not known.
+	 */
+	int		 settings_set;	/* compare_settings was called */
+	char		*settings_why;
+	struct cmp_setting *settings;
+	size_t		 nsettings;
 };
 
 #define TOP_OPS		10	/* operator types in the text */
@@ -110,5 +140,15 @@ extern const char *const cmp_part_names[CP_N];	/* N_() marked */
 
 /* The result in one sentence (ARROW between two figures); free it. */
 char	*cmp_result(const struct compare *, const char *arrow);
+/* How certain it is, in one sentence (translated); free it. */
+char	*cmp_certainty(const struct compare *);
+/* A setting's value in run K as said: "not set", "not given", "given". */
+const char *cmp_setting_value(const struct cmp_setting *, int k);
+void	 cmp_settings_free(struct compare *);
+/* The JSON key of the noise's certainty. */
+extern const char *const cmp_noise_keys[];
+/* The word for each kind of setting (N_() marked), and its JSON key. */
+extern const char *const cmp_setting_words[];
+extern const char *const cmp_setting_keys[];
 
 #endif

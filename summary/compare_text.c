@@ -74,28 +74,18 @@ print_run(const struct cmp_run *run, struct out *o)
 }
 
 static void
-print_variation(FILE *fp, double v)
-{
-	if (isnan(v))
-		fputs(_("not measured (no rank with two steps)"), fp);
-	else
-		fprintf(fp, "%.1f %%", 100 * v);
-}
-
-static void
 print_margin(const struct compare *c, FILE *fp)
 {
+	char *certainty = cmp_certainty(c);
+
 	fprintf(fp, c->steps_why == NULL ? _("  noise margin: %.1f %% of the "
 	    "base step (%.3f ms): ") : _("  noise margin: %.1f %% of the base "
 	    "operator time per rank (%.3f ms): "), 100 * c->margin,
 	    c->margin * c->scale / 1000);
 	fputs(c->from_floor ? _("the floor") :
 	    _("twice the larger step-to-step variation"), fp);
-	fprintf(fp, _("\n  step-to-step variation: %s "), _("base"));
-	print_variation(fp, c->run[BASE].variation);
-	fprintf(fp, ", %s ", _("new"));
-	print_variation(fp, c->run[NEW].variation);
-	fputc('\n', fp);
+	fprintf(fp, _("\n  certainty: %s\n"), certainty);
+	free(certainty);
 }
 
 /* A longer step in red, a shorter one in green, other changes in yellow. */
@@ -110,6 +100,38 @@ result_colour(const struct compare *c, struct out *o)
 	    c->run[BASE].mean[CP_STEP] ? 1 : 0);
 }
 
+/*
+ * What differs between the launches: "flag --lr: 1e-4 -> 2e-4", each on
+ * its line, or that nothing does, or why it is not known.
+ */
+static void
+print_settings(const struct compare *c, struct out *o)
+{
+	const struct cmp_setting *s;
+
+	if (!c->settings_set)
+		return;
+	if (c->settings_why != NULL) {
+		fprintf(o->fp, _("  settings: %s\n"), c->settings_why);
+		return;
+	}
+	if (c->nsettings == 0) {
+		fprintf(o->fp, "%s\n", _("  settings: the launches' command lines, "
+		    "the environment msprof-exec records and the profiling "
+		    "settings are the same"));
+		return;
+	}
+	fprintf(o->fp, "%s\n", _("  settings that differ (the launches as "
+	    "msprof-exec recorded them):"));
+	for (size_t i = 0; i < c->nsettings; i++) {
+		s = &c->settings[i];
+		fprintf(o->fp, "    %s%s%s: %s %s %s\n",
+		    _(cmp_setting_words[s->kind]), *s->name ? " " : "", s->name,
+		    cmp_setting_value(s, BASE), arrow(o),
+		    cmp_setting_value(s, NEW));
+	}
+}
+
 static void
 print_head(const struct compare *c, struct out *o)
 {
@@ -119,6 +141,7 @@ print_head(const struct compare *c, struct out *o)
 	print_run(&c->run[BASE], o);
 	print_run(&c->run[NEW], o);
 	print_margin(c, o->fp);
+	print_settings(c, o);
 	for (size_t i = 0; i < c->caveats.n; i++)
 		fprintf(o->fp, _("  caveat: %s\n"), c->caveats.v[i]);
 	fprintf(o->fp, _("\nResult: %s%s%s\n"), result_colour(c, o), result,

@@ -377,6 +377,14 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 	size_t i, n = 0, *v = xcalloc(s->nr + 1, sizeof(*v));
 	int lw = label_width(s, 10);
 
+	/* a vote takes three ranks: below, a table of nothing */
+	if (w->counted == 0) {
+		fprintf(o->fp, _("  no vote: no collective was seen by three "
+		    "ranks or more (%zu ranks with communication data)\n"),
+		    w->ranks);
+		free(v);
+		return;
+	}
 	fprintf(o->fp, _("  %zu ranks with communication data, %zu collectives "
 	    "compared, %zu groups left out (operator counts differ)\n"),
 	    w->ranks, w->counted, w->dropped_groups);
@@ -393,10 +401,7 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 	}
 	for (i = 0; i < n && i < MAX_WAIT_ROWS; i++)
 		wait_row(s, w, v[i], lw, o);
-	if (w->counted == 0)
-		fprintf(o->fp, _("  no collective was seen by three ranks or more: "
-		    "no vote\n"));
-	else if (n == 0)
+	if (n == 0)
 		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
 	free(v);
 }
@@ -444,6 +449,13 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 		if (w->votes[i] > 0 || (s->nr <= 16 && (w->seen[i] > 0 ||
 		    w->nratio[i] > 0)))
 			v[n++] = i;
+	}
+	if (w->counted == 0) {
+		fprintf(fp, "<p>No vote: no collective was seen by three ranks "
+		    "or more (%zu ranks with communication data).</p>\n",
+		    w->ranks);
+		free(v);
+		return;
 	}
 	fprintf(fp, "<p>%zu collectives compared; %zu groups left out.</p>\n",
 	    w->counted, w->dropped_groups);

@@ -4,7 +4,9 @@
 # what it could not make from level0 data, maps torch_npu's steps to the
 # log's iterations, goes to --json and to the --html page (checked before
 # anything runs); msprof-exec report over one directory per node gives the
-# answer of the shared directory holding them.
+# answer of the shared directory holding them.  Two ranks of real data with
+# no layout: no columns of positions, no operators "differing most", the
+# vote in one line; a run with no parsed data: findings not made.
 . "$(dirname "$0")/lib.sh"
 sim_env
 cd "$T/mindspeed-llm" || exit 1
@@ -124,4 +126,36 @@ is "$?:$(cat out)" "73:" "report --html in a missing directory: exit 73 before a
 mkdir empty
 "$MSPROF" report cl/node000 empty > out 2> err
 is "$?" 65 "report with a directory holding no data: exit 65"
+cluster() { sed -n '/^Cluster step table/,/^$/p' "$1"; }
+like "$(cluster shared.txt)" '  rank +pp +dp +cp +tp +ep +step ms' \
+    "a known layout: the columns of the positions"
+like "$(cluster shared.txt)" 'operators differing most between rank 2' \
+    "a slow rank: the operators that differ most between it and the fastest"
+
+# --- Two ranks of real data (torch_npu 2025, no layout recorded) -------------
+"$MSPROF" report --json real2.json "$TOP/t/data/real/msinsight-2025/text/level1" > real2.txt 2>&1
+is "$($PY -c 'import json, sys
+c = json.load(open(sys.argv[1]))["summary"]["summaries"]["cluster"]
+print([(r["rank"], r["pp"], r["dp"], r["cp"], r["tp"], r["ep"]) for r in c["ranks"]])' real2.json)" \
+    "[(0, None, None, None, None, None), (1, None, None, None, None, None)]" \
+    "real, two ranks: --json has no position (null, not 0) where the layout is unknown"
+like "$(cluster real2.txt)" 'layout: unknown' "real, two ranks: the layout is unknown"
+like "$(cluster real2.txt)" '  rank +step ms +comp ms' "... and the table has no columns of positions"
+unlike "$(cluster real2.txt)" ' pp +dp +cp +tp +ep |^  [01] +0 +0 +0 +0 +0 ' "... no all-zero pp dp cp tp ep"
+unlike "$(cluster real2.txt)" 'differing most' \
+    "... no operators 'differing most' where the spread names no slow rank"
+is "$(sed -n '/^Which rank the collectives wait for/,/^$/p' real2.txt | sed -n '2,$p' | grep -c .)" 1 \
+    "... the vote of two ranks: one line"
+like "$(sed -n '/^Which rank the collectives wait for/,/^$/p' real2.txt)" \
+    'no vote: no collective was seen by three ranks or more \(2 ranks with communication data\)' \
+    "... saying why there is no vote"
+
+# --- A run stopped before its data was parsed: no findings, and why ---------
+mkdir -p nodata/h_1_20261202120000000_ascend_pt/PROF_000001_20261202120000000_ABC/device_0/data
+echo x > nodata/h_1_20261202120000000_ascend_pt/PROF_000001_20261202120000000_ABC/device_0/data/f.data
+echo '{}' > nodata/h_1_20261202120000000_ascend_pt/profiler_info_0.json
+"$MSPROF" report nodata > nodata.txt 2>&1
+unlike "$(text_findings nodata.txt)" 'no rule fired' "no parsed data: not 'no rule fired'"
+like "$(text_findings nodata.txt)" 'not made: no rank has parsed data to judge' \
+    "... but the findings not made, for want of data"
 done_testing

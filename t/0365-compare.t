@@ -3,9 +3,11 @@
 # runs that differ only in the jitter's seed name nothing; each planted
 # change (host-bound, a hot operator, a slow rank, a longer step) is
 # named, in the right direction; ranks in one run only come as ranges;
-# session directories are runs too (two runs into one output directory);
-# --json and --html; missing or empty inputs and usage errors exit
-# 66, 65 and 64.
+# session directories are runs too (two runs into one output directory),
+# whose settings that differ (a variable, two flags) are named and no
+# others, and whose folder's report names this run's own rank directories;
+# the certainty (the noise measured, or one step a run a guess); --json
+# and --html; missing or empty inputs and usage errors exit 66, 65 and 64.
 . "$(dirname "$0")/lib.sh"
 
 GEN=$TOP/sim/gen-cluster
@@ -46,6 +48,24 @@ like "$out" 'no operator type changed beyond the margin' "no operator type named
 like "$out" 'all 4 ranks changed alike' "no rank named"
 unlike "$out" 'longer|shorter|slower|faster|added|removed|unlike the others,' \
     "no change word anywhere"
+like "$out" 'certainty: the noise measured: step-to-step variation [0-9.]+ % in base \(4 ranks with two steps or more\), [0-9.]+ % in new \(4\)' \
+    "two steps a rank: the noise measured in both, said"
+
+# One step a rank: the margin is a guess, said with the result itself.
+MSPROF_SIM_SEED=9 gen one1 --steps 1
+MSPROF_SIM_SEED=10 gen one2 --steps 1 --step-ms 205
+compare --json one.json --html one.html one1 one2
+like "$(result)" '; one step per run: the margin is a guess$' \
+    "one step per run: the result says its margin is a guess"
+like "$out" 'certainty: one step per run: the margin is a guess \(the floor' \
+    "... and the certainty line why"
+is "$("$PY" -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+print(j["noise_margin"]["certainty"], j["certainty"].startswith("one step per run: the margin is a guess"), j["result"].endswith("the margin is a guess"))' one.json)" \
+    "guess True True" "--json: the certainty, a field"
+like "$(cat one.html)" 'Certainty: one step per run: the margin is a guess' "--html: the certainty"
+compare base one2
+like "$(result)" '; the noise measured in base only$' "one run of one step: the noise measured in the other only"
 
 # --- Planted changes: named, in the right direction --------------------------
 compare base hostbound
@@ -146,20 +166,68 @@ is "$out" "" "... before anything is compared"
 sim_env
 cd "$T/mindspeed-llm" || exit 1
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
-"$MSPROF" -y -q --skip-checks -r all bash "$QWEN" > run1.out 2>&1
+# Each run saves its checkpoints in a directory named after its time: a
+# value that differs by itself, never named.
+sed 's|^CKPT_SAVE_DIR=.*|CKPT_SAVE_DIR="./ckpt/qwen3-$(date +%Y%m%d-%H%M%S%N)"|' \
+    "$QWEN" > qwen-v1.sh
+"$MSPROF" -y -q --skip-checks -r all bash qwen-v1.sh > run1.out 2>&1
 first=$(ls -d profiling_output/msprof-exec_*)
-MSPROF_SIM_HOST_BOUND=1 "$MSPROF" -y -q --skip-checks -r all bash "$QWEN" \
-    > run2.out 2>&1
+# The second run: one flag changed (--lr), one removed, one variable set
+# that the first did not have; a port of its own (volatile: not named).
+sed -e 's/--lr 1.25e-6/--lr 2.5e-6/' -e '/--use-flash-attn/d' \
+    qwen-v1.sh > qwen-v2.sh
+MSPROF_SIM_HOST_BOUND=1 HCCL_BUFFSIZE=400 MASTER_PORT=$(free_port) \
+    "$MSPROF" -y --skip-checks -r all bash qwen-v2.sh > run2.out 2>&1
 second=$(ls -d profiling_output/msprof-exec_* | grep -vx "$first")
-compare "$first" "$second"
+compare --json sessions.json --html sessions.html "$first" "$second"
 is "$rc" 0 "two sessions of one output directory: exit 0"
 like "$out" "base +$first: 2 ranks \(0-1\)" "the base session's own two ranks"
 like "$(result)" '^the step is [0-9.]+ % longer in new .*free \+' \
     "the second session (host-bound) against the first: free, longer"
+unlike "$(result)" 'a guess|measured in' "... two steps a rank in each: no word of a guess"
+like "$out" 'certainty: the noise measured: step-to-step variation [0-9.]+ % in base \(2 ranks with two steps or more\), [0-9.]+ % in new \(2\)' \
+    "... the noise measured in both, said"
+is "$(printf '%s\n' "$out" | sed -n '/settings that differ/,/^$/p' | sed -n 's/^    //p' | sort)" \
+"environment HCCL_BUFFSIZE: not set -> 400
+flag --lr: 1.25e-6 -> 2.5e-6
+flag --use-flash-attn: given -> not given" \
+    "the settings that differ: exactly the variable and the flags changed (not the port, nor the save directory named after the time)"
+if command -v xmllint > /dev/null; then
+	xmllint --noout sessions.html 2> xerr
+	ok $? "--html with the settings: well-formed XML (xmllint)"
+else
+	skip "xmllint not installed (libxml2-utils)"
+fi
+is "$("$PY" -c 'import json, sys
+s = json.load(open(sys.argv[1]))["settings"]
+print(s["known"], sorted((d["kind"], d["name"], d["base"], d["new"]) for d in s["differ"]))' sessions.json)" \
+    "True [('environment', 'HCCL_BUFFSIZE', None, '400'), ('flag', '--lr', '1.25e-6', '2.5e-6'), ('flag', '--use-flash-attn', '', None)]" \
+    "--json: the same settings, absent as null"
+like "$(tr '\n' ' ' < sessions.html)" '<td class="l">environment</td><td class="l">HCCL_BUFFSIZE</td><td class="l">not set</td><td class="l">400</td>' \
+    "--html: the same settings in a table"
+compare "$second" "$second"
+like "$out" 'settings: the launches.* are the same' "one session twice: no setting differs"
+compare "$first" "$T/base"
+like "$out" "settings: not known \(no session\): new $T/base was not run under msprof-exec" \
+    "a run without a session: its settings not known, said"
 compare profiling_output profiling_output
 like "$out" 'caveat: base and new are the same rank directories: .*session directories' \
     "one output directory twice: the caveat says to give the sessions"
 "$MSPROF" report "$first" > rep.out 2>&1
+# A report of the folder both runs wrote: not "open profiling_output"
+# (MindStudio Insight would load both), but the newest run's own rank
+# directories, linked into a folder of their own.
+"$MSPROF" report profiling_output > rep2.out 2>&1
+next=$(sed -n 's/^Next: //p' rep2.out)
+unlike "$next" '^open [^ ]*profiling_output in MindStudio Insight' \
+    "report of a folder of two runs: not 'open profiling_output'"
+like "$next" '^[^ ]*/profiling_output holds 4 rank directories, 2 of them this run.s, and MindStudio Insight would load them all: .*mkdir [^ ]*/profiling_output-run-[0-9]{17} && ln -s ' \
+    "... but why, and a folder of this run's own"
+newest=$(ls -d profiling_output/*_ascend_pt | sort -t_ -k3 | tail -2 | xargs -n1 realpath | sort | tr '\n' ' ')
+is "$(printf '%s\n' "$next" | sed 's/.*ln -s //; s/ [^ ]*\/$//' | tr ' ' '\n' | sort | tr '\n' ' ')" "$newest" \
+    "... linking exactly the newest run's two rank directories"
+like "$(sed -n 's/^Next: //p' run2.out)" 'holds 4 rank directories, 2 of them this run.s' \
+    "the second run's own report says so too"
 like "$(sed -n '/^Step breakdown per rank/,/^$/p' rep.out)" 'rank 0 ' \
     "report SESSION: the summary of the rank directories its launches made"
 cd "$T" || exit 1

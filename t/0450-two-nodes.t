@@ -51,6 +51,8 @@ rc1=$?
 wait "$n0"
 is "$? $rc1" "0 0" "two nodes: both exit 0"
 is "$(ranks_in profiling_output)" "0 1 2 3" "the four ranks' data in the shared directory"
+like "$(sed -n 's/^Next: //p' "$T/n0.out")" '^open [^ ]*profiling_output in MindStudio Insight$' \
+    "a job's nodes in one shared directory are one run: open it whole"
 like "$(cat "$T/n0.out")" "  rank 0: .*_ascend_pt.*
   rank 1: .*_ascend_pt" "node 0 reports its ranks 0 and 1"
 like "$(cat "$T/n1.out")" "  rank 2: .*_ascend_pt.*

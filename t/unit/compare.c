@@ -2,8 +2,9 @@
  * compare: two runs written here as small rank directories (step rows and
  * operator statistics), read by the summary and compared.  Equal runs
  * name nothing; the noise margin is the floor or twice the step-to-step
- * variation; a longer step, operator types added, removed and faster (per
- * rank and step, whatever the number of steps), a rank unlike the others
+ * variation, measured or (one step a rank) a guess, and said which; a
+ * longer step, operator types added, removed and faster (per rank and
+ * step, whatever the number of steps), a rank unlike the others
  * and ranks in one run only are named; runs without data are refused; and
  * the text of 1,000 ranks a side stays one screen.
  */
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "common/journal.h"
 #include "summary/compare.h"
 
 static char tmp[] = "/tmp/compare.XXXXXX";
@@ -308,6 +310,173 @@ noisy_runs(void)
 	done(&r);
 }
 
+/*
+ * The certainty: two steps a rank in both runs measure the noise; one
+ * step a rank in both makes the margin a guess, said with the result
+ * whether it names a change or not; one run of one step, the other's
+ * noise only.
+ */
+static void
+certainty(void)
+{
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct spec n = b;
+	struct result r;
+	const char *res;
+
+	compare(&r, &b, &n);
+	is_str(str(r.j, "noise_margin.certainty"), "measured",
+	    "two steps a rank: the noise measured");
+	ok(strstr(str(r.j, "result"), "guess") == NULL,
+	    "... and the result says no guess");
+	ok(strstr(r.text, "  certainty: the noise measured: step-to-step "
+	    "variation 0.1 % in base (4 ranks with two steps or more), 0.1 % "
+	    "in new (4)\n") != NULL, "... the text says how much, on how "
+	    "many ranks");
+	done(&r);
+	b.nsteps = n.nsteps = 1;
+	n.step_ms = 97.4;	/* -2.6 %: beyond the floor, within no noise */
+	compare(&r, &b, &n);
+	res = str(r.j, "result");
+	ok(compare_changed(r.c) && strstr(res, "2.6 % shorter") != NULL,
+	    "one step a rank, -2.6 %%: named beyond the floor: %s", res);
+	ok(strstr(res, "; one step per run: the margin is a guess") != NULL,
+	    "... with the margin a guess, in the same sentence");
+	is_str(str(r.j, "noise_margin.certainty"), "guess",
+	    "--json: the certainty a guess");
+	ok(strncmp(str(r.j, "certainty"), "one step per run: the margin is a "
+	    "guess", 38) == 0, "--json: and its sentence");
+	done(&r);
+	n.step_ms = 101;
+	compare(&r, &b, &n);
+	ok(!compare_changed(r.c) && strstr(str(r.j, "result"),
+	    "no significant change") != NULL && strstr(str(r.j, "result"),
+	    "the margin is a guess") != NULL,
+	    "no change within a guessed margin: said a guess too");
+	done(&r);
+	b.nsteps = 3;
+	compare(&r, &b, &n);
+	is_str(str(r.j, "noise_margin.certainty"), "one_run",
+	    "three steps in base, one in new: the noise of one run");
+	ok(strstr(str(r.j, "result"), "; the noise measured in base only") !=
+	    NULL, "... said with the result");
+	done(&r);
+}
+
+/* A session directory DIR under tmp with one launch: ARGV, ENV, UNSET. */
+static char *
+session(const char *dir, const char *const argv[], const char *const env[],
+    const char *const unset[])
+{
+	struct launch_record rec;
+	char *path;
+
+	if (asprintf(&path, "%s/%s", tmp, dir) == -1 || mkdir(path, 0755) == -1)
+		exit(1);
+	launch_record_init(&rec);
+	rec.status = LAUNCH_INJECTED;
+	rec.pid = 1;
+	rec.level = strdup("Level1");
+	rec.step_start = 2;
+	rec.step_end = 4;
+	for (; *argv != NULL; argv++)
+		strv_push(&rec.argv, *argv);
+	for (; *env != NULL; env++)
+		strv_push(&rec.env, *env);
+	for (; *unset != NULL; unset++)
+		strv_push(&rec.env_unset, *unset);
+	if (journal_append(path, &rec) == -1)
+		exit(1);
+	launch_record_free(&rec);
+	return path;
+}
+
+/* The settings of a JSON comparison: "kind name base new;..." sorted. */
+static const char *
+settings_of(const cJSON *j)
+{
+	static char buf[1024];
+	const cJSON *x;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(x, get(j, "settings.differ")) {
+		const cJSON *b = cJSON_GetObjectItem(x, "base"),
+		    *v = cJSON_GetObjectItem(x, "new");
+
+		snprintf(buf + n, sizeof(buf) - n, "%s %s %s %s;",
+		    str(x, "kind"), str(x, "name"),
+		    cJSON_IsString(b) ? b->valuestring : "null",
+		    cJSON_IsString(v) ? v->valuestring : "null");
+		n = strlen(buf);
+	}
+	return buf;
+}
+
+/*
+ * The settings that differ: a flag changed, one removed, a variable set
+ * in new alone; not the rendezvous port, not a log named after the time,
+ * not the same options in another order; a run without a session not
+ * known.
+ */
+static void
+settings(void)
+{
+	static const char *const argv_b[] = { "/usr/bin/torchrun",
+	    "--nproc_per_node", "2", "--master_port", "29500", "train.py",
+	    "--lr", "1e-4", "--bf16", "--log", "train_20261205190000.log",
+	    "--seed", "-1", NULL };
+	static const char *const argv_n[] = { "torchrun", "--master_port=29511",
+	    "--nproc_per_node", "2", "train.py", "--seed", "-1", "--log",
+	    "train_20261205193512.log", "--lr", "2e-4", NULL };
+	static const char *const env_b[] = { "HCCL_BUFFSIZE=200",
+	    "MASTER_PORT=29500", NULL };
+	static const char *const env_n[] = { "HCCL_BUFFSIZE=200",
+	    "MASTER_PORT=29511", "TASK_QUEUE_ENABLE=2", NULL };
+	static const char *const unset_b[] = { "TASK_QUEUE_ENABLE", NULL };
+	static const char *const none[] = { NULL };
+	struct spec b = { ranks0_3, 2, 100, 0.001, -1, ops_base, "Level1", 1, 0 };
+	struct result r;
+	char *sb = session("session-b", argv_b, env_b, unset_b);
+	char *sn = session("session-n", argv_n, env_n, none);
+
+	compare(&r, &b, &b);
+	compare_settings(r.c, sb, sn);
+	cJSON_Delete(r.j);
+	r.j = compare_json(r.c);
+	is_str(settings_of(r.j), "flag --lr 1e-4 2e-4;flag --bf16  null;"
+	    "environment TASK_QUEUE_ENABLE null 2;",
+	    "the flag changed, the flag removed, the variable set: nothing "
+	    "else");
+	ok(cJSON_IsTrue(get(r.j, "settings.known")), "--json: known");
+	free(r.text);
+	r.text = NULL;
+	{
+		size_t len = 0;
+		FILE *mem = open_memstream(&r.text, &len);
+
+		compare_print(r.c, mem, 0);
+		fclose(mem);
+	}
+	ok(strstr(r.text, "  settings that differ (the launches as "
+	    "msprof-exec recorded them):\n    flag --lr: 1e-4 -> 2e-4\n"
+	    "    flag --bf16: given -> not given\n    environment "
+	    "TASK_QUEUE_ENABLE: not set -> 2\n") != NULL,
+	    "the text: each on its line, as said");
+	done(&r);
+	compare(&r, &b, &b);
+	compare_settings(r.c, sb, NULL);
+	cJSON_Delete(r.j);
+	r.j = compare_json(r.c);
+	ok(!cJSON_IsTrue(get(r.j, "settings.known")) && strncmp(str(r.j,
+	    "settings.why"), "not known (no session): new ", 28) == 0,
+	    "new without a session: not known, and why: %s",
+	    str(r.j, "settings.why"));
+	done(&r);
+	free(sb);
+	free(sn);
+}
+
 /* The same step, its time moved from compute to communication. */
 static void
 shifted(void)
@@ -568,6 +737,8 @@ main(void)
 		return 1;
 	equal_runs();
 	noisy_runs();
+	certainty();
+	settings();
 	shifted();
 	operators();
 	operators_per_rank();
