@@ -518,6 +518,8 @@ dry_launch(const struct plan *p, const struct launch *l, char *const argv[],
 			printf(_("would write %s\n"), rw.written.v[i]);
 		for (size_t i = 0; i < rw.env.n; i++)
 			printf(_("would set %s\n"), rw.env.v[i]);
+		for (size_t i = 0; i < rw.set.n; i++)
+			printf(_("--set %s\n"), rw.set.v[i]);
 		if (rw.kept)
 			printf(_("its own profiling settings are kept "
 			    "(--existing keep)\n"));
