@@ -24,7 +24,7 @@ enum {
 	OPT_STEP_START = 256, OPT_STEP_END, OPT_NO_CPU, OPT_SIMPLIFY,
 	OPT_EXPORT, OPT_AIC, OPT_MODE, OPT_DYNDIR, OPT_NO_ANALYSE, OPT_ITERS,
 	OPT_FRAMEWORK, OPT_EXISTING, OPT_SKIP_CHECKS, OPT_CANN_ENV, OPT_JSON,
-	OPT_LOG, OPT_FORCE, OPT_HTML, OPT_STRICT, OPT_SET
+	OPT_LOG, OPT_FORCE, OPT_HTML, OPT_STRICT, OPT_SET, OPT_BASELINE
 };
 
 static const struct option longopts[] = {
@@ -46,6 +46,7 @@ static const struct option longopts[] = {
 	{ "framework",		required_argument, NULL, OPT_FRAMEWORK },
 	{ "existing",		required_argument, NULL, OPT_EXISTING },
 	{ "set",		required_argument, NULL, OPT_SET },
+	{ "baseline",		required_argument, NULL, OPT_BASELINE },
 	{ "yes",		no_argument,	   NULL, 'y' },
 	{ "dry-run",		no_argument,	   NULL, 'n' },
 	{ "force",		no_argument,	   NULL, OPT_FORCE },
@@ -103,6 +104,9 @@ usage(FILE *f)
 "                           nothing (65)\n"
 "      --skip-checks, --cann-env FILE, --json FILE, --log FILE\n"
 "      --html FILE          the summary of the data as one page\n"
+"      --baseline DIR       end the report with the comparison against an\n"
+"                           earlier run (its output or session directory)\n"
+"                           of the same steps and ranks\n"
 "  -q, --quiet, -v, --verbose, -h, --help, -V, --version\n"));
 }
 
@@ -379,6 +383,7 @@ parse_one(struct options *o, int c, const char *v)
 	case OPT_JSON: take(&o->json, xstrdup(v)); break;
 	case OPT_HTML: take(&o->html, xstrdup(v)); break;
 	case OPT_LOG: take(&o->log, xstrdup(v)); break;
+	case OPT_BASELINE: take(&o->baseline, xstrdup(v)); break;
 	case 'q': o->quiet = 1; break;
 	case 'v': o->verbose = 1; break;
 	case 'h': o->help = 1; break;
@@ -497,6 +502,7 @@ options_dup(struct options *dst, const struct options *src)
 	dst->json = xstrdup_null(src->json);
 	dst->html = xstrdup_null(src->html);
 	dst->log = xstrdup_null(src->log);
+	dst->baseline = xstrdup_null(src->baseline);
 }
 
 int
@@ -550,4 +556,5 @@ options_free(struct options *o)
 	free(o->json);
 	free(o->html);
 	free(o->log);
+	free(o->baseline);
 }
