@@ -18,6 +18,7 @@
 
 #include "common/jsonfile.h"
 #include "common/outfile.h"
+#include "common/journal.h"
 #include "common/ranks.h"
 #include "common/session.h"
 #include "summary/compare.h"
@@ -343,7 +344,7 @@ same(const struct summary *base, const struct summary *new, int steps,
 		tb = nb > 0 ? ranks_text(b, nb, 0) : xstrdup(_("none"));
 		*why = steps ? xasprintf(_("the windows differ: the baseline "
 		    "collected steps %s, this run steps %s (torch_npu's step "
-		    "numbers); run with the baseline's --steps"), ta, tb) :
+		    "numbers)"), ta, tb) :
 		    xasprintf(_("the ranks differ: the baseline profiled ranks "
 		    "%s, this run ranks %s; run with the baseline's --ranks"),
 		    ta, tb);
@@ -353,6 +354,60 @@ same(const struct summary *base, const struct summary *new, int steps,
 	free(a);
 	free(b);
 	return ok;
+}
+
+/*
+ * The window the profiled launches of the session at or under PATH were
+ * given, in the training's own steps, "S to E, excluding E"; NULL when
+ * there is no session or its launches differ.
+ */
+static char *
+window_of(const char *path)
+{
+	char *session = session_find(path), *text = NULL;
+	struct journal j;
+	int start = -1, end = -1, mixed = 0;
+
+	if (session == NULL)
+		return NULL;
+	journal_read(session, &j);
+	for (size_t i = 0; i < j.n; i++) {
+		const struct launch_record *r = &j.recs[i];
+
+		if (!launch_profiled(r) || r->step_start < 0)
+			continue;
+		mixed |= start >= 0 && (r->step_start != start ||
+		    r->step_end != end);
+		start = r->step_start;
+		end = r->step_end;
+	}
+	if (start >= 0 && !mixed)
+		text = xasprintf(_("%d to %d, excluding %d"), start, end, end);
+	journal_free(&j);
+	free(session);
+	return text;
+}
+
+/*
+ * The steps of the two runs differ: said in the training's steps when
+ * both sessions tell them, after torch_npu's numbers in *WHY.
+ */
+static void
+window_said(const char *base, const char *new, char **why)
+{
+	char *a = window_of(base), *b = window_of(new), *t;
+
+	if (a != NULL && b != NULL && strcmp(a, b) != 0) {
+		t = xasprintf(_("%s; the baseline was given steps %s, this run "
+		    "steps %s"), *why, a, b);
+		free(*why);
+		*why = t;
+	}
+	t = xasprintf(_("%s; run with the baseline's --steps"), *why);
+	free(*why);
+	*why = t;
+	free(a);
+	free(b);
 }
 
 int
@@ -367,9 +422,12 @@ compare_baseline(const char *base, const char *new, FILE *f)
 	if (ranks_of(&runs[0], &why) != 0 || ranks_of(&runs[1], &why) != 0)
 		goto out;
 	read_runs(runs);
-	if (!same(runs[0].s, runs[1].s, 0, &why) ||
-	    !same(runs[0].s, runs[1].s, 1, &why))
+	if (!same(runs[0].s, runs[1].s, 0, &why))
 		goto out;
+	if (!same(runs[0].s, runs[1].s, 1, &why)) {
+		window_said(base, new, &why);
+		goto out;
+	}
 	if ((c = compare_build(runs[0].s, base, runs[1].s, new, &why)) == NULL)
 		goto out;
 	runs_caveat(c, &runs[0], _("base"));

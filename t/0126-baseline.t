@@ -33,8 +33,8 @@ like "$(cat out)" "not compared: the ranks differ: the baseline profiled ranks 0
 like "$(cat err)" "--baseline base: not compared: the ranks differ" "other ranks: said on stderr"
 
 "$MSPROF" -y --skip-checks -o other2 -s 3:4 --baseline base bash "$QWEN" > out 2> err
-like "$(cat out)" "not compared: the windows differ: the baseline collected steps 1-2, this run steps 2 \(torch_npu.s step numbers\)" \
-    "another window: refused, with both"
+like "$(cat out)" "not compared: the windows differ: the baseline collected steps 1-2, this run steps 2 \(torch_npu.s step numbers\); the baseline was given steps 2 to 4, excluding 4, this run steps 3 to 4, excluding 4; run with the baseline's --steps" \
+    "another window: refused, with both, in the training's steps too"
 
 # Before anything runs: no such directory (66), no data in it (65).
 "$MSPROF" -y --skip-checks -o x --baseline nowhere bash "$QWEN" > out 2> err
