@@ -49,6 +49,17 @@ TASK_QUEUE_ENABLE=1 msprof -y --set TASK_QUEUE_ENABLE=0 --set TASK_QUEUE_ENABLE=
 has_line "$(rec_env "$(recorded | head -n 1)")" "TASK_QUEUE_ENABLE=2" \
     "the last --set of a name wins over the caller's value"
 
+# A launch that keeps its own profiling settings still gets the settings;
+# the JSON report lists them with the launch.
+reset_run
+msprof -y --existing keep --json j.json --set --num-workers=8 --set TASK_QUEUE_ENABLE=2 \
+    torchrun pretrain_gpt.py --profile --profile-save-path ./own
+like "$(rec_argv)" "pretrain_gpt.py --profile --profile-save-path \./own --num-workers 8$" \
+    "--existing keep: its own profiling flags, and the setting"
+has_line "$(rec_env "$(recorded | head -n 1)")" "TASK_QUEUE_ENABLE=2" "--existing keep: the variable"
+is "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["launches"][0]["set"])' j.json)" \
+    "['--num-workers=8', 'TASK_QUEUE_ENABLE=2']" "--json: the launch's settings"
+
 # -n shows each setting in the table, and the rewritten command.
 msprof -n --set --num-workers=8 --set MY_VAR=x torchrun pretrain_gpt.py
 like "$out" "Setting \(--set\) +--num-workers=8 \(flag, on the command line\)" "-n: the table shows the flag"
