@@ -109,8 +109,8 @@ set_parse(const char *word, struct set_item *s, char **why)
 	s->name = xstrndup(word, n);
 	s->value = word[n] == '=' ? xstrdup(word + n + 1) : NULL;
 	if (s->kind != SETTING_FLAG && s->value == NULL) {
-		*why = xasprintf(_("--set '%s': an %s needs a value; give "
-		    "%s=VALUE"), word, set_kind_text(s->kind), word);
+		*why = xasprintf(_("--set '%s': %s (%s) needs a value; give "
+		    "%s=VALUE"), word, word, set_kind_text(s->kind), word);
 		goto fail;
 	}
 	if (s->kind != SETTING_ENV && s->value != NULL && *s->value == '\0') {
@@ -227,8 +227,8 @@ set_check(const char *word, char **note, char **why)
 	if (set_parse(word, &s, why) == -1)
 		return -1;
 	if ((t = setting_named(s.name)) == NULL) {
-		*note = xasprintf(_("%s: a %s msprof-exec's settings table does "
-		    "not know: passed as given, unchecked"), s.name,
+		*note = xasprintf(_("%s (%s) is not in msprof-exec's settings "
+		    "table: passed as given, unchecked"), s.name,
 		    set_kind_text(s.kind));
 		set_item_free(&s);
 		return 0;
@@ -528,8 +528,8 @@ apply_one(struct rewrite_ctx *c, const char *word)
 	if (set_parse(word, &s, c->why) == -1)
 		return -1;
 	if ((t = setting_named(s.name)) == NULL)
-		strv_pushf(&c->out->notes, _("--set %s: a %s msprof-exec's "
-		    "settings table does not know: passed as given, unchecked"),
+		strv_pushf(&c->out->notes, _("--set %s (%s) is not in "
+		    "msprof-exec's settings table: passed as given, unchecked"),
 		    s.name, set_kind_text(s.kind));
 	if (t != NULL && !in_scope(c->launch->engine, t->scope))
 		rc = rewrite_fail(c, xasprintf(_("--set %s: %s; this launch "

@@ -39,7 +39,7 @@ like "$(journal)" '"env":\[[^]]*"TASK_QUEUE_ENABLE=2"' \
     "the journal's environment is the launch's, with the variable"
 like "$out" "run with --set --num-workers=8" \
     "the report says what the launch ran with"
-like "$err" "note: --set --my-flag: a flag msprof-exec's settings table does not know: passed as given" \
+like "$err" "note: --set --my-flag \(flag\) is not in msprof-exec's settings table: passed as given" \
     "an unknown name passes with a note"
 
 # A later --set of the same name wins; a variable the caller set is replaced.
