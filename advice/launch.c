@@ -43,21 +43,32 @@ in_scope(const struct launch_record *rec, enum setting_scope scope)
 	}
 }
 
+/*
+ * The command line the launch ran: the rewritten one (with the flags of
+ * --set) when msprof-exec rewrote it, else the one it was given.
+ */
+static const struct strv *
+run_argv(const struct launch_record *rec)
+{
+	return rec->new_argv.n > 0 ? &rec->new_argv : &rec->argv;
+}
+
 /* "--name value" or "--name=value": the value ("" for a bare flag). */
 static char *
 argv_flag(const struct launch_record *rec, const char *name)
 {
+	const struct strv *a = run_argv(rec);
 	size_t n = strlen(name), i;
-	char *const *v = rec->argv.v;
+	char *const *v = a->v;
 
-	for (i = rec->argv.n; i-- > 0;) {	/* the last one counts */
+	for (i = a->n; i-- > 0;) {	/* the last one counts */
 		if (strncmp(v[i], name, n) != 0)
 			continue;
 		if (v[i][n] == '=')
 			return xstrdup(v[i] + n + 1);
 		if (v[i][n] != '\0')
 			continue;
-		if (i + 1 < rec->argv.n && strncmp(v[i + 1], "--", 2) != 0)
+		if (i + 1 < a->n && strncmp(v[i + 1], "--", 2) != 0)
 			return xstrdup(v[i + 1]);
 		return xstrdup("");
 	}
@@ -107,12 +118,12 @@ yaml_copy(const struct launch_record *rec)
 static const char *
 argv_override(const struct launch_record *rec, const char *key)
 {
+	const struct strv *a = run_argv(rec);
 	size_t n = strlen(key), i;
 
-	for (i = rec->argv.n; i-- > 0;)
-		if (strncmp(rec->argv.v[i], key, n) == 0 &&
-		    rec->argv.v[i][n] == '=')
-			return rec->argv.v[i] + n + 1;
+	for (i = a->n; i-- > 0;)
+		if (strncmp(a->v[i], key, n) == 0 && a->v[i][n] == '=')
+			return a->v[i] + n + 1;
 	return NULL;
 }
 

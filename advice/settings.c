@@ -10,6 +10,8 @@
  * DeepSpeed's DeepSpeedZeroConfig (deepspeed/runtime/zero/config.py,
  * 1b88ac3) and torch_npu's torch_npu/npu/npu_config.py (npuConfig).
  */
+#include <string.h>
+
 #include "settings.h"
 
 #define MEGATRON	"Megatron-LM arguments.py"
@@ -291,3 +293,33 @@ const struct setting set_ddp_bucket_size = {
 	N_("elements per data-parallel gradient bucket: fewer, larger "
 	    "transfers"), MEGATRON,
 };
+
+/* Every row, for a setting looked up by its name (--set). */
+static const struct setting *const all[] = {
+	&set_overlap_grad_reduce, &set_overlap_param_gather,
+	&set_distributed_optimizer, &set_moe_alltoall_overlap,
+	&set_moe_permutation_async, &set_cp_send_recv_overlap,
+	&set_fsdp_forward_prefetch, &set_fsdp_backward_prefetch,
+	&set_torch_bucket_cap, &set_torch_bucket_view,
+	&set_torch_static_graph, &set_hccl_buffsize, &set_ds_overlap,
+	&set_ds_reduce_bucket, &set_ds_allgather_bucket,
+	&set_internal_format, &set_compile_mode, &set_virtual_pipeline,
+	&set_global_batch, &set_micro_batch, &set_num_layer_list,
+	&set_first_stage_layers, &set_last_stage_layers, &set_task_queue,
+	&set_cpu_affinity, &set_num_workers, &set_mm_num_workers,
+	&set_launch_blocking, &set_log_level, &set_recompute_granularity,
+	&set_recompute_method, &set_recompute_num_layers,
+	&set_recompute_activation, &set_swap_attention,
+	&set_reuse_fp32_param, &set_alloc_conf, &set_mm_recompute,
+	&set_flash_attn, &set_fused_rmsnorm, &set_fused_rotary,
+	&set_fused_swiglu, &set_ddp_bucket_size, NULL
+};
+
+const struct setting *
+setting_named(const char *name)
+{
+	for (size_t i = 0; all[i] != NULL; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
+	return NULL;
+}

@@ -22,6 +22,9 @@ extern const struct setting
     set_hccl_buffsize, set_internal_format, set_compile_mode,
     set_ds_overlap, set_ds_reduce_bucket, set_ds_allgather_bucket;
 
+/* The setting called NAME ("--use-flash-attn", "TASK_QUEUE_ENABLE"), or NULL. */
+const struct setting *setting_named(const char *name);
+
 /* The keys SET had in earlier versions (SET_YAML), NULL-ended; or NULL. */
 const char *const *setting_older(const struct setting *set);
 

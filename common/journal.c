@@ -77,6 +77,7 @@ static const struct field fields[] = {
 	{ "prof_config",	F_STR,	R(prof_config), 0 },
 	{ "existing",		F_STRV,	R(existing), 0 },
 	{ "new_argv",		F_STRV,	R(new_argv), 0 },
+	{ "set",		F_STRV,	R(set), 0 },
 };
 
 #define NFIELDS	(sizeof(fields) / sizeof(fields[0]))

@@ -94,6 +94,7 @@ struct launch_record {
 	char		*prof_config;	/* torch_npu's PROF_CONFIG_PATH it got */
 	struct strv	 existing;	/* profiling settings the launch had */
 	struct strv	 new_argv;	/* the command run (LAUNCH_INJECTED) */
+	struct strv	 set;		/* --set: "NAME[=VALUE]" it ran with */
 };
 
 /* All launches of a session, in the order they started. */

@@ -49,6 +49,7 @@ plan_free(struct plan *p)
 	free(p->shim);
 	free(p->launchtab);
 	strv_free(&p->record_env);
+	strv_free(&p->set);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -74,6 +75,9 @@ plan_dup(struct plan *dst, const struct plan *src)
 	memset(&dst->record_env, 0, sizeof(dst->record_env));
 	for (size_t i = 0; i < src->record_env.n; i++)
 		strv_push(&dst->record_env, src->record_env.v[i]);
+	memset(&dst->set, 0, sizeof(dst->set));
+	for (size_t i = 0; i < src->set.n; i++)
+		strv_push(&dst->set, src->set.v[i]);
 }
 
 static void
@@ -117,6 +121,9 @@ plan_write(const struct plan *p, const char *path)
 	add_str(o, "output", p->output);
 	add_str(o, "framework", p->framework);
 	add_str(o, "existing", existing_name(p->existing));
+	r = cJSON_AddArrayToObject(o, "set");
+	for (size_t i = 0; i < p->set.n; i++)
+		cJSON_AddItemToArray(r, cJSON_CreateString(p->set.v[i]));
 	add_str(o, "session", p->session);
 	add_str(o, "shim", p->shim);
 	add_str(o, "launchtab", p->launchtab);
@@ -215,6 +222,10 @@ plan_read(struct plan *p, const char *path, char **why)
 	cJSON_ArrayForEach(e, r)
 		if (cJSON_IsString(e))
 			strv_push(&p->record_env, e->valuestring);
+	r = cJSON_GetObjectItemCaseSensitive(o, "set");
+	cJSON_ArrayForEach(e, r)
+		if (cJSON_IsString(e))
+			strv_push(&p->set, e->valuestring);
 	p->device_mb = get_int(o, "device_mb", 0);
 	cJSON_Delete(o);
 	return 0;

@@ -30,6 +30,8 @@ struct plan {
 	char		*output;		/* NULL: the engine's default */
 	char		*framework;		/* auto | llm | mm | torch */
 	enum existing	 existing;
+	/* --set: "NAME" or "NAME=VALUE" of the training, in order. */
+	struct strv	 set;
 
 	/* Filled in by msprof-exec for the injector. */
 	char		*session, *shim, *launchtab;

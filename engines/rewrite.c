@@ -9,6 +9,7 @@
 
 #include "common/argv.h"
 #include "common/yamldoc.h"
+#include "apply.h"
 #include "rewrite.h"
 
 int
@@ -256,15 +257,16 @@ launch_rewrite(const struct plan *p, const struct launch *l,
 	}
 	if (e->notes != NULL)
 		e->notes(p, &out->notes);
-	if ((rc = settle_existing(&c)) != 0)
-		return rc < 0 ? -1 : 0;
-	return e->rewrite(&c);
+	if ((rc = settle_existing(&c)) < 0 || (rc == 0 && e->rewrite(&c) == -1))
+		return -1;
+	return rewrite_settings(&c);
 }
 
 void
 rewrite_free(struct rewrite *r)
 {
 	strv_free(&r->notes);
+	strv_free(&r->set);
 	strv_free(&r->argv);
 	strv_free(&r->env);
 	strv_free(&r->written);

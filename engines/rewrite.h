@@ -16,6 +16,7 @@ struct rewrite {
 	struct strv	 written;	/* config copies: "ORIGINAL -> COPY" */
 	struct strv	 existing;	/* profiling settings the launch had */
 	struct strv	 notes;		/* settings this engine has no place for */
+	struct strv	 set;		/* --set, each with where it went */
 	char		*save_path;	/* where the data goes */
 	int		 step_start, step_end;
 	/* The launch's own train iterations and those it runs; -1: unknown. */

@@ -189,6 +189,46 @@ add_expected(struct launch_record *rec)
 	}
 }
 
+/*
+ * The recorded variables as the launch gets them: those the rewrite sets
+ * (--set, the engine's own) replace what the caller's environment had.
+ */
+static void
+set_env(struct launch_record *rec, const struct strv *set)
+{
+	struct strv env = { 0 }, unset = { 0 };
+	size_t n;
+	int recorded;
+
+	for (size_t i = 0; i < set->n; i++) {
+		n = strcspn(set->v[i], "=");
+		recorded = 0;
+		for (size_t k = 0; k < rec->env.n; k++)
+			if (strncmp(rec->env.v[k], set->v[i], n + 1) == 0) {
+				rec->env.v[k][0] = '\0';	/* replaced */
+				recorded = 1;
+			}
+		for (size_t k = 0; k < rec->env_unset.n; k++)
+			if (strlen(rec->env_unset.v[k]) == n &&
+			    strncmp(rec->env_unset.v[k], set->v[i], n) == 0) {
+				rec->env_unset.v[k][0] = '\0';
+				recorded = 1;
+			}
+		if (recorded)
+			strv_push(&rec->env, set->v[i]);
+	}
+	for (size_t k = 0; k < rec->env.n; k++)
+		if (rec->env.v[k][0] != '\0')
+			strv_push(&env, rec->env.v[k]);
+	for (size_t k = 0; k < rec->env_unset.n; k++)
+		if (rec->env_unset.v[k][0] != '\0')
+			strv_push(&unset, rec->env_unset.v[k]);
+	strv_free(&rec->env);
+	strv_free(&rec->env_unset);
+	rec->env = env;
+	rec->env_unset = unset;
+}
+
 /* What the launch will collect, for the report. */
 static void
 add_settings(struct launch_record *rec, const struct plan *p,
@@ -216,6 +256,9 @@ add_settings(struct launch_record *rec, const struct plan *p,
 	rec->prof_config = xstrdup_null(rw->prof_config);
 	for (size_t i = 0; i < rw->existing.n; i++)
 		strv_push(&rec->existing, rw->existing.v[i]);
+	for (size_t i = 0; i < p->set.n; i++)
+		strv_push(&rec->set, p->set.v[i]);
+	set_env(rec, &rw->env);
 }
 
 /* Append REC with STATUS and WHY to the journal, and free it. */
@@ -434,7 +477,9 @@ inject(const struct plan *plan, const struct launchtab *tab,
 		rec->nexpected = 0;
 		record(session, rec, LAUNCH_KEPT,
 		    _("the launch's own profiling settings were kept"));
-		status = run(session, mode, path, cmd, cmd, plan->shim, NULL);
+		/* the launch as it was, with the settings of --set */
+		status = run(session, mode, path, rw.argv.v, cmd, plan->shim,
+		    &rw.env);
 	} else {
 		for (size_t i = 0; i < rw.argv.n; i++)
 			strv_push(&rec->new_argv, rw.argv.v[i]);

@@ -520,6 +520,8 @@ dry_launch(const struct plan *p, const struct launch *l, char *const argv[],
 			printf(_("would write %s\n"), rw.written.v[i]);
 		for (size_t i = 0; i < rw.env.n; i++)
 			printf(_("would set %s\n"), rw.env.v[i]);
+		for (size_t i = 0; i < rw.set.n; i++)
+			printf(_("--set %s\n"), rw.set.v[i]);
 		if (rw.kept)
 			printf(_("its own profiling settings are kept "
 			    "(--existing keep)\n"));
@@ -733,6 +735,7 @@ static void
 check_outputs(const struct options *o)
 {
 	char *why = NULL;
+	int rc;
 
 	if (o->json != NULL &&
 	    outfile_check(o->json, OUTFILE_REPLACE, &why) == -1)
@@ -741,6 +744,10 @@ check_outputs(const struct options *o)
 	if (o->log != NULL && outfile_check(o->log, OUTFILE_STREAM, &why) == -1)
 		errx(EX_CANTCREAT, _("--log: %s; give a path in a writable "
 		    "directory"), why);
+	/* a training of hours must not end in "nothing to compare with" */
+	if (o->baseline != NULL && (rc = compare_baseline_check(o->baseline,
+	    &why)) != 0)
+		errx(rc, "%s", why);
 }
 
 /* Create the session and run the command in it, until the job is gone. */
@@ -844,6 +851,12 @@ finish(const struct options *o, const char *session, const char *log,
 	report_run(&rin, 1, &r);
 	journal_free(&journal);
 	free(text);
+	if (o->baseline != NULL && r.found > 0) {
+		fflush(stdout);
+		compare_baseline(o->baseline, session, stdout);
+	} else if (o->baseline != NULL)
+		warnx(_("--baseline %s: not compared: this run collected no "
+		    "rank data"), o->baseline);
 	if (r.missing_paths > 0)
 		exit(EX_NOINPUT);
 	if (r.refused > 0)

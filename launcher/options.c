@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "engines/apply.h"
 #include "report/report.h"
 #include "options.h"
 
@@ -23,7 +24,7 @@ enum {
 	OPT_STEP_START = 256, OPT_STEP_END, OPT_NO_CPU, OPT_SIMPLIFY,
 	OPT_EXPORT, OPT_AIC, OPT_MODE, OPT_DYNDIR, OPT_NO_ANALYSE, OPT_ITERS,
 	OPT_FRAMEWORK, OPT_EXISTING, OPT_SKIP_CHECKS, OPT_CANN_ENV, OPT_JSON,
-	OPT_LOG, OPT_FORCE, OPT_HTML, OPT_STRICT
+	OPT_LOG, OPT_FORCE, OPT_HTML, OPT_STRICT, OPT_SET, OPT_BASELINE
 };
 
 static const struct option longopts[] = {
@@ -44,6 +45,8 @@ static const struct option longopts[] = {
 	{ "output",		required_argument, NULL, 'o' },
 	{ "framework",		required_argument, NULL, OPT_FRAMEWORK },
 	{ "existing",		required_argument, NULL, OPT_EXISTING },
+	{ "set",		required_argument, NULL, OPT_SET },
+	{ "baseline",		required_argument, NULL, OPT_BASELINE },
 	{ "yes",		no_argument,	   NULL, 'y' },
 	{ "dry-run",		no_argument,	   NULL, 'n' },
 	{ "force",		no_argument,	   NULL, OPT_FORCE },
@@ -89,6 +92,11 @@ usage(FILE *f)
 "                           MM ./npu_profiling)\n"
 "      --framework auto|llm|mm|torch, --existing ask|keep|override\n"
 "      --force              allow a window of more than 3 steps\n"
+"      --set NAME[=VALUE]   run the profiled launch with a setting of the\n"
+"                           training: a flag (--overlap-grad-reduce,\n"
+"                           --num-workers=8), an environment variable\n"
+"                           (TASK_QUEUE_ENABLE=2) or a YAML key in the config\n"
+"                           copy (a.b.c=1); repeatable\n"
 "  -y, --yes                do not ask for confirmation\n"
 "  -n, --dry-run            show the plan and the rewritten command, run nothing\n"
 "      --strict             fail when the training failed, even behind '| tee'\n"
@@ -96,6 +104,9 @@ usage(FILE *f)
 "                           nothing (65)\n"
 "      --skip-checks, --cann-env FILE, --json FILE, --log FILE\n"
 "      --html FILE          the summary of the data as one page\n"
+"      --baseline DIR       end the report with the comparison against an\n"
+"                           earlier run (its output or session directory)\n"
+"                           of the same steps and ranks\n"
 "  -q, --quiet, -v, --verbose, -h, --help, -V, --version\n"));
 }
 
@@ -269,6 +280,32 @@ parse_with(struct plan *p, const char *v)
 	free(copy);
 }
 
+/*
+ * --set NAME[=VALUE], checked against the settings table; a later one of
+ * the same name replaces the earlier.
+ */
+static void
+parse_set(struct plan *p, const char *v)
+{
+	char *why = NULL, *note = NULL;
+	size_t n = strcspn(v, "=");
+
+	if (set_check(v, &note, &why) == -1) {
+		complain("%s", why);
+		free(why);	/* refuse() may longjmp to the prompt */
+		refuse();
+	}
+	free(note);	/* the table and the launch say it */
+	for (size_t i = 0; i < p->set.n; i++)
+		if (strncmp(p->set.v[i], v, n) == 0 &&
+		    strcspn(p->set.v[i], "=") == n) {
+			free(p->set.v[i]);
+			p->set.v[i] = xstrdup(v);
+			return;
+		}
+	strv_push(&p->set, v);
+}
+
 static const char *const levels[] = { "level_none", "level0", "level1",
     "level2", NULL };
 static const char *const exports[] = { "text", "db", NULL };
@@ -319,6 +356,7 @@ parse_one(struct options *o, int c, const char *v)
 	    "static, dynamic")); break;
 	case OPT_DYNDIR: take(&p->dynamic_dir, xstrdup(v)); break;
 	case OPT_NO_ANALYSE: p->analyse = 0; break;
+	case OPT_SET: parse_set(p, v); break;
 	case OPT_ITERS:
 		p->train_iters = strcmp(v, "keep") == 0 ? -1 :
 		    number("--train-iters", v, 1);
@@ -345,6 +383,7 @@ parse_one(struct options *o, int c, const char *v)
 	case OPT_JSON: take(&o->json, xstrdup(v)); break;
 	case OPT_HTML: take(&o->html, xstrdup(v)); break;
 	case OPT_LOG: take(&o->log, xstrdup(v)); break;
+	case OPT_BASELINE: take(&o->baseline, xstrdup(v)); break;
 	case 'q': o->quiet = 1; break;
 	case 'v': o->verbose = 1; break;
 	case 'h': o->help = 1; break;
@@ -463,6 +502,7 @@ options_dup(struct options *dst, const struct options *src)
 	dst->json = xstrdup_null(src->json);
 	dst->html = xstrdup_null(src->html);
 	dst->log = xstrdup_null(src->log);
+	dst->baseline = xstrdup_null(src->baseline);
 }
 
 int
@@ -516,4 +556,5 @@ options_free(struct options *o)
 	free(o->json);
 	free(o->html);
 	free(o->log);
+	free(o->baseline);
 }

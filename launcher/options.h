@@ -12,6 +12,7 @@ struct options {
 	int		 strict;	/* failures the status would hide fail */
 	int		 help, version;
 	char		*cann_env, *json, *html, *log;
+	char		*baseline;	/* --baseline: an earlier run to compare */
 	char		**cmd;		/* the command, NULL-terminated */
 };
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/apply.h"
 #include "engines/rewrite.h"
 #include "table.h"
 #include "common/util.h"
@@ -79,6 +80,42 @@ iters_text(const struct plan *p, const struct engine_ops *e,
 	return xasprintf("%d -> %d", rw->iters_from, rw->iters);
 }
 
+/*
+ * The settings of --set: where the first launch gets each, or (without
+ * one to preview) what kind each is; a name the settings table does not
+ * know is said to be unchecked.
+ */
+static void
+set_rows(FILE *f, const struct plan *p, const struct rewrite *rw)
+{
+	struct set_item s;
+	char *why = NULL, *note = NULL, *text;
+
+	for (size_t i = 0; i < p->set.n; i++) {
+		if (set_check(p->set.v[i], &note, &why) == -1 ||
+		    set_parse(p->set.v[i], &s, &why) == -1) {
+			free(why);	/* options_parse() refused it already */
+			continue;
+		}
+		if (rw != NULL && i < rw->set.n)
+			text = xstrdup(rw->set.v[i]);
+		else
+			text = xasprintf("%s (%s)", p->set.v[i],
+			    set_kind_text(s.kind));
+		if (note != NULL) {
+			char *t = xasprintf(_("%s; not in msprof-exec's settings "
+			    "table: passed unchecked"), text);
+
+			free(text);
+			text = t;
+		}
+		row(f, _("Setting (--set)"), text);
+		free(text);
+		free(note);
+		set_item_free(&s);
+	}
+}
+
 void
 table_print(FILE *f, const struct plan *p, const struct facts *x)
 {
@@ -135,6 +172,7 @@ table_print(FILE *f, const struct plan *p, const struct facts *x)
 	row(f, _("Train iterations"), s);
 	free(s);
 	row(f, _("Output directory"), plan_output(p, x->engine));
+	set_rows(f, p, r);
 	for (size_t i = 0; x->left_alone != NULL && i < x->left_alone->n; i++)
 		row(f, _("Left alone"), x->left_alone->v[i]);
 	if (x->unchecked != NULL && p->existing == EXISTING_ASK)

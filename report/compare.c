@@ -18,8 +18,11 @@
 
 #include "common/jsonfile.h"
 #include "common/outfile.h"
+#include "common/journal.h"
+#include "common/ranks.h"
 #include "common/session.h"
 #include "summary/compare.h"
+#include "summary/model.h"
 #include "report.h"
 
 /* One run: its path as given, its rank directories, their summary. */
@@ -47,25 +50,41 @@ check_input(const char *path)
 		    "directory of a run (or its msprof-exec_* session)"), path);
 }
 
+/*
+ * The rank directories of RUN: 0, or the exit status (66, 65) with *why
+ * when it has none to read.
+ */
+static int
+ranks_of(struct run *run, char **why)
+{
+	char *path = (char *)run->path;
+
+	report_summary_paths(&path, 1, &run->paths);
+	if (summary_find_runs(run->paths.v, run->paths.n, &run->ranks,
+	    &run->nranks, &run->runs, &run->nruns, NULL, NULL, why) == -1)
+		return EX_NOINPUT;
+	if (run->nranks > 0)
+		return 0;
+	if (session_is(run->path))
+		*why = xasprintf(_("%s: no rank data: the launches of this "
+		    "session made no *_ascend_pt directory (msprof-exec report "
+		    "%s says why)"), run->path, run->path);
+	else
+		*why = xasprintf(_("%s: no rank data: no *_ascend_pt directory "
+		    "under it (the rank directories torch_npu writes, "
+		    "ASCEND_PROFILER_OUTPUT inside)"), run->path);
+	return EX_DATAERR;
+}
+
 /* The rank directories of RUN; exit 66 or 65 when it has none to read. */
 static void
 find_ranks(struct run *run)
 {
-	char *path = (char *)run->path, *why = NULL;
+	char *why = NULL;
+	int rc = ranks_of(run, &why);
 
-	report_summary_paths(&path, 1, &run->paths);
-	if (summary_find_runs(run->paths.v, run->paths.n, &run->ranks,
-	    &run->nranks, &run->runs, &run->nruns, NULL, NULL, &why) == -1)
-		errx(EX_NOINPUT, "%s", why);
-	if (run->nranks > 0)
-		return;
-	if (session_is(run->path))
-		errx(EX_DATAERR, _("%s: no rank data: the launches of this "
-		    "session made no *_ascend_pt directory (msprof-exec report "
-		    "%s says why)"), run->path, run->path);
-	errx(EX_DATAERR, _("%s: no rank data: no *_ascend_pt directory under "
-	    "it (the rank directories torch_npu writes, ASCEND_PROFILER_OUTPUT "
-	    "inside)"), run->path);
+	if (rc != 0)
+		errx(rc, "%s", why);
 }
 
 static void *
@@ -256,4 +275,199 @@ compare_main(int argc, char **argv)
 		strv_free(&runs[k].paths);
 	}
 	return status;
+}
+
+static void
+run_free(struct run *run)
+{
+	summary_free(run->s);
+	summary_ranks_free(run->ranks, run->nranks);
+	summary_runs_free(run->runs, run->nruns);
+	strv_free(&run->paths);
+	memset(run, 0, sizeof(*run));
+}
+
+int
+compare_baseline_check(const char *base, char **why)
+{
+	struct run run = { .path = base };
+	struct stat st;
+	int rc;
+
+	if (stat(base, &st) == -1 || !S_ISDIR(st.st_mode)) {
+		*why = xasprintf(_("--baseline %s: no such directory; give the "
+		    "output directory of an earlier run (or its msprof-exec_* "
+		    "session)"), base);
+		return EX_NOINPUT;
+	}
+	if ((rc = ranks_of(&run, why)) != 0) {
+		char *t = xasprintf("--baseline %s", *why);
+
+		free(*why);
+		*why = t;
+	}
+	run_free(&run);
+	return rc;
+}
+
+static int
+int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * What a run collected: its ranks (known ones), or the steps of its
+ * ranks (torch_npu's Step numbers), sorted, without repeats.
+ */
+static size_t
+collected(const struct summary *s, int steps, int **out)
+{
+	size_t n = 0, cap = 0, k = 0;
+	int *v = NULL;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		size_t m = steps ? r->nsteps : 1;
+
+		for (size_t j = 0; j < m; j++) {
+			long x = steps ? r->steps[j].step : r->rank;
+
+			if (x < 0)
+				continue;
+			if (n == cap)
+				v = xreallocarray(v, cap = cap ? cap * 2 : 16,
+				    sizeof(*v));
+			v[n++] = (int)x;
+		}
+	}
+	if (n > 0)
+		qsort(v, n, sizeof(*v), int_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*out = v;
+	return k;
+}
+
+/*
+ * Are the ranks (STEPS 0) or steps (1) of the two runs the same?  Else
+ * *why says which, with both lists.
+ */
+static int
+same(const struct summary *base, const struct summary *new, int steps,
+    char **why)
+{
+	int *a, *b;
+	size_t na = collected(base, steps, &a), nb = collected(new, steps, &b);
+	int ok = na == nb && (na == 0 || memcmp(a, b, na * sizeof(*a)) == 0);
+	char *ta, *tb;
+
+	if (!ok) {
+		ta = na > 0 ? ranks_text(a, na, 0) : xstrdup(_("none"));
+		tb = nb > 0 ? ranks_text(b, nb, 0) : xstrdup(_("none"));
+		*why = steps ? xasprintf(_("the windows differ: the baseline "
+		    "collected steps %s, this run steps %s (torch_npu's step "
+		    "numbers)"), ta, tb) :
+		    xasprintf(_("the ranks differ: the baseline profiled ranks "
+		    "%s, this run ranks %s; run with the baseline's --ranks"),
+		    ta, tb);
+		free(ta);
+		free(tb);
+	}
+	free(a);
+	free(b);
+	return ok;
+}
+
+/*
+ * The window the profiled launches of the session at or under PATH were
+ * given, in the training's own steps, "S to E, excluding E"; NULL when
+ * there is no session or its launches differ.
+ */
+static char *
+window_of(const char *path)
+{
+	char *session = session_find(path), *text = NULL;
+	struct journal j;
+	int start = -1, end = -1, mixed = 0;
+
+	if (session == NULL)
+		return NULL;
+	journal_read(session, &j);
+	for (size_t i = 0; i < j.n; i++) {
+		const struct launch_record *r = &j.recs[i];
+
+		if (!launch_profiled(r) || r->step_start < 0)
+			continue;
+		mixed |= start >= 0 && (r->step_start != start ||
+		    r->step_end != end);
+		start = r->step_start;
+		end = r->step_end;
+	}
+	if (start >= 0 && !mixed)
+		text = xasprintf(_("%d to %d, excluding %d"), start, end, end);
+	journal_free(&j);
+	free(session);
+	return text;
+}
+
+/*
+ * The steps of the two runs differ: said in the training's steps when
+ * both sessions tell them, after torch_npu's numbers in *WHY.
+ */
+static void
+window_said(const char *base, const char *new, char **why)
+{
+	char *a = window_of(base), *b = window_of(new), *t;
+
+	if (a != NULL && b != NULL && strcmp(a, b) != 0) {
+		t = xasprintf(_("%s; the baseline was given steps %s, this run "
+		    "steps %s"), *why, a, b);
+		free(*why);
+		*why = t;
+	}
+	t = xasprintf(_("%s; run with the baseline's --steps"), *why);
+	free(*why);
+	*why = t;
+	free(a);
+	free(b);
+}
+
+int
+compare_baseline(const char *base, const char *new, FILE *f)
+{
+	struct run runs[2] = { { .path = base }, { .path = new } };
+	struct compare *c = NULL;
+	char *why = NULL;
+	int rc = -1;
+
+	fprintf(f, _("\nCompared with the baseline %s\n"), base);
+	if (ranks_of(&runs[0], &why) != 0 || ranks_of(&runs[1], &why) != 0)
+		goto out;
+	read_runs(runs);
+	if (!same(runs[0].s, runs[1].s, 0, &why))
+		goto out;
+	if (!same(runs[0].s, runs[1].s, 1, &why)) {
+		window_said(base, new, &why);
+		goto out;
+	}
+	if ((c = compare_build(runs[0].s, base, runs[1].s, new, &why)) == NULL)
+		goto out;
+	runs_caveat(c, &runs[0], _("base"));
+	compare_print(c, f, summary_term_flags(f));
+	rc = 0;
+out:
+	if (rc == -1) {
+		fprintf(f, _("  not compared: %s\n"), why);
+		warnx(_("--baseline %s: not compared: %s"), base, why);
+	}
+	free(why);
+	if (c != NULL)
+		compare_free(c);
+	run_free(&runs[0]);
+	run_free(&runs[1]);
+	return rc;
 }

@@ -8,6 +8,7 @@
 #ifndef MSPROF_REPORT_H
 #define MSPROF_REPORT_H
 
+#include <stdio.h>
 #include <time.h>
 
 #include "common/journal.h"
@@ -81,5 +82,16 @@ int	report_main(int argc, char **argv);
 
 /* msprof-exec compare [--json FILE] [--html FILE] BASE NEW */
 int	compare_main(int argc, char **argv);
+/*
+ * --baseline BASE, before the run: 0 when BASE is a directory with rank
+ * data to compare with, else the exit status (66, 65) with *why.
+ */
+int	compare_baseline_check(const char *base, char **why);
+/*
+ * --baseline BASE, after the run: the comparison of the run NEW (its
+ * session) with BASE on F, when both collected the same ranks and steps;
+ * else -1 after saying which differ (or why there is nothing to compare).
+ */
+int	compare_baseline(const char *base, const char *new, FILE *f);
 
 #endif

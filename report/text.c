@@ -222,6 +222,8 @@ print_launch(const struct launch_record *rec)
 			say(_("    to profile it anyway: %s\n"), rec->force);
 		break;
 	}
+	for (size_t i = 0; launch_profiled(rec) && i < rec->set.n; i++)
+		say(_("    run with --set %s\n"), rec->set.v[i]);
 	free(name);
 }
 

@@ -152,6 +152,15 @@ flags(void)
 	launch(&r[0], "llm-mcore", repeated);
 	check("memory-room", &j, "memory-headroom", "--micro-batch-size",
 	    "value (4)", "a flag given twice: the last one counts");
+	/* --set: the flag is on the command line the launch ran */
+	launch_record_free(&r[0]);
+	launch(&r[0], "llm-mcore", without);
+	for (const char *const *a = without; *a != NULL; a++)
+		strv_push(&r[0].new_argv, *a);
+	strv_push(&r[0].new_argv, "--overlap-grad-reduce");
+	check("exposed-comm", &j, "exposed-communication",
+	    "--overlap-grad-reduce", "on",
+	    "a flag the launch ran with (--set), not given: on");
 	j.n = 0;
 	check("exposed-comm", &j, "exposed-communication",
 	    "--overlap-grad-reduce", "not known (no profiled launch)",
