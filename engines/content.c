@@ -910,8 +910,12 @@ run_line(struct reader *r, struct pyfile *pf, const char *l, int no)
 	 * before: the modules a script imports and does not use can be
 	 * many (a package's whole API) and are no training.
 	 */
-	if (strncmp(l, "import ", 7) == 0 || strncmp(l, "from ", 5) == 0)
-		return;
+	while (strncmp(l, "import ", 7) == 0 || strncmp(l, "from ", 5) == 0) {
+		/* import torch; loss.backward(): what follows a ';' runs */
+		if ((p = strchr(l, ';')) == NULL)
+			return;
+		l = p + 1 + strspn(p + 1, " \t");
+	}
 	if (defines(l))
 		return;
 	for (p = l; *p != '\0'; prev = *p, p++) {

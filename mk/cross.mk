@@ -42,7 +42,7 @@ CROSS_SUDO   = $(if $(filter 0,$(shell id -u)),,sudo)
 # What is cross-built: the product, the C unit tests and the test helpers.
 CROSS_UNIT   = $(patsubst t/unit/%.c,$(CROSS_B)/t/%.t,$(wildcard t/unit/*.c))
 CROSS_TARGETS = $(patsubst $(B)/%,$(CROSS_B)/%,$(LAUNCHER) $(INJECTOR) \
-               $(SHIM) $(LAUNCHTAB)) $(CROSS_UNIT) \
+               $(SHIM) $(LAUNCHTAB) $(TRAININGS)) $(CROSS_UNIT) \
                $(patsubst t/helpers/%.c,$(CROSS_B)/t/helpers/%,$(wildcard t/helpers/*.c))
 
 cross-deps:
