@@ -192,7 +192,7 @@ for st in d.values():
                 v["Communication Time Info"][k] = None'
 like "$(left_of null)" "rank 0: .*/communication.json: null figures: 4 of its 4 operators" \
     "communication.json with null figures: named"
-like "$(sed -n '/^Which rank/,/^$/p' null.txt)" "  1 ranks with communication data" \
+like "$(sed -n '/^Which rank/,/^$/p' null.txt)" "[( ]1 ranks with communication data" \
     "... and the wait table counts the ranks it shows"
 is "$("$PY" -c 'import json, sys
 w = json.load(open(sys.argv[1]))["summary"]["summaries"]["wait"]
