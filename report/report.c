@@ -156,7 +156,8 @@ add_counts(struct report *r, const struct report_model *m)
 	if (m->ending == ENDING_HIDDEN_FAILURE && r->hidden_failure == 0)
 		r->hidden_failure = m->hidden_code;
 	/* a bare directory without rank directories: nothing to report on */
-	r->empty += m->session == NULL && c->found == 0 && c->expected == 0;
+	r->empty += m->session == NULL && c->found == 0 && c->expected == 0 &&
+	    (m->summary == NULL || summary_nranks(m->summary) == 0);
 	/* files there that the summary could not read: data missing too */
 	r->partial += m->summary != NULL && summary_nleft_out(m->summary) > 0;
 }

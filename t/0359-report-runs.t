@@ -104,4 +104,12 @@ like "$(ops list-text)" "not made: .*no kernel_details.csv nor op_statistic.csv"
 unlike "$(ops list-text)" "db export" "... and not called a db export"
 like "$(ops list-both)" "db export: no ascend_pytorch_profiler_<rank>.db" "an export type naming db: a db export"
 
+# A rank directory given itself is a run of one rank, no bare directory.
+"$MSPROF" report "$R/msinsight-2025/text/level1/rank0_ascend_pt" > rank.txt 2>&1
+is "$?" 0 "a rank directory given itself: exit 0"
+like "$(cat rank.txt)" "Step breakdown" "... and summarised"
+mkdir -p bare
+"$MSPROF" report bare > bare.txt 2>&1
+is "$?" 65 "a directory without rank directories: still 65"
+
 done_testing
