@@ -140,6 +140,17 @@ write_json(const struct report_model *m, size_t n, const char *path)
 	}
 }
 
+/* PATH is a rank directory itself ({host}_{pid}_{stamp}_ascend_pt). */
+static int
+rank_dir(const char *path)
+{
+	size_t n = path != NULL ? strlen(path) : 0;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	return n >= 10 && strncmp(path + n - 10, "_ascend_pt", 10) == 0;
+}
+
 static void
 add_counts(struct report *r, const struct report_model *m)
 {
@@ -157,7 +168,7 @@ add_counts(struct report *r, const struct report_model *m)
 		r->hidden_failure = m->hidden_code;
 	/* a bare directory without rank directories: nothing to report on */
 	r->empty += m->session == NULL && c->found == 0 && c->expected == 0 &&
-	    (m->summary == NULL || summary_nranks(m->summary) == 0);
+	    !rank_dir(m->where);
 	/* files there that the summary could not read: data missing too */
 	r->partial += m->summary != NULL && summary_nleft_out(m->summary) > 0;
 }

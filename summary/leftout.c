@@ -22,12 +22,6 @@ base(const char *path)
 }
 
 size_t
-summary_nranks(const struct summary *s)
-{
-	return s->nr;
-}
-
-size_t
 summary_nleft_out(const struct summary *s)
 {
 	size_t n = 0;

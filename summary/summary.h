@@ -120,8 +120,6 @@ void		 summary_json_write(const struct summary *, struct jsonw *,
 int		 summary_html(const struct summary *, FILE *);
 void		 summary_free(struct summary *);
 
-/* How many rank directories it read. */
-size_t		 summary_nranks(const struct summary *);
 /* How many files the summary left out, whole or in part (it names them). */
 size_t		 summary_nleft_out(const struct summary *);
 
