@@ -89,12 +89,14 @@ static void
 add(struct arm *a, long pid, int rank, int monitor, double t)
 {
 	struct arm_proc *parent = monitor ? NULL : find(a, parent_of(pid), 0);
+	/* read before the array grows: PARENT points into it */
+	int sub = parent != NULL && rank >= 0 && parent->rank == rank;
 	struct arm_proc *n;
 
 	a->procs = xreallocarray(a->procs, a->nprocs + 1, sizeof(*a->procs));
 	n = &a->procs[a->nprocs++];
 	*n = (struct arm_proc){ pid, rank, t, 0, 0, monitor, 0 };
-	n->sub = parent != NULL && rank >= 0 && parent->rank == rank;
+	n->sub = sub;
 	if (!n->sub)
 		a->last_new = t;
 	if (!n->sub && !monitor)
