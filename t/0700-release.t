@@ -111,6 +111,7 @@ run() {	# run NAME DIR CMD...: from DIR, with a minimal environment
 }
 run version "$T/x86" "$P/bin/msprof-exec" -V
 run llm-dry "$T/x86/sim/mindspeed-llm" "$P/bin/msprof-exec" -n \
+    --cann-env "$T/x86/sim/ascend/ascend-toolkit/set_env.sh" \
     bash examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
 run llm "$T/x86/sim/mindspeed-llm" "$P/bin/msprof-exec" -y \
     --cann-env "$T/x86/sim/ascend/ascend-toolkit/set_env.sh" \
