@@ -219,16 +219,6 @@ equals(const char *v, const char *want)
 	    (truth(want) != -1 && truth(v) == truth(want));
 }
 
-/* Is the YAML key KEY the flag NAME, "_" read as "-"? */
-static int
-same_flag(const char *key, const char *name)
-{
-	for (name += strspn(name, "-"); *key != '\0'; key++, name++)
-		if (*name != (*key == '_' ? '-' : *key))
-			return 0;
-	return *name == '\0';
-}
-
 /*
  * The last leaf under MAP whose key is the flag NAME, or 0: the leaves of
  * every mapping under gpt_args become flags of their own name
@@ -246,7 +236,7 @@ gpt_leaf(struct ydoc *d, int map, const char *name, int depth)
 			if (depth < 16 && (sub = gpt_leaf(d, v, name,
 			    depth + 1)) != 0)
 				found = sub;
-		} else if (same_flag(key, name))
+		} else if (yaml_key_is_flag(key, name))
 			found = v;
 	return found;
 }

@@ -291,6 +291,19 @@ strv_join(char *const v[], const char *sep)
 	return out;
 }
 
+/*
+ * Is the YAML key KEY the flag NAME, "_" read as "-"?  MindSpeed-MM
+ * rebuilds its command line from gpt_args' keys, each a flag of its name.
+ */
+int
+yaml_key_is_flag(const char *key, const char *name)
+{
+	for (name += strspn(name, "-"); *key != '\0'; key++, name++)
+		if (*name != (*key == '_' ? '-' : *key))
+			return 0;
+	return *name == '\0';
+}
+
 int
 ends_with(const char *s, const char *suffix)
 {

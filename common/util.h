@@ -43,6 +43,7 @@ char	*shell_join(char *const argv[]);
 char	*strv_join(char *const v[], const char *sep);
 /* Does S end with SUFFIX? */
 int	 ends_with(const char *s, const char *suffix);
+int	 yaml_key_is_flag(const char *key, const char *name);
 /* Length of the valid UTF-8 sequence at S (RFC 3629), or 0 (a bad byte). */
 size_t	 utf8_seq(const unsigned char *s);
 /* Is S valid UTF-8 as a whole? */

@@ -342,16 +342,6 @@ yaml_written(const struct rewrite *r, const char **original, size_t *olen)
 	return NULL;
 }
 
-/* Is the YAML key KEY the flag NAME, "_" read as "-"? */
-static int
-same_flag(const char *key, const char *name)
-{
-	for (name += strspn(name, "-"); *key != '\0'; key++, name++)
-		if (*name != (*key == '_' ? '-' : *key))
-			return 0;
-	return *name == '\0';
-}
-
 /*
  * The mapping under MAP (at any depth) holding a leaf named as the flag
  * NAME, or 0: MindSpeed-MM rebuilds the command line from the leaves of
@@ -369,7 +359,7 @@ gpt_holder(struct ydoc *d, int map, const char *name, const char **key,
 			if (depth < 16 && (sub = gpt_holder(d, v, name, key,
 			    depth + 1)) != 0)
 				found = sub;
-		} else if (same_flag(k, name)) {
+		} else if (yaml_key_is_flag(k, name)) {
 			found = map;
 			*key = k;
 		}
