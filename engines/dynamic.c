@@ -1,14 +1,11 @@
 /*
  * The dynamic profiling config file: prepared by the injector when the job
- * starts, changed by `msprof-exec trigger` while it runs.  Every write is a
- * temporary file renamed over the old one, so the job never reads half a
- * file.
+ * starts, changed by `msprof-exec trigger` (launcher/trigger.c) while it
+ * runs.  Every write is a temporary file renamed over the old one, so the
+ * job never reads half a file.
  */
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +13,7 @@
 #include <sysexits.h>
 #include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dynamic.h"
 #include "common/jsonfile.h"
@@ -148,131 +146,29 @@ dynamic_prepare(const char *dir, const struct plan *p, const char *save,
 	return dynamic_write(dir, p, save, &w, why);
 }
 
-/* The directories below DIR (DEPTH levels) that hold the config file. */
-static void
-configs_below(const char *dir, int depth, struct strv *out)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char *sub, *file;
-
-	while (d != NULL && depth > 0 && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		sub = xasprintf("%s/%s", dir, e->d_name);
-		file = xasprintf("%s/%s", sub, DYNAMIC_CONFIG);
-		if (access(file, F_OK) == 0)
-			strv_push(out, sub);
-		else
-			configs_below(sub, depth - 1, out);
-		free(file);
-		free(sub);
-	}
-	if (d != NULL)
-		closedir(d);
-}
-
-/*
- * DIR holds no config file: it is not where a running job looks, and a
- * template written there would never be read.  Name the one below it.
- */
-static void __attribute__((noreturn))
-not_dynamic(const char *dir)
-{
-	struct strv found = { 0 };
-	char *list;
-
-	configs_below(dir, 2, &found);
-	if (found.n > 0) {
-		list = strv_join(found.v, ", ");
-		errx(EX_NOINPUT, _("%s holds no %s, so no job reads it; the "
-		    "dynamic profiling directory is below it: msprof-exec "
-		    "trigger %s"), dir, DYNAMIC_CONFIG, list);
-	}
-	errx(EX_NOINPUT, _("%s holds no %s, so no job reads it; give the "
-	    "dynamic profiling directory of the running job (--dynamic-dir, "
-	    "or OUTPUT/dynamic_profile); nothing was written"), dir,
-	    DYNAMIC_CONFIG);
-}
-
-static void __attribute__((noreturn))
-trigger_usage(int help)
-{
-	fprintf(help ? stdout : stderr, _("usage: msprof-exec trigger [--start N "
-	    "| --now] [--active K] DIR\n"));
-	exit(help ? 0 : EX_USAGE);
-}
-
-static int
-step_number(const char *opt, const char *v, int min)
-{
-	char *end;
-	long n = strtol(v, &end, 10);
-
-	if (*v == '\0' || *end != '\0' || n < min || n > INT_MAX)
-		errx(EX_USAGE, _("%s '%s': give a whole number of %d or more"),
-		    opt, v, min);
-	return (int)n;
-}
-
 int
-trigger_main(int argc, char **argv)
+dynamic_trigger(const char *path, int start, int active,
+    struct dynamic_trigger *t, char **why)
 {
-	static const struct option opts[] = {
-		{ "start", required_argument, NULL, 's' },
-		{ "now", no_argument, NULL, 'n' },
-		{ "active", required_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c, start = -1, active = 0, have_start = 0;
-	char *path, *why = NULL;
-	const char *dir;
 	cJSON *o, *v;
 	struct stat st;
 	struct timespec times[2];
 	time_t old_mtime;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (c == 's') {
-			if (strcmp(optarg, "0") == 0)
-				errx(EX_USAGE, _("--start 0 can never fire once "
-				    "the job has begun (torch_npu counts steps "
-				    "from 1); use --now, or a step still to "
-				    "come"));
-			start = step_number("--start", optarg, 1);
-			have_start = 1;
-		} else if (c == 'n') {
-			if (have_start)
-				errx(EX_USAGE, _("--now and --start exclude each "
-				    "other"));
-			start = -1;
-		} else if (c == 'a')
-			active = step_number("--active", optarg, 1);
-		else
-			trigger_usage(c == 'h');
+	if ((o = load(path, why)) == NULL || !cJSON_IsObject(o)) {
+		if (*why == NULL)
+			*why = xstrdup(_("not a JSON object"));
+		cJSON_Delete(o);
+		return EX_CONFIG;
 	}
-	if (optind != argc - 1)
-		trigger_usage(0);
-	dir = argv[optind];
-	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
-		errx(EX_NOINPUT, _("%s: no such directory; give the dynamic "
-		    "profiling directory of the running job (--dynamic-dir, or "
-		    "OUTPUT/dynamic_profile)"), dir);
-	path = xasprintf("%s/%s", dir, DYNAMIC_CONFIG);
-	if (access(path, F_OK) == -1) {
-		free(path);
-		not_dynamic(dir);
-	}
-	if ((o = load(path, &why)) == NULL || !cJSON_IsObject(o))
-		errx(EX_CONFIG, "%s", why ? why : _("not a JSON object"));
 	set(o, "start_step", cJSON_CreateNumber(start));
 	if (active > 0)
 		set(o, "active", cJSON_CreateNumber(active));
 	old_mtime = stat(path, &st) == 0 ? st.st_mtime : 0;
-	if (json_write(o, path, &why) == -1)
-		errx(EX_CANTCREAT, "%s", why);
+	if (json_write(o, path, why) == -1) {
+		cJSON_Delete(o);
+		return EX_CANTCREAT;
+	}
 	/*
 	 * torch_npu compares the file's mtime in whole seconds with the last
 	 * it saw: a change within the same second would go unnoticed.  Move
@@ -283,17 +179,9 @@ trigger_main(int argc, char **argv)
 	times[0].tv_nsec = times[1].tv_nsec = 0;
 	utimensat(AT_FDCWD, path, times, 0);
 	v = cJSON_GetObjectItemCaseSensitive(o, "active");
-	active = cJSON_IsNumber(v) ? v->valueint : 1;
+	t->active = cJSON_IsNumber(v) ? v->valueint : 1;
 	v = cJSON_GetObjectItemCaseSensitive(o, "prof_dir");
-	if (start == -1)
-		printf(_("the job starts collecting at its next step, for %d "
-		    "step(s)"), active);
-	else
-		printf(_("the job starts collecting at step %d, for %d step(s)"),
-		    start, active);
-	printf(_("; data goes to %s\n"), cJSON_IsString(v) ? v->valuestring :
-	    "./");
+	t->prof_dir = xstrdup(cJSON_IsString(v) ? v->valuestring : "./");
 	cJSON_Delete(o);
-	free(path);
 	return 0;
 }

@@ -38,7 +38,19 @@ int	dynamic_write(const char *dir, const struct plan *, const char *save,
 int	dynamic_prepare(const char *dir, const struct plan *, const char *save,
 	    int steps, char **why);
 
-/* msprof-exec trigger [--start N | --now] [--active K] DIR */
-int	trigger_main(int argc, char **argv);
+/* What the config asks of the job after dynamic_trigger(). */
+struct dynamic_trigger {
+	int		 active;	/* steps collected */
+	char		*prof_dir;	/* where the data goes; free() it */
+};
+
+/*
+ * Ask the job that polls PATH (DIR/profiler_config.json, which exists) to
+ * collect from step START (-1: its next step), ACTIVE steps (0: as the
+ * file says), keeping the rest of the file, and date it so that
+ * torch_npu sees the change.  0, or the exit status (78, 73) with *why.
+ */
+int	dynamic_trigger(const char *path, int start, int active,
+	    struct dynamic_trigger *, char **why);
 
 #endif

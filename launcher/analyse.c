@@ -17,7 +17,7 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "analyse.h"
+#include "commands.h"
 #include "engines/engine.h"
 #include "common/journal.h"
 #include "preflight.h"

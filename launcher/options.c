@@ -15,6 +15,7 @@
 
 #include "engines/apply.h"
 #include "report/report.h"
+#include "commands.h"
 #include "options.h"
 
 /* A window this long needs --force: large jobs need 2 to 3 steps. */
@@ -66,12 +67,9 @@ static const struct option longopts[] = {
 void
 usage(FILE *f)
 {
-	fprintf(f, _(
-"usage: msprof-exec [OPTIONS] [--] COMMAND [ARG...]\n"
-"       msprof-exec trigger [--start N | --now] [--active K] DIR\n"
-"       msprof-exec analyse [--export-type text|db]... PATH\n"
-"       msprof-exec report [--json FILE] [--html FILE] [-v] [-q] PATH...\n"
-"       msprof-exec compare [--json FILE] [--html FILE] BASE NEW\n"
+	fputs(_("usage: msprof-exec [OPTIONS] [--] COMMAND [ARG...]\n"), f);
+	commands_synopsis(f);
+	fputs(_(
 "\n"
 "Run COMMAND (a training script or launcher) and collect torch_npu profiling\n"
 "data from the training launches it starts (MindSpeed-LLM, MindSpeed-MM, any\n"
@@ -107,7 +105,7 @@ usage(FILE *f)
 "      --baseline DIR       end the report with the comparison against an\n"
 "                           earlier run (its output or session directory)\n"
 "                           of the same steps and ranks\n"
-"  -q, --quiet, -v, --verbose, -h, --help, -V, --version\n"));
+"  -q, --quiet, -v, --verbose, -h, --help, -V, --version\n"), f);
 }
 
 /* The option that set each end of the window last, for messages. */
@@ -172,8 +170,8 @@ choice(const char *opt, const char *v, const char *const *accepted,
 	return xstrdup(v);
 }
 
-static int
-number(const char *opt, const char *v, int min)
+int
+option_number(const char *opt, const char *v, int min)
 {
 	char *end;
 	long n;
@@ -337,11 +335,11 @@ parse_one(struct options *o, int c, const char *v)
 		start_from = end_from = "--steps";
 		break;
 	case OPT_STEP_START:
-		p->step_start = number("--step-start", v, 1);
+		p->step_start = option_number("--step-start", v, 1);
 		start_from = "--step-start";
 		break;
 	case OPT_STEP_END:
-		p->step_end = number("--step-end", v, 2);
+		p->step_end = option_number("--step-end", v, 2);
 		end_from = "--step-end";
 		break;
 	case 'r': parse_ranks(p, v); break;
@@ -359,7 +357,7 @@ parse_one(struct options *o, int c, const char *v)
 	case OPT_SET: parse_set(p, v); break;
 	case OPT_ITERS:
 		p->train_iters = strcmp(v, "keep") == 0 ? -1 :
-		    number("--train-iters", v, 1);
+		    option_number("--train-iters", v, 1);
 		break;
 	case 'o':
 		if (*v == '\0')

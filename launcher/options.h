@@ -25,5 +25,10 @@ void	options_free(struct options *);
  */
 int	options_edit(struct options *, const char *name, const char *value);
 void	usage(FILE *);
+/*
+ * The whole number V of option OPT, at least MIN; else exit 64 saying so
+ * (at the confirmation: say so and go back to the prompt).
+ */
+int	option_number(const char *opt, const char *v, int min);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * msprof-exec: run a training script or command with the shim, so that
- * every training launch in it collects torch_npu profiling data,
- * then report what was collected.
+ * msprof-exec [OPTIONS] [--] COMMAND [ARG...], the default command: run a
+ * training script or command with the shim, so that every training launch
+ * in it collects torch_npu profiling data, then report what was collected.
  */
 #include <sys/stat.h>
 
@@ -19,11 +19,10 @@
 #include "shim/contract.h"
 #include "shim/envfix.h"
 #include "shim/resolve.h"
-#include "analyse.h"
+#include "commands.h"
 #include "advice/advice.h"
 #include "arm.h"
 #include "engines/content.h"
-#include "engines/dynamic.h"
 #include "common/install.h"
 #include "common/journal.h"
 #include "common/launchtab.h"
@@ -65,30 +64,6 @@ script_path(const char *name)
 	return strchr(name, '/') == NULL ? command_path(name) : NULL;
 }
 
-/* The Levenshtein distance of A and B, for names of a few letters. */
-static size_t
-distance(const char *a, const char *b)
-{
-	size_t row[32], la = strlen(a), lb = strlen(b), diag, up;
-
-	if (la >= 32 || lb >= 32)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			up = row[j];
-			row[j] = a[i - 1] == b[j - 1] ? diag : 1 + (diag < up ?
-			    (diag < row[j - 1] ? diag : row[j - 1]) :
-			    (up < row[j - 1] ? up : row[j - 1]));
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 /*
  * NAME cannot be found: a subcommand mistyped is a usage error, anything
  * else a missing input; either way before a session folder exists.
@@ -96,15 +71,8 @@ distance(const char *a, const char *b)
 static void __attribute__((noreturn))
 missing(const char *name, int script)
 {
-	static const char *const subs[] = { "report", "compare", "trigger",
-	    "analyse", NULL };
-
-	for (int i = 0; !script && subs[i] != NULL; i++)
-		if (strchr(name, '/') == NULL && distance(name, subs[i]) <= 2)
-			errx(EX_USAGE, _("%s: no such command; did you mean "
-			    "'msprof-exec %s'? The subcommands are report, "
-			    "compare, trigger and analyse (msprof-exec --help)"),
-			    name, subs[i]);
+	if (!script)
+		commands_suggest(name);
 	if (script)
 		errx(EX_NOINPUT, _("%s: no such script; check its path "
 		    "(nothing was run)"), name);
@@ -887,12 +855,12 @@ print_version(const struct install *in)
 }
 
 /*
- * What main() holds lasts as long as msprof-exec: it is freed on the way
- * out of main(); the exits below it (errx, finish) leave it reachable in
- * main()'s frame.
+ * The default command.  What it holds lasts as long as msprof-exec: it is
+ * freed on the way out; the exits below it (errx, finish) leave it
+ * reachable in its frame.
  */
 int
-main(int argc, char **argv)
+profile_main(int argc, char **argv)
 {
 	struct options o;
 	struct install in = { 0 };
@@ -903,15 +871,6 @@ main(int argc, char **argv)
 	char *why = NULL, *session, *log;
 	int status = 0;
 
-	i18n_init();
-	if (argc > 1 && strcmp(argv[1], "trigger") == 0)
-		return trigger_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "report") == 0)
-		return report_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		return compare_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "analyse") == 0)
-		return analyse_main(argc - 1, argv + 1);
 	options_parse(argc, argv, &o);
 	if (o.help) {
 		usage(stdout);

@@ -28,7 +28,7 @@ for o in $opts; do
 done
 is "$missing_comp" "" "every option of launcher/options.c is in the completion"
 # The subcommands' own tables (FOLDER/FILE.c: SUBCOMMAND).
-SUBS="engines/dynamic:trigger report/report:report report/compare:compare launcher/analyse:analyse"
+SUBS="launcher/trigger:trigger report/report:report report/compare:compare launcher/analyse:analyse"
 for f in $SUBS; do
 	missing_comp=
 	for o in $(long_options "$TOP/${f%%:*}.c"); do
@@ -36,6 +36,32 @@ for f in $SUBS; do
 	done
 	is "$missing_comp" "" "msprof-exec ${f#*:}: its options are in the completion"
 done
+
+# --- the subcommands: one table, and the lists that must follow it ---------
+# The table of launcher/commands.c, as msprof-exec --help shows it: a
+# synopsis line a subcommand.
+help=$("$MSPROF" --help)
+cmds=$(printf '%s\n' "$help" | sed -n 's/^       msprof-exec \([a-z][a-z-]*\) .*/\1/p')
+ok "$([ "$(printf '%s\n' "$cmds" | wc -l)" -ge 4 ]; echo $?)" \
+    "msprof-exec --help lists the subcommands ($(echo $cmds))"
+# Each subcommand's own usage is the synopsis --help shows for it.
+bad_usage=
+for c in $cmds; do
+	own=$("$MSPROF" "$c" --help 2> /dev/null | sed -n 's/^usage: //p')
+	printf '%s\n' "$help" | grep -qxF "       $own" || bad_usage="$bad_usage $c"
+done
+is "$bad_usage" "" "each subcommand's --help usage is its line of msprof-exec --help"
+comp_cmds=$(bash -c '. "$1"; printf "%s\n" $_msprof_exec_commands' x "$COMP")
+is "$(echo $comp_cmds)" "$(echo $cmds)" \
+    "the completion's subcommands are those of msprof-exec --help, in its order"
+# The man page's SYNOPSIS (.Nm then .Cm NAME) and its Subcommands list.
+syn=$(sed -n '/^\.Sh SYNOPSIS/,/^\.Sh DESCRIPTION/p' "$MAN1" |
+    awk 'prev == ".Nm" && $1 == ".Cm" { print $2 } { prev = $0 }')
+is "$(echo $syn)" "$(echo $cmds)" \
+    "msprof-exec.1's SYNOPSIS lists the subcommands of msprof-exec --help, in its order"
+items=$(sed -n '/^\.Ss Subcommands/,/^\.El/s/^\.It Nm Cm \([a-z][a-z-]*\).*/\1/p' "$MAN1")
+is "$(echo $items)" "$(echo $cmds)" \
+    "msprof-exec.1's Subcommands describe those of msprof-exec --help, in its order"
 
 if command -v mandoc > /dev/null; then
 	for page in "$MAN1" "$MAN5" "$MAN7"; do
@@ -138,6 +164,15 @@ is "$(complete_line "" "msprof-exec compare --")" "$(printf -- '--help\n--html\n
     "alone: compare options"
 has_line "$(complete_line "" "msprof-exec compa")" "compare" \
     "alone: the subcommand compare is offered"
+# Each subcommand of --help is offered, and its options completed.
+unoffered= unknown=
+for c in $cmds; do
+	has_option "$(complete_line "" "msprof-exec ${c%?}")" "$c" ||
+	    unoffered="$unoffered $c"
+	[ -n "$(complete_line "" "msprof-exec $c --")" ] || unknown="$unknown $c"
+done
+is "$unoffered" "" "alone: each subcommand of msprof-exec --help is offered"
+is "$unknown" "" "alone: each subcommand's options are completed"
 out=$(bash -c '. "$1"; complete -p msprof-exec' x "$COMP" 2>&1)
 is "$out" "complete -F _msprof_exec msprof-exec" "sourcing it registers the function"
 done_testing
