@@ -1,5 +1,9 @@
 /* Session directories: msprof-exec_HOST_TIME_PID inside the output. */
+#include <sys/stat.h>
+
 #include <dirent.h>
+#include <err.h>
+#include <sysexits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,4 +59,17 @@ char *
 session_find(const char *path)
 {
 	return session_is(path) ? realpath(path, NULL) : newest_session(path);
+}
+
+void
+session_input_check(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == -1)
+		errx(EX_NOINPUT, _("%s: no such directory; give the output "
+		    "directory of a run (or its msprof-exec_* session)"), path);
+	if (!S_ISDIR(st.st_mode))
+		errx(EX_NOINPUT, _("%s: not a directory; give the output "
+		    "directory of a run (or its msprof-exec_* session)"), path);
 }

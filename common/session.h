@@ -9,5 +9,10 @@
 char	*session_find(const char *path);
 /* Is PATH itself a session directory (it has plan.json)? */
 int	 session_is(const char *path);
+/*
+ * A run PATH given to `msprof-exec report` or `compare` must be a
+ * directory (its output directory, or a session): else exit 66 naming it.
+ */
+void	 session_input_check(const char *path);
 
 #endif

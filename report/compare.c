@@ -36,20 +36,6 @@ struct run {
 	struct summary		*s;
 };
 
-/* A path the user gave must be a directory: else exit 66, naming it. */
-static void
-check_input(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) == -1)
-		errx(EX_NOINPUT, _("%s: no such directory; give the output "
-		    "directory of a run (or its msprof-exec_* session)"), path);
-	if (!S_ISDIR(st.st_mode))
-		errx(EX_NOINPUT, _("%s: not a directory; give the output "
-		    "directory of a run (or its msprof-exec_* session)"), path);
-}
-
 /*
  * The rank directories of RUN: 0, or the exit status (66, 65) with *why
  * when it has none to read.
@@ -245,7 +231,7 @@ compare_main(int argc, char **argv)
 
 	for (int k = 0; k < 2; k++) {
 		runs[k].path = argv[first + k];
-		check_input(runs[k].path);
+		session_input_check(runs[k].path);
 	}
 	if (json != NULL && outfile_check(json, OUTFILE_REPLACE, &why) == -1)
 		errx(EX_CANTCREAT, "--json: %s", why);

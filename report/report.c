@@ -365,7 +365,6 @@ report_main(int argc, char **argv)
 	struct journal *journals;
 	struct strv outs = { 0 }, sums = { 0 };
 	struct report r;
-	struct stat st;
 	char *why = NULL;
 	int c;
 
@@ -388,16 +387,8 @@ report_main(int argc, char **argv)
 		fputs(use, stderr);
 		return EX_USAGE;
 	}
-	for (int i = optind; i < argc; i++) {
-		if (stat(argv[i], &st) == -1)
-			errx(EX_NOINPUT, _("%s: no such directory; give the "
-			    "output directory of a run (or its msprof-exec_* "
-			    "session)"), argv[i]);
-		if (!S_ISDIR(st.st_mode))
-			errx(EX_NOINPUT, _("%s: not a directory; give the output "
-			    "directory of a run (or its msprof-exec_* session)"),
-			    argv[i]);
-	}
+	for (int i = optind; i < argc; i++)
+		session_input_check(argv[i]);
 	if (opt.json != NULL && outfile_check(opt.json, OUTFILE_REPLACE,
 	    &why) == -1)
 		errx(EX_CANTCREAT, "--json: %s", why);
