@@ -5,6 +5,7 @@
 
 #include "shim/contract.h"
 #include "shim/match.h"
+#include "confrows.h"
 #include "launchtab.h"
 
 const struct optset *
@@ -22,19 +23,6 @@ launchtab_entry_engine(const struct launchtab *t, const char *script)
 	int i = table_find(t->match, MATCH_KEY_ENTRY, script);
 
 	return i < 0 ? NULL : t->entry_engines.v[i];
-}
-
-/* Split a line into words in place; returns the count. */
-static size_t
-split(char *line, char **words, size_t max)
-{
-	size_t n = 0;
-	char *save = NULL, *w;
-
-	for (w = strtok_r(line, " \t\r", &save); w != NULL && n < max;
-	    w = strtok_r(NULL, " \t\r", &save))
-		words[n++] = w;
-	return n;
 }
 
 /* A name the shim can match: no separator of its own syntax in it. */
@@ -178,13 +166,29 @@ launchtab_shim_match(const struct launchtab *t, int autos)
 	return serialise(t, autos);
 }
 
+/* What parse_line() needs beside the row, for conf_rows(). */
+struct loading {
+	struct launchtab	*t;
+	const char		*path;
+	const char *const	*engines;
+	char			**why;
+};
+
+static int
+load_row(char **words, size_t n, size_t lineno, void *arg)
+{
+	struct loading *l = arg;
+
+	return parse_line(l->t, words, n, l->path, lineno, l->engines, l->why);
+}
+
 int
 launchtab_load(struct launchtab *t, const char *path,
     const char *const engines[], char **why)
 {
-	char *text, *line, *save = NULL, *words[256];
-	size_t n, lineno = 0;
-	int rc = 0;
+	struct loading l = { t, path, engines, why };
+	char *text;
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	if ((text = read_file(path, NULL)) == NULL) {
@@ -193,16 +197,7 @@ launchtab_load(struct launchtab *t, const char *path,
 		return -1;
 	}
 	t->path = xstrdup(path);
-	for (line = text; line != NULL && rc == 0; line = save) {
-		save = strchr(line, '\n');
-		if (save != NULL)
-			*save++ = '\0';
-		lineno++;
-		line[strcspn(line, "#")] = '\0';
-		if ((n = split(line, words, 256)) == 0)
-			continue;
-		rc = parse_line(t, words, n, path, lineno, engines, why);
-	}
+	rc = conf_rows(text, load_row, &l);
 	free(text);
 	if (rc == 0 && t->launchers.n + t->modules.n == 0) {
 		*why = xasprintf(_("%s: no 'launcher' or 'module' line; "

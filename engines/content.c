@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/confrows.h"
 #include "common/install.h"
 #include "common/util.h"
 #include "content.h"
@@ -1208,24 +1209,44 @@ entry_trains_torch(const struct entry_facts *f)
 	    f->ds_init || f->library;
 }
 
-/* Split a line into words in place; returns the count. */
-static size_t
-split(char *line, char **words, size_t max)
-{
-	size_t n = 0;
-	char *save = NULL, *w;
+/* Where trainings_row() reads, for its message. */
+struct training_table {
+	const char	 *path;
+	char		**why;
+};
 
-	for (w = strtok_r(line, " \t\r", &save); w != NULL && n < max;
-	    w = strtok_r(NULL, " \t\r", &save))
-		words[n++] = w;
-	return n;
+/* One row of config/trainings.conf: 0, or -1 with *why. */
+static int
+trainings_row(char **w, size_t n, size_t no, void *arg)
+{
+	struct training_table *tt = arg;
+
+	if (strcmp(w[0], "torch") == 0 && n >= 2) {
+		for (size_t i = 1; i < n; i++)
+			strv_push(&torch_rows, w[i]);
+	} else if (strcmp(w[0], "train") == 0 && n == 4) {
+		strv_push(&train_pkgs, w[1]);
+		strv_push(&train_calls, w[2]);
+		strv_push(&train_names, w[3]);
+	} else if (strcmp(w[0], "spawn") == 0 && n == 3) {
+		strv_push(&spawn_pkgs, w[1]);
+		strv_push(&spawn_calls, w[2]);
+	} else {
+		*tt->why = xasprintf(_("%s:%zu: cannot read '%s' with %zu "
+		    "word(s); expected 'torch PACKAGE...', 'train PACKAGE "
+		    "CALL NAME' or 'spawn PACKAGE CALL'"), tt->path, no, w[0],
+		    n);
+		return -1;
+	}
+	return 0;
 }
 
 int
 trainings_load(const char *path, int must, char **why)
 {
-	char *text, *line, *next, *w[64];
-	size_t n, no = 0;
+	struct training_table tt = { path, why };
+	char *text;
+	int rc;
 
 	if ((text = read_file(path, NULL)) == NULL) {
 		if (!must && errno == ENOENT)
@@ -1234,34 +1255,9 @@ trainings_load(const char *path, int must, char **why)
 		    path, i18n_strerror(errno));
 		return -1;
 	}
-	for (line = text; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		no++;
-		line[strcspn(line, "#")] = '\0';
-		if ((n = split(line, w, 64)) == 0)
-			continue;
-		if (strcmp(w[0], "torch") == 0 && n >= 2) {
-			for (size_t i = 1; i < n; i++)
-				strv_push(&torch_rows, w[i]);
-		} else if (strcmp(w[0], "train") == 0 && n == 4) {
-			strv_push(&train_pkgs, w[1]);
-			strv_push(&train_calls, w[2]);
-			strv_push(&train_names, w[3]);
-		} else if (strcmp(w[0], "spawn") == 0 && n == 3) {
-			strv_push(&spawn_pkgs, w[1]);
-			strv_push(&spawn_calls, w[2]);
-		} else {
-			*why = xasprintf(_("%s:%zu: cannot read '%s' with %zu "
-			    "word(s); expected 'torch PACKAGE...', 'train "
-			    "PACKAGE CALL NAME' or 'spawn PACKAGE CALL'"), path,
-			    no, w[0], n);
-			free(text);
-			return -1;
-		}
-	}
+	rc = conf_rows(text, trainings_row, &tt);
 	free(text);
-	return 0;
+	return rc;
 }
 
 int
