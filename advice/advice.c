@@ -91,6 +91,31 @@ finding_who(struct finding *f, size_t who)
 	f->who[f->nwho++] = who;
 }
 
+struct finding *
+finding_over(struct advice *a, const struct rule *rule,
+    double (*share)(const struct rule *, const struct rank_data *),
+    int above, double *most, size_t *at)
+{
+	struct finding *f = NULL;
+	double v;
+
+	*most = 0;
+	*at = 0;
+	for (size_t i = 0; i < a->s->nr; i++) {
+		v = share(rule, &a->s->r[i]);
+		if (above ? !(v > rule->threshold) : !(v >= rule->threshold))
+			continue;
+		if (f == NULL)
+			f = finding_new(a, rule);
+		finding_who(f, i);
+		if (v > *most) {
+			*most = v;
+			*at = i;
+		}
+	}
+	return f;
+}
+
 void
 finding_text(struct finding *f, const char *fmt, ...)
 {

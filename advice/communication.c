@@ -284,36 +284,48 @@ small_share(const struct rule *rule, const struct rank_data *r, int tr,
 	return fmax(v, o);
 }
 
+/* The largest small_share() of R's transports: *TR which, *OPS how. */
+static double
+small_most(const struct rule *rule, const struct rank_data *r, int *tr,
+    int *ops)
+{
+	double most = 0, share;
+	int o;
+
+	*tr = *ops = 0;
+	for (int t = 0; t < COMM_NTRANS; t++) {
+		if (small_mb[t] == 0)
+			continue;
+		if ((share = small_share(rule, r, t, &o)) > most) {
+			most = share;
+			*tr = t;
+			*ops = o;
+		}
+	}
+	return most;
+}
+
+static double
+small_rank(const struct rule *rule, const struct rank_data *r)
+{
+	int tr, ops;
+
+	return small_most(rule, r, &tr, &ops);
+}
+
 static void
 check_small_packets(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	struct finding *f = NULL;
-	double worst = 0, share;
-	size_t i, at = 0;
-	int tr, wtr = 0, ops, wops = 0;
+	struct finding *f;
+	double worst;
+	size_t at;
+	int wtr, wops;
 	char lab[LABEL_MAX];
 
-	for (i = 0; i < s->nr; i++)
-		for (tr = 0; tr < COMM_NTRANS; tr++) {
-			if (small_mb[tr] == 0)
-				continue;
-			share = small_share(rule, &s->r[i], tr, &ops);
-			if (!(share > rule->threshold))
-				continue;
-			if (f == NULL)
-				f = finding_new(a, rule);
-			if (f->nwho == 0 || f->who[f->nwho - 1] != i)
-				finding_who(f, i);
-			if (share > worst) {
-				worst = share;
-				wtr = tr;
-				wops = ops;
-				at = i;
-			}
-		}
-	if (f == NULL)
+	if ((f = finding_over(a, rule, small_rank, 1, &worst, &at)) == NULL)
 		return;
+	small_most(rule, &s->r[at], &wtr, &wops);
 	finding_text(f, _("more than %.0f %% of their RDMA transfers under "
 	    "1 MB, or of their SDMA transfers under 16 MB, by volume or by "
 	    "operator (the most: %s, %.1f %% of its %s %s)"),
@@ -330,32 +342,23 @@ check_small_packets(const struct rule *rule, struct advice *a)
  * same transfers by size, with their time.  It rates the unaligned part
  * of the time low below 20 %: the finding starts there.
  */
+static double
+unaligned_share(const struct rule *rule, const struct rank_data *r)
+{
+	return r->align_ms > 0 ? r->unaligned_ms / r->align_ms : NAN;
+}
+
 static void
 check_alignment(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	struct finding *f = NULL;
-	double worst = 0, share;
-	size_t i, at = 0;
+	struct finding *f;
+	double worst;
+	size_t at;
 	char lab[LABEL_MAX];
 
-	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
-
-		if (!(r->align_ms > 0))
-			continue;
-		share = r->unaligned_ms / r->align_ms;
-		if (!(share >= rule->threshold))
-			continue;
-		if (f == NULL)
-			f = finding_new(a, rule);
-		finding_who(f, i);
-		if (share > worst) {
-			worst = share;
-			at = i;
-		}
-	}
-	if (f == NULL)
+	if ((f = finding_over(a, rule, unaligned_share, 0, &worst,
+	    &at)) == NULL)
 		return;
 	finding_text(f, _("transfers whose size is no multiple of %d bytes "
 	    "take %.0f %% or more of their HCCS, PCIE and SDMA transfer time "

@@ -152,33 +152,33 @@ compile_us(const struct rank_data *r)
 	return t;
 }
 
+/* opCompile's time a step, in microseconds; NaN when not known. */
+static double
+compile_per_step(const struct rank_data *r)
+{
+	if (r->steps_why != NULL || r->nsteps == 0 ||
+	    !(r->mean.step_time > 0))
+		return NAN;
+	return compile_us(r) / (double)r->nsteps;
+}
+
+static double
+compile_share(const struct rule *rule, const struct rank_data *r)
+{
+	return compile_per_step(r) / r->mean.step_time;
+}
+
 static void
 check_dynamic(const struct rule *rule, struct advice *a)
 {
-	const struct summary *s = a->s;
-	struct finding *f = NULL;
-	double share, worst = 0, wt = 0, t;
-	size_t i;
+	struct finding *f;
+	double worst, wt;
+	size_t at;
 
-	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
-
-		if (r->steps_why != NULL || r->nsteps == 0 ||
-		    !(r->mean.step_time > 0) || isnan(t = compile_us(r)))
-			continue;
-		share = t / (double)r->nsteps / r->mean.step_time;
-		if (!(share >= rule->threshold))
-			continue;
-		if (f == NULL)
-			f = finding_new(a, rule);
-		finding_who(f, i);
-		if (share > worst) {
-			worst = share;
-			wt = t / (double)r->nsteps;
-		}
-	}
-	if (f == NULL)
+	if ((f = finding_over(a, rule, compile_share, 0, &worst,
+	    &at)) == NULL)
 		return;
+	wt = compile_per_step(&a->s->r[at]);
 	finding_text(f, _("operators are compiled while the job runs: "
 	    "opCompile takes %.1f ms a step, %.1f %% of the step (the most; "
 	    "threshold %.0f %%)"), wt / 1000, 100 * worst,

@@ -165,6 +165,15 @@ void		 finding_who(struct finding *, size_t who);
 void		 finding_text(struct finding *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 finding_figure(struct finding *, const char *key, double v);
+/*
+ * The ranks whose SHARE (NaN: not known) reaches RULE's threshold (passes
+ * it, with ABOVE) make one finding that names them all: it, or NULL when
+ * none does; *MOST the largest share, *AT its rank (the first).
+ */
+struct finding	*finding_over(struct advice *, const struct rule *,
+		    double (*share)(const struct rule *,
+		    const struct rank_data *), int above, double *most,
+		    size_t *at);
 void		 finding_note(struct finding *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 
