@@ -14,6 +14,7 @@
 #define WAIT_RATIO	0.2	/* waits for another (msprof) */
 #define SYNC_RATIO	0.2	/* and synchronises */
 #define RATIO_MARGIN	0.1	/* below the others' median by this, at least */
+#define OUTLIER_SD	3.0	/* or by this many robust standard deviations */
 #define MAX_LINKS	4	/* links named in the text */
 /*
  * Ranks a rank is compared with, itself among them: the median of two is
@@ -121,7 +122,7 @@ stands_out(const double *v, size_t n, size_t *low, double *med)
 	*med = median(c, n);
 	free(c);
 	sd = n >= 3 ? robust_sd(v, n, *med) : 0;
-	return *med - v[*low] > fmax(RATIO_MARGIN, 3 * sd);
+	return *med - v[*low] > fmax(RATIO_MARGIN, OUTLIER_SD * sd);
 }
 
 /* The rank the others of its pipeline stage wait for: the rule's figures. */
@@ -171,9 +172,9 @@ check_wait_ratio(const struct rule *rule, struct advice *a)
 		finding_text(f, _("ranks %s wait and synchronise (Wait and "
 		    "Synchronization Time Ratios above %.1f) for it: its wait "
 		    "ratio %.3f is below the median %.3f of its peers, the ranks "
-		    "of its pipeline stage, by more than %.1f, or 3 x 1.4826 x "
-		    "MAD when larger"), w.list, WAIT_RATIO, w.ratio, w.med,
-		    RATIO_MARGIN);
+		    "of its pipeline stage, by more than %.1f, or %.0f x 1.4826 "
+		    "x MAD when larger"), w.list, WAIT_RATIO, w.ratio, w.med,
+		    RATIO_MARGIN, OUTLIER_SD);
 		finding_figure(f, "wait_ratio", w.ratio);
 		finding_figure(f, "median_wait_ratio", w.med);
 	}
@@ -327,9 +328,11 @@ check_small_packets(const struct rule *rule, struct advice *a)
 		return;
 	small_most(rule, &s->r[at], &wtr, &wops);
 	finding_text(f, _("more than %.0f %% of their RDMA transfers under "
-	    "1 MB, or of their SDMA transfers under 16 MB, by volume or by "
-	    "operator (the most: %s, %.1f %% of its %s %s)"),
-	    100 * rule->threshold, rank_label(&s->r[at], lab, sizeof(lab)),
+	    "%.0f MB, or of their SDMA transfers under %.0f MB, by volume or "
+	    "by operator (the most: %s, %.1f %% of its %s %s)"),
+	    100 * rule->threshold, small_mb[comm_transport("RDMA")],
+	    small_mb[comm_transport("SDMA")],
+	    rank_label(&s->r[at], lab, sizeof(lab)),
 	    100 * worst, comm_transports[wtr], wops ? _("operators") :
 	    _("volume"));
 	finding_figure(f, "share_max", worst);
@@ -392,7 +395,7 @@ static const struct rule rules[] = {
 	    "switch; keep tensor parallel inside a node"), NULL,
 	    check_wait_link },
 	{ "slow-link", "bandwidth of each link against the median of its "
-	    "transport", 0.20, "20 % of the median",
+	    "transport", SLOW_LINK, "20 % of the median",
 	    N_("check the link's hardware: the HCCS or RoCE port and its "
 	    "switch, and whether tensor parallel crosses nodes"), NULL,
 	    check_slow_link },

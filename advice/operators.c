@@ -114,7 +114,8 @@ check_aicpu(const struct rule *rule, struct advice *a)
 	struct finding *f = listed(rule, a, want_aicpu, &list);
 
 	if (f != NULL)
-		finding_text(f, _("AI_CPU tasks of 20 us or more: %s"), list);
+		finding_text(f, _("AI_CPU tasks of %.0f us or more: %s"),
+		    rule->threshold, list);
 	free(list);
 }
 
@@ -194,8 +195,9 @@ check_low_pipe(const struct rule *rule, struct advice *a)
 	struct finding *f = listed(rule, a, op_low_pipe, &list);
 
 	if (f != NULL)
-		finding_text(f, _("operators of 5 %% or more of the device time "
-		    "whose pipe ratios all average below 0.4: %s"), list);
+		finding_text(f, _("operators of %.0f %% or more of the device "
+		    "time whose pipe ratios all average below %.1f: %s"),
+		    100 * LOW_PIPE_SHARE, rule->threshold, list);
 	free(list);
 }
 

@@ -287,17 +287,19 @@ check_slow_rank(const struct rule *rule, struct advice *a)
 	if (nc > 0)
 		finding_text(f, _("Computing is %.3f ms a step above the median "
 		    "of its peers, the ranks of its pipeline stage (%.1f %% of "
-		    "the step%s; margin %.0f %% of the step, or 3 x 1.4826 x MAD "
-		    "when larger)"), ec / 1000,
+		    "the step%s; margin %.0f %% of the step, or %.0f x 1.4826 x "
+		    "MAD when larger)"), ec / 1000,
 		    100 * ec / a->s->r[wc].mean.step_time,
-		    whose(a->s, f, wc, lab, sizeof(lab)), 100 * rule->threshold);
+		    whose(a->s, f, wc, lab, sizeof(lab)), 100 * rule->threshold,
+		    SLOW_SD);
 	else
 		finding_text(f, _("Free is %.3f ms a step above the median of "
 		    "its peers, the ranks of its pipeline stage (%.1f %% of the "
-		    "step%s; margin %.0f %% of the step, or 3 x 1.4826 x MAD "
+		    "step%s; margin %.0f %% of the step, or %.0f x 1.4826 x MAD "
 		    "when larger): its host is slow"), ef / 1000,
 		    100 * ef / a->s->r[wf].mean.step_time,
-		    whose(a->s, f, wf, lab, sizeof(lab)), 100 * rule->threshold);
+		    whose(a->s, f, wf, lab, sizeof(lab)), 100 * rule->threshold,
+		    SLOW_SD);
 	finding_figure(f, "computing_excess_us", ec);
 	finding_figure(f, "free_excess_us", ef);
 }

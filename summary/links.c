@@ -19,7 +19,6 @@
 #include "model.h"
 #include "strmap.h"
 
-#define SLOW_LINK	0.20
 #define HEAT_MAX	128	/* ranks drawn one by one in the heat map */
 #define HEAT_BLOCKS	64	/* more: blocks of ranks a side */
 

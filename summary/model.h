@@ -19,6 +19,8 @@
 
 /* The small-packet size of each transport (links.c), MB; 0: none. */
 extern const double small_mb[COMM_NTRANS];
+/* A link below this share of its transport's median bandwidth is slow. */
+#define SLOW_LINK	0.20
 /*
  * Byte alignment of a transfer (links.c): sizes over ALIGN_MIN bytes
  * should be multiples of ALIGN_BYTES.  The files' MB is 10^6 bytes.
