@@ -27,20 +27,8 @@ typedef char *(*lookup_fn)(const struct launch_record *,
 static int
 in_scope(const struct launch_record *rec, enum setting_scope scope)
 {
-	enum engine e = engine_parse(rec->engine != NULL ? rec->engine : "");
-
-	switch (scope) {
-	case SCOPE_MEGATRON:
-		return e == ENGINE_LLM_MCORE || e == ENGINE_MM_MEGATRON ||
-		    e == ENGINE_MM_YAML;
-	case SCOPE_MM_FSDP2:
-		return e == ENGINE_MM_FSDP2;
-	case SCOPE_DDP:
-	case SCOPE_DEEPSPEED:
-		return e == ENGINE_TORCH;
-	default:
-		return 1;
-	}
+	return engine_reads_scope(engine_parse(rec->engine != NULL ?
+	    rec->engine : ""), scope);
 }
 
 /*
@@ -220,28 +208,6 @@ equals(const char *v, const char *want)
 }
 
 /*
- * The last leaf under MAP whose key is the flag NAME, or 0: the leaves of
- * every mapping under gpt_args become flags of their own name
- * (MindSpeed-MM's read_yaml_config.py, flatten_config).
- */
-static int
-gpt_leaf(struct ydoc *d, int map, const char *name, int depth)
-{
-	const char *key;
-	int v, found = 0, sub;
-	size_t i;
-
-	for (i = 0; (v = ydoc_pair(d, map, i, &key)) != 0; i++)
-		if (ydoc_is_map(d, v)) {
-			if (depth < 16 && (sub = gpt_leaf(d, v, name,
-			    depth + 1)) != 0)
-				found = sub;
-		} else if (yaml_key_is_flag(key, name))
-			found = v;
-	return found;
-}
-
-/*
  * Flag NAME of a MindSpeed-MM launch driven by its YAML (its command line
  * is rebuilt from gpt_args: true a bare flag, false none): its value, ""
  * bare; NULL, *KNOWN set, when not given; NULL, *KNOWN 0, without a copy.
@@ -260,7 +226,8 @@ gpt_flag(const struct launch_record *rec, const char *name, int *known)
 		return NULL;
 	}
 	*known = 1;
-	leaf = gpt_leaf(&d, ydoc_get(&d, ydoc_root(&d), "gpt_args"), name, 0);
+	leaf = ydoc_flag_leaf(&d, ydoc_get(&d, ydoc_root(&d), "gpt_args"),
+	    name, NULL, NULL);
 	v = leaf != 0 ? ydoc_scalar(&d, leaf) : NULL;
 	if (leaf != 0 && (v == NULL || yaml_bool(v) != 0))
 		out = xstrdup(v == NULL || yaml_bool(v) == 1 ? "" : v);

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "engines/engine.h"
 #include "summary/model.h"
 
 /* Where a setting lives in a launch. */
@@ -188,6 +189,8 @@ char		*launch_env(const struct summary *, const char *name);
 const char	*rank_env(const struct rank_data *r, const char *name);
 /* The framework of the profiled job (launch.c), from LAY and the launches. */
 enum framework	 job_framework(const struct summary *, const struct layout *lay);
+/* Does a launch of engine E read the settings of SCOPE? (scope.c) */
+int		 engine_reads_scope(enum engine e, enum setting_scope scope);
 /* The value of flag NAME in the profiled launch, or NULL (launch.c). */
 char		*launch_flag(const struct summary *, const char *name);
 /* The state of setting SET in the profiled launches; *detail to free. */

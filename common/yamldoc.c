@@ -270,3 +270,35 @@ ydoc_map(struct ydoc *y, int map, const char *key)
 	return put(y, map, key, yaml_document_add_mapping(first(y), NULL,
 	    YAML_BLOCK_MAPPING_STYLE));
 }
+
+/* ydoc_flag_leaf() below DEPTH levels of mappings (at most 16). */
+static int
+flag_leaf(struct ydoc *d, int map, const char *name, int *holder,
+    const char **key, int depth)
+{
+	const char *k;
+	int v, found = 0, sub;
+
+	for (size_t i = 0; (v = ydoc_pair(d, map, i, &k)) != 0; i++)
+		if (ydoc_is_map(d, v)) {
+			if (depth < 16 && (sub = flag_leaf(d, v, name, holder,
+			    key, depth + 1)) != 0)
+				found = sub;
+		} else if (yaml_key_is_flag(k, name)) {
+			found = v;
+			*holder = map;
+			*key = k;
+		}
+	return found;
+}
+
+int
+ydoc_flag_leaf(struct ydoc *d, int map, const char *name, int *holder,
+    const char **key)
+{
+	int h;
+	const char *k;
+
+	return flag_leaf(d, map, name, holder != NULL ? holder : &h,
+	    key != NULL ? key : &k, 0);
+}

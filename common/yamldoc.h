@@ -39,6 +39,15 @@ int	 ydoc_is_map(struct ydoc *, int node);
  * else "") in *KEY; 0 past the last pair.
  */
 int	 ydoc_pair(struct ydoc *, int map, size_t i, const char **key);
+/*
+ * The last leaf at any depth under mapping MAP whose key is the flag NAME
+ * (yaml_key_is_flag), or 0; *HOLDER its mapping, *KEY its key, when
+ * not NULL.  MindSpeed-MM rebuilds its command line from every leaf
+ * under gpt_args (read_yaml_config.py, flatten_config): the flag is the
+ * one such a leaf gives.
+ */
+int	 ydoc_flag_leaf(struct ydoc *, int map, const char *name, int *holder,
+	    const char **key);
 /* Where NODE starts, "FILE:LINE". */
 char	*ydoc_where(struct ydoc *, int node);
 

@@ -246,21 +246,16 @@ set_check(const char *word, char **note, char **why)
 	return -1;
 }
 
-/* Does the launch's engine read the table's settings of SCOPE? */
+/*
+ * Can --set give the launch (engine E) the table's settings of SCOPE?
+ * Those its engine reads, but not DDP's and DeepSpeed's, which live in
+ * the training's code, where no rewrite reaches.
+ */
 static int
 in_scope(enum engine e, enum setting_scope scope)
 {
-	switch (scope) {
-	case SCOPE_MEGATRON:
-		return e == ENGINE_LLM_MCORE || e == ENGINE_MM_MEGATRON ||
-		    e == ENGINE_MM_YAML;
-	case SCOPE_MM_FSDP2:
-		return e == ENGINE_MM_FSDP2;
-	case SCOPE_ANY:
-		return 1;
-	default:
-		return 0;
-	}
+	return scope != SCOPE_DDP && scope != SCOPE_DEEPSPEED &&
+	    engine_reads_scope(e, scope);
 }
 
 static const char *
@@ -343,30 +338,6 @@ yaml_written(const struct rewrite *r, const char **original, size_t *olen)
 }
 
 /*
- * The mapping under MAP (at any depth) holding a leaf named as the flag
- * NAME, or 0: MindSpeed-MM rebuilds the command line from the leaves of
- * gpt_args, each a flag of its own name.
- */
-static int
-gpt_holder(struct ydoc *d, int map, const char *name, const char **key,
-    int depth)
-{
-	const char *k;
-	int v, found = 0, sub;
-
-	for (size_t i = 0; (v = ydoc_pair(d, map, i, &k)) != 0; i++)
-		if (ydoc_is_map(d, v)) {
-			if (depth < 16 && (sub = gpt_holder(d, v, name, key,
-			    depth + 1)) != 0)
-				found = sub;
-		} else if (yaml_key_is_flag(k, name)) {
-			found = map;
-			*key = k;
-		}
-	return found;
-}
-
-/*
  * Set S in the loaded YAML: a dotted key, or (GPT) a flag as the leaf of
  * gpt_args it becomes, true for a flag without a value.  0, or -1 with
  * *why naming CFG.
@@ -382,7 +353,7 @@ yaml_put(struct ydoc *d, const struct set_item *s, int gpt, const char *cfg,
 	if (gpt) {
 		if ((map = ydoc_map(d, map, "gpt_args")) == 0)
 			goto notmap;
-		if ((holder = gpt_holder(d, map, s->name, &leaf, 0)) != 0)
+		if (ydoc_flag_leaf(d, map, s->name, &holder, &leaf) != 0)
 			map = holder;
 		key = leaf != NULL ? xstrdup(leaf) : xstrdup(s->name +
 		    strspn(s->name, "-"));
