@@ -39,6 +39,7 @@
 #include "run.h"
 #include "scan/scan.h"
 #include "table.h"
+#include "tune.h"
 #include "common/util.h"
 
 extern char **environ;
@@ -912,6 +913,8 @@ main(int argc, char **argv)
 		return compare_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "analyse") == 0)
 		return analyse_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "tune") == 0)
+		return tune_main(argc - 1, argv + 1);
 	options_parse(argc, argv, &o);
 	if (o.help) {
 		usage(stdout);
