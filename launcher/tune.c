@@ -198,6 +198,20 @@ pass_on(struct tune *tu, const struct option *all, int c, int idx)
 		strv_push(&tu->pass, optarg);
 }
 
+/*
+ * A file every run would write in turn (--html, --log) is refused: each
+ * run's log and report are in its own folder.
+ */
+static void
+refuse_shared(const struct option *all, int idx)
+{
+	if (idx >= 0 && (strcmp(all[idx].name, "html") == 0 ||
+	    strcmp(all[idx].name, "log") == 0))
+		errx(EX_USAGE, _("--%s is not an option of tune: each run "
+		    "writes its log and report in its own folder under -o "
+		    "(msprof-exec.txt, report.json)"), all[idx].name);
+}
+
 static int
 tries_value(const char *v)
 {
@@ -235,6 +249,7 @@ parse(int argc, char **argv, struct tune *tu)
 			errx(EX_USAGE, _("'%s' is not an option of tune; to see "
 			    "what it would try, give --tries 0"),
 			    argv[optind - 1]);
+
 		case OPT_TRIES: tu->tries = tries_value(optarg); break;
 		case OPT_TJSON: free(tu->json); tu->json = xstrdup(optarg);
 			break;
@@ -245,7 +260,10 @@ parse(int argc, char **argv, struct tune *tu)
 		case 'o': free(tu->out); tu->out = xstrdup(optarg); break;
 		case 'y': tu->yes = 1; break;
 		case 'q': tu->quiet = 1; pass_on(tu, all, c, idx); break;
-		default: pass_on(tu, all, c, idx); break;
+		default:
+			refuse_shared(all, idx);
+			pass_on(tu, all, c, idx);
+			break;
 		}
 	}
 	free(all);

@@ -84,4 +84,10 @@ is "$?" 64 "--tries x: usage error"
 "$MSPROF" tune -y --steps 4:2 bash "$LLAMA" > out 2> err
 is "$?" 64 "a bad option of the run: usage error before any run"
 
+"$MSPROF" tune -y --html page.html bash "$LLAMA" > out 2> err
+is "$?:$(cat err)" "64:msprof-exec: --html is not an option of tune: each run writes its log and report in its own folder under -o (msprof-exec.txt, report.json)" \
+    "--html, which every run would write in turn: refused, with where each run's report is"
+"$MSPROF" tune -y -o tuned bash "$LLAMA" > out 2> err
+is "$?" 73 "-o a folder that is not empty: refused (73), the tries' data must not mix"
+
 done_testing
