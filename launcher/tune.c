@@ -1041,7 +1041,10 @@ tune_main(int argc, char **argv)
 		printf("\n%s\n  %s\n", _("The settings that helped, applied "
 		    "by msprof-exec (or add the flags to the training's "
 		    "arguments and export the variables):"), line);
-	else if (tu.n > 0)
+	if (interrupted)
+		printf("\n%s\n", _("Interrupted: the current try was ended "
+		    "and no other started."));
+	else if (kept.n == 0 && tu.n > 0)
 		printf("\n%s\n", _("No setting helped beyond the noise "
 		    "margin."));
 	if (tu.json != NULL && write_json(&tu, &kept, line) == -1)

@@ -78,6 +78,17 @@ like "$(row out TASK_QUEUE_ENABLE=2)" "interrupted" \
 unlike "$(cat err)" "try 2/2: CPU_AFFINITY_CONF=1 \(output" \
     "no try after the interrupt"
 
+# Ctrl-C at a terminal reaches the run by itself (the same process
+# group): tune does not send it twice, and ends the same way.
+ptyrun --after tty/01-TASK_QUEUE_ENABLE-2/msprof-exec.txt --type '\x03' -- \
+    "$MSPROF" tune -y --skip-checks -r all -o tty --tries 2 \
+    --baseline tuned/00-baseline bash "$LLAMA" > screen 2>&1
+like "$(tail -1 screen)" "^status -2$" "Ctrl-C at a terminal: ends by SIGINT"
+like "$(cat screen)" "TASK_QUEUE_ENABLE=2 +interrupted" \
+    "... after the table, the try interrupted"
+like "$(cat screen)" "Interrupted: the current try was ended and no other started" \
+    "... and says so"
+
 # Usage errors are a profiled run's: exit 64 before anything runs.
 "$MSPROF" tune -y --tries x bash "$LLAMA" > out 2> err
 is "$?" 64 "--tries x: usage error"
