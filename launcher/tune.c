@@ -332,6 +332,7 @@ check_output(const struct tune *tu)
 static int
 spawn(char *const argv[], const char *log)
 {
+	sigset_t block, old;
 	int fd, status;
 	pid_t pid;
 
@@ -341,14 +342,21 @@ spawn(char *const argv[], const char *log)
 		return -1;
 	}
 	fflush(NULL);
+	/* no signal may fall between the fork and knowing the child */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	if ((pid = fork()) == -1) {
 		warn("fork");
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(fd);
 		return -1;
 	}
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 		execv(argv[0], argv);
@@ -357,6 +365,7 @@ spawn(char *const argv[], const char *log)
 		_exit(127);
 	}
 	child = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fd);
 	while (waitpid(pid, &status, 0) == -1)
 		if (errno != EINTR) {
