@@ -1,4 +1,5 @@
-"""The simulated machine answering a launch's settings (MSPROF_SIM_RESPOND=1).
+"""The simulated machine answering a Megatron launch's settings (MSPROF_SIM_RESPOND=1):
+MindSpeed-LLM and the Megatron engine of MindSpeed-MM.
 
 Without it the data is healthy unless a knob plants a symptom, whatever the
 launch says.  With it the launch's own settings decide, as on a machine:
@@ -71,7 +72,8 @@ def _seed(argv):
 
 
 def apply(args, dist, argv=None):
-    """Set the knobs for a MindSpeed-LLM launch of ARGS (parsed) on DIST."""
+    """Set the knobs for a Megatron launch (MindSpeed-LLM's, MindSpeed-MM's
+    Megatron engine) of ARGS (parsed) on DIST."""
     if os.environ.get("MSPROF_SIM_RESPOND", "") in ("", "0"):
         return
     argv = sys.argv if argv is None else argv
