@@ -89,6 +89,26 @@ like "$(cat screen)" "TASK_QUEUE_ENABLE=2 +interrupted" \
 like "$(cat screen)" "Interrupted: the current try was ended and no other started" \
     "... and says so"
 
+# The simulated machine answers virtual pipeline stages: with pp 2 and 32
+# layers, 4 layers a virtual stage make 4 chunks and a quarter of the
+# bubble; the log's step time and throughput say it as the profile would.
+vpp_run() {
+	MSPROF_SIM_STEP_MS=5 TASK_QUEUE_ENABLE=2 torchrun --nproc_per_node 2 \
+	    --master_port "$MASTER_PORT" pretrain_gpt.py --num-layers 32 \
+	    --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 \
+	    --pipeline-model-parallel-size 2 --global-batch-size 8 \
+	    --train-iters 3 --log-interval 1 --log-throughput --use-flash-attn \
+	    --use-fused-rmsnorm --use-fused-swiglu --use-fused-rotary-pos-emb \
+	    "$@" 2>&1 | grep 'iteration  *3/' |
+	    sed -E 's/.*per iteration \(ms\): ([0-9.]+).*TFLOP\/s\/GPU\): ([0-9.]+).*/\1 \2/'
+}
+read -r plain_ms plain_tf <<< "$(vpp_run)"
+read -r vpp_ms vpp_tf <<< "$(vpp_run --num-layers-per-virtual-pipeline-stage 4)"
+ok "$(awk -v a="$plain_ms" -v b="$vpp_ms" 'BEGIN { exit !(b < 0.85 * a && b > 0) }'; echo $?)" \
+    "virtual pipeline stages cut the step ($plain_ms -> $vpp_ms ms)"
+ok "$(awk -v a="$plain_tf" -v b="$vpp_tf" 'BEGIN { exit !(b > a && a > 0) }'; echo $?)" \
+    "... and the throughput line rises with it ($plain_tf -> $vpp_tf TFLOP/s)"
+
 # Usage errors are a profiled run's: exit 64 before anything runs.
 "$MSPROF" tune -y --tries x bash "$LLAMA" > out 2> err
 is "$?" 64 "--tries x: usage error"
