@@ -4,6 +4,8 @@
 #   make check      run the test suite (prove -r t)
 #   make demo       profile the bundled example on the simulated Ascend machine
 #   make demo-torch the same with the plain PyTorch example (the torch engine)
+#   make demo-tune  msprof-exec tune on the simulated machine: the advised
+#                   settings tried, compared, the ones that helped kept
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # Set DEVELOPER=1 for -Werror, SANITIZE=address,undefined for sanitizers
@@ -175,16 +177,19 @@ demo: all
 demo-torch: all
 	sh sim/demo-torch.sh
 
+demo-tune: all
+	sh sim/demo-tune.sh
+
 deps:
 	sh .ci/deps.sh
 
 # 'make deps check' and 'make deps demo': install first, build after.
-all check demo demo-torch: | $(filter deps,$(MAKECMDGOALS))
+all check demo demo-torch demo-tune: | $(filter deps,$(MAKECMDGOALS))
 
 clean:
 	rm -rf $(B)
 
-.PHONY: all check demo demo-torch deps clean
+.PHONY: all check demo demo-torch demo-tune deps clean
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 

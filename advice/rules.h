@@ -67,6 +67,19 @@ enum framework {
 	FW_OTHER	/* an engine none of the scopes is for */
 };
 
+/*
+ * Whether `msprof-exec tune` may try a setting the user did not name:
+ * only one that changes neither the numerics of the training nor the
+ * format of its checkpoints (scheduling, threads, queues, buffers, kernels
+ * that compute the same thing fused).  The others (batch sizes, the
+ * layers of each stage, recompute, lines of code) are tried only when
+ * named with --set.  Each row says why in a comment.
+ */
+enum setting_trial {
+	TRIAL_ASKED,	/* only when named */
+	TRIAL_SAFE	/* may be tried unasked */
+};
+
 /* Layouts a setting belongs to (none: all). */
 #define WHEN_MOE	0x1	/* expert parallel > 1 */
 #define WHEN_CP		0x2	/* context parallel > 1 */
@@ -82,6 +95,7 @@ struct setting {
 	unsigned		 when;
 	const char		*what;	/* N_(): what it does */
 	const char		*source;	/* where the name was verified */
+	enum setting_trial	 trial;	/* may `tune` try it unasked? */
 };
 
 /*

@@ -25,6 +25,9 @@ extern const struct setting
 /* The setting called NAME ("--use-flash-attn", "TASK_QUEUE_ENABLE"), or NULL. */
 const struct setting *setting_named(const char *name);
 
+/* Row I of the table (every setting once), or NULL past the last. */
+const struct setting *setting_nth(size_t i);
+
 /* The keys SET had in earlier versions (SET_YAML), NULL-ended; or NULL. */
 const char *const *setting_older(const struct setting *set);
 

@@ -39,6 +39,8 @@ static const struct command commands[] = {
 	    "report [--json FILE] [--html FILE] [-v] [-q] PATH..." },
 	{ "compare", compare_main,	/* report/compare.c */
 	    "compare [--json FILE] [--html FILE] BASE NEW" },
+	{ "tune", tune_main,		/* launcher/tune.c */
+	    "tune [OPTIONS] [--tries N] [--baseline DIR] [--] COMMAND [ARG...]" },
 };
 #define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))
 

@@ -27,5 +27,7 @@ int	profile_main(int argc, char **argv);
 int	trigger_main(int argc, char **argv);
 /* msprof-exec analyse [--export-type text|db]... PATH (analyse.c) */
 int	analyse_main(int argc, char **argv);
+/* msprof-exec tune [OPTIONS] [--tries N] [--baseline DIR] [--] COMMAND... (tune.c) */
+int	tune_main(int argc, char **argv);
 
 #endif

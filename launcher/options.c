@@ -28,7 +28,7 @@ enum {
 	OPT_LOG, OPT_FORCE, OPT_HTML, OPT_STRICT, OPT_SET, OPT_BASELINE
 };
 
-static const struct option longopts[] = {
+const struct option options_longopts[] = {
 	{ "level",		required_argument, NULL, 'l' },
 	{ "steps",		required_argument, NULL, 's' },
 	{ "step-start",		required_argument, NULL, OPT_STEP_START },
@@ -474,7 +474,7 @@ options_parse(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	plan_defaults(&o->plan);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:l:s:r:w:o:ynqvhV", longopts,
+	while ((c = getopt_long(argc, argv, OPTIONS_SHORT, options_longopts,
 	    NULL)) != -1) {
 		if (c == '?')
 			bad(_("unknown option '%s'; see 'msprof-exec --help'"),
@@ -518,7 +518,7 @@ options_edit(struct options *o, const char *name, const char *value)
 		editing = &here;
 		optind = 0;	/* glibc: forget a refused -xy group too */
 		opterr = 0;
-		while ((c = getopt_long(value ? 3 : 2, argv, ":", longopts,
+		while ((c = getopt_long(value ? 3 : 2, argv, ":", options_longopts,
 		    NULL)) != -1) {
 			if (c == '?' || c == ':' || c == 'h' || c == 'V' ||
 			    c == 'n' || c == 'y')

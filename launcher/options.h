@@ -2,6 +2,7 @@
 #ifndef MSPROF_OPTIONS_H
 #define MSPROF_OPTIONS_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "common/plan.h"
@@ -15,6 +16,13 @@ struct options {
 	char		*baseline;	/* --baseline: an earlier run to compare */
 	char		**cmd;		/* the command, NULL-terminated */
 };
+
+/*
+ * The options of a profiled run, for a subcommand that passes them on to
+ * one (tune): getopt_long's table and short options.
+ */
+extern const struct option options_longopts[];
+#define OPTIONS_SHORT	"+:l:s:r:w:o:ynqvhV"
 
 /* Parse and check ARGV; a usage error exits with status 64. */
 void	options_parse(int argc, char **argv, struct options *);

@@ -28,7 +28,7 @@ for o in $opts; do
 done
 is "$missing_comp" "" "every option of launcher/options.c is in the completion"
 # The subcommands' own tables (FOLDER/FILE.c: SUBCOMMAND).
-SUBS="launcher/trigger:trigger report/report:report report/compare:compare launcher/analyse:analyse"
+SUBS="launcher/trigger:trigger report/report:report report/compare:compare launcher/analyse:analyse launcher/tune:tune"
 for f in $SUBS; do
 	missing_comp=
 	for o in $(long_options "$TOP/${f%%:*}.c"); do

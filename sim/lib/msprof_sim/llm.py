@@ -7,7 +7,7 @@ import json
 import os
 import time
 
-from . import train
+from . import respond, train
 
 
 def build_parser(prog):
@@ -44,6 +44,10 @@ def build_parser(prog):
     g.add_argument("--context-parallel-size", type=int, default=1)
     g.add_argument("--expert-model-parallel-size", type=int, default=1)
     g.add_argument("--sequence-parallel", action="store_true")
+    g.add_argument("--num-layers-per-virtual-pipeline-stage", type=int, default=None)
+    g.add_argument("--use-distributed-optimizer", action="store_true")
+    g.add_argument("--overlap-grad-reduce", action="store_true")
+    g.add_argument("--overlap-param-gather", action="store_true")
     g.add_argument("--distributed-backend", default="nccl")
     g.add_argument("--local-rank", "--local_rank", type=int, default=None)
     g = p.add_argument_group("data and checkpoints")
@@ -101,6 +105,7 @@ def validate_args(args, dist, mindspeed_llm=True):
                                                      args.data_parallel_size))
     if args.train_iters is None:
         args.train_iters = SIM_DEFAULT_TRAIN_ITERS
+    respond.check(args)
 
 
 def print_arguments(console, args, dist):
@@ -312,6 +317,9 @@ def main(prog, model_provider="GPT", loss_name="lm loss"):
     console.rank0("[after dataloaders are built] datetime: %s " % train.now())
     console.rank0("done with setup ...")
     console.rank0("training ...")
+    # the machine's answer to the launch's settings (MSPROF_SIM_RESPOND), before
+    # the profiler and the log read the knobs
+    respond.apply(args, dist)
     nominal = device_nominal_us(args, dist)
     prof = None
     if is_profile_enabled(args, dist):

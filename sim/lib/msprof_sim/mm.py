@@ -12,7 +12,7 @@ import pickle
 import sys
 import time
 
-from . import train, yamlish, llm
+from . import llm, respond, train, yamlish
 
 SIM_DEFAULT_TRAIN_ITERS = 10
 
@@ -210,6 +210,9 @@ def megatron_main(prog, model_name, loss_name="loss"):
     console.rank0("[after dataloaders are built] datetime: %s " % train.now())
     console.rank0("done with setup ...")
     console.rank0("training ...")
+    # the machine's answer to the launch's settings (MSPROF_SIM_RESPOND), before
+    # the profiler reads the knobs
+    respond.apply(args, dist)
     prof = None
     if os.environ.get("OOTB_OPTIMIZER_PROFILING") != "TRUE":
         prof = Profiler(mm.tool.profile, dist)

@@ -30,6 +30,10 @@ Knobs (environment, shared by all ranks of a job):
   MSPROF_SIM_UNFUSED=FORMS        the unfused kernels of FORMS (comma-separated: attention, rmsnorm,
                                   rotary, swiglu, or all) instead of MindSpeed's fused ones
   MSPROF_SIM_MEM_PEAK=PCT         memory_record.csv: the process's peak at PCT % of the 64 GB device (60)
+  MSPROF_SIM_BUBBLE_SHARE=X       the Bubble's share of the nominal step with MSPROF_SIM_BUBBLE (0.30)
+  MSPROF_SIM_SLOWDOWN=X           every rank computes X times as long (1.0)
+  MSPROF_SIM_JITTER=X             each compute phase varies by up to X of its length, step to step (0)
+  (the three above are set by a training in MSPROF_SIM_RESPOND mode: respond.py)
   ASCEND_LAUNCH_BLOCKING=1        torch_npu's own variable: every launch waits for its kernel, the host
                                   gaps grow (Free about 30 %)
 Without a knob the data is healthy: rank spread under 1 % of the step, wait
@@ -187,11 +191,20 @@ def _env_int(env, name, default):
         return default
 
 
+def _env_float(env, name, default):
+    try:
+        v = float(env.get(name, "").strip())
+    except ValueError:
+        return default
+    return v if v >= 0 else default
+
+
 class Knobs:
     def __init__(self, seed=1, kernels_per_step=DEFAULT_KERNELS_PER_STEP, ranks_per_node=8, slow_rank=None,
                  slow_link=None, hot_op=None, host_bound=False, aicpu_us=None, dynamic_op=None,
                  low_pipe_op=None, small_packets=False, old_step_trace=False, exposed_comm=False,
-                 bubble=False, unfused=(), mem_peak_pct=60.0, launch_blocking=False):
+                 bubble=False, unfused=(), mem_peak_pct=60.0, launch_blocking=False,
+                 bubble_share=BUBBLE_SHARE, slowdown=1.0, jitter=0.0):
         self.seed = seed
         self.kernels_per_step = max(kernels_per_step, 1)
         self.ranks_per_node = max(ranks_per_node, 1)
@@ -209,6 +222,9 @@ class Knobs:
         self.unfused = tuple(unfused)
         self.mem_peak_pct = mem_peak_pct
         self.launch_blocking = launch_blocking
+        self.bubble_share = bubble_share
+        self.slowdown = slowdown
+        self.jitter = jitter
 
     @classmethod
     def from_env(cls, env=None):
@@ -241,7 +257,10 @@ class Knobs:
                    exposed_comm=env.get("MSPROF_SIM_EXPOSED_COMM", "").strip() not in ("", "0"),
                    bubble=env.get("MSPROF_SIM_BUBBLE", "").strip() not in ("", "0"),
                    unfused=[f for f in UNFUSED_FORMS if f in forms], mem_peak_pct=peak,
-                   launch_blocking=env.get("ASCEND_LAUNCH_BLOCKING", "").strip() == "1")
+                   launch_blocking=env.get("ASCEND_LAUNCH_BLOCKING", "").strip() == "1",
+                   bubble_share=_env_float(env, "MSPROF_SIM_BUBBLE_SHARE", BUBBLE_SHARE),
+                   slowdown=_env_float(env, "MSPROF_SIM_SLOWDOWN", 1.0),
+                   jitter=_env_float(env, "MSPROF_SIM_JITTER", 0.0))
 
 
 def group_hash(name):
@@ -386,7 +405,7 @@ class Job:
         return sorted(near)
 
     def compute_us(self, rank, step):
-        c = 0.70 * self.step_us
+        c = 0.70 * self.step_us * (self.knobs.slowdown or 1.0)
         if self.knobs.slow_rank == rank:
             c *= SLOW_RANK_FACTOR
         return c
@@ -410,6 +429,10 @@ class Job:
         for g in lay.groups:
             by_kind.setdefault(g.kind, []).append(g)
         cus = [self.compute_us(r, k) for r in range(W)]
+        if self.knobs.jitter:
+            # the whole job's step varies (data, clocks), every rank alike
+            scale = 1.0 + _rnd(self.knobs.seed, 0, _num(k), 5).uniform(-self.knobs.jitter, self.knobs.jitter)
+            cus = [c * scale for c in cus]
         # jitter is absolute (+-1 us per phase, 0-20 us at each launch), so
         # healthy wait ratios stay small at any step time
         rnds = [_rnd(self.knobs.seed, r, _num(k), 1) for r in range(W)]
@@ -531,7 +554,7 @@ class Job:
         return min(BANDWIDTH[self.transport(m, p)] for m in g.members for p in self.links(g, m))
 
     def _unit(self):
-        return BUBBLE_SHARE * self.step_us / max(self.layout.pp - 1, 1)
+        return self.knobs.bubble_share * self.step_us / max(self.layout.pp - 1, 1)
 
     def _fill(self, pairs, collective, t):
         """Pipeline fill: stage p receives its first activations p units

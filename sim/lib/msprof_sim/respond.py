@@ -1,0 +1,117 @@
+"""The simulated machine answering a Megatron launch's settings (MSPROF_SIM_RESPOND=1):
+MindSpeed-LLM and the Megatron engine of MindSpeed-MM.
+
+Without it the data is healthy unless a knob plants a symptom, whatever the
+launch says.  With it the launch's own settings decide, as on a machine:
+
+  no --overlap-grad-reduce (dp > 1)   the gradient all-reduce waits for the end of
+                                      the backward pass (MSPROF_SIM_EXPOSED_COMM)
+  TASK_QUEUE_ENABLE other than 2      host-bound: Free about 20 % (MSPROF_SIM_HOST_BOUND)
+  pp > 1                              the 1F1B bubble (MSPROF_SIM_BUBBLE), divided by
+                                      the virtual stages of
+                                      --num-layers-per-virtual-pipeline-stage
+  no --use-flash-attn, --use-fused-rmsnorm, --use-fused-swiglu,
+  --use-fused-rotary-pos-emb          the unfused kernels (MSPROF_SIM_UNFUSED), which
+                                      take longer than the fused one would
+
+and each run varies a little: the compute of the whole run by up to
+RUN_NOISE, seeded by MSPROF_SIM_SEED and the settings (the same launch gives
+the same data), and each step by up to STEP_JITTER.  A knob planted by hand
+still plants its symptom.  For tests of a tuner, two more knobs name a
+setting (a flag or an environment variable) by its name:
+
+  MSPROF_SIM_NOOP=NAME[,NAME]     the setting has no effect
+  MSPROF_SIM_SLOWER=NAME[,NAME]   the setting makes every step SLOWER_FACTOR longer
+
+The answer is written into this process's environment as the knobs
+profdata reads, so that the profiler's parse (in this process) and the
+training's log (its throughput line) tell the same story.
+"""
+
+import os
+import random
+import sys
+
+# what each unfused form costs over its fused kernel, a share of the compute
+UNFUSED_COST = {"attention": 0.12, "rmsnorm": 0.04, "swiglu": 0.04, "rotary": 0.03}
+FUSED_FLAGS = {"attention": "--use-flash-attn", "rmsnorm": "--use-fused-rmsnorm",
+               "swiglu": "--use-fused-swiglu", "rotary": "--use-fused-rotary-pos-emb"}
+RUN_NOISE = 0.006
+STEP_JITTER = 0.01
+SLOWER_FACTOR = 1.12
+BUBBLE_SHARE = 0.30
+# the settings whose presence seeds a run's noise
+_SEEDING_FLAGS = ("--overlap-grad-reduce", "--overlap-param-gather", "--use-distributed-optimizer",
+                  "--num-layers-per-virtual-pipeline-stage") + tuple(FUSED_FLAGS.values())
+_SEEDING_ENV = ("TASK_QUEUE_ENABLE", "CPU_AFFINITY_CONF", "HCCL_BUFFSIZE", "PYTORCH_NPU_ALLOC_CONF")
+
+
+def _names(var):
+    return {n.strip() for n in os.environ.get(var, "").split(",") if n.strip()}
+
+
+def has(name, argv=None):
+    """Does the launch have setting NAME (a flag in its argv, a variable set)?"""
+    argv = sys.argv if argv is None else argv
+    if name.startswith("-"):
+        return any(a == name or a.startswith(name + "=") for a in argv)
+    return os.environ.get(name, "") not in ("", "0")
+
+
+def _seed(argv):
+    key = "|".join(f for f in _SEEDING_FLAGS if has(f, argv))
+    key += "|" + "|".join("%s=%s" % (v, os.environ.get(v, "")) for v in _SEEDING_ENV)
+    h = 0
+    for c in key:
+        h = (h * 131 + ord(c)) % (1 << 32)
+    try:
+        seed = int(os.environ.get("MSPROF_SIM_SEED", "1"))
+    except ValueError:
+        seed = 1
+    return seed * 1000003 + h
+
+
+def apply(args, dist, argv=None):
+    """Set the knobs for a Megatron launch (MindSpeed-LLM's, MindSpeed-MM's
+    Megatron engine) of ARGS (parsed) on DIST."""
+    if os.environ.get("MSPROF_SIM_RESPOND", "") in ("", "0"):
+        return
+    argv = sys.argv if argv is None else argv
+    noop = _names("MSPROF_SIM_NOOP")
+
+    def on(name, present):
+        return present and name not in noop
+
+    env = os.environ
+    if args.data_parallel_size > 1 and not on("--overlap-grad-reduce", args.overlap_grad_reduce):
+        env["MSPROF_SIM_EXPOSED_COMM"] = "1"
+    if not on("TASK_QUEUE_ENABLE", env.get("TASK_QUEUE_ENABLE", "").strip() == "2"):
+        env["MSPROF_SIM_HOST_BOUND"] = "1"
+    if args.pipeline_model_parallel_size > 1:
+        env["MSPROF_SIM_BUBBLE"] = "1"
+        chunks = 1
+        per = args.num_layers_per_virtual_pipeline_stage
+        if on("--num-layers-per-virtual-pipeline-stage", bool(per)) and args.num_layers:
+            chunks = max(args.num_layers // args.pipeline_model_parallel_size // per, 1)
+        env["MSPROF_SIM_BUBBLE_SHARE"] = "%.4f" % (BUBBLE_SHARE / chunks)
+    planted = [f.strip() for f in env.get("MSPROF_SIM_UNFUSED", "").split(",") if f.strip()]
+    unfused = [form for form, flag in FUSED_FLAGS.items()
+               if form in planted or "all" in planted or not on(flag, has(flag, argv))]
+    if unfused:
+        env["MSPROF_SIM_UNFUSED"] = ",".join(unfused)
+    slowdown = 1.0 + sum(UNFUSED_COST[f] for f in unfused)
+    for name in _names("MSPROF_SIM_SLOWER"):
+        if has(name, argv):
+            slowdown *= SLOWER_FACTOR
+    slowdown *= 1.0 + random.Random(_seed(argv)).uniform(-RUN_NOISE, RUN_NOISE)
+    env["MSPROF_SIM_SLOWDOWN"] = "%.5f" % slowdown
+    env["MSPROF_SIM_JITTER"] = "%.4f" % STEP_JITTER
+
+
+def check(args):
+    """Megatron's own checks of the overlap flags (arguments.py, validate_args)."""
+    if getattr(args, "overlap_param_gather", False):
+        if not getattr(args, "use_distributed_optimizer", False):
+            raise AssertionError("--overlap-param-gather only supported with distributed optimizer")
+        if not getattr(args, "overlap_grad_reduce", False):
+            raise AssertionError("Must use --overlap-param-gather with --overlap-grad-reduce")

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# msprof-exec tune: a baseline run, then one run per advised setting the
+# launch lacks, each compared with the baseline against the noise margin.
+# On the simulated machine answering its settings (MSPROF_SIM_RESPOND) the
+# settings that help are kept, a planted no-op (MSPROF_SIM_NOOP) and a
+# planted regression (MSPROF_SIM_SLOWER) are dropped, a setting the
+# simulated Megatron refuses fails without stopping the others, and an
+# interrupt ends the current try and still prints the table.
+. "$(dirname "$0")/lib.sh"
+sim_env
+cd "$T/mindspeed-llm" || exit 1
+mkdir -p logs
+LLAMA=examples/mcore/llama2/pretrain_llama2_7b_ptd.sh
+export MSPROF_SIM_RESPOND=1 MSPROF_SIM_STEP_MS=5
+
+# The row of SETTING in the table of FILE.
+row() { grep -E "^  $(printf '%s' "$2" | sed 's/[.[\*^$()+]/\\&/g') " "$1"; }
+
+MSPROF_SIM_NOOP=--use-fused-swiglu MSPROF_SIM_SLOWER=CPU_AFFINITY_CONF \
+    "$MSPROF" tune -y --skip-checks -r all -o tuned --json tune.json \
+    --tries 5 bash "$LLAMA" > out 2> err
+is "$?" 0 "tune: exit 0"
+like "$(cat err)" "baseline: running the command \(output tuned/00-baseline\)" \
+    "progress: the baseline run"
+like "$(cat err)" "try 1/5: TASK_QUEUE_ENABLE=2: step [0-9.]+ -> [0-9.]+ ms" \
+    "progress: each try as it ends, with its step before and after"
+like "$(cat err)" "not tried: --use-distributed-optimizer \(it changes the numerics or the checkpoints" \
+    "a setting not marked safe to try is named, not tried"
+like "$(row out TASK_QUEUE_ENABLE=2)" "-1[0-9]\.[0-9] %.*kept" \
+    "TASK_QUEUE_ENABLE=2 cuts Free: kept"
+like "$(row out --overlap-grad-reduce)" "-1[0-9]\.[0-9] %.*kept" \
+    "--overlap-grad-reduce hides the gradient reduce: kept"
+like "$(row out CPU_AFFINITY_CONF=1)" "dropped: slower" \
+    "the planted regression: dropped, slower"
+like "$(row out --use-fused-swiglu)" "dropped: within the noise" \
+    "the planted no-op: dropped, within the noise"
+like "$(row out --overlap-param-gather)" "failed: AssertionError: --overlap-param-gather only supported with distributed optimizer" \
+    "the try the simulated Megatron refuses: failed, with its reason"
+like "$(grep -A1 -E '^  TASK_QUEUE_ENABLE=2 ' out | tail -1)" "free [0-9.]+ -> [0-9.]+" \
+    "the step's parts before and after under each row"
+like "$(row out 'together (2 settings)')" "kept" \
+    "the two that helped, run together"
+is "$(grep -A1 'settings that helped' out | tail -1)" \
+    "  msprof-exec --set TASK_QUEUE_ENABLE=2 --set --overlap-grad-reduce bash $LLAMA" \
+    "the command line with the settings that helped"
+is "$(ls tuned | tr '\n' ' ')" \
+    "00-baseline 01-TASK_QUEUE_ENABLE-2 02-CPU_AFFINITY_CONF-1 03-overlap-grad-reduce 04-overlap-param-gather 05-use-fused-swiglu 06-together " \
+    "each run in its own folder under -o"
+is "$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(d["kept"]), "|", " ".join(t["outcome"] for t in d["tries"]), "|", d["together"]["kept"])' tune.json)" \
+    "TASK_QUEUE_ENABLE=2 --overlap-grad-reduce | compared compared compared failed compared | True" \
+    "--json: what was kept, each try's outcome, the run together"
+ok "$(ls -d tuned/03-overlap-grad-reduce/msprof-exec_* > /dev/null; echo $?)" \
+    "a try is an ordinary run: its session in its folder"
+
+# --tries 0 over an earlier baseline: what would be tried, nothing run.
+"$MSPROF" tune -y --skip-checks -r all -o plan --tries 0 \
+    --baseline tuned/00-baseline --set --use-fused-rotary-pos-emb \
+    bash "$LLAMA" > out 2> err
+is "$?:$(head -3 out | tr '\n' ' ')" \
+    "0:would try: --use-fused-rotary-pos-emb would try: TASK_QUEUE_ENABLE=2 would try: CPU_AFFINITY_CONF=1 " \
+    "--tries 0: the user's --set first, then the advice by promise; nothing run"
+
+# An interrupt during a try: that try ends, the table is still printed.
+export MSPROF_SIM_STEP_MS=400
+"$MSPROF" tune -y --skip-checks -r all -o stopped --tries 2 \
+    --baseline tuned/00-baseline bash "$LLAMA" > out 2> err &
+pid=$!
+wait_for "the first try's training" grep -q 'iteration *1/' \
+    stopped/01-TASK_QUEUE_ENABLE-2/msprof-exec.txt 2> /dev/null
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+is "$rc" 130 "interrupted: ends by SIGINT, as the job did"
+like "$(row out TASK_QUEUE_ENABLE=2)" "interrupted" \
+    "the table of the tries done is printed, the current one interrupted"
+unlike "$(cat err)" "try 2/2: CPU_AFFINITY_CONF=1 \(output" \
+    "no try after the interrupt"
+
+# Ctrl-C at a terminal reaches the run by itself (the same process
+# group): tune does not send it twice, and ends the same way.
+ptyrun --after tty/01-TASK_QUEUE_ENABLE-2/msprof-exec.txt --type '\x03' -- \
+    "$MSPROF" tune -y --skip-checks -r all -o tty --tries 2 \
+    --baseline tuned/00-baseline bash "$LLAMA" > screen 2>&1
+like "$(tail -1 screen)" "^status -2$" "Ctrl-C at a terminal: ends by SIGINT"
+like "$(cat screen)" "TASK_QUEUE_ENABLE=2 +interrupted" \
+    "... after the table, the try interrupted"
+like "$(cat screen)" "Interrupted: the current try was ended and no other started" \
+    "... and says so"
+
+# The simulated machine answers virtual pipeline stages: with pp 2 and 32
+# layers, 4 layers a virtual stage make 4 chunks and a quarter of the
+# bubble; the log's step time and throughput say it as the profile would.
+vpp_run() {
+	MSPROF_SIM_STEP_MS=5 TASK_QUEUE_ENABLE=2 torchrun --nproc_per_node 2 \
+	    --master_port "$MASTER_PORT" pretrain_gpt.py --num-layers 32 \
+	    --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 \
+	    --pipeline-model-parallel-size 2 --global-batch-size 8 \
+	    --train-iters 3 --log-interval 1 --log-throughput --use-flash-attn \
+	    --use-fused-rmsnorm --use-fused-swiglu --use-fused-rotary-pos-emb \
+	    "$@" 2>&1 | grep 'iteration  *3/' |
+	    sed -E 's/.*per iteration \(ms\): ([0-9.]+).*TFLOP\/s\/GPU\): ([0-9.]+).*/\1 \2/'
+}
+read -r plain_ms plain_tf <<< "$(vpp_run)"
+read -r vpp_ms vpp_tf <<< "$(vpp_run --num-layers-per-virtual-pipeline-stage 4)"
+ok "$(awk -v a="$plain_ms" -v b="$vpp_ms" 'BEGIN { exit !(b < 0.85 * a && b > 0) }'; echo $?)" \
+    "virtual pipeline stages cut the step ($plain_ms -> $vpp_ms ms)"
+ok "$(awk -v a="$plain_tf" -v b="$vpp_tf" 'BEGIN { exit !(b > a && a > 0) }'; echo $?)" \
+    "... and the throughput line rises with it ($plain_tf -> $vpp_tf TFLOP/s)"
+
+# Usage errors are a profiled run's: exit 64 before anything runs.
+"$MSPROF" tune -y --tries x bash "$LLAMA" > out 2> err
+is "$?" 64 "--tries x: usage error"
+"$MSPROF" tune -y --steps 4:2 bash "$LLAMA" > out 2> err
+is "$?" 64 "a bad option of the run: usage error before any run"
+
+"$MSPROF" tune -y --html page.html bash "$LLAMA" > out 2> err
+is "$?:$(cat err)" "64:msprof-exec: --html is not an option of tune: each run writes its log and report in its own folder under -o (msprof-exec.txt, report.json)" \
+    "--html, which every run would write in turn: refused, with where each run's report is"
+"$MSPROF" tune -y -o tuned bash "$LLAMA" > out 2> err
+is "$?" 73 "-o a folder that is not empty: refused (73), the tries' data must not mix"
+
+done_testing
