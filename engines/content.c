@@ -183,14 +183,17 @@ calls_training(const char *l)
 /*
  * Blank the contents of line L's strings and cut its comment (L is
  * modified), so that a call named in a message, a docstring or a comment
- * is not taken for one.  *OPEN is the quote of a triple-quoted string the
- * lines before left open ('\0': none); it is set for the next line.
+ * is not taken for one.  *OPEN is the string the lines before left open
+ * ('\0': none) and is set for the next line: the quote of a triple-quoted
+ * string, or 'd' ("...) and 's' ('...) for a one-quote string whose line
+ * ends in a backslash (help='input size for \ continues on the next
+ * line, and its quote and brackets close there).
  */
 static void
 code_only(char *l, char *open)
 {
-	char q = *open;
-	int three = q != '\0';
+	char q = *open == 'd' ? '"' : *open == 's' ? '\'' : *open;
+	int three = *open == '"' || *open == '\'', joined = 0;
 
 	for (char *p = l; *p != '\0'; p++) {
 		if (q == '\0' && *p == '#') {
@@ -206,12 +209,16 @@ code_only(char *l, char *open)
 			p += three ? 2 : 0;
 			q = '\0';
 		} else if (q != '\0') {
+			joined = *p == '\\' && p[1] == '\0';
 			if (*p == '\\' && p[1] != '\0')
 				*p++ = ' ';
 			*p = ' ';
 		}
 	}
-	*open = three ? q : '\0';	/* a quote '...' ends with its line */
+	if (q == '\0' || three)
+		*open = q;
+	else			/* a quote '...' ends with its line */
+		*open = !joined ? '\0' : q == '"' ? 'd' : 's';
 }
 
 /* The identifier or dotted name at P, as a copy. */
@@ -433,9 +440,11 @@ parse_file(struct pyfile *pf)
 			    name + strspn(name, " \t"), cur, no);
 		}
 		open_brackets = bracket_depth(l);
-		if (from != NULL && brackets > 0)	/* from m import (\n */
+		if (from != NULL && brackets > 0) {	/* from m import (\n */
 			from_names(pf, l, from, level, from_no);
-		else {
+			/* names imported, not passed on: the line runs nothing */
+			pf->lines[pf->nlines - 1].text = l + strlen(l);
+		} else {
 			parse_import(pf, l, no);
 			from = open_brackets > 0 ? from_module(l, &level) : NULL;
 			from_no = no;
