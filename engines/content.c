@@ -34,6 +34,7 @@ static const char *const torch_builtin[] = { "torch", "torch_npu",
 static struct strv torch_rows;			/* torch PACKAGE */
 static struct strv train_pkgs, train_calls, train_names;	/* parallel */
 static struct strv spawn_pkgs, spawn_calls;	/* parallel */
+static struct strv eval_pkgs, eval_opts;	/* parallel: one per option */
 static int tables_loaded;
 
 enum block_kind { BLOCK_TOP, BLOCK_MAIN, BLOCK_DEF, BLOCK_CLASS };
@@ -804,6 +805,12 @@ call_facts(struct reader *r, const struct pyfile *pf, int no,
 		f->step = 1;
 		evidence(r->ev_step, sizeof(r->ev_step), pf, no, chain);
 	}
+	/* a DeepSpeed pipeline engine's step: forward, backward, step */
+	if (method && strcmp(last, "train_batch") == 0) {
+		f->backward = f->step = 1;
+		evidence(r->ev_backward, sizeof(r->ev_backward), pf, no, chain);
+		evidence(r->ev_step, sizeof(r->ev_step), pf, no, chain);
+	}
 	if (n >= 7 && strcmp(last + n - 7, "Trainer") == 0) {
 		f->trainer = 1;
 		evidence(r->ev_trainer, sizeof(r->ev_trainer), pf, no, chain);
@@ -1116,10 +1123,33 @@ decide(struct reader *r)
 	else if (f->trainer && f->fit)
 		snprintf(f->because, sizeof(f->because), "%s, %s",
 		    r->ev_trainer, r->ev_fit);
-	else if (f->ds_init)
-		snprintf(f->because, sizeof(f->because), "%s", r->ev_ds);
+	else if (f->ds_init && (f->backward || f->step))
+		snprintf(f->because, sizeof(f->because), "%s, %s", r->ev_ds,
+		    f->backward ? r->ev_backward : r->ev_step);
 	else
 		uncalled_loop(r);
+	if (f->ds_init && !f->backward && !f->step)
+		snprintf(f->ds_only, sizeof(f->ds_only), "%s", r->ev_ds);
+}
+
+/*
+ * The options of the table's eval rows for the packages a file read
+ * imports ("torch": any torch entry), in F->eval_opts.
+ */
+static void
+eval_options(const struct reader *r, struct entry_facts *f)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < eval_opts.n; i++) {
+		if (strcmp(eval_pkgs.v[i], "torch") == 0 ? f->torch == NULL :
+		    !imports_package(r, eval_pkgs.v[i]))
+			continue;
+		if (len + strlen(eval_opts.v[i]) + 2 > sizeof(f->eval_opts))
+			break;
+		len += (size_t)snprintf(f->eval_opts + len,
+		    sizeof(f->eval_opts) - len, "%s ", eval_opts.v[i]);
+	}
 }
 
 /* The MindSpeed facts of the entry's own lines, called or not. */
@@ -1180,6 +1210,7 @@ read_entry(const char *script, const char *first, int spawn,
 	run_all(&r);
 	f->torch = torch_of(&r);
 	decide(&r);
+	eval_options(&r, f);
 	for (size_t i = 0; i < r.nfiles; i++)
 		pyfile_free(r.files[i]);
 	strv_free(&r.roots);
@@ -1210,11 +1241,27 @@ entry_module_file(const char *module)
 	return path;
 }
 
+const char *
+entry_eval_option(const struct entry_facts *f, char *const argv[])
+{
+	const char *o = f->eval_opts, *a;
+	size_t n;
+
+	for (; *o != '\0'; o += n + 1) {
+		n = strcspn(o, " ");
+		for (int i = 0; argv != NULL && (a = argv[i]) != NULL; i++)
+			if (strncmp(a, o, n) == 0 &&
+			    (a[n] == '\0' || a[n] == '='))
+				return a;
+	}
+	return NULL;
+}
+
 int
 entry_trains_torch(const struct entry_facts *f)
 {
 	return (f->backward && f->step) || (f->trainer && f->fit) ||
-	    f->ds_init || f->library;
+	    (f->ds_init && (f->backward || f->step)) || f->library;
 }
 
 /* Split a line into words in place; returns the count. */
@@ -1260,10 +1307,17 @@ trainings_load(const char *path, int must, char **why)
 		} else if (strcmp(w[0], "spawn") == 0 && n == 3) {
 			strv_push(&spawn_pkgs, w[1]);
 			strv_push(&spawn_calls, w[2]);
+		} else if (strcmp(w[0], "eval") == 0 && n >= 3 &&
+		    w[2][0] == '-') {
+			for (size_t i = 2; i < n; i++) {
+				strv_push(&eval_pkgs, w[1]);
+				strv_push(&eval_opts, w[i]);
+			}
 		} else {
 			*why = xasprintf(_("%s:%zu: cannot read '%s' with %zu "
 			    "word(s); expected 'torch PACKAGE...', 'train "
-			    "PACKAGE CALL NAME' or 'spawn PACKAGE CALL'"), path,
+			    "PACKAGE CALL NAME', 'spawn PACKAGE CALL' or 'eval PACKAGE "
+			    "OPTION...'"), path,
 			    no, w[0], n);
 			free(text);
 			return -1;

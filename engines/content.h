@@ -14,7 +14,10 @@
  * The training table (trainings.conf, msprof-exec-launchers(5)) names the
  * library calls that train (mmdet's train_detector(), runner.train() of
  * mmengine, detectron2's trainer.train(), ...), the packages built on
- * torch, and the calls that start a job's ranks in processes of their own.
+ * torch, the calls that start a job's ranks in processes of their own,
+ * and the options that make a training entry evaluate (detectron2's
+ * train_net.py --eval-only runs its test and returns before its loop:
+ * which branch runs is not known without the arguments).
  */
 #ifndef MSPROF_CONTENT_H
 #define MSPROF_CONTENT_H
@@ -36,7 +39,10 @@ struct entry_facts {
 	int		 step;		/* x.step(...): an optimizer step */
 	int		 trainer;	/* a Trainer(...) made ... */
 	int		 fit;		/* ... and x.train(...) or x.fit(...) */
-	int		 ds_init;	/* deepspeed.initialize(...) */
+	int		 ds_init;	/* deepspeed.initialize(...): a
+					   training with a backward or a
+					   step (train_batch() is both), an
+					   inference (ZeRO) without */
 	int		 library;	/* a training call of the table */
 	int		 spawn;		/* starts its ranks itself (mp.spawn) */
 	int		 followed;	/* modules read besides the script */
@@ -46,6 +52,13 @@ struct entry_facts {
 	 */
 	char		 because[512];
 	char		 uncalled[256];
+	char		 ds_only[160];	/* deepspeed.initialize(), nothing
+					   stepped: where */
+	/*
+	 * The options of the table's eval rows for what it imports, each
+	 * followed by a blank: a launch given one evaluates.
+	 */
+	char		 eval_opts[256];
 };
 
 /*
@@ -67,9 +80,15 @@ int	entry_facts_read(const char *script, int spawn, struct entry_facts *f);
 char	*entry_module_file(const char *module);
 
 /*
+ * The argument of ARGV (the entry's own, after it) that is an eval
+ * row's option of F (--eval-only, or --eval-only=VALUE), or NULL.
+ */
+const char *entry_eval_option(const struct entry_facts *f, char *const argv[]);
+
+/*
  * Does it train with torch: a backward pass and an optimizer step, a
- * Trainer(...) trained or fitted, deepspeed.initialize(...), or a
- * library's training call of the table (LLaMA-Factory's run_exp())?
+ * Trainer(...) trained or fitted, deepspeed.initialize(...) with a
+ * backward or a step, or a library's training call of the table (LLaMA-Factory's run_exp())?
  */
 int	entry_trains_torch(const struct entry_facts *f);
 
