@@ -165,11 +165,12 @@ row_hint(void)
  * file.
  */
 static const char *
-by_content(const char *script, char *const argv[], struct launch *l)
+by_content(const char *program, const char *script, char *const argv[],
+    struct launch *l)
 {
 	struct entry_facts f;
 	const char *eval;
-	char *file = l->module ? entry_module_file(script) : NULL;
+	char *file = l->module ? entry_module_file(script, program) : NULL;
 	const char *path = file != NULL ? file : script;
 	int rc;
 
@@ -179,7 +180,7 @@ by_content(const char *script, char *const argv[], struct launch *l)
 		    force_hint(l));
 		return NULL;
 	}
-	rc = entry_facts_read(path, l->direct, &f);
+	rc = entry_facts_read(path, program, l->direct, &f);
 	free(file);
 	if (rc == -1) {
 		reason(l, _("not a training entry: cannot read %s (%s); %s"),
@@ -316,7 +317,8 @@ launch_reads_direct(const char *framework)
  * is quiet: it was never a launch.
  */
 static void
-direct_entry(const char *framework, char *const argv[], struct launch *l)
+direct_entry(const char *framework, const char *path, char *const argv[],
+    struct launch *l)
 {
 	const char *script = argv[l->script];
 	const char *found;
@@ -325,7 +327,7 @@ direct_entry(const char *framework, char *const argv[], struct launch *l)
 		l->kind = LAUNCH_NONE;
 		return;
 	}
-	found = by_content(script, argv, l);
+	found = by_content(path, script, argv, l);
 	if (found == NULL && l->torch && strcmp(framework, "torch") == 0) {
 		l->source = SOURCE_FORCED;
 		found = "torch";
@@ -374,7 +376,7 @@ launch_classify(const struct launchtab *t, const char *framework,
 		return;
 	}
 	if (l->direct) {
-		direct_entry(framework, argv, l);
+		direct_entry(framework, path, argv, l);
 		return;
 	}
 	if (strcmp(framework, "auto") != 0) {
@@ -382,7 +384,7 @@ launch_classify(const struct launchtab *t, const char *framework,
 		l->engine = framework_engine(framework, ENGINE_NONE, argv, l);
 		return;
 	}
-	if ((found = by_content(script, argv, l)) == NULL)
+	if ((found = by_content(path, script, argv, l)) == NULL)
 		return;
 	l->source = SOURCE_CONTENT;
 	l->engine = framework_engine(found, ENGINE_NONE, argv, l);

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1164,12 +1165,139 @@ mindspeed_facts(const struct pyfile *pf, struct entry_facts *f)
 		f->loop |= calls_training(pf->lines[j].text);
 }
 
-/* Where Python looks for modules: FIRST, PYTHONPATH, the working folder. */
+static const char *
+base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+/* PROGRAM as exec(3p) with a PATH search finds it: a copy, or NULL. */
+static char *
+on_path(const char *program)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (strchr(program, '/') != NULL)
+		return access(program, X_OK) == 0 ? xstrdup(program) : NULL;
+	if (path == NULL)
+		return NULL;
+	copy = xstrdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir != NULL && found == NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		found = xasprintf("%s/%s", dir, program);
+		if (access(found, X_OK) != 0) {
+			free(found);
+			found = NULL;
+		}
+	}
+	free(copy);
+	return found;
+}
+
+/*
+ * The Python that runs PROGRAM: PROGRAM itself, or the interpreter of
+ * its "#!" line (torchrun, deepspeed: #!/venv/bin/python3, or
+ * #!/usr/bin/env python3).  A copy, or NULL.
+ */
+static char *
+job_python(const char *program)
+{
+	char line[256], *p, *word, *found;
+	ssize_t n;
+	int fd;
+
+	if (program == NULL || (found = on_path(program)) == NULL)
+		return NULL;
+	if ((fd = open(found, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return found;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n < 2 || line[0] != '#' || line[1] != '!')
+		return found;
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	p = line + 2 + strspn(line + 2, " \t");
+	word = xstrndup(p, strcspn(p, " \t"));
+	free(found);
+	if (strcmp(base(word), "env") == 0) {
+		p += strlen(word);
+		p += strspn(p, " \t");
+		free(word);
+		word = xstrndup(p, strcspn(p, " \t"));
+		found = *word != '\0' && *word != '-' ? on_path(word) : NULL;
+		free(word);
+		return found;
+	}
+	return word;
+}
+
+/* Is the program at PATH a Python (python3, python3.11): a copy or NULL. */
+static char *
+python_only(char *path)
+{
+	if (path != NULL && strncmp(base(path), "python", 6) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/*
+ * The folders of installed packages of the Python at PYTHON (a venv's,
+ * conda's, Debian's), by where it lives, without running it: PREFIX/lib/
+ * python3.N/site-packages, PREFIX/lib/python3/dist-packages and
+ * PREFIX/local/lib/python3.N/dist-packages, PREFIX the folder above its
+ * bin/; then the user's ~/.local/lib/python3.N/site-packages.
+ */
 static void
-roots(struct strv *out, const char *first)
+site_roots(struct strv *out, const char *python)
+{
+	static const char *const under[] = { "lib/python3.*/site-packages",
+	    "lib/python3/dist-packages", "local/lib/python3.*/dist-packages",
+	    NULL };
+	char *bin, *prefix, *pattern;
+	const char *home = getenv("HOME");
+	glob_t g;
+
+	if (python == NULL)
+		return;
+	bin = folder(python);
+	prefix = folder(bin);
+	for (int i = 0; under[i] != NULL; i++) {
+		pattern = xasprintf("%s/%s", strcmp(prefix, "/") == 0 ? "" :
+		    prefix, under[i]);
+		if (glob(pattern, GLOB_NOSORT, NULL, &g) == 0)
+			for (size_t j = 0; j < g.gl_pathc; j++)
+				if (!strv_has(out, g.gl_pathv[j]))
+					strv_push(out, g.gl_pathv[j]);
+		globfree(&g);
+		free(pattern);
+	}
+	if (home != NULL && *home == '/') {
+		pattern = xasprintf("%s/.local/lib/python3.*/site-packages",
+		    home);
+		if (glob(pattern, GLOB_NOSORT, NULL, &g) == 0)
+			for (size_t j = 0; j < g.gl_pathc; j++)
+				strv_push(out, g.gl_pathv[j]);
+		globfree(&g);
+		free(pattern);
+	}
+	free(prefix);
+	free(bin);
+}
+
+/*
+ * Where Python looks for modules: FIRST, PYTHONPATH, the working folder,
+ * the installed packages of the Python that runs PROGRAM (NULL: none).
+ */
+static void
+roots(struct strv *out, const char *first, const char *program)
 {
 	const char *pp = getenv("PYTHONPATH");
-	char *copy, *dir, *save = NULL;
+	char *copy, *dir, *save = NULL, *python;
 
 	strv_push(out, first);
 	if (pp != NULL) {
@@ -1182,11 +1310,14 @@ roots(struct strv *out, const char *first)
 	}
 	if (!strv_has(out, "."))
 		strv_push(out, ".");
+	python = python_only(job_python(program));
+	site_roots(out, python);
+	free(python);
 }
 
 static int
-read_entry(const char *script, const char *first, int spawn,
-    struct entry_facts *f)
+read_entry(const char *script, const char *first, const char *program,
+    int spawn, struct entry_facts *f)
 {
 	struct reader r = { 0 };
 	struct pyfile *entry;
@@ -1197,7 +1328,7 @@ read_entry(const char *script, const char *first, int spawn,
 		free(why);		/* the launcher has said so */
 	r.f = f;
 	r.spawn = spawn;
-	roots(&r.roots, first);
+	roots(&r.roots, first, program);
 	if ((entry = load(&r, script, 0)) == NULL) {
 		strv_free(&r.roots);
 		return -1;
@@ -1219,22 +1350,23 @@ read_entry(const char *script, const char *first, int spawn,
 }
 
 int
-entry_facts_read(const char *script, int spawn, struct entry_facts *f)
+entry_facts_read(const char *script, const char *program, int spawn,
+    struct entry_facts *f)
 {
 	char *dir = folder(script);
-	int rc = read_entry(script, dir, spawn, f);
+	int rc = read_entry(script, dir, program, spawn, f);
 
 	free(dir);
 	return rc;
 }
 
 char *
-entry_module_file(const char *module)
+entry_module_file(const char *module, const char *program)
 {
 	struct strv r = { 0 };
 	char *path = NULL;
 
-	roots(&r, ".");
+	roots(&r, ".", program);
 	for (size_t i = 0; path == NULL && i < r.n; i++)
 		path = module_in(r.v[i], module, 1);
 	strv_free(&r);

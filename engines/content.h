@@ -5,8 +5,8 @@
  * the code the entry runs is followed: its top level and __main__ block,
  * the functions and methods they call or pass on (mp.spawn(train, ...)),
  * and, through its imports, the modules Python would find (the entry's
- * folder, or the working directory for -m, then PYTHONPATH and the
- * working directory), at most CONTENT_FILES_MAX files and CONTENT_HOPS_MAX
+ * folder, or the working directory for -m, then PYTHONPATH, the working
+ * directory and the installed packages of the job's Python), at most CONTENT_FILES_MAX files and CONTENT_HOPS_MAX
  * imports away; torch, torch_npu, transformers, accelerate and deepspeed
  * are never read.  A loop that is only defined, or imported and never
  * called, does not make a training.
@@ -64,20 +64,25 @@ struct entry_facts {
 /*
  * Read SCRIPT (relative paths from the current directory) into F: 0, or
  * -1 with errno set when SCRIPT itself cannot be read.  Modules are
- * looked for in SCRIPT's folder, PYTHONPATH and the current directory.
+ * looked for in SCRIPT's folder, PYTHONPATH, the current directory and
+ * the site-packages of the Python that runs PROGRAM (the python, or a
+ * launcher such as torchrun by its "#!" line; found on PATH when it has
+ * no '/'; NULL: none), where they are readable.
  * With SPAWN, whether it starts its ranks itself is wanted (a script
  * python starts directly); without, the reading stops once it is known
  * to train.
  */
-int	entry_facts_read(const char *script, int spawn, struct entry_facts *f);
+int	entry_facts_read(const char *script, const char *program, int spawn,
+	    struct entry_facts *f);
 
 /*
  * The file of module MODULE (python -m MODULE) as Python started in the
- * current directory finds it (the current directory, PYTHONPATH): a.b is
- * a/b.py, or a/b/__main__.py for a package.  NULL when none is found; the
- * caller frees it.
+ * current directory finds it (the current directory, PYTHONPATH, the
+ * site-packages of PROGRAM's Python as entry_facts_read() finds them): a.b
+ * is a/b.py, or a/b/__main__.py for a package.  NULL when none is found;
+ * the caller frees it.
  */
-char	*entry_module_file(const char *module);
+char	*entry_module_file(const char *module, const char *program);
 
 /*
  * The argument of ARGV (the entry's own, after it) that is an eval

@@ -32,7 +32,7 @@ trains(const char *name, const char *text)
 	if ((fp = fopen(path, "w")) == NULL || fputs(text, fp) == EOF)
 		abort();
 	fclose(fp);
-	r = entry_facts_read(path, 1, &f) == 0 && f.torch != NULL &&
+	r = entry_facts_read(path, NULL, 1, &f) == 0 && f.torch != NULL &&
 	    entry_trains_torch(&f);
 	free(path);
 	return r;
@@ -254,7 +254,7 @@ trains_in(const char *name, struct entry_facts *f)
 
 	if (getcwd(cwd, sizeof(cwd)) == NULL || chdir(dir) != 0)
 		abort();
-	r = entry_facts_read(name, 1, f) == 0 && f->torch != NULL &&
+	r = entry_facts_read(name, NULL, 1, f) == 0 && f->torch != NULL &&
 	    entry_trains_torch(f);
 	if (chdir(cwd) != 0)
 		abort();
@@ -365,6 +365,45 @@ called(void)
 	    f.because);
 }
 
+/*
+ * A package installed in the job's Python (a venv's site-packages), found
+ * through the "#!" line of its torchrun.
+ */
+static void
+installed(void)
+{
+	char *torchrun = xasprintf("%s/v/bin/torchrun", dir);
+	char *python = xasprintf("%s/v/bin/python3", dir), *line;
+	char cwd[4096];
+	struct entry_facts f;
+	int r;
+
+	put("v/lib/python3.11/site-packages/mypkg/__init__.py", "");
+	put("v/lib/python3.11/site-packages/mypkg/train.py", "import torch\n"
+	    "def run():\n    for x in d:\n        model(x).sum().backward()\n"
+	    "        opt.step()\n");
+	line = xasprintf("#!%s\nimport sys\n", python);
+	put("v/bin/torchrun", line);
+	put("v/bin/python3", "");
+	if (chmod(torchrun, 0755) == -1 || chmod(python, 0755) == -1)
+		abort();
+	put("w/main.py", "from mypkg.train import run\n"
+	    "if __name__ == '__main__':\n    run()\n");
+	if (getcwd(cwd, sizeof(cwd)) == NULL || chdir(dir) == -1)
+		abort();
+	r = entry_facts_read("w/main.py", torchrun, 0, &f);
+	ok(r == 0 && entry_trains_torch(&f) &&
+	    strstr(f.because, "site-packages/mypkg/train.py:4:") != NULL,
+	    "a loop in the site-packages of torchrun's Python (%s)", f.because);
+	r = entry_facts_read("w/main.py", NULL, 0, &f);
+	ok(r == 0 && !entry_trains_torch(&f), "... not without its program");
+	if (chdir(cwd) == -1)
+		abort();
+	free(line);
+	free(python);
+	free(torchrun);
+}
+
 /* The table's eval rows: an option that makes a training entry test. */
 static void
 evaluates(void)
@@ -413,6 +452,7 @@ main(void)
 	followed();
 	called();
 	evaluates();
+	installed();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");
