@@ -93,6 +93,12 @@ alone ModelZoo-PyTorch/SSD_for_PyTorch 'tools/test.py is built on torch but trai
     configs/ssd/ssdlite_mobilenetv2_scratch_600e_coco_8p.py \
     work_dirs/epoch_120.pth --eval=bbox --launcher pytorch
 
+# Deltalm: fairseq's training entry (a row), its generation is inference.
+taken ModelZoo-PyTorch/Deltalm_for_PyTorch 'train.py:[0-9]+: cli_main\(\) \(fairseq\)' \
+    python3 train.py /data/iwslt14 --arch deltalm_base --task translation
+alone ModelZoo-PyTorch/Deltalm_for_PyTorch 'generate.py is built on fairseq but trains nothing' \
+    python3 generate.py /data/iwslt14 --path checkpoint_best.pt
+
 # pip is no training (python -m of a module no row names).
 (cd "$R/FastChat" && msprof -n python3 -m pip install -e .
     printf '%s\n' "$out" > "$T/o")
