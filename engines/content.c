@@ -14,6 +14,8 @@
  * without running the code.  model.train() is a module's mode switch,
  * no loop.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -66,6 +68,8 @@ struct import {
 struct pyfile {
 	char		*path;
 	char		*text;
+	char		*tail;		/* the end of a longer file, or NULL */
+	int		 tail_no;	/* the line the tail starts at */
 	int		 hops;		/* imports away from the entry */
 	struct line	*lines;
 	size_t		 nlines;
@@ -96,34 +100,107 @@ struct reader {
 	int		 lib_hops;	/* imports away, of ev_lib's file */
 };
 
-/* The first CONTENT_READ_MAX bytes of PATH, NUL-terminated; NULL: errno. */
-static char *
-read_prefix(const char *path)
+static int	main_guard(const char *);
+
+/* Read up to SIZE bytes at OFFSET of FD into BUF: the count, or -1. */
+static ssize_t
+read_at(int fd, char *buf, size_t size, off_t offset)
 {
-	char *text = xmalloc(CONTENT_READ_MAX + 1);
 	size_t len = 0;
 	ssize_t n;
+
+	while (len < size && (n = pread(fd, buf + len, size - len,
+	    offset + (off_t)len)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return -1;
+		len += (size_t)n;
+	}
+	return (ssize_t)len;
+}
+
+/* Is L the start of a top-level def, class, decorator or __main__ block? */
+static int
+top_anchor(const char *l)
+{
+	return strncmp(l, "def ", 4) == 0 || strncmp(l, "class ", 6) == 0 ||
+	    strncmp(l, "async def ", 10) == 0 || l[0] == '@' || main_guard(l);
+}
+
+/*
+ * The end of FD, a file of SIZE bytes longer than CONTENT_READ_MAX, from
+ * its first top-level def, class or __main__ block in the last
+ * CONTENT_TAIL_MAX bytes, with in *NO the line that starts at; or NULL.
+ * A script's __main__ block is at its end: without it a long entry runs
+ * nothing.  The lines between are counted, not kept.
+ */
+static char *
+read_tail(int fd, off_t size, int *no)
+{
+	off_t start = size - CONTENT_TAIL_MAX > CONTENT_READ_MAX ?
+	    size - CONTENT_TAIL_MAX : CONTENT_READ_MAX;
+	char *buf = xmalloc(CONTENT_TAIL_MAX + 1), *p, *tail;
+	ssize_t n;
+	int lines = 1;
+
+	for (off_t at = 0; at < start; at += n) {
+		if ((n = read_at(fd, buf, (size_t)(start - at > CONTENT_TAIL_MAX ?
+		    CONTENT_TAIL_MAX : start - at), at)) <= 0)
+			goto none;
+		for (p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))) !=
+		    NULL; p++)
+			lines++;
+	}
+	if ((n = read_at(fd, buf, (size_t)(size - start), start)) <= 0)
+		goto none;
+	buf[n] = '\0';
+	for (p = buf; (p = strchr(p, '\n')) != NULL; ) {
+		p++;
+		lines++;
+		if (top_anchor(p)) {
+			tail = xstrdup(p);
+			*no = lines;
+			free(buf);
+			return tail;
+		}
+	}
+none:
+	free(buf);
+	return NULL;
+}
+
+/*
+ * The first CONTENT_READ_MAX bytes of PATH, NUL-terminated; NULL: errno.
+ * *TAIL is the end of a longer file as read_tail() reads it (up to
+ * CONTENT_FILE_MAX bytes), or NULL.
+ */
+static char *
+read_source(const char *path, char **tail, int *tail_no)
+{
+	char *text = xmalloc(CONTENT_READ_MAX + 1);
+	struct stat st;
+	ssize_t len;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), e;
 
+	*tail = NULL;
 	if (fd == -1) {
 		free(text);
 		return NULL;
 	}
-	while (len < CONTENT_READ_MAX &&
-	    (n = read(fd, text + len, CONTENT_READ_MAX - len)) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			e = errno;
-			close(fd);
-			free(text);
-			errno = e;
-			return NULL;
-		}
-		len += (size_t)n;
+	if ((len = read_at(fd, text, CONTENT_READ_MAX, 0)) == -1) {
+		e = errno;
+		close(fd);
+		free(text);
+		errno = e;
+		return NULL;
 	}
-	close(fd);
 	text[len] = '\0';
+	if (len == CONTENT_READ_MAX && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size > CONTENT_READ_MAX &&
+	    st.st_size <= CONTENT_FILE_MAX)
+		*tail = read_tail(fd, st.st_size, tail_no);
+	close(fd);
 	return text;
 }
 
@@ -394,24 +471,19 @@ main_guard(const char *l)
 }
 
 /*
- * Cut PF's text into lines and blocks.  A line continued inside brackets
- * belongs to the block of its first line, whatever its indentation.
+ * Cut TEXT, whose first line is line NO + 1 of PF, into lines and blocks.
+ * A line continued inside brackets belongs to the block of its first
+ * line, whatever its indentation.
  */
 static void
-parse_file(struct pyfile *pf)
+parse_lines(struct pyfile *pf, char *text, int no)
 {
 	struct { int indent, block; } stack[64];
-	char *line, *save = NULL, open = '\0', *l;
-	int depth = 0, no = 0, brackets = 0, indent, cur, level = 0, from_no = 0;
+	char *line, *save = text, open = '\0', *l;
+	int depth = 0, brackets = 0, indent, cur, level = 0, from_no = 0;
 	int open_brackets;
 	char *from = NULL;		/* the module of a bracketed name list */
-	size_t n = 0;
 
-	add_block(pf, BLOCK_TOP, NULL, -1, 1);
-	for (line = pf->text; *line != '\0'; line++)
-		n += *line == '\n';
-	pf->lines = xcalloc(n + 1, sizeof(*pf->lines));
-	save = pf->text;
 	while ((line = save) != NULL && *line != '\0') {
 		if ((save = strchr(line, '\n')) != NULL)
 			*save++ = '\0';
@@ -460,6 +532,28 @@ parse_file(struct pyfile *pf)
 	free(from);
 }
 
+static size_t
+count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; text != NULL && (text = strchr(text, '\n')) != NULL; text++)
+		n++;
+	return n;
+}
+
+/* Cut PF's text, and its tail, into lines and blocks. */
+static void
+parse_file(struct pyfile *pf)
+{
+	add_block(pf, BLOCK_TOP, NULL, -1, 1);
+	pf->lines = xcalloc(count_lines(pf->text) + count_lines(pf->tail) + 2,
+	    sizeof(*pf->lines));
+	parse_lines(pf, pf->text, 0);
+	if (pf->tail != NULL)
+		parse_lines(pf, pf->tail, pf->tail_no - 1);
+}
+
 static void
 pyfile_free(struct pyfile *pf)
 {
@@ -477,6 +571,7 @@ pyfile_free(struct pyfile *pf)
 	free(pf->imports);
 	free(pf->lines);
 	free(pf->text);
+	free(pf->tail);
 	free(pf->path);
 	free(pf);
 }
@@ -499,7 +594,8 @@ static struct pyfile *
 load(struct reader *r, const char *path, int hops)
 {
 	struct pyfile *pf;
-	char *text;
+	char *text, *tail;
+	int tail_no = 0;
 
 	while (strncmp(path, "./", 2) == 0)
 		path += 2;
@@ -507,11 +603,13 @@ load(struct reader *r, const char *path, int hops)
 		if (strcmp(r->files[i]->path, path) == 0)
 			return r->files[i];
 	if (r->nfiles == CONTENT_FILES_MAX || hops > CONTENT_HOPS_MAX ||
-	    (text = read_prefix(path)) == NULL)
+	    (text = read_source(path, &tail, &tail_no)) == NULL)
 		return NULL;
 	pf = xcalloc(1, sizeof(*pf));
 	pf->path = xstrdup(path);
 	pf->text = text;
+	pf->tail = tail;
+	pf->tail_no = tail_no;
 	pf->hops = hops;
 	parse_file(pf);
 	pf->index = r->nfiles;

@@ -1,7 +1,9 @@
 /*
  * What an entry script is made of, read the bounded way classification
- * reads it: the first CONTENT_READ_MAX bytes of each file, line by line,
- * comments and strings left out.  For what a torch training is made of,
+ * reads it: the first CONTENT_READ_MAX bytes of each file, and of a
+ * longer one its last CONTENT_TAIL_MAX bytes from a top-level def, class
+ * or __main__ block (where a long script's __main__ block is), line by
+ * line, comments and strings left out.  For what a torch training is made of,
  * the code the entry runs is followed: its top level and __main__ block,
  * the functions and methods they call or pass on (mp.spawn(train, ...)),
  * and, through its imports, the modules Python would find (the entry's
@@ -23,6 +25,8 @@
 #define MSPROF_CONTENT_H
 
 #define CONTENT_READ_MAX	65536
+#define CONTENT_TAIL_MAX	16384	/* and of a longer file, its end ... */
+#define CONTENT_FILE_MAX	1048576	/* ... when it is no longer than this */
 #define CONTENT_FILES_MAX	48
 #define CONTENT_HOPS_MAX	8
 #define TRAININGS_NAME		"trainings.conf"

@@ -366,6 +366,38 @@ called(void)
 }
 
 /*
+ * A long script (DLRM's dlrm_s_pytorch.py, 75 KB): its loop in the first
+ * 64 KiB, its __main__ block past them, read from its end.
+ */
+static void
+long_script(void)
+{
+	struct entry_facts f;
+	char *text = xstrdup("import torch\ndef run():\n"
+	    "    loss.backward()\n    optimizer.step()\n"), *next;
+	int lines = 4;
+
+	while (strlen(text) < CONTENT_READ_MAX + 30000) {
+		next = xasprintf("%sdef unused_%d(x):\n    return x + 1\n\n",
+		    text, lines);
+		free(text);
+		text = next;
+		lines += 3;
+	}
+	next = xasprintf("%sif __name__ == '__main__':\n    run()\n", text);
+	put("long.py", next);
+	ok(trains_in("long.py", &f) && strstr(f.because, "long.py:3:"),
+	    "the __main__ block past the first 64 KiB calls the loop (%s)",
+	    f.because);
+	free(next);
+	next = xasprintf("%sif __name__ == '__main__':\n    print(1)\n", text);
+	put("long.py", next);
+	ok(!trains_in("long.py", &f), "... one that does not: no training");
+	free(next);
+	free(text);
+}
+
+/*
  * A package installed in the job's Python (a venv's site-packages), found
  * through the "#!" line of its torchrun.
  */
@@ -453,6 +485,7 @@ main(void)
 	called();
 	evaluates();
 	installed();
+	long_script();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");
