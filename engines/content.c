@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +88,7 @@ struct reader {
 	size_t		 nfiles;
 	struct strv	 roots;		/* where modules are looked for */
 	struct strv	 methods;	/* names called on an object */
+	struct strv	 missing;	/* absolute modules not found */
 	int		 changed;	/* a block newly reached */
 	size_t		 lowest;	/* the first file with one */
 	unsigned	 epoch;		/* counts classes made, methods called */
@@ -707,9 +707,12 @@ load_module(struct reader *r, const struct pyfile *from, const char *module,
 	char *path;
 	struct pyfile *pf = NULL;
 
-	if (library(module, level))
+	if (library(module, level) ||
+	    (level == 0 && strv_has(&r->missing, module)))
 		return NULL;
-	path = module_file(r, from, module, level);
+	/* the standard library and the like: looked for in each root once */
+	if ((path = module_file(r, from, module, level)) == NULL && level == 0)
+		strv_push(&r->missing, module);
 	if (path != NULL)
 		pf = load(r, path, from->hops + 1);
 	free(path);
@@ -1343,6 +1346,34 @@ python_only(char *path)
 	return path;
 }
 
+/* Add DIR to OUT when it is a folder that can be read. */
+static void
+add_root(struct strv *out, char *dir)
+{
+	if (access(dir, R_OK | X_OK) == 0 && !strv_has(out, dir))
+		strv_push(out, dir);
+	free(dir);
+}
+
+/*
+ * The minor versions of Python 3 to look for: the one PYTHON's name or
+ * the name it links to says (python3.11), else all that may be
+ * installed.  A directory listing of PREFIX/lib costs more than this.
+ */
+static void
+python_minors(const char *python, int *lo, int *hi)
+{
+	char *real = realpath(python, NULL);
+	const char *b = real != NULL ? base(real) : base(python);
+	int minor;
+
+	*lo = 6;
+	*hi = 16;
+	if (sscanf(b, "python3.%d", &minor) == 1 && minor >= 0 && minor < 100)
+		*lo = *hi = minor;
+	free(real);
+}
+
 /*
  * The folders of installed packages of the Python at PYTHON (a venv's,
  * conda's, Debian's), by where it lives, without running it: PREFIX/lib/
@@ -1353,36 +1384,26 @@ python_only(char *path)
 static void
 site_roots(struct strv *out, const char *python)
 {
-	static const char *const under[] = { "lib/python3.*/site-packages",
-	    "lib/python3/dist-packages", "local/lib/python3.*/dist-packages",
-	    NULL };
-	char *bin, *prefix, *pattern;
-	const char *home = getenv("HOME");
-	glob_t g;
+	const char *home = getenv("HOME"), *pre;
+	char *bin, *prefix;
+	int lo, hi;
 
 	if (python == NULL)
 		return;
 	bin = folder(python);
 	prefix = folder(bin);
-	for (int i = 0; under[i] != NULL; i++) {
-		pattern = xasprintf("%s/%s", strcmp(prefix, "/") == 0 ? "" :
-		    prefix, under[i]);
-		if (glob(pattern, GLOB_NOSORT, NULL, &g) == 0)
-			for (size_t j = 0; j < g.gl_pathc; j++)
-				if (!strv_has(out, g.gl_pathv[j]))
-					strv_push(out, g.gl_pathv[j]);
-		globfree(&g);
-		free(pattern);
-	}
-	if (home != NULL && *home == '/') {
-		pattern = xasprintf("%s/.local/lib/python3.*/site-packages",
-		    home);
-		if (glob(pattern, GLOB_NOSORT, NULL, &g) == 0)
-			for (size_t j = 0; j < g.gl_pathc; j++)
-				strv_push(out, g.gl_pathv[j]);
-		globfree(&g);
-		free(pattern);
-	}
+	pre = strcmp(prefix, "/") == 0 ? "" : prefix;
+	python_minors(python, &lo, &hi);
+	for (int m = lo; m <= hi; m++)
+		add_root(out, xasprintf("%s/lib/python3.%d/site-packages", pre,
+		    m));
+	add_root(out, xasprintf("%s/lib/python3/dist-packages", pre));
+	for (int m = lo; m <= hi; m++)
+		add_root(out, xasprintf("%s/local/lib/python3.%d/dist-packages",
+		    pre, m));
+	for (int m = lo; home != NULL && *home == '/' && m <= hi; m++)
+		add_root(out, xasprintf("%s/.local/lib/python3.%d/site-packages",
+		    home, m));
 	free(prefix);
 	free(bin);
 }
@@ -1444,6 +1465,7 @@ read_entry(const char *script, const char *first, const char *program,
 		pyfile_free(r.files[i]);
 	strv_free(&r.roots);
 	strv_free(&r.methods);
+	strv_free(&r.missing);
 	return 0;
 }
 
