@@ -102,14 +102,18 @@ struct reader {
 
 static int	main_guard(const char *);
 
-/* Read up to SIZE bytes at OFFSET of FD into BUF: the count, or -1. */
+/*
+ * Read up to SIZE bytes of FD into BUF, at OFFSET (-1: where FD is, for
+ * what cannot seek, a FIFO): the count, or -1.
+ */
 static ssize_t
 read_at(int fd, char *buf, size_t size, off_t offset)
 {
 	size_t len = 0;
 	ssize_t n;
 
-	while (len < size && (n = pread(fd, buf + len, size - len,
+	while (len < size && (n = offset < 0 ? read(fd, buf + len,
+	    size - len) : pread(fd, buf + len, size - len,
 	    offset + (off_t)len)) != 0) {
 		if (n == -1 && errno == EINTR)
 			continue;
@@ -188,7 +192,7 @@ read_source(const char *path, char **tail, int *tail_no)
 		free(text);
 		return NULL;
 	}
-	if ((len = read_at(fd, text, CONTENT_READ_MAX, 0)) == -1) {
+	if ((len = read_at(fd, text, CONTENT_READ_MAX, -1)) == -1) {
 		e = errno;
 		close(fd);
 		free(text);
