@@ -3,12 +3,13 @@
  * reads it: the first CONTENT_READ_MAX bytes of each file, and of a
  * longer one its last CONTENT_TAIL_MAX bytes from a top-level def, class
  * or __main__ block (where a long script's __main__ block is), line by
- * line, comments and strings left out.  For what a torch training is made of,
- * the code the entry runs is followed: its top level and __main__ block,
- * the functions and methods they call or pass on (mp.spawn(train, ...)),
- * and, through its imports, the modules Python would find (the entry's
- * folder, or the working directory for -m, then PYTHONPATH, the working
- * directory and the installed packages of the job's Python), at most CONTENT_FILES_MAX files and CONTENT_HOPS_MAX
+ * line, comments and strings left out.  For what a torch training is
+ * made of, the code the entry runs is followed: its top level and
+ * __main__ block, the functions and methods they call or pass on
+ * (mp.spawn(train, ...)), and, through its imports, the modules Python
+ * would find (the entry's folder, or the working directory for -m, then
+ * PYTHONPATH, the working directory and the installed packages of the
+ * job's Python), at most CONTENT_FILES_MAX files and CONTENT_HOPS_MAX
  * imports away; torch, torch_npu, transformers, accelerate and deepspeed
  * are never read.  A loop that is only defined, or imported and never
  * called, does not make a training.
@@ -97,7 +98,8 @@ const char *entry_eval_option(const struct entry_facts *f, char *const argv[]);
 /*
  * Does it train with torch: a backward pass and an optimizer step, a
  * Trainer(...) trained or fitted, deepspeed.initialize(...) with a
- * backward or a step, or a library's training call of the table (LLaMA-Factory's run_exp())?
+ * backward or a step, or a library's training call of the table
+ * (LLaMA-Factory's run_exp())?
  */
 int	entry_trains_torch(const struct entry_facts *f);
 
