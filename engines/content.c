@@ -37,6 +37,7 @@ static struct strv torch_rows;			/* torch PACKAGE */
 static struct strv train_pkgs, train_calls, train_names;	/* parallel */
 static struct strv spawn_pkgs, spawn_calls;	/* parallel */
 static struct strv eval_pkgs, eval_opts;	/* parallel: one per option */
+static struct strv skip_pkgs;			/* skip PACKAGE */
 static int tables_loaded;
 
 enum block_kind { BLOCK_TOP, BLOCK_MAIN, BLOCK_DEF, BLOCK_CLASS };
@@ -70,6 +71,7 @@ struct pyfile {
 	char		*tail;		/* the end of a longer file, or NULL */
 	int		 tail_no;	/* the line the tail starts at */
 	int		 hops;		/* imports away from the entry */
+	int		 site;		/* an installed package's */
 	struct line	*lines;
 	size_t		 nlines;
 	struct block	*blocks;
@@ -87,6 +89,8 @@ struct reader {
 	struct pyfile	*files[CONTENT_FILES_MAX];
 	size_t		 nfiles;
 	struct strv	 roots;		/* where modules are looked for */
+	size_t		 site_root;	/* the first site-packages of roots */
+	int		 site_files;	/* files read of installed packages */
 	struct strv	 methods;	/* names called on an object */
 	struct strv	 missing;	/* absolute modules not found */
 	int		 changed;	/* a block newly reached */
@@ -595,7 +599,7 @@ reach(struct reader *r, struct pyfile *pf, int b)
 
 /* The file read at PATH, reading it when the bounds allow; or NULL. */
 static struct pyfile *
-load(struct reader *r, const char *path, int hops)
+load(struct reader *r, const char *path, int hops, int site)
 {
 	struct pyfile *pf;
 	char *text, *tail;
@@ -607,13 +611,16 @@ load(struct reader *r, const char *path, int hops)
 		if (strcmp(r->files[i]->path, path) == 0)
 			return r->files[i];
 	if (r->nfiles == CONTENT_FILES_MAX || hops > CONTENT_HOPS_MAX ||
+	    (site && r->site_files == CONTENT_SITE_FILES_MAX) ||
 	    (text = read_source(path, &tail, &tail_no)) == NULL)
 		return NULL;
+	r->site_files += site;
 	pf = xcalloc(1, sizeof(*pf));
 	pf->path = xstrdup(path);
 	pf->text = text;
 	pf->tail = tail;
 	pf->tail_no = tail_no;
+	pf->site = site;
 	pf->hops = hops;
 	parse_file(pf);
 	pf->index = r->nfiles;
@@ -659,14 +666,16 @@ folder(const char *path)
 
 /*
  * The file of MODULE imported from FROM with LEVEL leading dots: relative
- * to FROM's package, else where Python looks.
+ * to FROM's package, else where Python looks; *SITE is set when it is of
+ * an installed package.
  */
 static char *
 module_file(struct reader *r, const struct pyfile *from, const char *module,
-    int level)
+    int level, int *site)
 {
 	char *dir, *up, *path = NULL;
 
+	*site = from->site;
 	if (level > 0) {
 		dir = folder(from->path);
 		while (--level > 0) {
@@ -686,20 +695,25 @@ module_file(struct reader *r, const struct pyfile *from, const char *module,
 		return path;
 	}
 	for (size_t i = 0; path == NULL && i < r->roots.n; i++)
-		path = module_in(r->roots.v[i], module, 0);
+		if ((path = module_in(r->roots.v[i], module, 0)) != NULL)
+			*site = i >= r->site_root;
 	return path;
 }
 
 /*
- * Is MODULE of a package built on torch that holds no user's loop (torch,
- * transformers, ...)?  It is not read: a checkout of it on PYTHONPATH
- * would cost the whole bound and tell nothing.
+ * Is MODULE of a package that holds no user's loop (torch, transformers,
+ * the table's skip rows: numpy, ...)?  It is not read: a checkout of it
+ * on PYTHONPATH or in site-packages would cost the whole bound and tell
+ * nothing.
  */
 static int
 library(const char *module, int level)
 {
 	for (int i = 0; level == 0 && torch_builtin[i] != NULL; i++)
 		if (is_package(module, torch_builtin[i]))
+			return 1;
+	for (size_t i = 0; level == 0 && i < skip_pkgs.n; i++)
+		if (is_package(module, skip_pkgs.v[i]))
 			return 1;
 	return 0;
 }
@@ -710,15 +724,17 @@ load_module(struct reader *r, const struct pyfile *from, const char *module,
 {
 	char *path;
 	struct pyfile *pf = NULL;
+	int site;
 
 	if (library(module, level) ||
 	    (level == 0 && strv_has(&r->missing, module)))
 		return NULL;
 	/* the standard library and the like: looked for in each root once */
-	if ((path = module_file(r, from, module, level)) == NULL && level == 0)
+	if ((path = module_file(r, from, module, level, &site)) == NULL &&
+	    level == 0)
 		strv_push(&r->missing, module);
 	if (path != NULL)
-		pf = load(r, path, from->hops + 1);
+		pf = load(r, path, from->hops + 1, site);
 	free(path);
 	return pf;
 }
@@ -1416,9 +1432,10 @@ site_roots(struct strv *out, const char *python)
  * Where Python looks for modules: FIRST, PYTHONPATH, the working folder,
  * the installed packages of the Python that runs PROGRAM (NULL: none).
  */
-static void
+static size_t
 roots(struct strv *out, const char *first, const char *program)
 {
+	size_t site;
 	const char *pp = getenv("PYTHONPATH");
 	char *copy, *dir, *save = NULL, *python;
 
@@ -1433,9 +1450,11 @@ roots(struct strv *out, const char *first, const char *program)
 	}
 	if (!strv_has(out, "."))
 		strv_push(out, ".");
+	site = out->n;
 	python = python_only(job_python(program));
 	site_roots(out, python);
 	free(python);
+	return site;
 }
 
 static int
@@ -1451,8 +1470,8 @@ read_entry(const char *script, const char *first, const char *program,
 		free(why);		/* the launcher has said so */
 	r.f = f;
 	r.spawn = spawn;
-	roots(&r.roots, first, program);
-	if ((entry = load(&r, script, 0)) == NULL) {
+	r.site_root = roots(&r.roots, first, program);
+	if ((entry = load(&r, script, 0, 0)) == NULL) {
 		strv_free(&r.roots);
 		return -1;
 	}
@@ -1563,6 +1582,9 @@ trainings_load(const char *path, int must, char **why)
 		} else if (strcmp(w[0], "spawn") == 0 && n == 3) {
 			strv_push(&spawn_pkgs, w[1]);
 			strv_push(&spawn_calls, w[2]);
+		} else if (strcmp(w[0], "skip") == 0 && n >= 2) {
+			for (size_t i = 1; i < n; i++)
+				strv_push(&skip_pkgs, w[i]);
 		} else if (strcmp(w[0], "eval") == 0 && n >= 3 &&
 		    w[2][0] == '-') {
 			for (size_t i = 2; i < n; i++) {
@@ -1572,8 +1594,8 @@ trainings_load(const char *path, int must, char **why)
 		} else {
 			*why = xasprintf(_("%s:%zu: cannot read '%s' with %zu "
 			    "word(s); expected 'torch PACKAGE...', 'train "
-			    "PACKAGE CALL NAME', 'spawn PACKAGE CALL' or 'eval PACKAGE "
-			    "OPTION...'"), path,
+			    "PACKAGE CALL NAME', 'spawn PACKAGE CALL', 'eval PACKAGE "
+			    "OPTION...' or 'skip PACKAGE...'"), path,
 			    no, w[0], n);
 			free(text);
 			return -1;

@@ -9,9 +9,10 @@
  * (mp.spawn(train, ...)), and, through its imports, the modules Python
  * would find (the entry's folder, or the working directory for -m, then
  * PYTHONPATH, the working directory and the installed packages of the
- * job's Python), at most CONTENT_FILES_MAX files and CONTENT_HOPS_MAX
- * imports away; torch, torch_npu, transformers, accelerate and deepspeed
- * are never read.  A loop that is only defined, or imported and never
+ * job's Python), at most CONTENT_FILES_MAX files (CONTENT_SITE_FILES_MAX
+ * of installed packages) and CONTENT_HOPS_MAX imports away; torch,
+ * torch_npu, transformers, accelerate, deepspeed and the table's skip
+ * rows (numpy, ...) are never read.  A loop that is only defined, or imported and never
  * called, does not make a training.
  *
  * The training table (trainings.conf, msprof-exec-launchers(5)) names the
@@ -29,6 +30,7 @@
 #define CONTENT_TAIL_MAX	16384	/* and of a longer file, its end ... */
 #define CONTENT_FILE_MAX	1048576	/* ... when it is no longer than this */
 #define CONTENT_FILES_MAX	48
+#define CONTENT_SITE_FILES_MAX	12	/* of them, of installed packages */
 #define CONTENT_HOPS_MAX	8
 #define TRAININGS_NAME		"trainings.conf"
 

@@ -429,6 +429,13 @@ installed(void)
 	    "a loop in the site-packages of torchrun's Python (%s)", f.because);
 	r = entry_facts_read("w/main.py", NULL, 0, &f);
 	ok(r == 0 && !entry_trains_torch(&f), "... not without its program");
+	/* a skip row's package is never read, installed or not */
+	put("v/lib/python3.11/site-packages/numpy/__init__.py",
+	    "def seed(n):\n    loss.backward()\n    opt.step()\n");
+	put("w/np.py", "import torch\nimport numpy as np\nnp.seed(0)\n");
+	r = entry_facts_read("w/np.py", torchrun, 0, &f);
+	ok(r == 0 && !entry_trains_torch(&f) && f.followed == 0,
+	    "numpy (a skip row) is not read (%d read)", f.followed);
 	if (chdir(cwd) == -1)
 		abort();
 	free(line);
