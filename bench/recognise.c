@@ -92,7 +92,8 @@ main(int argc, char **argv)
 	t = now();
 	c = cpu(RUSAGE_SELF);
 	for (int i = 0; i < n; i++)
-		if (entry_facts_read(argv[3], spawn, &f) == -1) {
+		if (entry_facts_read(argv[3], getenv("RECOGNISE_PYTHON"), spawn,
+		    &f) == -1) {
 			perror(argv[3]);
 			return 66;
 		}

@@ -165,10 +165,12 @@ row_hint(void)
  * file.
  */
 static const char *
-by_content(const char *script, struct launch *l)
+by_content(const char *program, const char *script, char *const argv[],
+    struct launch *l)
 {
 	struct entry_facts f;
-	char *file = l->module ? entry_module_file(script) : NULL;
+	const char *eval;
+	char *file = l->module ? entry_module_file(script, program) : NULL;
 	const char *path = file != NULL ? file : script;
 	int rc;
 
@@ -178,7 +180,7 @@ by_content(const char *script, struct launch *l)
 		    force_hint(l));
 		return NULL;
 	}
-	rc = entry_facts_read(path, l->direct, &f);
+	rc = entry_facts_read(path, program, l->direct, &f);
 	free(file);
 	if (rc == -1) {
 		reason(l, _("not a training entry: cannot read %s (%s); %s"),
@@ -193,10 +195,19 @@ by_content(const char *script, struct launch *l)
 		reason(l, _("not a training entry: %s imports %s but calls no "
 		    "training loop (pretrain, train); %s"), script,
 		    f.mm ? "mindspeed_mm" : "mindspeed_llm", force_hint(l));
+	else if (f.torch != NULL && entry_trains_torch(&f) &&
+	    (eval = entry_eval_option(&f, argv + l->script + 1)) != NULL)
+		reason(l, _("not a training entry: %s trains (%s), but is run "
+		    "with %s, an evaluation (an 'eval' row of %s); %s"), script,
+		    f.because, eval, TRAININGS_NAME, force_hint(l));
 	else if (f.torch != NULL && entry_trains_torch(&f)) {
 		snprintf(l->because, sizeof(l->because), "%s", f.because);
 		return "torch";
-	} else if (f.torch != NULL && f.uncalled[0] != '\0')
+	} else if (f.torch != NULL && f.ds_only[0] != '\0')
+		reason(l, _("not a training entry: %s calls %s but no backward "
+		    "pass or step follows (a ZeRO inference); %s, %s"), script,
+		    f.ds_only, force_hint(l), row_hint());
+	else if (f.torch != NULL && f.uncalled[0] != '\0')
 		reason(l, _("not a training entry: %s is built on %s, and the "
 		    "loop of %s is never called by what it runs (%d module(s) "
 		    "read); %s, %s"), script, f.torch, f.uncalled, f.followed,
@@ -306,7 +317,8 @@ launch_reads_direct(const char *framework)
  * is quiet: it was never a launch.
  */
 static void
-direct_entry(const char *framework, char *const argv[], struct launch *l)
+direct_entry(const char *framework, const char *path, char *const argv[],
+    struct launch *l)
 {
 	const char *script = argv[l->script];
 	const char *found;
@@ -315,7 +327,7 @@ direct_entry(const char *framework, char *const argv[], struct launch *l)
 		l->kind = LAUNCH_NONE;
 		return;
 	}
-	found = by_content(script, l);
+	found = by_content(path, script, argv, l);
 	if (found == NULL && l->torch && strcmp(framework, "torch") == 0) {
 		l->source = SOURCE_FORCED;
 		found = "torch";
@@ -364,7 +376,7 @@ launch_classify(const struct launchtab *t, const char *framework,
 		return;
 	}
 	if (l->direct) {
-		direct_entry(framework, argv, l);
+		direct_entry(framework, path, argv, l);
 		return;
 	}
 	if (strcmp(framework, "auto") != 0) {
@@ -372,7 +384,7 @@ launch_classify(const struct launchtab *t, const char *framework,
 		l->engine = framework_engine(framework, ENGINE_NONE, argv, l);
 		return;
 	}
-	if ((found = by_content(script, l)) == NULL)
+	if ((found = by_content(path, script, argv, l)) == NULL)
 		return;
 	l->source = SOURCE_CONTENT;
 	l->engine = framework_engine(found, ENGINE_NONE, argv, l);

@@ -14,6 +14,8 @@
  * without running the code.  model.train() is a module's mode switch,
  * no loop.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -35,6 +37,8 @@ static const char *const torch_builtin[] = { "torch", "torch_npu",
 static struct strv torch_rows;			/* torch PACKAGE */
 static struct strv train_pkgs, train_calls, train_names;	/* parallel */
 static struct strv spawn_pkgs, spawn_calls;	/* parallel */
+static struct strv eval_pkgs, eval_opts;	/* parallel: one per option */
+static struct strv skip_pkgs;			/* skip PACKAGE */
 static int tables_loaded;
 
 enum block_kind { BLOCK_TOP, BLOCK_MAIN, BLOCK_DEF, BLOCK_CLASS };
@@ -65,7 +69,10 @@ struct import {
 struct pyfile {
 	char		*path;
 	char		*text;
+	char		*tail;		/* the end of a longer file, or NULL */
+	int		 tail_no;	/* the line the tail starts at */
 	int		 hops;		/* imports away from the entry */
+	int		 site;		/* an installed package's */
 	struct line	*lines;
 	size_t		 nlines;
 	struct block	*blocks;
@@ -83,7 +90,10 @@ struct reader {
 	struct pyfile	*files[CONTENT_FILES_MAX];
 	size_t		 nfiles;
 	struct strv	 roots;		/* where modules are looked for */
+	size_t		 site_root;	/* the first site-packages of roots */
+	int		 site_files;	/* files read of installed packages */
 	struct strv	 methods;	/* names called on an object */
+	struct strv	 missing;	/* absolute modules not found */
 	int		 changed;	/* a block newly reached */
 	size_t		 lowest;	/* the first file with one */
 	unsigned	 epoch;		/* counts classes made, methods called */
@@ -95,34 +105,111 @@ struct reader {
 	int		 lib_hops;	/* imports away, of ev_lib's file */
 };
 
-/* The first CONTENT_READ_MAX bytes of PATH, NUL-terminated; NULL: errno. */
-static char *
-read_prefix(const char *path)
+static int	main_guard(const char *);
+
+/*
+ * Read up to SIZE bytes of FD into BUF, at OFFSET (-1: where FD is, for
+ * what cannot seek, a FIFO): the count, or -1.
+ */
+static ssize_t
+read_at(int fd, char *buf, size_t size, off_t offset)
 {
-	char *text = xmalloc(CONTENT_READ_MAX + 1);
 	size_t len = 0;
 	ssize_t n;
+
+	while (len < size && (n = offset < 0 ? read(fd, buf + len,
+	    size - len) : pread(fd, buf + len, size - len,
+	    offset + (off_t)len)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return -1;
+		len += (size_t)n;
+	}
+	return (ssize_t)len;
+}
+
+/* Is L the start of a top-level def, class, decorator or __main__ block? */
+static int
+top_anchor(const char *l)
+{
+	return strncmp(l, "def ", 4) == 0 || strncmp(l, "class ", 6) == 0 ||
+	    strncmp(l, "async def ", 10) == 0 || l[0] == '@' || main_guard(l);
+}
+
+/*
+ * The end of FD, a file of SIZE bytes longer than CONTENT_READ_MAX, from
+ * its first top-level def, class or __main__ block in the last
+ * CONTENT_TAIL_MAX bytes, with in *NO the line that starts at; or NULL.
+ * A script's __main__ block is at its end: without it a long entry runs
+ * nothing.  The lines between are counted, not kept.
+ */
+static char *
+read_tail(int fd, off_t size, int *no)
+{
+	off_t start = size - CONTENT_TAIL_MAX > CONTENT_READ_MAX ?
+	    size - CONTENT_TAIL_MAX : CONTENT_READ_MAX;
+	char *buf = xmalloc(CONTENT_TAIL_MAX + 1), *p, *tail;
+	ssize_t n;
+	int lines = 1;
+
+	for (off_t at = 0; at < start; at += n) {
+		if ((n = read_at(fd, buf, (size_t)(start - at > CONTENT_TAIL_MAX ?
+		    CONTENT_TAIL_MAX : start - at), at)) <= 0)
+			goto none;
+		for (p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))) !=
+		    NULL; p++)
+			lines++;
+	}
+	if ((n = read_at(fd, buf, (size_t)(size - start), start)) <= 0)
+		goto none;
+	buf[n] = '\0';
+	for (p = buf; (p = strchr(p, '\n')) != NULL; ) {
+		p++;
+		lines++;
+		if (top_anchor(p)) {
+			tail = xstrdup(p);
+			*no = lines;
+			free(buf);
+			return tail;
+		}
+	}
+none:
+	free(buf);
+	return NULL;
+}
+
+/*
+ * The first CONTENT_READ_MAX bytes of PATH, NUL-terminated; NULL: errno.
+ * *TAIL is the end of a longer file as read_tail() reads it (up to
+ * CONTENT_FILE_MAX bytes), or NULL.
+ */
+static char *
+read_source(const char *path, char **tail, int *tail_no)
+{
+	char *text = xmalloc(CONTENT_READ_MAX + 1);
+	struct stat st;
+	ssize_t len;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), e;
 
+	*tail = NULL;
 	if (fd == -1) {
 		free(text);
 		return NULL;
 	}
-	while (len < CONTENT_READ_MAX &&
-	    (n = read(fd, text + len, CONTENT_READ_MAX - len)) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			e = errno;
-			close(fd);
-			free(text);
-			errno = e;
-			return NULL;
-		}
-		len += (size_t)n;
+	if ((len = read_at(fd, text, CONTENT_READ_MAX, -1)) == -1) {
+		e = errno;
+		close(fd);
+		free(text);
+		errno = e;
+		return NULL;
 	}
-	close(fd);
 	text[len] = '\0';
+	if (len == CONTENT_READ_MAX && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size > CONTENT_READ_MAX &&
+	    st.st_size <= CONTENT_FILE_MAX)
+		*tail = read_tail(fd, st.st_size, tail_no);
+	close(fd);
 	return text;
 }
 
@@ -184,14 +271,17 @@ calls_training(const char *l)
 /*
  * Blank the contents of line L's strings and cut its comment (L is
  * modified), so that a call named in a message, a docstring or a comment
- * is not taken for one.  *OPEN is the quote of a triple-quoted string the
- * lines before left open ('\0': none); it is set for the next line.
+ * is not taken for one.  *OPEN is the string the lines before left open
+ * ('\0': none) and is set for the next line: the quote of a triple-quoted
+ * string, or 'd' ("...) and 's' ('...) for a one-quote string whose line
+ * ends in a backslash (help='input size for \ continues on the next
+ * line, and its quote and brackets close there).
  */
 static void
 code_only(char *l, char *open)
 {
-	char q = *open;
-	int three = q != '\0';
+	char q = *open == 'd' ? '"' : *open == 's' ? '\'' : *open;
+	int three = *open == '"' || *open == '\'', joined = 0;
 
 	for (char *p = l; *p != '\0'; p++) {
 		if (q == '\0' && *p == '#') {
@@ -207,12 +297,16 @@ code_only(char *l, char *open)
 			p += three ? 2 : 0;
 			q = '\0';
 		} else if (q != '\0') {
+			joined = *p == '\\' && p[1] == '\0';
 			if (*p == '\\' && p[1] != '\0')
 				*p++ = ' ';
 			*p = ' ';
 		}
 	}
-	*open = three ? q : '\0';	/* a quote '...' ends with its line */
+	if (q == '\0' || three)
+		*open = q;
+	else			/* a quote '...' ends with its line */
+		*open = !joined ? '\0' : q == '"' ? 'd' : 's';
 }
 
 /* The identifier or dotted name at P, as a copy. */
@@ -386,24 +480,19 @@ main_guard(const char *l)
 }
 
 /*
- * Cut PF's text into lines and blocks.  A line continued inside brackets
- * belongs to the block of its first line, whatever its indentation.
+ * Cut TEXT, whose first line is line NO + 1 of PF, into lines and blocks.
+ * A line continued inside brackets belongs to the block of its first
+ * line, whatever its indentation.
  */
 static void
-parse_file(struct pyfile *pf)
+parse_lines(struct pyfile *pf, char *text, int no)
 {
 	struct { int indent, block; } stack[64];
-	char *line, *save = NULL, open = '\0', *l;
-	int depth = 0, no = 0, brackets = 0, indent, cur, level = 0, from_no = 0;
+	char *line, *save = text, open = '\0', *l;
+	int depth = 0, brackets = 0, indent, cur, level = 0, from_no = 0;
 	int open_brackets;
 	char *from = NULL;		/* the module of a bracketed name list */
-	size_t n = 0;
 
-	add_block(pf, BLOCK_TOP, NULL, -1, 1);
-	for (line = pf->text; *line != '\0'; line++)
-		n += *line == '\n';
-	pf->lines = xcalloc(n + 1, sizeof(*pf->lines));
-	save = pf->text;
 	while ((line = save) != NULL && *line != '\0') {
 		if ((save = strchr(line, '\n')) != NULL)
 			*save++ = '\0';
@@ -434,9 +523,11 @@ parse_file(struct pyfile *pf)
 			    name + strspn(name, " \t"), cur, no);
 		}
 		open_brackets = bracket_depth(l);
-		if (from != NULL && brackets > 0)	/* from m import (\n */
+		if (from != NULL && brackets > 0) {	/* from m import (\n */
 			from_names(pf, l, from, level, from_no);
-		else {
+			/* names imported, not passed on: the line runs nothing */
+			pf->lines[pf->nlines - 1].text = l + strlen(l);
+		} else {
 			parse_import(pf, l, no);
 			from = open_brackets > 0 ? from_module(l, &level) : NULL;
 			from_no = no;
@@ -448,6 +539,28 @@ parse_file(struct pyfile *pf)
 		}
 	}
 	free(from);
+}
+
+static size_t
+count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; text != NULL && (text = strchr(text, '\n')) != NULL; text++)
+		n++;
+	return n;
+}
+
+/* Cut PF's text, and its tail, into lines and blocks. */
+static void
+parse_file(struct pyfile *pf)
+{
+	add_block(pf, BLOCK_TOP, NULL, -1, 1);
+	pf->lines = xcalloc(count_lines(pf->text) + count_lines(pf->tail) + 2,
+	    sizeof(*pf->lines));
+	parse_lines(pf, pf->text, 0);
+	if (pf->tail != NULL)
+		parse_lines(pf, pf->tail, pf->tail_no - 1);
 }
 
 static void
@@ -467,6 +580,7 @@ pyfile_free(struct pyfile *pf)
 	free(pf->imports);
 	free(pf->lines);
 	free(pf->text);
+	free(pf->tail);
 	free(pf->path);
 	free(pf);
 }
@@ -486,10 +600,11 @@ reach(struct reader *r, struct pyfile *pf, int b)
 
 /* The file read at PATH, reading it when the bounds allow; or NULL. */
 static struct pyfile *
-load(struct reader *r, const char *path, int hops)
+load(struct reader *r, const char *path, int hops, int site)
 {
 	struct pyfile *pf;
-	char *text;
+	char *text, *tail;
+	int tail_no = 0;
 
 	while (strncmp(path, "./", 2) == 0)
 		path += 2;
@@ -497,11 +612,16 @@ load(struct reader *r, const char *path, int hops)
 		if (strcmp(r->files[i]->path, path) == 0)
 			return r->files[i];
 	if (r->nfiles == CONTENT_FILES_MAX || hops > CONTENT_HOPS_MAX ||
-	    (text = read_prefix(path)) == NULL)
+	    (site && r->site_files == CONTENT_SITE_FILES_MAX) ||
+	    (text = read_source(path, &tail, &tail_no)) == NULL)
 		return NULL;
+	r->site_files += site;
 	pf = xcalloc(1, sizeof(*pf));
 	pf->path = xstrdup(path);
 	pf->text = text;
+	pf->tail = tail;
+	pf->tail_no = tail_no;
+	pf->site = site;
 	pf->hops = hops;
 	parse_file(pf);
 	pf->index = r->nfiles;
@@ -547,14 +667,16 @@ folder(const char *path)
 
 /*
  * The file of MODULE imported from FROM with LEVEL leading dots: relative
- * to FROM's package, else where Python looks.
+ * to FROM's package, else where Python looks; *SITE is set when it is of
+ * an installed package.
  */
 static char *
 module_file(struct reader *r, const struct pyfile *from, const char *module,
-    int level)
+    int level, int *site)
 {
 	char *dir, *up, *path = NULL;
 
+	*site = from->site;
 	if (level > 0) {
 		dir = folder(from->path);
 		while (--level > 0) {
@@ -574,20 +696,25 @@ module_file(struct reader *r, const struct pyfile *from, const char *module,
 		return path;
 	}
 	for (size_t i = 0; path == NULL && i < r->roots.n; i++)
-		path = module_in(r->roots.v[i], module, 0);
+		if ((path = module_in(r->roots.v[i], module, 0)) != NULL)
+			*site = i >= r->site_root;
 	return path;
 }
 
 /*
- * Is MODULE of a package built on torch that holds no user's loop (torch,
- * transformers, ...)?  It is not read: a checkout of it on PYTHONPATH
- * would cost the whole bound and tell nothing.
+ * Is MODULE of a package that holds no user's loop (torch, transformers,
+ * the table's skip rows: numpy, ...)?  It is not read: a checkout of it
+ * on PYTHONPATH or in site-packages would cost the whole bound and tell
+ * nothing.
  */
 static int
 library(const char *module, int level)
 {
 	for (int i = 0; level == 0 && torch_builtin[i] != NULL; i++)
 		if (is_package(module, torch_builtin[i]))
+			return 1;
+	for (size_t i = 0; level == 0 && i < skip_pkgs.n; i++)
+		if (is_package(module, skip_pkgs.v[i]))
 			return 1;
 	return 0;
 }
@@ -598,12 +725,17 @@ load_module(struct reader *r, const struct pyfile *from, const char *module,
 {
 	char *path;
 	struct pyfile *pf = NULL;
+	int site;
 
-	if (library(module, level))
+	if (library(module, level) ||
+	    (level == 0 && strv_has(&r->missing, module)))
 		return NULL;
-	path = module_file(r, from, module, level);
+	/* the standard library and the like: looked for in each root once */
+	if ((path = module_file(r, from, module, level, &site)) == NULL &&
+	    level == 0)
+		strv_push(&r->missing, module);
 	if (path != NULL)
-		pf = load(r, path, from->hops + 1);
+		pf = load(r, path, from->hops + 1, site);
 	free(path);
 	return pf;
 }
@@ -794,6 +926,12 @@ call_facts(struct reader *r, const struct pyfile *pf, int no,
 	}
 	if (method && strcmp(last, "step") == 0) {
 		f->step = 1;
+		evidence(r->ev_step, sizeof(r->ev_step), pf, no, chain);
+	}
+	/* a DeepSpeed pipeline engine's step: forward, backward, step */
+	if (method && strcmp(last, "train_batch") == 0) {
+		f->backward = f->step = 1;
+		evidence(r->ev_backward, sizeof(r->ev_backward), pf, no, chain);
 		evidence(r->ev_step, sizeof(r->ev_step), pf, no, chain);
 	}
 	if (n >= 7 && strcmp(last + n - 7, "Trainer") == 0) {
@@ -1108,10 +1246,33 @@ decide(struct reader *r)
 	else if (f->trainer && f->fit)
 		snprintf(f->because, sizeof(f->because), "%s, %s",
 		    r->ev_trainer, r->ev_fit);
-	else if (f->ds_init)
-		snprintf(f->because, sizeof(f->because), "%s", r->ev_ds);
+	else if (f->ds_init && (f->backward || f->step))
+		snprintf(f->because, sizeof(f->because), "%s, %s", r->ev_ds,
+		    f->backward ? r->ev_backward : r->ev_step);
 	else
 		uncalled_loop(r);
+	if (f->ds_init && !f->backward && !f->step)
+		snprintf(f->ds_only, sizeof(f->ds_only), "%s", r->ev_ds);
+}
+
+/*
+ * The options of the table's eval rows for the packages a file read
+ * imports ("torch": any torch entry), in F->eval_opts.
+ */
+static void
+eval_options(const struct reader *r, struct entry_facts *f)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < eval_opts.n; i++) {
+		if (strcmp(eval_pkgs.v[i], "torch") == 0 ? f->torch == NULL :
+		    !imports_package(r, eval_pkgs.v[i]))
+			continue;
+		if (len + strlen(eval_opts.v[i]) + 2 > sizeof(f->eval_opts))
+			break;
+		len += (size_t)snprintf(f->eval_opts + len,
+		    sizeof(f->eval_opts) - len, "%s ", eval_opts.v[i]);
+	}
 }
 
 /* The MindSpeed facts of the entry's own lines, called or not. */
@@ -1126,12 +1287,158 @@ mindspeed_facts(const struct pyfile *pf, struct entry_facts *f)
 		f->loop |= calls_training(pf->lines[j].text);
 }
 
-/* Where Python looks for modules: FIRST, PYTHONPATH, the working folder. */
-static void
-roots(struct strv *out, const char *first)
+static const char *
+base(const char *path)
 {
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+/* PROGRAM as exec(3p) with a PATH search finds it: a copy, or NULL. */
+static char *
+on_path(const char *program)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (strchr(program, '/') != NULL)
+		return access(program, X_OK) == 0 ? xstrdup(program) : NULL;
+	if (path == NULL)
+		return NULL;
+	copy = xstrdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir != NULL && found == NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		found = xasprintf("%s/%s", dir, program);
+		if (access(found, X_OK) != 0) {
+			free(found);
+			found = NULL;
+		}
+	}
+	free(copy);
+	return found;
+}
+
+/*
+ * The Python that runs PROGRAM: PROGRAM itself, or the interpreter of
+ * its "#!" line (torchrun, deepspeed: #!/venv/bin/python3, or
+ * #!/usr/bin/env python3).  A copy, or NULL.
+ */
+static char *
+job_python(const char *program)
+{
+	char line[256], *p, *word, *found;
+	ssize_t n;
+	int fd;
+
+	if (program == NULL || (found = on_path(program)) == NULL)
+		return NULL;
+	if ((fd = open(found, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return found;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n < 2 || line[0] != '#' || line[1] != '!')
+		return found;
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	p = line + 2 + strspn(line + 2, " \t");
+	word = xstrndup(p, strcspn(p, " \t"));
+	free(found);
+	if (strcmp(base(word), "env") == 0) {
+		p += strlen(word);
+		p += strspn(p, " \t");
+		free(word);
+		word = xstrndup(p, strcspn(p, " \t"));
+		found = *word != '\0' && *word != '-' ? on_path(word) : NULL;
+		free(word);
+		return found;
+	}
+	return word;
+}
+
+/* Is the program at PATH a Python (python3, python3.11): a copy or NULL. */
+static char *
+python_only(char *path)
+{
+	if (path != NULL && strncmp(base(path), "python", 6) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Add DIR to OUT when it is a folder that can be read. */
+static void
+add_root(struct strv *out, char *dir)
+{
+	if (access(dir, R_OK | X_OK) == 0 && !strv_has(out, dir))
+		strv_push(out, dir);
+	free(dir);
+}
+
+/*
+ * The minor versions of Python 3 to look for: the one PYTHON's name or
+ * the name it links to says (python3.11), else all that may be
+ * installed.  A directory listing of PREFIX/lib costs more than this.
+ */
+static void
+python_minors(const char *python, int *lo, int *hi)
+{
+	char *real = realpath(python, NULL);
+	const char *b = real != NULL ? base(real) : base(python);
+	int minor;
+
+	*lo = 6;
+	*hi = 16;
+	if (sscanf(b, "python3.%d", &minor) == 1 && minor >= 0 && minor < 100)
+		*lo = *hi = minor;
+	free(real);
+}
+
+/*
+ * The folders of installed packages of the Python at PYTHON (a venv's,
+ * conda's, Debian's), by where it lives, without running it: PREFIX/lib/
+ * python3.N/site-packages, PREFIX/lib/python3/dist-packages and
+ * PREFIX/local/lib/python3.N/dist-packages, PREFIX the folder above its
+ * bin/; then the user's ~/.local/lib/python3.N/site-packages.
+ */
+static void
+site_roots(struct strv *out, const char *python)
+{
+	const char *home = getenv("HOME"), *pre;
+	char *bin, *prefix;
+	int lo, hi;
+
+	if (python == NULL)
+		return;
+	bin = folder(python);
+	prefix = folder(bin);
+	pre = strcmp(prefix, "/") == 0 ? "" : prefix;
+	python_minors(python, &lo, &hi);
+	for (int m = lo; m <= hi; m++)
+		add_root(out, xasprintf("%s/lib/python3.%d/site-packages", pre,
+		    m));
+	add_root(out, xasprintf("%s/lib/python3/dist-packages", pre));
+	for (int m = lo; m <= hi; m++)
+		add_root(out, xasprintf("%s/local/lib/python3.%d/dist-packages",
+		    pre, m));
+	for (int m = lo; home != NULL && *home == '/' && m <= hi; m++)
+		add_root(out, xasprintf("%s/.local/lib/python3.%d/site-packages",
+		    home, m));
+	free(prefix);
+	free(bin);
+}
+
+/*
+ * Where Python looks for modules: FIRST, PYTHONPATH, the working folder,
+ * the installed packages of the Python that runs PROGRAM (NULL: none).
+ */
+static size_t
+roots(struct strv *out, const char *first, const char *program)
+{
+	size_t site;
 	const char *pp = getenv("PYTHONPATH");
-	char *copy, *dir, *save = NULL;
+	char *copy, *dir, *save = NULL, *python;
 
 	strv_push(out, first);
 	if (pp != NULL) {
@@ -1144,11 +1451,16 @@ roots(struct strv *out, const char *first)
 	}
 	if (!strv_has(out, "."))
 		strv_push(out, ".");
+	site = out->n;
+	python = python_only(job_python(program));
+	site_roots(out, python);
+	free(python);
+	return site;
 }
 
 static int
-read_entry(const char *script, const char *first, int spawn,
-    struct entry_facts *f)
+read_entry(const char *script, const char *first, const char *program,
+    int spawn, struct entry_facts *f)
 {
 	struct reader r = { 0 };
 	struct pyfile *entry;
@@ -1159,8 +1471,8 @@ read_entry(const char *script, const char *first, int spawn,
 		free(why);		/* the launcher has said so */
 	r.f = f;
 	r.spawn = spawn;
-	roots(&r.roots, first);
-	if ((entry = load(&r, script, 0)) == NULL) {
+	r.site_root = roots(&r.roots, first, program);
+	if ((entry = load(&r, script, 0, 0)) == NULL) {
 		strv_free(&r.roots);
 		return -1;
 	}
@@ -1172,41 +1484,60 @@ read_entry(const char *script, const char *first, int spawn,
 	run_all(&r);
 	f->torch = torch_of(&r);
 	decide(&r);
+	eval_options(&r, f);
 	for (size_t i = 0; i < r.nfiles; i++)
 		pyfile_free(r.files[i]);
 	strv_free(&r.roots);
 	strv_free(&r.methods);
+	strv_free(&r.missing);
 	return 0;
 }
 
 int
-entry_facts_read(const char *script, int spawn, struct entry_facts *f)
+entry_facts_read(const char *script, const char *program, int spawn,
+    struct entry_facts *f)
 {
 	char *dir = folder(script);
-	int rc = read_entry(script, dir, spawn, f);
+	int rc = read_entry(script, dir, program, spawn, f);
 
 	free(dir);
 	return rc;
 }
 
 char *
-entry_module_file(const char *module)
+entry_module_file(const char *module, const char *program)
 {
 	struct strv r = { 0 };
 	char *path = NULL;
 
-	roots(&r, ".");
+	roots(&r, ".", program);
 	for (size_t i = 0; path == NULL && i < r.n; i++)
 		path = module_in(r.v[i], module, 1);
 	strv_free(&r);
 	return path;
 }
 
+const char *
+entry_eval_option(const struct entry_facts *f, char *const argv[])
+{
+	const char *o = f->eval_opts, *a;
+	size_t n;
+
+	for (; *o != '\0'; o += n + 1) {
+		n = strcspn(o, " ");
+		for (int i = 0; argv != NULL && (a = argv[i]) != NULL; i++)
+			if (strncmp(a, o, n) == 0 &&
+			    (a[n] == '\0' || a[n] == '='))
+				return a;
+	}
+	return NULL;
+}
+
 int
 entry_trains_torch(const struct entry_facts *f)
 {
 	return (f->backward && f->step) || (f->trainer && f->fit) ||
-	    f->ds_init || f->library;
+	    (f->ds_init && (f->backward || f->step)) || f->library;
 }
 
 /* Where trainings_row() reads, for its message. */
@@ -1231,11 +1562,19 @@ trainings_row(char **w, size_t n, size_t no, void *arg)
 	} else if (strcmp(w[0], "spawn") == 0 && n == 3) {
 		strv_push(&spawn_pkgs, w[1]);
 		strv_push(&spawn_calls, w[2]);
+	} else if (strcmp(w[0], "skip") == 0 && n >= 2) {
+		for (size_t i = 1; i < n; i++)
+			strv_push(&skip_pkgs, w[i]);
+	} else if (strcmp(w[0], "eval") == 0 && n >= 3 && w[2][0] == '-') {
+		for (size_t i = 2; i < n; i++) {
+			strv_push(&eval_pkgs, w[1]);
+			strv_push(&eval_opts, w[i]);
+		}
 	} else {
 		*tt->why = xasprintf(_("%s:%zu: cannot read '%s' with %zu "
 		    "word(s); expected 'torch PACKAGE...', 'train PACKAGE "
-		    "CALL NAME' or 'spawn PACKAGE CALL'"), tt->path, no, w[0],
-		    n);
+		    "CALL NAME', 'spawn PACKAGE CALL', 'eval PACKAGE "
+		    "OPTION...' or 'skip PACKAGE...'"), tt->path, no, w[0], n);
 		return -1;
 	}
 	return 0;

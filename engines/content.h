@@ -1,26 +1,36 @@
 /*
  * What an entry script is made of, read the bounded way classification
- * reads it: the first CONTENT_READ_MAX bytes of each file, line by line,
- * comments and strings left out.  For what a torch training is made of,
- * the code the entry runs is followed: its top level and __main__ block,
- * the functions and methods they call or pass on (mp.spawn(train, ...)),
- * and, through its imports, the modules Python would find (the entry's
- * folder, or the working directory for -m, then PYTHONPATH and the
- * working directory), at most CONTENT_FILES_MAX files and CONTENT_HOPS_MAX
- * imports away; torch, torch_npu, transformers, accelerate and deepspeed
- * are never read.  A loop that is only defined, or imported and never
+ * reads it: the first CONTENT_READ_MAX bytes of each file, and of a
+ * longer one its last CONTENT_TAIL_MAX bytes from a top-level def, class
+ * or __main__ block (where a long script's __main__ block is), line by
+ * line, comments and strings left out.  For what a torch training is
+ * made of, the code the entry runs is followed: its top level and
+ * __main__ block, the functions and methods they call or pass on
+ * (mp.spawn(train, ...)), and, through its imports, the modules Python
+ * would find (the entry's folder, or the working directory for -m, then
+ * PYTHONPATH, the working directory and the installed packages of the
+ * job's Python), at most CONTENT_FILES_MAX files (CONTENT_SITE_FILES_MAX
+ * of installed packages) and CONTENT_HOPS_MAX imports away; torch,
+ * torch_npu, transformers, accelerate, deepspeed and the table's skip
+ * rows (numpy, ...) are never read.  A loop that is only defined, or imported and never
  * called, does not make a training.
  *
  * The training table (trainings.conf, msprof-exec-launchers(5)) names the
  * library calls that train (mmdet's train_detector(), runner.train() of
  * mmengine, detectron2's trainer.train(), ...), the packages built on
- * torch, and the calls that start a job's ranks in processes of their own.
+ * torch, the calls that start a job's ranks in processes of their own,
+ * and the options that make a training entry evaluate (detectron2's
+ * train_net.py --eval-only runs its test and returns before its loop:
+ * which branch runs is not known without the arguments).
  */
 #ifndef MSPROF_CONTENT_H
 #define MSPROF_CONTENT_H
 
 #define CONTENT_READ_MAX	65536
+#define CONTENT_TAIL_MAX	16384	/* and of a longer file, its end ... */
+#define CONTENT_FILE_MAX	1048576	/* ... when it is no longer than this */
 #define CONTENT_FILES_MAX	48
+#define CONTENT_SITE_FILES_MAX	12	/* of them, of installed packages */
 #define CONTENT_HOPS_MAX	8
 #define TRAININGS_NAME		"trainings.conf"
 
@@ -36,7 +46,10 @@ struct entry_facts {
 	int		 step;		/* x.step(...): an optimizer step */
 	int		 trainer;	/* a Trainer(...) made ... */
 	int		 fit;		/* ... and x.train(...) or x.fit(...) */
-	int		 ds_init;	/* deepspeed.initialize(...) */
+	int		 ds_init;	/* deepspeed.initialize(...): a
+					   training with a backward or a
+					   step (train_batch() is both), an
+					   inference (ZeRO) without */
 	int		 library;	/* a training call of the table */
 	int		 spawn;		/* starts its ranks itself (mp.spawn) */
 	int		 followed;	/* modules read besides the script */
@@ -46,30 +59,49 @@ struct entry_facts {
 	 */
 	char		 because[512];
 	char		 uncalled[256];
+	char		 ds_only[160];	/* deepspeed.initialize(), nothing
+					   stepped: where */
+	/*
+	 * The options of the table's eval rows for what it imports, each
+	 * followed by a blank: a launch given one evaluates.
+	 */
+	char		 eval_opts[256];
 };
 
 /*
  * Read SCRIPT (relative paths from the current directory) into F: 0, or
  * -1 with errno set when SCRIPT itself cannot be read.  Modules are
- * looked for in SCRIPT's folder, PYTHONPATH and the current directory.
+ * looked for in SCRIPT's folder, PYTHONPATH, the current directory and
+ * the site-packages of the Python that runs PROGRAM (the python, or a
+ * launcher such as torchrun by its "#!" line; found on PATH when it has
+ * no '/'; NULL: none), where they are readable.
  * With SPAWN, whether it starts its ranks itself is wanted (a script
  * python starts directly); without, the reading stops once it is known
  * to train.
  */
-int	entry_facts_read(const char *script, int spawn, struct entry_facts *f);
+int	entry_facts_read(const char *script, const char *program, int spawn,
+	    struct entry_facts *f);
 
 /*
  * The file of module MODULE (python -m MODULE) as Python started in the
- * current directory finds it (the current directory, PYTHONPATH): a.b is
- * a/b.py, or a/b/__main__.py for a package.  NULL when none is found; the
- * caller frees it.
+ * current directory finds it (the current directory, PYTHONPATH, the
+ * site-packages of PROGRAM's Python as entry_facts_read() finds them): a.b
+ * is a/b.py, or a/b/__main__.py for a package.  NULL when none is found;
+ * the caller frees it.
  */
-char	*entry_module_file(const char *module);
+char	*entry_module_file(const char *module, const char *program);
+
+/*
+ * The argument of ARGV (the entry's own, after it) that is an eval
+ * row's option of F (--eval-only, or --eval-only=VALUE), or NULL.
+ */
+const char *entry_eval_option(const struct entry_facts *f, char *const argv[]);
 
 /*
  * Does it train with torch: a backward pass and an optimizer step, a
- * Trainer(...) trained or fitted, deepspeed.initialize(...), or a
- * library's training call of the table (LLaMA-Factory's run_exp())?
+ * Trainer(...) trained or fitted, deepspeed.initialize(...) with a
+ * backward or a step, or a library's training call of the table
+ * (LLaMA-Factory's run_exp())?
  */
 int	entry_trains_torch(const struct entry_facts *f);
 

@@ -4,8 +4,9 @@
 # (t/data/libtrain): each training gets PROF_CONFIG_PATH and collects
 # rank 0 only, each evaluation is left alone and says why.  The
 # libraries are zipped onto PYTHONPATH, where Python imports them and
-# msprof-exec cannot read them, as in site-packages: their training calls
-# are known from trainings.conf alone.
+# msprof-exec cannot read them (as an egg or a wheel zipped in
+# site-packages): their training calls are known from trainings.conf
+# alone.
 . "$(dirname "$0")/lib.sh"
 sim_env
 D=$TOP/t/data/libtrain

@@ -180,9 +180,21 @@ torch_content(void)
 	is_str(classified(NULL, V("torchrun", (char *)p), &l), "torch 2",
 	    "transformers: Trainer(...).train()");
 	p = file("t3.py", "import deepspeed\nengine, opt, _, _ = "
-	    "deepspeed.initialize(model=m)\n");
+	    "deepspeed.initialize(model=m)\nengine.backward(engine(x))\n");
 	is_str(classified(NULL, V("torchrun", (char *)p), &l), "torch 2",
-	    "deepspeed.initialize(...)");
+	    "deepspeed.initialize(...), engine.backward(loss)");
+	p = file("t3.py", "import deepspeed\nengine = "
+	    "deepspeed.initialize(model=m)[0]\nmodel = engine.module\n");
+	is_str(classified(NULL, V("deepspeed", (char *)p), &l), "none 0",
+	    "ZeRO inference: deepspeed.initialize(...), nothing stepped");
+	ok(strstr(l.why, "t3.py:2: deepspeed.initialize() but no backward "
+	    "pass or step") != NULL, "... why (%s)", l.why);
+	p = file("t3.py", "import torch\nmodel(x).sum().backward()\n"
+	    "opt.step()\n");
+	is_str(classified(NULL, V("torchrun", (char *)p, "--evaluate"), &l),
+	    "none 0", "a training entry run with --evaluate: left alone");
+	ok(strstr(l.why, "is run with --evaluate, an evaluation (an 'eval' "
+	    "row of trainings.conf)") != NULL, "... why (%s)", l.why);
 	p = file("t4.py", "from accelerate import Accelerator\n"
 	    "model, opt = accelerator.prepare(model, opt)\n"
 	    "accelerator.backward(loss)\nopt.step()\n");

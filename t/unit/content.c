@@ -32,7 +32,7 @@ trains(const char *name, const char *text)
 	if ((fp = fopen(path, "w")) == NULL || fputs(text, fp) == EOF)
 		abort();
 	fclose(fp);
-	r = entry_facts_read(path, 1, &f) == 0 && f.torch != NULL &&
+	r = entry_facts_read(path, NULL, 1, &f) == 0 && f.torch != NULL &&
 	    entry_trains_torch(&f);
 	free(path);
 	return r;
@@ -52,6 +52,14 @@ not_training(void)
 	    "        residual = model(sample, t).sample\n"
 	    "    sample = scheduler.step(residual, t, sample).prev_sample\n"),
 	    "diffusion sampling: a scheduler's step(), backward() in a comment");
+	ok(!trains("zero_inference.py",
+	    "import deepspeed, torch\n"
+	    "ds_engine = deepspeed.initialize(model=model, "
+	    "config_params=ds_config)[0]\n"
+	    "ds_engine.module.eval()\n"
+	    "model = ds_engine.module\n"
+	    "out = model.generate(ids)\n"),
+	    "ZeRO inference: deepspeed.initialize(), nothing stepped");
 	ok(!trains("generate.py",
 	    "\"\"\"Generate text with a fine-tuned model.\n"
 	    "\n"
@@ -151,8 +159,16 @@ training(void)
 	ok(trains("ds.py",
 	    "import deepspeed\n"
 	    "model_engine, optimizer, _, _ = deepspeed.initialize(\n"
-	    "    args=args, model=model, model_parameters=params)\n"),
-	    "engine, ... = deepspeed.initialize(");
+	    "    args=args, model=model, model_parameters=params)\n"
+	    "for x in data:\n"
+	    "    model_engine.backward(model_engine(x))\n"),
+	    "engine, ... = deepspeed.initialize(, engine.backward(loss)");
+	ok(trains("ds_pipe.py",
+	    "import deepspeed\n"
+	    "engine, _, _, _ = deepspeed.initialize(model=net)\n"
+	    "for step in range(args.steps):\n"
+	    "    loss = engine.train_batch()\n"),
+	    "a pipeline engine's train_batch()");
 	ok(trains("launcher.py",
 	    "def launch():\n"
 	    "    from llamafactory.train.tuner import run_exp  # use absolute "
@@ -238,7 +254,7 @@ trains_in(const char *name, struct entry_facts *f)
 
 	if (getcwd(cwd, sizeof(cwd)) == NULL || chdir(dir) != 0)
 		abort();
-	r = entry_facts_read(name, 1, f) == 0 && f->torch != NULL &&
+	r = entry_facts_read(name, NULL, 1, f) == 0 && f->torch != NULL &&
 	    entry_trains_torch(f);
 	if (chdir(cwd) != 0)
 		abort();
@@ -314,6 +330,153 @@ called(void)
 	    "        self.model(x).sum().backward()\n        self.opt.step()\n"
 	    "loop = Loop()\nloop.evaluate()\n");
 	ok(!trains_in("worker2.py", &f), "a method that is not called");
+
+	/* mmdet 2.x's apis/__init__.py, imported by its tools/test.py */
+	put("apis/__init__.py", "from .test import single_gpu_test\n"
+	    "from .train import (get_root_logger,\n"
+	    "                    train_detector)\n");
+	put("apis/test.py", "import torch\n"
+	    "def single_gpu_test(m, d):\n    return [m(x) for x in d]\n");
+	put("apis/train.py", "import torch\n"
+	    "def get_root_logger():\n    return None\n"
+	    "def train_detector(m):\n    m(x).sum().backward()\n"
+	    "    opt.step()\n");
+	put("mmtest.py", "import torch\nfrom apis import single_gpu_test\n"
+	    "single_gpu_test(model, loader)\n");
+	ok(!trains_in("mmtest.py", &f), "the names of a bracketed from-import "
+	    "are imported, not called (%s)", f.because);
+
+	/* DeepLabv3+'s train.py: help='... \ continues its string */
+	put("deeplab.py", "import torch\n"
+	    "class Trainer(object):\n"
+	    "    def training(self, epoch):\n"
+	    "        self.model(x).sum().backward()\n"
+	    "        self.optimizer.step()\n"
+	    "def main():\n"
+	    "    parser.add_argument('--batch-size', type=int,\n"
+	    "                        help='input batch size for \\\n"
+	    "                                training (default: auto)')\n"
+	    "    trainer = Trainer(args)\n"
+	    "    for epoch in range(9):\n"
+	    "        trainer.training(epoch)\n"
+	    "if __name__ == '__main__':\n    main()\n");
+	ok(trains_in("deeplab.py", &f) && strstr(f.because, "deeplab.py:4:"),
+	    "a string continued by a backslash closes on its next line (%s)",
+	    f.because);
+}
+
+/*
+ * A long script (DLRM's dlrm_s_pytorch.py, 75 KB): its loop in the first
+ * 64 KiB, its __main__ block past them, read from its end.
+ */
+static void
+long_script(void)
+{
+	struct entry_facts f;
+	char *text = xstrdup("import torch\ndef run():\n"
+	    "    loss.backward()\n    optimizer.step()\n"), *next;
+	int lines = 4;
+
+	while (strlen(text) < CONTENT_READ_MAX + 30000) {
+		next = xasprintf("%sdef unused_%d(x):\n    return x + 1\n\n",
+		    text, lines);
+		free(text);
+		text = next;
+		lines += 3;
+	}
+	next = xasprintf("%sif __name__ == '__main__':\n    run()\n", text);
+	put("long.py", next);
+	ok(trains_in("long.py", &f) && strstr(f.because, "long.py:3:"),
+	    "the __main__ block past the first 64 KiB calls the loop (%s)",
+	    f.because);
+	free(next);
+	next = xasprintf("%sif __name__ == '__main__':\n    print(1)\n", text);
+	put("long.py", next);
+	ok(!trains_in("long.py", &f), "... one that does not: no training");
+	free(next);
+	free(text);
+}
+
+/*
+ * A package installed in the job's Python (a venv's site-packages), found
+ * through the "#!" line of its torchrun.
+ */
+static void
+installed(void)
+{
+	char *torchrun = xasprintf("%s/v/bin/torchrun", dir);
+	char *python = xasprintf("%s/v/bin/python3", dir), *line;
+	char cwd[4096];
+	struct entry_facts f;
+	int r;
+
+	put("v/lib/python3.11/site-packages/mypkg/__init__.py", "");
+	put("v/lib/python3.11/site-packages/mypkg/train.py", "import torch\n"
+	    "def run():\n    for x in d:\n        model(x).sum().backward()\n"
+	    "        opt.step()\n");
+	line = xasprintf("#!%s\nimport sys\n", python);
+	put("v/bin/torchrun", line);
+	put("v/bin/python3", "");
+	if (chmod(torchrun, 0755) == -1 || chmod(python, 0755) == -1)
+		abort();
+	put("w/main.py", "from mypkg.train import run\n"
+	    "if __name__ == '__main__':\n    run()\n");
+	if (getcwd(cwd, sizeof(cwd)) == NULL || chdir(dir) == -1)
+		abort();
+	r = entry_facts_read("w/main.py", torchrun, 0, &f);
+	ok(r == 0 && entry_trains_torch(&f) &&
+	    strstr(f.because, "site-packages/mypkg/train.py:4:") != NULL,
+	    "a loop in the site-packages of torchrun's Python (%s)", f.because);
+	r = entry_facts_read("w/main.py", NULL, 0, &f);
+	ok(r == 0 && !entry_trains_torch(&f), "... not without its program");
+	/* a skip row's package is never read, installed or not */
+	put("v/lib/python3.11/site-packages/numpy/__init__.py",
+	    "def seed(n):\n    loss.backward()\n    opt.step()\n");
+	put("w/np.py", "import torch\nimport numpy as np\nnp.seed(0)\n");
+	r = entry_facts_read("w/np.py", torchrun, 0, &f);
+	ok(r == 0 && !entry_trains_torch(&f) && f.followed == 0,
+	    "numpy (a skip row) is not read (%d read)", f.followed);
+	if (chdir(cwd) == -1)
+		abort();
+	free(line);
+	free(python);
+	free(torchrun);
+}
+
+/* The table's eval rows: an option that makes a training entry test. */
+static void
+evaluates(void)
+{
+	char *argv[] = { "--config-file", "c.yaml", "--eval-only",
+	    "MODEL.WEIGHTS", "m.pkl", NULL };
+	char *lazy[] = { "--evaluate=1", NULL }, *none[] = { "--eval", NULL };
+	char *why = NULL, *table = xasprintf("%s/trainings.conf", dir);
+	struct entry_facts f;
+	FILE *fp;
+
+	if ((fp = fopen(table, "w")) == NULL)
+		abort();
+	fputs("eval torch --eval-only --evaluate\neval timm --eval\n", fp);
+	fclose(fp);
+	ok(trainings_load(table, 1, &why) == 0, "eval rows load (%s)",
+	    why != NULL ? why : "");
+	put("d2train.py", "import torch\nfrom detectron2.engine import "
+	    "DefaultTrainer\ndef main(args):\n    if args.eval_only:\n"
+	    "        return DefaultTrainer.test(cfg, model)\n"
+	    "    model(x).sum().backward()\n    opt.step()\n"
+	    "main(args)\n");
+	ok(trains_in("d2train.py", &f), "detectron2's train_net.py trains");
+	ok(entry_eval_option(&f, argv) != NULL &&
+	    strcmp(entry_eval_option(&f, argv), "--eval-only") == 0,
+	    "... run with --eval-only, it evaluates");
+	ok(entry_eval_option(&f, lazy) != NULL, "... --evaluate=1 too");
+	ok(entry_eval_option(&f, none) == NULL, "... timm's --eval is not its");
+	put("deit.py", "import torch, timm\nmodel(x).sum().backward()\n"
+	    "opt.step()\n");
+	ok(trains_in("deit.py", &f) && entry_eval_option(&f, none) != NULL,
+	    "an entry that imports timm, run with --eval");
+	free(why);
+	free(table);
 }
 
 int
@@ -327,6 +490,9 @@ main(void)
 	training();
 	followed();
 	called();
+	evaluates();
+	installed();
+	long_script();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");
