@@ -48,6 +48,9 @@ plan_free(struct plan *p)
 	free(p->session);
 	free(p->shim);
 	free(p->launchtab);
+	free(p->chip);
+	free(p->chip_ini);
+	free(p->chip_why);
 	strv_free(&p->record_env);
 	strv_free(&p->set);
 	memset(p, 0, sizeof(*p));
@@ -72,6 +75,9 @@ plan_dup(struct plan *dst, const struct plan *src)
 	dst->session = xstrdup_null(src->session);
 	dst->shim = xstrdup_null(src->shim);
 	dst->launchtab = xstrdup_null(src->launchtab);
+	dst->chip = xstrdup_null(src->chip);
+	dst->chip_ini = xstrdup_null(src->chip_ini);
+	dst->chip_why = xstrdup_null(src->chip_why);
 	memset(&dst->record_env, 0, sizeof(dst->record_env));
 	for (size_t i = 0; i < src->record_env.n; i++)
 		strv_push(&dst->record_env, src->record_env.v[i]);
@@ -131,6 +137,11 @@ plan_write(const struct plan *p, const char *path)
 	for (size_t i = 0; i < p->record_env.n; i++)
 		cJSON_AddItemToArray(r, cJSON_CreateString(p->record_env.v[i]));
 	cJSON_AddNumberToObject(o, "device_mb", p->device_mb);
+	add_str(o, "chip", p->chip);
+	cJSON_AddNumberToObject(o, "chip_ai_cores", p->chip_cores);
+	cJSON_AddNumberToObject(o, "chip_cube_mhz", p->chip_mhz);
+	add_str(o, "chip_ini", p->chip_ini);
+	add_str(o, "chip_why", p->chip_why);
 	text = json_print(o, 1);
 	cJSON_Delete(o);
 	if (text == NULL)
@@ -194,6 +205,9 @@ plan_read(struct plan *p, const char *path, char **why)
 	STR(session, "session");
 	STR(shim, "shim");
 	STR(launchtab, "launchtab");
+	STR(chip, "chip");
+	STR(chip_ini, "chip_ini");
+	STR(chip_why, "chip_why");
 #undef STR
 	p->step_start = get_int(o, "step_start", 0);
 	p->step_end = get_int(o, "step_end", 0);
@@ -227,6 +241,8 @@ plan_read(struct plan *p, const char *path, char **why)
 		if (cJSON_IsString(e))
 			strv_push(&p->set, e->valuestring);
 	p->device_mb = get_int(o, "device_mb", 0);
+	p->chip_cores = get_int(o, "chip_ai_cores", 0);
+	p->chip_mhz = get_int(o, "chip_cube_mhz", 0);
 	cJSON_Delete(o);
 	return 0;
 }

@@ -39,6 +39,14 @@ struct plan {
 	struct strv	 record_env;
 	/* For the report: the device memory npu-smi showed, MB; 0 unknown. */
 	int		 device_mb;
+	/*
+	 * For the MFU when the data does not describe its chip: the chip
+	 * npu-smi names ("910B3"; NULL not asked), and the AI cores and
+	 * cube clock (MHz) CANN's platform_config gives for it, from
+	 * CHIP_INI; 0 when not known, and CHIP_WHY says why.
+	 */
+	char		*chip, *chip_ini, *chip_why;
+	int		 chip_cores, chip_mhz;
 };
 
 void	plan_defaults(struct plan *);

@@ -13,6 +13,8 @@
 
 #include "shim/match.h"
 #include "preflight.h"
+#include "common/plan.h"
+#include "common/platconf.h"
 #include "common/util.h"
 
 /*
@@ -317,9 +319,66 @@ hbm_mb(const char *text)
 	return least > INT_MAX ? 0 : (int)least;
 }
 
+/*
+ * The chip npu-smi info names: the word after the NPU's number in the
+ * first cell of its first card line ("| 0     910B3     | OK ..."; the
+ * chip lines below it hold two numbers there), a copy; NULL when none.
+ */
+static char *
+chip_name(const char *text)
+{
+	const char *line, *eol, *p;
+	size_t n;
+
+	for (line = text; line != NULL && *line != '\0';
+	    line = *eol != '\0' ? eol + 1 : eol) {
+		eol = line + strcspn(line, "\n");
+		if (*line != '|')
+			continue;
+		p = line + 1 + strspn(line + 1, " ");
+		n = strspn(p, "0123456789");
+		if (n == 0 || (p[n] != ' ' && p[n] != '\t'))
+			continue;
+		p += n + strspn(p + n, " \t");
+		n = strcspn(p, " \t|\n");
+		/* the chip's name has a letter; the next cell follows it */
+		if (n == 0 || strcspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz") >= n ||
+		    p[n + strspn(p + n, " \t")] != '|')
+			continue;
+		return xstrndup(p, n);
+	}
+	return NULL;
+}
+
+/*
+ * For the MFU: the chip npu-smi names and, from CANN's platform_config,
+ * its AI cores and cube clock; why not, when not.
+ */
+static void
+chip_record(const char *smi, struct plan *plan)
+{
+	struct platconf pc;
+
+	free(plan->chip);
+	free(plan->chip_ini);
+	free(plan->chip_why);
+	plan->chip_ini = plan->chip_why = NULL;
+	plan->chip_cores = plan->chip_mhz = 0;
+	if ((plan->chip = chip_name(smi)) == NULL) {
+		plan->chip_why = xstrdup(_("npu-smi info names no chip"));
+		return;
+	}
+	if (platconf_read(plan->chip, &pc, &plan->chip_why) == -1)
+		return;
+	plan->chip_cores = pc.cores;
+	plan->chip_mhz = pc.mhz;
+	plan->chip_ini = pc.path;
+}
+
 int
 preflight(const char *python, const char *cann_env, const char *script,
-    int quiet, int *device_mb)
+    int quiet, struct plan *plan)
 {
 	const char *argv[] = { "npu-smi", "info", NULL };
 	struct setup su;
@@ -343,7 +402,8 @@ preflight(const char *python, const char *cann_env, const char *script,
 		rc = no_npu(quiet);
 		goto out;
 	}
-	*device_mb = hbm_mb(smi);
+	plan->device_mb = hbm_mb(smi);
+	chip_record(smi, plan);
 	if (su.cann != NULL && cann_env == NULL && !cann_loaded())
 		goto out;
 	if (su.python != NULL) {

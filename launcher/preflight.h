@@ -6,17 +6,22 @@
 #ifndef MSPROF_PREFLIGHT_H
 #define MSPROF_PREFLIGHT_H
 
+struct plan;
+
 /*
  * Run the checks; PYTHON is the job's interpreter (NULL: python3).
  * CANN_ENV is --cann-env; SCRIPT (or NULL) the script the command runs:
  * what it sets up for itself (a set_env.sh it sources, a conda or virtual
  * environment it activates) is left to the job.  On success the
- * environment of msprof-exec has the CANN variables, and *DEVICE_MB the
- * memory of the node's NPUs that npu-smi shows (0 when it shows none).  Returns 0, or an exit status (66, 69) after saying what is
- * wrong, how to fix it, and that --skip-checks skips the checks.
+ * environment of msprof-exec has the CANN variables, and PLAN what
+ * npu-smi shows of the node's NPUs: their memory (device_mb, 0 when it
+ * shows none) and their chip, with its AI cores and clock from CANN's
+ * platform_config (chip*, for the MFU).  Returns 0, or an exit status
+ * (66, 69) after saying what is wrong, how to fix it, and that
+ * --skip-checks skips the checks.
  */
 int	preflight(const char *python, const char *cann_env, const char *script,
-	    int quiet, int *device_mb);
+	    int quiet, struct plan *plan);
 
 /*
  * The CANN environment alone: already loaded, or CANN_ENV (--cann-env; NULL:

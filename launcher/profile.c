@@ -898,7 +898,7 @@ profile_main(int argc, char **argv)
 		status = dry_run(&o.plan, &j);
 		if (status == 0 && !o.skip_checks)
 			status = preflight(j.python, o.cann_env,
-			    j.facts.script, o.quiet, &o.plan.device_mb);
+			    j.facts.script, o.quiet, &o.plan);
 		else if (status == 0 && o.cann_env != NULL)
 			status = preflight_cann(o.cann_env);
 		goto out;
@@ -911,7 +911,7 @@ profile_main(int argc, char **argv)
 		status = o.cann_env != NULL ? preflight_cann(o.cann_env) : 0;
 	else
 		status = preflight(j.python, o.cann_env, j.facts.script,
-		    o.quiet, &o.plan.device_mb);
+		    o.quiet, &o.plan);
 	if (status != 0)
 		goto out;
 	confirm(&o, &j.facts);

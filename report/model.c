@@ -274,22 +274,30 @@ step_convention(const struct report_model *m, struct summary_opts *o)
  * which the MFU finds the training's own figures.
  */
 static void
-launch_facts(const struct report_in *in, const struct report_model *m,
+launch_facts(const struct report_in *in, struct report_model *m,
     struct summary_opts *o)
 {
-	struct plan p;
-	char *path, *why = NULL;
+	struct plan *p;
+	char *path;
 
 	if (m->session == NULL)
 		return;
 	o->journal = m->journal;
 	o->log = in->log;
 	path = xasprintf("%s/%s", m->session, SESSION_PLAN);
-	if (plan_read(&p, path, &why) == 0)
-		o->device_mb = p.device_mb;
-	free(why);
+	if (m->plan == NULL) {
+		m->plan = xcalloc(1, sizeof(*m->plan));
+		if (plan_read(m->plan, path, &m->plan_why) == -1)
+			plan_free(m->plan);
+	}
 	free(path);
-	plan_free(&p);
+	p = m->plan;
+	o->device_mb = p->device_mb;
+	o->chip = p->chip;
+	o->chip_ini = p->chip_ini;
+	o->chip_why = m->plan_why != NULL ? m->plan_why : p->chip_why;
+	o->chip_cores = p->chip_cores;
+	o->chip_mhz = p->chip_mhz;
 }
 
 /*
@@ -682,5 +690,9 @@ report_model_free(struct report_model *m)
 	free(m->summary_why);
 	summary_runs_free(m->runs, m->nruns);
 	strv_free(&m->run_dirs);
+	if (m->plan != NULL)
+		plan_free(m->plan);
+	free(m->plan);
+	free(m->plan_why);
 	memset(m, 0, sizeof(*m));
 }

@@ -13,6 +13,8 @@
 #include "unusual.h"
 #include "verify.h"
 
+struct plan;
+
 struct summary;		/* what the profiling data says (summary/) */
 
 /* How the command ended. */
@@ -77,6 +79,12 @@ struct report_model {
 	 * yet: 0, as for a training from scratch, until it does.
 	 */
 	int			 loaded_iter;
+	/*
+	 * The session's plan, what its checks recorded of the machine; NULL
+	 * without a session.  PLAN_WHY: why it could not be read.
+	 */
+	struct plan		*plan;
+	char			*plan_why;
 	/*
 	 * Processes of the command still running (left in the background
 	 * with nohup or '&' without 'wait'): data may still come.

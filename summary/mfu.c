@@ -9,7 +9,11 @@
  * The peak is the one msprof-analyze computes for its operator MFU: the
  * AI cores of the raw data's device description (info.json.N in a
  * PROF_* directory's device_N) times their frequency times the cube's
- * 16 x 16 x 16 multiply-adds a cycle (fp16 and bf16).
+ * 16 x 16 x 16 multiply-adds a cycle (fp16 and bf16).  Data without that
+ * description (a db-only export, a copy without PROF_*) takes the same two
+ * figures from the session: the chip npu-smi named when the run began,
+ * and its AI cores and cube clock in CANN's platform_config/Ascend<chip>.ini.
+ * The report says which source it used.
  * What is not known is said, with the reason, never guessed.
  */
 #include <ctype.h>
@@ -47,7 +51,8 @@ struct mfu {
 	char		*flops_why;
 	/* The chip. */
 	double		 cores, mhz, peak;	/* peak: FLOP/s a device */
-	char		*peak_path, *peak_why;
+	/* peak_path: the info.json, or the ini of npu-smi's chip CHIP */
+	char		*peak_path, *peak_why, *chip;
 	/* The run. */
 	double		 step_us;	/* mean over the ranks' mean steps */
 	size_t		 nranks;	/* ranks with steps */
@@ -627,6 +632,52 @@ world_size(const struct summary *s, const struct launch_record *rec,
 	}
 }
 
+/*
+ * Why the session does not know the chip's peak: it has none, its checks
+ * did not ask npu-smi, or what they found (the chip_why of the plan).
+ */
+static const char *
+chip_why(const struct summary *s)
+{
+	if (s->opts.journal == NULL)
+		return _("no session (a run under msprof-exec records the chip "
+		    "npu-smi names)");
+	if (s->opts.chip_why != NULL)
+		return s->opts.chip_why;
+	return _("the session's checks, which ask npu-smi, did not run "
+	    "(--skip-checks)");
+}
+
+/*
+ * No info.json gave the peak: the session's chip, or not known with the
+ * reasons of both.
+ */
+static void
+chip_peak(const struct summary *s, struct mfu *u)
+{
+	char *why;
+
+	if (s->opts.chip != NULL && s->opts.chip_cores > 0 &&
+	    s->opts.chip_mhz > 0 && s->opts.chip_ini != NULL) {
+		u->cores = s->opts.chip_cores;
+		u->mhz = s->opts.chip_mhz;
+		u->peak = u->cores * u->mhz * 1e6 * CUBE_OPS;
+		u->chip = xstrdup(s->opts.chip);
+		u->peak_path = xstrdup(s->opts.chip_ini);
+		free(u->peak_why);
+		u->peak_why = NULL;
+		return;
+	}
+	if (u->peak_why == NULL)
+		u->peak_why = xstrdup(_("no PROF_*/device_*/info.json.* in the "
+		    "rank directories (the raw data, whose chip description it "
+		    "is, was not kept)"));
+	why = xasprintf(_("%s; nor from npu-smi's chip and CANN's "
+	    "platform_config: %s"), u->peak_why, chip_why(s));
+	free(u->peak_why);
+	u->peak_why = why;
+}
+
 static char *
 mfu_finish(struct summary *s, void *state)
 {
@@ -653,10 +704,8 @@ mfu_finish(struct summary *s, void *state)
 		if (u->flops_why == NULL)
 			u->flops = shape_flops(&u->m);
 	}
-	if (isnan(u->peak) && u->peak_why == NULL)
-		u->peak_why = xstrdup(_("no PROF_*/device_*/info.json.* in the "
-		    "rank directories (the raw data, whose chip description it "
-		    "is, was not kept)"));
+	if (isnan(u->peak))
+		chip_peak(s, u);
 	if (rec != NULL && s->opts.log != NULL)
 		log_throughput(u, s->opts.log, rec->step_start, rec->step_end);
 	return NULL;
@@ -713,7 +762,13 @@ mfu_print(const struct summary *s, const void *state, struct out *o)
 		fprintf(o->fp, _("; world size %d (%s)"), u->world,
 		    _(u->world_from));
 	fputc('\n', o->fp);
-	if (!isnan(u->peak))
+	if (!isnan(u->peak) && u->chip != NULL)
+		fprintf(o->fp, _("  chip peak: %.1f TFLOP/s a device (fp16/bf16: "
+		    "%.0f AI cores x %.0f MHz x %.0f a cycle)\n    from npu-smi's "
+		    "chip %s and CANN's %s (the data does not describe its "
+		    "chip)\n"), u->peak / 1e12, u->cores, u->mhz, CUBE_OPS,
+		    u->chip, u->peak_path);
+	else if (!isnan(u->peak))
 		fprintf(o->fp, _("  chip peak: %.1f TFLOP/s a device (fp16/bf16: "
 		    "%.0f AI cores x %.0f MHz x %.0f a cycle)\n    from %s\n"),
 		    u->peak / 1e12, u->cores, u->mhz, CUBE_OPS, u->peak_path);
@@ -793,7 +848,11 @@ mfu_json(const struct summary *s, const void *state)
 	if (isnan(u->peak))
 		cJSON_AddStringToObject(x, "why", u->peak_why);
 	else {
-		cJSON_AddStringToObject(x, "source", "info.json");
+		cJSON_AddStringToObject(x, "source", u->chip != NULL ?
+		    "npu-smi" : "info.json");
+		if (u->chip != NULL)
+			cJSON_AddStringToObject(x, "chip", u->chip);
+		/* the info.json, or the platform_config ini */
 		cJSON_AddStringToObject(x, "path", u->peak_path);
 		cJSON_AddNumberToObject(x, "ai_cores", u->cores);
 		cJSON_AddNumberToObject(x, "aic_mhz", u->mhz);
@@ -824,9 +883,18 @@ mfu_html(const struct summary *s, const void *state, FILE *fp)
 	fputs("<p>", fp);
 	if (why == NULL) {
 		fprintf(fp, "MFU <b>%.1f %%</b>: %.1f TFLOP/s a device of a "
-		    "peak of %.1f TFLOP/s (%.0f AI cores x %.0f MHz)",
+		    "peak of %.1f TFLOP/s (%.0f AI cores x %.0f MHz, ",
 		    100 * a / u->peak, a / 1e12, u->peak / 1e12, u->cores,
 		    u->mhz);
+		if (u->chip != NULL) {
+			fputs("from npu-smi's chip ", fp);
+			html_text(fp, u->chip);
+			fputs(" and CANN's ", fp);
+		} else
+			fputs("from ", fp);
+		html_text(fp, strrchr(u->peak_path, '/') != NULL ?
+		    strrchr(u->peak_path, '/') + 1 : u->peak_path);
+		fputc(')', fp);
 		if (a > u->peak)
 			fputs(", above the chip's peak, which no run reaches: "
 			    "the launch's arguments are not the model that ran, "
@@ -853,6 +921,7 @@ mfu_free(void *state)
 	free(u->flops_why);
 	free(u->peak_path);
 	free(u->peak_why);
+	free(u->chip);
 	free(u);
 }
 

@@ -48,6 +48,15 @@ struct summary_opts {
 	const struct journal *journal;
 	int		 device_mb;
 	/*
+	 * The chip the session's checks recorded (the plan's): the name
+	 * npu-smi gives it, and the AI cores and cube clock (MHz) CANN's
+	 * platform_config CHIP_INI gives for it; 0 when not known, and then
+	 * CHIP_WHY says why (NULL: the checks did not look).  The MFU's peak
+	 * when the data does not describe its chip.
+	 */
+	const char	*chip, *chip_ini, *chip_why;
+	int		 chip_cores, chip_mhz;
+	/*
 	 * The training's output (the session's log; NULL without one): the
 	 * MFU reads Megatron's padded vocabulary and its own TFLOP/s there.
 	 */
