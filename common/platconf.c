@@ -99,9 +99,10 @@ read_ini(const char *path, struct platconf *p, char **why)
 	free(v);
 	free(text);
 	if (p->cores == 0 || p->mhz == 0) {
-		*why = xasprintf(_("%s: no %s"), path, p->cores == 0 ?
-		    _("ai_core_cnt (a positive number) in [SoCInfo]") :
-		    _("cube_freq (MHz, a positive number) in [AICoreSpec]"));
+		*why = p->cores == 0 ? xasprintf(_("%s: no ai_core_cnt (a "
+		    "positive number) in [SoCInfo]"), path) :
+		    xasprintf(_("%s: no cube_freq (MHz, a positive number) "
+		    "in [AICoreSpec]"), path);
 		return -1;
 	}
 	p->path = xstrdup(path);
