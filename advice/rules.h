@@ -96,6 +96,9 @@ struct setting {
 	const char		*what;	/* N_(): what it does */
 	const char		*source;	/* where the name was verified */
 	enum setting_trial	 trial;	/* may `tune` try it unasked? */
+	/* The settings it cannot run without (the training refuses it
+	 * alone), NULL-ended; or NULL. */
+	const struct setting *const *needs;
 };
 
 /*

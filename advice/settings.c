@@ -27,16 +27,19 @@ const struct setting set_overlap_grad_reduce = {
 	SCOPE_MEGATRON, 0,
 	N_("overlap the gradient reduce with the backward pass"), MEGATRON,
 	/* safe: when the reduce runs, not what it sums */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
+};
+/* Megatron's validate_args refuses --overlap-param-gather without both. */
+static const struct setting *const param_gather_needs[] = {
+	&set_distributed_optimizer, &set_overlap_grad_reduce, NULL
 };
 const struct setting set_overlap_param_gather = {
 	SET_FLAG, "--overlap-param-gather", "", TEST_PRESENT, NULL, NULL,
 	SCOPE_MEGATRON, 0,
 	N_("overlap the parameter all-gather with the forward pass (needs "
 	    "--use-distributed-optimizer)"), MEGATRON,
-	/* safe: when the all-gather runs; fails, diagnosed, without a
-	 * distributed optimizer */
-	TRIAL_SAFE,
+	/* safe: when the all-gather runs */
+	TRIAL_SAFE, param_gather_needs,
 };
 const struct setting set_distributed_optimizer = {
 	SET_FLAG, "--use-distributed-optimizer", "", TEST_PRESENT, NULL, NULL,
@@ -44,7 +47,7 @@ const struct setting set_distributed_optimizer = {
 	N_("shard the optimizer state; --overlap-param-gather needs it"),
 	MEGATRON,
 	/* asked: shards the optimizer state: another checkpoint format */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_moe_alltoall_overlap = {
 	SET_FLAG, "--moe-alltoall-overlap-comm", "", TEST_PRESENT, NULL, NULL,
@@ -52,7 +55,7 @@ const struct setting set_moe_alltoall_overlap = {
 	N_("overlap the MoE all-to-all with computation (needs "
 	    "--moe-grouped-gemm)"), MINDSPEED,
 	/* safe: when the all-to-all runs, not what it moves */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_moe_permutation_async = {
 	SET_FLAG, "--moe-permutation-async-comm", "", TEST_PRESENT, NULL, NULL,
@@ -60,7 +63,7 @@ const struct setting set_moe_permutation_async = {
 	N_("run the MoE token permutation's communication asynchronously"),
 	MINDSPEED,
 	/* safe: when the permutation communicates, not what */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_cp_send_recv_overlap = {
 	SET_FLAG, "--use-cp-send-recv-overlap", "", TEST_PRESENT, NULL, NULL,
@@ -68,7 +71,7 @@ const struct setting set_cp_send_recv_overlap = {
 	N_("overlap context-parallel sends and receives with attention"),
 	MINDSPEED,
 	/* safe: when the sends run, not what they carry */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_fsdp_forward_prefetch = {
 	SET_YAML, "parallel.fsdp_plan.num_to_forward_prefetch", " >= 1",
@@ -76,7 +79,7 @@ const struct setting set_fsdp_forward_prefetch = {
 	N_("prefetch the next modules' all-gather during the forward pass"),
 	MM_FSDP2,
 	/* safe: when the all-gather runs (more memory) */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_fsdp_backward_prefetch = {
 	SET_YAML, "parallel.fsdp_plan.num_to_backward_prefetch", " >= 1",
@@ -84,7 +87,7 @@ const struct setting set_fsdp_backward_prefetch = {
 	N_("prefetch the next modules' all-gather during the backward pass"),
 	MM_FSDP2,
 	/* safe: when the all-gather runs (more memory) */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 
 /* Exposed communication and small packets of a job wrapped in DDP. */
@@ -96,7 +99,7 @@ const struct setting set_torch_bucket_cap = {
 	    "overlap more of the backward pass and larger ones make fewer, "
 	    "larger transfers"), TORCH_DDP,
 	/* asked: a line of code: nothing tune can set */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_torch_bucket_view = {
 	SET_CODE, "DistributedDataParallel(..., gradient_as_bucket_view=True)",
@@ -104,7 +107,7 @@ const struct setting set_torch_bucket_view = {
 	N_("gradients are views into the buckets: no copy into them before "
 	    "the all-reduce"), TORCH_DDP,
 	/* asked: a line of code: nothing tune can set */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_torch_static_graph = {
 	SET_CODE, "DistributedDataParallel(..., static_graph=True)", "",
@@ -112,7 +115,7 @@ const struct setting set_torch_static_graph = {
 	N_("for a model that uses the same parameters every step: the "
 	    "buckets are rebuilt in the order the gradients come"), TORCH_DDP,
 	/* asked: a line of code: nothing tune can set */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_hccl_buffsize = {
 	SET_ENV, "HCCL_BUFFSIZE", "=N (MB)", TEST_SHOW, NULL, NULL, SCOPE_ANY,
@@ -120,7 +123,7 @@ const struct setting set_hccl_buffsize = {
 	    "sent in pieces (MindSpeed-LLM's examples set 400)"),
 	"CANN HCCL environment variables; MindSpeed-LLM examples",
 	/* safe: how a transfer is split, not what it sums (needs a value) */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 
 /* Exposed communication and small packets of a job under DeepSpeed ZeRO. */
@@ -130,7 +133,7 @@ const struct setting set_ds_overlap = {
 	N_("overlap the gradient reduction with the backward pass (on by "
 	    "default in stage 3 only)"), DEEPSPEED,
 	/* asked: a key of the code's DeepSpeed config: nothing tune can set */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_ds_reduce_bucket = {
 	SET_CODE, "\"zero_optimization\": {\"reduce_bucket_size\": N}", "",
@@ -138,14 +141,14 @@ const struct setting set_ds_reduce_bucket = {
 	N_("elements reduced at a time (5e8 by default): larger, fewer "
 	    "transfers"), DEEPSPEED,
 	/* asked: a key of the code's DeepSpeed config: nothing tune can set */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_ds_allgather_bucket = {
 	SET_CODE, "\"zero_optimization\": {\"allgather_bucket_size\": N}",
 	"", TEST_SHOW, NULL, NULL, SCOPE_DEEPSPEED, 0,
 	N_("elements all-gathered at a time (5e8 by default)"), DEEPSPEED,
 	/* asked: a key of the code's DeepSpeed config: nothing tune can set */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 
 /* Format conversion. */
@@ -157,7 +160,7 @@ const struct setting set_internal_format = {
 	    "operators"), "torch_npu npu/npu_config.py; MindSpeed-LLM FSDP2 "
 	    "performance guide",
 	/* asked: a line of code: nothing tune can set */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 
 /* Operators compiled at run time. */
@@ -168,7 +171,7 @@ const struct setting set_compile_mode = {
 	    "compilation"), "torch_npu npu/npu_config.py; msprof-analyze "
 	    "advisor",
 	/* asked: a line of code: nothing tune can set */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 
 /* Pipeline bubble. */
@@ -178,7 +181,7 @@ const struct setting set_virtual_pipeline = {
 	N_("interleaved (virtual) pipeline stages: a smaller bubble"),
 	MEGATRON,
 	/* asked: chunks of layers per stage: another checkpoint layout */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_global_batch = {
 	SET_FLAG, "--global-batch-size", "", TEST_SHOW, NULL, NULL,
@@ -186,14 +189,14 @@ const struct setting set_global_batch = {
 	N_("more micro-batches per step: global batch / (micro batch x dp)"),
 	MEGATRON,
 	/* asked: the batch is part of the training's numerics */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_micro_batch = {
 	SET_FLAG, "--micro-batch-size", "", TEST_SHOW, NULL, NULL,
 	SCOPE_MEGATRON, 0,
 	N_("samples per micro-batch"), MEGATRON,
 	/* asked: another accumulation order and peak memory */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 
 /* Pipeline stages out of balance. */
@@ -202,21 +205,21 @@ const struct setting set_num_layer_list = {
 	SCOPE_MEGATRON, 0,
 	N_("the layers of each pipeline stage"), MINDSPEED,
 	/* asked: the layers of each stage: another checkpoint layout */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_first_stage_layers = {
 	SET_FLAG, "--decoder-first-pipeline-num-layers", " N", TEST_PRESENT,
 	NULL, NULL, SCOPE_MEGATRON, 0,
 	N_("the layers of the first pipeline stage"), MEGATRON,
 	/* asked: the layers of each stage: another checkpoint layout */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_last_stage_layers = {
 	SET_FLAG, "--decoder-last-pipeline-num-layers", " N", TEST_PRESENT,
 	NULL, NULL, SCOPE_MEGATRON, 0,
 	N_("the layers of the last pipeline stage"), MEGATRON,
 	/* asked: the layers of each stage: another checkpoint layout */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 
 /* Host-bound. */
@@ -225,7 +228,7 @@ const struct setting set_task_queue = {
 	N_("operator dispatch queue, level 2 (may raise peak memory)"),
 	TORCH_NPU,
 	/* safe: how operators are delivered, not what they compute */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_cpu_affinity = {
 	SET_ENV, "CPU_AFFINITY_CONF", "=1 or 2", TEST_AT_LEAST, "1", "0",
@@ -233,19 +236,19 @@ const struct setting set_cpu_affinity = {
 	N_("bind torch_npu's threads to the NPU's cores (2: its hot threads "
 	    "each on a core of its own)"), TORCH_NPU,
 	/* safe: where host threads run */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_num_workers = {
 	SET_FLAG, "--num-workers", "", TEST_SHOW, NULL, "2", SCOPE_MEGATRON, 0,
 	N_("data-loader worker processes"), MEGATRON,
 	/* safe: how many processes load the same samples (needs a value) */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_mm_num_workers = {
 	SET_YAML, "data.dataloader_param.num_workers", "", TEST_SHOW, NULL,
 	"2", SCOPE_MM_FSDP2, 0, N_("data-loader worker processes"), MM_FSDP2,
 	/* safe: how many processes load the same samples (needs a value) */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 
 /* The environment of a measurement. */
@@ -255,7 +258,7 @@ const struct setting set_launch_blocking = {
 	N_("asynchronous kernel launch; 1 runs each kernel to its end, for "
 	    "debugging"), TORCH_NPU,
 	/* safe: debugging only: kernels run the same, serialised */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_log_level = {
 	SET_ENV, "ASCEND_GLOBAL_LOG_LEVEL", "=3", TEST_AT_LEAST, "3", "3",
@@ -263,7 +266,7 @@ const struct setting set_log_level = {
 	N_("CANN log level: 3 error (the default), 0 debug, 1 info, 2 warning"),
 	"torch_npu profiler guide; msprof-analyze advisor",
 	/* safe: what CANN logs */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 
 /* Memory. */
@@ -273,35 +276,35 @@ const struct setting set_recompute_granularity = {
 	N_("recompute activations in the backward pass instead of keeping "
 	    "them"), MEGATRON,
 	/* asked: trades step time for memory: a try measures only its cost */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_recompute_method = {
 	SET_FLAG, "--recompute-method", " uniform|block", TEST_PRESENT, NULL,
 	NULL, SCOPE_MEGATRON, 0,
 	N_("how full recompute picks its layers"), MEGATRON,
 	/* asked: trades step time for memory: a try measures only its cost */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_recompute_num_layers = {
 	SET_FLAG, "--recompute-num-layers", " N", TEST_PRESENT, NULL, NULL,
 	SCOPE_MEGATRON, 0, N_("how many layers full recompute covers"),
 	MEGATRON,
 	/* asked: trades step time for memory: a try measures only its cost */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_recompute_activation = {
 	SET_FLAG, "--recompute-activation-function", "", TEST_PRESENT, NULL,
 	NULL, SCOPE_MEGATRON, 0,
 	N_("recompute the MLP's activation function only"), MINDSPEED,
 	/* asked: trades step time for memory: a try measures only its cost */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_swap_attention = {
 	SET_FLAG, "--swap-attention", "", TEST_PRESENT, NULL, NULL,
 	SCOPE_MEGATRON, 0,
 	N_("swap attention activations to host memory"), MINDSPEED,
 	/* asked: trades step time for memory: a try measures only its cost */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_reuse_fp32_param = {
 	SET_FLAG, "--reuse-fp32-param", "", TEST_PRESENT, NULL, NULL,
@@ -309,14 +312,14 @@ const struct setting set_reuse_fp32_param = {
 	N_("share the memory of the fp32 and bf16 parameter copies"),
 	MINDSPEED,
 	/* asked: another storage of the parameters and optimizer state */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 const struct setting set_alloc_conf = {
 	SET_ENV, "PYTORCH_NPU_ALLOC_CONF", "=expandable_segments:True",
 	TEST_CONTAINS, "expandable_segments:True", NULL, SCOPE_ANY, 0,
 	N_("let the allocator grow segments: less fragmentation"), TORCH_NPU,
 	/* safe: how the allocator grows, not what is computed */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 /*
  * MindSpeed-MM's FeaturesApplier reads features.recompute (v26.1.0 and
@@ -329,7 +332,7 @@ const struct setting set_mm_recompute = {
 	SCOPE_MM_FSDP2, 0, N_("activation recompute (gradient checkpointing)"),
 	MM_FSDP2,
 	/* asked: trades step time for memory: a try measures only its cost */
-	TRIAL_ASKED,
+	TRIAL_ASKED, NULL,
 };
 
 const char *const *
@@ -347,26 +350,26 @@ const struct setting set_flash_attn = {
 	SCOPE_MEGATRON, 0, N_("fused attention (FlashAttentionScore)"),
 	MEGATRON,
 	/* safe: the same attention in tiles; the parameters are unchanged */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_fused_rmsnorm = {
 	SET_FLAG, "--use-fused-rmsnorm", "", TEST_PRESENT, NULL, NULL,
 	SCOPE_MEGATRON, 0, N_("fused RMSNorm (RmsNorm)"), MINDSPEED,
 	/* safe: one kernel for the same normalisation */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_fused_rotary = {
 	SET_FLAG, "--use-fused-rotary-pos-emb", "", TEST_PRESENT, NULL, NULL,
 	SCOPE_MEGATRON, 0, N_("fused rotary embedding (RotaryPositionEmbedding)"),
 	MINDSPEED,
 	/* safe: one kernel for the same rotation */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 const struct setting set_fused_swiglu = {
 	SET_FLAG, "--use-fused-swiglu", "", TEST_PRESENT, NULL, NULL,
 	SCOPE_MEGATRON, 0, N_("fused SwiGLU (SwiGlu)"), MINDSPEED,
 	/* safe: one kernel for the same activation */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 
 /* Small packets. */
@@ -377,7 +380,7 @@ const struct setting set_ddp_bucket_size = {
 	    "transfers"), MEGATRON,
 	/* safe: how gradients are grouped for the reduce, not what it sums
 	 * (needs a value) */
-	TRIAL_SAFE,
+	TRIAL_SAFE, NULL,
 };
 
 /* Every row, for a setting looked up by its name (--set). */

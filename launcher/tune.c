@@ -411,10 +411,27 @@ run_with(const struct tune *tu, const struct strv *sets, const char *dir,
 }
 
 /*
+ * LINE as argparse ends a launch it refuses ("pretrain_gpt.py: error:
+ * unrecognized arguments: --x", after a launcher's "[default0]:" if
+ * any), from the program's name on; or NULL.
+ */
+static char *
+argparse_error(const char *line)
+{
+	const char *e = strstr(line, ": error: "), *prog = e;
+
+	if (e == NULL)
+		return NULL;
+	while (prog > line && strchr(" ]:", prog[-1]) == NULL)
+		prog--;
+	return prog < e ? xstrdup(prog) : NULL;
+}
+
+/*
  * The first line of the run's output that names a Python exception
  * ("AssertionError: ..."; the launcher's own error about its failed
- * workers comes after it): what a failure the diagnosis does not know
- * says of itself; NULL without one.
+ * workers comes after it) or argparse's refusal: what a failure the
+ * diagnosis does not know says of itself; NULL without one.
  */
 static char *
 exception_line(const char *dir)
@@ -426,6 +443,8 @@ exception_line(const char *dir)
 	free(path);
 	for (line = text != NULL ? strtok_r(text, "\n", &save) : NULL;
 	    line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		if ((found = argparse_error(line)) != NULL)
+			break;
 		colon = strstr(line, ": ");
 		if (colon == NULL || line[strspn(line, "abcdefghijklmnopqrstuvwxyz"
 		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")] != ':')
@@ -579,30 +598,58 @@ trial_dir(const struct tune *tu, size_t i, const char *name)
 	return xasprintf("%s/%02zu-%s", tu->out, i, slug);
 }
 
-/* Is a setting of NAME (before any '=') among the trials already? */
+/* Is SET a setting of NAME (the part before any '=')? */
 static int
-planned(const struct tune *tu, const char *name)
+same_name(const char *set, const char *name)
 {
 	size_t n = strcspn(name, "=");
 
+	return strncmp(set, name, n) == 0 && strcspn(set, "=") == n;
+}
+
+/* The setting of NAME among SETS, or NULL. */
+static const char *
+find_set(const struct strv *sets, const char *name)
+{
+	for (size_t k = 0; k < sets->n; k++)
+		if (same_name(sets->v[k], name))
+			return sets->v[k];
+	return NULL;
+}
+
+/*
+ * Is NAME tried already?  A trial's own setting comes first in its sets;
+ * those after it are what it needs, and do not stand for a try of theirs.
+ */
+static int
+planned(const struct tune *tu, const char *name)
+{
 	for (size_t i = 0; i < tu->n; i++)
-		for (size_t k = 0; k < tu->t[i].sets.n; k++)
-			if (strncmp(tu->t[i].sets.v[k], name, n) == 0 &&
-			    strcspn(tu->t[i].sets.v[k], "=") == n)
-				return 1;
+		if (same_name(tu->t[i].sets.v[0], name))
+			return 1;
 	return 0;
 }
 
+/* A trial of SET, with the settings WITH it needs (or NULL). */
 static void
-add_trial(struct tune *tu, const char *set, int asked)
+add_trial(struct tune *tu, const char *set, const struct strv *with,
+    int asked)
 {
 	struct trial *t;
+	char *label;
 
 	tu->t = xreallocarray(tu->t, tu->n + 1, sizeof(*tu->t));
 	t = &tu->t[tu->n];
 	memset(t, 0, sizeof(*t));
 	strv_push(&t->sets, set);
 	t->label = xstrdup(set);
+	for (size_t k = 0; with != NULL && k < with->n; k++) {
+		strv_push(&t->sets, with->v[k]);
+		label = xasprintf(k == 0 ? _("%s with %s") : "%s, %s",
+		    t->label, with->v[k]);
+		free(t->label);
+		t->label = label;
+	}
 	t->asked = asked;
 	tu->n++;
 	t->dir = trial_dir(tu, tu->n, set);
@@ -639,13 +686,66 @@ promise(const cJSON *finding)
 	return best;
 }
 
+/* Does the baseline's launch have NAME on, as a finding of FINDINGS says? */
+static int
+launch_has(const cJSON *findings, const char *name)
+{
+	const cJSON *f, *s, *n, *st;
+
+	cJSON_ArrayForEach(f, findings)
+		cJSON_ArrayForEach(s, cJSON_GetObjectItem(f, "settings")) {
+			n = cJSON_GetObjectItem(s, "name");
+			st = cJSON_GetObjectItem(s, "state");
+			if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0 &&
+			    cJSON_IsString(st) && strcmp(st->valuestring, "on") == 0)
+				return 1;
+		}
+	return 0;
+}
+
+/*
+ * The settings ROW cannot run without that the launch lacks, into WITH:
+ * the user's own value when --set names it, else the table's when it is
+ * safe to try; -1, said why, when one is neither.
+ */
+static int
+needed(const struct tune *tu, const cJSON *findings,
+    const struct setting *row, struct strv *with)
+{
+	const struct setting *need;
+	const char *named;
+	char *set;
+
+	for (size_t i = 0; row->needs != NULL && row->needs[i] != NULL; i++) {
+		need = row->needs[i];
+		if ((named = find_set(&tu->sets, need->name)) != NULL) {
+			strv_push(with, named);
+			continue;
+		}
+		if (launch_has(findings, need->name))
+			continue;
+		set = need->trial == TRIAL_SAFE ? trial_setting(need) : NULL;
+		if (set == NULL) {
+			say(tu, _("not tried: %s (the training refuses it "
+			    "without %s, which tune does not try unasked; "
+			    "name both with --set to try them)"), row->name,
+			    need->name);
+			return -1;
+		}
+		strv_push(with, set);
+		free(set);
+	}
+	return 0;
+}
+
 /* The setting S of a finding: a trial, or a line saying why not. */
 static void
-consider(struct tune *tu, const cJSON *s)
+consider(struct tune *tu, const cJSON *findings, const cJSON *s)
 {
 	const cJSON *name = cJSON_GetObjectItem(s, "name");
 	const cJSON *state = cJSON_GetObjectItem(s, "state");
 	const struct setting *row;
+	struct strv with = { 0 };
 	char *set;
 
 	if (!cJSON_IsString(name) || planned(tu, name->valuestring))
@@ -665,7 +765,9 @@ consider(struct tune *tu, const cJSON *s)
 		    row->name, row->name);
 		return;
 	}
-	add_trial(tu, set, 0);
+	if (needed(tu, findings, row, &with) == 0)
+		add_trial(tu, set, &with, 0);
+	strv_free(&with);
 	free(set);
 }
 
@@ -685,20 +787,21 @@ static void
 plan_trials(struct tune *tu, const char *report)
 {
 	char *why = NULL;
-	cJSON *doc = json_read(report, &why), *f;
+	cJSON *doc = json_read(report, &why), *f, *findings;
 	cJSON **v = NULL;
 	size_t n = 0;
 
 	for (size_t i = 0; i < tu->sets.n; i++)
 		if (!planned(tu, tu->sets.v[i]))
-			add_trial(tu, tu->sets.v[i], 1);
+			add_trial(tu, tu->sets.v[i], NULL, 1);
 	if (doc == NULL) {
 		say(tu, _("no advice: %s"), why);
 		free(why);
 		return;
 	}
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(cJSON_GetObjectItem(doc,
-	    "summary"), "findings")) {
+	findings = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "summary"),
+	    "findings");
+	cJSON_ArrayForEach(f, findings) {
 		v = xreallocarray(v, n + 1, sizeof(*v));
 		v[n++] = f;
 	}
@@ -708,7 +811,7 @@ plan_trials(struct tune *tu, const char *report)
 		const cJSON *s;
 
 		cJSON_ArrayForEach(s, cJSON_GetObjectItem(v[i], "settings"))
-			consider(tu, s);
+			consider(tu, findings, s);
 	}
 	free(v);
 	cJSON_Delete(doc);
@@ -850,7 +953,8 @@ helped(const struct tune *tu, struct strv *out)
 	for (size_t i = 0; i < tu->n; i++)
 		if (tu->t[i].kept)
 			for (size_t k = 0; k < tu->t[i].sets.n; k++)
-				strv_push(out, tu->t[i].sets.v[k]);
+				if (find_set(out, tu->t[i].sets.v[k]) == NULL)
+					strv_push(out, tu->t[i].sets.v[k]);
 }
 
 /* The command line of a run with the settings that helped. */

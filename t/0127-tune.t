@@ -3,9 +3,11 @@
 # launch lacks, each compared with the baseline against the noise margin.
 # On the simulated machine answering its settings (MSPROF_SIM_RESPOND) the
 # settings that help are kept, a planted no-op (MSPROF_SIM_NOOP) and a
-# planted regression (MSPROF_SIM_SLOWER) are dropped, a setting the
-# simulated Megatron refuses fails without stopping the others, and an
-# interrupt ends the current try and still prints the table.
+# planted regression (MSPROF_SIM_SLOWER) are dropped, a flag this
+# version of the simulated Megatron does not know (MSPROF_SIM_REJECT)
+# fails without stopping the others, a setting the training refuses
+# without another is tried with it, and an interrupt ends the current try
+# and still prints the table.
 . "$(dirname "$0")/lib.sh"
 sim_env
 cd "$T/mindspeed-llm" || exit 1
@@ -17,12 +19,13 @@ export MSPROF_SIM_RESPOND=1 MSPROF_SIM_STEP_MS=5
 row() { grep -E "^  $(printf '%s' "$2" | sed 's/[.[\*^$()+]/\\&/g') " "$1"; }
 
 MSPROF_SIM_NOOP=--use-fused-swiglu MSPROF_SIM_SLOWER=CPU_AFFINITY_CONF \
+    MSPROF_SIM_REJECT=--use-fused-rotary-pos-emb \
     "$MSPROF" tune -y --skip-checks -r all -o tuned --json tune.json \
-    --tries 5 bash "$LLAMA" > out 2> err
+    --tries 5 --set --use-fused-rotary-pos-emb bash "$LLAMA" > out 2> err
 is "$?" 0 "tune: exit 0"
 like "$(cat err)" "baseline: running the command \(output tuned/00-baseline\)" \
     "progress: the baseline run"
-like "$(cat err)" "try 1/5: TASK_QUEUE_ENABLE=2: step [0-9.]+ -> [0-9.]+ ms" \
+like "$(cat err)" "try 2/5: TASK_QUEUE_ENABLE=2: step [0-9.]+ -> [0-9.]+ ms" \
     "progress: each try as it ends, with its step before and after"
 like "$(cat err)" "not tried: --use-distributed-optimizer \(it changes the numerics or the checkpoints" \
     "a setting not marked safe to try is named, not tried"
@@ -34,8 +37,10 @@ like "$(row out CPU_AFFINITY_CONF=1)" "dropped: slower" \
     "the planted regression: dropped, slower"
 like "$(row out --use-fused-swiglu)" "dropped: within the noise" \
     "the planted no-op: dropped, within the noise"
-like "$(row out --overlap-param-gather)" "failed: AssertionError: --overlap-param-gather only supported with distributed optimizer" \
-    "the try the simulated Megatron refuses: failed, with its reason"
+like "$(row out --use-fused-rotary-pos-emb)" "failed: pretrain_gpt.py: error: unrecognized arguments: --use-fused-rotary-pos-emb" \
+    "a flag this version does not know: failed, with argparse's reason"
+like "$(cat err)" "not tried: --overlap-param-gather \(the training refuses it without --use-distributed-optimizer, which tune does not try unasked" \
+    "a setting the training refuses without an unsafe one: not tried, and why"
 like "$(grep -A1 -E '^  TASK_QUEUE_ENABLE=2 ' out | tail -1)" "free [0-9.]+ -> [0-9.]+" \
     "the step's parts before and after under each row"
 like "$(row out 'together (2 settings)')" "kept" \
@@ -44,14 +49,14 @@ is "$(grep -A1 'settings that helped' out | tail -1)" \
     "  msprof-exec --set TASK_QUEUE_ENABLE=2 --set --overlap-grad-reduce bash $LLAMA" \
     "the command line with the settings that helped"
 is "$(ls tuned | tr '\n' ' ')" \
-    "00-baseline 01-TASK_QUEUE_ENABLE-2 02-CPU_AFFINITY_CONF-1 03-overlap-grad-reduce 04-overlap-param-gather 05-use-fused-swiglu 06-together " \
+    "00-baseline 01-use-fused-rotary-pos-emb 02-TASK_QUEUE_ENABLE-2 03-CPU_AFFINITY_CONF-1 04-overlap-grad-reduce 05-use-fused-swiglu 06-together " \
     "each run in its own folder under -o"
 is "$("$PY" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(" ".join(d["kept"]), "|", " ".join(t["outcome"] for t in d["tries"]), "|", d["together"]["kept"])' tune.json)" \
-    "TASK_QUEUE_ENABLE=2 --overlap-grad-reduce | compared compared compared failed compared | True" \
+    "TASK_QUEUE_ENABLE=2 --overlap-grad-reduce | failed compared compared compared compared | True" \
     "--json: what was kept, each try's outcome, the run together"
-ok "$(ls -d tuned/03-overlap-grad-reduce/msprof-exec_* > /dev/null; echo $?)" \
+ok "$(ls -d tuned/04-overlap-grad-reduce/msprof-exec_* > /dev/null; echo $?)" \
     "a try is an ordinary run: its session in its folder"
 
 # --tries 0 over an earlier baseline: what would be tried, nothing run.
@@ -61,6 +66,15 @@ ok "$(ls -d tuned/03-overlap-grad-reduce/msprof-exec_* > /dev/null; echo $?)" \
 is "$?:$(head -3 out | tr '\n' ' ')" \
     "0:would try: --use-fused-rotary-pos-emb would try: TASK_QUEUE_ENABLE=2 would try: CPU_AFFINITY_CONF=1 " \
     "--tries 0: the user's --set first, then the advice by promise; nothing run"
+
+# A setting the training refuses without another: tried with what it
+# needs, the user's value of one named with --set, the table's of a safe
+# one (the baseline lacks both).
+"$MSPROF" tune -y --skip-checks -r all -o plan2 --tries 0 \
+    --baseline tuned/00-baseline --set --use-distributed-optimizer \
+    bash "$LLAMA" > out 2> err
+like "$(cat out)" "would try: --overlap-param-gather with --use-distributed-optimizer, --overlap-grad-reduce" \
+    "--overlap-param-gather: tried with the distributed optimizer named and the safe --overlap-grad-reduce"
 
 # An interrupt during a try: that try ends, the table is still printed.
 export MSPROF_SIM_STEP_MS=400

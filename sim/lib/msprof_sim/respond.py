@@ -22,6 +22,8 @@ setting (a flag or an environment variable) by its name:
 
   MSPROF_SIM_NOOP=NAME[,NAME]     the setting has no effect
   MSPROF_SIM_SLOWER=NAME[,NAME]   the setting makes every step SLOWER_FACTOR longer
+  MSPROF_SIM_REJECT=FLAG[,FLAG]   the flag is unknown to this version: the
+                                  launch stops as argparse stops it
 
 The answer is written into this process's environment as the knobs
 profdata reads, so that the profiler's parse (in this process) and the
@@ -56,6 +58,15 @@ def has(name, argv=None):
     if name.startswith("-"):
         return any(a == name or a.startswith(name + "=") for a in argv)
     return os.environ.get(name, "") not in ("", "0")
+
+
+def reject(parser, argv=None):
+    """A flag of MSPROF_SIM_REJECT in the launch: exit 2 with argparse's
+    "PROG: error: unrecognized arguments: FLAG", as a version without it does."""
+    argv = sys.argv if argv is None else argv
+    bad = [a for a in argv[1:] if a.split("=", 1)[0] in _names("MSPROF_SIM_REJECT")]
+    if bad:
+        parser.error("unrecognized arguments: %s" % " ".join(bad))
 
 
 def _seed(argv):
