@@ -22,6 +22,7 @@
 #include "common/ranks.h"
 #include "common/session.h"
 #include "summary/compare.h"
+#include "summary/inventory.h"
 #include "summary/model.h"
 #include "report.h"
 
@@ -58,10 +59,17 @@ static int
 ranks_of(struct run *run, char **why)
 {
 	char *path = (char *)run->path;
+	struct inventory inv;
+	int rc;
 
-	report_summary_paths(&path, 1, &run->paths);
-	if (summary_find_runs(run->paths.v, run->paths.n, &run->ranks,
-	    &run->nranks, &run->runs, &run->nruns, NULL, NULL, why) == -1)
+	inventory_init(&inv);
+	report_summary_paths(&path, 1, &inv, &run->paths);
+	rc = summary_find_runs_in(&inv, run->paths.v, run->paths.n,
+	    &run->ranks, &run->nranks, &run->runs, &run->nruns, NULL, NULL, why);
+	for (size_t i = 0; rc == 0 && i < run->nranks; i++)
+		run->ranks[i].inv = NULL;	/* freed with it */
+	inventory_free(&inv);
+	if (rc == -1)
 		return EX_NOINPUT;
 	if (run->nranks > 0)
 		return 0;

@@ -10,10 +10,13 @@
 #include "diagnose.h"
 #include "report.h"
 #include "torchnpu.h"
+#include "tree.h"
 #include "unusual.h"
 #include "verify.h"
 
 struct summary;		/* what the profiling data says (summary/) */
+
+#define LIST_RANKS	16	/* more rank directories are summed up */
 
 /* How the command ended. */
 enum report_ending {
@@ -35,6 +38,13 @@ struct report_output {
 	int			 kept;		/* its own settings were kept */
 	int			 pending;	/* its launch may still be running */
 	struct unusual		 unusual;	/* what is odd about its ranks */
+	/* so many ranks, or missing, that they are summed up */
+	int			 large;
+	/*
+	 * What it holds, a few levels down (-v: one more), shown for the
+	 * first output of a directory with a few ranks; else empty.
+	 */
+	struct report_tree	 tree;
 };
 
 struct report_model {

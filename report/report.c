@@ -23,6 +23,7 @@
 #include "common/jsonw.h"
 #include "common/outfile.h"
 #include "common/session.h"
+#include "summary/inventory.h"
 #include "summary/summary.h"
 #include "attrib.h"
 #include "model.h"
@@ -212,17 +213,36 @@ listed(const struct strv *v, size_t from, const char *s)
 
 /* Does DIR hold a rank directory (*_ascend_pt) of its own? */
 static int
-holds_rankdirs(const char *dir)
+holds_rankdirs(struct inventory *inv, const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
+	const struct inv_listing *l = inventory_list(inv, dir);
 
-	while (d != NULL && !found && (e = readdir(d)) != NULL)
-		found = ends_with(e->d_name, "_ascend_pt");
-	if (d != NULL)
-		closedir(d);
-	return found;
+	for (size_t k = 0; k < l->n; k++)
+		if (ends_with(l->e[k].name, "_ascend_pt"))
+			return 1;
+	return 0;
+}
+
+/*
+ * session_find from the inventory's listing of PATH: the directory is
+ * listed once for the rank directories and the sessions both.
+ */
+static char *
+session_of(struct inventory *inv, const char *path)
+{
+	const struct inv_listing *l;
+	const char **names;
+	char *s;
+
+	if (session_is(path))
+		return realpath(path, NULL);
+	l = inventory_list(inv, path);
+	names = xcalloc(l->n + 1, sizeof(*names));
+	for (size_t k = 0; k < l->n; k++)
+		names[k] = l->e[k].kind == INV_SUBDIR ? l->e[k].name : "";
+	s = session_newest(path, names, l->n);
+	free(names);
+	return s;
 }
 
 /*
@@ -232,14 +252,15 @@ holds_rankdirs(const char *dir)
  * nodes is verified node by node, as when each node's is given.
  */
 static void
-output_dirs(char *path, struct strv *out)
+output_dirs(char *path, struct inventory *inv, struct strv *out)
 {
 	struct summary_rank *ranks;
-	char *session = session_find(path), *why = NULL, *parent;
+	char *session = session_of(inv, path), *why = NULL, *parent;
 	size_t n, before = out->n;
 
-	if (session == NULL && !holds_rankdirs(path) &&
-	    summary_find_ranks(&path, 1, &ranks, &n, &why) == 0) {
+	if (session == NULL && !holds_rankdirs(inv, path) &&
+	    summary_find_runs_in(inv, &path, 1, &ranks, &n, NULL, NULL, NULL,
+	    NULL, &why) == 0) {
 		for (size_t i = 0; i < n; i++) {
 			parent = xstrdup(ranks[i].path);
 			*strrchr(parent, '/') = '\0';
@@ -272,9 +293,10 @@ session_since(const char *session)
 }
 
 static void
-load_input(const char *path, struct report_in *in, struct journal *j)
+load_input(const char *path, struct inventory *inv, struct report_in *in,
+    struct journal *j)
 {
-	char *session = session_find(path), *logpath;
+	char *session = session_of(inv, path), *logpath;
 
 	in->status = -1;
 	in->outdir = path;
@@ -293,7 +315,8 @@ load_input(const char *path, struct report_in *in, struct journal *j)
 }
 
 void
-report_summary_paths(char *const paths[], size_t n, struct strv *out)
+report_summary_paths(char *const paths[], size_t n, struct inventory *inv,
+    struct strv *out)
 {
 	struct journal j;
 	struct verify v;
@@ -307,7 +330,7 @@ report_summary_paths(char *const paths[], size_t n, struct strv *out)
 			continue;
 		}
 		journal_read(session, &j);
-		verify_journal(&j, session, session_since(session), &v);
+		verify_journal(&j, session, session_since(session), inv, &v);
 		for (size_t k = 0; k < v.nouts; k++)
 			for (size_t d = 0; d < v.outs[k].ndirs; d++)
 				strv_push(out, v.outs[k].dirs[d].path);
@@ -365,6 +388,7 @@ report_main(int argc, char **argv)
 	struct journal *journals;
 	struct strv outs = { 0 }, sums = { 0 };
 	struct report r;
+	struct inventory inv;
 	struct stat st;
 	char *why = NULL;
 	int c;
@@ -403,16 +427,19 @@ report_main(int argc, char **argv)
 		errx(EX_CANTCREAT, "--json: %s", why);
 	if (opt.html != NULL && report_html_check(opt.html, &why) == -1)
 		errx(EX_CANTCREAT, "%s", why);
+	inventory_init(&inv);
+	opt.inv = &inv;
 	for (int i = optind; i < argc; i++)
-		output_dirs(argv[i], &outs);
-	report_summary_paths(argv + optind, (size_t)(argc - optind), &sums);
+		output_dirs(argv[i], &inv, &outs);
+	report_summary_paths(argv + optind, (size_t)(argc - optind), &inv,
+	    &sums);
 	in = xcalloc(outs.n, sizeof(*in));
 	journals = xcalloc(outs.n, sizeof(*journals));
 	for (size_t i = 0; i < outs.n; i++) {
 		in[i] = opt;
 		in[i].summary_paths = sums.v;
 		in[i].nsummary_paths = sums.n;
-		load_input(outs.v[i], &in[i], &journals[i]);
+		load_input(outs.v[i], &inv, &in[i], &journals[i]);
 	}
 	report_run(in, outs.n, &r);
 	for (size_t i = 0; i < outs.n; i++) {
@@ -424,6 +451,7 @@ report_main(int argc, char **argv)
 	free(in);
 	strv_free(&outs);
 	strv_free(&sums);
+	inventory_free(&inv);
 	/* by rank: a directory of no known rank (killed before stop())
 	 * or a second one of the same rank does not stand for another */
 	return r.missing > 0 || r.empty > 0 || r.partial > 0 ? EX_DATAERR : 0;

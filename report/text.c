@@ -18,8 +18,6 @@
 #include "summary/summary.h"
 #include "model.h"
 
-#define TREE_ENTRIES	12	/* entries shown per directory */
-#define LIST_RANKS	16	/* more rank directories are summed up */
 #define LIST_ITEMS	6	/* ranges of ranks on one line */
 #define LIST_LINES	5	/* links and directories named one a line */
 #define LIST_OUTPUTS	8	/* more output directories are said together */
@@ -380,51 +378,29 @@ print_launches(const struct report_model *m)
 	print_torch(m);
 }
 
-/* The directory tree under PATH, DEPTH levels, sizes in human units. */
+/* The tree the model holds, sizes in human units. */
 static void
-print_tree(FILE *f, const char *path, const char *indent, int depth)
+print_tree(FILE *f, const struct report_tree *t)
 {
-	struct dirent **names;
-	struct stat st;
-	char *sub, *size, *next;
-	int n = scandir(path, &names, NULL, alphasort), shown = 0;
+	const struct tree_line *l;
+	char *size, *indent;
 
-	for (int i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
-
-		if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0 &&
-		    strncmp(name, "msprof-exec_", 12) != 0 &&
-		    shown++ < TREE_ENTRIES) {
-			sub = xasprintf("%s/%s", path, name);
-			if (lstat(sub, &st) == 0 && S_ISLNK(st.st_mode)) {
-				/* where it leads (its size is its target's) */
-				char to[PATH_MAX];
-				ssize_t k = readlink(sub, to, sizeof(to) - 1);
-
-				to[k > 0 ? k : 0] = '\0';
-				fprintf(f, "%s%s -> %s\n", indent, name, to);
-			} else if (stat(sub, &st) == 0) {
-				int dir = S_ISDIR(st.st_mode);
-
-				size = human(dir ? 0 : st.st_size);
-				fprintf(f, "%s%s%s%s%s\n", indent, name,
-				    dir ? "/" : "", dir ? "" : "  ",
-				    dir ? "" : size);
-				free(size);
-				next = xasprintf("%s  ", indent);
-				if (dir && depth > 1)
-					print_tree(f, sub, next, depth - 1);
-				free(next);
-			}
-			free(sub);
-		}
-		free(names[i]);
+	for (size_t i = 0; i < t->n; i++) {
+		l = &t->v[i];
+		indent = xasprintf("    %*s", 2 * l->level, "");
+		if (l->kind == TREE_LINK)
+			fprintf(f, "%s%s -> %s\n", indent, l->name, l->target);
+		else if (l->kind == TREE_DIR)
+			fprintf(f, "%s%s/\n", indent, l->name);
+		else if (l->kind == TREE_FILE) {
+			size = human(l->size);
+			fprintf(f, "%s%s  %s\n", indent, l->name, size);
+			free(size);
+		} else
+			fprintf(f, _("%s... and %d more\n"), indent,
+			    (int)l->size);
+		free(indent);
 	}
-	if (shown > TREE_ENTRIES)
-		fprintf(f, _("%s... and %d more\n"), indent,
-		    shown - TREE_ENTRIES);
-	if (n >= 0)
-		free(names);
 }
 
 /* "rank 3" or "rank unknown" (no profiler_info_<rank>.json). */
@@ -616,12 +592,9 @@ print_output(const struct report_model *m, size_t i, int verbose)
 {
 	const struct report_output *out = &m->outs[i];
 	const struct outdir *o = out->dir;
-	int first = 1, large = o->ndirs > LIST_RANKS ||
-	    out->nmissing > LIST_RANKS;
+	int large = out->large;
 
 	print_heading(m, i);
-	for (size_t k = 0; k < i; k++)
-		first &= strcmp(m->verify.outs[k].path, o->path) != 0;
 	if (large)
 		print_sum(out);
 	else
@@ -655,8 +628,8 @@ print_output(const struct report_model *m, size_t i, int verbose)
 		    o->first_local + o->nlocal - 1);
 	print_mixed(o);
 	/* The tree: each rank's directory and what it holds (-v: deeper). */
-	if (o->ndirs > 0 && first && !quiet && !large)
-		print_tree(stdout, o->path, "    ", verbose ? 3 : 2);
+	if (!quiet)
+		print_tree(stdout, &out->tree);
 	if (large)
 		say(_("  (each rank's directory, size and files: --json)\n"));
 }

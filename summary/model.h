@@ -52,6 +52,8 @@ struct left_out {
 struct rank_data {
 	char		*path, *name;	/* the directory and its base name */
 	int		 rank;		/* -1: unknown */
+	/* What the inventory found in the directory, or NULL (inventory.h) */
+	const struct inv_rankdir *inv;
 	char		*level, *export_type;	/* from profiler_info */
 	int		 tp, pp, dp, cp, ep, world;	/* 0: unknown */
 	/* Steps (steps.c). */

@@ -734,6 +734,7 @@ prepare(struct summary *s, size_t i, const struct summary_rank *sr,
 	rd->path = xstrdup(sr->path);
 	rd->name = xstrdup(base ? base + 1 : sr->path);
 	rd->rank = sr->rank;
+	rd->inv = sr->inv;
 	read_meta(rd);
 	rf->rd = rd;
 	rf->out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", rd->path);
