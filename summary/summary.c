@@ -926,26 +926,10 @@ part_json(const struct summary *s, size_t k)
 	return x;
 }
 
-cJSON *
-summary_json(const struct summary *s)
-{
-	cJSON *j = cJSON_CreateObject(), *a, *o;
-	size_t k, i;
-
-	a = cJSON_AddArrayToObject(j, "ranks");
-	for (i = 0; i < s->nr; i++)
-		cJSON_AddItemToArray(a, rank_json(s, i));
-	cJSON_AddItemToObject(j, "left_out", left_out_json(s));
-	o = cJSON_AddObjectToObject(j, "summaries");
-	for (k = 0; k < FINDINGS; k++)
-		cJSON_AddItemToObject(o, kinds[k]->name, part_json(s, k));
-	cJSON_AddItemToObject(j, kinds[FINDINGS]->name, part_json(s, FINDINGS));
-	return j;
-}
-
 /*
- * The same document written as it is made: a rank, then a summary, at a
+ * The summary's JSON, written as it is made: a rank, then a summary, at a
  * time, so that memory holds the largest summary's JSON, not all of it.
+ * The one builder: summary_json parses what it writes.
  */
 void
 summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
@@ -964,6 +948,26 @@ summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
 	jw_close(w, '}');
 	jw_take(w, kinds[FINDINGS]->name, part_json(s, FINDINGS));
 	jw_close(w, '}');
+}
+
+cJSON *
+summary_json(const struct summary *s)
+{
+	struct jsonw w;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cJSON *j;
+
+	if (f == NULL)
+		err(1, "open_memstream");
+	jw_init(&w, f);
+	summary_json_write(s, &w, NULL);
+	if (fclose(f) != 0)
+		err(1, "open_memstream");
+	j = cJSON_ParseWithLength(text, len);
+	free(text);
+	return j;
 }
 
 static const char html_head[] =

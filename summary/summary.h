@@ -121,14 +121,15 @@ struct summary	*summary_build(const struct summary_rank *, size_t,
  */
 unsigned	 summary_term_flags(FILE *);
 void		 summary_print(const struct summary *, FILE *, unsigned flags);
-cJSON		*summary_json(const struct summary *);
 /*
- * The same, written as it is made (KEY: its key in the object being
- * written, or NULL), in the memory of its largest summary.
+ * The summary as JSON, written as it is made (KEY: its key in the object
+ * being written, or NULL), in the memory of its largest summary.
  */
 struct jsonw;
 void		 summary_json_write(const struct summary *, struct jsonw *,
 		    const char *key);
+/* The same document parsed back, as a reader of the file gets it. */
+cJSON		*summary_json(const struct summary *);
 /* One self-contained XHTML page with inline SVG; -1 on a write error. */
 int		 summary_html(const struct summary *, FILE *);
 void		 summary_free(struct summary *);
