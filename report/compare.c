@@ -122,25 +122,21 @@ read_runs(struct run runs[2])
 		read_run(&runs[1]);
 }
 
-/* The page, rendered in memory, then written as one file; 0 or -1. */
+static int
+page(FILE *f, void *c)
+{
+	return compare_html(c, f);
+}
+
+/* The page, written as one file (replaced once complete); 0 or -1. */
 static int
 write_html(const struct compare *c, const char *path)
 {
-	char *buf = NULL, *why = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int rc = -1;
+	char *why = NULL;
+	int rc = outfile_write(path, page, (void *)c, &why);
 
-	if (f != NULL) {
-		rc = compare_html(c, f);
-		rc = fclose(f) == 0 ? rc : -1;
-	}
-	if (rc == 0 && outfile_put(path, buf, len, &why) == -1) {
+	if (rc == -1)
 		warnx("%s", why);
-		rc = -1;
-	} else if (rc != 0)
-		warnx(_("cannot write %s: out of memory"), path);
-	free(buf);
 	free(why);
 	return rc;
 }

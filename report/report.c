@@ -41,33 +41,10 @@ report_html_check(const char *path, char **why)
 	return 0;
 }
 
-/*
- * Write the summary's page to PATH through what the user named (a device,
- * a FIFO, a link's target; a regular file replaced atomically).  0, or -1
- * and *why.
- */
 static int
-html_write(const struct summary *s, const char *path, char **why)
+page(FILE *f, void *s)
 {
-	struct outfile of;
-	FILE *f;
-	int ok;
-
-	if (outfile_open(&of, path, OUTFILE_REPLACE, why) == -1)
-		return -1;
-	if ((f = fdopen(dup(of.fd), "w")) == NULL) {
-		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
-		outfile_discard(&of);
-		return -1;
-	}
-	ok = summary_html(s, f) == 0;
-	ok = fclose(f) == 0 && ok;
-	if (!ok) {
-		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
-		outfile_discard(&of);
-		return -1;
-	}
-	return outfile_close(&of, why);
+	return summary_html(s, f);
 }
 
 static void
@@ -79,22 +56,30 @@ write_html(const struct report_model *m, const char *path)
 		warnx(_("%s: not written: there is no summary (%s)"), path,
 		    m->summary_why != NULL ? m->summary_why :
 		    _("nothing was profiled"));
-	else if (html_write(m->summary, path, &why) == -1) {
+	else if (outfile_write(path, page, m->summary, &why) == -1) {
 		warnx("%s", why);
 		free(why);
 	}
 }
 
+struct reports {
+	const struct report_model *m;
+	size_t		 n;
+};
+
 /* The report of N output directories as JSON, into FP as it is made. */
-static void
-json_doc(const struct report_model *m, size_t n, FILE *fp)
+static int
+json_doc(FILE *fp, void *arg)
 {
+	const struct reports *r = arg;
+	const struct report_model *m = r->m;
+	size_t n = r->n;
 	struct jsonw w;
 
 	jw_init(&w, fp);
 	if (n == 1) {
 		report_json_write(&m[0], &w, 1);
-		return;
+		return 0;
 	}
 	/* several: {version, reports [...], summary} (the last one's) */
 	jw_open(&w, NULL, '{');
@@ -105,6 +90,7 @@ json_doc(const struct report_model *m, size_t n, FILE *fp)
 	jw_close(&w, ']');
 	report_summary_write(&m[n - 1], &w);
 	jw_close(&w, '}');
+	return 0;
 }
 
 /*
@@ -114,29 +100,11 @@ json_doc(const struct report_model *m, size_t n, FILE *fp)
 static void
 write_json(const struct report_model *m, size_t n, const char *path)
 {
-	struct outfile of;
+	struct reports r = { m, n };
 	char *err = NULL;
-	FILE *f;
-	int ok;
 
-	if (outfile_open(&of, path, OUTFILE_REPLACE, &err) == -1) {
+	if (outfile_write(path, json_doc, &r, &err) == -1) {
 		warnx("--json: %s", err);
-		free(err);
-		return;
-	}
-	if ((f = fdopen(dup(of.fd), "w")) == NULL) {
-		warnx(_("cannot write %s: %s"), path, strerror(errno));
-		outfile_discard(&of);
-		return;
-	}
-	json_doc(m, n, f);
-	ok = fflush(f) == 0 && !ferror(f);
-	ok = fclose(f) == 0 && ok;
-	if (!ok) {
-		warnx(_("cannot write %s: %s"), path, strerror(errno));
-		outfile_discard(&of);
-	} else if (outfile_close(&of, &err) == -1) {
-		warnx("%s", err);
 		free(err);
 	}
 }

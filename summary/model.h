@@ -267,6 +267,13 @@ const char *colour(const struct out *, int part);	/* "" without colour */
 const char *colour_off(const struct out *);
 /* HTML helpers (html.c). */
 void	 html_text(FILE *, const char *);
+/*
+ * The page every output of msprof-exec WHAT ("summary", "compare") is:
+ * its head, with the shared style and STYLE (rules of its own), and its
+ * end.
+ */
+void	 html_page_head(FILE *, const char *what, const char *style);
+void	 html_page_end(FILE *);
 /* A table cell with the rank, or its label when the rank is unknown. */
 void	 html_rank(FILE *, const struct rank_data *);
 extern const char *const part_fill[];	/* SVG colours of the bar parts */

@@ -970,19 +970,6 @@ summary_json(const struct summary *s)
 	return j;
 }
 
-static const char html_head[] =
-"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-"<!DOCTYPE html>\n"
-"<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-"<head>\n<meta charset=\"UTF-8\"/>\n<title>msprof-exec summary</title>\n"
-"<style>\n"
-"body{font-family:sans-serif;margin:2em;color:#222}\n"
-"table{border-collapse:collapse;margin:0.5em 0}\n"
-"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\n"
-"td.l,th.l{text-align:left}\n"
-".why{color:#a33}\n.finding{color:#a33;font-weight:bold}\n"
-"</style>\n</head>\n<body>\n<h1>msprof-exec summary</h1>\n";
-
 static void
 part_html(const struct summary *s, size_t k, FILE *fp)
 {
@@ -1003,12 +990,13 @@ summary_html(const struct summary *s, FILE *fp)
 {
 	size_t k;
 
-	fputs(html_head, fp);
+	html_page_head(fp, "summary", ".why{color:#a33}\n"
+	    ".finding{color:#a33;font-weight:bold}\n");
 	fprintf(fp, "<p>%zu %s</p>\n", s->nr, s->nr == 1 ? "rank" : "ranks");
 	part_html(s, FINDINGS, fp);
 	for (k = 0; k < FINDINGS; k++)
 		part_html(s, k, fp);
-	fputs("</body>\n</html>\n", fp);
+	html_page_end(fp);
 	return fflush(fp) == 0 && !ferror(fp) ? 0 : -1;
 }
 
