@@ -104,15 +104,28 @@ void	report_build(const struct report_in *, struct report_model *);
 void	report_model_free(struct report_model *);
 
 /* The text report: results on stdout (none if QUIET), failures on stderr. */
-void	report_print(const struct report_model *, int quiet, int verbose);
+void	report_print(const struct report_model *, int quiet);
+/*
+ * N reports said as one (together.c): every output directory as one
+ * output of all their rank directories and missing ranks.
+ */
+struct report_together {
+	size_t			 outs;		/* output directories */
+	char			*parent;	/* the directory holding them, or NULL */
+	struct outdir		 all;		/* the reports' rank directories */
+	struct report_output	 out;		/* all as one output */
+};
+
 /*
  * Do the N reports verify so many output directories and ranks that they
- * are said together?  Then report_print_many says them: their rank
- * directories summed up as one, then the summary.
+ * are said together?  Then 1, and T is what they say together; else 0.
  */
-int	report_many(const struct report_model *, size_t n);
-void	report_print_many(const struct report_model *, size_t n, int quiet,
-	    int verbose);
+int	report_together(const struct report_model *, size_t n,
+	    struct report_together *t);
+void	report_together_free(struct report_together *);
+/* The text of N reports said together: T, then the summary. */
+void	report_print_many(const struct report_model *, size_t n,
+	    const struct report_together *t, int quiet);
 /*
  * The JSON report, written as it is made (one object); its summary too
  * unless !SUMMARY, then written apart by report_summary_write.
@@ -120,6 +133,9 @@ void	report_print_many(const struct report_model *, size_t n, int quiet,
 struct jsonw;
 void	report_json_write(const struct report_model *, struct jsonw *,
 	    int summary);
+/* Reports said together, as JSON (KEY in the object being written). */
+void	report_together_write(const struct report_together *,
+	    struct jsonw *, const char *key);
 void	report_summary_write(const struct report_model *, struct jsonw *);
 
 #endif

@@ -65,6 +65,7 @@ write_html(const struct report_model *m, const char *path)
 struct reports {
 	const struct report_model *m;
 	size_t		 n;
+	const struct report_together *t;	/* or NULL */
 };
 
 /* The report of N output directories as JSON, into FP as it is made. */
@@ -81,13 +82,18 @@ json_doc(FILE *fp, void *arg)
 		report_json_write(&m[0], &w, 1);
 		return 0;
 	}
-	/* several: {version, reports [...], summary} (the last one's) */
+	/*
+	 * several: {version, reports [...], together (when the text says
+	 * them together), summary} (the last one's)
+	 */
 	jw_open(&w, NULL, '{');
 	jw_number(&w, "version", 1);
 	jw_open(&w, "reports", '[');
 	for (size_t i = 0; i < n; i++)
 		report_json_write(&m[i], &w, 0);
 	jw_close(&w, ']');
+	if (r->t != NULL)
+		report_together_write(r->t, &w, "together");
 	report_summary_write(&m[n - 1], &w);
 	jw_close(&w, '}');
 	return 0;
@@ -98,9 +104,10 @@ json_doc(FILE *fp, void *arg)
  * file replaced atomically once complete).
  */
 static void
-write_json(const struct report_model *m, size_t n, const char *path)
+write_json(const struct report_model *m, size_t n,
+    const struct report_together *t, const char *path)
 {
-	struct reports r = { m, n };
+	struct reports r = { m, n, t };
 	char *err = NULL;
 
 	if (outfile_write(path, json_doc, &r, &err) == -1) {
@@ -146,7 +153,9 @@ void
 report_run(const struct report_in *in, size_t n, struct report *r)
 {
 	struct report_model *m = xcalloc(n, sizeof(*m));
+	struct report_together t;
 	struct report_in one;
+	int many;
 
 	memset(r, 0, sizeof(*r));
 	for (size_t i = 0; i < n; i++) {
@@ -155,15 +164,17 @@ report_run(const struct report_in *in, size_t n, struct report *r)
 		report_build(&one, &m[i]);
 		add_counts(r, &m[i]);
 	}
-	if (report_many(m, n))
-		report_print_many(m, n, in[0].quiet, in[0].verbose);
+	many = report_together(m, n, &t);
+	if (many)
+		report_print_many(m, n, &t, in[0].quiet);
 	else
 		for (size_t i = 0; i < n; i++)
-			report_print(&m[i], in[0].quiet, in[0].verbose);
+			report_print(&m[i], in[0].quiet);
 	if (in[0].json != NULL)
-		write_json(m, n, in[0].json);
+		write_json(m, n, many ? &t : NULL, in[0].json);
 	if (in[0].html != NULL)
 		write_html(&m[n - 1], in[0].html);
+	report_together_free(&t);
 	for (size_t i = 0; i < n; i++)
 		report_model_free(&m[i]);
 	free(m);

@@ -20,7 +20,6 @@
 
 #define LIST_ITEMS	6	/* ranges of ranks on one line */
 #define LIST_LINES	5	/* links and directories named one a line */
-#define LIST_OUTPUTS	8	/* more output directories are said together */
 #define LIST_LAUNCHES	8	/* more launches: those alike said once */
 
 static int quiet;	/* -q: only errors, on stderr */
@@ -588,7 +587,7 @@ print_odd(const struct report_output *out)
 
 /* One output directory: its ranks (each, or summed up), the tree. */
 static void
-print_output(const struct report_model *m, size_t i, int verbose)
+print_output(const struct report_model *m, size_t i)
 {
 	const struct report_output *out = &m->outs[i];
 	const struct outdir *o = out->dir;
@@ -706,59 +705,16 @@ print_tail(const struct report_model *m)
 }
 
 void
-report_print(const struct report_model *m, int q, int verbose)
+report_print(const struct report_model *m, int q)
 {
 	quiet = q;
 	print_head(m);
 	for (size_t i = 0; i < m->verify.nouts; i++)
-		print_output(m, i, verbose);
+		print_output(m, i);
 	for (size_t i = 0; i < m->causes.n; i++)
 		fprintf(stderr, _("msprof-exec: possible cause: %s\n"),
 		    m->causes.v[i]);
 	print_tail(m);
-}
-
-int
-report_many(const struct report_model *m, size_t n)
-{
-	size_t outs = 0, dirs = 0;
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < m[i].verify.nouts; k++) {
-			outs++;
-			dirs += m[i].verify.outs[k].ndirs;
-		}
-	return outs > 1 && (outs > LIST_OUTPUTS || dirs > LIST_RANKS);
-}
-
-/* The directory holding every output directory of the reports, or NULL. */
-static char *
-common_parent(const struct report_model *m, size_t n)
-{
-	char *c = NULL;
-	size_t len = 0;
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < m[i].verify.nouts; k++) {
-			const char *p = m[i].verify.outs[k].path;
-
-			if (c == NULL) {
-				c = xstrdup(p);
-				len = strlen(c);
-				continue;
-			}
-			while (len > 0 && (strncmp(c, p, len) != 0 ||
-			    (p[len] != '/' && p[len] != '\0')))
-				while (len > 0 && c[--len] != '/')
-					;
-		}
-	if (c != NULL)
-		c[len] = '\0';
-	if (c != NULL && *c == '\0') {
-		free(c);
-		c = NULL;
-	}
-	return c;
 }
 
 /* The notes of single outputs, each said once for all. */
@@ -801,59 +757,24 @@ print_notes(const struct report_model *m, size_t n)
 
 /* Every output directory of the reports said as one. */
 static void
-print_all_outputs(const struct report_model *m, size_t n)
+print_all_outputs(const struct report_model *m, size_t n,
+    const struct report_together *t)
 {
-	struct outdir all = { 0 };
-	struct report_output out = { .dir = &all };
-	size_t outs = 0, nmiss = 0;
-	char *parent = common_parent(m, n);
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < m[i].verify.nouts; k++) {
-			const struct outdir *o = &m[i].verify.outs[k];
-			const struct report_output *ro = &m[i].outs[k];
-
-			outs++;
-			all.analyse |= o->analyse;
-			all.dirs = xreallocarray(all.dirs, all.ndirs + o->ndirs + 1,
-			    sizeof(*all.dirs));
-			if (o->ndirs > 0)	/* o->dirs NULL without any */
-				memcpy(all.dirs + all.ndirs, o->dirs, o->ndirs *
-				    sizeof(*o->dirs));
-			all.ndirs += o->ndirs;
-			for (size_t b = 0; b < o->broken.n; b++)
-				strv_push(&all.broken, o->broken.v[b]);
-			out.missing = xreallocarray(out.missing, nmiss +
-			    ro->nmissing + 1, sizeof(*out.missing));
-			if (ro->nmissing > 0)
-				memcpy(out.missing + nmiss, ro->missing,
-				    ro->nmissing * sizeof(*ro->missing));
-			nmiss += ro->nmissing;
-			out.pending |= ro->pending;
-		}
-	outdir_sort(&all);
-	out.nmissing = ranks_count(out.missing, nmiss);
-	unusual_find(&all, &out.unusual);
-	if (parent != NULL)
+	if (t->parent != NULL)
 		say(_("Profiling data in %zu output directories under %s:\n"),
-		    outs, parent);
+		    t->outs, t->parent);
 	else
-		say(_("Profiling data in %zu output directories:\n"), outs);
-	print_sum(&out);
-	print_odd(&out);
+		say(_("Profiling data in %zu output directories:\n"), t->outs);
+	print_sum(&t->out);
+	print_odd(&t->out);
 	print_notes(m, n);
 	say(_("  (each output directory, its rank directories, their sizes "
 	    "and files: --json)\n"));
-	unusual_free(&out.unusual);
-	free(out.missing);
-	free(all.dirs);
-	strv_free(&all.broken);
-	free(parent);
 }
 
 void
-report_print_many(const struct report_model *m, size_t n, int q,
-    int verbose)
+report_print_many(const struct report_model *m, size_t n,
+    const struct report_together *t, int q)
 {
 	struct strv causes = { 0 };
 	int seen;
@@ -861,7 +782,7 @@ report_print_many(const struct report_model *m, size_t n, int q,
 	quiet = q;
 	for (size_t i = 0; i < n; i++)
 		print_head(&m[i]);
-	print_all_outputs(m, n);
+	print_all_outputs(m, n, t);
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < m[i].causes.n; k++) {
 			seen = 0;
