@@ -1,7 +1,12 @@
 /*
  * The report as data: built once from the journal, the verified output
- * directories and the training log, then printed as text (text.c) or
- * written as JSON (json.c).  Neither output decides anything.
+ * directories (verify.c, from the inventory of summary/inventory.c) and
+ * the training log, with the tree shown (tree.c) and what several reports
+ * say together (together.c); then printed as text (text.c) or written as
+ * JSON (json.c), and the summary's page (summary_html).  As for compare
+ * (a model, summary/compare.c, and compare_text.c, compare_json.c,
+ * compare_html.c), each output only prints what the model holds: neither
+ * decides anything.
  */
 #ifndef MSPROF_REPORT_MODEL_H
 #define MSPROF_REPORT_MODEL_H

@@ -137,6 +137,7 @@ inventory_free(struct inventory *inv)
 	}
 	free(inv->rd);
 	strmap_free(&inv->by_real, NULL);
+	strmap_free(&inv->by_dir, NULL);
 	memset(inv, 0, sizeof(*inv));
 }
 
@@ -241,16 +242,20 @@ inventory_list(struct inventory *inv, const char *path)
 {
 	struct inv_listing *l;
 	char *real = realpath(path, NULL);
+	void **slot = NULL;
 
-	for (size_t i = 0; i < inv->ndirs; i++) {
-		l = inv->dirs[i];
-		if (real != NULL ? l->real != NULL && strcmp(l->real, real) == 0 :
-		    l->real == NULL && strcmp(l->as, path) == 0) {
-			free(real);
-			return l;
-		}
+	if (real != NULL && *(slot = strmap_slot(&inv->by_dir, real)) != NULL) {
+		free(real);
+		return *slot;
 	}
+	/* of no real path (gone, or unreadable): found by the path given */
+	for (size_t i = 0; real == NULL && i < inv->ndirs; i++)
+		if (inv->dirs[i]->real == NULL &&
+		    strcmp(inv->dirs[i]->as, path) == 0)
+			return inv->dirs[i];
 	l = xcalloc(1, sizeof(*l));
+	if (slot != NULL)
+		*slot = l;
 	l->real = real;
 	l->as = xstrdup(path);
 	if (real == NULL)

@@ -99,6 +99,7 @@ struct inventory {
 	struct inv_rankdir **rd;
 	size_t		 nrd, unread;
 	struct strmap	 by_real;	/* real path -> index + 1 in rd */
+	struct strmap	 by_dir;	/* real path -> its listing */
 };
 
 /*
