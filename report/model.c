@@ -688,6 +688,9 @@ report_build(const struct report_in *in, struct report_model *m)
 		check_output(in, m, i);
 	judge(m);
 	outputs_shown(in, m, inv);
+	/* the last report's trees are made, and the summary comes next */
+	if (!in->no_summary)
+		inventory_drop_trees(inv);
 	summarise(in, m, inv);
 	next_step(m, inv);
 	if (in->inv == NULL)

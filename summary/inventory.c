@@ -492,6 +492,13 @@ inventory_get(struct inventory *inv, size_t i)
 	return inv->rd[i];
 }
 
+void
+inventory_drop_trees(struct inventory *inv)
+{
+	for (size_t i = 0; i < inv->nrd; i++)
+		nodes_free(&inv->rd[i]->tree);
+}
+
 const struct inv_nodes *
 inventory_entries(struct inventory *inv, const char *path)
 {

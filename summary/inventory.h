@@ -133,6 +133,12 @@ const struct inv_rankdir *inventory_get(struct inventory *, size_t i);
 const struct inv_nodes *inventory_entries(struct inventory *,
 	    const char *path);
 /*
+ * The rank directories' entries are no longer needed (the trees are
+ * made): their memory is the summary's.  inventory_entries of a rank
+ * directory is empty from then on.
+ */
+void	inventory_drop_trees(struct inventory *);
+/*
  * Entry K of L named as a walk that reached L by the path DIR would
  * name it: DIR/NAME, or for a note its line with that path in it.
  */
