@@ -259,6 +259,30 @@ outfile_check(const char *path, enum outfile_how how, char **why)
 }
 
 int
+outfile_write(const char *path, int (*write)(FILE *, void *), void *arg,
+    char **why)
+{
+	struct outfile o;
+	FILE *f;
+	int ok;
+
+	if (outfile_open(&o, path, OUTFILE_REPLACE, why) == -1)
+		return -1;
+	if ((f = fdopen(dup(o.fd), "w")) == NULL)
+		return failed(&o, path, why);
+	errno = 0;
+	ok = write(f, arg) == 0;
+	ok = fflush(f) == 0 && !ferror(f) && ok;
+	ok = fclose(f) == 0 && ok;
+	if (!ok) {
+		if (errno == 0)
+			errno = EIO;
+		return failed(&o, path, why);
+	}
+	return outfile_close(&o, why);
+}
+
+int
 outfile_put(const char *path, const char *data, size_t len, char **why)
 {
 	struct outfile o;

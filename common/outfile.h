@@ -18,6 +18,7 @@
 #define MSPROF_OUTFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum outfile_how { OUTFILE_REPLACE, OUTFILE_STREAM };
 
@@ -47,5 +48,13 @@ void	outfile_discard(struct outfile *);
 /* Write LEN bytes of DATA as the whole of PATH (OUTFILE_REPLACE). */
 int	outfile_put(const char *path, const char *data, size_t len,
 	    char **why);
+
+/*
+ * Write PATH (OUTFILE_REPLACE) with WRITE(F, ARG), which returns 0, or -1
+ * on a write error: the one way a report, a page or a document is
+ * written.  0, or -1 and *why (nothing replaced).
+ */
+int	outfile_write(const char *path, int (*write)(FILE *, void *),
+	    void *arg, char **why);
 
 #endif

@@ -12,17 +12,14 @@
 #include "session.h"
 #include "util.h"
 
-/* The newest session directory under DIR (by its name's time), or NULL. */
-static char *
-newest_session(const char *dir)
+char *
+session_newest(const char *dir, const char *const names[], size_t n)
 {
-	struct dirent **names;
 	char *best = NULL, *plan;
-	int n = scandir(dir, &names, NULL, alphasort);
 	const char *stamp, *beststamp = "";
 
-	for (int i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names[i];
 
 		plan = xasprintf("%s/%s/%s", dir, name, SESSION_PLAN);
 		/* msprof-exec_HOST_STAMP_PID: compare from the stamp on. */
@@ -38,10 +35,27 @@ newest_session(const char *dir)
 		}
 		free(plan);
 	}
+	return best;
+}
+
+/* The newest session directory under DIR (by its name's time), or NULL. */
+static char *
+newest_session(const char *dir)
+{
+	struct dirent **names;
+	const char **v;
+	char *best;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	v = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*v));
+	for (int i = 0; i < n; i++)
+		v[i] = names[i]->d_name;
+	best = session_newest(dir, v, n > 0 ? (size_t)n : 0);
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	if (n >= 0)
 		free(names);
+	free(v);
 	return best;
 }
 

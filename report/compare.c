@@ -22,6 +22,7 @@
 #include "common/ranks.h"
 #include "common/session.h"
 #include "summary/compare.h"
+#include "summary/inventory.h"
 #include "summary/model.h"
 #include "report.h"
 
@@ -44,10 +45,17 @@ static int
 ranks_of(struct run *run, char **why)
 {
 	char *path = (char *)run->path;
+	struct inventory inv;
+	int rc;
 
-	report_summary_paths(&path, 1, &run->paths);
-	if (summary_find_runs(run->paths.v, run->paths.n, &run->ranks,
-	    &run->nranks, &run->runs, &run->nruns, NULL, NULL, why) == -1)
+	inventory_init(&inv);
+	report_summary_paths(&path, 1, &inv, &run->paths);
+	rc = summary_find_runs_in(&inv, run->paths.v, run->paths.n,
+	    &run->ranks, &run->nranks, &run->runs, &run->nruns, NULL, NULL, why);
+	for (size_t i = 0; rc == 0 && i < run->nranks; i++)
+		run->ranks[i].inv = NULL;	/* freed with it */
+	inventory_free(&inv);
+	if (rc == -1)
 		return EX_NOINPUT;
 	if (run->nranks > 0)
 		return 0;
@@ -100,25 +108,21 @@ read_runs(struct run runs[2])
 		read_run(&runs[1]);
 }
 
-/* The page, rendered in memory, then written as one file; 0 or -1. */
+static int
+page(FILE *f, void *c)
+{
+	return compare_html(c, f);
+}
+
+/* The page, written as one file (replaced once complete); 0 or -1. */
 static int
 write_html(const struct compare *c, const char *path)
 {
-	char *buf = NULL, *why = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int rc = -1;
+	char *why = NULL;
+	int rc = outfile_write(path, page, (void *)c, &why);
 
-	if (f != NULL) {
-		rc = compare_html(c, f);
-		rc = fclose(f) == 0 ? rc : -1;
-	}
-	if (rc == 0 && outfile_put(path, buf, len, &why) == -1) {
+	if (rc == -1)
 		warnx("%s", why);
-		rc = -1;
-	} else if (rc != 0)
-		warnx(_("cannot write %s: out of memory"), path);
-	free(buf);
 	free(why);
 	return rc;
 }

@@ -147,6 +147,22 @@ output_write(const struct report_model *m, const struct report_output *out,
 }
 
 void
+report_together_write(const struct report_together *t, struct jsonw *w,
+    const char *key)
+{
+	jw_open(w, key, '{');
+	jw_number(w, "outputs", (double)t->outs);
+	if (t->parent != NULL)
+		jw_string(w, "under", t->parent);
+	jw_number(w, "ranks_found", (double)t->out.unusual.nranks);
+	jw_take(w, "missing_ranks", json_ints(t->out.missing,
+	    t->out.nmissing));
+	jw_take(w, "unusual", unusual_json(&t->out.unusual));
+	jw_take(w, "links_not_followed", json_strv(t->all.broken.v));
+	jw_close(w, '}');
+}
+
+void
 report_json_write(const struct report_model *m, struct jsonw *w,
     int summary)
 {

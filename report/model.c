@@ -15,6 +15,7 @@
 #include "shim/contract.h"
 #include "common/plan.h"
 #include "engines/engine.h"
+#include "summary/inventory.h"
 #include "summary/summary.h"
 #include "model.h"
 
@@ -306,36 +307,34 @@ launch_facts(const struct report_in *in, struct report_model *m,
  * under the paths msprof-exec report was given; none when nothing was to
  * be profiled.  What it could not make it says itself.
  */
-/* Did verification name LINK already (in its output directory's form)? */
+/*
+ * Did verification name LINK?  It names the links its listings hold not
+ * followed (in its output directory's form); the listings are the
+ * inventory's, one a directory however it is reached.
+ */
 static int
-verified_link(const struct report_model *m, const char *link)
+verified_link(const struct report_model *m, struct inventory *inv,
+    const char *link)
 {
-	char *dir = xstrdup(link), *real, *as;
-	const char *base = strrchr(link, '/') + 1;
+	char *dir = xstrdup(link);
+	const char *name = strrchr(link, '/') + 1;
+	const struct inv_listing *l;
 	int yes = 0;
 
 	*strrchr(dir, '/') = '\0';
-	if ((real = realpath(dir, NULL)) != NULL)
-		for (size_t i = 0; i < m->verify.nouts && !yes; i++) {
-			const struct outdir *o = &m->verify.outs[i];
-			char *r = realpath(o->path, NULL);
-
-			if (r != NULL && strcmp(r, real) == 0) {
-				as = xasprintf("%s/%s: ", o->path, base);
-				for (size_t k = 0; k < o->broken.n && !yes; k++)
-					yes = strncmp(o->broken.v[k], as,
-					    strlen(as)) == 0;
-				free(as);
-			}
-			free(r);
-		}
-	free(real);
+	l = inventory_list(inv, dir);
+	for (size_t i = 0; i < m->verify.nouts && !yes; i++)
+		yes = inventory_list(inv, m->verify.outs[i].path) == l;
+	for (size_t k = 0; k < l->n && yes; k++)
+		if (strcmp(l->e[k].name, name) == 0)
+			yes = l->e[k].kind == INV_NOTE;
 	free(dir);
 	return yes;
 }
 
 static void
-summarise(const struct report_in *in, struct report_model *m)
+summarise(const struct report_in *in, struct report_model *m,
+    struct inventory *inv)
 {
 	struct summary_opts o = { 0 };
 	struct summary_rank *ranks;
@@ -353,8 +352,8 @@ summarise(const struct report_in *in, struct report_model *m)
 		v = paths.v;
 		n = paths.n;
 	}
-	if (summary_find_runs(v, n, &ranks, &nranks, &m->runs, &m->nruns,
-	    &notes, &links, &why) == -1)
+	if (summary_find_runs_in(inv, v, n, &ranks, &nranks, &m->runs,
+	    &m->nruns, &notes, &links, &why) == -1)
 		m->summary_why = why;
 	else {
 		step_convention(m, &o);
@@ -366,7 +365,7 @@ summarise(const struct report_in *in, struct report_model *m)
 	}
 	/* links below the paths given, not followed: with verification's */
 	for (size_t i = 0; i < notes.n && m->verify.nouts > 0; i++)
-		if (!verified_link(m, links.v[i]))
+		if (!verified_link(m, inv, links.v[i]))
 			strv_push(&m->verify.outs[0].broken, notes.v[i]);
 	strv_free(&notes);
 	strv_free(&links);
@@ -406,8 +405,8 @@ among(const char *path, const struct summary_rank *ranks, size_t n)
  * run reported is (every node's part of it), else those reported.
  */
 static void
-run_dirs(const struct report_model *m, const struct outdir *o,
-    struct strv *out, size_t *total)
+run_dirs(const struct report_model *m, struct inventory *inv,
+    const struct outdir *o, struct strv *out, size_t *total)
 {
 	struct summary_rank *ranks;
 	struct summary_run *runs;
@@ -417,8 +416,8 @@ run_dirs(const struct report_model *m, const struct outdir *o,
 	    o->ndirs > 0 ? o->dirs[0].path : NULL;
 
 	*total = 0;
-	if (dir == NULL || mine == NULL || summary_find_runs(&path, 1, &ranks,
-	    &nranks, &runs, &nruns, NULL, NULL, &why) == -1) {
+	if (dir == NULL || mine == NULL || summary_find_runs_in(inv, &path, 1,
+	    &ranks, &nranks, &runs, &nruns, NULL, NULL, &why) == -1) {
 		free(dir);
 		free(why);
 		return;
@@ -498,7 +497,7 @@ open_own(const struct outdir *o, const struct strv *dirs, size_t total)
 
 /* Open the parsed data; else parse the raw data. */
 static void
-next_step(struct report_model *m)
+next_step(struct report_model *m, struct inventory *inv)
 {
 	const struct outdir *parsed = NULL;
 	const char *raw = NULL;
@@ -515,7 +514,7 @@ next_step(struct report_model *m)
 				raw = o->path;
 	}
 	if (parsed != NULL) {
-		run_dirs(m, parsed, &dirs, &total);
+		run_dirs(m, inv, parsed, &dirs, &total);
 		if (dirs.n > 0 && total > dirs.n)
 			m->next_step = open_own(parsed, &dirs, total);
 		else
@@ -649,9 +648,36 @@ judge(struct report_model *m)
 	    m->counts.missing == 0 && !m->background;
 }
 
+/*
+ * Which outputs are summed up, and the tree of those that are not: for
+ * the first output of each directory (a directory of several launches
+ * is shown once).
+ */
+static void
+outputs_shown(const struct report_in *in, struct report_model *m,
+    struct inventory *inv)
+{
+	for (size_t i = 0; i < m->verify.nouts; i++) {
+		struct report_output *out = &m->outs[i];
+		const struct outdir *o = &m->verify.outs[i];
+		int first = 1;
+
+		out->large = o->ndirs > LIST_RANKS || out->nmissing > LIST_RANKS;
+		for (size_t k = 0; k < i; k++)
+			first &= strcmp(m->verify.outs[k].path, o->path) != 0;
+		if (o->ndirs > 0 && first && !out->large)
+			report_tree(inv, o->path, in->verbose ? 3 : 2,
+			    &out->tree);
+	}
+}
+
 void
 report_build(const struct report_in *in, struct report_model *m)
 {
+	struct inventory own, *inv = in->inv != NULL ? in->inv : &own;
+
+	if (in->inv == NULL)
+		inventory_init(&own);
 	memset(m, 0, sizeof(*m));
 	m->session = in->session;
 	m->journal = in->journal;
@@ -660,17 +686,23 @@ report_build(const struct report_in *in, struct report_model *m)
 	torchnpu_read(in->journal, in->arming, &m->torch);
 	diagnose_log(in->log, ran_mm(in->journal), &m->torch, &m->diagnosis);
 	if (in->session != NULL)
-		verify_journal(in->journal, in->session, in->since,
+		verify_journal(in->journal, in->session, in->since, inv,
 		    &m->verify);
 	else
-		verify_dir(in->outdir, &m->verify);
+		verify_dir(in->outdir, inv, &m->verify);
 	m->background = session_running(in->session);
 	m->outs = xcalloc(m->verify.nouts + 1, sizeof(*m->outs));
 	for (size_t i = 0; i < m->verify.nouts; i++)
 		check_output(in, m, i);
 	judge(m);
-	summarise(in, m);
-	next_step(m);
+	outputs_shown(in, m, inv);
+	/* the last report's trees are made, and the summary comes next */
+	if (!in->no_summary)
+		inventory_drop_trees(inv);
+	summarise(in, m, inv);
+	next_step(m, inv);
+	if (in->inv == NULL)
+		inventory_free(&own);
 }
 
 void
@@ -679,6 +711,7 @@ report_model_free(struct report_model *m)
 	for (size_t i = 0; i < m->verify.nouts; i++) {
 		free(m->outs[i].missing);
 		unusual_free(&m->outs[i].unusual);
+		report_tree_free(&m->outs[i].tree);
 	}
 	free(m->outs);
 	verify_free(&m->verify);

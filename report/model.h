@@ -1,7 +1,12 @@
 /*
  * The report as data: built once from the journal, the verified output
- * directories and the training log, then printed as text (text.c) or
- * written as JSON (json.c).  Neither output decides anything.
+ * directories (verify.c, from the inventory of summary/inventory.c) and
+ * the training log, with the tree shown (tree.c) and what several reports
+ * say together (together.c); then printed as text (text.c) or written as
+ * JSON (json.c), and the summary's page (summary_html).  As for compare
+ * (a model, summary/compare.c, and compare_text.c, compare_json.c,
+ * compare_html.c), each output only prints what the model holds: neither
+ * decides anything.
  */
 #ifndef MSPROF_REPORT_MODEL_H
 #define MSPROF_REPORT_MODEL_H
@@ -10,12 +15,15 @@
 #include "diagnose.h"
 #include "report.h"
 #include "torchnpu.h"
+#include "tree.h"
 #include "unusual.h"
 #include "verify.h"
 
 struct plan;
 
 struct summary;		/* what the profiling data says (summary/) */
+
+#define LIST_RANKS	16	/* more rank directories are summed up */
 
 /* How the command ended. */
 enum report_ending {
@@ -37,6 +45,13 @@ struct report_output {
 	int			 kept;		/* its own settings were kept */
 	int			 pending;	/* its launch may still be running */
 	struct unusual		 unusual;	/* what is odd about its ranks */
+	/* so many ranks, or missing, that they are summed up */
+	int			 large;
+	/*
+	 * What it holds, a few levels down (-v: one more), shown for the
+	 * first output of a directory with a few ranks; else empty.
+	 */
+	struct report_tree	 tree;
 };
 
 struct report_model {
@@ -102,15 +117,28 @@ void	report_build(const struct report_in *, struct report_model *);
 void	report_model_free(struct report_model *);
 
 /* The text report: results on stdout (none if QUIET), failures on stderr. */
-void	report_print(const struct report_model *, int quiet, int verbose);
+void	report_print(const struct report_model *, int quiet);
+/*
+ * N reports said as one (together.c): every output directory as one
+ * output of all their rank directories and missing ranks.
+ */
+struct report_together {
+	size_t			 outs;		/* output directories */
+	char			*parent;	/* the directory holding them, or NULL */
+	struct outdir		 all;		/* the reports' rank directories */
+	struct report_output	 out;		/* all as one output */
+};
+
 /*
  * Do the N reports verify so many output directories and ranks that they
- * are said together?  Then report_print_many says them: their rank
- * directories summed up as one, then the summary.
+ * are said together?  Then 1, and T is what they say together; else 0.
  */
-int	report_many(const struct report_model *, size_t n);
-void	report_print_many(const struct report_model *, size_t n, int quiet,
-	    int verbose);
+int	report_together(const struct report_model *, size_t n,
+	    struct report_together *t);
+void	report_together_free(struct report_together *);
+/* The text of N reports said together: T, then the summary. */
+void	report_print_many(const struct report_model *, size_t n,
+	    const struct report_together *t, int quiet);
 /*
  * The JSON report, written as it is made (one object); its summary too
  * unless !SUMMARY, then written apart by report_summary_write.
@@ -118,6 +146,9 @@ void	report_print_many(const struct report_model *, size_t n, int quiet,
 struct jsonw;
 void	report_json_write(const struct report_model *, struct jsonw *,
 	    int summary);
+/* Reports said together, as JSON (KEY in the object being written). */
+void	report_together_write(const struct report_together *,
+	    struct jsonw *, const char *key);
 void	report_summary_write(const struct report_model *, struct jsonw *);
 
 #endif

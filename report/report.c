@@ -23,6 +23,7 @@
 #include "common/jsonw.h"
 #include "common/outfile.h"
 #include "common/session.h"
+#include "summary/inventory.h"
 #include "summary/summary.h"
 #include "attrib.h"
 #include "model.h"
@@ -40,33 +41,10 @@ report_html_check(const char *path, char **why)
 	return 0;
 }
 
-/*
- * Write the summary's page to PATH through what the user named (a device,
- * a FIFO, a link's target; a regular file replaced atomically).  0, or -1
- * and *why.
- */
 static int
-html_write(const struct summary *s, const char *path, char **why)
+page(FILE *f, void *s)
 {
-	struct outfile of;
-	FILE *f;
-	int ok;
-
-	if (outfile_open(&of, path, OUTFILE_REPLACE, why) == -1)
-		return -1;
-	if ((f = fdopen(dup(of.fd), "w")) == NULL) {
-		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
-		outfile_discard(&of);
-		return -1;
-	}
-	ok = summary_html(s, f) == 0;
-	ok = fclose(f) == 0 && ok;
-	if (!ok) {
-		*why = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
-		outfile_discard(&of);
-		return -1;
-	}
-	return outfile_close(&of, why);
+	return summary_html(s, f);
 }
 
 static void
@@ -78,32 +56,47 @@ write_html(const struct report_model *m, const char *path)
 		warnx(_("%s: not written: there is no summary (%s)"), path,
 		    m->summary_why != NULL ? m->summary_why :
 		    _("nothing was profiled"));
-	else if (html_write(m->summary, path, &why) == -1) {
+	else if (outfile_write(path, page, m->summary, &why) == -1) {
 		warnx("%s", why);
 		free(why);
 	}
 }
 
+struct reports {
+	const struct report_model *m;
+	size_t		 n;
+	const struct report_together *t;	/* or NULL */
+};
+
 /* The report of N output directories as JSON, into FP as it is made. */
-static void
-json_doc(const struct report_model *m, size_t n, FILE *fp)
+static int
+json_doc(FILE *fp, void *arg)
 {
+	const struct reports *r = arg;
+	const struct report_model *m = r->m;
+	size_t n = r->n;
 	struct jsonw w;
 
 	jw_init(&w, fp);
 	if (n == 1) {
 		report_json_write(&m[0], &w, 1);
-		return;
+		return 0;
 	}
-	/* several: {version, reports [...], summary} (the last one's) */
+	/*
+	 * several: {version, reports [...], together (when the text says
+	 * them together), summary} (the last one's)
+	 */
 	jw_open(&w, NULL, '{');
 	jw_number(&w, "version", 1);
 	jw_open(&w, "reports", '[');
 	for (size_t i = 0; i < n; i++)
 		report_json_write(&m[i], &w, 0);
 	jw_close(&w, ']');
+	if (r->t != NULL)
+		report_together_write(r->t, &w, "together");
 	report_summary_write(&m[n - 1], &w);
 	jw_close(&w, '}');
+	return 0;
 }
 
 /*
@@ -111,31 +104,14 @@ json_doc(const struct report_model *m, size_t n, FILE *fp)
  * file replaced atomically once complete).
  */
 static void
-write_json(const struct report_model *m, size_t n, const char *path)
+write_json(const struct report_model *m, size_t n,
+    const struct report_together *t, const char *path)
 {
-	struct outfile of;
+	struct reports r = { m, n, t };
 	char *err = NULL;
-	FILE *f;
-	int ok;
 
-	if (outfile_open(&of, path, OUTFILE_REPLACE, &err) == -1) {
+	if (outfile_write(path, json_doc, &r, &err) == -1) {
 		warnx("--json: %s", err);
-		free(err);
-		return;
-	}
-	if ((f = fdopen(dup(of.fd), "w")) == NULL) {
-		warnx(_("cannot write %s: %s"), path, strerror(errno));
-		outfile_discard(&of);
-		return;
-	}
-	json_doc(m, n, f);
-	ok = fflush(f) == 0 && !ferror(f);
-	ok = fclose(f) == 0 && ok;
-	if (!ok) {
-		warnx(_("cannot write %s: %s"), path, strerror(errno));
-		outfile_discard(&of);
-	} else if (outfile_close(&of, &err) == -1) {
-		warnx("%s", err);
 		free(err);
 	}
 }
@@ -177,7 +153,9 @@ void
 report_run(const struct report_in *in, size_t n, struct report *r)
 {
 	struct report_model *m = xcalloc(n, sizeof(*m));
+	struct report_together t;
 	struct report_in one;
+	int many;
 
 	memset(r, 0, sizeof(*r));
 	for (size_t i = 0; i < n; i++) {
@@ -186,15 +164,17 @@ report_run(const struct report_in *in, size_t n, struct report *r)
 		report_build(&one, &m[i]);
 		add_counts(r, &m[i]);
 	}
-	if (report_many(m, n))
-		report_print_many(m, n, in[0].quiet, in[0].verbose);
+	many = report_together(m, n, &t);
+	if (many)
+		report_print_many(m, n, &t, in[0].quiet);
 	else
 		for (size_t i = 0; i < n; i++)
-			report_print(&m[i], in[0].quiet, in[0].verbose);
+			report_print(&m[i], in[0].quiet);
 	if (in[0].json != NULL)
-		write_json(m, n, in[0].json);
+		write_json(m, n, many ? &t : NULL, in[0].json);
 	if (in[0].html != NULL)
 		write_html(&m[n - 1], in[0].html);
+	report_together_free(&t);
 	for (size_t i = 0; i < n; i++)
 		report_model_free(&m[i]);
 	free(m);
@@ -212,17 +192,36 @@ listed(const struct strv *v, size_t from, const char *s)
 
 /* Does DIR hold a rank directory (*_ascend_pt) of its own? */
 static int
-holds_rankdirs(const char *dir)
+holds_rankdirs(struct inventory *inv, const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
+	const struct inv_listing *l = inventory_list(inv, dir);
 
-	while (d != NULL && !found && (e = readdir(d)) != NULL)
-		found = ends_with(e->d_name, "_ascend_pt");
-	if (d != NULL)
-		closedir(d);
-	return found;
+	for (size_t k = 0; k < l->n; k++)
+		if (ends_with(l->e[k].name, "_ascend_pt"))
+			return 1;
+	return 0;
+}
+
+/*
+ * session_find from the inventory's listing of PATH: the directory is
+ * listed once for the rank directories and the sessions both.
+ */
+static char *
+session_of(struct inventory *inv, const char *path)
+{
+	const struct inv_listing *l;
+	const char **names;
+	char *s;
+
+	if (session_is(path))
+		return realpath(path, NULL);
+	l = inventory_list(inv, path);
+	names = xcalloc(l->n + 1, sizeof(*names));
+	for (size_t k = 0; k < l->n; k++)
+		names[k] = l->e[k].kind == INV_SUBDIR ? l->e[k].name : "";
+	s = session_newest(path, names, l->n);
+	free(names);
+	return s;
 }
 
 /*
@@ -232,14 +231,15 @@ holds_rankdirs(const char *dir)
  * nodes is verified node by node, as when each node's is given.
  */
 static void
-output_dirs(char *path, struct strv *out)
+output_dirs(char *path, struct inventory *inv, struct strv *out)
 {
 	struct summary_rank *ranks;
-	char *session = session_find(path), *why = NULL, *parent;
+	char *session = session_of(inv, path), *why = NULL, *parent;
 	size_t n, before = out->n;
 
-	if (session == NULL && !holds_rankdirs(path) &&
-	    summary_find_ranks(&path, 1, &ranks, &n, &why) == 0) {
+	if (session == NULL && !holds_rankdirs(inv, path) &&
+	    summary_find_runs_in(inv, &path, 1, &ranks, &n, NULL, NULL, NULL,
+	    NULL, &why) == 0) {
 		for (size_t i = 0; i < n; i++) {
 			parent = xstrdup(ranks[i].path);
 			*strrchr(parent, '/') = '\0';
@@ -272,9 +272,10 @@ session_since(const char *session)
 }
 
 static void
-load_input(const char *path, struct report_in *in, struct journal *j)
+load_input(const char *path, struct inventory *inv, struct report_in *in,
+    struct journal *j)
 {
-	char *session = session_find(path), *logpath;
+	char *session = session_of(inv, path), *logpath;
 
 	in->status = -1;
 	in->outdir = path;
@@ -293,7 +294,8 @@ load_input(const char *path, struct report_in *in, struct journal *j)
 }
 
 void
-report_summary_paths(char *const paths[], size_t n, struct strv *out)
+report_summary_paths(char *const paths[], size_t n, struct inventory *inv,
+    struct strv *out)
 {
 	struct journal j;
 	struct verify v;
@@ -307,7 +309,7 @@ report_summary_paths(char *const paths[], size_t n, struct strv *out)
 			continue;
 		}
 		journal_read(session, &j);
-		verify_journal(&j, session, session_since(session), &v);
+		verify_journal(&j, session, session_since(session), inv, &v);
 		for (size_t k = 0; k < v.nouts; k++)
 			for (size_t d = 0; d < v.outs[k].ndirs; d++)
 				strv_push(out, v.outs[k].dirs[d].path);
@@ -365,6 +367,7 @@ report_main(int argc, char **argv)
 	struct journal *journals;
 	struct strv outs = { 0 }, sums = { 0 };
 	struct report r;
+	struct inventory inv;
 	char *why = NULL;
 	int c;
 
@@ -394,16 +397,19 @@ report_main(int argc, char **argv)
 		errx(EX_CANTCREAT, "--json: %s", why);
 	if (opt.html != NULL && report_html_check(opt.html, &why) == -1)
 		errx(EX_CANTCREAT, "%s", why);
+	inventory_init(&inv);
+	opt.inv = &inv;
 	for (int i = optind; i < argc; i++)
-		output_dirs(argv[i], &outs);
-	report_summary_paths(argv + optind, (size_t)(argc - optind), &sums);
+		output_dirs(argv[i], &inv, &outs);
+	report_summary_paths(argv + optind, (size_t)(argc - optind), &inv,
+	    &sums);
 	in = xcalloc(outs.n, sizeof(*in));
 	journals = xcalloc(outs.n, sizeof(*journals));
 	for (size_t i = 0; i < outs.n; i++) {
 		in[i] = opt;
 		in[i].summary_paths = sums.v;
 		in[i].nsummary_paths = sums.n;
-		load_input(outs.v[i], &in[i], &journals[i]);
+		load_input(outs.v[i], &inv, &in[i], &journals[i]);
 	}
 	report_run(in, outs.n, &r);
 	for (size_t i = 0; i < outs.n; i++) {
@@ -415,6 +421,7 @@ report_main(int argc, char **argv)
 	free(in);
 	strv_free(&outs);
 	strv_free(&sums);
+	inventory_free(&inv);
 	/* by rank: a directory of no known rank (killed before stop())
 	 * or a second one of the same rank does not stand for another */
 	return r.missing > 0 || r.empty > 0 || r.partial > 0 ? EX_DATAERR : 0;

@@ -38,6 +38,11 @@ struct report_in {
 	char *const	*summary_paths;
 	size_t		 nsummary_paths;
 	int		 no_summary;	/* set by report_run: not the last */
+	/*
+	 * The inventory of the directories (summary/inventory.h) shared by
+	 * every report of one command, or NULL: each report makes its own.
+	 */
+	struct inventory *inv;
 };
 
 /* What the exit status depends on. */
@@ -75,7 +80,9 @@ int	report_html_check(const char *path, char **why);
  * launches made, as verification attributes them.  `report` and
  * `compare` resolve their paths with it.
  */
-void	report_summary_paths(char *const paths[], size_t n, struct strv *out);
+struct inventory;
+void	report_summary_paths(char *const paths[], size_t n,
+	    struct inventory *inv, struct strv *out);
 
 /* msprof-exec report [--json FILE] [--html FILE] [-v] [-q] PATH... */
 int	report_main(int argc, char **argv);

@@ -18,11 +18,8 @@
 #include "summary/summary.h"
 #include "model.h"
 
-#define TREE_ENTRIES	12	/* entries shown per directory */
-#define LIST_RANKS	16	/* more rank directories are summed up */
 #define LIST_ITEMS	6	/* ranges of ranks on one line */
 #define LIST_LINES	5	/* links and directories named one a line */
-#define LIST_OUTPUTS	8	/* more output directories are said together */
 #define LIST_LAUNCHES	8	/* more launches: those alike said once */
 
 static int quiet;	/* -q: only errors, on stderr */
@@ -380,51 +377,29 @@ print_launches(const struct report_model *m)
 	print_torch(m);
 }
 
-/* The directory tree under PATH, DEPTH levels, sizes in human units. */
+/* The tree the model holds, sizes in human units. */
 static void
-print_tree(FILE *f, const char *path, const char *indent, int depth)
+print_tree(FILE *f, const struct report_tree *t)
 {
-	struct dirent **names;
-	struct stat st;
-	char *sub, *size, *next;
-	int n = scandir(path, &names, NULL, alphasort), shown = 0;
+	const struct tree_line *l;
+	char *size, *indent;
 
-	for (int i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
-
-		if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0 &&
-		    strncmp(name, "msprof-exec_", 12) != 0 &&
-		    shown++ < TREE_ENTRIES) {
-			sub = xasprintf("%s/%s", path, name);
-			if (lstat(sub, &st) == 0 && S_ISLNK(st.st_mode)) {
-				/* where it leads (its size is its target's) */
-				char to[PATH_MAX];
-				ssize_t k = readlink(sub, to, sizeof(to) - 1);
-
-				to[k > 0 ? k : 0] = '\0';
-				fprintf(f, "%s%s -> %s\n", indent, name, to);
-			} else if (stat(sub, &st) == 0) {
-				int dir = S_ISDIR(st.st_mode);
-
-				size = human(dir ? 0 : st.st_size);
-				fprintf(f, "%s%s%s%s%s\n", indent, name,
-				    dir ? "/" : "", dir ? "" : "  ",
-				    dir ? "" : size);
-				free(size);
-				next = xasprintf("%s  ", indent);
-				if (dir && depth > 1)
-					print_tree(f, sub, next, depth - 1);
-				free(next);
-			}
-			free(sub);
-		}
-		free(names[i]);
+	for (size_t i = 0; i < t->n; i++) {
+		l = &t->v[i];
+		indent = xasprintf("    %*s", 2 * l->level, "");
+		if (l->kind == TREE_LINK)
+			fprintf(f, "%s%s -> %s\n", indent, l->name, l->target);
+		else if (l->kind == TREE_DIR)
+			fprintf(f, "%s%s/\n", indent, l->name);
+		else if (l->kind == TREE_FILE) {
+			size = human(l->size);
+			fprintf(f, "%s%s  %s\n", indent, l->name, size);
+			free(size);
+		} else
+			fprintf(f, _("%s... and %d more\n"), indent,
+			    (int)l->size);
+		free(indent);
 	}
-	if (shown > TREE_ENTRIES)
-		fprintf(f, _("%s... and %d more\n"), indent,
-		    shown - TREE_ENTRIES);
-	if (n >= 0)
-		free(names);
 }
 
 /* "rank 3" or "rank unknown" (no profiler_info_<rank>.json). */
@@ -612,16 +587,13 @@ print_odd(const struct report_output *out)
 
 /* One output directory: its ranks (each, or summed up), the tree. */
 static void
-print_output(const struct report_model *m, size_t i, int verbose)
+print_output(const struct report_model *m, size_t i)
 {
 	const struct report_output *out = &m->outs[i];
 	const struct outdir *o = out->dir;
-	int first = 1, large = o->ndirs > LIST_RANKS ||
-	    out->nmissing > LIST_RANKS;
+	int large = out->large;
 
 	print_heading(m, i);
-	for (size_t k = 0; k < i; k++)
-		first &= strcmp(m->verify.outs[k].path, o->path) != 0;
 	if (large)
 		print_sum(out);
 	else
@@ -655,8 +627,8 @@ print_output(const struct report_model *m, size_t i, int verbose)
 		    o->first_local + o->nlocal - 1);
 	print_mixed(o);
 	/* The tree: each rank's directory and what it holds (-v: deeper). */
-	if (o->ndirs > 0 && first && !quiet && !large)
-		print_tree(stdout, o->path, "    ", verbose ? 3 : 2);
+	if (!quiet)
+		print_tree(stdout, &out->tree);
 	if (large)
 		say(_("  (each rank's directory, size and files: --json)\n"));
 }
@@ -733,59 +705,16 @@ print_tail(const struct report_model *m)
 }
 
 void
-report_print(const struct report_model *m, int q, int verbose)
+report_print(const struct report_model *m, int q)
 {
 	quiet = q;
 	print_head(m);
 	for (size_t i = 0; i < m->verify.nouts; i++)
-		print_output(m, i, verbose);
+		print_output(m, i);
 	for (size_t i = 0; i < m->causes.n; i++)
 		fprintf(stderr, _("msprof-exec: possible cause: %s\n"),
 		    m->causes.v[i]);
 	print_tail(m);
-}
-
-int
-report_many(const struct report_model *m, size_t n)
-{
-	size_t outs = 0, dirs = 0;
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < m[i].verify.nouts; k++) {
-			outs++;
-			dirs += m[i].verify.outs[k].ndirs;
-		}
-	return outs > 1 && (outs > LIST_OUTPUTS || dirs > LIST_RANKS);
-}
-
-/* The directory holding every output directory of the reports, or NULL. */
-static char *
-common_parent(const struct report_model *m, size_t n)
-{
-	char *c = NULL;
-	size_t len = 0;
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < m[i].verify.nouts; k++) {
-			const char *p = m[i].verify.outs[k].path;
-
-			if (c == NULL) {
-				c = xstrdup(p);
-				len = strlen(c);
-				continue;
-			}
-			while (len > 0 && (strncmp(c, p, len) != 0 ||
-			    (p[len] != '/' && p[len] != '\0')))
-				while (len > 0 && c[--len] != '/')
-					;
-		}
-	if (c != NULL)
-		c[len] = '\0';
-	if (c != NULL && *c == '\0') {
-		free(c);
-		c = NULL;
-	}
-	return c;
 }
 
 /* The notes of single outputs, each said once for all. */
@@ -828,59 +757,24 @@ print_notes(const struct report_model *m, size_t n)
 
 /* Every output directory of the reports said as one. */
 static void
-print_all_outputs(const struct report_model *m, size_t n)
+print_all_outputs(const struct report_model *m, size_t n,
+    const struct report_together *t)
 {
-	struct outdir all = { 0 };
-	struct report_output out = { .dir = &all };
-	size_t outs = 0, nmiss = 0;
-	char *parent = common_parent(m, n);
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < m[i].verify.nouts; k++) {
-			const struct outdir *o = &m[i].verify.outs[k];
-			const struct report_output *ro = &m[i].outs[k];
-
-			outs++;
-			all.analyse |= o->analyse;
-			all.dirs = xreallocarray(all.dirs, all.ndirs + o->ndirs + 1,
-			    sizeof(*all.dirs));
-			if (o->ndirs > 0)	/* o->dirs NULL without any */
-				memcpy(all.dirs + all.ndirs, o->dirs, o->ndirs *
-				    sizeof(*o->dirs));
-			all.ndirs += o->ndirs;
-			for (size_t b = 0; b < o->broken.n; b++)
-				strv_push(&all.broken, o->broken.v[b]);
-			out.missing = xreallocarray(out.missing, nmiss +
-			    ro->nmissing + 1, sizeof(*out.missing));
-			if (ro->nmissing > 0)
-				memcpy(out.missing + nmiss, ro->missing,
-				    ro->nmissing * sizeof(*ro->missing));
-			nmiss += ro->nmissing;
-			out.pending |= ro->pending;
-		}
-	outdir_sort(&all);
-	out.nmissing = ranks_count(out.missing, nmiss);
-	unusual_find(&all, &out.unusual);
-	if (parent != NULL)
+	if (t->parent != NULL)
 		say(_("Profiling data in %zu output directories under %s:\n"),
-		    outs, parent);
+		    t->outs, t->parent);
 	else
-		say(_("Profiling data in %zu output directories:\n"), outs);
-	print_sum(&out);
-	print_odd(&out);
+		say(_("Profiling data in %zu output directories:\n"), t->outs);
+	print_sum(&t->out);
+	print_odd(&t->out);
 	print_notes(m, n);
 	say(_("  (each output directory, its rank directories, their sizes "
 	    "and files: --json)\n"));
-	unusual_free(&out.unusual);
-	free(out.missing);
-	free(all.dirs);
-	strv_free(&all.broken);
-	free(parent);
 }
 
 void
-report_print_many(const struct report_model *m, size_t n, int q,
-    int verbose)
+report_print_many(const struct report_model *m, size_t n,
+    const struct report_together *t, int q)
 {
 	struct strv causes = { 0 };
 	int seen;
@@ -888,7 +782,7 @@ report_print_many(const struct report_model *m, size_t n, int q,
 	quiet = q;
 	for (size_t i = 0; i < n; i++)
 		print_head(&m[i]);
-	print_all_outputs(m, n);
+	print_all_outputs(m, n, t);
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < m[i].causes.n; k++) {
 			seen = 0;

@@ -1,7 +1,6 @@
 /* Find and check the profiling output of a run. */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,136 +8,10 @@
 
 #include "common/journal.h"
 #include "common/linkwalk.h"
-#include "common/parallel.h"
 #include "common/rankname.h"
 #include "common/util.h"
 #include "summary/summary.h"
 #include "verify.h"
-
-const char *const rankdir_files[RANKDIR_NFILES] = {
-	"step_trace_time.csv", "kernel_details.csv", "op_statistic.csv",
-	"communication.json", "communication_matrix.json", "analysis.db",
-	"trace_view.json", "operator_details.csv", "api_statistic.csv",
-	"operator_memory.csv", "memory_record.csv", "npu_module_mem.csv",
-};
-
-#define MAX_DEPTH	16
-
-/* Where a directory is in a rank directory: what its entries say. */
-enum place {
-	IN_RANKDIR,	/* profiler_info_N.json, PROF_*, ASCEND_PROFILER_OUTPUT */
-	IN_PROF,	/* PROF_* or ASCEND_PROF_*: device_* */
-	IN_DEVICE,	/* device_*: data */
-	IN_DATA,	/* any entry: raw data */
-	IN_OUTPUT,	/* ASCEND_PROFILER_OUTPUT: the parsed files */
-	IN_OTHER,
-};
-
-struct scan {
-	struct rankdir	*r;
-	struct dirstack	 up;	/* the directories the walk is inside */
-	char		*top;	/* the rank directory's real path, once needed */
-};
-
-static enum place
-place_of(enum place in, const char *name)
-{
-	switch (in) {
-	case IN_RANKDIR:
-		if (strncmp(name, "PROF_", 5) == 0 ||
-		    strncmp(name, "ASCEND_PROF_", 12) == 0)
-			return IN_PROF;
-		return strcmp(name, "ASCEND_PROFILER_OUTPUT") == 0 ? IN_OUTPUT :
-		    IN_OTHER;
-	case IN_PROF:
-		return strncmp(name, "device_", 7) == 0 ? IN_DEVICE : IN_OTHER;
-	case IN_DEVICE:
-		return strcmp(name, "data") == 0 ? IN_DATA : IN_OTHER;
-	default:
-		return IN_OTHER;
-	}
-}
-
-/* What entry NAME says about the rank directory, from where it is. */
-static void
-note(struct rankdir *r, enum place in, const char *name)
-{
-	int rank;
-
-	if (in == IN_RANKDIR && r->rank < 0 && (rank = rankname_info(name)) >= 0)
-		r->rank = rank;
-	else if (in == IN_DATA)
-		r->raw = 1;
-	else if (in == IN_OUTPUT) {
-		r->parsed = 1;
-		for (int i = 0; i < RANKDIR_NFILES; i++)
-			if (strcmp(name, rankdir_files[i]) == 0)
-				r->files |= 1u << i;
-	}
-}
-
-/*
- * Does the directory link SUB lead back to the rank directory or above
- * it?  Its files are then another directory's, or these again.
- */
-static int
-back_above(struct scan *sc, const char *sub)
-{
-	char *real;
-	int yes;
-
-	if (sc->top == NULL && (sc->top = realpath(sc->r->path, NULL)) == NULL)
-		return 0;
-	if ((real = realpath(sub, NULL)) == NULL)
-		return 0;
-	yes = path_holds(real, sc->top);
-	free(real);
-	return yes;
-}
-
-/*
- * One walk of a rank directory (through links, none twice): its rank, its
- * raw and parsed data, and the bytes of its files.
- */
-static void
-walk(struct scan *sc, const char *path, enum place in, int depth)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	struct entry en;
-	struct stat st;
-	char *sub;
-
-	if (d == NULL)
-		return;
-	if (fstat(dirfd(d), &st) < 0 ||
-	    dirstack_push(&sc->up, path, &st, NULL) < 0) {
-		closedir(d);	/* a loop inside: its bytes are counted once */
-		return;
-	}
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		note(sc->r, in, e->d_name);
-		sub = xasprintf("%s/%s", path, e->d_name);
-		switch (entry_read(dirfd(d), e->d_name, sub, e->d_type, 1, &en)) {
-		case ENTRY_FILE:
-			sc->r->bytes += en.st.st_size;
-			break;
-		case ENTRY_DIR:
-			if (depth < MAX_DEPTH &&
-			    !(en.link && back_above(sc, sub)))
-				walk(sc, sub, place_of(in, e->d_name), depth + 1);
-			break;
-		default:
-			break;
-		}
-		entry_free(&en);
-		free(sub);
-	}
-	dirstack_pop(&sc->up);
-	closedir(d);
-}
 
 /* A rank directory found in a listing, to be read. */
 struct cand {
@@ -146,38 +19,49 @@ struct cand {
 	char	*real;		/* where a link leads, else the path */
 	int	 link;
 	int	 rank;
+	size_t	 rd;		/* in the inventory */
 };
 
 struct cands {
 	struct cand	*v;
 	size_t		 n;
-	struct rankdir	*dirs;	/* what each holds, filled in parallel */
+	struct rankdir	*dirs;	/* what each holds */
 };
 
+/*
+ * What each candidate holds, from the inventory (which reads those it has
+ * not read yet on as many threads as there are CPUs); those changed
+ * before SINCE are left out.
+ */
 static void
-scan_one(void *arg, size_t i)
+scan_cands(struct cands *c, struct inventory *inv, time_t since)
 {
-	struct cands *c = arg;
-	struct rankdir *r = &c->dirs[i];
-	struct scan sc = { .r = r };
+	const struct inv_rankdir *d;
+	size_t n = 0;
 
-	r->path = xstrdup(c->v[i].path);
-	r->rank = -1;
-	r->link = c->v[i].link;
-	r->target = c->v[i].link ? xstrdup(c->v[i].real) : NULL;
-	walk(&sc, r->path, IN_RANKDIR, 0);
-	dirstack_free(&sc.up);
-	free(sc.top);
-	c->v[i].rank = r->rank;
-}
-
-/* Read every candidate's directory, on as many threads as there are CPUs. */
-static void
-scan_cands(struct cands *c)
-{
 	c->dirs = xcalloc(c->n + 1, sizeof(*c->dirs));
-	i18n_init();	/* before the threads: their messages are translated */
-	parallel_for(c->n, summary_workers(c->n), scan_one, c);
+	inventory_read(inv);
+	for (size_t i = 0; i < c->n; i++) {
+		struct rankdir *r = &c->dirs[n];
+
+		d = inventory_get(inv, c->v[i].rd);
+		if (d->opened && d->mtime < since) {
+			free(c->v[i].path);
+			free(c->v[i].real);
+			continue;
+		}
+		r->path = xstrdup(c->v[i].path);
+		r->link = c->v[i].link;
+		r->target = c->v[i].link ? xstrdup(c->v[i].real) : NULL;
+		r->rank = d->rank;
+		r->raw = d->raw;
+		r->parsed = d->parsed;
+		r->files = d->files;
+		r->bytes = d->bytes;
+		c->v[i].rank = r->rank;
+		c->v[n++] = c->v[i];
+	}
+	c->n = n;
 }
 
 static void
@@ -199,17 +83,12 @@ rankdir_free(struct rankdir *r)
 	free(r->target);
 }
 
-/* By rank, those without one last, then by path. */
 static int
 by_rank(const void *a, const void *b)
 {
 	const struct rankdir *x = a, *y = b;
 
-	if ((x->rank < 0) != (y->rank < 0))
-		return x->rank < 0 ? 1 : -1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return strcmp(x->path, y->path);
+	return rank_order(x->rank, x->path, y->rank, y->path);
 }
 
 static void
@@ -229,61 +108,44 @@ outdir_sort(struct outdir *o)
 
 /*
  * The rank directories listed in DIR, through links (a link that leads
- * nowhere or loops is named in O->broken), changed since SINCE.
+ * nowhere or loops is named in O->broken).
  */
 static void
-list_rankdirs(struct outdir *o, const char *dir, time_t since,
+list_rankdirs(struct outdir *o, const char *dir, struct inventory *inv,
     struct cands *c)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct entry en;
-	char *sub, *real, *top = realpath(dir, NULL);
+	const struct inv_listing *l = inventory_list(inv, dir);
+	const struct inv_entry *e;
 	size_t cap = 0;
+	char *sub;
 
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.' || (!ends_with(e->d_name,
-		    RANKDIR_SUFFIX) && e->d_type != DT_LNK &&
-		    e->d_type != DT_UNKNOWN))
-			continue;
-		sub = xasprintf("%s/%s", dir, e->d_name);
-		entry_read(dirfd(d), e->d_name, sub, e->d_type, 1, &en);
-		real = NULL;
-		if (en.type == ENTRY_BROKEN && rankdir_link(e->d_name, &en))
-			strv_push(&o->broken, en.why);
-		else if (en.type == ENTRY_DIR && rankdir_path(sub, en.link, &real) &&
-		    en.st.st_mtime >= since) {
-			if (en.link && top != NULL && path_holds(real, top)) {
-				char *why = loop_why(sub);
-
-				strv_push(&o->broken, why);
-				free(why);
-			} else {
-				if (c->n == cap) {
-					cap = cap ? cap * 2 : 64;
-					c->v = xreallocarray(c->v, cap, sizeof(*c->v));
-				}
-				c->v[c->n++] = (struct cand){ sub, real, en.link, -1 };
-				sub = real = NULL;
-			}
+	for (size_t k = 0; k < l->n; k++) {
+		e = &l->e[k];
+		if (e->kind == INV_NOTE) {
+			sub = inventory_why(l, k, dir);
+			strv_push(&o->broken, sub);
+			free(sub);
 		}
-		free(real);
-		free(sub);
-		entry_free(&en);
+		if (e->kind != INV_RANKDIR)
+			continue;
+		if (c->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			c->v = xreallocarray(c->v, cap, sizeof(*c->v));
+		}
+		sub = inventory_path(l, k, dir);
+		c->v[c->n++] = (struct cand){ sub, xstrdup(e->link ? e->target :
+		    sub), e->link, -1, e->rd };
 	}
-	if (d != NULL)
-		closedir(d);
-	free(top);
 }
 
 /* Collect the *_ascend_pt directories of O changed since SINCE. */
 static void
-scan_outdir(struct outdir *o, time_t since)
+scan_outdir(struct outdir *o, time_t since, struct inventory *inv)
 {
 	struct cands c = { 0 };
 
-	list_rankdirs(o, o->path, since, &c);
-	scan_cands(&c);
+	list_rankdirs(o, o->path, inv, &c);
+	scan_cands(&c, inv, since);
 	for (size_t i = 0; i < c.n; i++)
 		keep(o, &c.dirs[i]);
 	cands_free(&c);
@@ -318,7 +180,7 @@ struct scans {
 
 static struct dirscan *
 scan_of(struct scans *ss, struct outdir *o, const struct claims *c,
-    const char *dir)
+    const char *dir, struct inventory *inv)
 {
 	struct dirscan *d;
 	struct rankname rn;
@@ -330,8 +192,8 @@ scan_of(struct scans *ss, struct outdir *o, const struct claims *c,
 	d = &ss->v[ss->n++];
 	memset(d, 0, sizeof(*d));
 	d->dir = xstrdup(dir);
-	list_rankdirs(o, dir, 0, &d->cs);	/* links not followed: O's */
-	scan_cands(&d->cs);
+	list_rankdirs(o, dir, inv, &d->cs);	/* links not followed: O's */
+	scan_cands(&d->cs, inv, 0);
 	d->owner = xcalloc(d->cs.n + 1, sizeof(*d->owner));
 	d->mixed = xcalloc(d->cs.n + 1, sizeof(*d->mixed));
 	for (size_t i = 0; i < d->cs.n; i++) {
@@ -365,10 +227,10 @@ scans_free(struct scans *ss)
  */
 static void
 scan_claimed(struct outdir *o, const struct claims *c, const struct claim *me,
-    struct scans *ss)
+    struct scans *ss, struct inventory *inv)
 {
 	/* read once, its links not followed named in the first launch's O */
-	struct dirscan *d = scan_of(ss, o, c, me->dir);
+	struct dirscan *d = scan_of(ss, o, c, me->dir, inv);
 	struct rankdir r;
 
 	for (size_t i = 0; i < d->cs.n; i++) {
@@ -444,7 +306,7 @@ new_outdir(struct verify *v, const char *path)
 
 void
 verify_journal(const struct journal *j, const char *session, time_t since,
-    struct verify *v)
+    struct inventory *inv, struct verify *v)
 {
 	const struct launch_record *rec;
 	const struct claim *me;
@@ -468,21 +330,21 @@ verify_journal(const struct journal *j, const char *session, time_t since,
 		expect(o, rec);
 		/* a session outside any output directory: by time changed */
 		if (me != NULL)
-			scan_claimed(o, &v->claims, me, &ss);
+			scan_claimed(o, &v->claims, me, &ss, inv);
 		else
-			scan_outdir(o, since);
+			scan_outdir(o, since, inv);
 	}
 	scans_free(&ss);
 }
 
 void
-verify_dir(const char *path, struct verify *v)
+verify_dir(const char *path, struct inventory *inv, struct verify *v)
 {
 	struct outdir *o;
 
 	memset(v, 0, sizeof(*v));
 	o = new_outdir(v, path);
-	scan_outdir(o, 0);
+	scan_outdir(o, 0, inv);
 }
 
 void

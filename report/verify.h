@@ -9,11 +9,8 @@
 #include <time.h>
 
 #include "common/journal.h"
+#include "summary/inventory.h"
 #include "attrib.h"
-
-/* The parsed files verification looks for: a bit each in rankdir.files. */
-#define RANKDIR_NFILES	12
-extern const char *const rankdir_files[RANKDIR_NFILES];
 
 struct rankdir {
 	char	*path;		/* as found: through a link, the link */
@@ -22,7 +19,7 @@ struct rankdir {
 	int	 rank;		/* from profiler_info_<rank>.json; -1 unknown */
 	int	 raw;		/* PROF_* / ASCEND_PROF_* with device_* data */
 	int	 parsed;	/* ASCEND_PROFILER_OUTPUT with files */
-	unsigned files;		/* which of rankdir_files it holds */
+	unsigned files;		/* which of rankdir_files (inventory.h) it holds */
 	int64_t	 bytes;		/* of its files (a link's: its target's) */
 };
 
@@ -53,12 +50,13 @@ struct verify {
  * Verify the profiled launches of SESSION's journal, one outdir a launch,
  * each with the rank directories that launch made (attrib.h).  SINCE
  * stands for the start of a launch recorded without one.  The outdirs
- * point into the journal.
+ * point into the journal.  What the directories hold comes from INV,
+ * which lists and reads what it has not yet.
  */
 void	verify_journal(const struct journal *, const char *session,
-	    time_t since, struct verify *);
+	    time_t since, struct inventory *inv, struct verify *);
 /* Verify a directory on its own (no launch known). */
-void	verify_dir(const char *path, struct verify *);
+void	verify_dir(const char *path, struct inventory *inv, struct verify *);
 void	verify_free(struct verify *);
 /* Keep O's rank directories by rank, those of no rank last. */
 void	outdir_sort(struct outdir *);

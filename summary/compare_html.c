@@ -15,20 +15,6 @@
 #define BAR_H		9
 #define LABEL_W		260
 
-static const char page_head[] =
-"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-"<!DOCTYPE html>\n"
-"<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-"<head>\n<meta charset=\"UTF-8\"/>\n<title>msprof-exec compare</title>\n"
-"<style>\n"
-"body{font-family:sans-serif;margin:2em;color:#222}\n"
-"table{border-collapse:collapse;margin:0.5em 0}\n"
-"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\n"
-"td.l,th.l{text-align:left}\n"
-".changed{color:#a33;font-weight:bold}\n.same{color:#2e8b57;font-weight:bold}\n"
-".caveat{color:#a60}\n"
-"</style>\n</head>\n<body>\n<h1>msprof-exec compare</h1>\n";
-
 static const char *const fill[2] = { "#7a8fa6", "#e07b39" };
 static const char *const run_names[2] = { "base", "new" };
 
@@ -97,7 +83,8 @@ head(const struct compare *c, FILE *fp)
 {
 	char *result = cmp_result(c, "\u2192"), *certainty = cmp_certainty(c);
 
-	fputs(page_head, fp);
+	html_page_head(fp, "compare", ".changed{color:#a33;font-weight:bold}\n"
+	    ".same{color:#2e8b57;font-weight:bold}\n.caveat{color:#a60}\n");
 	runs_table(c, fp);
 	fprintf(fp, "<p>Noise margin: %.1f %% of the %s (%.3f ms), %s.</p>\n",
 	    100 * c->margin, c->steps_why == NULL ? "base step" :
@@ -323,6 +310,6 @@ compare_html(const struct compare *c, FILE *fp)
 	steps_section(c, fp);
 	ops_section(c, fp);
 	ranks_section(c, fp);
-	fputs("</body>\n</html>\n", fp);
+	html_page_end(fp);
 	return fflush(fp) == 0 && !ferror(fp) ? 0 : -1;
 }

@@ -19,20 +19,21 @@
  * of them are the same process.  Directories are read through symbolic
  * links (a gathered folder of links reads as the directories it links
  * to); a link that leads nowhere or back into the walk is not followed,
- * and named.
+ * and named.  What a directory holds comes from the inventory
+ * (inventory.h), which lists each directory and reads each rank
+ * directory once for the whole report.
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/linkwalk.h"
-#include "common/parallel.h"
 #include "common/rankname.h"
 #include "common/util.h"
+#include "inventory.h"
 #include "summary.h"
 
 #define MAX_DEPTH	6
@@ -42,6 +43,7 @@
 struct cand {
 	char	*path;		/* as found */
 	char	*real;		/* where a link leads, else the path */
+	size_t	 rd;		/* in the inventory */
 	int	 rank;
 	char	*parent;	/* the directory of PATH */
 	char	*stamp;		/* of its name, "" without one */
@@ -50,47 +52,14 @@ struct cand {
 };
 
 struct found {
+	struct inventory *inv;
 	struct cand	*c;
 	size_t		 nc, capc;
-	struct dirstack	 up;		/* the directories the walk is inside */
+	struct strv	 up;		/* the directories the walk is inside */
 	char		*top;		/* the real path the walk started at */
 	struct strv	*notes;		/* links not followed, or NULL */
 	struct strv	*links;		/* and each one's path */
 };
-
-/*
- * The rank in DIR's profiler_info_{rank}.json; -1 when there is none, or
- * when there are several of different ranks (a copy of another rank's):
- * which one the directory is cannot be told (the summary names them).
- */
-static int
-dir_rank(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int rank = -1, r;
-
-	if (d == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL)
-		if ((r = rankname_info(e->d_name)) >= 0) {
-			if (rank >= 0 && r != rank) {
-				rank = -1;
-				break;
-			}
-			rank = r;
-		}
-	closedir(d);
-	return rank;
-}
-
-static void
-read_rank(void *arg, size_t i)
-{
-	struct found *f = arg;
-
-	f->c[i].rank = dir_rank(f->c[i].path);
-}
 
 /* The {YYYYMMDDhhmmssmmm} of {host}_{pid}_{stamp}_ascend_pt, or "". */
 static char *
@@ -133,14 +102,14 @@ by_place(const void *a, const void *b)
 }
 
 static void
-candidate(struct found *f, const char *path, char *real)
+candidate(struct found *f, const char *path, char *real, size_t rd)
 {
 	if (f->nc == f->capc) {
 		f->capc = f->capc ? f->capc * 2 : 64;
 		f->c = xreallocarray(f->c, f->capc, sizeof(*f->c));
 	}
-	f->c[f->nc++] = (struct cand){ xstrdup(path), real, -1, NULL, NULL, -1,
-	    0 };
+	f->c[f->nc++] = (struct cand){ xstrdup(path), real, rd, -1, NULL, NULL,
+	    -1, 0 };
 }
 
 static void
@@ -152,72 +121,75 @@ note(struct found *f, const char *link, const char *why)
 	}
 }
 
+/* Is the directory REAL one the walk is inside? */
+static int
+inside(const struct found *f, const char *real)
+{
+	for (size_t i = 0; i < f->up.n; i++)
+		if (strcmp(f->up.v[i], real) == 0)
+			return 1;
+	return 0;
+}
+
+static void	walk_entry(struct found *, const struct inv_listing *, size_t,
+		    const char *, int, char **);
+
 /*
- * DIR and what it holds, to MAX_DEPTH, through links: a rank directory
- * is a candidate, any other directory is walked.
+ * DIR and what it holds, to MAX_DEPTH, through links, from the
+ * inventory's listings: a rank directory is a candidate, any other
+ * directory is walked.
  */
 static int
 walk(struct found *f, const char *dir, int depth, char **why)
 {
-	DIR *d;
-	struct dirent *e;
-	struct stat st;
-	struct entry en;
-	char *sub, *real, *loop = NULL, *here = NULL;
+	const struct inv_listing *l = inventory_list(f->inv, dir);
+	char *loop;
 
-	if ((d = opendir(dir)) == NULL) {
+	if (l->errnum != 0) {
 		if (depth == 0) {
-			*why = xasprintf("%s: %s", dir, strerror(errno));
+			*why = xasprintf("%s: %s", dir, strerror(l->errnum));
 			return -1;
 		}
 		return 0;	/* an unreadable subdirectory holds no data we can use */
 	}
-	if (fstat(dirfd(d), &st) < 0 || dirstack_push(&f->up, dir, &st,
-	    &loop) < 0) {
-		if (loop != NULL)
-			note(f, dir, loop);
+	if (inside(f, l->real)) {
+		loop = loop_why(dir);
+		note(f, dir, loop);
 		free(loop);
-		closedir(d);
 		return 0;
 	}
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name,
-		    "ASCEND_PROFILER_OUTPUT") == 0)
-			continue;
-		sub = xasprintf("%s/%s", dir, e->d_name);
-		entry_read(dirfd(d), e->d_name, sub, e->d_type, 0, &en);
-		if (en.type == ENTRY_BROKEN && rankdir_link(e->d_name, &en))
-			note(f, sub, en.why);
-		else if (en.type == ENTRY_DIR) {
-			real = NULL;
-			if (!rankdir_path(sub, en.link, &real)) {
-				if (en.link && f->top != NULL &&
-				    path_holds(real, f->top)) {
-					/* back above the start: not this tree */
-					loop = loop_why(sub);
-					note(f, sub, loop);
-					free(loop);
-				} else if (depth + 1 < MAX_DEPTH)
-					walk(f, sub, depth + 1, why);
-			} else if (en.link && ((here == NULL && (here =
-			    realpath(dir, NULL)) == NULL) || path_holds(real,
-			    here))) {
-				loop = loop_why(sub);
-				note(f, sub, loop);
-				free(loop);
-			} else {
-				candidate(f, sub, real);
-				real = NULL;
-			}
-			free(real);
-		}
-		entry_free(&en);
-		free(sub);
-	}
-	free(here);
-	dirstack_pop(&f->up);
-	closedir(d);
+	strv_push(&f->up, l->real);
+	for (size_t k = 0; k < l->n; k++)
+		walk_entry(f, l, k, dir, depth, why);
+	free(f->up.v[--f->up.n]);
 	return 0;
+}
+
+/* Entry K of DIR's listing L, at DEPTH: a candidate, a note, or a walk. */
+static void
+walk_entry(struct found *f, const struct inv_listing *l, size_t k,
+    const char *dir, int depth, char **why)
+{
+	const struct inv_entry *e = &l->e[k];
+	char *sub, *loop;
+
+	if (strcmp(e->name, "ASCEND_PROFILER_OUTPUT") == 0)
+		return;
+	sub = inventory_path(l, k, dir);
+	if (e->kind == INV_NOTE) {
+		loop = inventory_why(l, k, dir);
+		note(f, sub, loop);
+		free(loop);
+	} else if (e->kind == INV_RANKDIR)
+		candidate(f, sub, xstrdup(e->link ? e->target : sub), e->rd);
+	else if (e->link && f->top != NULL && path_holds(e->target, f->top)) {
+		/* back above the start: not this tree */
+		loop = loop_why(sub);
+		note(f, sub, loop);
+		free(loop);
+	} else if (depth + 1 < MAX_DEPTH)
+		walk(f, sub, depth + 1, why);
+	free(sub);
 }
 
 /* PATH as given: a rank directory itself (or a link to one), or a tree. */
@@ -225,12 +197,15 @@ static int
 start(struct found *f, const char *path, char **why)
 {
 	struct stat st;
-	char *real = NULL;
+	char *real = NULL, *key;
 	int link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode), rc;
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
 	    rankdir_path(path, link, &real)) {
-		candidate(f, path, real);
+		key = realpath(path, NULL);
+		candidate(f, path, real, inventory_rankdir(f->inv,
+		    key != NULL ? key : path));
+		free(key);
 		return 0;
 	}
 	free(real);
@@ -241,17 +216,12 @@ start(struct found *f, const char *path, char **why)
 	return rc;
 }
 
-/* By rank, the directories without one last, by path. */
 static int
 by_rank(const void *a, const void *b)
 {
 	const struct summary_rank *x = a, *y = b;
 
-	if ((x->rank < 0) != (y->rank < 0))
-		return x->rank < 0 ? 1 : -1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return strcmp(x->path, y->path);
+	return rank_order(x->rank, x->path, y->rank, y->path);
 }
 
 static void
@@ -264,7 +234,7 @@ found_free(struct found *f)
 		free(f->c[i].stamp);
 	}
 	free(f->c);
-	dirstack_free(&f->up);
+	strv_free(&f->up);
 }
 
 /* A run being formed: its ranks (a bitmap grown as needed), its newest. */
@@ -426,11 +396,12 @@ list_runs(const struct found *f, const struct run *r, const size_t *order,
 }
 
 int
-summary_find_runs(char *const paths[], size_t npaths,
-    struct summary_rank **ranks, size_t *nranks, struct summary_run **runs,
-    size_t *nruns, struct strv *notes, struct strv *links, char **why)
+summary_find_runs_in(struct inventory *inv, char *const paths[],
+    size_t npaths, struct summary_rank **ranks, size_t *nranks,
+    struct summary_run **runs, size_t *nruns, struct strv *notes,
+    struct strv *links, char **why)
 {
-	struct found f = { .notes = notes, .links = links };
+	struct found f = { .inv = inv, .notes = notes, .links = links };
 	struct summary_rank *v;
 	struct rankname rn;
 	struct run *r;
@@ -449,10 +420,12 @@ summary_find_runs(char *const paths[], size_t npaths,
 		}
 		free(p);
 	}
-	/* each rank directory's rank, on several threads; then in order */
-	parallel_for(f.nc, summary_workers(f.nc), read_rank, &f);
+	/* the rank directories read (on several threads), then in order */
+	inventory_read(inv);
 	for (i = 0; i < f.nc; i++) {
 		char *slash;
+
+		f.c[i].rank = inventory_get(inv, f.c[i].rd)->rank;
 
 		f.c[i].parent = xstrdup(f.c[i].path);
 		if ((slash = strrchr(f.c[i].parent, '/')) != NULL)
@@ -472,6 +445,7 @@ summary_find_runs(char *const paths[], size_t npaths,
 	for (i = n = 0; i < f.nc; i++)
 		if (nmerged > 0 && f.c[i].run == order[0]) {
 			v[n].path = xstrdup(f.c[i].path);
+			v[n].inv = inventory_get(inv, f.c[i].rd);
 			v[n++].rank = f.c[i].rank;
 		}
 	if (runs != NULL)
@@ -486,6 +460,24 @@ summary_find_runs(char *const paths[], size_t npaths,
 	*ranks = v;
 	*nranks = n;
 	return 0;
+}
+
+int
+summary_find_runs(char *const paths[], size_t npaths,
+    struct summary_rank **ranks, size_t *nranks, struct summary_run **runs,
+    size_t *nruns, struct strv *notes, struct strv *links, char **why)
+{
+	struct inventory inv;
+	int rc;
+
+	inventory_init(&inv);
+	rc = summary_find_runs_in(&inv, paths, npaths, ranks, nranks, runs,
+	    nruns, notes, links, why);
+	/* what the inventory read goes with it */
+	for (size_t i = 0; rc == 0 && i < *nranks; i++)
+		(*ranks)[i].inv = NULL;
+	inventory_free(&inv);
+	return rc;
 }
 
 void

@@ -11,6 +11,30 @@ const char *const part_fill[] = {
 };
 
 void
+html_page_head(FILE *fp, const char *what, const char *style)
+{
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<!DOCTYPE html>\n"
+	    "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+	    "<head>\n<meta charset=\"UTF-8\"/>\n"
+	    "<title>msprof-exec %s</title>\n"
+	    "<style>\n"
+	    "body{font-family:sans-serif;margin:2em;color:#222}\n"
+	    "table{border-collapse:collapse;margin:0.5em 0}\n"
+	    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\n"
+	    "td.l,th.l{text-align:left}\n"
+	    "%s"
+	    "</style>\n</head>\n<body>\n<h1>msprof-exec %s</h1>\n",
+	    what, style, what);
+}
+
+void
+html_page_end(FILE *fp)
+{
+	fputs("</body>\n</html>\n", fp);
+}
+
+void
 html_text(FILE *fp, const char *s)
 {
 	for (; *s; s++)

@@ -21,6 +21,31 @@ struct memory {
 	size_t	 made;
 };
 
+/* What the summary keeps of a rank: whose peak it is, or why none. */
+struct mem_rank {
+	const char	*component;	/* "APP" or "PTA" */
+	char		*why;
+};
+
+static const struct mem_rank none;
+
+static const struct mem_rank *
+mem_of(const struct rank_data *rd)
+{
+	const struct mem_rank *m = rank_own(rd, &kind_memory);
+
+	return m != NULL ? m : &none;
+}
+
+static void
+mem_rank_free(void *p)
+{
+	struct mem_rank *m = p;
+
+	free(m->why);
+	free(m);
+}
+
 static void *
 memory_init(struct summary *s)
 {
@@ -33,7 +58,7 @@ memory_init(struct summary *s)
 
 /* The peak reserved of the APP rows, else of the allocator's rows. */
 static char *
-read_records(struct rank_data *rd, const char *path)
+read_records(struct rank_data *rd, struct mem_rank *m, const char *path)
 {
 	struct csv *c;
 	struct bad_rows bad = { 0 };
@@ -74,7 +99,7 @@ read_records(struct rank_data *rd, const char *path)
 	if (rc < 0)
 		return why;
 	rd->mem_peak_mb = isnan(app) ? pta : app;
-	rd->mem_component = isnan(app) ? "PTA" : "APP";
+	m->component = isnan(app) ? "PTA" : "APP";
 	if (isnan(rd->mem_peak_mb))
 		return xasprintf(_("%s: no memory rows"), path);
 	return NULL;
@@ -109,7 +134,7 @@ db_peak_row(void *arg, int ncol, const char *const col[], const double num[])
 }
 
 static char *
-read_db(struct rank_data *rd, struct db *db)
+read_db(struct rank_data *rd, struct mem_rank *m, struct db *db)
 {
 	struct db_peak a = { NAN, NAN };
 	char *why = NULL;
@@ -125,7 +150,7 @@ read_db(struct rank_data *rd, struct db *db)
 	    db_peak_row, &a, &why) < 0))
 		return why;
 	rd->mem_peak_mb = isnan(a.app) ? a.pta : a.app;
-	rd->mem_component = isnan(a.app) ? "PTA" : "APP";
+	m->component = isnan(a.app) ? "PTA" : "APP";
 	if (isnan(rd->mem_peak_mb))
 		return xasprintf(_("%s: no memory rows"), db_path(db));
 	return NULL;
@@ -136,12 +161,14 @@ memory_prepare(const struct summary *s, struct rank_data *rd,
     struct rank_files *rf)
 {
 	char *p = rank_file(rf, "memory_record.csv");
+	struct mem_rank *m = xcalloc(1, sizeof(*m));
 	struct db *db;
 
+	rank_own_set(rd, &kind_memory, m, mem_rank_free);
 	if (p != NULL)
-		rd->mem_why = read_records(rd, p);	/* none: no why */
+		m->why = read_records(rd, m, p);	/* none: no why */
 	else if ((db = rank_profiler_db(rf)) != NULL)
-		rd->mem_why = read_db(rd, db);
+		m->why = read_db(rd, m, db);
 	free(p);
 }
 
@@ -163,9 +190,9 @@ memory_finish(struct summary *s, void *state)
 	if (m->made > 0)
 		return NULL;
 	for (i = 0; i < s->nr; i++)
-		if (s->r[i].mem_why != NULL)
+		if (mem_of(&s->r[i])->why != NULL)
 			return xasprintf(_("no rank has memory data (%s: %s)"),
-			    s->r[i].name, s->r[i].mem_why);
+			    s->r[i].name, mem_of(&s->r[i])->why);
 	return xstrdup(_("no memory_record.csv nor MEMORY_RECORD in the db: "
 	    "collected without --with memory"));
 }
@@ -203,8 +230,8 @@ print_missing(const struct summary *s, const struct memory *m,
 		if (isnan(s->r[i].mem_peak_mb)) {
 			fprintf(o->fp, _("  no peak for %s: %s"),
 			    rank_label(&s->r[i], lab, sizeof(lab)),
-			    s->r[i].mem_why != NULL ? s->r[i].mem_why :
-			    _("no memory_record.csv"));
+			    mem_of(&s->r[i])->why != NULL ?
+			    mem_of(&s->r[i])->why : _("no memory_record.csv"));
 			if (s->nr - m->made == 2)
 				fputs(_(" (and one more rank; both in --json)"),
 				    o->fp);
@@ -227,7 +254,7 @@ memory_print(const struct summary *s, const void *state, struct out *o)
 	spread(s, &lo, &med, &hi, &at);
 	fprintf(o->fp, _("  %zu of %zu ranks; peak reserved (%s), MB: lowest "
 	    "%.0f, median %.0f, highest %.0f (%s)\n"), m->made, s->nr,
-	    s->r[at].mem_component, lo, med, hi,
+	    mem_of(&s->r[at])->component, lo, med, hi,
 	    rank_label(&s->r[at], lab, sizeof(lab)));
 	if (cap > 0)
 		fprintf(o->fp, _("  device memory %.0f MB (npu-smi): the highest "
@@ -255,12 +282,12 @@ memory_json(const struct summary *s, const void *state)
 
 		json_rank(x, "rank", r->rank);
 		if (isnan(r->mem_peak_mb))
-			cJSON_AddStringToObject(x, "why", r->mem_why != NULL ?
-			    r->mem_why : "no memory_record.csv");
+			cJSON_AddStringToObject(x, "why", mem_of(r)->why !=
+			    NULL ? mem_of(r)->why : "no memory_record.csv");
 		else {
 			cJSON_AddNumberToObject(x, "peak_mb", r->mem_peak_mb);
 			cJSON_AddStringToObject(x, "component",
-			    r->mem_component);
+			    mem_of(r)->component);
 		}
 		cJSON_AddItemToArray(a, x);
 	}
@@ -275,7 +302,7 @@ memory_html(const struct summary *s, const void *state, FILE *fp)
 
 	spread(s, &lo, &med, &hi, &at);
 	fprintf(fp, "<p>Peak reserved (%s), MB: lowest %.0f, median %.0f, "
-	    "highest %.0f", s->r[at].mem_component, lo, med, hi);
+	    "highest %.0f", mem_of(&s->r[at])->component, lo, med, hi);
 	if (cap > 0)
 		fprintf(fp, "; device memory %.0f MB (%.1f %%)", cap,
 		    100 * hi / cap);

@@ -26,6 +26,7 @@
 #include "common/jsonfile.h"
 #include "common/util.h"
 #include "common/yamldoc.h"
+#include "inventory.h"
 #include "model.h"
 
 /* fp16 and bf16: a 16 x 16 x 16 cube, a multiply and an add each. */
@@ -563,6 +564,27 @@ prof_dir(struct mfu *u, const char *path)
 }
 
 /*
+ * The rank's chip from PROF_{id}/device_{n}/info.json.{n}: those the
+ * inventory found in the rank directory, or found now.
+ */
+static void
+chip_of(struct mfu *u, const struct rank_data *rd)
+{
+	char *p;
+	int found = 0;
+
+	if (rd->inv == NULL) {
+		walk(u, rd->path, is_prof, prof_dir);
+		return;
+	}
+	for (size_t i = 0; i < rd->inv->infos.n && !found; i++) {
+		p = xasprintf("%s/%s", rd->path, rd->inv->infos.v[i]);
+		found = info_file(u, p);
+		free(p);
+	}
+}
+
+/*
  * One rank: its chip, until a rank has told it (the ranks of a job run
  * on one kind of chip, and a rank's raw data is a directory walk).
  */
@@ -573,7 +595,7 @@ mfu_rank(struct summary *s, void *state, struct rank_data *rd,
 	struct mfu *u = state;
 
 	if (isnan(u->peak))
-		walk(u, rd->path, is_prof, prof_dir);
+		chip_of(u, rd);
 	if (rd->steps_why == NULL && rd->mean.step_time > 0) {
 		u->step_us += rd->mean.step_time;
 		u->nranks++;

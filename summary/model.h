@@ -54,6 +54,8 @@ struct left_out {
 struct rank_data {
 	char		*path, *name;	/* the directory and its base name */
 	int		 rank;		/* -1: unknown */
+	/* What the inventory found in the directory, or NULL (inventory.h) */
+	const struct inv_rankdir *inv;
 	char		*level, *export_type;	/* from profiler_info */
 	int		 tp, pp, dp, cp, ep, world;	/* 0: unknown */
 	/* Steps (steps.c). */
@@ -97,13 +99,22 @@ struct rank_data {
 	 * reduce-scatter), as sharded data parallelism does and DDP not.
 	 */
 	size_t		 colls, sharded_colls;
-	/* Device memory (memory.c): the peak, MB; NaN and why when unknown. */
+	/* Device memory (memory.c): the peak, MB; NaN when unknown. */
 	double		 mem_peak_mb;
-	const char	*mem_component;	/* whose figure: "APP" or "PTA" */
-	char		*mem_why;
+	/*
+	 * What each summary keeps of the rank for itself, by its row
+	 * (rank_own): a new summary needs no field here.
+	 */
+	struct rank_own	*own;
 	/* Files that are there but were not read: damaged, not files. */
 	struct left_out	*left;
 	size_t		 nleft;
+};
+
+/* A summary's own data of one rank, and what frees it. */
+struct rank_own {
+	void	*p;
+	void	 (*free)(void *);
 };
 
 /*
@@ -189,7 +200,6 @@ extern const struct kind kind_steps, kind_ops, kind_cluster, kind_wait,
  */
 extern const struct kind kind_findings;
 
-#define NKINDS	8
 
 /* One link of the communication matrix (links.c). */
 struct link {
@@ -201,8 +211,8 @@ struct summary {
 	struct summary_opts	 opts;
 	struct rank_data	*r;
 	size_t			 nr;
-	void			*state[NKINDS];
-	char			*why[NKINDS];	/* not made: why */
+	void			**state;	/* each row's, in the table's order */
+	char			**why;		/* not made: why */
 	/* What the summaries read across ranks, for the rules (advice/). */
 	const struct optab	*ops;		/* every rank's operators */
 	size_t			 ops_steps;	/* rank-steps they cover */
@@ -214,6 +224,14 @@ struct summary {
 
 /* The state of row K in S (what its init made). */
 void	*summary_state(const struct summary *, const struct kind *k);
+/*
+ * What row K keeps of rank RD for itself: P, freed with RELEASE (or
+ * NULL) with the summary; set once, from K's prepare or rank.  NULL when
+ * K kept nothing.
+ */
+void	 rank_own_set(struct rank_data *rd, const struct kind *k, void *p,
+	    void (*release)(void *));
+void	*rank_own(const struct rank_data *rd, const struct kind *k);
 
 /* Operator flags of the top table (ops.c), also read by the rules. */
 #define AICPU_LONG_US	20.0	/* an AI_CPU task this long or longer */
@@ -267,6 +285,13 @@ const char *colour(const struct out *, int part);	/* "" without colour */
 const char *colour_off(const struct out *);
 /* HTML helpers (html.c). */
 void	 html_text(FILE *, const char *);
+/*
+ * The page every output of msprof-exec WHAT ("summary", "compare") is:
+ * its head, with the shared style and STYLE (rules of its own), and its
+ * end.
+ */
+void	 html_page_head(FILE *, const char *what, const char *style);
+void	 html_page_end(FILE *);
 /* A table cell with the rank, or its label when the rank is unknown. */
 void	 html_rank(FILE *, const struct rank_data *);
 extern const char *const part_fill[];	/* SVG colours of the bar parts */

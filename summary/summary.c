@@ -29,14 +29,46 @@
 #include "model.h"
 
 /*
- * The summaries, in the order they print.  A new one is a file and a row.
- * The findings come last: the rules read what the others made.
+ * The summaries, in the order they print.  A new one is a file and a row:
+ * its state is its init's, what it keeps of each rank is its own
+ * (rank_own_set), both freed by its row.  The findings come last: the
+ * rules read what the others made.
  */
-static const struct kind *const kinds[NKINDS] = {
+static const struct kind *const kinds[] = {
 	&kind_steps, &kind_ops, &kind_cluster, &kind_wait, &kind_links,
 	&kind_memory, &kind_mfu, &kind_findings,
 };
+#define NKINDS		(sizeof(kinds) / sizeof(kinds[0]))
 #define FINDINGS	(NKINDS - 1)
+
+/* The row of K in the table. */
+static size_t
+row_of(const struct kind *k)
+{
+	size_t i;
+
+	for (i = 0; i < NKINDS && kinds[i] != k; i++)
+		;
+	return i;
+}
+
+void
+rank_own_set(struct rank_data *rd, const struct kind *k, void *p,
+    void (*release)(void *))
+{
+	size_t i = row_of(k);
+
+	if (i < NKINDS)
+		rd->own[i] = (struct rank_own){ p, release };
+}
+
+void *
+rank_own(const struct rank_data *rd, const struct kind *k)
+{
+	size_t i = row_of(k);
+
+	return i < NKINDS && rd->own != NULL ? rd->own[i].p : NULL;
+}
 
 /* Is summary K read?  All are, unless the caller wants steps and operators. */
 static int
@@ -86,18 +118,32 @@ rank_comm(struct rank_files *rf)
 	return rf->comm;
 }
 
-struct db *
-rank_db(struct rank_files *rf)
+/* A database of the rank, opened once: NAME finds its path, or NULL. */
+static struct db *
+db_once(struct rank_files *rf, struct db **db, int *tried,
+    char *(*name)(struct rank_files *))
 {
 	char *p;
 
-	if (rf->db_tried)
-		return rf->db;
-	rf->db_tried = 1;
-	if ((p = rank_file(rf, "analysis.db")) != NULL)
-		rf->db = db_open(rf->rd, p);
+	if (*tried)
+		return *db;
+	*tried = 1;
+	if ((p = name(rf)) != NULL)
+		*db = db_open(rf->rd, p);
 	free(p);
-	return rf->db;
+	return *db;
+}
+
+static char *
+analysis_db_name(struct rank_files *rf)
+{
+	return rank_file(rf, "analysis.db");
+}
+
+struct db *
+rank_db(struct rank_files *rf)
+{
+	return db_once(rf, &rf->db, &rf->db_tried, analysis_db_name);
 }
 
 /*
@@ -141,15 +187,7 @@ profiler_db_name(struct rank_files *rf)
 struct db *
 rank_profiler_db(struct rank_files *rf)
 {
-	char *p;
-
-	if (rf->prof_tried)
-		return rf->prof;
-	rf->prof_tried = 1;
-	if ((p = profiler_db_name(rf)) != NULL)
-		rf->prof = db_open(rf->rd, p);
-	free(p);
-	return rf->prof;
+	return db_once(rf, &rf->prof, &rf->prof_tried, profiler_db_name);
 }
 
 static void
@@ -734,6 +772,8 @@ prepare(struct summary *s, size_t i, const struct summary_rank *sr,
 	rd->path = xstrdup(sr->path);
 	rd->name = xstrdup(base ? base + 1 : sr->path);
 	rd->rank = sr->rank;
+	rd->inv = sr->inv;
+	rd->own = xcalloc(NKINDS, sizeof(*rd->own));
 	read_meta(rd);
 	rf->rd = rd;
 	rf->out = xasprintf("%s/ASCEND_PROFILER_OUTPUT", rd->path);
@@ -840,6 +880,8 @@ summary_build(const struct summary_rank *ranks, size_t n,
 		s->opts.top_n = 10;
 	s->r = xcalloc(n + 1, sizeof(*s->r));
 	s->nr = n;
+	s->state = xcalloc(NKINDS, sizeof(*s->state));
+	s->why = xcalloc(NKINDS, sizeof(*s->why));
 	for (k = 0; k < NKINDS; k++)
 		s->state[k] = kinds[k]->init(s);
 	read_ranks(s, ranks, n);
@@ -853,10 +895,8 @@ summary_build(const struct summary_rank *ranks, size_t n,
 void *
 summary_state(const struct summary *s, const struct kind *kind)
 {
-	size_t k;
+	size_t k = row_of(kind);
 
-	for (k = 0; k < NKINDS && kinds[k] != kind; k++)
-		;
 	return k < NKINDS ? s->state[k] : NULL;
 }
 
@@ -925,26 +965,10 @@ part_json(const struct summary *s, size_t k)
 	return x;
 }
 
-cJSON *
-summary_json(const struct summary *s)
-{
-	cJSON *j = cJSON_CreateObject(), *a, *o;
-	size_t k, i;
-
-	a = cJSON_AddArrayToObject(j, "ranks");
-	for (i = 0; i < s->nr; i++)
-		cJSON_AddItemToArray(a, rank_json(s, i));
-	cJSON_AddItemToObject(j, "left_out", left_out_json(s));
-	o = cJSON_AddObjectToObject(j, "summaries");
-	for (k = 0; k < FINDINGS; k++)
-		cJSON_AddItemToObject(o, kinds[k]->name, part_json(s, k));
-	cJSON_AddItemToObject(j, kinds[FINDINGS]->name, part_json(s, FINDINGS));
-	return j;
-}
-
 /*
- * The same document written as it is made: a rank, then a summary, at a
+ * The summary's JSON, written as it is made: a rank, then a summary, at a
  * time, so that memory holds the largest summary's JSON, not all of it.
+ * The one builder: summary_json parses what it writes.
  */
 void
 summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
@@ -965,18 +989,25 @@ summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
 	jw_close(w, '}');
 }
 
-static const char html_head[] =
-"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-"<!DOCTYPE html>\n"
-"<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-"<head>\n<meta charset=\"UTF-8\"/>\n<title>msprof-exec summary</title>\n"
-"<style>\n"
-"body{font-family:sans-serif;margin:2em;color:#222}\n"
-"table{border-collapse:collapse;margin:0.5em 0}\n"
-"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\n"
-"td.l,th.l{text-align:left}\n"
-".why{color:#a33}\n.finding{color:#a33;font-weight:bold}\n"
-"</style>\n</head>\n<body>\n<h1>msprof-exec summary</h1>\n";
+cJSON *
+summary_json(const struct summary *s)
+{
+	struct jsonw w;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cJSON *j;
+
+	if (f == NULL)
+		err(1, "open_memstream");
+	jw_init(&w, f);
+	summary_json_write(s, &w, NULL);
+	if (fclose(f) != 0)
+		err(1, "open_memstream");
+	j = cJSON_ParseWithLength(text, len);
+	free(text);
+	return j;
+}
 
 static void
 part_html(const struct summary *s, size_t k, FILE *fp)
@@ -998,12 +1029,13 @@ summary_html(const struct summary *s, FILE *fp)
 {
 	size_t k;
 
-	fputs(html_head, fp);
+	html_page_head(fp, "summary", ".why{color:#a33}\n"
+	    ".finding{color:#a33;font-weight:bold}\n");
 	fprintf(fp, "<p>%zu %s</p>\n", s->nr, s->nr == 1 ? "rank" : "ranks");
 	part_html(s, FINDINGS, fp);
 	for (k = 0; k < FINDINGS; k++)
 		part_html(s, k, fp);
-	fputs("</body>\n</html>\n", fp);
+	html_page_end(fp);
 	return fflush(fp) == 0 && !ferror(fp) ? 0 : -1;
 }
 
@@ -1037,8 +1069,13 @@ summary_free(struct summary *s)
 		for (k = 0; k < r->nratio; k++)
 			free(r->ratio[k]);
 		strv_free(&r->env);
-		free(r->mem_why);
+		for (k = 0; r->own != NULL && k < NKINDS; k++)
+			if (r->own[k].free != NULL)
+				r->own[k].free(r->own[k].p);
+		free(r->own);
 	}
 	free(s->r);
+	free(s->state);
+	free(s->why);
 	free(s);
 }

@@ -15,9 +15,12 @@
 #include <cjson/cJSON.h>
 
 /* One rank directory ({host}_{pid}_{timestamp}_ascend_pt) and its rank. */
+struct inv_rankdir;
 struct summary_rank {
 	const char	*path;
 	int		 rank;	/* -1: unknown (profiler_info.json) */
+	/* what the inventory found in it, or NULL: read from the disk */
+	const struct inv_rankdir *inv;
 };
 
 /* How torch_npu's ProfilerStep#N maps to the iteration the log shows. */
@@ -108,6 +111,16 @@ int	 summary_find_runs(char *const paths[], size_t npaths,
 	    struct summary_run **runs, size_t *nruns, struct strv *notes,
 	    struct strv *links, char **why);
 void	 summary_runs_free(struct summary_run *, size_t);
+/*
+ * The same from the inventory INV (inventory.h): what it listed and read
+ * is not read again, and what it lists and reads now it keeps.  The
+ * ranks' inv point into it.
+ */
+struct inventory;
+int	 summary_find_runs_in(struct inventory *inv, char *const paths[],
+	    size_t npaths, struct summary_rank **ranks, size_t *nranks,
+	    struct summary_run **runs, size_t *nruns, struct strv *notes,
+	    struct strv *links, char **why);
 
 struct summary	*summary_build(const struct summary_rank *, size_t,
 		    const struct summary_opts *);
@@ -117,14 +130,15 @@ struct summary	*summary_build(const struct summary_rank *, size_t,
  */
 unsigned	 summary_term_flags(FILE *);
 void		 summary_print(const struct summary *, FILE *, unsigned flags);
-cJSON		*summary_json(const struct summary *);
 /*
- * The same, written as it is made (KEY: its key in the object being
- * written, or NULL), in the memory of its largest summary.
+ * The summary as JSON, written as it is made (KEY: its key in the object
+ * being written, or NULL), in the memory of its largest summary.
  */
 struct jsonw;
 void		 summary_json_write(const struct summary *, struct jsonw *,
 		    const char *key);
+/* The same document parsed back, as a reader of the file gets it. */
+cJSON		*summary_json(const struct summary *);
 /* One self-contained XHTML page with inline SVG; -1 on a write error. */
 int		 summary_html(const struct summary *, FILE *);
 void		 summary_free(struct summary *);

@@ -25,6 +25,10 @@ is "$("$PY" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(len(d["reports"]), sum(len(o["found"]) for r in d["reports"] for o in r["outputs"]))' a.json)" \
     "16 127" "--json: each node's directory and every rank, as before"
+is "$("$PY" -c 'import json, sys
+t = json.load(open(sys.argv[1]))["together"]
+print(t["outputs"], t["under"], t["ranks_found"], t["missing_ranks"])' a.json)" \
+    "16 $T/cl 127 []" "--json: what the text says of them together"
 
 # --- Many launches alike ----------------------------------------------------
 sim_env
