@@ -35,6 +35,7 @@ struct run {
 	struct summary_run	*runs;		/* found under it, newest first */
 	size_t			 nruns;
 	struct summary		*s;
+	struct inventory	 inv;	/* what the ranks' summaries read */
 };
 
 /*
@@ -45,16 +46,11 @@ static int
 ranks_of(struct run *run, char **why)
 {
 	char *path = (char *)run->path;
-	struct inventory inv;
 	int rc;
 
-	inventory_init(&inv);
-	report_summary_paths(&path, 1, &inv, &run->paths);
-	rc = summary_find_runs_in(&inv, run->paths.v, run->paths.n,
+	report_summary_paths(&path, 1, &run->inv, &run->paths);
+	rc = summary_find_runs_in(&run->inv, run->paths.v, run->paths.n,
 	    &run->ranks, &run->nranks, &run->runs, &run->nruns, NULL, NULL, why);
-	for (size_t i = 0; rc == 0 && i < run->nranks; i++)
-		run->ranks[i].inv = NULL;	/* freed with it */
-	inventory_free(&inv);
 	if (rc == -1)
 		return EX_NOINPUT;
 	if (run->nranks > 0)
@@ -274,6 +270,7 @@ run_free(struct run *run)
 	summary_ranks_free(run->ranks, run->nranks);
 	summary_runs_free(run->runs, run->nruns);
 	strv_free(&run->paths);
+	inventory_free(&run->inv);
 	memset(run, 0, sizeof(*run));
 }
 
