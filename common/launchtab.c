@@ -25,6 +25,14 @@ launchtab_entry_engine(const struct launchtab *t, const char *script)
 	return i < 0 ? NULL : t->entry_engines.v[i];
 }
 
+const char *
+launchtab_module_engine(const struct launchtab *t, const char *module)
+{
+	int i = table_find(t->match, MATCH_KEY_ENTRY_MODULE, module);
+
+	return i < 0 ? NULL : t->entry_module_engines.v[i];
+}
+
 /* A name the shim can match: no separator of its own syntax in it. */
 static int
 bad_name(const char *w, int slash_ok)
@@ -86,10 +94,15 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 				    where, w[i]);
 			strv_push(&t->pythons, w[i]);
 		}
-	} else if (strcmp(k, "entry") == 0 && n == 3) {
-		if (bad_name(w[1], 1))
-			FAIL(_("%s: '%s' is not a script path; write it without "
-			    "',', ';' or '='"), where, w[1]);
+	} else if ((strcmp(k, "entry") == 0 ||
+	    strcmp(k, MATCH_KEY_ENTRY_MODULE) == 0) && n == 3) {
+		int mod = strcmp(k, "entry") != 0;
+
+		if (bad_name(w[1], !mod))
+			FAIL(mod ? _("%s: '%s' is not a module name; write it "
+			    "without ',', ';', '=' or '/'") : _("%s: '%s' is not "
+			    "a script path; write it without ',', ';' or '='"),
+			    where, w[1]);
 		if (!known_engine(engines, w[2])) {
 			char *names = strv_join((char *const *)engines, ", ");
 			char *where = xasprintf("%s:%zu", path, lineno);
@@ -100,13 +113,14 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 			free(names);
 			return -1;
 		}
-		strv_push(&t->entries, w[1]);
-		strv_push(&t->entry_engines, w[2]);
+		strv_push(mod ? &t->entry_modules : &t->entries, w[1]);
+		strv_push(mod ? &t->entry_module_engines : &t->entry_engines,
+		    w[2]);
 	} else
 		FAIL(_("%s: cannot read '%s' with %zu word(s); expected "
 		    "'options SET FLAG...', 'launcher NAME SET [SUBCOMMAND]', "
-		    "'module NAME SET', 'python NAME...' or 'entry PATH "
-		    "ENGINE'"), where, k, n);
+		    "'module NAME SET', 'python NAME...', 'entry PATH ENGINE' "
+		    "or 'entry-module NAME ENGINE'"), where, k, n);
 	return 0;
 }
 
@@ -141,21 +155,22 @@ static char *
 serialise(const struct launchtab *t, int autos)
 {
 	const char *keys[] = { MATCH_KEY_LAUNCHER, MATCH_KEY_PYTHON,
-	    MATCH_KEY_MODULE, MATCH_KEY_ENTRY };
+	    MATCH_KEY_MODULE, MATCH_KEY_ENTRY, MATCH_KEY_ENTRY_MODULE };
 	const struct strv *items[] = { &t->launchers, &t->pythons,
-	    &t->modules, &t->entries };
+	    &t->modules, &t->entries, &t->entry_modules };
+	const struct strv *engines[] = { NULL, NULL, NULL, &t->entry_engines,
+	    &t->entry_module_engines };
 	size_t len = 1;
 	char *out, *o;
 
-	for (size_t k = 0; k < 4; k++) {
+	for (size_t k = 0; k < 5; k++) {
 		len += strlen(keys[k]) + 2;
 		for (size_t i = 0; i < items[k]->n; i++)
 			len += 1 + strlen(items[k]->v[i]);
 	}
 	o = out = xmalloc(len);
-	for (size_t k = 0; k < 4; k++)
-		o = serialise_key(o, out, keys[k], items[k],
-		    k == 3 ? &t->entry_engines : NULL, autos);
+	for (size_t k = 0; k < 5; k++)
+		o = serialise_key(o, out, keys[k], items[k], engines[k], autos);
 	*o = '\0';
 	return out;
 }
@@ -224,6 +239,8 @@ launchtab_free(struct launchtab *t)
 	strv_free(&t->pythons);
 	strv_free(&t->entries);
 	strv_free(&t->entry_engines);
+	strv_free(&t->entry_modules);
+	strv_free(&t->entry_module_engines);
 	for (size_t i = 0; i < t->nsets; i++) {
 		free(t->sets[i].name);
 		strv_free(&t->sets[i].flags);

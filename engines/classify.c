@@ -112,6 +112,12 @@ find_script(const struct launchtab *t, const char *path, char *const argv[],
 		}
 		start = m.next;
 		break;
+	case LAUNCH_PY_ENTRY_MODULE:
+		l->script = m.next - 1;		/* python -m pkg.train */
+		l->direct = 1;
+		l->module = 1;
+		start = m.next;
+		break;
 	}
 	if (argv == NULL || argv[0] == NULL)
 		return;
@@ -180,7 +186,8 @@ by_content(const char *program, const char *script, char *const argv[],
 		    force_hint(l));
 		return NULL;
 	}
-	rc = entry_facts_read(path, program, l->direct, &f);
+	rc = l->module ? entry_module_facts_read(path, program, l->direct, &f) :
+	    entry_facts_read(path, program, l->direct, &f);
 	free(file);
 	if (rc == -1) {
 		reason(l, _("not a training entry: cannot read %s (%s); %s"),
@@ -293,11 +300,23 @@ framework_engine(const char *framework, enum engine listed,
 	    ENGINE_LLM_MCORE;
 }
 
+/*
+ * Is SCRIPT (MODULE: a module's name, whose last part is its file's
+ * name) an entry that never trains?
+ */
 static int
-never_trains(const char *script)
+never_trains(const char *script, int module)
 {
+	const char *dot = strrchr(script, '.');
+	char name[256];
+
+	if (module)
+		snprintf(name, sizeof(name), "%s.py", dot != NULL ? dot + 1 :
+		    script);
+	else
+		snprintf(name, sizeof(name), "%s", path_base(script));
 	for (int i = 0; not_training[i] != NULL; i++)
-		if (fnmatch(not_training[i], path_base(script), 0) == 0)
+		if (fnmatch(not_training[i], name, 0) == 0)
 			return 1;
 	return 0;
 }
@@ -361,13 +380,15 @@ launch_classify(const struct launchtab *t, const char *framework,
 		return;
 	}
 	script = argv[l->script];
-	if (never_trains(script)) {
+	if (never_trains(script, l->module && l->direct)) {
 		l->quiet = l->direct;
 		reason(l, _("not a training entry: %s is an inference, "
 		    "evaluation, conversion or preprocessing entry"), script);
 		return;
 	}
-	listed = launchtab_entry_engine(t, script);
+	listed = l->kind == LAUNCH_PY_ENTRY_MODULE ?
+	    launchtab_module_engine(t, script) :
+	    launchtab_entry_engine(t, script);
 	if (listed != NULL && strcmp(listed, LAUNCHTAB_AUTO) != 0) {
 		enum engine e = engine_parse(listed);
 

@@ -1165,10 +1165,14 @@ run_all(struct reader *r)
 			if (!pf->pending)
 				continue;
 			pf->pending = 0;
+			/*
+			 * A class made runs its own body too: its attributes
+			 * (ESPnet's "trainer = Trainer") name what its
+			 * methods call through cls.trainer.run().
+			 */
 			now = xcalloc(pf->nblocks, 1);
 			for (size_t b = 0; b < pf->nblocks; b++)
-				now[b] = pf->blocks[b].reached && !done[i][b] &&
-				    pf->blocks[b].kind != BLOCK_CLASS;
+				now[b] = pf->blocks[b].reached && !done[i][b];
 			for (size_t j = 0; j < pf->nlines; j++)
 				if (now[pf->lines[j].block])
 					run_line(r, pf, pf->lines[j].text,
@@ -1502,6 +1506,13 @@ entry_facts_read(const char *script, const char *program, int spawn,
 
 	free(dir);
 	return rc;
+}
+
+int
+entry_module_facts_read(const char *file, const char *program, int spawn,
+    struct entry_facts *f)
+{
+	return read_entry(file, ".", program, spawn, f);
 }
 
 char *

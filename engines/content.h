@@ -83,6 +83,14 @@ int	entry_facts_read(const char *script, const char *program, int spawn,
 	    struct entry_facts *f);
 
 /*
+ * entry_facts_read() of FILE, the file of a module python -m runs: its
+ * imports are looked for from the current directory first, where Python
+ * started with -m looks, not from FILE's folder.
+ */
+int	entry_module_facts_read(const char *file, const char *program,
+	    int spawn, struct entry_facts *f);
+
+/*
  * The file of module MODULE (python -m MODULE) as Python started in the
  * current directory finds it (the current directory, PYTHONPATH, the
  * site-packages of PROGRAM's Python as entry_facts_read() finds them): a.b

@@ -13,7 +13,8 @@ enum launch_kind {
 	LAUNCH_NONE = 0,
 	LAUNCH_LAUNCHER,	/* torchrun ..., msrun ... */
 	LAUNCH_PY_MODULE,	/* python [opts] -m torch.distributed.run ... */
-	LAUNCH_PY_SCRIPT	/* python [opts] pretrain_gpt.py | .../bin/torchrun ... */
+	LAUNCH_PY_SCRIPT,	/* python [opts] pretrain_gpt.py | .../bin/torchrun ... */
+	LAUNCH_PY_ENTRY_MODULE	/* python [opts] -m espnet2.bin.asr_train ... */
 };
 
 struct launch_match {

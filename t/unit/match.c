@@ -92,6 +92,27 @@ python(void)
 	    "torch.distributed.run", "--nnodes", "1"), &m);
 	is_str(m.operand, "torch.distributed.run", "operand is the module");
 	is_int(m.next, 4, "next is the first launcher argument");
+	/* entry modules: python -m NAME that no launcher's row names */
+	is_int(match_launch("python=python3;module=torch.distributed.run;"
+	    "entry-module=*", "/usr/bin/python3", V("python3", "-u", "-m",
+	    "espnet2.bin.asr_train", "--ngpu", "1"), &m),
+	    LAUNCH_PY_ENTRY_MODULE, "entry-module *: python3 -m pkg.mod");
+	is_str(m.operand, "espnet2.bin.asr_train", "... the module");
+	is_int(m.next, 4, "... its arguments after it");
+	is_int(match_launch("python=python3;module=torch.distributed.run;"
+	    "entry-module=*", "/usr/bin/python3", V("python3", "-m",
+	    "torch.distributed.run"), &m), LAUNCH_PY_MODULE,
+	    "a launcher's module row wins over entry-module *");
+	is_int(match_launch("python=python3;entry-module=espnet2.*",
+	    "/usr/bin/python3", V("python3", "-m", "pip", "install"), &m),
+	    LAUNCH_NONE, "a module no entry-module row matches: none");
+	is_int(match_launch("python=python3;entry-module=espnet2.*;entry=*.py",
+	    "/usr/bin/python3", V("python3", "-m", "espnet2.bin.x"), &m),
+	    LAUNCH_PY_ENTRY_MODULE, "entry-module compares modules whole, "
+	    "a final '*' any suffix");
+	is_int(match_launch("python=python3;entry-module=x", "/usr/bin/python3",
+	    V("python3", "-c", "x"), &m), LAUNCH_NONE,
+	    "-c is no entry module");
 	/* with an entry "*.py" (launchers.conf's last): any python X.py */
 	is_int(match_launch("python=python3;entry=pretrain_gpt.py,*.py",
 	    "/usr/bin/python3", V("python3", "-u", "tools/preprocess_data.py"),
