@@ -26,6 +26,7 @@ struct launchtab {
 	struct strv	 entry_engines;	/* parallel: engine names, or "auto" */
 	struct strv	 entry_modules;	/* python -m NAME as an entry */
 	struct strv	 entry_module_engines;	/* parallel, as entry_engines */
+	struct strv	 consoles;	/* console scripts read as entries */
 	struct optset	*sets;
 	size_t		 nsets;
 	char		*match;		/* all of it in the shim's syntax

@@ -118,6 +118,11 @@ find_script(const struct launchtab *t, const char *path, char *const argv[],
 		l->module = 1;
 		start = m.next;
 		break;
+	case LAUNCH_CONSOLE:
+		l->script = 0;			/* fairseq-train: its #! python */
+		l->direct = 1;
+		l->console = 1;
+		break;
 	}
 	if (argv == NULL || argv[0] == NULL)
 		return;
@@ -168,7 +173,8 @@ row_hint(void)
  * "torch"), or NULL and why.  A MindSpeed entry is one by its own lines;
  * a torch training may have its loop in the modules it imports, or in a
  * library the training table names.  A module (-m NAME) is read from its
- * file.
+ * file, a console script from the file executed (PROGRAM: as the shim
+ * gives it, or found on PATH as a shell would).
  */
 static const char *
 by_content(const char *program, const char *script, char *const argv[],
@@ -176,10 +182,16 @@ by_content(const char *program, const char *script, char *const argv[],
 {
 	struct entry_facts f;
 	const char *eval;
-	char *file = l->module ? entry_module_file(script, program) : NULL;
+	char *file = l->module ? entry_module_file(script, program) :
+	    l->console ? entry_program_file(program) : NULL;
 	const char *path = file != NULL ? file : script;
 	int rc;
 
+	if (l->console && file == NULL) {
+		reason(l, _("not a training entry: %s is not found on PATH; %s"),
+		    program, force_hint(l));
+		return NULL;
+	}
 	if (l->module && file == NULL) {
 		reason(l, _("not a training entry: no file of module %s in the "
 		    "working directory or PYTHONPATH; %s"), script,

@@ -1516,6 +1516,12 @@ entry_module_facts_read(const char *file, const char *program, int spawn,
 }
 
 char *
+entry_program_file(const char *program)
+{
+	return on_path(program);
+}
+
+char *
 entry_module_file(const char *module, const char *program)
 {
 	struct strv r = { 0 };

@@ -100,6 +100,12 @@ int	entry_module_facts_read(const char *file, const char *program,
 char	*entry_module_file(const char *module, const char *program);
 
 /*
+ * The file exec(3p) with a PATH search runs for PROGRAM (a console
+ * script), or NULL; the caller frees it.
+ */
+char	*entry_program_file(const char *program);
+
+/*
  * The argument of ARGV (the entry's own, after it) that is an eval
  * row's option of F (--eval-only, or --eval-only=VALUE), or NULL.
  */

@@ -43,7 +43,7 @@ matcher(char *const *s, size_t n)
 {
 	static const char *const keys[] = { MATCH_KEY_LAUNCHER,
 	    MATCH_KEY_PYTHON, MATCH_KEY_MODULE, MATCH_KEY_ENTRY,
-	    MATCH_KEY_ENTRY_MODULE, NULL };
+	    MATCH_KEY_ENTRY_MODULE, MATCH_KEY_CONSOLE, NULL };
 	const char *table = s[0], *path = n > 1 ? s[1] : NULL;
 	char *const *argv = n > 2 ? s + 2 : s + n;
 	struct launch_match m;

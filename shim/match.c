@@ -210,6 +210,8 @@ match_launch(const char *table, const char *path, char *const argv[],
 		return LAUNCH_NONE;
 	if (table_has(table, MATCH_KEY_LAUNCHER, path))
 		return m->kind = LAUNCH_LAUNCHER;
+	if (table_has(table, MATCH_KEY_CONSOLE, path))
+		return m->kind = LAUNCH_CONSOLE;
 	if (argv == NULL || argv[0] == NULL ||
 	    !table_has(table, MATCH_KEY_PYTHON, path))
 		return LAUNCH_NONE;
@@ -222,7 +224,8 @@ match_launch(const char *table, const char *path, char *const argv[],
 		m->kind = table_has(table, MATCH_KEY_ENTRY_MODULE, m->operand) ?
 		    LAUNCH_PY_ENTRY_MODULE : LAUNCH_NONE;
 	else if (table_has(table, MATCH_KEY_LAUNCHER, m->operand) ||
-	    table_has(table, MATCH_KEY_ENTRY, m->operand))
+	    table_has(table, MATCH_KEY_ENTRY, m->operand) ||
+	    table_has(table, MATCH_KEY_CONSOLE, m->operand))
 		m->kind = LAUNCH_PY_SCRIPT;
 	return m->kind;
 }
@@ -268,7 +271,8 @@ filter_build(struct launch_filter *f, const char *table)
 	if (table == NULL)
 		return;
 	for (p = table; *p != '\0'; ) {
-		if (!KEY_IS(p, MATCH_KEY_LAUNCHER) && !KEY_IS(p, MATCH_KEY_PYTHON)) {
+		if (!KEY_IS(p, MATCH_KEY_LAUNCHER) &&
+		    !KEY_IS(p, MATCH_KEY_CONSOLE) && !KEY_IS(p, MATCH_KEY_PYTHON)) {
 			p = word_find1(p, ';');	/* skip it */
 		} else {
 			while (*p != '=')

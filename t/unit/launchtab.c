@@ -120,7 +120,8 @@ main(void)
 	is_str(error_of("options t\nlauncher x\n"), "TABLE:2: cannot read "
 	    "'launcher' with 2 word(s); expected 'options SET FLAG...', "
 	    "'launcher NAME SET [SUBCOMMAND]', 'module NAME SET', 'python "
-	    "NAME...', 'entry PATH ENGINE' or 'entry-module NAME ENGINE'",
+	    "NAME...', 'entry PATH ENGINE', 'entry-module NAME ENGINE' or "
+	    "'console NAME...'",
 	    "a line of the wrong shape");
 	is_str(error_of("entry-module a/b auto\n"), "TABLE:1: 'a/b' is not a "
 	    "module name; write it without ',', ';', '=' or '/'",
@@ -143,6 +144,18 @@ main(void)
 	    "without autos, the shim sees no auto entry module");
 	free(s);
 	launchtab_free(&t);
+
+	ok(load(&t, "options m\nmodule torch.distributed.run m\n"
+	    "console fairseq-train x-train\n") == NULL, "console rows load");
+	is_str(t.match, "module=torch.distributed.run;"
+	    "console=fairseq-train,x-train", "console scripts: their own key");
+	s = launchtab_shim_match(&t, 0);
+	is_str(s, "module=torch.distributed.run",
+	    "without autos, no console script (they are read as auto entries)");
+	free(s);
+	launchtab_free(&t);
+	is_str(error_of("console bin/x\n"), "TABLE:1: 'bin/x' is not a program "
+	    "name; write it without ',', ';', '=' or '/'", "a bad console name");
 	is_str(error_of("python python\n"), "TABLE: no 'launcher' or 'module' "
 	    "line; msprof-exec would intercept nothing", "no launcher");
 	unlink(path);
