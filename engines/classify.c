@@ -181,7 +181,8 @@ by_content(const char *program, const char *script, char *const argv[],
     struct launch *l)
 {
 	struct entry_facts f;
-	const char *eval;
+	const char *eval, *need;
+	size_t nlen = 0;
 	char *file = l->module ? entry_module_file(script, program) :
 	    l->console ? entry_program_file(program) : NULL;
 	const char *path = file != NULL ? file : script;
@@ -219,6 +220,13 @@ by_content(const char *program, const char *script, char *const argv[],
 		reason(l, _("not a training entry: %s trains (%s), but is run "
 		    "with %s, an evaluation (an 'eval' row of %s); %s"), script,
 		    f.because, eval, TRAININGS_NAME, force_hint(l));
+	else if (f.torch != NULL && entry_trains_torch(&f) &&
+	    (need = entry_needed_option(&f, argv + l->script + 1, &nlen)) !=
+	    NULL)
+		reason(l, _("not a training entry: %s trains (%s) only when run "
+		    "with %.*s (a 'needs' row of %s), and is run without it; "
+		    "%s"), script, f.because, (int)nlen, need, TRAININGS_NAME,
+		    force_hint(l));
 	else if (f.torch != NULL && entry_trains_torch(&f)) {
 		snprintf(l->because, sizeof(l->because), "%s", f.because);
 		return "torch";

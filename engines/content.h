@@ -66,6 +66,12 @@ struct entry_facts {
 	 * followed by a blank: a launch given one evaluates.
 	 */
 	char		 eval_opts[256];
+	/*
+	 * The options of the table's needs rows for what it imports whose
+	 * attribute the entry reads (--do_train: training_args.do_train),
+	 * each followed by a blank: a launch without one does not train.
+	 */
+	char		 needs_opts[128];
 };
 
 /*
@@ -110,6 +116,16 @@ char	*entry_program_file(const char *program);
  * row's option of F (--eval-only, or --eval-only=VALUE), or NULL.
  */
 const char *entry_eval_option(const struct entry_facts *f, char *const argv[]);
+
+/*
+ * The first option of F's needs rows that ARGV (the entry's own
+ * arguments) does not turn on (--do_train, --do_train=true, --do_train
+ * True count; --do_train False does not), its length in *LEN; NULL when
+ * every one is given, or when the first argument is a JSON or YAML file
+ * of arguments, which may hold them.
+ */
+const char *entry_needed_option(const struct entry_facts *f,
+	    char *const argv[], size_t *len);
 
 /*
  * Does it train with torch: a backward pass and an optimizer step, a
