@@ -195,8 +195,8 @@ by_content(const char *program, const char *script, char *const argv[],
 	}
 	if (l->module && file == NULL) {
 		reason(l, _("not a training entry: no file of module %s in the "
-		    "working directory or PYTHONPATH; %s"), script,
-		    force_hint(l));
+		    "working directory, PYTHONPATH or the installed packages "
+		    "of %s; %s"), script, program, force_hint(l));
 		return NULL;
 	}
 	rc = l->module ? entry_module_facts_read(path, program, l->direct, &f) :
