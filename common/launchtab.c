@@ -25,6 +25,14 @@ launchtab_entry_engine(const struct launchtab *t, const char *script)
 	return i < 0 ? NULL : t->entry_engines.v[i];
 }
 
+const char *
+launchtab_module_engine(const struct launchtab *t, const char *module)
+{
+	int i = table_find(t->match, MATCH_KEY_ENTRY_MODULE, module);
+
+	return i < 0 ? NULL : t->entry_module_engines.v[i];
+}
+
 /* A name the shim can match: no separator of its own syntax in it. */
 static int
 bad_name(const char *w, int slash_ok)
@@ -78,18 +86,28 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 		strv_push(mod ? &t->module_sets : &t->launcher_sets, w[2]);
 		if (!mod)
 			strv_push(&t->launcher_subs, n == 4 ? w[3] : "");
-	} else if (strcmp(k, "python") == 0 && n >= 2) {
+	} else if ((strcmp(k, "python") == 0 ||
+	    strcmp(k, MATCH_KEY_CONSOLE) == 0) && n >= 2) {
+		int con = k[0] == 'c';
+
 		for (size_t i = 1; i < n; i++) {
 			if (bad_name(w[i], 0))
-				FAIL(_("%s: '%s' is not an interpreter name; "
+				FAIL(con ? _("%s: '%s' is not a program name; "
+				    "write it without ',', ';', '=' or '/'") :
+				    _("%s: '%s' is not an interpreter name; "
 				    "write it without ',', ';', '=' or '/'"),
 				    where, w[i]);
-			strv_push(&t->pythons, w[i]);
+			strv_push(con ? &t->consoles : &t->pythons, w[i]);
 		}
-	} else if (strcmp(k, "entry") == 0 && n == 3) {
-		if (bad_name(w[1], 1))
-			FAIL(_("%s: '%s' is not a script path; write it without "
-			    "',', ';' or '='"), where, w[1]);
+	} else if ((strcmp(k, "entry") == 0 ||
+	    strcmp(k, MATCH_KEY_ENTRY_MODULE) == 0) && n == 3) {
+		int mod = strcmp(k, "entry") != 0;
+
+		if (bad_name(w[1], !mod))
+			FAIL(mod ? _("%s: '%s' is not a module name; write it "
+			    "without ',', ';', '=' or '/'") : _("%s: '%s' is not "
+			    "a script path; write it without ',', ';' or '='"),
+			    where, w[1]);
 		if (!known_engine(engines, w[2])) {
 			char *names = strv_join((char *const *)engines, ", ");
 			char *where = xasprintf("%s:%zu", path, lineno);
@@ -100,13 +118,15 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 			free(names);
 			return -1;
 		}
-		strv_push(&t->entries, w[1]);
-		strv_push(&t->entry_engines, w[2]);
+		strv_push(mod ? &t->entry_modules : &t->entries, w[1]);
+		strv_push(mod ? &t->entry_module_engines : &t->entry_engines,
+		    w[2]);
 	} else
 		FAIL(_("%s: cannot read '%s' with %zu word(s); expected "
 		    "'options SET FLAG...', 'launcher NAME SET [SUBCOMMAND]', "
-		    "'module NAME SET', 'python NAME...' or 'entry PATH "
-		    "ENGINE'"), where, k, n);
+		    "'module NAME SET', 'python NAME...', 'entry PATH ENGINE', "
+		    "'entry-module NAME ENGINE' or 'console NAME...'"), where,
+		    k, n);
 	return 0;
 }
 
@@ -136,26 +156,34 @@ serialise_key(char *o, const char *start, const char *key,
 	return o;
 }
 
-/* The table as the shim reads it, in one allocation. */
+/*
+ * The table as the shim reads it, in one allocation.  Console scripts are
+ * entries of engine "auto": left out with them.
+ */
 static char *
 serialise(const struct launchtab *t, int autos)
 {
 	const char *keys[] = { MATCH_KEY_LAUNCHER, MATCH_KEY_PYTHON,
-	    MATCH_KEY_MODULE, MATCH_KEY_ENTRY };
+	    MATCH_KEY_MODULE, MATCH_KEY_ENTRY, MATCH_KEY_ENTRY_MODULE,
+	    MATCH_KEY_CONSOLE };
 	const struct strv *items[] = { &t->launchers, &t->pythons,
-	    &t->modules, &t->entries };
+	    &t->modules, &t->entries, &t->entry_modules, &t->consoles };
+	const struct strv *engines[] = { NULL, NULL, NULL, &t->entry_engines,
+	    &t->entry_module_engines, NULL };
 	size_t len = 1;
 	char *out, *o;
 
-	for (size_t k = 0; k < 4; k++) {
+	for (size_t k = 0; k < 6; k++) {
 		len += strlen(keys[k]) + 2;
 		for (size_t i = 0; i < items[k]->n; i++)
 			len += 1 + strlen(items[k]->v[i]);
 	}
 	o = out = xmalloc(len);
-	for (size_t k = 0; k < 4; k++)
-		o = serialise_key(o, out, keys[k], items[k],
-		    k == 3 ? &t->entry_engines : NULL, autos);
+	for (size_t k = 0; k < 6; k++) {
+		if (k == 5 && !autos)
+			break;
+		o = serialise_key(o, out, keys[k], items[k], engines[k], autos);
+	}
 	*o = '\0';
 	return out;
 }
@@ -224,6 +252,9 @@ launchtab_free(struct launchtab *t)
 	strv_free(&t->pythons);
 	strv_free(&t->entries);
 	strv_free(&t->entry_engines);
+	strv_free(&t->entry_modules);
+	strv_free(&t->entry_module_engines);
+	strv_free(&t->consoles);
 	for (size_t i = 0; i < t->nsets; i++) {
 		free(t->sets[i].name);
 		strv_free(&t->sets[i].flags);

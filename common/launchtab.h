@@ -24,6 +24,9 @@ struct launchtab {
 	struct strv	 pythons;
 	struct strv	 entries;
 	struct strv	 entry_engines;	/* parallel: engine names, or "auto" */
+	struct strv	 entry_modules;	/* python -m NAME as an entry */
+	struct strv	 entry_module_engines;	/* parallel, as entry_engines */
+	struct strv	 consoles;	/* console scripts read as entries */
 	struct optset	*sets;
 	size_t		 nsets;
 	char		*match;		/* all of it in the shim's syntax
@@ -49,9 +52,15 @@ const struct optset *launchtab_set(const struct launchtab *, const char *set);
 const char *launchtab_entry_engine(const struct launchtab *,
 	    const char *script);
 /*
+ * The engine name of the first "entry-module" row MODULE (python -m
+ * MODULE) matches, or NULL.
+ */
+const char *launchtab_module_engine(const struct launchtab *,
+	    const char *module);
+/*
  * The string the shim reads (a copy of match to free), without the
- * entries of engine "auto" unless AUTO: a script only those match is then
- * not handed to the injector (a plan whose framework is llm or mm never
+ * entries and entry modules of engine "auto" unless AUTO: a script or
+ * module only those match is then not handed to the injector (a plan whose framework is llm or mm never
  * reads the content of a script started directly).
  */
 char	*launchtab_shim_match(const struct launchtab *, int auto_entries);

@@ -112,6 +112,17 @@ find_script(const struct launchtab *t, const char *path, char *const argv[],
 		}
 		start = m.next;
 		break;
+	case LAUNCH_PY_ENTRY_MODULE:
+		l->script = m.next - 1;		/* python -m pkg.train */
+		l->direct = 1;
+		l->module = 1;
+		start = m.next;
+		break;
+	case LAUNCH_CONSOLE:
+		l->script = 0;			/* fairseq-train: its #! python */
+		l->direct = 1;
+		l->console = 1;
+		break;
 	}
 	if (argv == NULL || argv[0] == NULL)
 		return;
@@ -162,25 +173,34 @@ row_hint(void)
  * "torch"), or NULL and why.  A MindSpeed entry is one by its own lines;
  * a torch training may have its loop in the modules it imports, or in a
  * library the training table names.  A module (-m NAME) is read from its
- * file.
+ * file, a console script from the file executed (PROGRAM: as the shim
+ * gives it, or found on PATH as a shell would).
  */
 static const char *
 by_content(const char *program, const char *script, char *const argv[],
     struct launch *l)
 {
 	struct entry_facts f;
-	const char *eval;
-	char *file = l->module ? entry_module_file(script, program) : NULL;
+	const char *eval, *need;
+	size_t nlen = 0;
+	char *file = l->module ? entry_module_file(script, program) :
+	    l->console ? entry_program_file(program) : NULL;
 	const char *path = file != NULL ? file : script;
 	int rc;
 
-	if (l->module && file == NULL) {
-		reason(l, _("not a training entry: no file of module %s in the "
-		    "working directory or PYTHONPATH; %s"), script,
-		    force_hint(l));
+	if (l->console && file == NULL) {
+		reason(l, _("not a training entry: %s is not found on PATH; %s"),
+		    program, force_hint(l));
 		return NULL;
 	}
-	rc = entry_facts_read(path, program, l->direct, &f);
+	if (l->module && file == NULL) {
+		reason(l, _("not a training entry: no file of module %s in the "
+		    "working directory, PYTHONPATH or the installed packages "
+		    "of %s; %s"), script, program, force_hint(l));
+		return NULL;
+	}
+	rc = l->module ? entry_module_facts_read(path, program, l->direct, &f) :
+	    entry_facts_read(path, program, l->direct, &f);
 	free(file);
 	if (rc == -1) {
 		reason(l, _("not a training entry: cannot read %s (%s); %s"),
@@ -200,6 +220,13 @@ by_content(const char *program, const char *script, char *const argv[],
 		reason(l, _("not a training entry: %s trains (%s), but is run "
 		    "with %s, an evaluation (an 'eval' row of %s); %s"), script,
 		    f.because, eval, TRAININGS_NAME, force_hint(l));
+	else if (f.torch != NULL && entry_trains_torch(&f) &&
+	    (need = entry_needed_option(&f, argv + l->script + 1, &nlen)) !=
+	    NULL)
+		reason(l, _("not a training entry: %s trains (%s) only when run "
+		    "with %.*s (a 'needs' row of %s), and is run without it; "
+		    "%s"), script, f.because, (int)nlen, need, TRAININGS_NAME,
+		    force_hint(l));
 	else if (f.torch != NULL && entry_trains_torch(&f)) {
 		snprintf(l->because, sizeof(l->because), "%s", f.because);
 		return "torch";
@@ -293,11 +320,23 @@ framework_engine(const char *framework, enum engine listed,
 	    ENGINE_LLM_MCORE;
 }
 
+/*
+ * Is SCRIPT (MODULE: a module's name, whose last part is its file's
+ * name) an entry that never trains?
+ */
 static int
-never_trains(const char *script)
+never_trains(const char *script, int module)
 {
+	const char *dot = strrchr(script, '.');
+	char name[256];
+
+	if (module)
+		snprintf(name, sizeof(name), "%s.py", dot != NULL ? dot + 1 :
+		    script);
+	else
+		snprintf(name, sizeof(name), "%s", path_base(script));
 	for (int i = 0; not_training[i] != NULL; i++)
-		if (fnmatch(not_training[i], path_base(script), 0) == 0)
+		if (fnmatch(not_training[i], name, 0) == 0)
 			return 1;
 	return 0;
 }
@@ -361,13 +400,15 @@ launch_classify(const struct launchtab *t, const char *framework,
 		return;
 	}
 	script = argv[l->script];
-	if (never_trains(script)) {
+	if (never_trains(script, l->module && l->direct)) {
 		l->quiet = l->direct;
 		reason(l, _("not a training entry: %s is an inference, "
 		    "evaluation, conversion or preprocessing entry"), script);
 		return;
 	}
-	listed = launchtab_entry_engine(t, script);
+	listed = l->kind == LAUNCH_PY_ENTRY_MODULE ?
+	    launchtab_module_engine(t, script) :
+	    launchtab_entry_engine(t, script);
 	if (listed != NULL && strcmp(listed, LAUNCHTAB_AUTO) != 0) {
 		enum engine e = engine_parse(listed);
 

@@ -50,6 +50,8 @@ struct launch {
 					   script started directly that is no
 					   torch or MindSpeed program */
 	int		   module;	/* the entry is a module (-m NAME) */
+	int		   console;	/* the entry is the console script
+					   executed (fairseq-train), argv[0] */
 	int		   spawns;	/* the entry starts its ranks itself
 					   (mp.spawn, detectron2's launch) */
 	char		   why[512];	/* left alone or refused: the reason */

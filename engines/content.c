@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "common/confrows.h"
@@ -38,6 +39,7 @@ static struct strv torch_rows;			/* torch PACKAGE */
 static struct strv train_pkgs, train_calls, train_names;	/* parallel */
 static struct strv spawn_pkgs, spawn_calls;	/* parallel */
 static struct strv eval_pkgs, eval_opts;	/* parallel: one per option */
+static struct strv needs_pkgs, needs_opts;	/* parallel: one per option */
 static struct strv skip_pkgs;			/* skip PACKAGE */
 static int tables_loaded;
 
@@ -1165,10 +1167,14 @@ run_all(struct reader *r)
 			if (!pf->pending)
 				continue;
 			pf->pending = 0;
+			/*
+			 * A class made runs its own body too: its attributes
+			 * (ESPnet's "trainer = Trainer") name what its
+			 * methods call through cls.trainer.run().
+			 */
 			now = xcalloc(pf->nblocks, 1);
 			for (size_t b = 0; b < pf->nblocks; b++)
-				now[b] = pf->blocks[b].reached && !done[i][b] &&
-				    pf->blocks[b].kind != BLOCK_CLASS;
+				now[b] = pf->blocks[b].reached && !done[i][b];
 			for (size_t j = 0; j < pf->nlines; j++)
 				if (now[pf->lines[j].block])
 					run_line(r, pf, pf->lines[j].text,
@@ -1272,6 +1278,46 @@ eval_options(const struct reader *r, struct entry_facts *f)
 			break;
 		len += (size_t)snprintf(f->eval_opts + len,
 		    sizeof(f->eval_opts) - len, "%s ", eval_opts.v[i]);
+	}
+}
+
+/* Does a line of PF read the attribute NAME (training_args.do_train)? */
+static int
+reads_attribute(const struct pyfile *pf, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (size_t j = 0; j < pf->nlines; j++)
+		for (p = pf->lines[j].text; (p = strstr(p, name)) != NULL;
+		    p += n)
+			if (p > pf->lines[j].text && p[-1] == '.' &&
+			    !ident_char(p[n]))
+				return 1;
+	return 0;
+}
+
+/*
+ * The options of the table's needs rows for the packages a file read
+ * imports, whose attribute (the option without its dashes) the entry's
+ * own lines read, in F->needs_opts.
+ */
+static void
+needs_options(const struct reader *r, const struct pyfile *entry,
+    struct entry_facts *f)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < needs_opts.n; i++) {
+		const char *attr = needs_opts.v[i] + strspn(needs_opts.v[i], "-");
+
+		if (!imports_package(r, needs_pkgs.v[i]) ||
+		    !reads_attribute(entry, attr))
+			continue;
+		if (len + strlen(needs_opts.v[i]) + 2 > sizeof(f->needs_opts))
+			break;
+		len += (size_t)snprintf(f->needs_opts + len,
+		    sizeof(f->needs_opts) - len, "%s ", needs_opts.v[i]);
 	}
 }
 
@@ -1485,6 +1531,7 @@ read_entry(const char *script, const char *first, const char *program,
 	f->torch = torch_of(&r);
 	decide(&r);
 	eval_options(&r, f);
+	needs_options(&r, entry, f);
 	for (size_t i = 0; i < r.nfiles; i++)
 		pyfile_free(r.files[i]);
 	strv_free(&r.roots);
@@ -1502,6 +1549,19 @@ entry_facts_read(const char *script, const char *program, int spawn,
 
 	free(dir);
 	return rc;
+}
+
+int
+entry_module_facts_read(const char *file, const char *program, int spawn,
+    struct entry_facts *f)
+{
+	return read_entry(file, ".", program, spawn, f);
+}
+
+char *
+entry_program_file(const char *program)
+{
+	return on_path(program);
 }
 
 char *
@@ -1529,6 +1589,54 @@ entry_eval_option(const struct entry_facts *f, char *const argv[])
 			if (strncmp(a, o, n) == 0 &&
 			    (a[n] == '\0' || a[n] == '='))
 				return a;
+	}
+	return NULL;
+}
+
+/* Is the value V of an option a false one (HfArgumentParser's bools)? */
+static int
+false_value(const char *v)
+{
+	return v != NULL && (strcasecmp(v, "false") == 0 ||
+	    strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0);
+}
+
+/* Does ARGV give OPTION (N bytes) a true value: OPTION, OPTION=true... */
+static int
+option_on(char *const argv[], const char *option, size_t n)
+{
+	for (int i = 0; argv[i] != NULL; i++) {
+		const char *a = argv[i];
+
+		if (strncmp(a, option, n) != 0)
+			continue;
+		if (a[n] == '=')
+			return !false_value(a + n + 1);
+		if (a[n] == '\0')
+			return !false_value(argv[i + 1]);
+	}
+	return 0;
+}
+
+const char *
+entry_needed_option(const struct entry_facts *f, char *const argv[],
+    size_t *len)
+{
+	const char *o = f->needs_opts, *a;
+	size_t n;
+
+	if (argv == NULL || *o == '\0')
+		return NULL;
+	/* a JSON or YAML file of arguments may hold it: not known then */
+	if ((a = argv[0]) != NULL && (ends_with(a, ".json") ||
+	    ends_with(a, ".yaml") || ends_with(a, ".yml")))
+		return NULL;
+	for (; *o != '\0'; o += n + 1) {
+		n = strcspn(o, " ");
+		if (!option_on(argv, o, n)) {
+			*len = n;
+			return o;
+		}
 	}
 	return NULL;
 }
@@ -1565,6 +1673,12 @@ trainings_row(char **w, size_t n, size_t no, void *arg)
 	} else if (strcmp(w[0], "skip") == 0 && n >= 2) {
 		for (size_t i = 1; i < n; i++)
 			strv_push(&skip_pkgs, w[i]);
+	} else if (strcmp(w[0], "needs") == 0 && n >= 3 && w[2][0] == '-' &&
+	    w[2][strspn(w[2], "-")] != '\0') {
+		for (size_t i = 2; i < n; i++) {
+			strv_push(&needs_pkgs, w[1]);
+			strv_push(&needs_opts, w[i]);
+		}
 	} else if (strcmp(w[0], "eval") == 0 && n >= 3 && w[2][0] == '-') {
 		for (size_t i = 2; i < n; i++) {
 			strv_push(&eval_pkgs, w[1]);
@@ -1574,7 +1688,8 @@ trainings_row(char **w, size_t n, size_t no, void *arg)
 		*tt->why = xasprintf(_("%s:%zu: cannot read '%s' with %zu "
 		    "word(s); expected 'torch PACKAGE...', 'train PACKAGE "
 		    "CALL NAME', 'spawn PACKAGE CALL', 'eval PACKAGE "
-		    "OPTION...' or 'skip PACKAGE...'"), tt->path, no, w[0], n);
+		    "OPTION...', 'needs PACKAGE OPTION...' or 'skip "
+		    "PACKAGE...'"), tt->path, no, w[0], n);
 		return -1;
 	}
 	return 0;

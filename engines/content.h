@@ -66,6 +66,12 @@ struct entry_facts {
 	 * followed by a blank: a launch given one evaluates.
 	 */
 	char		 eval_opts[256];
+	/*
+	 * The options of the table's needs rows for what it imports whose
+	 * attribute the entry reads (--do_train: training_args.do_train),
+	 * each followed by a blank: a launch without one does not train.
+	 */
+	char		 needs_opts[128];
 };
 
 /*
@@ -83,6 +89,14 @@ int	entry_facts_read(const char *script, const char *program, int spawn,
 	    struct entry_facts *f);
 
 /*
+ * entry_facts_read() of FILE, the file of a module python -m runs: its
+ * imports are looked for from the current directory first, where Python
+ * started with -m looks, not from FILE's folder.
+ */
+int	entry_module_facts_read(const char *file, const char *program,
+	    int spawn, struct entry_facts *f);
+
+/*
  * The file of module MODULE (python -m MODULE) as Python started in the
  * current directory finds it (the current directory, PYTHONPATH, the
  * site-packages of PROGRAM's Python as entry_facts_read() finds them): a.b
@@ -92,10 +106,26 @@ int	entry_facts_read(const char *script, const char *program, int spawn,
 char	*entry_module_file(const char *module, const char *program);
 
 /*
+ * The file exec(3p) with a PATH search runs for PROGRAM (a console
+ * script), or NULL; the caller frees it.
+ */
+char	*entry_program_file(const char *program);
+
+/*
  * The argument of ARGV (the entry's own, after it) that is an eval
  * row's option of F (--eval-only, or --eval-only=VALUE), or NULL.
  */
 const char *entry_eval_option(const struct entry_facts *f, char *const argv[]);
+
+/*
+ * The first option of F's needs rows that ARGV (the entry's own
+ * arguments) does not turn on (--do_train, --do_train=true, --do_train
+ * True count; --do_train False does not), its length in *LEN; NULL when
+ * every one is given, or when the first argument is a JSON or YAML file
+ * of arguments, which may hold them.
+ */
+const char *entry_needed_option(const struct entry_facts *f,
+	    char *const argv[], size_t *len);
 
 /*
  * Does it train with torch: a backward pass and an optimizer step, a

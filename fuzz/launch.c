@@ -42,14 +42,16 @@ static void
 matcher(char *const *s, size_t n)
 {
 	static const char *const keys[] = { MATCH_KEY_LAUNCHER,
-	    MATCH_KEY_PYTHON, MATCH_KEY_MODULE, MATCH_KEY_ENTRY, NULL };
+	    MATCH_KEY_PYTHON, MATCH_KEY_MODULE, MATCH_KEY_ENTRY,
+	    MATCH_KEY_ENTRY_MODULE, MATCH_KEY_CONSOLE, NULL };
 	const char *table = s[0], *path = n > 1 ? s[1] : NULL;
 	char *const *argv = n > 2 ? s + 2 : s + n;
 	struct launch_match m;
 	int found;
 
 	match_launch(table, path, argv, &m);
-	if (m.kind == LAUNCH_PY_MODULE || m.kind == LAUNCH_PY_SCRIPT) {
+	if (m.kind == LAUNCH_PY_MODULE || m.kind == LAUNCH_PY_SCRIPT ||
+	    m.kind == LAUNCH_PY_ENTRY_MODULE) {
 		found = 0;
 		for (size_t i = 0; argv[i] != NULL; i++)
 			if (m.operand >= argv[i] &&

@@ -119,6 +119,11 @@ launcher_grammar(const struct launchtab *t, const char *path,
 		break;
 	case LAUNCH_LAUNCHER:
 		break;
+	case LAUNCH_PY_ENTRY_MODULE:
+		*first = m.next;	/* python's own options only */
+		return NULL;
+	case LAUNCH_CONSOLE:		/* its options are its own */
+		return NULL;
 	default:
 		return NULL;
 	}

@@ -26,12 +26,21 @@
  * end of the path at a component boundary, one without must match its
  * last component; a trailing '*' matches the rest of the last component,
  * and a leading '*' of an item without '/' its start, as in "*.py");
- * "module" items are compared whole (a trailing '*': any suffix).
+ * "module" and "entry-module" items are compared whole (a trailing '*':
+ * any suffix).  "module" names the launchers run as python -m NAME
+ * (torch.distributed.run); "entry-module" the modules that python -m runs
+ * as a training entry (espnet2.bin.asr_train, or "*": any other), whose
+ * file the injector finds and reads as it reads a script's.  "console"
+ * items are compared as "launcher" ones: a console script of a Python
+ * package (fairseq-train), which the kernel runs with its "#!" Python, is
+ * a training entry read as python SCRIPT would be.
  */
 #define MATCH_KEY_LAUNCHER	"launcher"
 #define MATCH_KEY_PYTHON	"python"
 #define MATCH_KEY_MODULE	"module"
 #define MATCH_KEY_ENTRY		"entry"
+#define MATCH_KEY_ENTRY_MODULE	"entry-module"
+#define MATCH_KEY_CONSOLE	"console"
 
 /*
  * The shim replaces a matched exec with

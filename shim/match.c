@@ -105,8 +105,10 @@ table_find(const char *table, const char *key, const char *name)
 {
 	size_t klen = str_len(key);
 	int index = 0;
-	int whole = klen == sizeof(MATCH_KEY_MODULE) - 1 &&
-	    mem_eq(key, MATCH_KEY_MODULE, klen);
+	int whole = (klen == sizeof(MATCH_KEY_MODULE) - 1 &&
+	    mem_eq(key, MATCH_KEY_MODULE, klen)) ||
+	    (klen == sizeof(MATCH_KEY_ENTRY_MODULE) - 1 &&
+	    mem_eq(key, MATCH_KEY_ENTRY_MODULE, klen));
 	const char *p = table, *item;
 
 	if (table == NULL || name == NULL)
@@ -208,17 +210,22 @@ match_launch(const char *table, const char *path, char *const argv[],
 		return LAUNCH_NONE;
 	if (table_has(table, MATCH_KEY_LAUNCHER, path))
 		return m->kind = LAUNCH_LAUNCHER;
+	if (table_has(table, MATCH_KEY_CONSOLE, path))
+		return m->kind = LAUNCH_CONSOLE;
 	if (argv == NULL || argv[0] == NULL ||
 	    !table_has(table, MATCH_KEY_PYTHON, path))
 		return LAUNCH_NONE;
 	m->operand = python_operand(argv, &m->next, &module);
 	if (m->operand == NULL)
 		return LAUNCH_NONE;
-	if (module)
-		m->kind = table_has(table, MATCH_KEY_MODULE, m->operand) ?
-		    LAUNCH_PY_MODULE : LAUNCH_NONE;
+	if (module && table_has(table, MATCH_KEY_MODULE, m->operand))
+		m->kind = LAUNCH_PY_MODULE;
+	else if (module)	/* a launcher's row wins over "entry-module *" */
+		m->kind = table_has(table, MATCH_KEY_ENTRY_MODULE, m->operand) ?
+		    LAUNCH_PY_ENTRY_MODULE : LAUNCH_NONE;
 	else if (table_has(table, MATCH_KEY_LAUNCHER, m->operand) ||
-	    table_has(table, MATCH_KEY_ENTRY, m->operand))
+	    table_has(table, MATCH_KEY_ENTRY, m->operand) ||
+	    table_has(table, MATCH_KEY_CONSOLE, m->operand))
 		m->kind = LAUNCH_PY_SCRIPT;
 	return m->kind;
 }
@@ -264,7 +271,8 @@ filter_build(struct launch_filter *f, const char *table)
 	if (table == NULL)
 		return;
 	for (p = table; *p != '\0'; ) {
-		if (!KEY_IS(p, MATCH_KEY_LAUNCHER) && !KEY_IS(p, MATCH_KEY_PYTHON)) {
+		if (!KEY_IS(p, MATCH_KEY_LAUNCHER) &&
+		    !KEY_IS(p, MATCH_KEY_CONSOLE) && !KEY_IS(p, MATCH_KEY_PYTHON)) {
 			p = word_find1(p, ';');	/* skip it */
 		} else {
 			while (*p != '=')

@@ -13,7 +13,9 @@ enum launch_kind {
 	LAUNCH_NONE = 0,
 	LAUNCH_LAUNCHER,	/* torchrun ..., msrun ... */
 	LAUNCH_PY_MODULE,	/* python [opts] -m torch.distributed.run ... */
-	LAUNCH_PY_SCRIPT	/* python [opts] pretrain_gpt.py | .../bin/torchrun ... */
+	LAUNCH_PY_SCRIPT,	/* python [opts] pretrain_gpt.py | .../bin/torchrun ... */
+	LAUNCH_PY_ENTRY_MODULE,	/* python [opts] -m espnet2.bin.asr_train ... */
+	LAUNCH_CONSOLE		/* fairseq-train ... (#!/venv/bin/python) */
 };
 
 struct launch_match {
@@ -33,7 +35,8 @@ int	table_find(const char *table, const char *key, const char *name);
 
 /*
  * A first test for the exec path, built once from the table: the last
- * component of a path that an item of "launcher" or "python" matches
+ * component of a path that an item of "launcher", "console" or "python"
+ * matches
  * starts with that item's last component (less a final '*'), so its first
  * two bytes, or its first byte for a one-byte "x*" item, rule out at once
  * every name no item can match (an item "*x" lets every name through).

@@ -100,4 +100,26 @@ echo "train mmdet" > "$T/home/.config/msprof-exec/trainings.conf"
 HOME=$T/home msprof -n torchrun --nproc_per_node 2 tools/mytrain.py
 is "$rc" 78 "a bad row: exit 78"
 like "$err" "trainings.conf:1: cannot read 'train' with 2 word" "... naming the line"
+
+# Hugging Face's example scripts: Trainer(...).train() behind
+# training_args.do_train (the row 'needs transformers --do_train').
+cd "$D/hf_clm"
+clm() { msprof -n torchrun --nproc_per_node 2 run_clm.py "$@"; }
+clm --model_name_or_path gpt2 --do_eval --output_dir out
+like "$out" "left alone \(not a training entry: run_clm.py trains \(run_clm.py:[0-9]+: Trainer\(\), run_clm.py:[0-9]+: trainer.train\(\)\) only when run with --do_train \(a 'needs' row of trainings.conf\)" \
+    "run_clm.py --do_eval: left alone, the row and the option said"
+unlike "$out" "^training: " "... no training"
+clm --model_name_or_path gpt2 --do_train --do_eval --output_dir out
+like "$out" "training: run_clm.py:[0-9]+: Trainer\(\), run_clm.py:[0-9]+: trainer.train\(\)" \
+    "run_clm.py --do_train --do_eval: a training"
+clm --model_name_or_path gpt2 --do_train=True
+like "$out" "^training: " "--do_train=True: a training"
+clm --model_name_or_path gpt2 --do_train False --do_eval
+unlike "$out" "^training: " "--do_train False: no training"
+clm args.json
+like "$out" "^training: " "a JSON file of arguments (which may hold do_train): a training"
+# FastChat's train.py (transformers' Trainer, trained whatever do_train)
+cd "$TOP/t/data/realtrain/FastChat"
+msprof -n torchrun --nproc_per_node 2 fastchat/train/train.py --do_eval
+like "$out" "^training: " "an entry that does not read do_train: the row does not apply"
 done_testing

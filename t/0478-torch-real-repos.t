@@ -99,7 +99,7 @@ taken ModelZoo-PyTorch/Deltalm_for_PyTorch 'train.py:[0-9]+: cli_main\(\) \(fair
 alone ModelZoo-PyTorch/Deltalm_for_PyTorch 'generate.py is built on fairseq but trains nothing' \
     python3 generate.py /data/iwslt14 --path checkpoint_best.pt
 
-# pip is no training (python -m of a module no row names).
+# pip is no training (python -m pip: its module is read, it trains nothing).
 (cd "$R/FastChat" && msprof -n python3 -m pip install -e .
     printf '%s\n' "$out" > "$T/o")
 unlike "$(cat "$T/o")" "^training: " "python3 -m pip install -e .: no training"

@@ -259,9 +259,55 @@ torch_content(void)
 		    "none 0", "torchrun -m of a module not found: left alone");
 		ok(strstr(l.why, "no file of module nowhere.main") != NULL,
 		    "... and why (%s)", l.why);
+		/* python -m NAME without a launcher: 'entry-module * auto' */
+		is_str(run_by(NULL, "/usr/bin/python3", V("python3", "-u",
+		    "-m", "training.main", "--epochs", "1"), &l),
+		    "torch 2 direct", "python3 -m training.main: its file read");
+		ok(l.module && l.kind == LAUNCH_PY_ENTRY_MODULE && l.script == 3,
+		    "... as an entry module, its name the entry");
+		is_str(run_by("llm", "/usr/bin/python3", V("python3", "-m",
+		    "training.main"), &l), "no-launch 0 direct",
+		    "... not under --framework llm");
+		is_str(run_by(NULL, "/usr/bin/python3", V("python3", "-m",
+		    "nowhere.main"), &l), "none 0 direct quiet",
+		    "python3 -m of a module not found: quiet");
+		is_str(run_by(NULL, "/usr/bin/python3", V("python3", "-m",
+		    "json.tool", "x.json"), &l), "none 0 direct quiet",
+		    "python3 -m json.tool (Python's own library): quiet");
+		file("training/evaluate.py", "import torch\nfrom training.train "
+		    "import train_one_epoch\ntrain_one_epoch(model, opt)\n");
+		is_str(run_by(NULL, "/usr/bin/python3", V("python3", "-m",
+		    "training.evaluate"), &l), "none 0 direct quiet",
+		    "python3 -m training.evaluate: never a training by its name");
+		/* a class attribute names what cls.trainer.run() runs */
+		file("training/task.py", "import torch\n"
+		    "from training.runner import Runner\nclass Task:\n"
+		    "    trainer = Runner\n    @classmethod\n"
+		    "    def main(cls):\n        cls.trainer.run(1)\n");
+		file("training/runner.py", "class Runner:\n    @classmethod\n"
+		    "    def run(cls, n):\n        loss.backward()\n"
+		    "        optimizer.step()\n");
+		file("training/task_main.py", "from training.task import Task\n"
+		    "if __name__ == '__main__':\n    Task.main()\n");
+		is_str(run_by(NULL, "/usr/bin/python3", V("python3", "-m",
+		    "training.task_main"), &l), "torch 2 direct",
+		    "cls.trainer.run() of a class attribute 'trainer = Runner'");
 		if (chdir(cwd) != 0)
 			abort();
 	}
+
+	/* console scripts ('console fairseq-train'): the file executed */
+	p = file("fairseq-train", "#!/usr/bin/python3\nimport re\nimport sys\n"
+	    "from fairseq_cli.train import cli_main\n"
+	    "if __name__ == '__main__':\n    sys.exit(cli_main())\n");
+	chmod(p, 0755);			/* as pip writes it */
+	is_str(run_by(NULL, p, V("fairseq-train", "data-bin", "--arch", "x"),
+	    &l), "torch 2 direct", "fairseq-train: its cli_main() (a row)");
+	ok(l.console && l.script == 0 && l.kind == LAUNCH_CONSOLE,
+	    "... a console script, argv[0] the entry");
+	is_str(run_by(NULL, "/nonexistent/bin/fairseq-train",
+	    V("fairseq-train"), &l), "none 0 direct quiet",
+	    "a console script that is not there: quiet");
 	/* a script that spawns its ranks, started directly */
 	p = file("spawner.py", "import torch\nimport torch.multiprocessing "
 	    "as mp\ndef worker(rank):\n    loss.backward()\n    opt.step()\n"

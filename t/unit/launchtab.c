@@ -120,7 +120,42 @@ main(void)
 	is_str(error_of("options t\nlauncher x\n"), "TABLE:2: cannot read "
 	    "'launcher' with 2 word(s); expected 'options SET FLAG...', "
 	    "'launcher NAME SET [SUBCOMMAND]', 'module NAME SET', 'python "
-	    "NAME...' or 'entry PATH ENGINE'", "a line of the wrong shape");
+	    "NAME...', 'entry PATH ENGINE', 'entry-module NAME ENGINE' or "
+	    "'console NAME...'",
+	    "a line of the wrong shape");
+	is_str(error_of("entry-module a/b auto\n"), "TABLE:1: 'a/b' is not a "
+	    "module name; write it without ',', ';', '=' or '/'",
+	    "a bad entry module name");
+	is_str(error_of("entry-module x no-such\n"), "TABLE:1: unknown engine "
+	    "'no-such'; accepted: llm-mcore, mm-fsdp2, auto",
+	    "an entry module's unknown engine");
+
+	ok(load(&t, "options m\nmodule torch.distributed.run m\n"
+	    "entry *.py auto\nentry-module espnet2.bin.* mm-fsdp2\n"
+	    "entry-module * auto\n") == NULL, "entry modules load");
+	is_str(t.match, "module=torch.distributed.run;entry=*.py;"
+	    "entry-module=espnet2.bin.*,*", "entry modules: their own key, last");
+	is_str(launchtab_module_engine(&t, "espnet2.bin.asr_train"), "mm-fsdp2",
+	    "the first entry module row a module matches gives its engine");
+	is_str(launchtab_module_engine(&t, "training.main"), "auto",
+	    "... '*' any other");
+	s = launchtab_shim_match(&t, 0);
+	is_str(s, "module=torch.distributed.run;entry-module=espnet2.bin.*",
+	    "without autos, the shim sees no auto entry module");
+	free(s);
+	launchtab_free(&t);
+
+	ok(load(&t, "options m\nmodule torch.distributed.run m\n"
+	    "console fairseq-train x-train\n") == NULL, "console rows load");
+	is_str(t.match, "module=torch.distributed.run;"
+	    "console=fairseq-train,x-train", "console scripts: their own key");
+	s = launchtab_shim_match(&t, 0);
+	is_str(s, "module=torch.distributed.run",
+	    "without autos, no console script (they are read as auto entries)");
+	free(s);
+	launchtab_free(&t);
+	is_str(error_of("console bin/x\n"), "TABLE:1: 'bin/x' is not a program "
+	    "name; write it without ',', ';', '=' or '/'", "a bad console name");
 	is_str(error_of("python python\n"), "TABLE: no 'launcher' or 'module' "
 	    "line; msprof-exec would intercept nothing", "no launcher");
 	unlink(path);

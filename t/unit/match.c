@@ -92,6 +92,38 @@ python(void)
 	    "torch.distributed.run", "--nnodes", "1"), &m);
 	is_str(m.operand, "torch.distributed.run", "operand is the module");
 	is_int(m.next, 4, "next is the first launcher argument");
+	/* entry modules: python -m NAME that no launcher's row names */
+	is_int(match_launch("python=python3;module=torch.distributed.run;"
+	    "entry-module=*", "/usr/bin/python3", V("python3", "-u", "-m",
+	    "espnet2.bin.asr_train", "--ngpu", "1"), &m),
+	    LAUNCH_PY_ENTRY_MODULE, "entry-module *: python3 -m pkg.mod");
+	is_str(m.operand, "espnet2.bin.asr_train", "... the module");
+	is_int(m.next, 4, "... its arguments after it");
+	is_int(match_launch("python=python3;module=torch.distributed.run;"
+	    "entry-module=*", "/usr/bin/python3", V("python3", "-m",
+	    "torch.distributed.run"), &m), LAUNCH_PY_MODULE,
+	    "a launcher's module row wins over entry-module *");
+	is_int(match_launch("python=python3;entry-module=espnet2.*",
+	    "/usr/bin/python3", V("python3", "-m", "pip", "install"), &m),
+	    LAUNCH_NONE, "a module no entry-module row matches: none");
+	is_int(match_launch("python=python3;entry-module=espnet2.*;entry=*.py",
+	    "/usr/bin/python3", V("python3", "-m", "espnet2.bin.x"), &m),
+	    LAUNCH_PY_ENTRY_MODULE, "entry-module compares modules whole, "
+	    "a final '*' any suffix");
+	is_int(match_launch("python=python3;entry-module=x", "/usr/bin/python3",
+	    V("python3", "-c", "x"), &m), LAUNCH_NONE,
+	    "-c is no entry module");
+	/* console scripts: by the executed path, or run by a python */
+	is_int(match_launch("launcher=torchrun;python=python3;"
+	    "console=fairseq-train", "/venv/bin/fairseq-train",
+	    V("fairseq-train", "data-bin", "--arch", "x"), &m), LAUNCH_CONSOLE,
+	    "console fairseq-train: its exec is an entry");
+	is_int(match_launch("python=python3;console=fairseq-train",
+	    "/venv/bin/fairseq-train2", V("fairseq-train2"), &m), LAUNCH_NONE,
+	    "... compared with the whole last component");
+	is_int(match_launch("python=python3;console=fairseq-train",
+	    "/usr/bin/python3", V("python3", "/venv/bin/fairseq-train", "d"),
+	    &m), LAUNCH_PY_SCRIPT, "python3 /venv/bin/fairseq-train: a script");
 	/* with an entry "*.py" (launchers.conf's last): any python X.py */
 	is_int(match_launch("python=python3;entry=pretrain_gpt.py,*.py",
 	    "/usr/bin/python3", V("python3", "-u", "tools/preprocess_data.py"),
@@ -159,6 +191,7 @@ static int
 table_matches(const char *t, const char *name)
 {
 	return table_has(t, MATCH_KEY_LAUNCHER, name) ||
+	    table_has(t, MATCH_KEY_CONSOLE, name) ||
 	    table_has(t, MATCH_KEY_PYTHON, name);
 }
 
@@ -190,14 +223,16 @@ filter(void)
 		"python=p*;launcher=x", "launcher=bin/torchrun",
 		"launcher=tasks/train*", "launcher=a/", "launcher=a/*",
 		"launcher=*", "entry=x;module=m;launcher=t;python=q,",
-		"launcher=,;python=;launcher=zz*", NULL
+		"launcher=,;python=;launcher=zz*",
+		"launcher=t;console=fairseq-train,x*;python=q", NULL
 	};
 	static const char *const names[] = {
 		"torchrun", "/usr/bin/torchrun", "msrun", "python", "python3",
 		"/usr/bin/python3.11", "python3.", "p", "pypy", "x", "/x",
 		"/opt/bin/torchrun", "bin/torchrun", "/repo/tasks/train.py",
 		"tasks/train", "a/", "/a/", "/a/b", "t", "q", "zz", "zzz",
-		"", "/", "//", NULL
+		"", "/", "//", "fairseq-train", "/venv/bin/fairseq-train",
+		"xy", NULL
 	};
 	static const char *const others[] = {
 		"/bin/true", "true", "/bin/sh", "env", "/usr/bin/bash", "ls",

@@ -98,7 +98,8 @@ table(void)
 	    "pretrain_transformers.py,pretrain_qwen3_5.py,"
 	    "mindspeed_mm/fsdp/train/trainer.py,"
 	    "mindspeed_mm/fsdp/tasks/cosyvoice3/train.py,"
-	    "mindspeed_mm/fsdp/tasks/funasr/trainer.py,*.py",
+	    "mindspeed_mm/fsdp/tasks/funasr/trainer.py,*.py;"
+	    "entry-module=*;console=fairseq-train",
 	    "config/launchers.conf serialises for the shim");
 	is_own(load_text("options t\nlauncher torchrun t\n"), NULL,
 	    "a minimal table loads");
@@ -108,7 +109,8 @@ table(void)
 	is_own(load_text("# c\n\nlaunchr torchrun t\n"),
 	    "FILE:3: cannot read 'launchr' with 3 word(s); expected 'options "
 	    "SET FLAG...', 'launcher NAME SET [SUBCOMMAND]', 'module NAME SET', "
-	    "'python NAME...' or 'entry PATH ENGINE'",
+	    "'python NAME...', 'entry PATH ENGINE', 'entry-module NAME "
+	    "ENGINE' or 'console NAME...'",
 	    "a misspelt keyword names the line");
 	is_own(load_text("options t\nlauncher /usr/bin/torchrun t\n"),
 	    "FILE:2: '/usr/bin/torchrun' is not a program or module name; "

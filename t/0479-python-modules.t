@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# python -m MODULE without a launcher (launchers.conf's 'entry-module *
+# auto'): ESPnet's recipes run python3 -m espnet2.bin.asr_train, open_clip
+# python -m training.main on one device.  The injector finds the module's
+# file as Python does (the working directory, then PYTHONPATH, then the
+# job Python's site-packages) and reads it as a script: a training gets
+# PROF_CONFIG_PATH and collects rank 0 only; pip, json.tool and an
+# inference module run exactly as without msprof-exec.
+. "$(dirname "$0")/lib.sh"
+sim_env
+D=$TOP/t/data/libtrain
+export MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT ITERS=8
+OUT=$T/out
+
+# profiled NAME DIR SUBDIR WHY-ERE COMMAND...: run COMMAND in SUBDIR of a
+# copy of DIR; one launch injected for WHY-ERE, rank 0 collected only.
+profiled() {
+	local name=$1 dir=$2 sub=$3 why=$4
+	shift 4
+	rm -rf "$T/w" "$OUT"
+	cp -R "$D/$dir" "$T/w"
+	(cd "$T/w/$sub" && msprof -y --steps 3:5 -o "$OUT" "$@"
+	    printf '%s\n' "$rc" > "$T/rc"; printf '%s\n' "$out" > "$T/o")
+	is "$(cat "$T/rc")" 0 "$name: exit 0"
+	is "$(njournal injected "$OUT")" 1 "$name: taken for training"
+	like "$(journal "$OUT")" "\"reason\":\"[^\"]*$why" "$name: for $why"
+	like "$(journal "$OUT")" '"script":"[^"]*\.' "$name: the module is the entry"
+	# one process, no rank of torch.distributed: profiler_info.json
+	is "$(ls -d "$OUT"/*_ascend_pt/profiler_info*.json | wc -l | tr -d ' ')" 1 \
+	    "$name: one process collected"
+	like "$(journal "$OUT")" '"expected_ranks":\[0\]' "$name: rank 0, and only it"
+}
+
+ESP='espnet2/train/trainer.py:[0-9]+: loss.backward\(\), [^"]*espnet2/train/trainer.py:[0-9]+: optimizer.step\(\)'
+profiled "ESPnet recipe: python3 -m espnet2.bin.asr_train (PYTHONPATH)" \
+    espnet egs2/an4/asr1 "$ESP" bash run.sh
+profiled "ESPnet: the package under the working directory" espnet . "$ESP" \
+    python3 -m espnet2.bin.asr_train --ngpu 1 --max_epoch 1
+profiled "open_clip on one device: python -m training.main" open_clip src \
+    'training/train.py:[0-9]+: .*backward\(\)' \
+    python3 -m training.main --train-data x.tar
+
+# The dry run says why: the training's call, an inference's miss.
+cd "$D/espnet"
+msprof -n python3 -m espnet2.bin.asr_train --ngpu 1
+like "$out" "training: $ESP" "-n: python3 -m espnet2.bin.asr_train is a training, and why"
+msprof -n python3 -m espnet2.bin.asr_inference
+unlike "$out" "^training: " "-n: asr_inference is no training"
+like "$out" "left alone \(not a training entry: espnet2.bin.asr_inference is built on torch, and the loop of espnet2/train/trainer.py:[0-9]+: train_one_epoch\(\) is never called" \
+    "... and says why: the loop it does not call"
+msprof -n python3 -m no_such_module_here
+unlike "$out" "^training: " "-n: a module that is not found is no training"
+
+# The run of each as without msprof-exec: output, exit status.
+cd "$T"
+same() {
+	local name=$1
+	shift
+	"$@" > "$T/plain.out" 2> "$T/plain.err"
+	local want=$?
+	rm -rf "$OUT"
+	"$MSPROF" --skip-checks -y -o "$OUT" "$@" > "$T/m.out" 2> "$T/m.err"
+	is "$?" "$want" "$name: the same exit status ($want)"
+	is "$(cat "$T/m.out")" "$(cat "$T/plain.out")" "$name: the same output"
+	like "$(cat "$T/m.err")" "$(tail -1 "$T/plain.err" | sed 's/[][\\.*^$(){}+?|]/\\&/g')" \
+	    "$name: its own error output"
+	is "$(journal "$OUT" | grep -c '"status"')" 0 "$name: nothing recorded"
+}
+printf '{"a": [1, 2]}\n' > "$T/in.json"
+same "python3 -m json.tool" python3 -m json.tool "$T/in.json"
+same "python3 -m json.tool on a missing file" python3 -m json.tool "$T/none.json"
+same "python3 -m pip --version" python3 -m pip --version
+same "python3 -m of a missing module" python3 -m no_such_module_here
+# inside a job: bash runs them, the shim sees the execs
+same "bash: python3 -m json.tool, then exit 3" bash -c \
+    'python3 -m json.tool "$0" && exit 3' "$T/in.json"
+done_testing
