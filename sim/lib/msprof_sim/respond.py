@@ -32,7 +32,7 @@ The code settings of a DDP training (DataLoader num_workers, bucket_cap_mb,
 gradient_as_bucket_view, static_graph) are not answered: no environment
 variable or flag carries them.
 
-and each run varies a little: the compute of the whole run by up to
+Each run varies a little: the compute of the whole run by up to
 RUN_NOISE, seeded by MSPROF_SIM_SEED and the settings (the same launch gives
 the same data), and each step by up to STEP_JITTER.  A knob planted by hand
 still plants its symptom.  For tests of a tuner, two more knobs name a
@@ -45,7 +45,8 @@ setting (a flag or an environment variable) by its name:
 
 The answer is written into this process's environment as the knobs
 profdata reads, so that the profiler's parse (in this process) and the
-training's log (its throughput line) tell the same story.
+training's log (its throughput line) tell the same story; in a plain torch
+training the device time of each backward pass follows the slowdown.
 """
 
 import os
