@@ -33,7 +33,10 @@ Knobs (environment, shared by all ranks of a job):
   MSPROF_SIM_BUBBLE_SHARE=X       the Bubble's share of the nominal step with MSPROF_SIM_BUBBLE (0.30)
   MSPROF_SIM_SLOWDOWN=X           every rank computes X times as long (1.0)
   MSPROF_SIM_JITTER=X             each compute phase varies by up to X of its length, step to step (0)
-  (the three above are set by a training in MSPROF_SIM_RESPOND mode: respond.py)
+  MSPROF_SIM_HOST_GAP=X           with MSPROF_SIM_HOST_BOUND: the launch gaps are X times as long (1.0)
+  MSPROF_SIM_MEM_EXPANDABLE=1     memory_record.csv: the caching allocator grows expandable segments,
+                                  its reserved memory (and the process's) close to the allocated
+  (the five above are set by a training in MSPROF_SIM_RESPOND mode: respond.py)
   ASCEND_LAUNCH_BLOCKING=1        torch_npu's own variable: every launch waits for its kernel, the host
                                   gaps grow (Free about 30 %)
 Without a knob the data is healthy: rank spread under 1 % of the step, wait
@@ -204,7 +207,8 @@ class Knobs:
                  slow_link=None, hot_op=None, host_bound=False, aicpu_us=None, dynamic_op=None,
                  low_pipe_op=None, small_packets=False, old_step_trace=False, exposed_comm=False,
                  bubble=False, unfused=(), mem_peak_pct=60.0, launch_blocking=False,
-                 bubble_share=BUBBLE_SHARE, slowdown=1.0, jitter=0.0):
+                 bubble_share=BUBBLE_SHARE, slowdown=1.0, jitter=0.0, host_gap=1.0,
+                 mem_expandable=False):
         self.seed = seed
         self.kernels_per_step = max(kernels_per_step, 1)
         self.ranks_per_node = max(ranks_per_node, 1)
@@ -225,6 +229,8 @@ class Knobs:
         self.bubble_share = bubble_share
         self.slowdown = slowdown
         self.jitter = jitter
+        self.host_gap = host_gap
+        self.mem_expandable = mem_expandable
 
     @classmethod
     def from_env(cls, env=None):
@@ -260,7 +266,9 @@ class Knobs:
                    launch_blocking=env.get("ASCEND_LAUNCH_BLOCKING", "").strip() == "1",
                    bubble_share=_env_float(env, "MSPROF_SIM_BUBBLE_SHARE", BUBBLE_SHARE),
                    slowdown=_env_float(env, "MSPROF_SIM_SLOWDOWN", 1.0),
-                   jitter=_env_float(env, "MSPROF_SIM_JITTER", 0.0))
+                   jitter=_env_float(env, "MSPROF_SIM_JITTER", 0.0),
+                   host_gap=_env_float(env, "MSPROF_SIM_HOST_GAP", 1.0),
+                   mem_expandable=env.get("MSPROF_SIM_MEM_EXPANDABLE", "").strip() not in ("", "0"))
 
 
 def group_hash(name):
@@ -421,6 +429,8 @@ class Job:
         lay, W = self.layout, self.layout.world
         # ASCEND_LAUNCH_BLOCKING=1: every launch waits for its kernel, the host gaps grow
         gap = (0.08 if self.knobs.launch_blocking else 0.05 if self.knobs.host_bound else 0.004) * self.step_us
+        if self.knobs.host_bound and not self.knobs.launch_blocking:
+            gap *= self.knobs.host_gap
         t = [0.0] * W
         comp = [[] for _ in range(W)]      # (phase, start, end)
         ops = [[] for _ in range(W)]
@@ -436,7 +446,7 @@ class Job:
         # jitter is absolute (+-1 us per phase, 0-20 us at each launch), so
         # healthy wait ratios stay small at any step time
         rnds = [_rnd(self.knobs.seed, r, _num(k), 1) for r in range(W)]
-        first_gap = (0.05 if self.knobs.host_bound else 0.01) * self.step_us
+        first_gap = (0.05 * self.knobs.host_gap if self.knobs.host_bound else 0.01) * self.step_us
         for r in range(W):
             t[r] = first_gap
 
@@ -856,14 +866,18 @@ class RankData:
         """memory_record.csv: per step the caching allocator (PTA) and the whole
         process (APP, whose Total Reserved is the driver's count of the
         process's device memory); the process peaks at MSPROF_SIM_MEM_PEAK % of
-        the device in the middle step."""
+        the device in the middle step.  With expandable segments the allocator
+        keeps 5 % over what is allocated instead of 21 %, and the process
+        reserves that much less."""
         peak = self.job.knobs.mem_peak_pct / 100.0 * DEVICE_MB
+        reserved = 0.735 if self.job.knobs.mem_expandable else 0.85
         rows = []
         for i, (_k, begin) in enumerate(self.steps):
-            app = peak * (1.0 if i == len(self.steps) // 2 else 0.97)
+            base = peak * (1.0 if i == len(self.steps) // 2 else 0.97)
+            app = base - (0.85 - reserved) * base
             ts = "%.3f\t" % (begin + 100.0)
             dev = "NPU:%d" % self.device
-            rows.append(["PTA", ts, _r3(0.7 * app), _r3(0.85 * app), _r3(0.7 * app), 187651256098816, dev])
+            rows.append(["PTA", ts, _r3(0.7 * base), _r3(reserved * base), _r3(0.7 * base), 187651256098816, dev])
             rows.append(["APP", ts, "", _r3(app), "", "", dev])
         return MEMORY_RECORD_HEADERS, rows
 

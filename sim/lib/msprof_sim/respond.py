@@ -1,5 +1,6 @@
-"""The simulated machine answering a Megatron launch's settings (MSPROF_SIM_RESPOND=1):
-MindSpeed-LLM and the Megatron engine of MindSpeed-MM.
+"""The simulated machine answering a launch's settings (MSPROF_SIM_RESPOND=1):
+MindSpeed-LLM, the Megatron engine of MindSpeed-MM (apply) and a plain
+torch_npu training (apply_torch, called as torch_npu is imported).
 
 Without it the data is healthy unless a knob plants a symptom, whatever the
 launch says.  With it the launch's own settings decide, as on a machine:
@@ -14,7 +15,24 @@ launch says.  With it the launch's own settings decide, as on a machine:
   --use-fused-rotary-pos-emb          the unfused kernels (MSPROF_SIM_UNFUSED), which
                                       take longer than the fused one would
 
-and each run varies a little: the compute of the whole run by up to
+and, in any torch_npu process (a plain PyTorch or DDP training too):
+
+  CPU_AFFINITY_CONF 1 or 2            with the host bound, its threads no longer
+                                      migrate between cores: the launch gaps shrink
+                                      by AFFINITY_CUT (MSPROF_SIM_HOST_GAP), so Free
+                                      drops a little; with the device bound it
+                                      changes nothing, as on a machine
+  PYTORCH_NPU_ALLOC_CONF with         the caching allocator grows its segments
+  expandable_segments:True            instead of keeping blocks of every size:
+                                      reserved memory drops toward the allocated
+                                      (MSPROF_SIM_MEM_EXPANDABLE), the step time
+                                      stays
+
+The code settings of a DDP training (DataLoader num_workers, bucket_cap_mb,
+gradient_as_bucket_view, static_graph) are not answered: no environment
+variable or flag carries them.
+
+Each run varies a little: the compute of the whole run by up to
 RUN_NOISE, seeded by MSPROF_SIM_SEED and the settings (the same launch gives
 the same data), and each step by up to STEP_JITTER.  A knob planted by hand
 still plants its symptom.  For tests of a tuner, two more knobs name a
@@ -27,7 +45,8 @@ setting (a flag or an environment variable) by its name:
 
 The answer is written into this process's environment as the knobs
 profdata reads, so that the profiler's parse (in this process) and the
-training's log (its throughput line) tell the same story.
+training's log (its throughput line) tell the same story; in a plain torch
+training the device time of each backward pass follows the slowdown.
 """
 
 import os
@@ -39,6 +58,8 @@ UNFUSED_COST = {"attention": 0.12, "rmsnorm": 0.04, "swiglu": 0.04, "rotary": 0.
 FUSED_FLAGS = {"attention": "--use-flash-attn", "rmsnorm": "--use-fused-rmsnorm",
                "swiglu": "--use-fused-swiglu", "rotary": "--use-fused-rotary-pos-emb"}
 RUN_NOISE = 0.006
+# what binding the host threads saves of each launch gap when the host is bound
+AFFINITY_CUT = 0.25
 STEP_JITTER = 0.01
 SLOWER_FACTOR = 1.12
 BUBBLE_SHARE = 0.30
@@ -82,22 +103,65 @@ def _seed(argv):
     return seed * 1000003 + h
 
 
+_answered_megatron = False
+
+
+def _on(name, present):
+    """A setting the launch has, unless MSPROF_SIM_NOOP plants it as a no-op."""
+    return present and name not in _names("MSPROF_SIM_NOOP")
+
+
+def _answer_host(env):
+    """The settings of torch_npu's host side, alike for every torch_npu process."""
+    bound = not _on("TASK_QUEUE_ENABLE", env.get("TASK_QUEUE_ENABLE", "").strip() == "2")
+    if bound:
+        env["MSPROF_SIM_HOST_BOUND"] = "1"
+        if _on("CPU_AFFINITY_CONF", env.get("CPU_AFFINITY_CONF", "").strip() in ("1", "2")):
+            env["MSPROF_SIM_HOST_GAP"] = "%.4f" % (1.0 - AFFINITY_CUT)
+    if _on("PYTORCH_NPU_ALLOC_CONF", "expandable_segments:true" in
+           env.get("PYTORCH_NPU_ALLOC_CONF", "").replace(" ", "").lower()):
+        env["MSPROF_SIM_MEM_EXPANDABLE"] = "1"
+
+
+def _answer_run(env, argv, slowdown):
+    """SLOWDOWN times the planted regressions the launch has, with the run's
+    noise; each step's jitter."""
+    for name in _names("MSPROF_SIM_SLOWER"):
+        if has(name, argv):
+            slowdown *= SLOWER_FACTOR
+    slowdown *= 1.0 + random.Random(_seed(argv)).uniform(-RUN_NOISE, RUN_NOISE)
+    env["MSPROF_SIM_SLOWDOWN"] = "%.5f" % slowdown
+    env["MSPROF_SIM_JITTER"] = "%.4f" % STEP_JITTER
+
+
+def _responding():
+    return os.environ.get("MSPROF_SIM_RESPOND", "") not in ("", "0")
+
+
+def apply_torch(argv=None):
+    """Set the knobs for a torch_npu process: its host-side settings and the
+    run's noise.  A Megatron launch's own answer (apply) covers these and
+    more, so once it has answered this one does nothing."""
+    if not _responding() or _answered_megatron:
+        return
+    argv = sys.argv if argv is None else argv
+    _answer_host(os.environ)
+    _answer_run(os.environ, argv, 1.0)
+
+
 def apply(args, dist, argv=None):
     """Set the knobs for a Megatron launch (MindSpeed-LLM's, MindSpeed-MM's
     Megatron engine) of ARGS (parsed) on DIST."""
-    if os.environ.get("MSPROF_SIM_RESPOND", "") in ("", "0"):
+    global _answered_megatron
+    if not _responding():
         return
+    _answered_megatron = True
     argv = sys.argv if argv is None else argv
-    noop = _names("MSPROF_SIM_NOOP")
-
-    def on(name, present):
-        return present and name not in noop
-
+    on = _on
     env = os.environ
     if args.data_parallel_size > 1 and not on("--overlap-grad-reduce", args.overlap_grad_reduce):
         env["MSPROF_SIM_EXPOSED_COMM"] = "1"
-    if not on("TASK_QUEUE_ENABLE", env.get("TASK_QUEUE_ENABLE", "").strip() == "2"):
-        env["MSPROF_SIM_HOST_BOUND"] = "1"
+    _answer_host(env)
     if args.pipeline_model_parallel_size > 1:
         env["MSPROF_SIM_BUBBLE"] = "1"
         chunks = 1
@@ -110,13 +174,7 @@ def apply(args, dist, argv=None):
                if form in planted or "all" in planted or not on(flag, has(flag, argv))]
     if unfused:
         env["MSPROF_SIM_UNFUSED"] = ",".join(unfused)
-    slowdown = 1.0 + sum(UNFUSED_COST[f] for f in unfused)
-    for name in _names("MSPROF_SIM_SLOWER"):
-        if has(name, argv):
-            slowdown *= SLOWER_FACTOR
-    slowdown *= 1.0 + random.Random(_seed(argv)).uniform(-RUN_NOISE, RUN_NOISE)
-    env["MSPROF_SIM_SLOWDOWN"] = "%.5f" % slowdown
-    env["MSPROF_SIM_JITTER"] = "%.4f" % STEP_JITTER
+    _answer_run(env, argv, 1.0 + sum(UNFUSED_COST[f] for f in unfused))
 
 
 def check(args):

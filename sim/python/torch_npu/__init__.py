@@ -3,6 +3,7 @@ simulation.  It needs no real torch: importing it is cheap.  When a `torch`
 module is importable (the real one or the stand-in in sim/python-torch) the
 `npu` device module is attached to it as `torch.npu`, like the real adapter."""
 
+import os as _os
 import sys as _sys
 
 __version__ = "2.7.1"  # master-like: start_step -1 starts at once, Device_id columns
@@ -71,6 +72,16 @@ if "torch" in _sys.modules:
     _attach(_sys.modules["torch"])
 else:
     _sys.meta_path.insert(0, _AttachOnTorchImport())
+
+# MSPROF_SIM_RESPOND: the simulated machine answers this process's settings
+# (TASK_QUEUE_ENABLE, CPU_AFFINITY_CONF, PYTORCH_NPU_ALLOC_CONF) before anything
+# reads the knobs; sim/lib holds the rules shared with the simulated MindSpeed
+_LIB = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "..", "..", "lib")
+if _LIB not in _sys.path:
+    _sys.path.insert(0, _LIB)
+from msprof_sim import respond as _respond  # noqa: E402
+
+_respond.apply_torch()
 
 from . import profiler  # noqa: E402,F401
 from .profiler import _non_intrusive_profile  # noqa: E402

@@ -31,7 +31,12 @@ def device_time():
     if _first:
         ms += _env_ms("MSPROF_SIM_FIRST_STEP_MS", 5000)
         _first = False
-    return ms / 1000.0
+    try:
+        # MSPROF_SIM_RESPOND's answer to the settings (respond.py), as the profile shows it
+        slowdown = max(float(os.environ.get("MSPROF_SIM_SLOWDOWN", "1")), 0.0)
+    except ValueError:
+        slowdown = 1.0
+    return ms * slowdown / 1000.0
 
 
 def attach(torch):
