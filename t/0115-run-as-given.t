@@ -62,7 +62,7 @@ nosession "a command not on PATH"
 msprof reprot profiling_output
 is "$rc" 64 "a mistyped subcommand: usage error 64"
 like "$err" "did you mean 'msprof-exec report'" "a mistyped subcommand: the likely one"
-like "$err" "trigger, analyse, report and compare" "a mistyped subcommand: names the subcommands"
+like "$err" "trigger, analyse, report, compare and tune" "a mistyped subcommand: names the subcommands"
 nosession "a mistyped subcommand"
 msprof trigerr dyn
 is "$rc" 64 "another mistyped subcommand: 64"
