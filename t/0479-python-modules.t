@@ -70,6 +70,14 @@ msprof -n bash torchrun_noexport.sh
 unlike "$out" "^training: " "-n: torchrun -m without the export is no training"
 like "$out" "no file of module espnet2.bin.asr_train in the working directory, PYTHONPATH" \
     "... and says the module is not found"
+# $PWD follows the script's cd: the PYTHONPATH made from it after the cd
+# names the recipe's folder.
+cd "$T/w"
+printf '%s\n' 'cd egs2/an4/asr1' 'export PYTHONPATH=$PWD/../../..:$PYTHONPATH' \
+    'python3 -m espnet2.bin.asr_train --ngpu 1' > cd_pwd.sh
+msprof -n bash cd_pwd.sh
+like "$out" "training: ([^ ]*/)?$ESP" "-n: \$PWD after the script's cd is where it went"
+cd "$T/w/egs2/an4/asr1"
 # The launch's PYTHONPATH is what the script leaves it: the launcher's
 # own is inherited, and one the script sets replaces it.
 PYTHONPATH=$T/w msprof -n bash noexport.sh
