@@ -305,7 +305,8 @@ classify_runs(struct job *j, const struct launchtab *tab,
 	j->runs = xcalloc(j->scan.nruns + 1, sizeof(*j->runs));
 	for (size_t i = 0; i < j->scan.nruns; i++) {
 		r = &j->scan.runs[i];
-		scan_classify(tab, framework, r->cwd, r->argv.v, &j->runs[i]);
+		scan_classify(tab, framework, r->cwd, r->env.n > 0 ? &r->env :
+		    NULL, r->argv.v, &j->runs[i]);
 		note_left_alone(j, &j->runs[i], r->argv.v);
 		first_training(j, &j->runs[i], r->argv.v, r->env.n > 0 ?
 		    r->env.v : environ);

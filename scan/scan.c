@@ -253,11 +253,53 @@ existing(struct scanner *sc, char *const argv[], const struct strv *env,
 	strv_free(&found);
 }
 
+/* The value of NAME in ENV (NAME=value entries), or NULL. */
+static const char *
+env_value(const struct strv *env, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=')
+			return env->v[i] + n + 1;
+	return NULL;
+}
+
+/*
+ * Give this process the PYTHONPATH of ENV (unset when ENV has none), as
+ * the launch will have it: the content reader looks for modules there.
+ * *SAVED is the one it had (NULL: unset), for put_pythonpath() to put back.
+ */
+static void
+take_pythonpath(const struct strv *env, char **saved)
+{
+	const char *was = getenv("PYTHONPATH"), *v = env_value(env,
+	    "PYTHONPATH");
+
+	*saved = xstrdup_null(was);
+	if (v != NULL)
+		setenv("PYTHONPATH", v, 1);
+	else
+		unsetenv("PYTHONPATH");
+}
+
+static void
+put_pythonpath(char *saved)
+{
+	if (saved != NULL)
+		setenv("PYTHONPATH", saved, 1);
+	else
+		unsetenv("PYTHONPATH");
+	free(saved);
+}
+
 void
 scan_classify(const struct launchtab *tab, const char *framework,
-    const char *cwd, char *const argv[], struct launch *l)
+    const char *cwd, const struct strv *env, char *const argv[],
+    struct launch *l)
 {
 	int here = -1;
+	char *saved = NULL;
 
 	/* the entry and the modules it imports are read from where it runs */
 	if (cwd != NULL && *cwd != '\0' &&
@@ -266,7 +308,12 @@ scan_classify(const struct launchtab *tab, const char *framework,
 		close(here);
 		here = -1;
 	}
+	/* and through the PYTHONPATH the script gave it (export ...) */
+	if (env != NULL)
+		take_pythonpath(env, &saved);
 	launch_classify(tab, framework, argv[0], argv, l);
+	if (env != NULL)
+		put_pythonpath(saved);
 	if (here != -1) {
 		if (fchdir(here) == -1)
 			err(1, "fchdir");
@@ -302,9 +349,12 @@ try_launch(struct scanner *sc, char *const argv[])
 {
 	struct launch l;
 	struct scan *s = sc->out;
+	struct strv env = { 0 };
 	char *shown_launch;
 
-	scan_classify(sc->tab, NULL, sc->sh->cwd, argv, &l);
+	sh_environ(sc->sh, sc->cmd, &env);
+	scan_classify(sc->tab, NULL, sc->sh->cwd, &env, argv, &l);
+	strv_free(&env);
 	if (l.kind == LAUNCH_NONE || l.quiet || l.script < 0 ||
 	    s->nruns >= MAX_LAUNCHES)
 		return;

@@ -97,10 +97,12 @@ void	scan_free(struct scan *);
 struct launch;
 /*
  * launch_classify() of ARGV as it runs in CWD, relative to the current
- * directory (a scan_launch's cwd; NULL or "": here): its entry and the
- * modules it imports are read from there.
+ * directory (a scan_launch's cwd; NULL or "": here), with the environment
+ * ENV (a scan_launch's env; NULL: this process's): its entry and the
+ * modules it imports are read from there, through ENV's PYTHONPATH.
  */
 void	scan_classify(const struct launchtab *, const char *framework,
-	    const char *cwd, char *const argv[], struct launch *);
+	    const char *cwd, const struct strv *env, char *const argv[],
+	    struct launch *);
 
 #endif

@@ -250,6 +250,34 @@ sh_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * $PWD after a cd, as the shell keeps it, so that a script's export
+ * PYTHONPATH=$PWD/src after it names the folder the launch will have:
+ * sh->cwd is relative to this process's folder (the launch directory);
+ * a cd to where the scan cannot follow leaves it unknown.
+ */
+static void
+set_pwd(struct sh *sh)
+{
+	char *here = NULL, *pwd = NULL;
+	size_t len;
+
+	if (sh->cwd != NULL && sh->cwd[0] == '/')
+		pwd = xstrdup(sh->cwd);
+	else if (sh->cwd != NULL && (here = getcwd(NULL, 0)) != NULL)
+		pwd = xasprintf("%s/%s", here, sh->cwd);
+	free(here);
+	if (pwd == NULL) {
+		sh_setvar(sh, "PWD", 3, "$PWD", 4, 0);
+		return;
+	}
+	len = strlen(pwd);
+	while (len > 1 && pwd[len - 1] == '/')
+		pwd[--len] = '\0';
+	sh_setvar(sh, "PWD", 3, pwd, len, 1);
+	free(pwd);
+}
+
 void
 sh_cd(struct sh *sh, char *const w[], size_t n)
 {
@@ -272,6 +300,7 @@ sh_cd(struct sh *sh, char *const w[], size_t n)
 	}
 	free(sh->cwd);
 	sh->cwd = cwd;
+	set_pwd(sh);
 }
 
 void

@@ -50,6 +50,42 @@ like "$out" "left alone \(not a training entry: espnet2.bin.asr_inference is bui
     "... and says why: the loop it does not call"
 msprof -n python3 -m no_such_module_here
 unlike "$out" "^training: " "-n: a module that is not found is no training"
+# The dry run finds the module through the PYTHONPATH the script exports
+# (a path relative to where the launch runs, as Python reads it), and
+# without that export it finds none.
+cd "$D/espnet/egs2/an4/asr1"
+msprof -n bash run.sh
+like "$out" "training: ([^ ]*/)?$ESP" "-n: run.sh's exported PYTHONPATH finds espnet2.bin.asr_train"
+rm -rf "$T/w"
+cp -R "$D/espnet" "$T/w"
+cd "$T/w/egs2/an4/asr1"
+sed '/^export PYTHONPATH=/d' run.sh > noexport.sh
+msprof -n bash noexport.sh
+unlike "$out" "^training: " "-n: without the export the module is no training"
+sed 's/^python3 -m/torchrun --nproc_per_node 1 -m/' run.sh > torchrun.sh
+msprof -n bash torchrun.sh
+like "$out" "training: ([^ ]*/)?$ESP" "-n: torchrun -m under the exported PYTHONPATH is a training"
+sed '/^export PYTHONPATH=/d' torchrun.sh > torchrun_noexport.sh
+msprof -n bash torchrun_noexport.sh
+unlike "$out" "^training: " "-n: torchrun -m without the export is no training"
+like "$out" "no file of module espnet2.bin.asr_train in the working directory, PYTHONPATH" \
+    "... and says the module is not found"
+# $PWD follows the script's cd: the PYTHONPATH made from it after the cd
+# names the recipe's folder.
+cd "$T/w"
+printf '%s\n' 'cd egs2/an4/asr1' 'export PYTHONPATH=$PWD/../../..:$PYTHONPATH' \
+    'python3 -m espnet2.bin.asr_train --ngpu 1' > cd_pwd.sh
+msprof -n bash cd_pwd.sh
+like "$out" "training: ([^ ]*/)?$ESP" "-n: \$PWD after the script's cd is where it went"
+cd "$T/w/egs2/an4/asr1"
+# The launch's PYTHONPATH is what the script leaves it: the launcher's
+# own is inherited, and one the script sets replaces it.
+PYTHONPATH=$T/w msprof -n bash noexport.sh
+like "$out" "training: ([^ ]*/)?$ESP" "-n: the launcher's PYTHONPATH is inherited by the launch"
+printf '%s\n' 'export PYTHONPATH=/nonexistent' \
+    'python3 -m espnet2.bin.asr_train --ngpu 1' > own.sh
+PYTHONPATH=$T/w msprof -n bash own.sh
+unlike "$out" "^training: " "-n: the script's PYTHONPATH, not the launcher's, is searched"
 
 # The run of each as without msprof-exec: output, exit status.
 cd "$T"
