@@ -101,6 +101,8 @@ struct launch_record {
 struct journal {
 	struct launch_record	*recs;
 	size_t			 n;
+	/* Records of other sessions were added: not one session's own. */
+	int			 merged;
 };
 
 /* A record with everything unset. */

@@ -158,9 +158,12 @@ claims_gather(struct claims *c, const char *session,
     const struct journal *j, int64_t since_ms)
 {
 	char *copy = xstrdup(session), *dir;
+	int own;
 
 	memset(c, 0, sizeof(*c));
 	add_session(c, session);
+	/* SESSION's own journal, when J is it, is not read again */
+	own = c->nsessions == 1 && !j->merged;
 	sessions_in(c, dirname(copy));
 	free(copy);
 	for (size_t i = 0; i < j->n; i++)
@@ -174,7 +177,11 @@ claims_gather(struct claims *c, const char *session,
 	/* Read every journal first: the claims point into them. */
 	c->journals = xcalloc(c->nsessions + 1, sizeof(*c->journals));
 	for (size_t s = 0; s < c->nsessions; s++)
-		journal_read(c->sessions[s], &c->journals[s]);
+		if (s == 0 && own) {
+			c->journals[0] = *j;	/* the records stay J's */
+			c->borrowed = 1;
+		} else
+			journal_read(c->sessions[s], &c->journals[s]);
 	for (size_t s = 0; s < c->nsessions; s++)
 		add_claims(c, s, since_ms);
 }
@@ -185,7 +192,8 @@ claims_free(struct claims *c)
 	for (size_t i = 0; i < c->n; i++)
 		free(c->v[i].dir);
 	for (size_t s = 0; s < c->nsessions; s++) {
-		journal_free(&c->journals[s]);
+		if (s > 0 || !c->borrowed)
+			journal_free(&c->journals[s]);
 		free(c->sessions[s]);
 	}
 	free(c->v);

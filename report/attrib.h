@@ -36,12 +36,15 @@ struct claims {
 	struct journal	*journals;	/* of the sessions read */
 	char		**sessions;
 	size_t		 nsessions;
+	int		 borrowed;	/* journals[0] is the caller's */
 };
 
 /*
  * The launches of the sessions beside SESSION (in its output directory)
  * and in the save paths of JOURNAL's launches, SESSION's own included.
- * SINCE stands for the start of a launch recorded without one.
+ * SINCE stands for the start of a launch recorded without one.  Unless
+ * JOURNAL is merged (other sessions' records added), it is SESSION's
+ * journal as read, and the claims point into it: it outlives them.
  */
 void	claims_gather(struct claims *, const char *session,
 	    const struct journal *, int64_t since_ms);

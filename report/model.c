@@ -685,7 +685,10 @@ report_build(const struct report_in *in, struct report_model *m)
 	ending(in, m);
 	torchnpu_read(in->journal, in->arming, &m->torch);
 	diagnose_log(in->log, ran_mm(in->journal), &m->torch, &m->diagnosis);
-	if (in->session != NULL)
+	if (in->verified != NULL) {
+		m->verify = *in->verified;
+		memset(in->verified, 0, sizeof(*in->verified));
+	} else if (in->session != NULL)
 		verify_journal(in->journal, in->session, in->since, inv,
 		    &m->verify);
 	else

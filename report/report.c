@@ -256,6 +256,40 @@ output_dirs(char *path, struct inventory *inv, struct strv *out)
 		strv_push(out, path);
 }
 
+/*
+ * A session whose launches were verified to learn the summary's paths,
+ * kept for its report: its journal is read and its launches verified
+ * once per report.
+ */
+struct verified {
+	char		*session;	/* the real path */
+	struct journal	 journal;
+	struct verify	 verify;	/* points into journal */
+	int		 taken;		/* verify handed to a report */
+};
+
+static void
+verified_free(struct verified *kept, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!kept[i].taken)
+			verify_free(&kept[i].verify);
+		journal_free(&kept[i].journal);
+		free(kept[i].session);
+	}
+	free(kept);
+}
+
+/* The verification kept of SESSION not yet handed to a report, or NULL. */
+static struct verified *
+kept_of(struct verified *kept, size_t n, const char *session)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!kept[i].taken && strcmp(kept[i].session, session) == 0)
+			return &kept[i];
+	return NULL;
+}
+
 /* The report's input for the output directory PATH: session, log, journal. */
 static void	add_job_sessions(const char *, struct journal *);
 
@@ -273,9 +307,10 @@ session_since(const char *session)
 
 static void
 load_input(const char *path, struct inventory *inv, struct report_in *in,
-    struct journal *j)
+    struct journal *j, struct verified *kept, size_t nkept)
 {
 	char *session = session_of(inv, path), *logpath;
+	struct verified *v;
 
 	in->status = -1;
 	in->outdir = path;
@@ -284,7 +319,17 @@ load_input(const char *path, struct inventory *inv, struct report_in *in,
 		logpath = xasprintf("%s/%s", session, SESSION_LOG);
 		in->log = read_file(logpath, NULL);
 		free(logpath);
-		journal_read(session, j);
+		/*
+		 * A session given itself was verified for the summary's
+		 * paths: its report takes that journal and verification.
+		 */
+		if (session_is(path) &&
+		    (v = kept_of(kept, nkept, session)) != NULL) {
+			v->taken = 1;
+			in->verified = &v->verify;
+			j = &v->journal;
+		} else
+			journal_read(session, j);
 		/* the other nodes' sessions of the same job, beside it */
 		if (!session_is(path))
 			add_job_sessions(session, j);
@@ -293,30 +338,44 @@ load_input(const char *path, struct inventory *inv, struct report_in *in,
 	in->journal = j;
 }
 
-void
-report_summary_paths(char *const paths[], size_t n, struct inventory *inv,
-    struct strv *out)
+/* report_summary_paths, keeping each session verified into *KEPT. */
+static void
+summary_paths(char *const paths[], size_t n, struct inventory *inv,
+    struct strv *out, struct verified **kept, size_t *nkept)
 {
-	struct journal j;
-	struct verify v;
+	struct verified *v;
+	char *session;
 
+	*kept = NULL;
+	*nkept = 0;
 	for (size_t i = 0; i < n; i++) {
-		char *session;
-
 		if (!session_is(paths[i]) ||
 		    (session = realpath(paths[i], NULL)) == NULL) {
 			strv_push(out, paths[i]);
 			continue;
 		}
-		journal_read(session, &j);
-		verify_journal(&j, session, session_since(session), inv, &v);
-		for (size_t k = 0; k < v.nouts; k++)
-			for (size_t d = 0; d < v.outs[k].ndirs; d++)
-				strv_push(out, v.outs[k].dirs[d].path);
-		verify_free(&v);
-		journal_free(&j);
-		free(session);
+		*kept = xreallocarray(*kept, *nkept + 1, sizeof(**kept));
+		v = &(*kept)[(*nkept)++];
+		memset(v, 0, sizeof(*v));
+		v->session = session;
+		journal_read(session, &v->journal);
+		verify_journal(&v->journal, session, session_since(session),
+		    inv, &v->verify);
+		for (size_t k = 0; k < v->verify.nouts; k++)
+			for (size_t d = 0; d < v->verify.outs[k].ndirs; d++)
+				strv_push(out, v->verify.outs[k].dirs[d].path);
 	}
+}
+
+void
+report_summary_paths(char *const paths[], size_t n, struct inventory *inv,
+    struct strv *out)
+{
+	struct verified *kept;
+	size_t nkept;
+
+	summary_paths(paths, n, inv, out, &kept, &nkept);
+	verified_free(kept, nkept);
 }
 
 /*
@@ -345,6 +404,7 @@ add_job_sessions(const char *session, struct journal *j)
 		    sizeof(*j->recs));
 		memcpy(j->recs + j->n, more.recs, more.n * sizeof(*more.recs));
 		j->n += more.n;
+		j->merged = 1;
 		free(more.recs);	/* the records are J's now */
 	}
 	strv_free(&others);
@@ -368,6 +428,8 @@ report_main(int argc, char **argv)
 	struct strv outs = { 0 }, sums = { 0 };
 	struct report r;
 	struct inventory inv;
+	struct verified *kept;
+	size_t nkept;
 	char *why = NULL;
 	int c;
 
@@ -401,15 +463,16 @@ report_main(int argc, char **argv)
 	opt.inv = &inv;
 	for (int i = optind; i < argc; i++)
 		output_dirs(argv[i], &inv, &outs);
-	report_summary_paths(argv + optind, (size_t)(argc - optind), &inv,
-	    &sums);
+	summary_paths(argv + optind, (size_t)(argc - optind), &inv, &sums,
+	    &kept, &nkept);
 	in = xcalloc(outs.n, sizeof(*in));
 	journals = xcalloc(outs.n, sizeof(*journals));
 	for (size_t i = 0; i < outs.n; i++) {
 		in[i] = opt;
 		in[i].summary_paths = sums.v;
 		in[i].nsummary_paths = sums.n;
-		load_input(outs.v[i], &inv, &in[i], &journals[i]);
+		load_input(outs.v[i], &inv, &in[i], &journals[i], kept,
+		    nkept);
 	}
 	report_run(in, outs.n, &r);
 	for (size_t i = 0; i < outs.n; i++) {
@@ -419,6 +482,7 @@ report_main(int argc, char **argv)
 	}
 	free(journals);
 	free(in);
+	verified_free(kept, nkept);
 	strv_free(&outs);
 	strv_free(&sums);
 	inventory_free(&inv);

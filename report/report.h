@@ -14,6 +14,8 @@
 #include "common/journal.h"
 #include "engines/torch.h"
 
+struct verify;
+
 struct report_in {
 	const char	*session;	/* NULL: a bare output directory */
 	const char	*outdir;	/* with no session: the directory to check */
@@ -43,6 +45,12 @@ struct report_in {
 	 * every report of one command, or NULL: each report makes its own.
 	 */
 	struct inventory *inv;
+	/*
+	 * The session's launches, verified already against its journal
+	 * (report/verify.h), or NULL: the report takes it over instead of
+	 * verifying again.
+	 */
+	struct verify	*verified;
 };
 
 /* What the exit status depends on. */

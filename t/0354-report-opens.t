@@ -5,7 +5,7 @@
 # step).  Under strace, a report over 64 ranks opens each rank directory
 # and each data file once, with --json too, and with a session (whose
 # paths verification learns from the journal); a link not followed is
-# named once.
+# named once; a session's journal is read once for its launches.
 . "$(dirname "$0")/lib.sh"
 command -v strace > /dev/null || skip_all "strace is not installed"
 strace -f -e trace=openat -o /dev/null true 2> /dev/null ||
@@ -87,4 +87,12 @@ opens_session=$(awk '/ = -1 / { next } /_ascend_pt"/ { print }' "$T/trace.log" |
 is "$opens_session" "" "report SESSION: no rank directory opened twice"
 like "$(grep -c '_ascend_pt"' "$T/trace.log")" "^[1-9]" \
     "report SESSION: its rank directories were read"
+# The session's journal: read once for its launches (the summary's paths,
+# the verification, the claims on its directories), and once more only to
+# see whether its processes still run, after the look at /proc that must
+# come first (a process that starts its launch in between is then missed
+# by neither).
+is "$(awk '/ = -1 / { next } /journal\.jsonl"/ { print }' "$T/trace.log" |
+    grep -c "${session#profiling_output/}/journal.jsonl\"")" 2 \
+    "report SESSION: its journal read once, and once for the processes running"
 done_testing

@@ -127,7 +127,7 @@ flags(void)
 	    "--micro-batch-size", "1", "--global-batch-size=64",
 	    "--micro-batch-size=4", NULL };
 	struct launch_record r[2];
-	struct journal j = { r, 1 };
+	struct journal j = { .recs = r, .n = 1 };
 
 	launch(&r[0], "llm-mcore", with);
 	launch(&r[1], "llm-mcore", without);
@@ -183,7 +183,7 @@ frameworks(void)
 	static const char *const mcore[] = { "torchrun", "pretrain_gpt.py",
 	    NULL };
 	struct launch_record r;
-	struct journal j = { &r, 1 };
+	struct journal j = { .recs = &r, .n = 1 };
 
 	launch(&r, "torch", torch);
 	check("exposed-ddp", &j, "exposed-communication",
@@ -214,7 +214,7 @@ environment(void)
 {
 	static const char *const argv[] = { "torchrun", "pretrain_gpt.py", NULL };
 	struct launch_record r;
-	struct journal j = { &r, 1 };
+	struct journal j = { .recs = &r, .n = 1 };
 	char *t;
 
 	launch(&r, "llm-mcore", argv);
@@ -260,7 +260,7 @@ yaml_copy(void)
 	static const char *const argv[] = { "torchrun", "trainer.py",
 	    "cfg.yaml", NULL };
 	struct launch_record r;
-	struct journal j = { &r, 1 };
+	struct journal j = { .recs = &r, .n = 1 };
 	char *copy;
 	FILE *fp;
 	int fd = mkstemp(yaml);
@@ -308,7 +308,7 @@ yaml_case(const char *engine, const char *text, const char *const *extra,
 	const char *argv[8] = { "torchrun", "trainer.py", "cfg.yaml" };
 	char path[] = "/tmp/advice_launch.XXXXXX", *copy;
 	struct launch_record r;
-	struct journal j = { &r, 1 };
+	struct journal j = { .recs = &r, .n = 1 };
 	size_t n = 3;
 	int fd = mkstemp(path);
 	FILE *fp;

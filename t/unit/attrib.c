@@ -12,7 +12,7 @@
 
 static struct launch_record recs[8];
 static struct claim cls[8];
-static struct claims c = { cls, 0, NULL, NULL, 0 };
+static struct claims c = { .v = cls };
 
 /* A launch of SESSION on HOST at T0 + START s; its session ends at END s. */
 static const struct claim *
