@@ -135,7 +135,9 @@ trigger_main(int argc, char **argv)
 	if (optind != argc - 1)
 		trigger_usage(0);
 	path = config_of(argv[optind]);
-	if ((rc = dynamic_trigger(path, start, active, &t, &why)) != 0)
+	rc = dynamic_trigger(path, start, active, &t, &why);
+	free(path);
+	if (rc != 0)
 		errx(rc, "%s", why);
 	if (start == -1)
 		printf(_("the job starts collecting at its next step, for %d "
@@ -145,6 +147,5 @@ trigger_main(int argc, char **argv)
 		    start, t.active);
 	printf(_("; data goes to %s\n"), t.prof_dir);
 	free(t.prof_dir);
-	free(path);
 	return 0;
 }

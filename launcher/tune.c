@@ -1079,6 +1079,23 @@ trial_free(struct trial *t)
 	free(t->why);
 }
 
+static void
+tune_free(struct tune *tu)
+{
+	for (size_t i = 0; i < tu->n; i++)
+		trial_free(&tu->t[i]);
+	free(tu->t);
+	if (tu->has_together)
+		trial_free(&tu->together);
+	strv_free(&tu->pass);
+	strv_free(&tu->sets);
+	free(tu->out);
+	free(tu->baseline);
+	free(tu->json);
+	free(tu->self);
+	free(tu->base_dir);
+}
+
 static void __attribute__((noreturn))
 end_interrupted(void)
 {
@@ -1135,13 +1152,16 @@ tune_main(int argc, char **argv)
 	if ((rc = baseline(&tu, &report)) != 0) {
 		if (rc == -2)
 			end_interrupted();
+		tune_free(&tu);
+		free(report);
 		return rc;
 	}
 	plan_trials(&tu, report);
+	free(report);
 	if (tu.tries == 0) {
 		for (size_t i = 0; i < tu.n; i++)
 			printf(_("would try: %s\n"), tu.t[i].label);
-		tu.n = 0;	/* leaked: exiting */
+		tune_free(&tu);
 		return 0;
 	}
 	if ((size_t)tu.tries < tu.n) {
@@ -1174,19 +1194,7 @@ tune_main(int argc, char **argv)
 	free(line);
 	if (interrupted)
 		end_interrupted();
-	for (size_t i = 0; i < tu.n; i++)
-		trial_free(&tu.t[i]);
-	free(tu.t);
-	if (tu.has_together)
-		trial_free(&tu.together);
 	strv_free(&kept);
-	strv_free(&tu.pass);
-	strv_free(&tu.sets);
-	free(report);
-	free(tu.out);
-	free(tu.baseline);
-	free(tu.json);
-	free(tu.self);
-	free(tu.base_dir);
+	tune_free(&tu);
 	return rc;
 }

@@ -220,6 +220,17 @@ runs_caveat(struct compare *c, const struct run *run, const char *label)
 	free(s);
 }
 
+static void
+run_free(struct run *run)
+{
+	summary_free(run->s);
+	summary_ranks_free(run->ranks, run->nranks);
+	summary_runs_free(run->runs, run->nruns);
+	strv_free(&run->paths);
+	inventory_free(&run->inv);
+	memset(run, 0, sizeof(*run));
+}
+
 int
 compare_main(int argc, char **argv)
 {
@@ -254,24 +265,9 @@ compare_main(int argc, char **argv)
 	if (html != NULL && write_html(c, html) == -1)
 		status = EX_CANTCREAT;
 	compare_free(c);
-	for (int k = 0; k < 2; k++) {
-		summary_free(runs[k].s);
-		summary_ranks_free(runs[k].ranks, runs[k].nranks);
-		summary_runs_free(runs[k].runs, runs[k].nruns);
-		strv_free(&runs[k].paths);
-	}
+	for (int k = 0; k < 2; k++)
+		run_free(&runs[k]);
 	return status;
-}
-
-static void
-run_free(struct run *run)
-{
-	summary_free(run->s);
-	summary_ranks_free(run->ranks, run->nranks);
-	summary_runs_free(run->runs, run->nruns);
-	strv_free(&run->paths);
-	inventory_free(&run->inv);
-	memset(run, 0, sizeof(*run));
 }
 
 int
