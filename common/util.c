@@ -1,6 +1,7 @@
 /* Allocation that cannot fail, string vectors, files, quoting. */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -384,4 +385,17 @@ fput_cols(FILE *fp, const char *text, int width)
 	fputs(text, fp);
 	if (width < 0)
 		fprintf(fp, "%*s", pad > 0 ? pad : 0, "");
+}
+
+int
+name_numbered(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) != 0 || name[n] == '\0')
+		return 0;
+	for (name += n; *name != '\0'; name++)
+		if (!isdigit((unsigned char)*name))
+			return 0;
+	return 1;
 }

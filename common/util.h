@@ -48,6 +48,8 @@ int	 yaml_key_is_flag(const char *key, const char *name);
 size_t	 utf8_seq(const unsigned char *s);
 /* Is S valid UTF-8 as a whole? */
 int	 utf8_valid(const char *s);
+/* Is NAME PREFIX followed by digits alone ("device_0", not "info.json.0.done")? */
+int	 name_numbered(const char *name, const char *prefix);
 /*
  * The columns TEXT takes on a terminal, in the locale's encoding (a CJK
  * character two, a combining mark none; a byte one where TEXT is not

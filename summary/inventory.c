@@ -315,20 +315,6 @@ place_of(enum place in, const char *name)
 	}
 }
 
-/* NAME is PREFIX followed by digits alone. */
-static int
-numbered(const char *name, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	if (strncmp(name, prefix, n) != 0 || name[n] == '\0')
-		return 0;
-	for (name += n; *name != '\0'; name++)
-		if (!isdigit((unsigned char)*name))
-			return 0;
-	return 1;
-}
-
 struct scan {
 	struct inv_rankdir *r;
 	struct dirstack	 up;	/* the directories the walk is inside */
@@ -425,7 +411,7 @@ walk(struct scan *sc, const char *path, const char *rel, enum place in,
 		case ENTRY_FILE:
 			sc->r->bytes += en.st.st_size;
 			if (chip && in == IN_DEVICE &&
-			    numbered(e->d_name, "info.json."))
+			    name_numbered(e->d_name, "info.json."))
 				strv_push(&sc->r->infos, subrel);
 			break;
 		case ENTRY_DIR:
@@ -436,7 +422,7 @@ walk(struct scan *sc, const char *path, const char *rel, enum place in,
 				walk(sc, sub, subrel, p, depth + 1,
 				    (p == IN_PROF && strncmp(e->d_name,
 				    "PROF_", 5) == 0) || (p == IN_DEVICE && chip &&
-				    numbered(e->d_name, "device_")),
+				    name_numbered(e->d_name, "device_")),
 				    shown != NULL && depth == 0 &&
 				    shown->kind == NODE_DIR ? &shown->kids :
 				    NULL);

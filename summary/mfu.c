@@ -459,20 +459,6 @@ mfu_init(struct summary *s)
 	return u;
 }
 
-/* NAME is PREFIX and digits (not info.json.0.done). */
-static int
-numbered(const char *name, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	if (strncmp(name, prefix, n) != 0 || name[n] == '\0')
-		return 0;
-	for (name += n; *name != '\0'; name++)
-		if (!isdigit((unsigned char)*name))
-			return 0;
-	return 1;
-}
-
 static int
 is_prof(const char *name)
 {
@@ -482,13 +468,13 @@ is_prof(const char *name)
 static int
 is_device(const char *name)
 {
-	return numbered(name, "device_");
+	return name_numbered(name, "device_");
 }
 
 static int
 is_info(const char *name)
 {
-	return numbered(name, "info.json.");
+	return name_numbered(name, "info.json.");
 }
 
 /*
