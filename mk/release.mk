@@ -146,7 +146,8 @@ GIT_REVISION := $(shell git -C '$(CURDIR)' describe --always --dirty \
     --abbrev=12 2>/dev/null || echo unknown)
 REVISION_FILE = $(B)/obj/revision
 ifeq ($(filter clean deps release-clean,$(MAKECMDGOALS)),)
-# Rewritten when the revision changes, so that main.o is rebuilt then.
+# Rewritten when the revision changes, so that profile.o (which prints it
+# for -V) is rebuilt then.
 $(shell mkdir -p '$(B)/obj' && [ "$$(cat '$(REVISION_FILE)' 2>/dev/null)" = \
     '$(GIT_REVISION)' ] || echo '$(GIT_REVISION)' > '$(REVISION_FILE)')
 endif
@@ -154,6 +155,6 @@ endif
 $(REVISION_FILE):
 	@mkdir -p $(@D)
 	echo '$(GIT_REVISION)' > $@
-REVISION_OBJ = $(filter %/main.o,$(LAUNCHER_OBJS))
+REVISION_OBJ = $(filter %/launcher/profile.o,$(LAUNCHER_OBJS))
 $(REVISION_OBJ): $(REVISION_FILE)
 $(REVISION_OBJ): APP_CFLAGS += -DGIT_REVISION='"$(GIT_REVISION)"'

@@ -56,6 +56,13 @@ out=$("$INST/bin/msprof-exec" --version 2>&1)
 like "$out" '^msprof-exec [0-9]' "installed --version: the version"
 has_line "$out" "shim: $INST/lib/msprof-exec/$ISHIM" \
     "installed --version: the installed shim"
+# Built in a git checkout: -V names the commit (the object that prints
+# it must be the one the revision is compiled into).
+if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+    like "$out" $'\n''revision: [0-9a-f]{7,}' "--version in a git checkout: the revision"
+else
+    skip "not a git checkout"
+fi
 
 # End to end with the installed files: a script whose launch is rewritten,
 # and a program before it that keeps the installed shim.
