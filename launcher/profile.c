@@ -860,6 +860,21 @@ print_version(const struct install *in)
  * freed on the way out; the exits below it (errx, finish) leave it
  * reachable in its frame.
  */
+/*
+ * -n runs nothing, so a machine without an NPU, CANN or torch_npu (a login
+ * node, a laptop) only warns: the plan is still right.  What would make
+ * the launch itself fail (a missing file, 66) keeps -y's status.
+ */
+static int
+dry_run_status(int status)
+{
+	if (status != EX_UNAVAILABLE)
+		return status;
+	warnx(_("dry run: a real run would stop at the check above "
+	    "(exit %d); nothing was run"), EX_UNAVAILABLE);
+	return 0;
+}
+
 int
 profile_main(int argc, char **argv)
 {
@@ -895,13 +910,13 @@ profile_main(int argc, char **argv)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.plan.framework, o.cmd);
 	if (o.dry_run) {
-		/* -n refuses what -y would, the checks' 66 and 69 too */
 		status = dry_run(&o.plan, &j);
 		if (status == 0 && !o.skip_checks)
 			status = preflight(j.python, o.cann_env,
 			    j.facts.script, o.quiet, &o.plan);
 		else if (status == 0 && o.cann_env != NULL)
 			status = preflight_cann(o.cann_env);
+		status = dry_run_status(status);
 		goto out;
 	}
 	settle_existing(&o, &j, argv);
