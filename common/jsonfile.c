@@ -124,7 +124,7 @@ json_read(const char *path, char **why)
 
 	if (text == NULL) {
 		*why = xasprintf(_("cannot read %s: %s"), path,
-		    i18n_strerror(errno));
+		    read_error(errno));
 		return NULL;
 	}
 	j = json_parse(text, &end);

@@ -221,7 +221,7 @@ launchtab_load(struct launchtab *t, const char *path,
 	memset(t, 0, sizeof(*t));
 	if ((text = read_file(path, NULL)) == NULL) {
 		*why = xasprintf(_("cannot read the launch table %s: %s"), path,
-		    i18n_strerror(errno));
+		    read_error(errno));
 		return -1;
 	}
 	t->path = xstrdup(path);

@@ -183,7 +183,7 @@ plan_read(struct plan *p, const char *path, char **why)
 	plan_defaults(p);
 	if (text == NULL) {
 		*why = xasprintf(_("cannot read the plan %s: %s"), path,
-		    i18n_strerror(errno));
+		    read_error(errno));
 		return -1;
 	}
 	o = json_parse(text, NULL);

@@ -90,7 +90,7 @@ read_ini(const char *path, struct platconf *p, char **why)
 	char *text = read_file(path, NULL), *v;
 
 	if (text == NULL) {
-		*why = xasprintf("%s: %s", path, i18n_strerror(errno));
+		*why = xasprintf("%s: %s", path, read_error(errno));
 		return -1;
 	}
 	p->cores = count(v = ini_value(text, "SoCInfo", "ai_core_cnt"));

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "i18n.h"
 #include "util.h"
 
 void *
@@ -173,6 +174,38 @@ read_fd(int fd, size_t *lenp)
 	return buf;
 }
 
+int
+open_regular(const char *path)
+{
+	struct stat st;
+	int fd, saved, fl;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+	    O_NOCTTY)) == -1)
+		return -1;
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		saved = fstat(fd, &st) == -1 ? errno :
+		    S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	/* a regular file never blocks: back to plain reads */
+	if ((fl = fcntl(fd, F_GETFL)) != -1)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+const char *
+read_error(int e)
+{
+	if (e == EINVAL)
+		return _("not a regular file");
+	if (e == EFBIG)
+		return _("too large to read whole");
+	return i18n_strerror(e);
+}
+
 char *
 read_file(const char *path, size_t *lenp)
 {
@@ -180,11 +213,11 @@ read_file(const char *path, size_t *lenp)
 	struct stat st;
 	char *buf;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = open_regular(path)) == -1)
 		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st) == 0 && st.st_size > READ_FILE_MAX) {
 		close(fd);
-		errno = EISDIR;
+		errno = EFBIG;
 		return NULL;
 	}
 	buf = read_fd(fd, lenp);

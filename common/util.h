@@ -30,7 +30,21 @@ char	*xstrndup(const char *, size_t);
 char	*xstrdup_null(const char *);	/* NULL stays NULL */
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 
-/* Read a whole file (or descriptor); NULL with errno set on failure. */
+/*
+ * The one guarded open of a file to read: a regular file only (a FIFO
+ * would block for ever, /dev/zero never ends; EINVAL for anything else),
+ * opened without blocking and without becoming the controlling terminal.
+ * A descriptor, or -1 with errno set.
+ */
+int	 open_regular(const char *path);
+/* Why open_regular or read_file failed with E, for a message. */
+const char *read_error(int e);
+/* The largest file read whole (logs included); EFBIG past it. */
+#define READ_FILE_MAX	(1024L * 1024 * 1024)
+/*
+ * Read a whole regular file (through open_regular, at most READ_FILE_MAX
+ * bytes) or descriptor; NULL with errno set on failure.
+ */
 char	*read_file(const char *path, size_t *len);
 char	*read_fd(int fd, size_t *len);
 /* Create a directory and its parents; -1 with errno set on failure. */

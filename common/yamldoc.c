@@ -26,13 +26,16 @@ ydoc_load(struct ydoc *y, const char *path, char **why)
 {
 	yaml_parser_t parser;
 	FILE *f;
-	int rc = 0;
+	int rc = 0, fd;
 
 	memset(y, 0, sizeof(*y));
 	y->path = xstrdup(path);
-	if ((f = fopen(path, "rb")) == NULL) {
+	if ((fd = open_regular(path)) == -1 ||
+	    (f = fdopen(fd, "rb")) == NULL) {
 		*why = xasprintf(_("cannot read %s: %s"), path,
-		    i18n_strerror(errno));
+		    read_error(errno));
+		if (fd != -1)
+			close(fd);
 		ydoc_free(y);
 		return -1;
 	}

@@ -448,7 +448,7 @@ scan_script(const struct launchtab *tab, const char *path,
 	s->engine = ENGINE_NONE;
 	if ((text = read_file(path, NULL)) == NULL) {
 		*why = xasprintf(_("cannot read %s: %s"), path,
-		    strerror(errno));
+		    read_error(errno));
 		return -1;
 	}
 	s->model = model_name(path);

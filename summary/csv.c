@@ -532,8 +532,8 @@ csv_open(const char *path, char **why)
 	c->path = xstrdup(path);
 	c->cap = CSV_BUF;
 	c->buf = xmalloc(c->cap);
-	if ((c->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		*why = xasprintf("%s: %s", path, strerror(errno));
+	if ((c->fd = open_regular(path)) < 0) {
+		*why = xasprintf("%s: %s", path, read_error(errno));
 		csv_close(c);
 		return NULL;
 	}

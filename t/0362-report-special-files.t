@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Files that are not regular files, where the program expects one: a FIFO
+# would block a read for ever, /dev/zero never ends.  Every file read goes
+# through one guarded open (regular files only): nothing hangs, nothing eats
+# memory, and the file is named with why.
+. "$(dirname "$0")/lib.sh"
+
+REAL=$TOP/t/data/real/msinsight-2025/text/level1
+# the report, bounded: a hang shows as 124
+report() { timeout 20 "$MSPROF" report "$@" > "$T/out" 2> "$T/err"; rc=$?; }
+
+# api_statistic.csv (read by the compile-time rule) as a FIFO and as a link
+# to /dev/zero.
+cp -R "$REAL" fifo
+A=fifo/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT
+rm "$A/api_statistic.csv"
+mkfifo "$A/api_statistic.csv"
+report fifo
+is "$rc" 0 "api_statistic.csv a FIFO: the report finishes"
+like "$(cat "$T/out")" "Step breakdown per rank" "... with the summary"
+
+cp -R "$REAL" zero
+rm zero/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
+ln -s /dev/zero zero/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
+report zero
+is "$rc" 0 "api_statistic.csv a link to /dev/zero: the report finishes"
+
+# A table the summary needs, as a FIFO: named as not a regular file.
+cp -R "$REAL" fifo2
+K=fifo2/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+rm "$K"
+mkfifo "$K"
+report fifo2
+isnt_hang=$([ "$rc" -ne 124 ] && echo yes)
+is "$isnt_hang" yes "kernel_details.csv a FIFO: no hang"
+like "$(cat "$T/out" "$T/err")" "kernel_details.csv: not a regular file" \
+    "... and the file is named as not a regular file"
+
+# The launch table of an installed copy as a FIFO and as /dev/zero: one
+# message naming it, no hang.
+mkdir -p p/bin
+cp "$MSPROF" p/bin/
+cp -R "$B/lib" "$B/share" p/
+rm p/share/msprof-exec/launchers.conf
+mkfifo p/share/msprof-exec/launchers.conf
+timeout 20 p/bin/msprof-exec -n --skip-checks torchrun train.py > "$T/out" 2> "$T/err"
+rc=$?
+is "$rc" 78 "launchers.conf a FIFO: refused as bad configuration (78), no hang"
+like "$(cat "$T/err")" "launchers.conf.*not a regular file" "... naming the file and why"
+rm p/share/msprof-exec/launchers.conf
+ln -s /dev/zero p/share/msprof-exec/launchers.conf
+timeout 20 p/bin/msprof-exec -n --skip-checks torchrun train.py > "$T/out" 2> "$T/err"
+is "$?" 78 "launchers.conf a link to /dev/zero: 78, no hang"
+
+done_testing
