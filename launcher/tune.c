@@ -957,7 +957,12 @@ helped(const struct tune *tu, struct strv *out)
 					strv_push(out, tu->t[i].sets.v[k]);
 }
 
-/* The command line of a run with the settings that helped. */
+/*
+ * The command line of a run with the settings that helped: the user's own
+ * options (ranks, steps, --cann-env... and -y), so that it runs as pasted
+ * and profiles what the tries profiled; tune's own (-o, --tries, --json)
+ * are not options of a run.
+ */
 static char *
 command_line(const struct tune *tu, const struct strv *sets)
 {
@@ -965,10 +970,16 @@ command_line(const struct tune *tu, const struct strv *sets)
 	char *line;
 
 	strv_push(&v, "msprof-exec");
+	if (tu->yes)
+		strv_push(&v, "-y");
+	for (size_t i = 0; i < tu->pass.n; i++)
+		strv_push(&v, tu->pass.v[i]);
 	for (size_t i = 0; i < sets->n; i++) {
 		strv_push(&v, "--set");
 		strv_push(&v, sets->v[i]);
 	}
+	if (tu->cmd[0][0] == '-')
+		strv_push(&v, "--");
 	for (char **c = tu->cmd; *c != NULL; c++)
 		strv_push(&v, *c);
 	line = shell_join(v.v);
@@ -1177,7 +1188,8 @@ tune_main(int argc, char **argv)
 	helped(&tu, &kept);
 	if (kept.n >= 2 && !interrupted)
 		together(&tu, &kept);
-	print_table(&tu);
+	if (tu.n > 0)
+		print_table(&tu);
 	line = command_line(&tu, &kept);
 	if (kept.n > 0)
 		printf("\n%s\n  %s\n", _("The settings that helped, applied "

@@ -46,8 +46,8 @@ like "$(grep -A1 -E '^  TASK_QUEUE_ENABLE=2 ' out | tail -1)" "free [0-9.]+ -> [
 like "$(row out 'together (2 settings)')" "kept" \
     "the two that helped, run together"
 is "$(grep -A1 'settings that helped' out | tail -1)" \
-    "  msprof-exec --set TASK_QUEUE_ENABLE=2 --set --overlap-grad-reduce bash $LLAMA" \
-    "the command line with the settings that helped"
+    "  msprof-exec -y --skip-checks -r all --set TASK_QUEUE_ENABLE=2 --set --overlap-grad-reduce bash $LLAMA" \
+    "the command line with the settings that helped: the user's options kept (-y, --skip-checks, -r all), tune's own not"
 is "$(ls tuned | tr '\n' ' ')" \
     "00-baseline 01-use-fused-rotary-pos-emb 02-TASK_QUEUE_ENABLE-2 03-CPU_AFFINITY_CONF-1 04-overlap-grad-reduce 05-use-fused-swiglu 06-together " \
     "each run in its own folder under -o"
@@ -66,6 +66,7 @@ ok "$(ls -d tuned/04-overlap-grad-reduce/msprof-exec_* > /dev/null; echo $?)" \
 is "$?:$(head -3 out | tr '\n' ' ')" \
     "0:would try: --use-fused-rotary-pos-emb would try: TASK_QUEUE_ENABLE=2 would try: CPU_AFFINITY_CONF=1 " \
     "--tries 0: the user's --set first, then the advice by promise; nothing run"
+unlike "$(cat out)" "Tried settings" "--tries 0: no table of tries (none was run), not an empty header"
 
 # A setting the training refuses without another: tried with what it
 # needs, the user's value of one named with --set, the table's of a safe

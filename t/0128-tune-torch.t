@@ -27,7 +27,7 @@ like "$(grep -A1 -E '^  TASK_QUEUE_ENABLE=2 ' out | tail -1)" "free [0-9.]+ -> [
 like "$(row out CPU_AFFINITY_CONF=1)" "dropped: within the noise" \
     "the planted no-op: dropped, within the noise"
 is "$(grep -A1 'settings that helped' out | tail -1)" \
-    "  msprof-exec --set TASK_QUEUE_ENABLE=2 bash run_torchrun.sh" \
+    "  msprof-exec -y --skip-checks --steps 3:4 --set TASK_QUEUE_ENABLE=2 bash run_torchrun.sh" \
     "the command line with the setting that helped"
 is "$("$PY" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
