@@ -114,7 +114,10 @@ main(int argc, char **argv)
 {
 	i18n_init();
 	for (size_t i = 0; argc > 1 && i < NCOMMANDS; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			/* getopt's messages start with argv[0]: one prefix */
+			argv[1] = xasprintf("msprof-exec %s", commands[i].name);
 			return commands[i].main(argc - 1, argv + 1);
+		}
 	return profile_main(argc, argv);
 }

@@ -111,8 +111,8 @@ static int
 no_npu(int quiet)
 {
 	(void)quiet;
-	fprintf(stderr, _("No NPU detected in the current environment. Please "
-	    "run in an environment with Ascend NPU.\n"));
+	warnx(_("No NPU detected in the current environment. Please "
+	    "run in an environment with Ascend NPU."));
 	return EX_UNAVAILABLE;
 }
 

@@ -104,4 +104,9 @@ unlike "$("$MSPROF" -n --mode dynamic --export-type db torchrun pretrain_sora.py
     "MM dynamic --export-type db: applied (experimental_config), no note"
 like "$("$MSPROF" -n --mode dynamic torchrun pretrain_gpt.py)" \
     "note: MindSpeed-LLM profiles a step window only: --mode dynamic is not applied" "LLM --mode dynamic: a note"
+# One prefix on every message: a subcommand's option errors too.
+for c in report compare trigger analyse; do
+    like "$("$MSPROF" $c --frob 2>&1 | head -n 1)" "^msprof-exec $c: unrecognized option '--frob'" \
+        "$c --frob: the message starts with msprof-exec $c:"
+done
 done_testing
