@@ -465,6 +465,86 @@ add_line(struct journal *j, const char *line)
 	cJSON_Delete(o);
 }
 
+/* The length of PATH's folder part (an absolute path: at least "/"). */
+static size_t
+dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash == NULL ? 0 : slash == path ? 1 : (size_t)(slash - path);
+}
+
+/*
+ * Where SESSION was made (its plan's "session"), and whether it is there
+ * still: the folders that held it then and now into J, else nothing.
+ */
+static void
+find_moved(const char *session, struct journal *j)
+{
+	char *path = xasprintf("%s/%s", session, SESSION_PLAN), *why = NULL;
+	cJSON *plan = json_read(path, &why);
+	const char *was = cJSON_GetStringValue(cJSON_GetObjectItem(plan,
+	    "session"));
+	char *now = realpath(session, NULL), *then;
+
+	free(path);
+	free(why);
+	if (was != NULL && now != NULL && was[0] == '/' &&
+	    strcmp(was, now) != 0) {
+		then = realpath(was, NULL);
+		if (then == NULL || strcmp(then, now) != 0) {
+			j->moved_from = path_fold(xstrndup(was, dir_len(was)));
+			j->moved_to = xstrndup(now, dir_len(now));
+		}
+		free(then);
+	}
+	free(now);
+	cJSON_Delete(plan);
+}
+
+/* *P, absolute with CWD, found again under J's new folder when it moved. */
+static void
+rebase(const struct journal *j, const char *cwd, char **p)
+{
+	size_t n = strlen(j->moved_from);
+	char *abs;
+
+	if (*p == NULL)
+		return;
+	abs = path_fold((*p)[0] == '/' || cwd == NULL ? xstrdup(*p) :
+	    xasprintf("%s/%s", cwd, *p));
+	if (strncmp(abs, j->moved_from, n) == 0 &&
+	    (abs[n] == '/' || abs[n] == '\0')) {
+		free(*p);
+		*p = xasprintf("%s%s", j->moved_to, abs + n);
+	}
+	free(abs);
+}
+
+/* A moved session's records: their paths under its old folder, found again. */
+static void
+rebase_records(struct journal *j)
+{
+	struct launch_record *r;
+	char *copy, *arrow;
+
+	for (size_t i = 0; i < j->n; i++) {
+		r = &j->recs[i];
+		rebase(j, r->cwd, &r->save_path);
+		rebase(j, r->cwd, &r->prof_config);
+		for (size_t k = 0; k < r->copies.n; k++)
+			if ((arrow = strstr(r->copies.v[k], " -> ")) != NULL) {
+				copy = xstrdup(arrow + 4);
+				rebase(j, r->cwd, &copy);
+				arrow[4] = '\0';
+				arrow = xasprintf("%s%s", r->copies.v[k], copy);
+				free(copy);
+				free(r->copies.v[k]);
+				r->copies.v[k] = arrow;
+			}
+	}
+}
+
 void
 journal_read(const char *session, struct journal *j)
 {
@@ -480,6 +560,9 @@ journal_read(const char *session, struct journal *j)
 		add_line(j, line);
 	}
 	free(text);
+	find_moved(session, j);
+	if (j->moved_from != NULL)
+		rebase_records(j);
 }
 
 void
@@ -488,5 +571,7 @@ journal_free(struct journal *j)
 	for (size_t i = 0; i < j->n; i++)
 		launch_record_free(&j->recs[i]);
 	free(j->recs);
+	free(j->moved_from);
+	free(j->moved_to);
 	memset(j, 0, sizeof(*j));
 }

@@ -103,6 +103,13 @@ struct journal {
 	size_t			 n;
 	/* Records of other sessions were added: not one session's own. */
 	int			 merged;
+	/*
+	 * The session was moved or copied since it ran (mv, cp -r, tar to
+	 * another machine): the folder that held it then, and the one that
+	 * holds it now.  The records' paths under the first were found again
+	 * under the second as they were read; NULL when it did not move.
+	 */
+	char			*moved_from, *moved_to;
 };
 
 /* A record with everything unset. */
@@ -124,7 +131,10 @@ int	 journal_append(const char *session, const struct launch_record *rec);
 /*
  * Read the journal of SESSION (empty when there is none); lines that are
  * not JSON objects are skipped, and a later record of the same process
- * (pid and host) updates the fields of its first one.
+ * (pid and host) updates the fields of its first one.  When the session
+ * is no longer where its plan says it was made, the paths recorded under
+ * its old folder (save paths, configuration copies, PROF_CONFIG_PATH) are
+ * made absolute under the folder that holds it now.
  */
 void	 journal_read(const char *session, struct journal *);
 void	 journal_free(struct journal *);

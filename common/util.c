@@ -227,6 +227,44 @@ read_file(const char *path, size_t *lenp)
 	return buf;
 }
 
+char *
+path_fold(char *path)
+{
+	char *base = path + (path[0] == '/'), *out = base, *p = base, *part,
+	    *last, *end = path + strlen(path);
+	size_t n;
+
+	/* by END, not the NUL: a part written back ends in a '/' over it */
+	while (p < end) {
+		part = p;
+		n = strcspn(p, "/");
+		p += n + (p[n] == '/');
+		if (n == 0 || (n == 1 && part[0] == '.'))
+			continue;
+		if (n == 2 && part[0] == '.' && part[1] == '.') {
+			/* out ends in "NAME/": the start of that NAME */
+			for (last = out > base ? out - 1 : out;
+			    last > base && last[-1] != '/'; last--)
+				;
+			if (out > base && strncmp(last, "../", 3) != 0) {
+				out = last;		/* NAME/.. : nothing */
+				continue;
+			}
+			if (base > path)
+				continue;		/* /.. is / */
+		}
+		memmove(out, part, n);
+		out += n;
+		*out++ = '/';
+	}
+	if (out > base)
+		out--;		/* the last slash */
+	else if (base == path)
+		*out++ = '.';	/* nothing left of a relative path */
+	*out = '\0';
+	return path;
+}
+
 int
 mkdirs(const char *path, int mode)
 {

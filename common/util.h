@@ -47,6 +47,11 @@ const char *read_error(int e);
  */
 char	*read_file(const char *path, size_t *len);
 char	*read_fd(int fd, size_t *len);
+/*
+ * PATH with "." and empty parts dropped and "NAME/.." folded, in place,
+ * by its text alone (the path may no longer exist); returns PATH.
+ */
+char	*path_fold(char *path);
 /* Create a directory and its parents; -1 with errno set on failure. */
 int	 mkdirs(const char *path, int mode);
 /* Shell-quote one word for display (the result is the caller's). */

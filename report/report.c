@@ -330,6 +330,10 @@ load_input(const char *path, struct inventory *inv, struct report_in *in,
 			j = &v->journal;
 		} else
 			journal_read(session, j);
+		if (j->moved_from != NULL)
+			warnx(_("note: this run was made in %s and has moved to "
+			    "%s: its recorded paths are read from there"),
+			    j->moved_from, j->moved_to);
 		/* the other nodes' sessions of the same job, beside it */
 		if (!session_is(path))
 			add_job_sessions(session, j);
