@@ -147,6 +147,10 @@ add_counts(struct report *r, const struct report_model *m)
 	    !rank_dir(m->where);
 	/* files there that the summary could not read: data missing too */
 	r->partial += m->summary != NULL && summary_nleft_out(m->summary) > 0;
+	for (size_t i = 0; i < m->verify.nouts; i++)
+		for (size_t k = 0; k < m->verify.outs[i].ndirs; k++)
+			r->with_data += m->verify.outs[i].dirs[k].raw ||
+			    m->verify.outs[i].dirs[k].parsed;
 }
 
 void
@@ -492,5 +496,7 @@ report_main(int argc, char **argv)
 	inventory_free(&inv);
 	/* by rank: a directory of no known rank (killed before stop())
 	 * or a second one of the same rank does not stand for another */
-	return r.missing > 0 || r.empty > 0 || r.partial > 0 ? EX_DATAERR : 0;
+	/* rank directories, but not one with data: nothing was collected */
+	return r.missing > 0 || r.empty > 0 || r.partial > 0 ||
+	    (r.found > 0 && r.with_data == 0) ? EX_DATAERR : 0;
 }

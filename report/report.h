@@ -65,6 +65,7 @@ struct report {
 	 */
 	int	hidden_failure;
 	int	partial;	/* files the summary could not read (whole) */
+	int	with_data;	/* rank directories with raw or parsed data */
 };
 
 /*

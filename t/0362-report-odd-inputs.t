@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Files that are not regular files, where the program expects one: a FIFO
-# would block a read for ever, /dev/zero never ends.  Every file read goes
-# through one guarded open (regular files only): nothing hangs, nothing eats
-# memory, and the file is named with why.
+# Odd inputs.  Files that are not regular files, where the program expects
+# one: a FIFO would block a read for ever, /dev/zero never ends.  Every file
+# read goes through one guarded open (regular files only): nothing hangs,
+# nothing eats memory, and the file is named with why.  Rank directories
+# without any data: 65, as the man page says of data missing.
 . "$(dirname "$0")/lib.sh"
 
 REAL=$TOP/t/data/real/msinsight-2025/text/level1
@@ -52,4 +53,13 @@ ln -s /dev/zero p/share/msprof-exec/launchers.conf
 timeout 20 p/bin/msprof-exec -n --skip-checks torchrun train.py > "$T/out" 2> "$T/err"
 is "$?" 78 "launchers.conf a link to /dev/zero: 78, no hang"
 
+# A rank directory with nothing in it: no data was found, 65.
+mkdir -p bare/rank0_ascend_pt
+timeout 20 "$MSPROF" report bare > "$T/out" 2> "$T/err"
+is "$?" 65 "a rank directory without data: report exits 65"
+like "$(cat "$T/out")" "no raw data" "... and says what it lacks"
+# and beside one with data, the one with data counts
+cp -R "$REAL/rank0_ascend_pt" bare/
+timeout 20 "$MSPROF" report bare/rank0_ascend_pt > "$T/out" 2> "$T/err"
+is "$?" 0 "a rank directory with parsed data: 0"
 done_testing
