@@ -306,27 +306,7 @@ csv_left_out(struct rank_data *rd, const struct csv *c, const char *path,
 long
 step_iteration(const struct summary *s, long step)
 {
-	const struct summary_opts *o = &s->opts;
-	long first;
-
-	if (step < 0)
-		return -1;
-	switch (o->step_convention) {
-	case SUMMARY_STEPS_LLM:
-		/*
-		 * skip_first = start - loaded - 2 and one warm-up step (none
-		 * when start = loaded + 1): the first active ProfilerStep is
-		 * start - loaded - 1, and it is iteration start.
-		 */
-		first = (long)o->step_start - o->loaded_iter - 1;
-		break;
-	case SUMMARY_STEPS_MM:
-		first = o->step_start;	/* skip_first = start, no warm-up */
-		break;
-	default:
-		return -1;
-	}
-	return step - first + o->step_start;
+	return window_iteration(&s->opts.window, step);
 }
 
 const char *
