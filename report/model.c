@@ -14,6 +14,7 @@
 
 #include "shim/contract.h"
 #include "common/plan.h"
+#include "common/rankname.h"
 #include "engines/engine.h"
 #include "engines/window.h"
 #include "summary/inventory.h"
@@ -438,9 +439,9 @@ run_folder(const char *dir, const char *rankdir)
 {
 	const char *name = strrchr(rankdir, '/') != NULL ?
 	    strrchr(rankdir, '/') + 1 : rankdir;
-	size_t n = strlen(name), suffix = strlen("_ascend_pt"), start;
+	size_t n = strlen(name), suffix = strlen(RANKDIR_SUFFIX), start;
 
-	if (!ends_with(name, "_ascend_pt"))
+	if (!ends_with(name, RANKDIR_SUFFIX))
 		return xasprintf("%s-run", dir);
 	n -= suffix;
 	for (start = n; start > 0 && name[start - 1] != '_'; start--)
