@@ -93,7 +93,7 @@ settings(cJSON *o, const struct plan *p, const char *save,
 	set(o, "profile_memory", cJSON_CreateBool(p->with_memory));
 	set(o, "with_stack", cJSON_CreateBool(p->with_stack));
 	set(o, "active", cJSON_CreateNumber(w->active));
-	set(o, "warmup", cJSON_CreateNumber(0));
+	set(o, "warmup", cJSON_CreateNumber(DYNAMIC_WARMUP));
 	set(o, "start_step", cJSON_CreateNumber(w->start));
 	set(o, "is_rank", cJSON_CreateBool(w->is_rank));
 	set(o, "rank_list", json_ints(w->ranks, w->is_rank ? w->nranks : 0));

@@ -12,6 +12,8 @@
 #include "common/plan.h"
 
 #define DYNAMIC_CONFIG	"profiler_config.json"
+/* The steps the config warms up on before those it collects: none. */
+#define DYNAMIC_WARMUP	0
 
 /* What the config asks of the job besides the plan's settings. */
 struct dynamic_window {

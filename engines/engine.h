@@ -28,6 +28,26 @@ enum engine {
  */
 enum step_base { STEPS_FROM_1, STEPS_FROM_0 };
 
+/*
+ * How the training makes torch_npu's schedule of the window [S, E): what
+ * it skips and warms up before the first ProfilerStep torch_npu keeps.
+ * window.h works out the rest; an engine that states none (the default)
+ * has its steps shown as torch_npu numbers them, with no iteration.
+ */
+enum step_schedule {
+	SCHEDULE_UNKNOWN,
+	/* MindSpeed-LLM: skip_first S - loaded - 2, one warm-up step
+	   (none when S is the first iteration after the loaded one) */
+	SCHEDULE_MEGATRON,
+	/* skip_first S - 1, one warm-up step (none when S is 0) */
+	SCHEDULE_WARM_ONE,
+	/* skip_first S, no warm-up (MindSpeed-MM) */
+	SCHEDULE_SKIP_START,
+	/* torch_npu's dynamic profiling, started at step S with
+	   msprof-exec's config (dynamic.h) */
+	SCHEDULE_DYNAMIC,
+};
+
 struct plan;
 struct launch;
 struct rewrite_ctx;
@@ -40,6 +60,7 @@ struct engine_ops {
 	const char	*output;	/* the default save path */
 	int		 train_iters;	/* set unless told; 0: as launched */
 	enum step_base	 base;
+	enum step_schedule schedule;
 	int		 yaml_first;	/* its config is the first argument */
 	int		 window_only;	/* a step window only: no dynamic mode */
 	int		 always_parses;	/* online parsing cannot be turned off */
@@ -86,13 +107,6 @@ const char *engine_name(enum engine);
 const char *engine_framework(enum engine);
 int	 engine_is_mm(enum engine);
 
-/*
- * The step convention, in one place.  The last step a training of ITERS
- * iterations reaches (-1 when ITERS is unknown), and the iteration the log
- * prints for STEP.
- */
-int	 engine_last_step(enum engine, int iters);
-int	 engine_log_iteration(enum engine, int step);
 /* The step window and save path of a plan for an engine, defaults applied. */
 void	plan_steps(const struct plan *, enum engine, int *start, int *end);
 /*

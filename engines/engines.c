@@ -1,7 +1,7 @@
 /*
- * The table of engines, and what is worked out from it: names, the step
- * convention, the window and save path of a plan, the window as the user
- * reads it.
+ * The table of engines, and what is worked out from it: names, the window
+ * and save path of a plan, the window as the user reads it.  What a
+ * window's steps are is window.c's.
  */
 #include <string.h>
 
@@ -69,20 +69,6 @@ int
 engine_is_mm(enum engine e)
 {
 	return strcmp(engine_ops(e)->framework, "mm") == 0;
-}
-
-int
-engine_last_step(enum engine e, int iters)
-{
-	if (iters <= 0)
-		return -1;
-	return engine_ops(e)->base == STEPS_FROM_0 ? iters - 1 : iters;
-}
-
-int
-engine_log_iteration(enum engine e, int step)
-{
-	return engine_ops(e)->base == STEPS_FROM_0 ? step + 1 : step;
 }
 
 char *

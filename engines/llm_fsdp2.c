@@ -138,8 +138,7 @@ rewrite(struct rewrite_ctx *c)
 		max_steps = count_option(c->out->argv.v, c->launch->script,
 		    "--training.max_steps");
 	what = xasprintf("training.max_steps %d", max_steps);
-	rc = rewrite_window_check(c, engine_last_step(c->launch->engine,
-	    max_steps), what);
+	rc = rewrite_window_check(c, max_steps, what);
 	free(what);
 	return rc;
 }
@@ -151,6 +150,7 @@ const struct engine_ops llm_fsdp2_engine = {
 	.step_start = 2, .step_end = 4,
 	.output = "./profiling_output",
 	.base = STEPS_FROM_0,
+	.schedule = SCHEDULE_WARM_ONE,
 	.yaml_first = 1,
 	.window_only = 1,
 	.always_parses = 1,

@@ -147,8 +147,7 @@ rewrite(struct rewrite_ctx *c)
 	flags(p, c->out, &c->out->argv);
 	iters = count_option(c->out->argv.v, c->launch->script, "--train-iters");
 	what = xasprintf("--train-iters %d", iters);
-	rc = rewrite_window_check(c, engine_last_step(c->launch->engine, iters),
-	    what);
+	rc = rewrite_window_check(c, iters, what);
 	free(what);
 	return rc;
 }
@@ -179,6 +178,7 @@ const struct engine_ops llm_mcore_engine = {
 	.step_start = 2, .step_end = 4,
 	.output = "./profiling_output",
 	.base = STEPS_FROM_1,
+	.schedule = SCHEDULE_MEGATRON,
 	.window_only = 1,
 	.always_parses = 1,
 	.existing = existing,

@@ -204,8 +204,7 @@ mm_window(struct rewrite_ctx *c, int iters, const char *what)
 	/* Dynamic collection starts when triggered: no window to check. */
 	if (strcmp(c->plan->mode, "dynamic") == 0)
 		iters = -1;
-	rc = rewrite_window_check(c, engine_last_step(c->launch->engine, iters),
-	    text);
+	rc = rewrite_window_check(c, iters, text);
 	free(text);
 	return rc;
 }

@@ -18,7 +18,8 @@
 #define MM_ENGINE_DEFAULTS \
 	.framework = "mm", .step_start = 10, .step_end = 12, \
 	.output = "./npu_profiling", .train_iters = MM_TRAIN_ITERS, \
-	.base = STEPS_FROM_0, .notes = mindspeed_mm_notes
+	.base = STEPS_FROM_0, .schedule = SCHEDULE_SKIP_START, \
+	.notes = mindspeed_mm_notes
 
 void	mindspeed_mm_notes(const struct plan *, struct strv *out);
 

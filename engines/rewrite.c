@@ -11,6 +11,7 @@
 #include "common/yamldoc.h"
 #include "apply.h"
 #include "rewrite.h"
+#include "window.h"
 
 int
 rewrite_fail(struct rewrite_ctx *c, char *why)
@@ -28,14 +29,13 @@ rewrite_copy_argv(struct rewrite_ctx *c)
 
 /* Does the window end within OWN iterations (always, when triggered)? */
 static int
-window_fits(const struct rewrite_ctx *c, int own)
+fits_own(const struct rewrite_ctx *c, int own)
 {
 	const struct engine_ops *e = engine_ops(c->launch->engine);
 
 	if (strcmp(c->plan->mode, "dynamic") == 0 && !e->window_only)
 		return 1;
-	return c->out->step_end - 1 <= engine_last_step(c->launch->engine,
-	    own);
+	return window_fits(c->launch->engine, c->out->step_end, own);
 }
 
 int
@@ -46,7 +46,7 @@ rewrite_train_iters(struct rewrite_ctx *c, int own)
 	if (c->plan->train_iters > 0)
 		n = c->plan->train_iters;
 	else if (c->plan->train_iters == 0 && def > 0)
-		n = own > 0 && own <= def && window_fits(c, own) ? own : def;
+		n = own > 0 && own <= def && fits_own(c, own) ? own : def;
 	c->out->iters_from = own;
 	c->out->iters = n > 0 ? n : own;
 	return n;
@@ -175,11 +175,11 @@ yaml_argument(char *const argv[], int script)
 }
 
 int
-rewrite_window_check(struct rewrite_ctx *c, int last, const char *what)
+rewrite_window_check(struct rewrite_ctx *c, int iters, const char *what)
 {
 	char *window;
 
-	if (last < 0 || c->out->step_end - 1 <= last)
+	if (window_fits(c->launch->engine, c->out->step_end, iters))
 		return 0;
 	window = engine_window_text(c->launch->engine, c->plan,
 	    c->out->step_start, c->out->step_end);

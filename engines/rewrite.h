@@ -65,8 +65,11 @@ int	rewrite_train_iters(struct rewrite_ctx *, int own);
 void	mindspeed_llm_notes(const struct plan *, struct strv *out);
 /* OUT->argv = the launch as it is. */
 void	rewrite_copy_argv(struct rewrite_ctx *);
-/* -1 and *why when the window ends after LAST, the last step (WHAT: why). */
-int	rewrite_window_check(struct rewrite_ctx *, int last, const char *what);
+/*
+ * -1 and *why when the window ends after the last step of ITERS iterations
+ * (WHAT: where they are set; ITERS 0 or less: not known, no check).
+ */
+int	rewrite_window_check(struct rewrite_ctx *, int iters, const char *what);
 /* -1 with *why = WHY (taken). */
 int	rewrite_fail(struct rewrite_ctx *, char *why);
 /* The YAML first argument of the entry at SCRIPT in ARGV, or NULL. */

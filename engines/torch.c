@@ -295,6 +295,7 @@ const struct engine_ops torch_engine = {
 	.step_start = 10, .step_end = 12,
 	.output = "./profiling_output",
 	.base = STEPS_FROM_0,
+	.schedule = SCHEDULE_DYNAMIC,
 	.limits = N_("step 0 cannot be collected; torch_npu counts the "
 	    "step() calls of the last optimizer made (one that does not go "
 	    "through torch.optim.Optimizer.step is not counted); a launch "

@@ -14,7 +14,9 @@
 
 #include "shim/contract.h"
 #include "common/plan.h"
+#include "common/rankname.h"
 #include "engines/engine.h"
+#include "engines/window.h"
 #include "summary/inventory.h"
 #include "summary/summary.h"
 #include "model.h"
@@ -109,11 +111,11 @@ dynamic(const struct launch_record *rec)
 }
 
 /* The last iteration the window needs, as the log counts. */
-static int
-window_last_iteration(const struct launch_record *rec)
+static long
+last_needed(const struct launch_record *rec)
 {
-	return engine_log_iteration(engine_parse(rec->engine != NULL ?
-	    rec->engine : ""), rec->step_end - 1);
+	return window_last_iteration(engine_parse(rec->engine != NULL ?
+	    rec->engine : ""), rec->step_end);
 }
 
 /* Did the training stop of a failure or a signal, not at its end? */
@@ -167,14 +169,14 @@ causes(const struct report_in *in, const struct report_model *m,
 		if (rec->status == LAUNCH_KEPT && !stopped_early(m))
 			torchnpu_kept_causes(rec, out);
 	} else if (rec != NULL && !dynamic(rec)) {
-		if (last >= 0 && last < window_last_iteration(rec) &&
+		if (last >= 0 && last < last_needed(rec) &&
 		    stopped_early(m))
 			strv_pushf(out, _("training stopped at iteration %d, "
 			    "before the end of the window (steps %d to %d, "
 			    "excluding %d): the failure or interruption above "
 			    "ended it"), last, rec->step_start, rec->step_end,
 			    rec->step_end);
-		else if (last >= 0 && last < window_last_iteration(rec))
+		else if (last >= 0 && last < last_needed(rec))
 			strv_pushf(out, _("the window was never reached or not "
 			    "finished: steps %d to %d, excluding %d, but the log "
 			    "shows training stopped at iteration %d; lower --steps "
@@ -236,37 +238,21 @@ window_launch(const struct journal *j)
 }
 
 /*
- * How torch_npu's ProfilerStep maps to the iteration the log shows, from
- * the engine's step convention: MindSpeed-MM skips START steps with no
- * warm-up; MindSpeed-LLM (steps from 1) skips START - loaded - 2 and warms
- * up one step.  An engine counting steps from 0 (FSDP2) skips START - 1
- * and warms up one, so its first active step is START, the iteration
- * START + 1: the LLM rule with that iteration and nothing loaded.  So is
- * the torch engine's: torch_npu's dynamic profiling names its first step
- * after the START step() calls it began at.
+ * The window by which the summary names torch_npu's ProfilerSteps (as
+ * engines/window.h maps them to iterations): that of the first launch
+ * that profiled one.  None when no launch did, or its engine is not
+ * known: the steps are then shown as torch_npu numbers them.
  */
 static void
-step_convention(const struct report_model *m, struct summary_opts *o)
+step_window(const struct report_model *m, struct summary_opts *o)
 {
 	const struct launch_record *rec = window_launch(m->journal);
-	enum engine e;
 
 	if (rec == NULL)
 		return;
-	e = engine_parse(rec->engine);
-	if (e == ENGINE_NONE)
-		return;
-	if (engine_is_mm(e)) {
-		o->step_convention = SUMMARY_STEPS_MM;
-		o->step_start = rec->step_start;
-	} else if (engine_ops(e)->base == STEPS_FROM_1) {
-		o->step_convention = SUMMARY_STEPS_LLM;
-		o->step_start = rec->step_start;
-		o->loaded_iter = m->loaded_iter;
-	} else {
-		o->step_convention = SUMMARY_STEPS_LLM;
-		o->step_start = engine_log_iteration(e, rec->step_start);
-	}
+	o->window.engine = engine_parse(rec->engine);
+	o->window.start = rec->step_start;
+	o->window.loaded = m->loaded_iter;
 }
 
 /*
@@ -356,7 +342,7 @@ summarise(const struct report_in *in, struct report_model *m,
 	    &m->nruns, &notes, &links, &why) == -1)
 		m->summary_why = why;
 	else {
-		step_convention(m, &o);
+		step_window(m, &o);
 		launch_facts(in, m, &o);
 		m->summary = summary_build(ranks, nranks, &o);
 		for (size_t i = 0; i < nranks; i++)
@@ -453,9 +439,9 @@ run_folder(const char *dir, const char *rankdir)
 {
 	const char *name = strrchr(rankdir, '/') != NULL ?
 	    strrchr(rankdir, '/') + 1 : rankdir;
-	size_t n = strlen(name), suffix = strlen("_ascend_pt"), start;
+	size_t n = strlen(name), suffix = strlen(RANKDIR_SUFFIX), start;
 
-	if (!ends_with(name, "_ascend_pt"))
+	if (!ends_with(name, RANKDIR_SUFFIX))
 		return xasprintf("%s-run", dir);
 	n -= suffix;
 	for (start = n; start > 0 && name[start - 1] != '_'; start--)

@@ -22,6 +22,7 @@
 #include "common/jsonfile.h"
 #include "common/jsonw.h"
 #include "common/outfile.h"
+#include "common/rankname.h"
 #include "common/session.h"
 #include "summary/inventory.h"
 #include "summary/summary.h"
@@ -121,10 +122,12 @@ static int
 rank_dir(const char *path)
 {
 	size_t n = path != NULL ? strlen(path) : 0;
+	size_t suffix = strlen(RANKDIR_SUFFIX);
 
 	while (n > 1 && path[n - 1] == '/')
 		n--;
-	return n >= 10 && strncmp(path + n - 10, "_ascend_pt", 10) == 0;
+	return n >= suffix && strncmp(path + n - suffix, RANKDIR_SUFFIX,
+	    suffix) == 0;
 }
 
 static void
@@ -201,7 +204,7 @@ holds_rankdirs(struct inventory *inv, const char *dir)
 	const struct inv_listing *l = inventory_list(inv, dir);
 
 	for (size_t k = 0; k < l->n; k++)
-		if (ends_with(l->e[k].name, "_ascend_pt"))
+		if (ends_with(l->e[k].name, RANKDIR_SUFFIX))
 			return 1;
 	return 0;
 }

@@ -261,7 +261,10 @@ struct layout {
 void	 summary_layout(const struct summary *, struct layout *);
 /* The pipeline stage of RANK in L (0 when unknown): below L's pp. */
 int	 layout_stage(const struct layout *, int rank);
-/* The iteration the log shows for torch step S, or -1 when unknown. */
+/*
+ * The iteration torch step S is in the window profiled (engines/window.h),
+ * or -1 when unknown.
+ */
 long	 step_iteration(const struct summary *, long step);
 /* A rank's label: "rank 3", or "rank unknown (DIR)" naming its directory. */
 #define LABEL_MAX	320

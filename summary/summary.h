@@ -14,6 +14,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "engines/window.h"
+
 /* One rank directory ({host}_{pid}_{timestamp}_ascend_pt) and its rank. */
 struct inv_rankdir;
 struct summary_rank {
@@ -23,20 +25,16 @@ struct summary_rank {
 	const struct inv_rankdir *inv;
 };
 
-/* How torch_npu's ProfilerStep#N maps to the iteration the log shows. */
-enum summary_steps {
-	SUMMARY_STEPS_UNKNOWN,	/* print the torch step only */
-	SUMMARY_STEPS_LLM,	/* skip_first = start - loaded - 2, 1 warm-up */
-	SUMMARY_STEPS_MM,	/* skip_first = start, no warm-up (also FSDP2) */
-};
-
 struct journal;
 
 struct summary_opts {
 	int		 top_n;		/* operators in the top table; 0: 10 */
-	enum summary_steps step_convention;
-	int		 step_start;	/* profile_step_start / start_step */
-	int		 loaded_iter;	/* iteration loaded from a checkpoint */
+	/*
+	 * The window profiled, which names torch_npu's ProfilerStep#N by
+	 * the iteration it is; its engine ENGINE_NONE (0): the steps are
+	 * shown as torch_npu numbers them.
+	 */
+	struct step_window window;
 	/*
 	 * Read the step breakdown and the operators only (compare): the
 	 * communication files, the larger part of a rank's small files, are

@@ -45,12 +45,12 @@ main(int argc, char *argv[])
 		else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc)
 			o.top_n = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--llm") == 0 && i + 2 < argc) {
-			o.step_convention = SUMMARY_STEPS_LLM;
-			o.step_start = atoi(argv[++i]);
-			o.loaded_iter = atoi(argv[++i]);
+			o.window.engine = ENGINE_LLM_MCORE;
+			o.window.start = atoi(argv[++i]);
+			o.window.loaded = atoi(argv[++i]);
 		} else if (strcmp(argv[i], "--mm") == 0 && i + 1 < argc) {
-			o.step_convention = SUMMARY_STEPS_MM;
-			o.step_start = atoi(argv[++i]);
+			o.window.engine = ENGINE_MM_MEGATRON;
+			o.window.start = atoi(argv[++i]);
 		} else
 			errx(2, "usage: summary [--json|--html|--text] [--utf8] "
 			    "[--colour] [--top N] [--llm START LOADED|--mm START] "

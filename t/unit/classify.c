@@ -16,6 +16,7 @@
 #include "engines/content.h"
 #include "engines/content.h"
 #include "engines/rewrite.h"
+#include "engines/window.h"
 
 #define V(...) ((char *[]){ __VA_ARGS__, NULL })
 
@@ -427,14 +428,14 @@ existing(void)
 static void
 steps(void)
 {
-	is_int(engine_last_step(ENGINE_LLM_MCORE, 10), 10,
+	is_int(window_last_step(ENGINE_LLM_MCORE, 10), 10,
 	    "mcore: --train-iters 10 reaches step 10");
-	is_int(engine_last_step(ENGINE_MM_MEGATRON, 10), 9,
+	is_int(window_last_step(ENGINE_MM_MEGATRON, 10), 9,
 	    "MM: 10 iterations end at step 9");
-	is_int(engine_last_step(ENGINE_LLM_FSDP2, 0), -1, "no iterations known");
-	is_int(engine_log_iteration(ENGINE_LLM_MCORE, 3), 3,
+	is_int(window_last_step(ENGINE_LLM_FSDP2, 0), -1, "no iterations known");
+	is_int(window_log_iteration(ENGINE_LLM_MCORE, 3), 3,
 	    "mcore: step 3 is iteration 3");
-	is_int(engine_log_iteration(ENGINE_MM_FSDP2, 11), 12,
+	is_int(window_log_iteration(ENGINE_MM_FSDP2, 11), 12,
 	    "MM: step 11 is iteration 12");
 	is_int(engine_parse("mm-yaml"), ENGINE_MM_YAML, "parse a name");
 	is_int(engine_parse("none"), ENGINE_NONE, "'none' is no engine");

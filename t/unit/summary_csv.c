@@ -254,12 +254,11 @@ fixture(void)
 static void
 iterations(void)
 {
-	struct summary_opts llm = { .step_convention = SUMMARY_STEPS_LLM,
-	    .step_start = 5 };
-	struct summary_opts resumed = { .step_convention = SUMMARY_STEPS_LLM,
-	    .step_start = 105, .loaded_iter = 100 };
-	struct summary_opts mm = { .step_convention = SUMMARY_STEPS_MM,
-	    .step_start = 4 };
+	struct summary_opts llm = { .window = { ENGINE_LLM_MCORE, 5, 0 } };
+	struct summary_opts resumed = {
+	    .window = { ENGINE_LLM_MCORE, 105, 100 } };
+	struct summary_opts mm = { .window = { ENGINE_MM_MEGATRON, 4, 0 } };
+	struct summary_opts fsdp2 = { .window = { ENGINE_LLM_FSDP2, 4, 0 } };
 	cJSON *j;
 
 #define FIRST_STEP(j) cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem( \
@@ -277,6 +276,10 @@ iterations(void)
 	j = summarise("t/data/summary/healthy", &mm);
 	is_int(num(FIRST_STEP(j), "iteration"), 4,
 	    "MindSpeed-MM, start_step 4: step 4 is iteration 4");
+	cJSON_Delete(j);
+	j = summarise("t/data/summary/healthy", &fsdp2);
+	is_int(num(FIRST_STEP(j), "iteration"), 5,
+	    "FSDP2, profile_step_start 4 (from 0): step 4 is iteration 5");
 	cJSON_Delete(j);
 }
 
