@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/ranks.h"
-#include "settings.h"
+#include "rules.h"
 
 #define WAIT_RATIO	0.2	/* waits for another (msprof) */
 #define SYNC_RATIO	0.2	/* and synchronises */

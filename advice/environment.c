@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "settings.h"
+#include "rules.h"
 
 /* The median share of Free in the step over the ranks named in F. */
 static double

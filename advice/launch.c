@@ -13,8 +13,8 @@
 
 #include "common/journal.h"
 #include "common/yamldoc.h"
-#include "engines/engine.h"
-#include "settings.h"
+#include "engines/scope.h"
+#include "rules.h"
 
 /*
  * One launch's value of a setting: NULL not known; else *GIVEN says

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "settings.h"
+#include "rules.h"
 
 /*
  * The thresholds against npu-smi's HBM total: of the 65536 MB an Atlas

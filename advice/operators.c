@@ -45,7 +45,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "settings.h"
+#include "rules.h"
 #include "summary/csv.h"
 
 #define MAX_LISTED	5

@@ -4,7 +4,7 @@
  * environment.c): its id, the evidence it reads, its threshold, the
  * settings that address what it finds, and the function that checks the
  * data.  A new rule is one row and its check in one of those files; a
- * setting it names is a row of settings.c, where each name says where it
+ * setting it names is a row of common/settings.c, where each name says where it
  * was verified upstream.
  *
  * A check reads the summary (summary/model.h) and, when the data calls
@@ -20,34 +20,8 @@
 
 #include <stddef.h>
 
-#include "engines/engine.h"
+#include "common/settings.h"
 #include "summary/model.h"
-
-/* Where a setting lives in a launch. */
-enum setting_kind {
-	SET_FLAG,	/* a command-line option of the training script */
-	SET_ENV,	/* an environment variable */
-	SET_YAML,	/* a key of the YAML config (its copy), dotted */
-	SET_CODE	/* a line of the training code: never known */
-};
-
-/* When the launch has it. */
-enum setting_test {
-	TEST_PRESENT,	/* given at all (a flag, a key) */
-	TEST_EQUALS,	/* its value is VALUE */
-	TEST_AT_LEAST,	/* its number (before any ',') is VALUE or more */
-	TEST_CONTAINS,	/* its value contains VALUE */
-	TEST_SHOW	/* neither on nor off: its value is shown */
-};
-
-/* Which launches know the setting. */
-enum setting_scope {
-	SCOPE_ANY,
-	SCOPE_MEGATRON,	/* Megatron's arguments: MindSpeed-LLM, MM's Megatron */
-	SCOPE_MM_FSDP2,	/* MindSpeed-MM's FSDP2 YAML */
-	SCOPE_DDP,	/* torch's DistributedDataParallel, in the code */
-	SCOPE_DEEPSPEED	/* DeepSpeed's config (a JSON file of the code's) */
-};
 
 /*
  * The framework of the profiled job, whose settings are offered: from the
@@ -65,40 +39,6 @@ enum framework {
 	FW_SHARDED,	/* no Megatron, all-gather and reduce-scatter: FSDP or
 			   DeepSpeed ZeRO */
 	FW_OTHER	/* an engine none of the scopes is for */
-};
-
-/*
- * Whether `msprof-exec tune` may try a setting the user did not name:
- * only one that changes neither the numerics of the training nor the
- * format of its checkpoints (scheduling, threads, queues, buffers, kernels
- * that compute the same thing fused).  The others (batch sizes, the
- * layers of each stage, recompute, lines of code) are tried only when
- * named with --set.  Each row says why in a comment.
- */
-enum setting_trial {
-	TRIAL_ASKED,	/* only when named */
-	TRIAL_SAFE	/* may be tried unasked */
-};
-
-/* Layouts a setting belongs to (none: all). */
-#define WHEN_MOE	0x1	/* expert parallel > 1 */
-#define WHEN_CP		0x2	/* context parallel > 1 */
-
-struct setting {
-	enum setting_kind	 kind;
-	const char		*name;	/* "--overlap-grad-reduce", "TASK_QUEUE_ENABLE" */
-	const char		*want;	/* shown after the name: "=2", "" */
-	enum setting_test	 test;
-	const char		*value;	/* what the test compares with */
-	const char		*dflt;	/* the value when it is not given, or NULL */
-	enum setting_scope	 scope;
-	unsigned		 when;
-	const char		*what;	/* N_(): what it does */
-	const char		*source;	/* where the name was verified */
-	enum setting_trial	 trial;	/* may `tune` try it unasked? */
-	/* The settings it cannot run without (the training refuses it
-	 * alone), NULL-ended; or NULL. */
-	const struct setting *const *needs;
 };
 
 /*
@@ -206,8 +146,6 @@ char		*launch_env(const struct summary *, const char *name);
 const char	*rank_env(const struct rank_data *r, const char *name);
 /* The framework of the profiled job (launch.c), from LAY and the launches. */
 enum framework	 job_framework(const struct summary *, const struct layout *lay);
-/* Does a launch of engine E read the settings of SCOPE? (scope.c) */
-int		 engine_reads_scope(enum engine e, enum setting_scope scope);
 /* The value of flag NAME in the profiled launch, or NULL (launch.c). */
 char		*launch_flag(const struct summary *, const char *name);
 /* The state of setting SET in the profiled launches; *detail to free. */

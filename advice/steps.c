@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "settings.h"
+#include "rules.h"
 
 #define SLOW_SD		3.0	/* robust standard deviations of a slow rank */
 /*
