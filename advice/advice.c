@@ -93,7 +93,7 @@ finding_who(struct finding *f, size_t who)
 
 struct finding *
 finding_over(struct advice *a, const struct rule *rule,
-    double (*share)(const struct rule *, const struct rank_data *),
+    double (*share)(const struct rule *, const struct summary *, size_t),
     int above, double *most, size_t *at)
 {
 	struct finding *f = NULL;
@@ -102,7 +102,7 @@ finding_over(struct advice *a, const struct rule *rule,
 	*most = 0;
 	*at = 0;
 	for (size_t i = 0; i < a->s->nr; i++) {
-		v = share(rule, &a->s->r[i]);
+		v = share(rule, a->s, i);
 		if (above ? !(v > rule->threshold) : !(v >= rule->threshold))
 			continue;
 		if (f == NULL)

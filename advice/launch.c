@@ -416,8 +416,8 @@ torch_kind(const struct summary *s)
 	size_t i, colls = 0, sharded = 0;
 
 	for (i = 0; i < s->nr; i++) {
-		colls += s->r[i].colls;
-		sharded += s->r[i].sharded_colls;
+		colls += transfers_of(s, i)->colls;
+		sharded += transfers_of(s, i)->sharded_colls;
 	}
 	if (colls == 0)
 		return FW_TORCH;

@@ -107,7 +107,7 @@ extern const struct family family_steps, family_operators,
 
 /* What a check gets: the summary, the layout it ran in, its findings. */
 struct advice {
-	struct summary	*s;
+	const struct summary *s;
 	struct findings	*found;
 	struct layout	 lay;	/* the job's */
 	enum framework	 fw;	/* the job's */
@@ -130,7 +130,7 @@ void		 finding_figure(struct finding *, const char *key, double v);
  */
 struct finding	*finding_over(struct advice *, const struct rule *,
 		    double (*share)(const struct rule *,
-		    const struct rank_data *), int above, double *most,
+		    const struct summary *, size_t), int above, double *most,
 		    size_t *at);
 void		 finding_note(struct finding *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
