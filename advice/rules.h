@@ -3,12 +3,13 @@
  * family's file (steps.c, operators.c, communication.c, memory.c,
  * environment.c): its id, the evidence it reads, its threshold, the
  * settings that address what it finds, and the function that checks the
- * data.  A new rule is one row and its check in one of those files; a
- * setting it names is a row of common/settings.c, where each name says where it
- * was verified upstream.
+ * data (struct rule, advice.h).  A new rule is one row and its check in
+ * one of those files; a setting it names is a row of common/settings.c,
+ * where each name says where it was verified upstream.
  *
- * A check reads the summary (summary/model.h) and, when the data calls
- * for it, makes one finding: the ranks as rank directories, a sentence of
+ * A check reads the finished summary (summary/model.h: the rank data and
+ * the summaries' results) and, when the data calls for it, makes one
+ * finding (advice.h): the ranks as rank directories, a sentence of
  * evidence with the figures that support it, and its threshold.  The
  * engine (advice.c) adds the state of each setting in the launch.  Checks
  * need a margin against the rank's peers and against what is normal for
@@ -20,81 +21,8 @@
 
 #include <stddef.h>
 
-#include "common/settings.h"
 #include "summary/model.h"
-
-/*
- * The framework of the profiled job, whose settings are offered: from the
- * session's engines, else from the data (distributed_args in
- * profiler_metadata.json is Megatron's; a metadata file without it, a job
- * without Megatron, whose collectives tell DDP from sharded data
- * parallelism).  Not known: every framework's, said so.
- */
-enum framework {
-	FW_UNKNOWN,
-	FW_MEGATRON,
-	FW_MM_FSDP2,
-	FW_TORCH,	/* no Megatron: DDP, FSDP or DeepSpeed, not known */
-	FW_DDP,		/* no Megatron, and all-reduce only */
-	FW_SHARDED,	/* no Megatron, all-gather and reduce-scatter: FSDP or
-			   DeepSpeed ZeRO */
-	FW_OTHER	/* an engine none of the scopes is for */
-};
-
-/*
- * A finding: the rule that made it, the ranks it names (indexes into
- * the summary's ranks), what it found with its figures, and each setting
- * that addresses it with the profiled launch's state of it.
- */
-enum setting_state {
-	STATE_UNKNOWN,		/* no session, or not recorded */
-	STATE_ON,		/* the launch has it: "already on" */
-	STATE_OFF,		/* the launch does not: "not set" */
-	STATE_VALUE,		/* a value to show, not on or off */
-	STATE_MIXED		/* some launches have it, some not */
-};
-
-struct finding_setting {
-	const struct setting	*setting;
-	enum setting_state	 state;
-	char			*detail;	/* the launch's value, or NULL */
-};
-
-#define FINDING_FIGURES	6
-
-struct finding {
-	const struct rule	*rule;
-	size_t			*who;		/* indexes into s->r */
-	size_t			 nwho;
-	char			*text;		/* what, with its evidence */
-	struct figure {
-		const char	*key;		/* JSON key, with its unit */
-		double		 value;
-	}			 fig[FINDING_FIGURES];
-	size_t			 nfig;
-	struct finding_setting	*set;
-	size_t			 nset;
-	char			*note;		/* more advice, or NULL */
-};
-
-/* The findings of a summary: the state of its last row (advice.c). */
-struct findings {
-	struct finding	*f;
-	size_t		 n;
-	enum framework	 fw;	/* the job's */
-};
-
-struct advice;
-
-struct rule {
-	const char		*id;
-	const char		*evidence;	/* the figure it reads */
-	double			 threshold;
-	const char		*threshold_text;	/* with its unit */
-	const char		*fix;	/* N_(): what to do besides the settings */
-	const struct setting *const *settings;	/* NULL-terminated, or NULL */
-	void			(*check)(const struct rule *, struct advice *);
-};
+#include "advice.h"
 
 struct family {
 	const char		*name;

@@ -15,6 +15,7 @@
 #include "shim/contract.h"
 #include "common/plan.h"
 #include "engines/engine.h"
+#include "advice/advice.h"
 #include "summary/inventory.h"
 #include "summary/summary.h"
 #include "model.h"
@@ -359,6 +360,7 @@ summarise(const struct report_in *in, struct report_model *m,
 		step_convention(m, &o);
 		launch_facts(in, m, &o);
 		m->summary = summary_build(ranks, nranks, &o);
+		m->findings = advice_run(m->summary);
 		for (size_t i = 0; i < nranks; i++)
 			strv_push(&m->run_dirs, ranks[i].path);
 		summary_ranks_free(ranks, nranks);
@@ -722,6 +724,7 @@ report_model_free(struct report_model *m)
 	diagnosis_free(&m->diagnosis);
 	strv_free(&m->causes);
 	free(m->next_step);
+	advice_free(m->findings);
 	summary_free(m->summary);
 	free(m->summary_why);
 	summary_runs_free(m->runs, m->nruns);

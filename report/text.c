@@ -15,6 +15,7 @@
 
 #include "common/ranks.h"
 #include "summary/summary.h"
+#include "findings.h"
 #include "model.h"
 
 #define LIST_ITEMS	6	/* ranges of ranks on one line */
@@ -673,7 +674,10 @@ print_summary(const struct report_model *m)
 		return;
 	print_runs(m);
 	if (m->summary != NULL) {
-		summary_print(m->summary, stdout, summary_term_flags(stdout));
+		unsigned flags = summary_term_flags(stdout);
+
+		summary_print(m->summary, stdout, flags);
+		findings_print(m->summary, m->findings, stdout, flags);
 		say("\n");
 	} else if (m->summary_why != NULL)
 		say(_("No summary of the profiling data: %s\n"), m->summary_why);

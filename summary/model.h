@@ -1,9 +1,10 @@
 /*
- * The summary's model: what was read from each rank and the table of
+ * The summary's model: what was read from each rank, the table of
  * summaries (one file each: steps.c, ops.c, cluster.c, wait.c, links.c,
- * memory.c, mfu.c), whose last row is the findings: the advice rules (advice/),
- * which read the others' results.  Internal to summary/ and advice/;
- * nothing of summary/ includes advice/.
+ * memory.c, mfu.c, a row each of the table in summary.c) and what they
+ * found.  Read by the summaries themselves and, once the summary is
+ * finished, by the floors above: the advice's rules (advice/) and the
+ * report's writers (report/).  Nothing here knows a rule.
  */
 #ifndef MSPROF_SUMMARY_MODEL_H
 #define MSPROF_SUMMARY_MODEL_H
@@ -166,13 +167,6 @@ struct kind {
 
 extern const struct kind kind_steps, kind_ops, kind_cluster, kind_wait,
     kind_links, kind_memory, kind_mfu;
-/*
- * The findings (advice/advice.c): the last row, made once the others are
- * finished.  Its JSON is the document's "findings" (a list), beside the
- * "summaries"; the page shows it first.
- */
-extern const struct kind kind_findings;
-
 
 /* One link of the communication matrix (links.c). */
 struct link {

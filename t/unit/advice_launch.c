@@ -14,6 +14,7 @@
 #include "tap.h"
 #include "advice/advice.h"
 #include "common/journal.h"
+#include "report/findings.h"
 #include "summary/summary.h"
 
 #define DATA	"t/data/summary/"
@@ -38,6 +39,17 @@ load(const char *fixture, const struct journal *j)
 	return s;
 }
 
+/* The advice's findings over S, as the report's JSON lists them. */
+static cJSON *
+findings_of(const struct summary *s)
+{
+	struct findings *fs = advice_run(s);
+	cJSON *j = findings_json(s, fs);
+
+	advice_free(fs);
+	return j;
+}
+
 /*
  * "state" or "state (detail)" of setting NAME in finding RULE, "absent"
  * when the finding does not list it, "no finding" without the finding.
@@ -45,11 +57,11 @@ load(const char *fixture, const struct journal *j)
 static char *
 state(const struct summary *s, const char *rule, const char *name)
 {
-	cJSON *j = summary_json(s), *f, *set;
+	cJSON *j = findings_of(s), *f, *set;
 	char buf[256];
 
 	snprintf(buf, sizeof(buf), "no finding");
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(j, "findings")) {
+	cJSON_ArrayForEach(f, j) {
 		if (strcmp(cJSON_GetObjectItem(f, "rule")->valuestring, rule))
 			continue;
 		snprintf(buf, sizeof(buf), "absent");
@@ -88,10 +100,10 @@ static char *
 note(const char *fixture, const struct journal *j, const char *rule)
 {
 	struct summary *s = load(fixture, j);
-	cJSON *js = s != NULL ? summary_json(s) : NULL, *f, *n;
+	cJSON *js = s != NULL ? findings_of(s) : NULL, *f, *n;
 	char *out = strdup("no finding");
 
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(js, "findings"))
+	cJSON_ArrayForEach(f, js)
 		if (strcmp(cJSON_GetObjectItem(f, "rule")->valuestring,
 		    rule) == 0) {
 			n = cJSON_GetObjectItem(f, "note");
