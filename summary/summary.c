@@ -962,8 +962,8 @@ part_json(const struct summary *s, size_t k)
 /*
  * The summary's JSON, written as it is made: a rank, then a summary, at a
  * time, so that memory holds the largest summary's JSON, not all of it.
- * The one builder: summary_json_write and summary_json write what it
- * writes.
+ * The one builder: summary_json_write wraps it in an object, summary_json
+ * parses that back, and the report adds the findings beside it.
  */
 void
 summary_json_members(const struct summary *s, struct jsonw *w)
