@@ -31,6 +31,16 @@ upward() {
 	    $1 != $2 && ($2 in floor) && floor[$2] <= floor[$1]' "$T/floors" -
 }
 
+# The rule itself: a folder above, beside, and below.
+is "$(echo 'engines advice engines/apply.c advice/settings.h' | upward)" \
+    'engines advice engines/apply.c advice/settings.h' \
+    "the check: engines/ reaching advice/ goes up"
+is "$(echo 'summary scan summary/x.c scan/scan.h' | upward)" \
+    'summary scan summary/x.c scan/scan.h' \
+    "the check: summary/ reaching scan/, beside it, is refused too"
+is "$(printf '%s\n' 'report summary r s' 'advice advice a a' | upward)" "" \
+    "the check: a floor below, and a folder's own files, are not"
+
 # --- the includes --------------------------------------------------------------
 # "FOLDER DIR FILE DIR/NAME" for each #include "DIR/NAME" of FOLDER's
 # sources.
