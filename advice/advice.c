@@ -173,7 +173,7 @@ settings_of(const struct advice *a, struct finding *f)
 	for (set = f->rule->settings; set != NULL && *set != NULL; set++) {
 		if (!for_layout(a, *set) || !for_framework(a, *set))
 			continue;
-		st = setting_state(a->s, *set, &detail, &applies);
+		st = setting_state(a, *set, &detail, &applies);
 		if (!applies) {
 			free(detail);
 			continue;
@@ -197,10 +197,10 @@ any_data(const struct summary *s)
 }
 
 struct findings *
-advice_run(const struct summary *s)
+advice_run(const struct summary *s, const struct advice_in *in)
 {
 	struct findings *fs = xcalloc(1, sizeof(*fs));
-	struct advice a = { .s = s, .found = fs };
+	struct advice a = { .s = s, .in = *in, .found = fs };
 	size_t f, r;
 
 	if (s->nr == 0) {
@@ -212,7 +212,7 @@ advice_run(const struct summary *s)
 		return fs;
 	}
 	summary_layout(s, &a.lay);
-	a.fw = fs->fw = job_framework(s, &a.lay);
+	a.fw = fs->fw = job_framework(&a);
 	for (f = 0; f < NFAMILIES; f++)
 		for (r = 0; r < families[f]->n; r++)
 			families[f]->rules[r].check(&families[f]->rules[r], &a);

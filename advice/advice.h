@@ -109,11 +109,23 @@ struct findings {
 };
 
 /*
- * Every rule over the finished summary S (its options name the session's
- * launches, S->opts.journal, and the device's memory, S->opts.device_mb):
- * the findings, freed with advice_free.
+ * What the rules check the data against besides the summary: the
+ * session's launches, whose settings the findings name (NULL without a
+ * session: then not known), and the device's memory in MB the session's
+ * checks recorded (npu-smi's HBM; 0 unknown).
  */
-struct findings	*advice_run(const struct summary *s);
+struct journal;
+struct advice_in {
+	const struct journal	*journal;
+	int			 device_mb;
+};
+
+/*
+ * Every rule over the finished summary S, with what IN gives: the
+ * findings, freed with advice_free.
+ */
+struct findings	*advice_run(const struct summary *s,
+		    const struct advice_in *in);
 void		 advice_free(struct findings *);
 
 #endif

@@ -39,7 +39,7 @@ env_finding(const struct rule *rule, struct advice *a, const char *name,
     int (*bad)(const char *), char **value)
 {
 	const struct summary *s = a->s;
-	char *launch = launch_env(s, name);
+	char *launch = launch_env(a, name);
 	struct finding *f = NULL;
 	size_t i;
 

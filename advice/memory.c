@@ -24,7 +24,7 @@ static void
 check_near_limit(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	double cap = s->opts.device_mb;
+	double cap = a->in.device_mb;
 	struct finding *f = NULL;
 	size_t i, worst = 0;
 	char lab[LABEL_MAX];
@@ -55,7 +55,7 @@ static void
 check_headroom(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	double cap = s->opts.device_mb, hi = -INFINITY;
+	double cap = a->in.device_mb, hi = -INFINITY;
 	struct finding *f;
 	size_t i, n = 0;
 

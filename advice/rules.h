@@ -33,9 +33,13 @@ struct family {
 extern const struct family family_steps, family_operators,
     family_communication, family_memory, family_environment;
 
-/* What a check gets: the summary, the layout it ran in, its findings. */
+/*
+ * What a check gets: the summary, the launches and the device, the layout
+ * it ran in, its findings.
+ */
 struct advice {
 	const struct summary *s;
+	struct advice_in in;
 	struct findings	*found;
 	struct layout	 lay;	/* the job's */
 	enum framework	 fw;	/* the job's */
@@ -69,15 +73,18 @@ void		 finding_note(struct finding *, const char *fmt, ...)
  * From the ranks' profiler_metadata.json when torch_npu recorded it,
  * else from the journal (launch.c).
  */
-char		*launch_env(const struct summary *, const char *name);
+char		*launch_env(const struct advice *, const char *name);
 /* NAME as torch_npu recorded it for rank R ("" unset), or NULL. */
 const char	*rank_env(const struct rank_data *r, const char *name);
-/* The framework of the profiled job (launch.c), from LAY and the launches. */
-enum framework	 job_framework(const struct summary *, const struct layout *lay);
+/*
+ * The framework of the profiled job (launch.c), from the launches and
+ * the data's layout (A's lay).
+ */
+enum framework	 job_framework(const struct advice *);
 /* The value of flag NAME in the profiled launch, or NULL (launch.c). */
-char		*launch_flag(const struct summary *, const char *name);
+char		*launch_flag(const struct advice *, const char *name);
 /* The state of setting SET in the profiled launches; *detail to free. */
-enum setting_state setting_state(const struct summary *,
+enum setting_state setting_state(const struct advice *,
 		    const struct setting *, char **detail, int *applies);
 
 #endif

@@ -62,7 +62,8 @@ outputs(const struct summary *s)
 	char *buf = NULL, *reason = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	struct findings *fs = advice_run(s);
+	struct advice_in none = { NULL, 0 };
+	struct findings *fs = advice_run(s, &none);
 	cJSON *j = summary_json(s), *r;
 
 	FUZZ_CHECK(fp != NULL, "open_memstream");

@@ -45,9 +45,10 @@ struct summary_opts {
 	 */
 	int		 steps_ops_only;
 	/*
-	 * The session's launches, whose settings the advice checks (NULL
-	 * without a session: the advice says they are not known), and the
-	 * device memory in MB it recorded (npu-smi's HBM; 0 unknown).
+	 * The session's launches, whose arguments the MFU reads (NULL
+	 * without a session), and the device memory in MB it recorded,
+	 * against which the memory summary sets the peaks (npu-smi's HBM;
+	 * 0 unknown).
 	 */
 	const struct journal *journal;
 	int		 device_mb;

@@ -21,6 +21,7 @@ int
 main(int argc, char *argv[])
 {
 	struct summary_opts o = { 0 };
+	struct advice_in none = { NULL, 0 };	/* no session, no device */
 	struct summary_rank *ranks;
 	struct summary *s;
 	struct findings *fs;
@@ -65,7 +66,7 @@ main(int argc, char *argv[])
 	if (summary_find_ranks(argv + i, argc - i, &ranks, &n, &why) < 0)
 		errx(1, "%s", why);
 	s = summary_build(ranks, n, &o);
-	fs = advice_run(s);
+	fs = advice_run(s, &none);
 	if (strcmp(mode, "json") == 0) {
 		cJSON *j = summary_json(s);
 		char *t;

@@ -104,6 +104,7 @@ int
 main(void)
 {
 	struct summary_opts o = { 0 };
+	struct advice_in none = { NULL, 0 };	/* no session, no device */
 	struct summary_rank *ranks;
 	struct summary *s;
 	struct findings *fs;
@@ -120,7 +121,7 @@ main(void)
 	ok(summary_find_ranks(paths, 1, &ranks, &n, &why) == 0 && n == RANKS,
 	    "%d ranks found", RANKS);
 	s = summary_build(ranks, n, &o);
-	fs = advice_run(s);
+	fs = advice_run(s, &none);
 	for (i = 0; i < fs->n; i++) {
 		rule = fs->f[i].rule->id;
 		ftext = fs->f[i].text;
@@ -155,7 +156,7 @@ main(void)
 	ok(summary_find_ranks(paths, 1, &ranks, &n, &why) == 0 && n == RANKS,
 	    "%d ranks again", RANKS);
 	s = summary_build(ranks, n, &o);
-	fs = advice_run(s);
+	fs = advice_run(s, &none);
 	for (i = 0; i < fs->n; i++)
 		printf("# finding: [%s] %s\n", fs->f[i].rule->id,
 		    fs->f[i].text);
