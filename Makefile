@@ -61,14 +61,15 @@ LAUNCHER  = $(B)/bin/msprof-exec
 LAUNCHTAB = $(B)/share/msprof-exec/launchers.conf
 TRAININGS = $(B)/share/msprof-exec/trainings.conf
 
-# The folders follow the pipeline: launcher/ (the msprof-exec command and
-# its phases), scan/ (the static scan of a script), engines/ (one module per
-# MindSpeed engine), inject/ (the injector), report/ (verification and the
-# report), summary/ (what the profiling data says), advice/ (the rules
-# that say what to change), shim/ (the LD_PRELOAD library) and common/
-# (what they share).  Of the last steps, report/ includes summary/, and
-# advice/ includes summary/'s model (summary/model.h): the rules are the
-# summary table's last row, which summary/ declares and never includes.
+# The folders are floors, each including and calling only its own and
+# those below (t/0050-floors.t holds the order): launcher/ (the
+# msprof-exec command and its phases) and inject/ (the injector); report/
+# (verification and the report, which prints the summary and its
+# findings); advice/ (the rules, which read a finished summary and make
+# the findings); summary/ (what the profiling data says) and scan/ (the
+# static scan of a script); engines/ (one module per MindSpeed engine);
+# common/ (what they share, the settings table among it); shim/ (the
+# LD_PRELOAD library).
 # Everything but the two main programs and the shim's wrappers is built
 # once into an internal static library; each program takes from it only
 # what it uses.

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/ranks.h"
-#include "settings.h"
+#include "rules.h"
 
 #define WAIT_RATIO	0.2	/* waits for another (msprof) */
 #define SYNC_RATIO	0.2	/* and synchronises */
@@ -27,20 +27,22 @@ check_waited_for(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
 	struct finding *f = NULL;
+	struct rank_wait r, w = { 0, 0, NAN, NAN };
 	size_t i, worst = 0;
 	char lab[LABEL_MAX + 32];
 
 	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
-
-		if (r->votes == 0 || r->votes < rule->threshold * r->collectives)
+		r = wait_of(s, i);
+		if (r.votes == 0 || r.votes < rule->threshold * r.collectives)
 			continue;
 		if (f == NULL)
 			f = finding_new(a, rule);
 		finding_who(f, i);
-		if (f->nwho == 1 || r->votes * s->r[worst].collectives >
-		    s->r[worst].votes * r->collectives)
+		if (f->nwho == 1 || r.votes * w.collectives >
+		    w.votes * r.collectives) {
 			worst = i;
+			w = r;
+		}
 	}
 	if (f == NULL)
 		return;
@@ -53,10 +55,9 @@ check_waited_for(const struct rule *rule, struct advice *a)
 		*lab = '\0';
 	finding_text(f, _("the collectives wait for it: last to arrive, an "
 	    "outlier, in %zu of its %zu collectives (%sthreshold %.0f %% of "
-	    "them)"), s->r[worst].votes, s->r[worst].collectives, lab,
-	    100 * rule->threshold);
-	finding_figure(f, "last", (double)s->r[worst].votes);
-	finding_figure(f, "collectives", (double)s->r[worst].collectives);
+	    "them)"), w.votes, w.collectives, lab, 100 * rule->threshold);
+	finding_figure(f, "last", (double)w.votes);
+	finding_figure(f, "collectives", (double)w.collectives);
 }
 
 /*
@@ -70,10 +71,10 @@ ratios(const struct advice *a, int stages, int p, size_t *who, double *v)
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nr; i++)
-		if (!isnan(s->r[i].wait_ratio) &&
+		if (!isnan(wait_of(s, i).wait_ratio) &&
 		    (stages == 1 || layout_stage(&a->lay, s->r[i].rank) == p)) {
 			who[n] = i;
-			v[n++] = s->r[i].wait_ratio;
+			v[n++] = wait_of(s, i).wait_ratio;
 		}
 	return n;
 }
@@ -91,11 +92,11 @@ waiting(const struct summary *s, const size_t *who, size_t n, int sync,
 	size_t i, k = 0;
 
 	for (i = 0; i < n; i++) {
-		const struct rank_data *d = &s->r[who[i]];
+		struct rank_wait d = wait_of(s, who[i]);
 
-		if (d->wait_ratio > WAIT_RATIO &&
-		    (!sync || d->sync_ratio > SYNC_RATIO))
-			r[k++] = d->rank;
+		if (d.wait_ratio > WAIT_RATIO &&
+		    (!sync || d.sync_ratio > SYNC_RATIO))
+			r[k++] = s->r[who[i]].rank;
 	}
 	if (list != NULL)
 		*list = k > 0 ? ranks_text(r, k, 6) : NULL;
@@ -225,12 +226,13 @@ check_slow_link(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
 	struct finding *f = NULL;
+	struct link *const *links;
 	char *list = xstrdup(""), *t;
-	size_t i, n = 0;
+	size_t i, n = 0, nlinks = links_all(s, &links);
 	long at;
 
-	for (i = 0; i < s->nlinks; i++) {
-		const struct link *k = s->links[i];
+	for (i = 0; i < nlinks; i++) {
+		const struct link *k = links[i];
 
 		if (!link_slow(s, k))
 			continue;
@@ -242,8 +244,8 @@ check_slow_link(const struct rule *rule, struct advice *a)
 			t = xasprintf(_("%s%s%d -> %d (%s) %.2f GB/s, %.1f %% of "
 			    "the %s median %.2f GB/s"), list, *list ? "; " : "",
 			    k->src, k->dst, comm_transports[k->tr], link_gb_s(k),
-			    100 * link_gb_s(k) / s->link_median[k->tr],
-			    comm_transports[k->tr], s->link_median[k->tr]);
+			    100 * link_gb_s(k) / link_median(s, k->tr),
+			    comm_transports[k->tr], link_median(s, k->tr));
 			free(list);
 			list = t;
 		}
@@ -272,7 +274,7 @@ check_slow_link(const struct rule *rule, struct advice *a)
  * over the threshold is the finding; the larger share is shown.
  */
 static double
-small_share(const struct rule *rule, const struct rank_data *r, int tr,
+small_share(const struct rule *rule, const struct rank_transfers *r, int tr,
     int *ops)
 {
 	double v = r->vol_mb[tr] > 0 ? r->small_mb[tr] / r->vol_mb[tr] : 0;
@@ -287,7 +289,7 @@ small_share(const struct rule *rule, const struct rank_data *r, int tr,
 
 /* The largest small_share() of R's transports: *TR which, *OPS how. */
 static double
-small_most(const struct rule *rule, const struct rank_data *r, int *tr,
+small_most(const struct rule *rule, const struct rank_transfers *r, int *tr,
     int *ops)
 {
 	double most = 0, share;
@@ -307,11 +309,11 @@ small_most(const struct rule *rule, const struct rank_data *r, int *tr,
 }
 
 static double
-small_rank(const struct rule *rule, const struct rank_data *r)
+small_rank(const struct rule *rule, const struct summary *s, size_t i)
 {
 	int tr, ops;
 
-	return small_most(rule, r, &tr, &ops);
+	return small_most(rule, transfers_of(s, i), &tr, &ops);
 }
 
 static void
@@ -326,7 +328,7 @@ check_small_packets(const struct rule *rule, struct advice *a)
 
 	if ((f = finding_over(a, rule, small_rank, 1, &worst, &at)) == NULL)
 		return;
-	small_most(rule, &s->r[at], &wtr, &wops);
+	small_most(rule, transfers_of(s, at), &wtr, &wops);
 	finding_text(f, _("more than %.0f %% of their RDMA transfers under "
 	    "%.0f MB, or of their SDMA transfers under %.0f MB, by volume or "
 	    "by operator (the most: %s, %.1f %% of its %s %s)"),
@@ -346,8 +348,10 @@ check_small_packets(const struct rule *rule, struct advice *a)
  * of the time low below 20 %: the finding starts there.
  */
 static double
-unaligned_share(const struct rule *rule, const struct rank_data *r)
+unaligned_share(const struct rule *rule, const struct summary *s, size_t i)
 {
+	const struct rank_transfers *r = transfers_of(s, i);
+
 	return r->align_ms > 0 ? r->unaligned_ms / r->align_ms : NAN;
 }
 

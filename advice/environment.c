@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "settings.h"
+#include "rules.h"
 
 /* The median share of Free in the step over the ranks named in F. */
 static double
@@ -39,7 +39,7 @@ env_finding(const struct rule *rule, struct advice *a, const char *name,
     int (*bad)(const char *), char **value)
 {
 	const struct summary *s = a->s;
-	char *launch = launch_env(s, name);
+	char *launch = launch_env(a, name);
 	struct finding *f = NULL;
 	size_t i;
 

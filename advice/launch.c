@@ -13,8 +13,8 @@
 
 #include "common/journal.h"
 #include "common/yamldoc.h"
-#include "engines/engine.h"
-#include "settings.h"
+#include "engines/scope.h"
+#include "rules.h"
 
 /*
  * One launch's value of a setting: NULL not known; else *GIVEN says
@@ -359,9 +359,10 @@ profiled(const struct journal *j)
 }
 
 char *
-launch_env(const struct summary *s, const char *name)
+launch_env(const struct advice *a, const char *name)
 {
-	const struct journal *j = s->opts.journal;
+	const struct summary *s = a->s;
+	const struct journal *j = a->in.journal;
 	struct setting set = { .kind = SET_ENV, .name = name };
 	const char *v;
 	char *got = NULL, *one;
@@ -416,8 +417,8 @@ torch_kind(const struct summary *s)
 	size_t i, colls = 0, sharded = 0;
 
 	for (i = 0; i < s->nr; i++) {
-		colls += s->r[i].colls;
-		sharded += s->r[i].sharded_colls;
+		colls += transfers_of(s, i)->colls;
+		sharded += transfers_of(s, i)->sharded_colls;
 	}
 	if (colls == 0)
 		return FW_TORCH;
@@ -427,13 +428,14 @@ torch_kind(const struct summary *s)
 /*
  * The session's launches say it when they agree.  Without them, the data:
  * MindSpeed's Megatron writes distributed_args into profiler_metadata.json
- * (the layout, LAY); torch_npu writes ENV_VARIABLES there for any job, so
- * a rank with those and no distributed_args ran without Megatron.
+ * (the layout, A's lay); torch_npu writes ENV_VARIABLES there for any
+ * job, so a rank with those and no distributed_args ran without Megatron.
  */
 enum framework
-job_framework(const struct summary *s, const struct layout *lay)
+job_framework(const struct advice *a)
 {
-	const struct journal *j = s->opts.journal;
+	const struct summary *s = a->s;
+	const struct journal *j = a->in.journal;
 	enum framework fw = FW_UNKNOWN, one;
 	size_t i;
 
@@ -449,7 +451,7 @@ job_framework(const struct summary *s, const struct layout *lay)
 		return torch_kind(s);
 	if (fw != FW_UNKNOWN)
 		return fw;
-	if (lay->known)
+	if (a->lay.known)
 		return FW_MEGATRON;
 	for (i = 0; i < s->nr; i++)
 		if (s->r[i].env.n > 0)
@@ -458,9 +460,9 @@ job_framework(const struct summary *s, const struct layout *lay)
 }
 
 char *
-launch_flag(const struct summary *s, const char *name)
+launch_flag(const struct advice *a, const char *name)
 {
-	const struct journal *j = s->opts.journal;
+	const struct journal *j = a->in.journal;
 	size_t i;
 
 	int known;
@@ -476,14 +478,14 @@ launch_flag(const struct summary *s, const char *name)
 }
 
 enum setting_state
-setting_state(const struct summary *s, const struct setting *set,
+setting_state(const struct advice *a, const struct setting *set,
     char **detail, int *applies)
 {
 	static const lookup_fn lookup[] = {
 		[SET_FLAG] = flag_lookup, [SET_ENV] = env_lookup,
 		[SET_YAML] = yaml_lookup,
 	};
-	const struct journal *j = s->opts.journal;
+	const struct journal *j = a->in.journal;
 	enum setting_state st = STATE_UNKNOWN, one;
 	const char *dv;
 	char *v, *d;
@@ -504,7 +506,7 @@ setting_state(const struct summary *s, const struct setting *set,
 		*applies = !any || fits;
 		return STATE_UNKNOWN;
 	}
-	if (set->kind == SET_ENV && (i = data_env(s, set->name, &dv)) != 0) {
+	if (set->kind == SET_ENV && (i = data_env(a->s, set->name, &dv)) != 0) {
 		if ((int)i == -1)
 			return STATE_MIXED;
 		/* torch_npu writes "" for a variable that is not set */

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "settings.h"
+#include "rules.h"
 
 /*
  * The thresholds against npu-smi's HBM total: of the 65536 MB an Atlas
@@ -24,7 +24,7 @@ static void
 check_near_limit(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	double cap = s->opts.device_mb;
+	double cap = a->in.device_mb;
 	struct finding *f = NULL;
 	size_t i, worst = 0;
 	char lab[LABEL_MAX];
@@ -32,22 +32,22 @@ check_near_limit(const struct rule *rule, struct advice *a)
 	if (!(cap > 0))
 		return;
 	for (i = 0; i < s->nr; i++) {
-		if (!(s->r[i].mem_peak_mb >= rule->threshold * cap))
+		if (!(mem_peak_of(s, i) >= rule->threshold * cap))
 			continue;
 		if (f == NULL)
 			f = finding_new(a, rule);
 		finding_who(f, i);
-		if (f->nwho == 1 || s->r[i].mem_peak_mb > s->r[worst].mem_peak_mb)
+		if (f->nwho == 1 || mem_peak_of(s, i) > mem_peak_of(s, worst))
 			worst = i;
 	}
 	if (f == NULL)
 		return;
 	finding_text(f, _("peak device memory is %.0f MB, %.1f %% of the %.0f "
 	    "MB device (the most, %s; threshold %.0f %%): close to running "
-	    "out"), s->r[worst].mem_peak_mb,
-	    100 * s->r[worst].mem_peak_mb / cap, cap,
+	    "out"), mem_peak_of(s, worst),
+	    100 * mem_peak_of(s, worst) / cap, cap,
 	    rank_label(&s->r[worst], lab, sizeof(lab)), 100 * rule->threshold);
-	finding_figure(f, "peak_mb", s->r[worst].mem_peak_mb);
+	finding_figure(f, "peak_mb", mem_peak_of(s, worst));
 	finding_figure(f, "device_mb", cap);
 }
 
@@ -55,22 +55,22 @@ static void
 check_headroom(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
-	double cap = s->opts.device_mb, hi = -INFINITY;
+	double cap = a->in.device_mb, hi = -INFINITY;
 	struct finding *f;
 	size_t i, n = 0;
 
 	if (!(cap > 0))
 		return;
 	for (i = 0; i < s->nr; i++)
-		if (!isnan(s->r[i].mem_peak_mb)) {
-			hi = fmax(hi, s->r[i].mem_peak_mb);
+		if (!isnan(mem_peak_of(s, i))) {
+			hi = fmax(hi, mem_peak_of(s, i));
 			n++;
 		}
 	if (n == 0 || !(hi < rule->threshold * cap))
 		return;
 	f = finding_new(a, rule);
 	for (i = 0; i < s->nr; i++)
-		if (!isnan(s->r[i].mem_peak_mb))
+		if (!isnan(mem_peak_of(s, i)))
 			finding_who(f, i);
 	finding_text(f, _("peak device memory is at most %.0f MB, %.1f %% of "
 	    "the %.0f MB device (threshold %.0f %% on every rank): room for a "

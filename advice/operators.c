@@ -45,7 +45,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "settings.h"
+#include "rules.h"
 #include "summary/csv.h"
 
 #define MAX_LISTED	5
@@ -55,7 +55,7 @@ static char *
 op_list(const struct summary *s, int (*want)(const struct summary *,
     const struct op *), size_t *n)
 {
-	struct op **v = optab_sorted(s->ops);
+	struct op **v = optab_sorted(ops_all(s, NULL));
 	char *out = xstrdup(""), *t;
 	size_t i, shown = 0;
 
@@ -97,7 +97,7 @@ listed(const struct rule *rule, struct advice *a,
 	struct finding *f;
 
 	*list = NULL;
-	if (a->s->ops == NULL)
+	if (ops_all(a->s, NULL) == NULL)
 		return NULL;
 	*list = op_list(a->s, want, &n);
 	if (n == 0)
@@ -164,9 +164,9 @@ compile_per_step(const struct rank_data *r)
 }
 
 static double
-compile_share(const struct rule *rule, const struct rank_data *r)
+compile_share(const struct rule *rule, const struct summary *s, size_t i)
 {
-	return compile_per_step(r) / r->mean.step_time;
+	return compile_per_step(&s->r[i]) / s->r[i].mean.step_time;
 }
 
 static void
@@ -231,7 +231,7 @@ no_type(const char *type)
 static void
 check_dominant(const struct rule *rule, struct advice *a)
 {
-	const struct optab *t = a->s->ops;
+	const struct optab *t = ops_all(a->s, NULL);
 	struct op **v;
 	size_t i;
 
@@ -262,7 +262,7 @@ check_dominant(const struct rule *rule, struct advice *a)
 static void
 check_transdata(const struct rule *rule, struct advice *a)
 {
-	const struct optab *t = a->s->ops;
+	const struct optab *t = ops_all(a->s, NULL);
 	struct op **v;
 	double total = 0;
 	unsigned long n = 0;
@@ -361,16 +361,17 @@ static void
 check_unfused(const struct rule *rule, struct advice *a,
     const struct form *form)
 {
-	const struct optab *t = a->s->ops;
+	size_t steps;
+	const struct optab *t = ops_all(a->s, &steps);
 	struct kernels k = { 0, 0, 0, 0, { 0 } };
 	double per_step, ratio, share;
 	struct finding *f;
 	char *types;
 
-	if (t == NULL || a->s->ops_steps == 0)
+	if (t == NULL || steps == 0)
 		return;
 	count_kernels(t, form, &k);
-	per_step = k.count / (double)a->s->ops_steps;
+	per_step = k.count / (double)steps;
 	ratio = k.attention > 0 ? k.count / k.attention : NAN;
 	share = t->total > 0 ? k.time / t->total : NAN;
 	if (k.fused > 0 || !(form->per_attention ? ratio >= rule->threshold :

@@ -3,12 +3,13 @@
  * family's file (steps.c, operators.c, communication.c, memory.c,
  * environment.c): its id, the evidence it reads, its threshold, the
  * settings that address what it finds, and the function that checks the
- * data.  A new rule is one row and its check in one of those files; a
- * setting it names is a row of settings.c, where each name says where it
- * was verified upstream.
+ * data (struct rule, advice.h).  A new rule is one row and its check in
+ * one of those files; a setting it names is a row of common/settings.c,
+ * where each name says where it was verified upstream.
  *
- * A check reads the summary (summary/model.h) and, when the data calls
- * for it, makes one finding: the ranks as rank directories, a sentence of
+ * A check reads the finished summary (summary/model.h: the rank data and
+ * the summaries' results) and, when the data calls for it, makes one
+ * finding (advice.h): the ranks as rank directories, a sentence of
  * evidence with the figures that support it, and its threshold.  The
  * engine (advice.c) adds the state of each setting in the launch.  Checks
  * need a margin against the rank's peers and against what is normal for
@@ -20,141 +21,8 @@
 
 #include <stddef.h>
 
-#include "engines/engine.h"
 #include "summary/model.h"
-
-/* Where a setting lives in a launch. */
-enum setting_kind {
-	SET_FLAG,	/* a command-line option of the training script */
-	SET_ENV,	/* an environment variable */
-	SET_YAML,	/* a key of the YAML config (its copy), dotted */
-	SET_CODE	/* a line of the training code: never known */
-};
-
-/* When the launch has it. */
-enum setting_test {
-	TEST_PRESENT,	/* given at all (a flag, a key) */
-	TEST_EQUALS,	/* its value is VALUE */
-	TEST_AT_LEAST,	/* its number (before any ',') is VALUE or more */
-	TEST_CONTAINS,	/* its value contains VALUE */
-	TEST_SHOW	/* neither on nor off: its value is shown */
-};
-
-/* Which launches know the setting. */
-enum setting_scope {
-	SCOPE_ANY,
-	SCOPE_MEGATRON,	/* Megatron's arguments: MindSpeed-LLM, MM's Megatron */
-	SCOPE_MM_FSDP2,	/* MindSpeed-MM's FSDP2 YAML */
-	SCOPE_DDP,	/* torch's DistributedDataParallel, in the code */
-	SCOPE_DEEPSPEED	/* DeepSpeed's config (a JSON file of the code's) */
-};
-
-/*
- * The framework of the profiled job, whose settings are offered: from the
- * session's engines, else from the data (distributed_args in
- * profiler_metadata.json is Megatron's; a metadata file without it, a job
- * without Megatron, whose collectives tell DDP from sharded data
- * parallelism).  Not known: every framework's, said so.
- */
-enum framework {
-	FW_UNKNOWN,
-	FW_MEGATRON,
-	FW_MM_FSDP2,
-	FW_TORCH,	/* no Megatron: DDP, FSDP or DeepSpeed, not known */
-	FW_DDP,		/* no Megatron, and all-reduce only */
-	FW_SHARDED,	/* no Megatron, all-gather and reduce-scatter: FSDP or
-			   DeepSpeed ZeRO */
-	FW_OTHER	/* an engine none of the scopes is for */
-};
-
-/*
- * Whether `msprof-exec tune` may try a setting the user did not name:
- * only one that changes neither the numerics of the training nor the
- * format of its checkpoints (scheduling, threads, queues, buffers, kernels
- * that compute the same thing fused).  The others (batch sizes, the
- * layers of each stage, recompute, lines of code) are tried only when
- * named with --set.  Each row says why in a comment.
- */
-enum setting_trial {
-	TRIAL_ASKED,	/* only when named */
-	TRIAL_SAFE	/* may be tried unasked */
-};
-
-/* Layouts a setting belongs to (none: all). */
-#define WHEN_MOE	0x1	/* expert parallel > 1 */
-#define WHEN_CP		0x2	/* context parallel > 1 */
-
-struct setting {
-	enum setting_kind	 kind;
-	const char		*name;	/* "--overlap-grad-reduce", "TASK_QUEUE_ENABLE" */
-	const char		*want;	/* shown after the name: "=2", "" */
-	enum setting_test	 test;
-	const char		*value;	/* what the test compares with */
-	const char		*dflt;	/* the value when it is not given, or NULL */
-	enum setting_scope	 scope;
-	unsigned		 when;
-	const char		*what;	/* N_(): what it does */
-	const char		*source;	/* where the name was verified */
-	enum setting_trial	 trial;	/* may `tune` try it unasked? */
-	/* The settings it cannot run without (the training refuses it
-	 * alone), NULL-ended; or NULL. */
-	const struct setting *const *needs;
-};
-
-/*
- * A finding: the rule that made it, the ranks it names (indexes into
- * the summary's ranks), what it found with its figures, and each setting
- * that addresses it with the profiled launch's state of it.
- */
-enum setting_state {
-	STATE_UNKNOWN,		/* no session, or not recorded */
-	STATE_ON,		/* the launch has it: "already on" */
-	STATE_OFF,		/* the launch does not: "not set" */
-	STATE_VALUE,		/* a value to show, not on or off */
-	STATE_MIXED		/* some launches have it, some not */
-};
-
-struct finding_setting {
-	const struct setting	*setting;
-	enum setting_state	 state;
-	char			*detail;	/* the launch's value, or NULL */
-};
-
-#define FINDING_FIGURES	6
-
-struct finding {
-	const struct rule	*rule;
-	size_t			*who;		/* indexes into s->r */
-	size_t			 nwho;
-	char			*text;		/* what, with its evidence */
-	struct figure {
-		const char	*key;		/* JSON key, with its unit */
-		double		 value;
-	}			 fig[FINDING_FIGURES];
-	size_t			 nfig;
-	struct finding_setting	*set;
-	size_t			 nset;
-	char			*note;		/* more advice, or NULL */
-};
-
-/* The findings of a summary: the state of its last row (advice.c). */
-struct findings {
-	struct finding	*f;
-	size_t		 n;
-	enum framework	 fw;	/* the job's */
-};
-
-struct advice;
-
-struct rule {
-	const char		*id;
-	const char		*evidence;	/* the figure it reads */
-	double			 threshold;
-	const char		*threshold_text;	/* with its unit */
-	const char		*fix;	/* N_(): what to do besides the settings */
-	const struct setting *const *settings;	/* NULL-terminated, or NULL */
-	void			(*check)(const struct rule *, struct advice *);
-};
+#include "advice.h"
 
 struct family {
 	const char		*name;
@@ -165,9 +33,13 @@ struct family {
 extern const struct family family_steps, family_operators,
     family_communication, family_memory, family_environment;
 
-/* What a check gets: the summary, the layout it ran in, its findings. */
+/*
+ * What a check gets: the summary, the launches and the device, the layout
+ * it ran in, its findings.
+ */
 struct advice {
-	struct summary	*s;
+	const struct summary *s;
+	struct advice_in in;
 	struct findings	*found;
 	struct layout	 lay;	/* the job's */
 	enum framework	 fw;	/* the job's */
@@ -190,7 +62,7 @@ void		 finding_figure(struct finding *, const char *key, double v);
  */
 struct finding	*finding_over(struct advice *, const struct rule *,
 		    double (*share)(const struct rule *,
-		    const struct rank_data *), int above, double *most,
+		    const struct summary *, size_t), int above, double *most,
 		    size_t *at);
 void		 finding_note(struct finding *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
@@ -201,17 +73,18 @@ void		 finding_note(struct finding *, const char *fmt, ...)
  * From the ranks' profiler_metadata.json when torch_npu recorded it,
  * else from the journal (launch.c).
  */
-char		*launch_env(const struct summary *, const char *name);
+char		*launch_env(const struct advice *, const char *name);
 /* NAME as torch_npu recorded it for rank R ("" unset), or NULL. */
 const char	*rank_env(const struct rank_data *r, const char *name);
-/* The framework of the profiled job (launch.c), from LAY and the launches. */
-enum framework	 job_framework(const struct summary *, const struct layout *lay);
-/* Does a launch of engine E read the settings of SCOPE? (scope.c) */
-int		 engine_reads_scope(enum engine e, enum setting_scope scope);
+/*
+ * The framework of the profiled job (launch.c), from the launches and
+ * the data's layout (A's lay).
+ */
+enum framework	 job_framework(const struct advice *);
 /* The value of flag NAME in the profiled launch, or NULL (launch.c). */
-char		*launch_flag(const struct summary *, const char *name);
+char		*launch_flag(const struct advice *, const char *name);
 /* The state of setting SET in the profiled launches; *detail to free. */
-enum setting_state setting_state(const struct summary *,
+enum setting_state setting_state(const struct advice *,
 		    const struct setting *, char **detail, int *applies);
 
 #endif

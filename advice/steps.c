@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "settings.h"
+#include "rules.h"
 
 #define SLOW_SD		3.0	/* robust standard deviations of a slow rank */
 /*
@@ -115,8 +115,8 @@ check_exposed(const struct rule *rule, struct advice *a)
 static long
 micro_batches(const struct advice *a)
 {
-	char *g = launch_flag(a->s, "--global-batch-size");
-	char *m = launch_flag(a->s, "--micro-batch-size");
+	char *g = launch_flag(a, "--global-batch-size");
+	char *m = launch_flag(a, "--micro-batch-size");
 	long gbs = g ? atol(g) : 0, mbs = m ? atol(m) : 0;
 
 	free(g);
@@ -194,7 +194,7 @@ check_host_bound(const struct rule *rule, struct advice *a)
 		    100 * rule->threshold);
 		finding_figure(f, "share_median", median(mine, named));
 		finding_figure(f, "share_max", v[worst]);
-		lb = launch_env(a->s, "ASCEND_LAUNCH_BLOCKING");
+		lb = launch_env(a, "ASCEND_LAUNCH_BLOCKING");
 		if (lb != NULL && strcmp(lb, "1") == 0)
 			finding_note(f, _("ASCEND_LAUNCH_BLOCKING=1 closes the "
 			    "dispatch queue: TASK_QUEUE_ENABLE has no effect "

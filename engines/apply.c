@@ -2,7 +2,7 @@
  * --set: the settings of the training the user asks the profiled launch
  * to run with.  The kind is read from the name: a leading dash is a flag,
  * an upper-case NAME an environment variable, anything else a dotted key
- * of the YAML config.  A name the settings table (advice/settings.c)
+ * of the YAML config.  A name the settings table (common/settings.c)
  * knows is checked: its value here, its scope against the launch's
  * engine in the rewrite; any other name is passed as given, with a note.
  */
@@ -10,11 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advice/settings.h"
 #include "common/argv.h"
+#include "common/settings.h"
 #include "common/yamldoc.h"
 #include "apply.h"
 #include "rewrite.h"
+#include "scope.h"
 
 const char *
 set_kind_text(enum set_kind k)

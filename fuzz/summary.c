@@ -1,7 +1,8 @@
 /*
  * Fuzz target "summary": the readers of a rank's profiler output
  * (summary/jscan.c and comm.c for the JSON files, summary/csv.c for the
- * CSV files) through summary_build, its text, JSON and page.  What
+ * CSV files) through summary_build and the advice over it, their text,
+ * JSON and page.  What
  * torch_npu leaves may be cut short by a full disk, a killed parse or a
  * copy; none of it may crash, hang or be used half-read without a word.
  *
@@ -21,6 +22,8 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "advice/advice.h"
+#include "report/findings.h"
 #include "summary/jscan.h"
 #include "summary/summary.h"
 
@@ -50,8 +53,8 @@ skim(const char *path)
 }
 
 /*
- * The summary as text, JSON and a page (to memory); the reason of the
- * first file left out, or NULL.
+ * The summary and the advice's findings over it as text, JSON and a page
+ * (to memory); the reason of the first file left out, or NULL.
  */
 static char *
 outputs(const struct summary *s)
@@ -59,11 +62,16 @@ outputs(const struct summary *s)
 	char *buf = NULL, *reason = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
+	struct advice_in none = { NULL, 0 };
+	struct findings *fs = advice_run(s, &none);
 	cJSON *j = summary_json(s), *r;
 
 	FUZZ_CHECK(fp != NULL, "open_memstream");
 	summary_print(s, fp, SUMMARY_UTF8);
-	summary_html(s, fp);
+	findings_print(s, fs, fp, SUMMARY_UTF8);
+	cJSON_Delete(findings_json(s, fs));
+	report_data_page(s, fs, fp);
+	advice_free(fs);
 	fclose(fp);
 	free(buf);
 	r = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j,

@@ -6,7 +6,7 @@
  * run of the command per advised setting its launch does not have yet,
  * the most promising first (the finding with the largest share of the
  * step), at most --tries; only settings the table marks safe to try
- * (advice/settings.c: no change of the numerics or of the checkpoints),
+ * (common/settings.c: no change of the numerics or of the checkpoints),
  * and before them those the user names with --set.  Each run is an
  * ordinary `msprof-exec -o DIR/NN-NAME --set NAME ... COMMAND`, started
  * as a process of its own: its data, its report and the diagnosis of a
@@ -35,9 +35,9 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "advice/settings.h"
 #include "common/i18n.h"
 #include "common/jsonfile.h"
+#include "common/settings.h"
 #include "common/util.h"
 #include "options.h"
 #include "report/report.h"

@@ -4,6 +4,7 @@
 #include "common/jsonfile.h"
 #include "common/jsonw.h"
 #include "summary/summary.h"
+#include "findings.h"
 #include "model.h"
 
 static void
@@ -195,6 +196,19 @@ report_json_write(const struct report_model *m, struct jsonw *w,
 	jw_close(w, '}');
 }
 
+/*
+ * The summary's JSON with its findings: "findings", a list, beside the
+ * "summaries".
+ */
+static void
+data_write(const struct report_model *m, struct jsonw *w)
+{
+	jw_open(w, "summary", '{');
+	summary_json_members(m->summary, w);
+	jw_take(w, "findings", findings_json(m->summary, m->findings));
+	jw_close(w, '}');
+}
+
 void
 report_summary_write(const struct report_model *m, struct jsonw *w)
 {
@@ -218,7 +232,7 @@ report_summary_write(const struct report_model *m, struct jsonw *w)
 		jw_take(w, "runs", a);
 	}
 	if (m->summary != NULL)
-		summary_json_write(m->summary, w, "summary");
+		data_write(m, w);
 	else if (m->summary_why != NULL)
 		jw_string(w, "summary_not_made", m->summary_why);
 }

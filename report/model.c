@@ -17,6 +17,7 @@
 #include "common/rankname.h"
 #include "engines/engine.h"
 #include "engines/window.h"
+#include "advice/advice.h"
 #include "summary/inventory.h"
 #include "summary/summary.h"
 #include "model.h"
@@ -256,9 +257,9 @@ step_window(const struct report_model *m, struct summary_opts *o)
 }
 
 /*
- * What the advice checks the data against: the session's launches, and
- * the device memory its preflight recorded in the plan; and the log, in
- * which the MFU finds the training's own figures.
+ * What the summary and the advice check the data against: the session's
+ * launches, and the device memory its preflight recorded in the plan; and
+ * the log, in which the MFU finds the training's own figures.
  */
 static void
 launch_facts(const struct report_in *in, struct report_model *m,
@@ -342,9 +343,14 @@ summarise(const struct report_in *in, struct report_model *m,
 	    &m->nruns, &notes, &links, &why) == -1)
 		m->summary_why = why;
 	else {
+		struct advice_in ai;
+
 		step_window(m, &o);
 		launch_facts(in, m, &o);
+		/* the advice checks the same launches and device */
+		ai = (struct advice_in){ o.journal, o.device_mb };
 		m->summary = summary_build(ranks, nranks, &o);
+		m->findings = advice_run(m->summary, &ai);
 		for (size_t i = 0; i < nranks; i++)
 			strv_push(&m->run_dirs, ranks[i].path);
 		summary_ranks_free(ranks, nranks);
@@ -708,6 +714,7 @@ report_model_free(struct report_model *m)
 	diagnosis_free(&m->diagnosis);
 	strv_free(&m->causes);
 	free(m->next_step);
+	advice_free(m->findings);
 	summary_free(m->summary);
 	free(m->summary_why);
 	summary_runs_free(m->runs, m->nruns);

@@ -3,7 +3,8 @@
  * directories (verify.c, from the inventory of summary/inventory.c) and
  * the training log, with the tree shown (tree.c) and what several reports
  * say together (together.c); then printed as text (text.c) or written as
- * JSON (json.c), and the summary's page (summary_html).  As for compare
+ * JSON (json.c), and the summary's page (report_data_page), the advice's
+ * findings over the summary in each (findings_*.c).  As for compare
  * (a model, summary/compare.c, and compare_text.c, compare_json.c,
  * compare_html.c), each output only prints what the model holds: neither
  * decides anything.
@@ -22,6 +23,7 @@
 struct plan;
 
 struct summary;		/* what the profiling data says (summary/) */
+struct findings;	/* what it calls for (advice/) */
 
 #define LIST_RANKS	16	/* more rank directories are summed up */
 
@@ -81,6 +83,8 @@ struct report_model {
 	 */
 	struct summary		*summary;
 	char			*summary_why;
+	/* The advice's findings over the summary (with it, or NULL). */
+	struct findings		*findings;
 	/*
 	 * The runs found under the paths, newest first, when there are
 	 * several: the summary is of the first alone (summary_find_runs).

@@ -25,8 +25,10 @@
 #include "common/rankname.h"
 #include "common/session.h"
 #include "summary/inventory.h"
+#include "summary/model.h"
 #include "summary/summary.h"
 #include "attrib.h"
+#include "findings.h"
 #include "model.h"
 
 int
@@ -42,22 +44,45 @@ report_html_check(const char *path, char **why)
 	return 0;
 }
 
-static int
-page(FILE *f, void *s)
+/* The findings first: what to change, then the figures behind it. */
+int
+report_data_page(const struct summary *s, const struct findings *fs,
+    FILE *fp)
 {
-	return summary_html(s, f);
+	html_page_head(fp, "summary", ".why{color:#a33}\n"
+	    ".finding{color:#a33;font-weight:bold}\n");
+	fprintf(fp, "<p>%zu %s</p>\n", s->nr, s->nr == 1 ? "rank" : "ranks");
+	findings_html(s, fs, fp);
+	summary_html_sections(s, fp);
+	html_page_end(fp);
+	return fflush(fp) == 0 && !ferror(fp) ? 0 : -1;
+}
+
+/* What the page is of. */
+struct data {
+	const struct summary	*s;
+	const struct findings	*fs;
+};
+
+static int
+page(FILE *f, void *arg)
+{
+	const struct data *d = arg;
+
+	return report_data_page(d->s, d->fs, f);
 }
 
 static void
 write_html(const struct report_model *m, const char *path)
 {
+	struct data d = { m->summary, m->findings };
 	char *why = NULL;
 
 	if (m->summary == NULL)
 		warnx(_("%s: not written: there is no summary (%s)"), path,
 		    m->summary_why != NULL ? m->summary_why :
 		    _("nothing was profiled"));
-	else if (outfile_write(path, page, m->summary, &why) == -1) {
+	else if (outfile_write(path, page, &d, &why) == -1) {
 		warnx("%s", why);
 		free(why);
 	}

@@ -11,11 +11,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include <string.h>	/* GNU basename: the path left alone */
 
 #include "common/ranks.h"
-#include "shim/match.h"
 #include "summary/summary.h"
+#include "findings.h"
 #include "model.h"
 
 #define LIST_ITEMS	6	/* ranges of ranks on one line */
@@ -147,10 +147,8 @@ print_ending(const struct report_model *m)
 static char *
 launch_name(const struct launch_record *rec)
 {
-	const char *base = rec->argv.n > 0 ? rec->argv.v[0] : "?";
+	const char *base = basename(rec->argv.n > 0 ? rec->argv.v[0] : "?");
 
-	if (strrchr(base, '/') != NULL)
-		base = strrchr(base, '/') + 1;
 	return rec->script != NULL ? xasprintf("%s %s", base, rec->script) :
 	    xstrdup(base);
 }
@@ -479,7 +477,7 @@ print_dirs(const struct report_output *out)
 		char *size = human(rd->bytes), *rank = rank_text(rd->rank);
 
 		/* TRANSLATORS: "rank 3" or "rank unknown", then the directory. */
-		say(_("  %s: %s  %s%s%s\n"), rank, path_base(rd->path),
+		say(_("  %s: %s  %s%s%s\n"), rank, basename(rd->path),
 		    size, rd->raw ? "" : _(", no raw data (PROF_*/device_*/data)"),
 		    o->analyse && !rd->parsed ?
 		    _(", not parsed (no ASCEND_PROFILER_OUTPUT)") : "");
@@ -503,7 +501,7 @@ print_unknown(const struct outdir *o, size_t n)
 	for (size_t k = 0; k < o->ndirs; k++)
 		if (o->dirs[k].rank < 0 && shown++ < LIST_LINES) {
 			t = xasprintf("%s%s%s", names, *names ? ", " : "",
-			    path_base(o->dirs[k].path));
+			    basename(o->dirs[k].path));
 			free(names);
 			names = t;
 		}
@@ -676,7 +674,10 @@ print_summary(const struct report_model *m)
 		return;
 	print_runs(m);
 	if (m->summary != NULL) {
-		summary_print(m->summary, stdout, summary_term_flags(stdout));
+		unsigned flags = summary_term_flags(stdout);
+
+		summary_print(m->summary, stdout, flags);
+		findings_print(m->summary, m->findings, stdout, flags);
 		say("\n");
 	} else if (m->summary_why != NULL)
 		say(_("No summary of the profiling data: %s\n"), m->summary_why);

@@ -7,7 +7,8 @@
  * that one slow link does not hide another); and each rank's volume per
  * transport with its part in small transfers, from communication.json's
  * Size Distribution (or CommAnalyzerBandwidth): RDMA under 1 MB, SDMA
- * under 16 MB.  What they call for is the rules' (advice/communication.c).
+ * under 16 MB; each rank's transfers by size and its collectives by kind
+ * (transfers_of).  What they call for is the rules' (advice/communication.c).
  */
 #include <err.h>
 #include <math.h>
@@ -32,7 +33,7 @@ struct links {
 	double		 mean[COMM_NTRANS], median[COMM_NTRANS];
 	size_t		 count[COMM_NTRANS];
 	int		 maxrank;
-	double		*small, *vol;	/* per rank x transport, MB */
+	struct rank_transfers *per;	/* each rank's (transfers_of) */
 };
 
 static void *
@@ -40,8 +41,7 @@ links_init(struct summary *s)
 {
 	struct links *l = xcalloc(1, sizeof(*l));
 
-	l->small = xcalloc((s->nr + 1) * COMM_NTRANS, sizeof(double));
-	l->vol = xcalloc((s->nr + 1) * COMM_NTRANS, sizeof(double));
+	l->per = xcalloc(s->nr + 1, sizeof(*l->per));
 	return l;
 }
 
@@ -125,7 +125,7 @@ aligned(double mb)
  * NIC's).
  */
 static void
-transfers(struct rank_data *rd, const struct comm *c)
+transfers(struct rank_transfers *t, const struct comm *c)
 {
 	size_t i;
 
@@ -134,21 +134,21 @@ transfers(struct rank_data *rd, const struct comm *c)
 
 		if (small_mb[x->tr] == 0)
 			continue;
-		rd->xfer_ops[x->tr]++;
-		rd->xfer_ms[x->tr] += x->ms;
+		t->xfer_ops[x->tr]++;
+		t->xfer_ms[x->tr] += x->ms;
 		if (x->mb < small_mb[x->tr]) {
-			rd->small_ops[x->tr]++;
-			rd->small_xfer_ms[x->tr] += x->ms;
+			t->small_ops[x->tr]++;
+			t->small_xfer_ms[x->tr] += x->ms;
 		}
 	}
 	for (i = 0; i < c->nops; i++) {
 		const char *op = c->pool + c->ops[i].key + c->ops[i].op;
 
-		rd->colls++;
+		t->colls++;
 		if (strcasestr(op, "allgather") != NULL ||
 		    strcasestr(op, "reducescatter") != NULL ||
 		    strcasestr(op, "reduce_scatter") != NULL)
-			rd->sharded_colls++;
+			t->sharded_colls++;
 	}
 	for (i = 0; i < c->nsizes; i++) {
 		const struct comm_size *z = &c->sizes[i];
@@ -156,9 +156,9 @@ transfers(struct rank_data *rd, const struct comm *c)
 		if (strcmp(comm_transports[z->tr], "RDMA") == 0 ||
 		    !z->exact || z->mb * BYTES_PER_MB <= ALIGN_MIN)
 			continue;
-		rd->align_ms += z->ms;
+		t->align_ms += z->ms;
 		if (!aligned(z->mb))
-			rd->unaligned_ms += z->ms;
+			t->unaligned_ms += z->ms;
 	}
 }
 
@@ -172,9 +172,9 @@ sizes(struct links *l, size_t who, const struct comm *c)
 
 		if (small_mb[z->tr] == 0)
 			continue;
-		l->vol[who * COMM_NTRANS + z->tr] += v;
+		l->per[who].vol_mb[z->tr] += v;
 		if (z->mb < small_mb[z->tr])
-			l->small[who * COMM_NTRANS + z->tr] += v;
+			l->per[who].small_mb[z->tr] += v;
 	}
 }
 
@@ -212,9 +212,9 @@ db_packet(void *arg, int ncol, const char *const col[], const double num[])
 	if (tr < 0 || small_mb[tr] == 0 || skipped_op(col[3]) ||
 	    isnan(num[1]) || isnan(num[2]))
 		return 0;
-	a->l->vol[a->who * COMM_NTRANS + tr] += num[1] * num[2];
+	a->l->per[a->who].vol_mb[tr] += num[1] * num[2];
 	if (num[1] < small_mb[tr])
-		a->l->small[a->who * COMM_NTRANS + tr] += num[1] * num[2];
+		a->l->per[a->who].small_mb[tr] += num[1] * num[2];
 	return 0;
 }
 
@@ -222,16 +222,16 @@ db_packet(void *arg, int ncol, const char *const col[], const double num[])
 static int
 db_coll(void *arg, int ncol, const char *const col[], const double num[])
 {
-	struct rank_data *rd = arg;
+	struct rank_transfers *t = arg;
 
 	/* hccl_op_name, one row per collective */
 	if (skipped_op(col[0]))
 		return 0;
-	rd->colls++;
+	t->colls++;
 	if (strcasestr(col[0], "allgather") != NULL ||
 	    strcasestr(col[0], "reducescatter") != NULL ||
 	    strcasestr(col[0], "reduce_scatter") != NULL)
-		rd->sharded_colls++;
+		t->sharded_colls++;
 	return 0;
 }
 
@@ -239,18 +239,18 @@ db_coll(void *arg, int ncol, const char *const col[], const double num[])
 static int
 db_xfer(void *arg, int ncol, const char *const col[], const double num[])
 {
-	struct rank_data *rd = arg;
+	struct rank_transfers *t = arg;
 	int tr = comm_transport(col[0]);
 
 	/* transport_type, transit_size (MB), transit_time (ms), hccl_op_name */
 	if (tr < 0 || small_mb[tr] == 0 || skipped_op(col[3]) ||
 	    isnan(num[1]) || isnan(num[2]))
 		return 0;
-	rd->xfer_ops[tr]++;
-	rd->xfer_ms[tr] += num[2];
+	t->xfer_ops[tr]++;
+	t->xfer_ms[tr] += num[2];
 	if (num[1] < small_mb[tr]) {
-		rd->small_ops[tr]++;
-		rd->small_xfer_ms[tr] += num[2];
+		t->small_ops[tr]++;
+		t->small_xfer_ms[tr] += num[2];
 	}
 	return 0;
 }
@@ -263,7 +263,7 @@ db_xfer(void *arg, int ncol, const char *const col[], const double num[])
 static int
 db_align(void *arg, int ncol, const char *const col[], const double num[])
 {
-	struct rank_data *rd = arg;
+	struct rank_transfers *t = arg;
 	int tr = comm_transport(col[0]);
 
 	/* transport_type, package_size (MB), total_duration (ms), hccl_op_name */
@@ -271,33 +271,33 @@ db_align(void *arg, int ncol, const char *const col[], const double num[])
 	    skipped_op(col[3]) || isnan(num[1]) || isnan(num[2]) ||
 	    num[1] * BYTES_PER_MB <= ALIGN_MIN)
 		return 0;
-	rd->align_ms += num[2];
+	t->align_ms += num[2];
 	if (!aligned(num[1]))
-		rd->unaligned_ms += num[2];
+		t->unaligned_ms += num[2];
 	return 0;
 }
 
-/* The per-rank facts of the rules (transfers()) from analysis.db. */
+/* A rank's transfers, as transfers() counts them, from analysis.db. */
 static void
-transfers_db(struct rank_data *rd, struct db *db)
+transfers_db(struct rank_transfers *t, struct db *db)
 {
 	char *why = NULL;
 
 	if (db_has_table(db, "CommAnalyzerTime"))
 		db_rows(db, "SELECT DISTINCT hccl_op_name FROM CommAnalyzerTime",
-		    db_coll, rd, &why);
+		    db_coll, t, &why);
 	free(why);
 	why = NULL;
 	if (!db_has_table(db, "CommAnalyzerBandwidth"))
 		return;
 	db_rows(db, "SELECT DISTINCT transport_type, transit_size, "
 	    "transit_time, hccl_op_name FROM CommAnalyzerBandwidth",
-	    db_xfer, rd, &why);
+	    db_xfer, t, &why);
 	free(why);
 	why = NULL;
 	db_rows(db, "SELECT transport_type, package_size, total_duration, "
 	    "hccl_op_name FROM CommAnalyzerBandwidth WHERE count > 0",
-	    db_align, rd, &why);
+	    db_align, t, &why);
 	free(why);
 }
 
@@ -339,12 +339,12 @@ links_rank(struct summary *s, void *state, struct rank_data *rd,
 	}
 	if (c->comm.state == 1) {
 		sizes(l, who, c);
-		transfers(rd, c);
+		transfers(&l->per[who], c);
 	}
 	if (c->matrix.state != 1 && c->comm.state != 1 &&
 	    (db = rank_db(rf)) != NULL) {
 		links_db(l, who, db);
-		transfers_db(rd, db);
+		transfers_db(&l->per[who], db);
 	}
 }
 
@@ -385,22 +385,35 @@ by_bw(const void *a, const void *b)
 int
 link_slow(const struct summary *s, const struct link *k)
 {
-	return s->link_count[k->tr] >= 2 && !isnan(bw(k)) &&
-	    bw(k) < SLOW_LINK * s->link_median[k->tr];
+	const struct links *l = summary_state(s, &kind_links);
+
+	return l->count[k->tr] >= 2 && !isnan(bw(k)) &&
+	    bw(k) < SLOW_LINK * l->median[k->tr];
 }
 
-/* Each rank's volume and small transfers, for the rules. */
-static void
-packets_to_ranks(struct summary *s, const struct links *l)
+size_t
+links_all(const struct summary *s, struct link *const **v)
 {
-	size_t i;
-	int tr;
+	const struct links *l = summary_state(s, &kind_links);
 
-	for (i = 0; i < s->nr; i++)
-		for (tr = 0; tr < COMM_NTRANS; tr++) {
-			s->r[i].vol_mb[tr] = l->vol[i * COMM_NTRANS + tr];
-			s->r[i].small_mb[tr] = l->small[i * COMM_NTRANS + tr];
-		}
+	*v = l->v;
+	return l->v != NULL ? l->n : 0;
+}
+
+double
+link_median(const struct summary *s, int tr)
+{
+	const struct links *l = summary_state(s, &kind_links);
+
+	return l->median[tr];
+}
+
+const struct rank_transfers *
+transfers_of(const struct summary *s, size_t i)
+{
+	const struct links *l = summary_state(s, &kind_links);
+
+	return &l->per[i];
 }
 
 /* The median bandwidth of each transport's links (L->v sorted by it). */
@@ -429,8 +442,6 @@ links_finish(struct summary *s, void *state)
 	size_t i;
 	int tr;
 
-	/* The sizes come from communication.json, with or without links. */
-	packets_to_ranks(s, l);
 	if (l->ranks == 0)
 		return xstrdup(_("no rank has communication_matrix.json nor "
 		    "CommAnalyzerMatrix (profiler level0 writes none; a single "
@@ -447,12 +458,6 @@ links_finish(struct summary *s, void *state)
 			l->mean[tr] /= l->count[tr];
 	qsort(l->v, l->n, sizeof(*l->v), by_bw);
 	medians(l);
-	s->links = l->v;
-	s->nlinks = l->n;
-	for (tr = 0; tr < COMM_NTRANS; tr++) {
-		s->link_median[tr] = l->median[tr];
-		s->link_count[tr] = l->count[tr];
-	}
 	return NULL;
 }
 
@@ -599,8 +604,7 @@ links_free(void *state)
 
 	strmap_free(&l->map, free);
 	free(l->v);
-	free(l->small);
-	free(l->vol);
+	free(l->per);
 	free(l);
 }
 

@@ -25,9 +25,10 @@ struct memory {
 struct mem_rank {
 	const char	*component;	/* "APP" or "PTA" */
 	char		*why;
+	double		 peak_mb;	/* NaN when unknown */
 };
 
-static const struct mem_rank none;
+static const struct mem_rank none = { NULL, NULL, NAN };
 
 static const struct mem_rank *
 mem_of(const struct rank_data *rd)
@@ -49,10 +50,6 @@ mem_rank_free(void *p)
 static void *
 memory_init(struct summary *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->nr; i++)
-		s->r[i].mem_peak_mb = NAN;
 	return xcalloc(1, sizeof(struct memory));
 }
 
@@ -98,9 +95,9 @@ read_records(struct rank_data *rd, struct mem_rank *m, const char *path)
 	csv_close(c);
 	if (rc < 0)
 		return why;
-	rd->mem_peak_mb = isnan(app) ? pta : app;
+	m->peak_mb = isnan(app) ? pta : app;
 	m->component = isnan(app) ? "PTA" : "APP";
-	if (isnan(rd->mem_peak_mb))
+	if (isnan(m->peak_mb))
 		return xasprintf(_("%s: no memory rows"), path);
 	return NULL;
 }
@@ -149,9 +146,9 @@ read_db(struct rank_data *rd, struct mem_rank *m, struct db *db)
 	    "JOIN STRING_IDS s ON s.id = n.type WHERE s.value = 'app'",
 	    db_peak_row, &a, &why) < 0))
 		return why;
-	rd->mem_peak_mb = isnan(a.app) ? a.pta : a.app;
+	m->peak_mb = isnan(a.app) ? a.pta : a.app;
 	m->component = isnan(a.app) ? "PTA" : "APP";
-	if (isnan(rd->mem_peak_mb))
+	if (isnan(m->peak_mb))
 		return xasprintf(_("%s: no memory rows"), db_path(db));
 	return NULL;
 }
@@ -164,6 +161,7 @@ memory_prepare(const struct summary *s, struct rank_data *rd,
 	struct mem_rank *m = xcalloc(1, sizeof(*m));
 	struct db *db;
 
+	m->peak_mb = NAN;
 	rank_own_set(rd, &kind_memory, m, mem_rank_free);
 	if (p != NULL)
 		m->why = read_records(rd, m, p);	/* none: no why */
@@ -178,7 +176,7 @@ memory_rank(struct summary *s, void *state, struct rank_data *rd,
 {
 	struct memory *m = state;
 
-	m->made += !isnan(rd->mem_peak_mb);
+	m->made += !isnan(mem_of(rd)->peak_mb);
 }
 
 static char *
@@ -197,6 +195,12 @@ memory_finish(struct summary *s, void *state)
 	    "collected without --with memory"));
 }
 
+double
+mem_peak_of(const struct summary *s, size_t i)
+{
+	return mem_of(&s->r[i])->peak_mb;
+}
+
 /* The lowest, median and highest peak, and the rank of the highest. */
 static void
 spread(const struct summary *s, double *lo, double *med, double *hi,
@@ -207,10 +211,10 @@ spread(const struct summary *s, double *lo, double *med, double *hi,
 
 	*at = 0;
 	for (i = 0; i < s->nr; i++)
-		if (!isnan(s->r[i].mem_peak_mb)) {
-			if (n == 0 || s->r[i].mem_peak_mb > s->r[*at].mem_peak_mb)
+		if (!isnan(mem_peak_of(s, i))) {
+			if (n == 0 || mem_peak_of(s, i) > mem_peak_of(s, *at))
 				*at = i;
-			v[n++] = s->r[i].mem_peak_mb;
+			v[n++] = mem_peak_of(s, i);
 		}
 	*med = median(v, n);	/* sorts V */
 	*lo = n > 0 ? v[0] : NAN;
@@ -227,7 +231,7 @@ print_missing(const struct summary *s, const struct memory *m,
 	size_t i;
 
 	for (i = 0; i < s->nr && m->made < s->nr; i++)
-		if (isnan(s->r[i].mem_peak_mb)) {
+		if (isnan(mem_peak_of(s, i))) {
 			fprintf(o->fp, _("  no peak for %s: %s"),
 			    rank_label(&s->r[i], lab, sizeof(lab)),
 			    mem_of(&s->r[i])->why != NULL ?
@@ -281,11 +285,11 @@ memory_json(const struct summary *s, const void *state)
 		cJSON *x = cJSON_CreateObject();
 
 		json_rank(x, "rank", r->rank);
-		if (isnan(r->mem_peak_mb))
+		if (isnan(mem_of(r)->peak_mb))
 			cJSON_AddStringToObject(x, "why", mem_of(r)->why !=
 			    NULL ? mem_of(r)->why : "no memory_record.csv");
 		else {
-			cJSON_AddNumberToObject(x, "peak_mb", r->mem_peak_mb);
+			cJSON_AddNumberToObject(x, "peak_mb", mem_of(r)->peak_mb);
 			cJSON_AddStringToObject(x, "component",
 			    mem_of(r)->component);
 		}

@@ -1,9 +1,10 @@
 /*
- * The summary's model: what was read from each rank and the table of
+ * The summary's model: what was read from each rank, the table of
  * summaries (one file each: steps.c, ops.c, cluster.c, wait.c, links.c,
- * memory.c, mfu.c), whose last row is the findings: the advice rules (advice/),
- * which read the others' results.  Internal to summary/ and advice/;
- * nothing of summary/ includes advice/.
+ * memory.c, mfu.c, a row each of the table in summary.c) and what they
+ * found.  Read by the summaries themselves and, once the summary is
+ * finished, by the floors above: the advice's rules (advice/) and the
+ * report's writers (report/).  Nothing here knows a rule.
  */
 #ifndef MSPROF_SUMMARY_MODEL_H
 #define MSPROF_SUMMARY_MODEL_H
@@ -70,37 +71,10 @@ struct rank_data {
 	char		*ratio[OP_NRATIO];	/* its pipe-ratio columns */
 	size_t		 nratio;
 	/*
-	 * What the advice rules read besides (advice/), filled in by the
-	 * summaries.  profiler_metadata.json's ENV_VARIABLES, "NAME=value"
-	 * (torch_npu writes "" for a variable that is not set).
+	 * profiler_metadata.json's ENV_VARIABLES, "NAME=value" (torch_npu
+	 * writes "" for a variable that is not set).
 	 */
 	struct strv	 env;
-	/* The collectives (wait.c): arrived last, an outlier, of compared. */
-	size_t		 votes, collectives;
-	double		 wait_ratio, sync_ratio;	/* NaN: no ratio */
-	/* Volume per transport and its part in small transfers (links.c), MB. */
-	double		 vol_mb[COMM_NTRANS], small_mb[COMM_NTRANS];
-	/*
-	 * The operators that moved data over each transport, and those that
-	 * moved less than its small size, and their transit times, ms
-	 * (links.c; text export).
-	 */
-	double		 xfer_ops[COMM_NTRANS], small_ops[COMM_NTRANS];
-	double		 xfer_ms[COMM_NTRANS], small_xfer_ms[COMM_NTRANS];
-	/*
-	 * The time of the HCCS, PCIE and SDMA transfers over ALIGN_MIN
-	 * bytes whose size is known to the byte, and of those whose size is
-	 * no multiple of ALIGN_BYTES, ms.
-	 */
-	double		 align_ms, unaligned_ms;
-	/*
-	 * Its collectives (links.c; text export): how many were read, and
-	 * how many gather or scatter parameters and gradients (all-gather,
-	 * reduce-scatter), as sharded data parallelism does and DDP not.
-	 */
-	size_t		 colls, sharded_colls;
-	/* Device memory (memory.c): the peak, MB; NaN when unknown. */
-	double		 mem_peak_mb;
 	/*
 	 * What each summary keeps of the rank for itself, by its row
 	 * (rank_own): a new summary needs no field here.
@@ -193,13 +167,6 @@ struct kind {
 
 extern const struct kind kind_steps, kind_ops, kind_cluster, kind_wait,
     kind_links, kind_memory, kind_mfu;
-/*
- * The findings (advice/advice.c): the last row, made once the others are
- * finished.  Its JSON is the document's "findings" (a list), beside the
- * "summaries"; the page shows it first.
- */
-extern const struct kind kind_findings;
-
 
 /* One link of the communication matrix (links.c). */
 struct link {
@@ -213,14 +180,58 @@ struct summary {
 	size_t			 nr;
 	void			**state;	/* each row's, in the table's order */
 	char			**why;		/* not made: why */
-	/* What the summaries read across ranks, for the rules (advice/). */
-	const struct optab	*ops;		/* every rank's operators */
-	size_t			 ops_steps;	/* rank-steps they cover */
-	struct link *const	*links;		/* slow links' candidates */
-	size_t			 nlinks;
-	double			 link_median[COMM_NTRANS];	/* GB/s; 0: none */
-	size_t			 link_count[COMM_NTRANS];
 };
+
+/*
+ * What the summaries found, each kept in its own state (or of a rank, in
+ * its rank_own), for those who read a finished summary: the advice's
+ * rules, and the report's writers.
+ */
+/*
+ * Every rank's operators together (ops.c), NULL when no rank has
+ * operators; *STEPS (STEPS may be NULL), the rank-steps they cover.
+ */
+const struct optab *ops_all(const struct summary *, size_t *steps);
+/*
+ * The links (links.c), by transport and then bandwidth, in *V: how many;
+ * 0 when not made.
+ */
+size_t	 links_all(const struct summary *, struct link *const **v);
+/* The median bandwidth of transport TR's links, GB/s; 0: none. */
+double	 link_median(const struct summary *, int tr);
+/* What a rank moved (links.c), from its communication files or the db. */
+struct rank_transfers {
+	/* Volume per transport and its part in small transfers, MB. */
+	double	 vol_mb[COMM_NTRANS], small_mb[COMM_NTRANS];
+	/*
+	 * The operators that moved data over each transport, and those that
+	 * moved less than its small size, and their transit times, ms.
+	 */
+	double	 xfer_ops[COMM_NTRANS], small_ops[COMM_NTRANS];
+	double	 xfer_ms[COMM_NTRANS], small_xfer_ms[COMM_NTRANS];
+	/*
+	 * The time of the HCCS, PCIE and SDMA transfers over ALIGN_MIN
+	 * bytes whose size is known to the byte, and of those whose size is
+	 * no multiple of ALIGN_BYTES, ms.
+	 */
+	double	 align_ms, unaligned_ms;
+	/*
+	 * Its collectives: how many were read, and how many gather or
+	 * scatter parameters and gradients (all-gather, reduce-scatter), as
+	 * sharded data parallelism does and DDP not.
+	 */
+	size_t	 colls, sharded_colls;
+};
+const struct rank_transfers *transfers_of(const struct summary *, size_t i);
+/* A rank in the collectives (wait.c). */
+struct rank_wait {
+	size_t	 votes;		/* arrived last, an outlier... */
+	size_t	 collectives;	/* ...of those compared */
+	double	 wait_ratio, sync_ratio;	/* means; NaN: no ratio */
+};
+struct rank_wait wait_of(const struct summary *, size_t i);
+/* Rank I's peak device memory (memory.c), MB; NaN when unknown. */
+double	 mem_peak_of(const struct summary *, size_t i);
 
 /* The state of row K in S (what its init made). */
 void	*summary_state(const struct summary *, const struct kind *k);

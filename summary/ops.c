@@ -27,6 +27,7 @@ struct ops {
 	char		*ratio[OP_NRATIO];	/* pipe-ratio column names */
 	size_t		 nratio;
 	size_t		 made;
+	size_t		 steps;		/* rank-steps of ALL, once finished */
 	const char	*source;
 };
 
@@ -467,9 +468,10 @@ op_dynamic(const struct op *op)
 int
 op_low_pipe(const struct summary *s, const struct op *op)
 {
+	const struct optab *all = ops_all(s, NULL);
 	size_t k, filled = 0;
 
-	if (s->ops == NULL || op->total < LOW_PIPE_SHARE * s->ops->total)
+	if (all == NULL || op->total < LOW_PIPE_SHARE * all->total)
 		return 0;
 	for (k = 0; k < OP_NRATIO; k++) {
 		if (!(op->ratio_dur[k] > 0))
@@ -494,11 +496,20 @@ ops_finish(struct summary *s, void *state)
 				    "(%s: %s)"), s->r[i].name, s->r[i].ops_why);
 		return xstrdup(_("no rank has operator data"));
 	}
-	s->ops = o->all;
 	for (i = 0; i < s->nr; i++)
 		if (s->r[i].ops != NULL)
-			s->ops_steps += s->r[i].nsteps > 0 ? s->r[i].nsteps : 1;
+			o->steps += s->r[i].nsteps > 0 ? s->r[i].nsteps : 1;
 	return NULL;
+}
+
+const struct optab *
+ops_all(const struct summary *s, size_t *steps)
+{
+	const struct ops *o = summary_state(s, &kind_ops);
+
+	if (steps != NULL)
+		*steps = o->steps;
+	return o->made > 0 ? o->all : NULL;
 }
 
 static void

@@ -1,8 +1,7 @@
 /*
  * The summary: each rank directory read once, rank by rank, by every
- * summary in the table below; then each summary computes its result, the
- * findings last.  A summary that cannot be made says why instead of
- * showing zeros.
+ * summary in the table below; then each summary computes its result.  A
+ * summary that cannot be made says why instead of showing zeros.
  */
 #include <sys/stat.h>
 
@@ -31,15 +30,13 @@
 /*
  * The summaries, in the order they print.  A new one is a file and a row:
  * its state is its init's, what it keeps of each rank is its own
- * (rank_own_set), both freed by its row.  The findings come last: the
- * rules read what the others made.
+ * (rank_own_set), both freed by its row.
  */
 static const struct kind *const kinds[] = {
 	&kind_steps, &kind_ops, &kind_cluster, &kind_wait, &kind_links,
-	&kind_memory, &kind_mfu, &kind_findings,
+	&kind_memory, &kind_mfu,
 };
 #define NKINDS		(sizeof(kinds) / sizeof(kinds[0]))
-#define FINDINGS	(NKINDS - 1)
 
 /* The row of K in the table. */
 static size_t
@@ -597,9 +594,6 @@ part_json(const struct summary *s, size_t k)
 {
 	cJSON *x;
 
-	if (k == FINDINGS)	/* a list, empty when the rules did not run */
-		return s->why[k] != NULL ? cJSON_CreateArray() :
-		    kinds[k]->json(s, s->state[k]);
 	if (s->why[k] != NULL) {
 		x = cJSON_CreateObject();
 		cJSON_AddFalseToObject(x, "made");
@@ -614,24 +608,30 @@ part_json(const struct summary *s, size_t k)
 /*
  * The summary's JSON, written as it is made: a rank, then a summary, at a
  * time, so that memory holds the largest summary's JSON, not all of it.
- * The one builder: summary_json parses what it writes.
+ * The one builder: summary_json_write wraps it in an object, summary_json
+ * parses that back, and the report adds the findings beside it.
  */
 void
-summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
+summary_json_members(const struct summary *s, struct jsonw *w)
 {
 	size_t k, i;
 
-	jw_open(w, key, '{');
 	jw_open(w, "ranks", '[');
 	for (i = 0; i < s->nr; i++)
 		jw_take(w, NULL, rank_json(s, i));
 	jw_close(w, ']');
 	jw_take(w, "left_out", left_out_json(s));
 	jw_open(w, "summaries", '{');
-	for (k = 0; k < FINDINGS; k++)
+	for (k = 0; k < NKINDS; k++)
 		jw_take(w, kinds[k]->name, part_json(s, k));
 	jw_close(w, '}');
-	jw_take(w, kinds[FINDINGS]->name, part_json(s, FINDINGS));
+}
+
+void
+summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
+{
+	jw_open(w, key, '{');
+	summary_json_members(s, w);
 	jw_close(w, '}');
 }
 
@@ -669,20 +669,11 @@ part_html(const struct summary *s, size_t k, FILE *fp)
 		kinds[k]->html(s, s->state[k], fp);
 }
 
-/* The findings first: what to change, then the figures behind it. */
-int
-summary_html(const struct summary *s, FILE *fp)
+void
+summary_html_sections(const struct summary *s, FILE *fp)
 {
-	size_t k;
-
-	html_page_head(fp, "summary", ".why{color:#a33}\n"
-	    ".finding{color:#a33;font-weight:bold}\n");
-	fprintf(fp, "<p>%zu %s</p>\n", s->nr, s->nr == 1 ? "rank" : "ranks");
-	part_html(s, FINDINGS, fp);
-	for (k = 0; k < FINDINGS; k++)
+	for (size_t k = 0; k < NKINDS; k++)
 		part_html(s, k, fp);
-	html_page_end(fp);
-	return fflush(fp) == 0 && !ferror(fp) ? 0 : -1;
 }
 
 void

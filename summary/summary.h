@@ -1,10 +1,11 @@
 /*
  * What the profiling data says: step breakdown, top operators, the cluster
  * step table with its slow rank and stage, the ranks collectives wait for,
- * the slow links and the device memory, then the findings of the advice
- * rules (advice/), read from the ASCEND_PROFILER_OUTPUT of each
- * *_ascend_pt rank directory (or its analysis.db), in memory bounded by
- * the number of ranks and distinct operators, never by file size.
+ * the slow links, the device memory and the MFU, read from the
+ * ASCEND_PROFILER_OUTPUT of each *_ascend_pt rank directory (or its
+ * analysis.db), in memory bounded by the number of ranks and distinct
+ * operators, never by file size.  What it calls for is the advice's
+ * (advice/), which reads the finished summary.
  */
 #ifndef MSPROF_SUMMARY_H
 #define MSPROF_SUMMARY_H
@@ -42,9 +43,10 @@ struct summary_opts {
 	 */
 	int		 steps_ops_only;
 	/*
-	 * The session's launches, whose settings the advice checks (NULL
-	 * without a session: the advice says they are not known), and the
-	 * device memory in MB it recorded (npu-smi's HBM; 0 unknown).
+	 * The session's launches, whose arguments the MFU reads (NULL
+	 * without a session), and the device memory in MB it recorded,
+	 * against which the memory summary sets the peaks (npu-smi's HBM;
+	 * 0 unknown).
 	 */
 	const struct journal *journal;
 	int		 device_mb;
@@ -130,15 +132,21 @@ unsigned	 summary_term_flags(FILE *);
 void		 summary_print(const struct summary *, FILE *, unsigned flags);
 /*
  * The summary as JSON, written as it is made (KEY: its key in the object
- * being written, or NULL), in the memory of its largest summary.
+ * being written, or NULL), in the memory of its largest summary: its
+ * "ranks", "left_out" and "summaries".  summary_json_members writes them
+ * into an object the caller opened (and may add to).
  */
 struct jsonw;
 void		 summary_json_write(const struct summary *, struct jsonw *,
 		    const char *key);
+void		 summary_json_members(const struct summary *, struct jsonw *);
 /* The same document parsed back, as a reader of the file gets it. */
 cJSON		*summary_json(const struct summary *);
-/* One self-contained XHTML page with inline SVG; -1 on a write error. */
-int		 summary_html(const struct summary *, FILE *);
+/*
+ * Each summary's section of an XHTML page with inline SVG (the page is
+ * html_page_head's, summary/model.h).
+ */
+void		 summary_html_sections(const struct summary *, FILE *);
 void		 summary_free(struct summary *);
 
 /* How many files the summary left out, whole or in part (it names them). */

@@ -7,8 +7,8 @@
  * 3 sigma below the mean (msprof-analyze's slow_rank).  Point-to-point
  * operators (send, receive) are left out, and so is a communication group
  * whose collectives were not all seen by the same number of ranks.  Each
- * rank's votes and mean Wait Time Ratio and Synchronization Time Ratio go
- * to its rank_data, for the rules (advice/communication.c).
+ * rank's votes and mean Wait Time Ratio and Synchronization Time Ratio
+ * are given by wait_of (read by advice/communication.c).
  */
 #include <ctype.h>
 #include <err.h>
@@ -306,20 +306,17 @@ count_bad(const char *key, void *val, void *arg)
 	(*(size_t *)arg)++;
 }
 
-/* Each rank's votes and ratios, for the rules. */
-static void
-to_ranks(struct summary *s, const struct wait *w)
+struct rank_wait
+wait_of(const struct summary *s, size_t i)
 {
-	size_t i;
+	const struct wait *w = summary_state(s, &kind_wait);
+	struct rank_wait r = { w->votes[i], w->seen[i], NAN, NAN };
 
-	for (i = 0; i < s->nr; i++) {
-		struct rank_data *r = &s->r[i];
-
-		r->votes = w->votes[i];
-		r->collectives = w->seen[i];
-		r->wait_ratio = w->nratio[i] ? w->wait_sum[i] / w->nratio[i] : NAN;
-		r->sync_ratio = w->nratio[i] ? w->sync_sum[i] / w->nratio[i] : NAN;
+	if (w->nratio[i] > 0) {
+		r.wait_ratio = w->wait_sum[i] / w->nratio[i];
+		r.sync_ratio = w->sync_sum[i] / w->nratio[i];
 	}
+	return r;
 }
 
 static char *
@@ -329,7 +326,6 @@ wait_finish(struct summary *s, void *state)
 	struct group_check g = { { 0 }, { 0 } };
 	struct vote_arg a = { w, &g };
 
-	to_ranks(s, w);
 	if (w->ranks == 0)
 		return xstrdup(_("no rank has communication.json nor "
 		    "CommAnalyzerTime (profiler level0 writes none; a single "
@@ -339,7 +335,6 @@ wait_finish(struct summary *s, void *state)
 	strmap_each(&w->inst, vote, &a);
 	strmap_free(&g.size, NULL);
 	strmap_free(&g.bad, NULL);
-	to_ranks(s, w);
 	return NULL;
 }
 

@@ -1,5 +1,6 @@
 /*
- * Test driver of the summary library until the launcher's report uses it:
+ * Test driver of the summary library and the advice's findings over it,
+ * printed as msprof-exec report prints them:
  *   summary [--json | --html | --text] [--utf8] [--colour] [--term] [--top N]
  *           [--llm START LOADED | --mm START] [--steps-ops] PATH...
  * Text goes to stdout in ASCII without colour unless asked (tests compare
@@ -12,14 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advice/advice.h"
+#include "report/findings.h"
 #include "summary/summary.h"
 
 int
 main(int argc, char *argv[])
 {
 	struct summary_opts o = { 0 };
+	struct advice_in none = { NULL, 0 };	/* no session, no device */
 	struct summary_rank *ranks;
 	struct summary *s;
+	struct findings *fs;
 	size_t n;
 	unsigned flags = 0;
 	const char *mode = "text";
@@ -61,18 +66,24 @@ main(int argc, char *argv[])
 	if (summary_find_ranks(argv + i, argc - i, &ranks, &n, &why) < 0)
 		errx(1, "%s", why);
 	s = summary_build(ranks, n, &o);
+	fs = advice_run(s, &none);
 	if (strcmp(mode, "json") == 0) {
 		cJSON *j = summary_json(s);
-		char *t = cJSON_Print(j);
+		char *t;
 
+		cJSON_AddItemToObject(j, "findings", findings_json(s, fs));
+		t = cJSON_Print(j);
 		puts(t);
 		free(t);
 		cJSON_Delete(j);
 	} else if (strcmp(mode, "html") == 0) {
-		if (summary_html(s, stdout) < 0)
+		if (report_data_page(s, fs, stdout) < 0)
 			err(1, "stdout");
-	} else
+	} else {
 		summary_print(s, stdout, flags);
+		findings_print(s, fs, stdout, flags);
+	}
+	advice_free(fs);
 	summary_free(s);
 	summary_ranks_free(ranks, n);
 	return 0;

@@ -14,16 +14,19 @@
 #include "tap.h"
 #include "advice/advice.h"
 #include "common/journal.h"
+#include "report/findings.h"
 #include "summary/summary.h"
 
 #define DATA	"t/data/summary/"
+
+#define DEVICE_MB	65536
 
 static char yaml[] = "/tmp/advice_launch.XXXXXX";
 
 static struct summary *
 load(const char *fixture, const struct journal *j)
 {
-	struct summary_opts o = { .journal = j, .device_mb = 65536 };
+	struct summary_opts o = { .journal = j, .device_mb = DEVICE_MB };
 	struct summary_rank *r;
 	size_t n;
 	char *why = NULL, path[256];
@@ -39,17 +42,33 @@ load(const char *fixture, const struct journal *j)
 }
 
 /*
+ * The advice's findings over S, with the launches of JL, as the report's
+ * JSON lists them.
+ */
+static cJSON *
+findings_of(const struct summary *s, const struct journal *jl)
+{
+	struct advice_in in = { jl, DEVICE_MB };
+	struct findings *fs = advice_run(s, &in);
+	cJSON *j = findings_json(s, fs);
+
+	advice_free(fs);
+	return j;
+}
+
+/*
  * "state" or "state (detail)" of setting NAME in finding RULE, "absent"
  * when the finding does not list it, "no finding" without the finding.
  */
 static char *
-state(const struct summary *s, const char *rule, const char *name)
+state(const struct summary *s, const struct journal *jl, const char *rule,
+    const char *name)
 {
-	cJSON *j = summary_json(s), *f, *set;
+	cJSON *j = findings_of(s, jl), *f, *set;
 	char buf[256];
 
 	snprintf(buf, sizeof(buf), "no finding");
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(j, "findings")) {
+	cJSON_ArrayForEach(f, j) {
 		if (strcmp(cJSON_GetObjectItem(f, "rule")->valuestring, rule))
 			continue;
 		snprintf(buf, sizeof(buf), "absent");
@@ -88,10 +107,10 @@ static char *
 note(const char *fixture, const struct journal *j, const char *rule)
 {
 	struct summary *s = load(fixture, j);
-	cJSON *js = s != NULL ? summary_json(s) : NULL, *f, *n;
+	cJSON *js = s != NULL ? findings_of(s, j) : NULL, *f, *n;
 	char *out = strdup("no finding");
 
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(js, "findings"))
+	cJSON_ArrayForEach(f, js)
 		if (strcmp(cJSON_GetObjectItem(f, "rule")->valuestring,
 		    rule) == 0) {
 			n = cJSON_GetObjectItem(f, "note");
@@ -108,7 +127,7 @@ check(const char *fixture, const struct journal *j, const char *rule,
     const char *name, const char *want, const char *what)
 {
 	struct summary *s = load(fixture, j);
-	char *got = s != NULL ? state(s, rule, name) : strdup("not loaded");
+	char *got = s != NULL ? state(s, j, rule, name) : strdup("not loaded");
 
 	is_str(got, want, "%s", what);
 	free(got);

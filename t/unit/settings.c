@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "advice/settings.h"
+#include "common/settings.h"
 
 static int
 safe(const char *name)

@@ -15,6 +15,7 @@
 
 #include "tap.h"
 #include "advice/advice.h"
+#include "report/findings.h"
 #include "summary/summary.h"
 
 #define RANKS	120
@@ -83,14 +84,15 @@ write_rank(int r)
 	fclose(fp);
 }
 
-/* Does finding I of S name rank R alone? */
+/* Does finding I of FS, over S, name rank R alone? */
 static int
-names_alone(const struct summary *s, size_t i, int r)
+names_alone(const struct summary *s, const struct findings *fs, size_t i,
+    int r)
 {
-	cJSON *j = summary_json(s), *f, *ranks;
+	cJSON *j = findings_json(s, fs), *f, *ranks;
 	int yes;
 
-	f = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "findings"), (int)i);
+	f = cJSON_GetArrayItem(j, (int)i);
 	ranks = cJSON_GetObjectItem(f, "ranks");
 	yes = cJSON_GetArraySize(ranks) == 1 &&
 	    cJSON_GetArrayItem(ranks, 0)->valueint == r;
@@ -102,8 +104,10 @@ int
 main(void)
 {
 	struct summary_opts o = { 0 };
+	struct advice_in none = { NULL, 0 };	/* no session, no device */
 	struct summary_rank *ranks;
 	struct summary *s;
+	struct findings *fs;
 	char *paths[1] = { tmp }, *why = NULL, *text = NULL, cmd[64];
 	const char *rule, *ftext;
 	size_t n, i, len = 0, named = 0, other = 0;
@@ -117,8 +121,11 @@ main(void)
 	ok(summary_find_ranks(paths, 1, &ranks, &n, &why) == 0 && n == RANKS,
 	    "%d ranks found", RANKS);
 	s = summary_build(ranks, n, &o);
-	for (i = 0; (rule = advice_finding(s, i, &ftext)) != NULL; i++) {
-		if (names_alone(s, i, SLOW))
+	fs = advice_run(s, &none);
+	for (i = 0; i < fs->n; i++) {
+		rule = fs->f[i].rule->id;
+		ftext = fs->f[i].text;
+		if (names_alone(s, fs, i, SLOW))
 			named |= (strcmp(rule, "waited-for") == 0) << 0 |
 			    (strcmp(rule, "slow-rank") == 0) << 1;
 		else
@@ -137,6 +144,7 @@ main(void)
 	ok(strstr(text, "rank 77 ") != NULL && strstr(text, "rank 77 ") <
 	    strstr(text, "Top operators"), "rank 77 among them");
 	free(text);
+	advice_free(fs);
 	summary_free(s);
 	summary_ranks_free(ranks, n);
 
@@ -148,10 +156,13 @@ main(void)
 	ok(summary_find_ranks(paths, 1, &ranks, &n, &why) == 0 && n == RANKS,
 	    "%d ranks again", RANKS);
 	s = summary_build(ranks, n, &o);
-	for (i = 0; (rule = advice_finding(s, i, &ftext)) != NULL; i++)
-		printf("# finding: [%s] %s\n", rule, ftext);
-	is_int(advice_nfindings(s), 0, "one rank 3 sigma above the mean: no "
-	    "vote, no finding");
+	fs = advice_run(s, &none);
+	for (i = 0; i < fs->n; i++)
+		printf("# finding: [%s] %s\n", fs->f[i].rule->id,
+		    fs->f[i].text);
+	is_int(fs->n, 0, "one rank 3 sigma above the mean: no vote, no "
+	    "finding");
+	advice_free(fs);
 	summary_free(s);
 	summary_ranks_free(ranks, n);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);

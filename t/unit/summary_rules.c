@@ -9,12 +9,16 @@
 
 #include "tap.h"
 #include "advice/advice.h"
+#include "report/findings.h"
 #include "summary/summary.h"
 
 #define DATA	"t/data/summary/"
 
 /* An Atlas 800T A2's HBM, as npu-smi shows it (the fixtures' device). */
 #define DEVICE_MB	65536
+
+/* What the advice checks the fixtures against: no session, that device. */
+static const struct advice_in device = { NULL, DEVICE_MB };
 
 static struct summary *
 load(const char *fixture, const struct summary_opts *opts)
@@ -38,6 +42,17 @@ load(const char *fixture, const struct summary_opts *opts)
 	return s;
 }
 
+/* The advice's findings over S, as the report's JSON lists them. */
+static cJSON *
+findings_of(const struct summary *s)
+{
+	struct findings *fs = advice_run(s, &device);
+	cJSON *j = findings_json(s, fs);
+
+	advice_free(fs);
+	return j;
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {
@@ -52,7 +67,7 @@ cmp_str(const void *a, const void *b)
 static char *
 findings(const struct summary *s)
 {
-	cJSON *j = summary_json(s), *f, *a = cJSON_GetObjectItem(j, "findings");
+	cJSON *a = findings_of(s), *f;
 	char *v[64], *out = calloc(1, 4096);
 	int n = 0, i;
 
@@ -80,7 +95,7 @@ findings(const struct summary *s)
 		strcat(out, v[i]);
 		free(v[i]);
 	}
-	cJSON_Delete(j);
+	cJSON_Delete(a);
 	return out;
 }
 
@@ -175,17 +190,20 @@ static const struct {
 	{ "no-rank", "host-bound@?", "wait links" },
 };
 
-/* The text of the first finding of RULE. */
+/* The text of the first finding of RULE (until the next call). */
 static const char *
 text_of(const struct summary *s, const char *rule)
 {
-	const char *t, *r;
+	static char t[2048];
+	struct findings *fs = advice_run(s, &device);
 	size_t i;
 
-	for (i = 0; (r = advice_finding(s, i, &t)) != NULL; i++)
-		if (strcmp(r, rule) == 0)
-			return t;
-	return "";
+	*t = '\0';
+	for (i = 0; i < fs->n && *t == '\0'; i++)
+		if (strcmp(fs->f[i].rule->id, rule) == 0)
+			snprintf(t, sizeof(t), "%s", fs->f[i].text);
+	advice_free(fs);
+	return t;
 }
 
 static void
@@ -264,10 +282,10 @@ details(void)
 static char *
 settings_of(const struct summary *s, const char *rule)
 {
-	cJSON *j = summary_json(s), *f, *x;
+	cJSON *j = findings_of(s), *f, *x;
 	char *out = calloc(1, 4096);
 
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(j, "findings")) {
+	cJSON_ArrayForEach(f, j) {
 		if (strcmp(cJSON_GetObjectItem(f, "rule")->valuestring, rule) != 0)
 			continue;
 		cJSON_ArrayForEach(x, cJSON_GetObjectItem(f, "settings")) {
@@ -392,9 +410,10 @@ unknown_rank(void)
 	}
 	is_int(nulls, 8, "no rank: null in ranks, steps and the cluster table");
 	is_int(numbers, 0, "no rank: never a number (-1 would mean all ranks)");
+	cJSON_Delete(j);
+	j = findings_of(s);
 	ok(strstr(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
-	    cJSON_GetObjectItem(j, "findings"), 0), "directories"), 0)->
-	    valuestring, "node0-host_4001_") != NULL,
+	    j, 0), "directories"), 0)->valuestring, "node0-host_4001_") != NULL,
 	    "no rank: the finding names the directory");
 	cJSON_Delete(j);
 	summary_free(s);

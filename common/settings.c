@@ -1,6 +1,7 @@
 /*
- * The settings the rules name, one row each, with where its name and
- * meaning were verified: Megatron-LM's megatron/training/arguments.py
+ * The settings table: the settings of a training that --set checks,
+ * tune tries and the advice's rules name, one row each, with where its
+ * name and meaning were verified: Megatron-LM's megatron/training/arguments.py
  * (core_v0.12.1, the Megatron MindSpeed-LLM runs on), MindSpeed's
  * mindspeed/arguments.py (028de58), the dataclasses of MindSpeed-MM's
  * mindspeed_mm/fsdp/params (57069cd), and the torch_npu
@@ -12,6 +13,7 @@
  */
 #include <string.h>
 
+#include "i18n.h"
 #include "settings.h"
 
 #define MEGATRON	"Megatron-LM arguments.py"

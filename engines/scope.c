@@ -1,11 +1,8 @@
 /*
- * Which launches read a setting, by its scope: one answer for the advice
- * (advice/launch.c: is the setting's state in this launch worth showing)
- * and for --set (engines/apply.c: may the rewrite give it).  Its own file
- * so that the injector, which links --set, does not take the advice's
- * reading of the journal with it.
+ * Which engines read the settings of each scope: a fact of the engines,
+ * which --set (apply.c) and the advice (advice/launch.c) both ask.
  */
-#include "rules.h"
+#include "scope.h"
 
 int
 engine_reads_scope(enum engine e, enum setting_scope scope)
