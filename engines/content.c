@@ -23,12 +23,16 @@
 static const char *const torch_builtin[] = { "torch", "torch_npu",
     "transformers", "accelerate", "deepspeed", NULL };
 
+/* The rows of an option kind of the table: eval, needs. */
+struct option_rows {
+	struct strv	 pkgs, opts;	/* parallel: one per option */
+};
+
 /* The training table's rows (trainings.conf). */
 static struct strv torch_rows;			/* torch PACKAGE */
 static struct strv train_pkgs, train_calls, train_names;	/* parallel */
 static struct strv spawn_pkgs, spawn_calls;	/* parallel */
-static struct strv eval_pkgs, eval_opts;	/* parallel: one per option */
-static struct strv needs_pkgs, needs_opts;	/* parallel: one per option */
+static struct option_rows eval_rows, needs_rows;
 static struct strv skip_pkgs;			/* skip PACKAGE */
 static int tables_loaded;
 
@@ -54,14 +58,12 @@ is_package(const char *m, const char *pkg)
 
 /* Does the line L call NAME: NAME, then blanks and '('? */
 static int
-calls(const char *l, const char *name, int whole)
+calls(const char *l, const char *name)
 {
 	size_t n = strlen(name);
 	const char *p, *q;
 
 	for (p = l; (p = strstr(p, name)) != NULL; p += n) {
-		if (whole && p > l && py_ident_char(p[-1]))
-			continue;
 		q = p + n;
 		q += strspn(q, " \t");
 		if (*q == '(' && !py_ident_char(p[n]))
@@ -74,7 +76,7 @@ calls(const char *l, const char *name, int whole)
 static int
 calls_training(const char *l)
 {
-	return !py_defines(l) && calls(l, "train", 0);
+	return !py_defines(l) && calls(l, "train");
 }
 
 /* Record where a fact was seen first: "FILE:LINE: CALL()". */
@@ -274,8 +276,8 @@ uncalled_loop(struct recognition *r)
 			if (pf->blocks[b].kind != BLOCK_DEF ||
 			    pf->blocks[b].reached)
 				continue;
-			seen[b] |= calls(pf->lines[j].text, ".backward", 0) |
-			    calls(pf->lines[j].text, ".step", 0) << 1;
+			seen[b] |= calls(pf->lines[j].text, ".backward") |
+			    calls(pf->lines[j].text, ".step") << 1;
 		}
 		for (size_t b = 1; b < pf->nblocks; b++)
 			if (seen[b] == 3) {
@@ -312,26 +314,6 @@ decide(struct recognition *r)
 		snprintf(f->ds_only, sizeof(f->ds_only), "%s", r->ev_ds);
 }
 
-/*
- * The options of the table's eval rows for the packages a file read
- * imports ("torch": any torch entry), in F->eval_opts.
- */
-static void
-eval_options(const struct reader *r, struct entry_facts *f)
-{
-	size_t len = 0;
-
-	for (size_t i = 0; i < eval_opts.n; i++) {
-		if (strcmp(eval_pkgs.v[i], "torch") == 0 ? f->torch == NULL :
-		    !imports_package(r, eval_pkgs.v[i]))
-			continue;
-		if (len + strlen(eval_opts.v[i]) + 2 > sizeof(f->eval_opts))
-			break;
-		len += (size_t)snprintf(f->eval_opts + len,
-		    sizeof(f->eval_opts) - len, "%s ", eval_opts.v[i]);
-	}
-}
-
 /* Does a line of PF read the attribute NAME (training_args.do_train)? */
 static int
 reads_attribute(const struct pyfile *pf, const char *name)
@@ -348,27 +330,43 @@ reads_attribute(const struct pyfile *pf, const char *name)
 	return 0;
 }
 
+/* An eval row is for an entry that imports its package ("torch": any). */
+static int
+evaluates(const struct recognition *r, const char *pkg, const char *opt)
+{
+	return strcmp(pkg, "torch") == 0 ? r->f->torch != NULL :
+	    imports_package(&r->r, pkg);
+}
+
 /*
- * The options of the table's needs rows for the packages a file read
- * imports, whose attribute (the option without its dashes) the entry's
- * own lines read, in F->needs_opts.
+ * A needs row, for one that imports its package and whose own lines read
+ * its attribute (the option without its dashes).
+ */
+static int
+needs(const struct recognition *r, const char *pkg, const char *opt)
+{
+	return imports_package(&r->r, pkg) &&
+	    reads_attribute(r->r.files[0], opt + strspn(opt, "-"));
+}
+
+/*
+ * The options of ROWS whose row is FOR the entry, each followed by a
+ * blank, in OUT of SIZE bytes.
  */
 static void
-needs_options(const struct reader *r, const struct pyfile *entry,
-    struct entry_facts *f)
+row_options(const struct recognition *r, const struct option_rows *rows,
+    int (*is_for)(const struct recognition *, const char *, const char *),
+    char *out, size_t size)
 {
 	size_t len = 0;
 
-	for (size_t i = 0; i < needs_opts.n; i++) {
-		const char *attr = needs_opts.v[i] + strspn(needs_opts.v[i], "-");
-
-		if (!imports_package(r, needs_pkgs.v[i]) ||
-		    !reads_attribute(entry, attr))
+	for (size_t i = 0; i < rows->opts.n; i++) {
+		if (!is_for(r, rows->pkgs.v[i], rows->opts.v[i]))
 			continue;
-		if (len + strlen(needs_opts.v[i]) + 2 > sizeof(f->needs_opts))
+		if (len + strlen(rows->opts.v[i]) + 2 > size)
 			break;
-		len += (size_t)snprintf(f->needs_opts + len,
-		    sizeof(f->needs_opts) - len, "%s ", needs_opts.v[i]);
+		len += (size_t)snprintf(out + len, size - len, "%s ",
+		    rows->opts.v[i]);
 	}
 }
 
@@ -405,8 +403,10 @@ read_entry(const char *script, const char *first, const char *program,
 	f->followed = r.r.followed;
 	f->torch = torch_of(&r.r);
 	decide(&r);
-	eval_options(&r.r, f);
-	needs_options(&r.r, entry, f);
+	row_options(&r, &eval_rows, evaluates, f->eval_opts,
+	    sizeof(f->eval_opts));
+	row_options(&r, &needs_rows, needs, f->needs_opts,
+	    sizeof(f->needs_opts));
 	reader_free(&r.r);
 	return 0;
 }
@@ -429,18 +429,31 @@ entry_module_facts_read(const char *file, const char *program, int spawn,
 	return read_entry(file, ".", program, spawn, f);
 }
 
+/*
+ * The index of the first argument of ARGV that is OPTION (N bytes) or
+ * OPTION=VALUE, or -1.
+ */
+static int
+option_at(char *const argv[], const char *option, size_t n)
+{
+	for (int i = 0; argv[i] != NULL; i++)
+		if (strncmp(argv[i], option, n) == 0 &&
+		    (argv[i][n] == '\0' || argv[i][n] == '='))
+			return i;
+	return -1;
+}
+
 const char *
 entry_eval_option(const struct entry_facts *f, char *const argv[])
 {
-	const char *o = f->eval_opts, *a;
+	const char *o = f->eval_opts;
 	size_t n;
+	int i;
 
 	for (; *o != '\0'; o += n + 1) {
 		n = strcspn(o, " ");
-		for (int i = 0; argv != NULL && (a = argv[i]) != NULL; i++)
-			if (strncmp(a, o, n) == 0 &&
-			    (a[n] == '\0' || a[n] == '='))
-				return a;
+		if (argv != NULL && (i = option_at(argv, o, n)) >= 0)
+			return argv[i];
 	}
 	return NULL;
 }
@@ -457,17 +470,11 @@ false_value(const char *v)
 static int
 option_on(char *const argv[], const char *option, size_t n)
 {
-	for (int i = 0; argv[i] != NULL; i++) {
-		const char *a = argv[i];
+	int i = option_at(argv, option, n);
 
-		if (strncmp(a, option, n) != 0)
-			continue;
-		if (a[n] == '=')
-			return !false_value(a + n + 1);
-		if (a[n] == '\0')
-			return !false_value(argv[i + 1]);
-	}
-	return 0;
+	if (i < 0)
+		return 0;
+	return !false_value(argv[i][n] == '=' ? argv[i] + n + 1 : argv[i + 1]);
 }
 
 const char *
@@ -506,6 +513,16 @@ struct training_table {
 	char		**why;
 };
 
+/* Add the row "KIND PACKAGE OPTION..." (W, N words) to ROWS. */
+static void
+option_rows_add(struct option_rows *rows, char **w, size_t n)
+{
+	for (size_t i = 2; i < n; i++) {
+		strv_push(&rows->pkgs, w[1]);
+		strv_push(&rows->opts, w[i]);
+	}
+}
+
 /* One row of config/trainings.conf: 0, or -1 with *why. */
 static int
 trainings_row(char **w, size_t n, size_t no, void *arg)
@@ -527,15 +544,9 @@ trainings_row(char **w, size_t n, size_t no, void *arg)
 			strv_push(&skip_pkgs, w[i]);
 	} else if (strcmp(w[0], "needs") == 0 && n >= 3 && w[2][0] == '-' &&
 	    w[2][strspn(w[2], "-")] != '\0') {
-		for (size_t i = 2; i < n; i++) {
-			strv_push(&needs_pkgs, w[1]);
-			strv_push(&needs_opts, w[i]);
-		}
+		option_rows_add(&needs_rows, w, n);
 	} else if (strcmp(w[0], "eval") == 0 && n >= 3 && w[2][0] == '-') {
-		for (size_t i = 2; i < n; i++) {
-			strv_push(&eval_pkgs, w[1]);
-			strv_push(&eval_opts, w[i]);
-		}
+		option_rows_add(&eval_rows, w, n);
 	} else {
 		*tt->why = xasprintf(_("%s:%zu: cannot read '%s' with %zu "
 		    "word(s); expected 'torch PACKAGE...', 'train PACKAGE "

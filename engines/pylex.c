@@ -50,8 +50,7 @@ read_at(int fd, char *buf, size_t size, off_t offset)
 static int
 top_anchor(const char *l)
 {
-	return strncmp(l, "def ", 4) == 0 || strncmp(l, "class ", 6) == 0 ||
-	    strncmp(l, "async def ", 10) == 0 || l[0] == '@' || main_guard(l);
+	return py_defines(l) || l[0] == '@' || main_guard(l);
 }
 
 /*
@@ -210,18 +209,20 @@ add_import(struct pyfile *pf, const char *local, const char *module,
 }
 
 /*
- * The names "x as y, *" of "from MODULE import" at P (a line of its own
- * when the list is in brackets), bound at line NO.
+ * The names "a.b as c, d" at P, bound at line NO: of "from MODULE
+ * import" (LEVEL leading dots; "*" imports them all; a line of its own
+ * when the list is in brackets), or when MODULE is NULL, of "import",
+ * each a module that binds its first part (import a.b binds a).
  */
 static void
-from_names(struct pyfile *pf, const char *p, const char *module, int level,
-    int no)
+import_names(struct pyfile *pf, const char *p, const char *module,
+    int level, int no)
 {
 	char *name, *local;
 
 	for (;; p++) {
 		p += strspn(p, " \t(");
-		if (*p == '*')
+		if (*p == '*' && module != NULL)
 			strv_pushf(&pf->stars, "%d:%s", level, module);
 		if (!py_ident_start(*p))
 			return;
@@ -233,8 +234,12 @@ from_names(struct pyfile *pf, const char *p, const char *module, int level,
 			local = py_dotted_at(p);
 			p += strlen(local);
 		} else
-			local = xstrdup(name);
-		add_import(pf, local, module, name, level, no);
+			local = module != NULL ? xstrdup(name) :
+			    xstrndup(name, strcspn(name, "."));
+		if (module != NULL)
+			add_import(pf, local, module, name, level, no);
+		else
+			add_import(pf, local, name, NULL, 0, no);
 		free(name);
 		free(local);
 		if ((p = strchr(p, ',')) == NULL)
@@ -261,43 +266,24 @@ from_module(const char *l, int *level)
 
 /*
  * Record the import line L of PF: "import a.b as c, d" binds c to a.b and
- * a to a; "from .a import x as y, *" binds y to x of .a.  Returns 0 when
- * L is no import line.
+ * a to a; "from .a import x as y, *" binds y to x of .a.
  */
-static int
+static void
 parse_import(struct pyfile *pf, const char *l, int no)
 {
-	char *module, *local;
+	char *module;
 	const char *p;
 	int level = 0;
 
 	if (strncmp(l, "import ", 7) == 0) {
-		for (p = l + 7;; p++) {
-			p += strspn(p, " \t(");
-			if (!py_ident_start(*p))
-				return 1;
-			module = py_dotted_at(p);
-			p += strlen(module);
-			p += strspn(p, " \t");
-			if (strncmp(p, "as ", 3) == 0) {
-				p += 3 + strspn(p + 3, " \t");
-				local = py_dotted_at(p);
-				p += strlen(local);
-			} else
-				local = xstrndup(module, strcspn(module, "."));
-			add_import(pf, local, module, NULL, 0, no);
-			free(module);
-			free(local);
-			if ((p = strchr(p, ',')) == NULL)
-				return 1;
-		}
+		import_names(pf, l + 7, NULL, 0, no);
+		return;
 	}
 	if ((module = from_module(l, &level)) == NULL)
-		return 0;
+		return;
 	if ((p = strstr(l, " import ")) != NULL)
-		from_names(pf, p + 8, module, level, no);
+		import_names(pf, p + 8, module, level, no);
 	free(module);
-	return 1;
 }
 
 static int
@@ -386,7 +372,7 @@ parse_lines(struct pyfile *pf, char *text, int no)
 		}
 		open_brackets = bracket_depth(l);
 		if (from != NULL && brackets > 0) {	/* from m import (\n */
-			from_names(pf, l, from, level, from_no);
+			import_names(pf, l, from, level, from_no);
 			/* names imported, not passed on: the line runs nothing */
 			pf->lines[pf->nlines - 1].text = l + strlen(l);
 		} else {

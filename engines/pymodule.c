@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "shim/match.h"
 #include "pymodule.h"
 
 /* DIR/a/b.py or DIR/a/b/__init__.py (MAIN: __main__.py) for a.b; or NULL. */
@@ -73,14 +74,6 @@ pymodule_file(const struct pypath *pp, const char *from, int level,
 	return path;
 }
 
-static const char *
-base(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash != NULL ? slash + 1 : path;
-}
-
 /* PROGRAM as exec(3p) with a PATH search finds it: a copy, or NULL. */
 static char *
 on_path(const char *program)
@@ -130,7 +123,7 @@ job_python(const char *program)
 	p = line + 2 + strspn(line + 2, " \t");
 	word = xstrndup(p, strcspn(p, " \t"));
 	free(found);
-	if (strcmp(base(word), "env") == 0) {
+	if (strcmp(path_base(word), "env") == 0) {
 		p += strlen(word);
 		p += strspn(p, " \t");
 		free(word);
@@ -146,7 +139,7 @@ job_python(const char *program)
 static char *
 python_only(char *path)
 {
-	if (path != NULL && strncmp(base(path), "python", 6) != 0) {
+	if (path != NULL && strncmp(path_base(path), "python", 6) != 0) {
 		free(path);
 		return NULL;
 	}
@@ -171,7 +164,7 @@ static void
 python_minors(const char *python, int *lo, int *hi)
 {
 	char *real = realpath(python, NULL);
-	const char *b = real != NULL ? base(real) : base(python);
+	const char *b = real != NULL ? path_base(real) : path_base(python);
 	int minor;
 
 	*lo = 6;
