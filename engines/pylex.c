@@ -153,6 +153,9 @@ code_only(char *l, char *open)
 	int three = *open == '"' || *open == '\'', joined = 0;
 
 	for (char *p = l; *p != '\0'; p++) {
+		/* outside a string only '#' and the quotes matter */
+		if (q == '\0' && *(p += strcspn(p, "#\"'")) == '\0')
+			break;
 		if (q == '\0' && *p == '#') {
 			*p = '\0';
 			break;
