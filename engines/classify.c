@@ -17,6 +17,7 @@
 #include "common/yamldoc.h"
 #include "classify.h"
 #include "content.h"
+#include "pymodule.h"
 #include "rewrite.h"
 
 /* Entries that never train, whatever they import: left as they are. */

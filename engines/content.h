@@ -97,21 +97,6 @@ int	entry_module_facts_read(const char *file, const char *program,
 	    int spawn, struct entry_facts *f);
 
 /*
- * The file of module MODULE (python -m MODULE) as Python started in the
- * current directory finds it (the current directory, PYTHONPATH, the
- * site-packages of PROGRAM's Python as entry_facts_read() finds them): a.b
- * is a/b.py, or a/b/__main__.py for a package.  NULL when none is found;
- * the caller frees it.
- */
-char	*entry_module_file(const char *module, const char *program);
-
-/*
- * The file exec(3p) with a PATH search runs for PROGRAM (a console
- * script), or NULL; the caller frees it.
- */
-char	*entry_program_file(const char *program);
-
-/*
  * The argument of ARGV (the entry's own, after it) that is an eval
  * row's option of F (--eval-only, or --eval-only=VALUE), or NULL.
  */

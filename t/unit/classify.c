@@ -6,14 +6,15 @@
  */
 #include <sys/stat.h>
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tap.h"
+#include "common/util.h"
 #include "engines/classify.h"
-#include "engines/content.h"
 #include "engines/content.h"
 #include "engines/rewrite.h"
 #include "engines/window.h"
@@ -22,6 +23,7 @@
 
 static struct launchtab tab;
 static char dir[] = "/tmp/msprof-classify.XXXXXX";
+static char top[4096];		/* the repository: where the test starts */
 
 /* DIR/NAME with TEXT in it; the path lasts 16 calls. */
 static const char *
@@ -389,6 +391,201 @@ prefix(void)
 	free(text);
 }
 
+/* Does TEXT match the extended regular expression RE? */
+static int
+matches(const char *text, const char *re)
+{
+	regex_t r;
+	int m;
+
+	if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB) != 0)
+		return 0;
+	m = regexec(&r, text, 0, NULL, 0) == 0;
+	regfree(&r);
+	return m;
+}
+
+/*
+ * Classify ARGV run by PROG in t/data/realtrain/DIR, as the dry run does
+ * there: PROG is what a shell finds for ARGV[0] under the simulation
+ * (sim/bin's torchrun and deepspeed), a python3 the machine's own.  The
+ * command, joined, is returned (the caller frees it).
+ */
+static char *
+real(const char *dir_, const char *prog, char **argv, struct launch *l)
+{
+	char *where = xasprintf("%s/t/data/realtrain/%s", top, dir_);
+	char *path = prog[0] == '/' ? xstrdup(prog) :
+	    xasprintf("%s/sim/bin/%s", top, prog);
+
+	if (chdir(where) != 0)
+		abort();
+	launch_classify(&tab, NULL, path, argv, l);
+	if (chdir(top) != 0)
+		abort();
+	free(path);
+	free(where);
+	return strv_join(argv, " ");
+}
+
+/* In DIR, ARGV run by PROG is a training, for WHY (an ERE at its start). */
+static void
+taken(const char *dir_, const char *why, const char *prog, char **argv)
+{
+	struct launch l;
+	char *cmd = real(dir_, prog, argv, &l), *re = xasprintf("^%s", why);
+
+	ok(l.engine == ENGINE_TORCH && matches(l.because, re),
+	    "%s: %s is a training (%s)", dir_, cmd, l.because);
+	free(re);
+	free(cmd);
+}
+
+/*
+ * In DIR, ARGV run by PROG is left alone, for WHY (an ERE), and listed
+ * so (not a quiet helper).
+ */
+static void
+alone(const char *dir_, const char *why, const char *prog, char **argv)
+{
+	struct launch l;
+	char *cmd = real(dir_, prog, argv, &l);
+
+	ok(l.engine == ENGINE_NONE, "%s: %s is no training", dir_, cmd);
+	ok(l.kind != LAUNCH_NONE && !l.quiet && matches(l.why, why),
+	    "... %s (%s)", why, l.why);
+	free(cmd);
+}
+
+/*
+ * The entries of public repositories, verbatim (t/data/realtrain, with
+ * their provenance), as their own scripts launch them: each training is
+ * taken for the call that makes it one, each evaluation, inference or
+ * preprocessing launch is left alone and says why.
+ */
+static void
+real_repos(void)
+{
+	const char *py = "/usr/bin/python3";
+	struct launch l;
+	char *cmd;
+
+	/*
+	 * detectron2: a library's runner (trainer.train() of
+	 * DefaultTrainer), and the same entry run with --eval-only (an eval
+	 * row).
+	 */
+	taken("detectron2", "tools/train_net.py:[0-9]+: trainer.train\\(\\) "
+	    "\\(detectron2\\)", py, V("python3", "tools/train_net.py",
+	    "--config-file", "configs/COCO-Detection/faster_rcnn_R_50_FPN_1x.yaml",
+	    "--num-gpus", "8"));
+	alone("detectron2", "is run with --eval-only, an evaluation", py,
+	    V("python3", "tools/train_net.py", "--config-file",
+	    "configs/COCO-Detection/faster_rcnn_R_50_FPN_1x.yaml",
+	    "--eval-only", "MODEL.WEIGHTS", "model_final.pkl"));
+
+	/*
+	 * DeepSpeedExamples: an engine's backward and step; the ImageNet
+	 * example with --evaluate; ZeRO inference (deepspeed.initialize,
+	 * nothing stepped).
+	 */
+	taken("DeepSpeedExamples/training/cifar", "cifar10_deepspeed.py:[0-9]+: "
+	    "model_engine.backward\\(\\), cifar10_deepspeed.py:[0-9]+: "
+	    "model_engine.step\\(\\)", "deepspeed", V("deepspeed",
+	    "--bind_cores_to_rank", "cifar10_deepspeed.py", "--deepspeed"));
+	taken("DeepSpeedExamples/training/imagenet", "main.py:[0-9]+: "
+	    "deepspeed.initialize\\(\\)", "deepspeed", V("deepspeed", "main.py",
+	    "-a", "resnet50", "--deepspeed", "--deepspeed_config",
+	    "config/ds_config.json", "--multiprocessing_distributed",
+	    "/data/imagenet"));
+	alone("DeepSpeedExamples/training/imagenet", "is run with --evaluate, "
+	    "an evaluation", py, V("python", "main.py", "-a", "resnet50",
+	    "--evaluate", "/data/imagenet"));
+	alone("DeepSpeedExamples/inference/huggingface/zero_inference",
+	    "run_model.py:[0-9]+: deepspeed.initialize\\(\\) but no backward "
+	    "pass or step", "deepspeed", V("deepspeed", "--num_gpus", "1",
+	    "run_model.py", "--model", "facebook/opt-1.3b", "--batch-size", "8",
+	    "--cpu-offload"));
+
+	/*
+	 * FastChat: train_mem.py calls train() of the package at the working
+	 * directory; the judge's answer generation imports it and trains
+	 * nothing.
+	 */
+	taken("FastChat", "fastchat/train/train.py:[0-9]+: Trainer\\(\\), "
+	    "fastchat/train/train.py:[0-9]+: trainer.train\\(\\)", "torchrun",
+	    V("torchrun", "--nproc_per_node=4", "--master_port=20001",
+	    "fastchat/train/train_mem.py", "--model_name_or_path",
+	    "lmsys/vicuna-7b", "--data_path", "data/dummy_conversation.json",
+	    "--output_dir", "output_vicuna"));
+	alone("FastChat", "gen_model_answer.py is built on torch but trains "
+	    "nothing", py, V("python3", "fastchat/llm_judge/gen_model_answer.py",
+	    "--model-path", "lmsys/vicuna-7b-v1.5", "--model-id",
+	    "vicuna-7b-v1.5"));
+
+	/*
+	 * LLaMA-Factory: llamafactory-cli train on more than one device runs
+	 * torchrun with its launcher.py; src/train.py; both call run_exp()
+	 * (a row).
+	 */
+	taken("LLaMA-Factory", "src/llamafactory/launcher.py:[0-9]+: "
+	    "run_exp\\(\\) \\(LLaMA-Factory\\)", "torchrun", V("torchrun",
+	    "--nnodes", "1", "--node_rank", "0", "--nproc_per_node", "8",
+	    "--master_addr", "127.0.0.1", "--master_port", "29500",
+	    "src/llamafactory/launcher.py", "train",
+	    "examples/train_lora/qwen3_lora_sft.yaml"));
+	taken("LLaMA-Factory", "src/train.py:[0-9]+: run_exp\\(\\) "
+	    "\\(LLaMA-Factory\\)", py, V("python3", "src/train.py",
+	    "examples/train_lora/qwen3_lora_sft.yaml"));
+
+	/* open_clip: a module run by name from src/, its loop in another. */
+	taken("open_clip/src", "open_clip_train/train.py:[0-9]+: "
+	    "total_loss.backward\\(\\), open_clip_train/train.py:[0-9]+: "
+	    "optimizer.step\\(\\)", "torchrun", V("torchrun",
+	    "--nproc_per_node", "8", "-m", "open_clip_train.main",
+	    "--train-data", "x.tar"));
+
+	/*
+	 * The Ascend model zoo: DeepLabv3+ (help strings continued by a
+	 * backslash), ResNet50 with apex amp and its own ranks, mmdet 2.x's
+	 * tools/train.py and tools/test.py (mmdet.apis re-exports
+	 * train_detector in a bracketed import: imported, not called).
+	 */
+	taken("ModelZoo-PyTorch/DeepLabv3+_ID1695_for_PyTorch",
+	    "train.py:[0-9]+: amp.scale_loss\\(\\) \\(apex.amp\\)", py,
+	    V("python3", "train.py", "--backbone", "resnet", "--dataset",
+	    "pascal", "--multiprocessing-distributed"));
+	taken("ModelZoo-PyTorch/ResNet50_for_PyTorch",
+	    "DistributedResnet50/main_apex_d76_npu.py:[0-9]+: "
+	    "amp.scale_loss\\(\\) \\(apex.amp\\)", py, V("python3",
+	    "./DistributedResnet50/main_apex_d76_npu.py", "--data", "/data",
+	    "--multiprocessing-distributed", "--world-size=1", "--rank=0"));
+	taken("ModelZoo-PyTorch/SSD_for_PyTorch", "tools/train.py:[0-9]+: "
+	    "train_detector\\(\\) \\(MMDetection\\)", py, V("python3", "-m",
+	    "torch.distributed.launch", "--nproc_per_node=8", "./tools/train.py",
+	    "configs/ssd/ssdlite_mobilenetv2_scratch_600e_coco_8p.py",
+	    "--launcher", "pytorch"));
+	alone("ModelZoo-PyTorch/SSD_for_PyTorch", "tools/test.py is built on "
+	    "torch but trains nothing", py, V("python3", "-m",
+	    "torch.distributed.launch", "--nproc_per_node=8", "./tools/test.py",
+	    "configs/ssd/ssdlite_mobilenetv2_scratch_600e_coco_8p.py",
+	    "work_dirs/epoch_120.pth", "--eval=bbox", "--launcher", "pytorch"));
+
+	/* Deltalm: fairseq's training entry (a row), its generation is not. */
+	taken("ModelZoo-PyTorch/Deltalm_for_PyTorch", "train.py:[0-9]+: "
+	    "cli_main\\(\\) \\(fairseq\\)", py, V("python3", "train.py",
+	    "/data/iwslt14", "--arch", "deltalm_base", "--task", "translation"));
+	alone("ModelZoo-PyTorch/Deltalm_for_PyTorch", "generate.py is built on "
+	    "fairseq but trains nothing", py, V("python3", "generate.py",
+	    "/data/iwslt14", "--path", "checkpoint_best.pt"));
+
+	/* pip is no training (python -m pip: its module read, no loop). */
+	cmd = real("FastChat", py, V("python3", "-m", "pip", "install", "-e",
+	    "."), &l);
+	ok(l.engine == ENGINE_NONE, "%s: no training", cmd);
+	free(cmd);
+}
+
 /* The settings already present: each engine's one rule. */
 static void
 existing(void)
@@ -447,7 +644,7 @@ main(void)
 	char *why = NULL;
 
 	if (launchtab_load(&tab, "config/launchers.conf", engine_names(), &why) == -1 ||
-	    mkdtemp(dir) == NULL) {
+	    mkdtemp(dir) == NULL || getcwd(top, sizeof(top)) == NULL) {
 		printf("Bail out! %s\n", why ? why : "mkdtemp");
 		return 1;
 	}
@@ -456,6 +653,7 @@ main(void)
 	listed();
 	forced();
 	prefix();
+	real_repos();
 	existing();
 	steps();
 	launchtab_free(&tab);

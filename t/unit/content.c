@@ -233,15 +233,15 @@ followed(void)
 static void
 put(const char *name, const char *text)
 {
-	char *path = xasprintf("%s/%s", dir, name), *cmd;
+	char *path = xasprintf("%s/%s", dir, name);
+	char *folder = xstrndup(path, (size_t)(strrchr(path, '/') - path));
 	FILE *fp;
 
-	cmd = xasprintf("mkdir -p \"$(dirname '%s')\"", path);
-	if (system(cmd) != 0 || (fp = fopen(path, "w")) == NULL ||
+	if (mkdirs(folder, 0755) == -1 || (fp = fopen(path, "w")) == NULL ||
 	    fputs(text, fp) == EOF)
 		abort();
 	fclose(fp);
-	free(cmd);
+	free(folder);
 	free(path);
 }
 

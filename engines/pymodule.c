@@ -1,0 +1,260 @@
+/*
+ * Finding a module's file as Python would (pymodule.h): the search path
+ * is built from the environment and from where the job's Python lives,
+ * never by running it.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "shim/match.h"
+#include "pymodule.h"
+
+/* DIR/a/b.py or DIR/a/b/__init__.py (MAIN: __main__.py) for a.b; or NULL. */
+static char *
+module_in(const char *dir, const char *module, int main)
+{
+	char *name = xstrdup(module), *path;
+
+	for (char *p = name; *p != '\0'; p++)
+		if (*p == '.')
+			*p = '/';
+	path = xasprintf("%s/%s.py", dir, name);
+	if (access(path, R_OK) != 0) {
+		free(path);
+		path = xasprintf("%s/%s/%s.py", dir, name,
+		    main ? "__main__" : "__init__");
+	}
+	free(name);
+	if (access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
+char *
+py_folder(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+}
+
+char *
+pymodule_file(const struct pypath *pp, const char *from, int level,
+    const char *module, int *site)
+{
+	char *dir, *up, *path = NULL;
+
+	if (level > 0) {
+		dir = py_folder(from);
+		while (--level > 0) {
+			up = xasprintf("%s/..", dir);
+			free(dir);
+			dir = up;
+		}
+		if (*module == '\0') {		/* from . import x */
+			path = xasprintf("%s/__init__.py", dir);
+			if (access(path, R_OK) != 0) {
+				free(path);
+				path = NULL;
+			}
+		} else
+			path = module_in(dir, module, 0);
+		free(dir);
+		return path;
+	}
+	for (size_t i = 0; path == NULL && i < pp->dirs.n; i++)
+		if ((path = module_in(pp->dirs.v[i], module, 0)) != NULL)
+			*site = i >= pp->site;
+	return path;
+}
+
+/* PROGRAM as exec(3p) with a PATH search finds it: a copy, or NULL. */
+static char *
+on_path(const char *program)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (strchr(program, '/') != NULL)
+		return access(program, X_OK) == 0 ? xstrdup(program) : NULL;
+	if (path == NULL)
+		return NULL;
+	copy = xstrdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir != NULL && found == NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		found = xasprintf("%s/%s", dir, program);
+		if (access(found, X_OK) != 0) {
+			free(found);
+			found = NULL;
+		}
+	}
+	free(copy);
+	return found;
+}
+
+/*
+ * The Python that runs PROGRAM: PROGRAM itself, or the interpreter of
+ * its "#!" line (torchrun, deepspeed: #!/venv/bin/python3, or
+ * #!/usr/bin/env python3).  A copy, or NULL.
+ */
+static char *
+job_python(const char *program)
+{
+	char line[256], *p, *word, *found;
+	ssize_t n;
+	int fd;
+
+	if (program == NULL || (found = on_path(program)) == NULL)
+		return NULL;
+	if ((fd = open(found, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return found;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n < 2 || line[0] != '#' || line[1] != '!')
+		return found;
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	p = line + 2 + strspn(line + 2, " \t");
+	word = xstrndup(p, strcspn(p, " \t"));
+	free(found);
+	if (strcmp(path_base(word), "env") == 0) {
+		p += strlen(word);
+		p += strspn(p, " \t");
+		free(word);
+		word = xstrndup(p, strcspn(p, " \t"));
+		found = *word != '\0' && *word != '-' ? on_path(word) : NULL;
+		free(word);
+		return found;
+	}
+	return word;
+}
+
+/* Is the program at PATH a Python (python3, python3.11): a copy or NULL. */
+static char *
+python_only(char *path)
+{
+	if (path != NULL && strncmp(path_base(path), "python", 6) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Add DIR to OUT when it is a folder that can be read. */
+static void
+add_root(struct strv *out, char *dir)
+{
+	if (access(dir, R_OK | X_OK) == 0 && !strv_has(out, dir))
+		strv_push(out, dir);
+	free(dir);
+}
+
+/*
+ * The minor versions of Python 3 to look for: the one PYTHON's name or
+ * the name it links to says (python3.11), else all that may be
+ * installed.  A directory listing of PREFIX/lib costs more than this.
+ */
+static void
+python_minors(const char *python, int *lo, int *hi)
+{
+	char *real = realpath(python, NULL);
+	const char *b = real != NULL ? path_base(real) : path_base(python);
+	int minor;
+
+	*lo = 6;
+	*hi = 16;
+	if (sscanf(b, "python3.%d", &minor) == 1 && minor >= 0 && minor < 100)
+		*lo = *hi = minor;
+	free(real);
+}
+
+/*
+ * The folders of installed packages of the Python at PYTHON (a venv's,
+ * conda's, Debian's), by where it lives, without running it: PREFIX/lib/
+ * python3.N/site-packages, PREFIX/lib/python3/dist-packages and
+ * PREFIX/local/lib/python3.N/dist-packages, PREFIX the folder above its
+ * bin/; then the user's ~/.local/lib/python3.N/site-packages.
+ */
+static void
+site_roots(struct strv *out, const char *python)
+{
+	const char *home = getenv("HOME"), *pre;
+	char *bin, *prefix;
+	int lo, hi;
+
+	if (python == NULL)
+		return;
+	bin = py_folder(python);
+	prefix = py_folder(bin);
+	pre = strcmp(prefix, "/") == 0 ? "" : prefix;
+	python_minors(python, &lo, &hi);
+	for (int m = lo; m <= hi; m++)
+		add_root(out, xasprintf("%s/lib/python3.%d/site-packages", pre,
+		    m));
+	add_root(out, xasprintf("%s/lib/python3/dist-packages", pre));
+	for (int m = lo; m <= hi; m++)
+		add_root(out, xasprintf("%s/local/lib/python3.%d/dist-packages",
+		    pre, m));
+	for (int m = lo; home != NULL && *home == '/' && m <= hi; m++)
+		add_root(out, xasprintf("%s/.local/lib/python3.%d/site-packages",
+		    home, m));
+	free(prefix);
+	free(bin);
+}
+
+void
+pypath_init(struct pypath *pp, const char *first, const char *program)
+{
+	const char *env = getenv("PYTHONPATH");
+	char *copy, *dir, *save = NULL, *python;
+	struct strv *out = &pp->dirs;
+
+	memset(pp, 0, sizeof(*pp));
+	strv_push(out, first);
+	if (env != NULL) {
+		copy = xstrdup(env);
+		for (dir = strtok_r(copy, ":", &save); dir != NULL;
+		    dir = strtok_r(NULL, ":", &save))
+			if (!strv_has(out, dir))
+				strv_push(out, dir);
+		free(copy);
+	}
+	if (!strv_has(out, "."))
+		strv_push(out, ".");
+	pp->site = out->n;
+	python = python_only(job_python(program));
+	site_roots(out, python);
+	free(python);
+}
+
+void
+pypath_free(struct pypath *pp)
+{
+	strv_free(&pp->dirs);
+}
+
+char *
+entry_program_file(const char *program)
+{
+	return on_path(program);
+}
+
+char *
+entry_module_file(const char *module, const char *program)
+{
+	struct pypath pp;
+	char *path = NULL;
+
+	pypath_init(&pp, ".", program);
+	for (size_t i = 0; path == NULL && i < pp.dirs.n; i++)
+		path = module_in(pp.dirs.v[i], module, 1);
+	pypath_free(&pp);
+	return path;
+}
+
