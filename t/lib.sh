@@ -161,7 +161,7 @@ DEFAULT_FLAGS="--profile --profile-step-start 2 --profile-step-end 4 --profile-r
 # The environment the shim runs in without going through msprof-exec:
 # an active session whose launch table is config/launchers.conf.
 shim_session() {
-	mkdir -p "$T/session"
+	[ -d "$T/session" ] || mkdir -p "$T/session"
 	export MSPROF_EXEC_SHIM=$SHIM MSPROF_EXEC_INJECTOR=$INJECTOR \
 	    MSPROF_EXEC_SESSION=$T/session \
 	    MSPROF_EXEC_MATCH='launcher=torchrun,msrun;python=python,python3,python3.*;module=torch.distributed.run,torch.distributed.launch;entry=pretrain_gpt.py,posttrain_gpt.py'
