@@ -40,17 +40,25 @@ export MSPROF_T_WAIT_LIMIT=${MSPROF_T_WAIT_LIMIT:-300}
 
 # wait_for WHAT COMMAND...: run COMMAND (a function will do) until it
 # succeeds.  At the limit, say what did not happen and return 1.
+# Between tries it sleeps 20 ms without a process (a sleep each time cost
+# more than most waits): read times out on a pipe the shell holds both
+# ends of, which nothing writes, closed again before it returns so that no
+# program started later inherits it.
 wait_for() {
-	local what=$1 end=$((SECONDS + MSPROF_T_WAIT_LIMIT))
+	local what=$1 end=$((SECONDS + MSPROF_T_WAIT_LIMIT)) nap= status=0
 
 	shift
 	until "$@"; do
 		if [ "$SECONDS" -ge "$end" ]; then
 			echo "# gave up after ${MSPROF_T_WAIT_LIMIT}s waiting for $what" >&2
-			return 1
+			status=1
+			break
 		fi
-		sleep 0.02
+		[ -n "$nap" ] || exec {nap}<> <(:)
+		read -r -t 0.02 -u "$nap" _
 	done
+	[ -z "$nap" ] || exec {nap}<&-
+	return "$status"
 }
 
 # Conditions for wait_for.
