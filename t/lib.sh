@@ -155,6 +155,29 @@ rec_argv() {
 }
 rec_env() { local e=; IFS= read -r -d '' e < "${1%.argv}.env"; printf '%s' "$e"; }
 
+# sort_lines VAR TEXT...: VAR is the lines of the TEXTs (each without a
+# trailing newline), sorted as sort(1) sorts them in the C locale, one a
+# line.  No process: for the short lists tests compare.  (Its own names
+# are long: VAR is set by reference.)
+sort_lines() {
+	local -n _sort_lines_out=$1
+	local _sort_lines_t _sort_lines_l _sort_lines_s=() _sort_lines_i
+	shift
+	for _sort_lines_t in "$@"; do
+		while IFS= read -r _sort_lines_l; do
+			for ((_sort_lines_i = ${#_sort_lines_s[@]}; _sort_lines_i > 0;
+			    _sort_lines_i--)); do
+				[[ ${_sort_lines_s[_sort_lines_i - 1]} > $_sort_lines_l ]] ||
+				    break
+				_sort_lines_s[_sort_lines_i]=${_sort_lines_s[_sort_lines_i - 1]}
+			done
+			_sort_lines_s[_sort_lines_i]=$_sort_lines_l
+		done <<< "$_sort_lines_t"
+	done
+	printf -v _sort_lines_out '%s\n' "${_sort_lines_s[@]}"
+	_sort_lines_out=${_sort_lines_out%$'\n'}
+}
+
 # The flags msprof-exec appends with its defaults.
 DEFAULT_FLAGS="--profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0 --profile-level level1 --profile-with-cpu --profile-save-path ./profiling_output"
 
