@@ -1,7 +1,8 @@
 # msprof-exec: the launcher, the LD_PRELOAD shim and the injector.
 #
 #   make            build into build/ (same shape as an install)
-#   make check      run the test suite (prove -r t)
+#   make check      run the test suite (prove, JOBS files at a time;
+#                   JOBS=1: one after another)
 #   make demo       profile the bundled example on the simulated Ascend machine
 #   make demo-torch the same with the plain PyTorch example (the torch engine)
 #   make demo-tune  msprof-exec tune on the simulated machine: the advised
@@ -169,8 +170,16 @@ $(B)/t/helpers/%: t/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< -lpthread
 
+# The suite runs JOBS test files at a time: twice the CPUs by default, as
+# many tests spend their time waiting for the processes they start.  The
+# files of t/slowest start first (the longest ones, which would otherwise
+# end the run alone), then the others by name, then the unit tests.
+JOBS ?= $(shell echo $$(( $$(nproc 2> /dev/null || echo 1) * 2 )))
+SLOWEST     = $(filter $(wildcard t/*.t),$(shell sed 's/\#.*//' t/slowest))
+SHELL_TESTS = $(SLOWEST) $(filter-out $(SLOWEST),$(sort $(wildcard t/*.t)))
+
 check: all
-	prove $(PROVE_FLAGS) -r t $(B)/t/*.t
+	prove -j$(JOBS) $(PROVE_FLAGS) $(SHELL_TESTS) $(B)/t/*.t
 
 demo: all
 	sh sim/demo.sh

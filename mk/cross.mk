@@ -66,7 +66,7 @@ cross-check:
 	    PKG_CONFIG='$(CROSS_PKG_CONFIG)' SANITIZE= $(CROSS_TARGETS)
 	# Debian 12's qemu-user can hang in the guest's pthread_create (seen
 	# on a 6.x host kernel); the summary then reads on one thread.
-	MSPROF_THREADS=1 prove $(PROVE_FLAGS) -e '$(CROSS_QEMU)' $(CROSS_UNIT)
+	MSPROF_THREADS=1 prove -j$(JOBS) $(PROVE_FLAGS) -e '$(CROSS_QEMU)' $(CROSS_UNIT)
 	@: $(shell mkdir -p $(CROSS_B)/cross)$(file >$(CROSS_B)/cross/smoke.t,$(value cross_smoke))
 	CROSS_TOP='$(CURDIR)' CROSS_B='$(abspath $(CROSS_B))' \
 	    CROSS_QEMU='$(CROSS_QEMU)' \

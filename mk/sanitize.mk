@@ -4,7 +4,8 @@
 #                         (launcher, injector, unit tests, fuzz replays; never
 #                         the shim, which is preloaded into unsanitized
 #                         programs) and run the unit tests and the whole shell
-#                         suite against that build.  Fails when a test fails
+#                         suite against that build (JOBS files at a time, as
+#                         make check).  Fails when a test fails
 #                         or when ASan, UBSan or LeakSanitizer reported
 #                         anything: one line per distinct finding (how many
 #                         times, the first frames in msprof-exec's code, a
@@ -73,7 +74,8 @@ check-sanitize:
 	    *) cp -a $$f $(SAN_TOP)/build/ ;; esac; done
 	@echo "check-sanitize: the tests, against $(ASAN_B)"
 	@: $(shell mkdir -p $(ASAN_ABS))$(file >$(ASAN_ABS)/summary.awk,$(value san_summary))
-	@cd $(SAN_TOP) && $(SAN_ENV) prove $(PROVE_FLAGS) -r t build/t/*.t; \
+	@cd $(SAN_TOP) && $(SAN_ENV) prove -j$(JOBS) $(PROVE_FLAGS) \
+	    $(SHELL_TESTS) build/t/*.t; \
 	status=$$?; \
 	reports=$$(ls $(SAN_REPORTS) 2>/dev/null); \
 	if [ -n "$$reports" ]; then \

@@ -29,55 +29,76 @@ cp hello dirC/prog
 cp garbage dirG/gprog
 cp noshebang dirG/tprog
 
-# outcome PATH OPTS FUNCTION FILE ARG...: the driver's stdout, stderr and
-# exit status.  PATH "-" runs the driver without PATH in its environment.
-outcome() {
-	local path=$1 opts=$2 out rc
-	shift 2
-	if [ "$path" = - ]; then
-		out=$(/usr/bin/env -u PATH "$EXECS" $opts "$@" 2>"$T/stderr")
-	else
-		out=$(PATH=$path "$EXECS" $opts "$@" 2>"$T/stderr")
-	fi
-	rc=$?
-	printf '%s\n--stderr--\n%s\n--status %s--\n' "$out" "$(cat "$T/stderr")" \
-	    "$rc"
-}
-# The same, with the shim loaded in an active session.
-shim_outcome() {
-	(shim_session; export LD_PRELOAD=$SHIM; outcome "$@")
+# outcomes PATH [shim] < CASES: one execs -b run over CASES (a line each:
+# the driver's arguments, tab-separated), started with PATH in its
+# environment (PATH "-": without PATH), with "shim" the shim loaded in an
+# active session; each call runs in a child of its own.  Sets the array
+# OUTCOMES, an element a call: its stdout, "--stderr--", its stderr,
+# "--status N--".
+outcomes() {
+	local text line rec=
+	text=$(if [ "${2:-}" = shim ]; then
+		shim_session
+		export LD_PRELOAD=$SHIM
+	    fi
+	    if [ "$1" = - ]; then unset PATH; else PATH=$1; fi
+	    exec "$EXECS" -b)
+	OUTCOMES=()
+	while IFS= read -r line; do
+		if [ "$line" = --end-- ]; then
+			OUTCOMES+=("${rec%$'\n'}")
+			rec=
+		else
+			rec+=$line$'\n'
+		fi
+	done <<< "$text"
 }
 
+# has_exact OUT LINE: OUT has the line LINE.
+has_exact() { [[ $'\n'$1$'\n' == *$'\n'"$2"$'\n'* ]]; }
 # expected FUNCTION KIND OUTCOME: does the run without the shim show KIND?
 #   ok:TEXT   the program ran and printed the line TEXT ('@' for a space)
 #   ran       the exec itself succeeded (whatever the program then did)
 #   EXXX      the call failed with that error
 expected() {
 	local fn=$1 kind=$2 out=$3 line
-	line=$(printf '%s' "${kind#ok:}" | tr @ ' ')
+	line=${kind#ok:}
+	line=${line//@/ }
 	case $kind:$fn in
 	ok:*:posix_spawn*)
-		printf '%s' "$out" | grep -qxF -- "$line" &&
-		    printf '%s' "$out" | grep -qx "$fn returned 0" &&
-		    printf '%s' "$out" | grep -qx 'child status=0' ;;
+		has_exact "$out" "$line" && has_exact "$out" "$fn returned 0" &&
+		    has_exact "$out" 'child status=0' ;;
 	ok:*)
-		printf '%s' "$out" | grep -qxF -- "$line" &&
-		    ! printf '%s' "$out" | grep -q " returned " ;;
+		has_exact "$out" "$line" && [[ $out != *" returned "* ]] ;;
 	ran:*)
-		! printf '%s' "$out" | grep -q " returned " ;;
+		[[ $out != *" returned "* ]] ;;
 	*:posix_spawn*)
-		printf '%s' "$out" | grep -Eqx "$fn returned [0-9]+ $kind" ;;
+		while IFS= read -r line; do
+			[[ $line =~ ^$fn\ returned\ [0-9]+\ $kind$ ]] && return 0
+		done <<< "$out"
+		return 1 ;;
 	*)
-		printf '%s' "$out" | grep -qx "$fn returned -1 errno=$kind" ;;
+		has_exact "$out" "$fn returned -1 errno=$kind" ;;
 	esac
 }
 
 # same NAME PATH OPTS FILE ARGS KINDS: for every function, the driver's
 # outcome is KIND (from KINDS: "plain fexecve posix_spawn p-exec
-# posix_spawnp") without the shim, and identical with it.
+# posix_spawnp") without the shim, and identical with it.  Each function
+# is called in a child of one driver (one without the shim, one with it),
+# started with PATH as given.
 same() {
 	local name=$1 path=$2 opts=$3 file=$4 args=$5 kinds=$6 fn kind
-	local base shim
+	local cases= line words i=0 base=() shim=()
+	for fn in $FUNCS; do
+		words=($opts "$fn" "$file" $args)	# OPTS, ARGS: word lists
+		printf -v line '%s\t' "${words[@]}"
+		cases+=${line%$'\t'}$'\n'
+	done
+	outcomes "$path" <<< "${cases%$'\n'}"
+	base=("${OUTCOMES[@]}")
+	outcomes "$path" shim <<< "${cases%$'\n'}"
+	shim=("${OUTCOMES[@]}")
 	set -- $kinds
 	for fn in $FUNCS; do
 		case $fn in
@@ -87,14 +108,14 @@ same() {
 		posix_spawnp) kind=$5 ;;
 		*) kind=$1 ;;
 		esac
-		base=$(outcome "$path" "$opts" "$fn" "$file" $args)
-		shim=$(shim_outcome "$path" "$opts" "$fn" "$file" $args)
-		if [ "$base" = "$shim" ] && expected "$fn" "$kind" "$base"; then
+		if [ "${base[i]-}" = "${shim[i]-}" ] && [ -n "${base[i]-}" ] &&
+		    expected "$fn" "$kind" "${base[i]}"; then
 			pass "$fn, $name: $kind, same with the shim"
 		else
 			fail "$fn, $name: $kind, same with the shim"
-			diag "without the shim:" "$base" "with the shim:" "$shim"
+			diag "without the shim:" "${base[i]-}" "with the shim:" "${shim[i]-}"
 		fi
+		i=$((i + 1))
 	done
 }
 
@@ -233,14 +254,21 @@ os.posix_spawn no x bit: PermissionError errno=13"
 base=$(PATH=$DEF "$PY" -u sub.py 2>&1)
 is "$base" "$want" "CPython without the shim: the expected results"
 shim=$(shim_session; PATH=$DEF LD_PRELOAD=$SHIM "$PY" -u sub.py 2>&1)
+# first_with VAR TEXT STRING: VAR is the first line of TEXT with STRING.
+first_with() {
+	local _l
+	printf -v "$1" '%s' ''
+	while IFS= read -r _l; do
+		[[ $_l == *"$3"* ]] && { printf -v "$1" '%s' "$_l"; return; }
+	done <<< "$2"
+}
 while IFS= read -r line; do
+	[[ $line == *": "* ]] || continue
 	label=${line%%: *}
-	is "$(printf '%s\n' "$shim" | grep -F -- "$label: " | head -n 1)" \
-	    "$(printf '%s\n' "$base" | grep -F -- "$label: " | head -n 1)" \
-	    "CPython, $label: same with the shim"
-done <<EOS
-$(printf '%s\n' "$base" | grep ': ')
-EOS
+	first_with got "$shim" "$label: "
+	first_with want "$base" "$label: "
+	is "$got" "$want" "CPython, $label: same with the shim"
+done <<< "$base"
 is "$shim" "$base" "CPython: the whole output is the same with the shim"
 # At the size limit of argv + envp (E2BIG), putting the shim back into an
 # environment that lost it must not turn a working exec into a failing one:

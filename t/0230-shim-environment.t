@@ -26,20 +26,44 @@ SESSION_OPTS=$(printf -- '-e\n%s\n' $SESSION_VARS)
     diag "unexpected session: $SESSION_VARS"
 
 # in_session ARG...: the driver in an active session, shim preloaded; the
-# driver's own report (posix_spawn) is left out.
+# driver's own report (posix_spawn) is left out.  (This file's helpers
+# use shell builtins: it runs the driver seventy times and looks at each
+# environment several ways.)
 in_session() {
-	(shim_session; export LD_PRELOAD=$SHIM; "$EXECS" "$@") |
-	    grep -Ev '^(posix_spawnp? returned|errno=|child status=)'
+	local _o
+	_o=$(shim_session; export LD_PRELOAD=$SHIM; exec "$EXECS" "$@")
+	without_report "$_o"
+}
+without_report() {
+	local _l
+	while IFS= read -r _l; do
+		[[ $_l =~ ^(posix_spawnp?\ returned|errno=|child\ status=) ]] ||
+		    printf '%s\n' "$_l"
+	done <<< "$1"
 }
 # The lines of variable $2 in a printed environment; the session ones.
-vars() { printf '%s\n' "$1" | grep "^$2=" ; }
-session_of() { printf '%s\n' "$1" | grep '^MSPROF_EXEC_' | sort; }
+vars() {
+	local _l
+	while IFS= read -r _l; do
+		[[ $_l == "$2="* ]] && printf '%s\n' "$_l"
+	done <<< "$1"
+	return 0
+}
+session_of() {
+	local _l _s=
+	while IFS= read -r _l; do
+		[[ $_l == MSPROF_EXEC_* ]] && _s+=$_l$'\n'
+	done <<< "$1"
+	sort_lines _s "${_s%$'\n'}"
+	[ -z "$_s" ] || printf '%s\n' "$_s"
+}
 
 for fn in $ENVP_FUNCS; do
 	# env -i: an empty environment gets the shim and the session back.
 	out=$(in_session -E "$fn" /usr/bin/env)
-	is "$(printf '%s\n' "$out" | sort)" \
-	    "$(printf '%s\n' "$SESSION_VARS" "LD_PRELOAD=$SHIM" | sort)" \
+	sort_lines got "$out"
+	sort_lines want "$SESSION_VARS" "LD_PRELOAD=$SHIM"
+	is "$got" "$want" \
 	    "$fn, empty envp: exactly the shim and the session variables"
 
 	# LD_PRELOAD overwritten: the shim goes first, the others stay.
@@ -78,8 +102,8 @@ for fn in $ENVP_FUNCS; do
 	    $(printf '%s\n' "$SESSION_VARS" | sort -r) 'A=two words')
 	IFS=$'\n'
 	out=$(in_session $opts "$fn" /usr/bin/env)
-	ref=$("$EXECS" $opts "$fn" /usr/bin/env |
-	    grep -Ev '^(posix_spawnp? returned|errno=|child status=)')
+	ref=$("$EXECS" $opts "$fn" /usr/bin/env)
+	ref=$(without_report "$ref")
 	unset IFS
 	is "$out" "$(printf '%s\n' Z=1 "LD_PRELOAD=$OTHER:$SHIM" \
 	    $(printf '%s\n' "$SESSION_VARS" | sort -r) 'A=two words')" \
@@ -113,8 +137,9 @@ done
 
 # Real programs that drop the shim upstream of a launcher.
 out=$(in_session execvp env -i /usr/bin/env)
-is "$(printf '%s\n' "$out" | sort)" \
-    "$(printf '%s\n' "$SESSION_VARS" "LD_PRELOAD=$SHIM" | sort)" \
+sort_lines got "$out"
+sort_lines want "$SESSION_VARS" "LD_PRELOAD=$SHIM"
+is "$got" "$want" \
     "env -i: the next program still gets the shim and the session"
 out=$(in_session execv /bin/sh -c "LD_PRELOAD=$OTHER; export LD_PRELOAD
 unset MSPROF_EXEC_SESSION; exec /usr/bin/env")

@@ -5,14 +5,18 @@
 # A test runs in its own temporary directory ($T), removed at exit.
 
 set -u
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# wait_for, gate, release, free_port, sim_checkouts, ...; first, as it may
+# start the test again.
+. "${BASH_SOURCE[0]%/*}/steady.sh"
+TOP=$STEADY_TOP
 B=$TOP/build
 MSPROF=$B/bin/msprof-exec
 # The shim msprof-exec preloads on this machine (without libdl.so.2 on
 # glibc 2.34 and later), and the build for any glibc from 2.17.
 SHIM_ANY=$B/lib/msprof-exec/msprof-exec-shim.so
-SHIM=$("$B/bin/msprof-exec" --version 2>/dev/null | sed -n 's/^shim: //p')
-[ -n "$SHIM" ] || SHIM=$SHIM_ANY
+SHIM=$("$B/bin/msprof-exec" --version 2>/dev/null)
+if [[ $SHIM =~ (^|$'\n')shim:\ ([^$'\n']*) ]]; then SHIM=${BASH_REMATCH[2]}
+else SHIM=$SHIM_ANY; fi
 INJECTOR=$B/lib/msprof-exec/msprof-exec-inject
 HELPERS=$B/t/helpers
 # Debian's python first: a pyenv shim on PATH is itself a bash script.
@@ -20,8 +24,6 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 # ptyrun [OPTION]... -- COMMAND...: COMMAND on a pseudo-terminal (t/ptyrun.py)
 ptyrun() { "$PY" "$TOP/t/ptyrun.py" "$@"; }
-# wait_for, gate, release, free_port, sim_checkouts, ...
-. "$TOP/t/steady.sh"
 # pyrun ARG... < SCRIPT: Python with the waiting helpers of t/ptyrun.py at
 # hand (LIMIT, wait_until, gone, release, as_from_a_shell); ARG... are
 # sys.argv[1:].
@@ -30,9 +32,17 @@ from ptyrun import LIMIT, as_from_a_shell, gone, release, wait_until
 exec(sys.stdin.read())' "$TOP/t")
 pyrun() { "${PYRUN[@]}" "$@"; }
 export LC_ALL=C
+# Each test file has a directory of its own ($T), also its programs' TMPDIR:
+# test files run side by side (make check runs several at once) share no
+# path, and what a program leaves in its temporary directory goes with $T.
 T=$(mktemp -d "${TMPDIR:-/tmp}/msprof-t.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
+# The recorders' directories (make_recorder) and TMPDIR, made at once.
+REC=$T/rec
+RBIN=$T/bin
+mkdir -p "$REC" "$RBIN" "$T/tmp"
+export TMPDIR=$T/tmp
 
 _n=0
 _failed=0
@@ -53,12 +63,37 @@ is() {	# is GOT WANT NAME
 	else fail "$3"; diag "got:  '$1'" "want: '$2'"; fi
 }
 like() {	# like TEXT ERE NAME
-	if printf '%s' "$1" | grep -Eq -- "$2"; then pass "$3"
+	if matches "$1" "$2"; then pass "$3"
 	else fail "$3"; diag "text: '$1'" "does not match: '$2'"; fi
 }
 unlike() {	# unlike TEXT ERE NAME
-	if printf '%s' "$1" | grep -Eq -- "$2"; then fail "$3"; diag "text: '$1'" "matches: '$2'"
+	if matches "$1" "$2"; then fail "$3"; diag "text: '$1'" "matches: '$2'"
 	else pass "$3"; fi
+}
+# matches TEXT ERE: does a line of TEXT match ERE (printf '%s' TEXT |
+# grep -Eq ERE)?  The same answer with fewer processes: a text without a
+# line matches nothing, an ERE without a special character is a string
+# (no line break in it) that the shell finds, and the rest goes to grep
+# without a pipe.
+matches() {
+	case $1 in
+	'') return 1 ;;
+	*$'\n') printf '%s' "$1" | grep -Eq -- "$2"; return ;;
+	esac
+	if [ -z "$2" ] || [[ $2 =~ $_ere_special || $2 == *$'\n'* ]]; then
+		grep -Eq -- "$2" <<< "$1"
+	else
+		[[ $1 == *"$2"* ]]
+	fi
+}
+_ere_special='[].[()*+?{}|^$\]'	# ("[." would open a collating element)
+# slurp VAR FILE: VAR=$(cat FILE) without a process (trailing line breaks
+# dropped, as there).
+slurp() {
+	local _s=
+	IFS= read -r -d '' _s < "$2"
+	_s=${_s%"${_s##*[!$'\n']}"}
+	printf -v "$1" '%s' "$_s"
 }
 # Prints the plan at the end when none was given first.
 done_testing() {
@@ -70,9 +105,6 @@ done_testing() {
 # A recorder that stands in for a launcher: it writes its argv (one
 # argument a line) and its environment to $REC/<name>.<pid>.argv|env.
 # make_recorder NAME [EXIT]
-REC=$T/rec
-RBIN=$T/bin
-mkdir -p "$REC" "$RBIN"
 make_recorder() {
 	cat > "$RBIN/$1" <<EOS
 #!/bin/sh
@@ -97,12 +129,54 @@ open(p + ".env", "w").write("".join("%s=%s\n" % kv for kv in os.environ.items())
 EOS
 	done
 }
-# The argv files recorded so far (sorted), and their count.
-recorded() { ls "$REC"/*.argv 2>/dev/null | sort; }
-nrecorded() { recorded | wc -l | tr -d ' '; }
-# The single recorded argv, joined with spaces.
-rec_argv() { tr '\n' ' ' < "$(recorded | head -n 1)" | sed 's/ $//'; }
-rec_env() { cat "${1%.argv}.env"; }
+# The argv files recorded so far (sorted), and their count.  (These
+# helpers and the ones below are shell builtins only: tests call them
+# hundreds of times, and a process costs more than what they do.)
+recorded() {
+	local f
+	for f in "$REC"/*.argv; do [ -e "$f" ] && printf '%s\n' "$f"; done
+	return 0
+}
+nrecorded() {
+	local f n=0
+	for f in "$REC"/*.argv; do [ -e "$f" ] && n=$((n + 1)); done
+	echo "$n"
+}
+# The single recorded argv (the first one), joined with spaces.
+rec_argv() {
+	local f a=
+	for f in "$REC"/*.argv; do
+		[ -e "$f" ] || return 0
+		IFS= read -r -d '' a < "$f"
+		a=${a//$'\n'/ }
+		printf '%s' "${a% }"
+		return 0
+	done
+}
+rec_env() { local e=; IFS= read -r -d '' e < "${1%.argv}.env"; printf '%s' "$e"; }
+
+# sort_lines VAR TEXT...: VAR is the lines of the TEXTs (each without a
+# trailing newline), sorted as sort(1) sorts them in the C locale, one a
+# line.  No process: for the short lists tests compare.  (Its own names
+# are long: VAR is set by reference.)
+sort_lines() {
+	local -n _sort_lines_out=$1
+	local _sort_lines_t _sort_lines_l _sort_lines_s=() _sort_lines_i
+	shift
+	for _sort_lines_t in "$@"; do
+		while IFS= read -r _sort_lines_l; do
+			for ((_sort_lines_i = ${#_sort_lines_s[@]}; _sort_lines_i > 0;
+			    _sort_lines_i--)); do
+				[[ ${_sort_lines_s[_sort_lines_i - 1]} > $_sort_lines_l ]] ||
+				    break
+				_sort_lines_s[_sort_lines_i]=${_sort_lines_s[_sort_lines_i - 1]}
+			done
+			_sort_lines_s[_sort_lines_i]=$_sort_lines_l
+		done <<< "$_sort_lines_t"
+	done
+	printf -v _sort_lines_out '%s\n' "${_sort_lines_s[@]}"
+	_sort_lines_out=${_sort_lines_out%$'\n'}
+}
 
 # The flags msprof-exec appends with its defaults.
 DEFAULT_FLAGS="--profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0 --profile-level level1 --profile-with-cpu --profile-save-path ./profiling_output"
@@ -110,7 +184,7 @@ DEFAULT_FLAGS="--profile --profile-step-start 2 --profile-step-end 4 --profile-r
 # The environment the shim runs in without going through msprof-exec:
 # an active session whose launch table is config/launchers.conf.
 shim_session() {
-	mkdir -p "$T/session"
+	[ -d "$T/session" ] || mkdir -p "$T/session"
 	export MSPROF_EXEC_SHIM=$SHIM MSPROF_EXEC_INJECTOR=$INJECTOR \
 	    MSPROF_EXEC_SESSION=$T/session \
 	    MSPROF_EXEC_MATCH='launcher=torchrun,msrun;python=python,python3,python3.*;module=torch.distributed.run,torch.distributed.launch;entry=pretrain_gpt.py,posttrain_gpt.py'
@@ -135,18 +209,40 @@ C
 msprof() {
 	"$MSPROF" --skip-checks "$@" > "$T/.out" 2> "$T/.err"
 	rc=$?
-	out=$(cat "$T/.out")
-	err=$(cat "$T/.err")
+	slurp out "$T/.out"
+	slurp err "$T/.err"
 }
 # The journal of the (single) session under DIR (default ./profiling_output).
-journal() { cat "${1:-profiling_output}"/msprof-exec_*/journal.jsonl 2>/dev/null; }
-# Count journal records with "status":"$1".
-njournal() { journal "${2:-}" | grep -c "\"status\":\"$1\""; }
+journal() {
+	local f j
+	for f in "${1:-profiling_output}"/msprof-exec_*/journal.jsonl; do
+		[ -f "$f" ] || continue
+		j=
+		IFS= read -r -d '' j < "$f"
+		printf '%s' "$j"
+	done 2> /dev/null
+}
+# Count journal records with "status":"$1" (in DIR $2).
+njournal() {
+	local line n=0 text
+
+	case $1 in *[][.*^$\\]*)	# a regular expression: grep's answer
+		journal "${2:-}" | grep -c "\"status\":\"$1\""; return ;;
+	esac
+	text=$(journal "${2:-}")
+	[ -n "$text" ] || { echo 0; return; }
+	while IFS= read -r line; do
+		[[ $line == *"\"status\":\"$1\""* ]] && n=$((n + 1))
+	done <<< "$text"
+	echo "$n"
+}
 # Forget what earlier runs recorded.
 reset_run() { rm -rf "$REC"/* profiling_output; }
 # has_line TEXT LINE NAME: TEXT has LINE as a whole line.
 has_line() {
-	if printf '%s\n' "$1" | grep -Fxq -- "$2"; then pass "$3"
+	if [[ $2 != *$'\n'* && $'\n'$1$'\n' == *$'\n'"$2"$'\n'* ]] ||
+	    { [[ $2 == *$'\n'* ]] && printf '%s\n' "$1" | grep -Fxq -- "$2"; }
+	then pass "$3"
 	else fail "$3"; diag "no line '$2' in:" "$1"; fi
 }
 
@@ -154,6 +250,13 @@ has_line() {
 # launchers and torch_npu on the paths, a port of this test's own.
 sim_env() {
 	sim_checkouts "$T"
+	# The simulation's programs run Python by name (#!/usr/bin/env
+	# python3, python -m): Debian's, as $PY, not a version manager's shim
+	# (pyenv's is a bash script that starts a dozen processes each time).
+	mkdir -p "$T/pybin"
+	ln -sf "$PY" "$T/pybin/python3"
+	ln -sf "$PY" "$T/pybin/python"
+	export PATH="$T/pybin:$PATH"
 	export MSPROF_SIM_TORCH=stub SIM_ROOT=$TOP/sim
 	# a PyTorch training's first step takes no extra device time here
 	export MSPROF_SIM_FIRST_STEP_MS=0
@@ -166,8 +269,11 @@ sim_env() {
 	CANN_ENV=$TOP/sim/ascend/ascend-toolkit/set_env.sh
 }
 # Debian's torchrun and torch (python3-torch), if the machine has them.
+# (Python finds the package without importing it: an import of torch
+# costs seconds, and a torch that is there but broken fails the test.)
 have_real_torch() {
-	[ -x /usr/bin/torchrun ] && /usr/bin/python3 -c 'import torch' 2> /dev/null
+	[ -x /usr/bin/torchrun ] && /usr/bin/python3 -c 'import importlib.util, sys
+sys.exit(importlib.util.find_spec("torch") is None)' 2> /dev/null
 }
 # real_torch: from now on `torchrun` is Debian's, and the workers it starts
 # import the real torch, not the simulation's stand-in (sim_env first).
@@ -178,14 +284,38 @@ real_torch() {
 	mkdir -p "$T/realbin"
 	ln -sf /usr/bin/torchrun "$T/realbin/torchrun"
 	export PATH="$T/realbin:$PATH" PET_REDIRECTS=1 PET_TEE=1
-	PYTHONPATH=$(printf '%s' "$PYTHONPATH" | tr ':' '\n' |
-	    grep -vx "$MSPROF_SIM_ROOT/python-torch" | paste -sd: -)
+	local p kept=() parts=()
+	IFS=: read -ra parts <<< "$PYTHONPATH"
+	for p in "${parts[@]}"; do
+		[ "$p" = "$MSPROF_SIM_ROOT/python-torch" ] || kept+=("$p")
+	done
+	PYTHONPATH=$(IFS=:; printf '%s' "${kept[*]}")
 	export PYTHONPATH
 }
 # The *_ascend_pt directories under DIR.
-ascend_dirs() { ls -d "$1"/*_ascend_pt 2>/dev/null; }
-# The ranks that wrote data under DIR, sorted, space-separated.
+ascend_dirs() {
+	local d
+	for d in "$1"/*_ascend_pt; do [ -e "$d" ] && printf '%s\n' "$d"; done
+	return 0
+}
+# The ranks that wrote data under DIR, sorted, space-separated (a rank
+# twice when two directories have it).
 ranks_in() {
+	local f n count=() out=()
+	for f in "$1"/*_ascend_pt/profiler_info_*.json; do
+		[ -e "$f" ] || continue
+		n=${f##*/profiler_info_}
+		n=${n%.json}
+		[[ $n =~ ^(0|[1-9][0-9]{0,8})$ ]] || { _ranks_in_sort "$1"; return; }
+		count[n]=$((${count[n]:-0} + 1))
+	done
+	for n in "${!count[@]}"; do
+		for ((f = 0; f < count[n]; f++)); do out+=("$n"); done
+	done
+	printf '%s' "${out[*]}"
+}
+# ranks_in's way for names it does not expect.
+_ranks_in_sort() {
 	ls "$1"/*_ascend_pt/profiler_info_*.json 2>/dev/null |
 	    sed 's/.*profiler_info_\([0-9]*\)\.json/\1/' | sort -n | tr '\n' ' ' |
 	    sed 's/ $//'
@@ -202,6 +332,11 @@ steps_in() {
 }
 # The files of ASCEND_PROFILER_OUTPUT in the single directory under DIR.
 parsed_in() {
-	ls "$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT 2>/dev/null | tr '\n' ' ' |
-	    sed 's/ $//'
+	local d=("$1"/*_ascend_pt/ASCEND_PROFILER_OUTPUT) f out=()
+	if [ ${#d[@]} -ne 1 ] || [ ! -d "$d" ]; then
+		ls "${d[@]}" 2>/dev/null | tr '\n' ' ' | sed 's/ $//'
+		return
+	fi
+	for f in "$d"/*; do [ -e "$f" ] && out+=("${f##*/}"); done
+	printf '%s' "${out[*]}"
 }

@@ -3,18 +3,35 @@
 # TCP ports and copies of the simulated checkouts of a test's own.
 # Sourced (bash) by t/lib.sh and sim/testlib.sh.
 
-STEADY_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-
 # The same signals whatever started the suite: under nohup, or in the
 # background of a script, SIGHUP, SIGINT or SIGQUIT come ignored, which a
 # child inherits and bash cannot undo, and the tests of how msprof-exec
 # meets them (nohup'd processes, Ctrl-C) would test that instead.  The test
-# starts again once with them at their default (coreutils env, 8.31 on).
-if [ -z "${MSPROF_T_SIGNALS:-}" ] && [ -f "$0" ] &&
+# then starts again once with them at their default (coreutils env, 8.31
+# on).  Read from /proc with builtins: a test started as usual, with none
+# of them ignored, goes on without starting a process.
+steady_ignored() {
+	local key mask
+
+	while read -r key mask; do
+		if [ "$key" = SigIgn: ]; then
+			(( 16#$mask & 7 ))	# bits 0-2: SIGHUP, SIGINT, SIGQUIT
+			return
+		fi
+	done 2> /dev/null < "/proc/$$/status"
+	return 0	# cannot tell: as if they were
+}
+if [ -z "${MSPROF_T_SIGNALS:-}" ] && [ -f "$0" ] && steady_ignored &&
     env --default-signal=HUP true 2> /dev/null; then
 	export MSPROF_T_SIGNALS=default
 	exec env --default-signal=HUP,INT,QUIT "$BASH" "$0" "$@"
 fi
+
+# The checkout: the directory above this file's (a substitution, no dirname:
+# every test sources this).
+STEADY_TOP=${BASH_SOURCE[0]%/*}
+[ "$STEADY_TOP" != "${BASH_SOURCE[0]}" ] || STEADY_TOP=.
+STEADY_TOP=$(CDPATH= cd "$STEADY_TOP/.." && pwd)
 
 # Every wait is bounded by MSPROF_T_WAIT_LIMIT seconds, which only a hang
 # reaches: a loaded machine makes things late, not absent.  t/ptyrun.py
@@ -23,17 +40,25 @@ export MSPROF_T_WAIT_LIMIT=${MSPROF_T_WAIT_LIMIT:-300}
 
 # wait_for WHAT COMMAND...: run COMMAND (a function will do) until it
 # succeeds.  At the limit, say what did not happen and return 1.
+# Between tries it sleeps 20 ms without a process (a sleep each time cost
+# more than most waits): read times out on a pipe the shell holds both
+# ends of, which nothing writes, closed again before it returns so that no
+# program started later inherits it.
 wait_for() {
-	local what=$1 end=$((SECONDS + MSPROF_T_WAIT_LIMIT))
+	local what=$1 end=$((SECONDS + MSPROF_T_WAIT_LIMIT)) nap= status=0
 
 	shift
 	until "$@"; do
 		if [ "$SECONDS" -ge "$end" ]; then
 			echo "# gave up after ${MSPROF_T_WAIT_LIMIT}s waiting for $what" >&2
-			return 1
+			status=1
+			break
 		fi
-		sleep 0.02
+		[ -n "$nap" ] || exec {nap}<> <(:)
+		read -r -t 0.02 -u "$nap" _
 	done
+	[ -z "$nap" ] || exec {nap}<&-
+	return "$status"
 }
 
 # Conditions for wait_for.
