@@ -5,11 +5,11 @@
 # simulated torch_npu; exactly the window and the ranks asked are
 # collected, and only the last optimizer made counts.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
 
 TORCHRUN=/usr/bin/torchrun
-if [ ! -x "$TORCHRUN" ] || ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-	skip_all "Debian's torch and torchrun (python3-torch) are not installed"
-fi
+torch_installed ||
+    skip_all "Debian's torch and torchrun (python3-torch) are not installed"
 sim_env
 export MSPROF_SIM_TORCH=real PYTHONPATH=$TOP/sim/python
 # The training's setup lasts until the config has come (at most the

@@ -7,11 +7,11 @@
 # script runs, once, leaving nothing behind; --strict fails where the
 # status would hide it.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
 
 TORCHRUN=/usr/bin/torchrun
-if [ ! -x "$TORCHRUN" ] || ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-	skip_all "Debian's torch and torchrun (python3-torch) are not installed"
-fi
+torch_installed ||
+    skip_all "Debian's torch and torchrun (python3-torch) are not installed"
 sim_env
 . "$CANN_ENV"
 export MSPROF_SIM_TORCH=real PYTHONPATH=$TOP/sim/python
