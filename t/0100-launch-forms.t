@@ -2,6 +2,8 @@
 # Every way real scripts start a training launcher is caught and rewritten;
 # the launcher's environment no longer carries the shim.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 
 make_recorder torchrun
 make_recorder msrun

@@ -6,6 +6,8 @@
 # checked, by value before anything runs and by scope against the
 # launch's engine; others pass with a note.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 
 make_recorder torchrun
 export PATH="$RBIN:$PATH"

@@ -5,6 +5,8 @@
 # differ otherwise.  A baseline without data is refused before anything
 # runs.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
 cd "$T/mindspeed-llm" || exit 1
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh

@@ -3,6 +3,8 @@
 # other programs (preprocessing, python -c, non-MindSpeed launches) run
 # exactly as they would without msprof-exec.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 
 make_recorder torchrun
 export PATH="$RBIN:$PATH"

@@ -3,11 +3,11 @@
 # worker gets the profiling flags, and neither torchrun nor the workers
 # carry the shim.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
 
 TORCHRUN=$(command -v torchrun)
-if [ -z "$TORCHRUN" ] || ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-	skip_all "Debian's torchrun (python3-torch) is not installed"
-fi
+[ -n "$TORCHRUN" ] && torch_installed ||
+    skip_all "Debian's torchrun (python3-torch) is not installed"
 cat > pretrain_gpt.py <<'EOF2'
 import os, sys
 rank = os.environ["RANK"]

@@ -7,6 +7,8 @@
 # tools.json engine; an unknown entry is left alone with its reason (in the
 # table before the run and in the journal), and --framework forces it.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
 LLM=$T/mindspeed-llm
 MM=$T/mindspeed-mm

@@ -5,6 +5,8 @@
 # its train.py untouched, and nothing of msprof-exec in its workers; the
 # table and the dry run say so before anything runs.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
 # Each worker writes what it was given: its arguments, its environment, and
 # the config PROF_CONFIG_PATH names (read before torch loads torch_npu).

@@ -8,6 +8,8 @@
 # it could be armed is reported, and a save path torch_npu would refuse is
 # refused before training.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
 cp -R "$TOP/sim/torch-examples" ex
 rm -rf ex/test/output ex/profiling_output	# a run of them in the checkout

@@ -6,6 +6,8 @@
 # per-rank loop gets its config armed before step 10 and ends with rank
 # 0's steps 10 and 11 and their summary.  The four run side by side.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
 unset MSPROF_SIM_FIRST_STEP_MS MSPROF_SIM_DP_HOLD
 i=0

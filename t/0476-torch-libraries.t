@@ -8,6 +8,8 @@
 # site-packages): their training calls are known from trainings.conf
 # alone.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
 D=$TOP/t/data/libtrain
 (cd "$D/lib" && "$PY" -c 'import sys, zipfile, os

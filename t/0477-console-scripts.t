@@ -6,6 +6,8 @@
 # a training: PROF_CONFIG_PATH, one process collected.  A console script
 # no row names (fairseq-generate) runs exactly as without msprof-exec.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
 D=$TOP/t/data/libtrain/fairseq
 export MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT ITERS=8

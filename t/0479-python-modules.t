@@ -7,6 +7,8 @@
 # PROF_CONFIG_PATH and collects rank 0 only; pip, json.tool and an
 # inference module run exactly as without msprof-exec.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
 D=$TOP/t/data/libtrain
 export MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT ITERS=8

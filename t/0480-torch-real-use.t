@@ -5,69 +5,99 @@
 # last step of its log, torch_npu's own refusal, a dynamic mode waiting
 # for its trigger); a launch that would be refused is refused before the
 # script runs, once, leaving nothing behind; --strict fails where the
-# status would hide it.
+# status would hide it.  What is read from the real torchrun's output
+# (its workers' lines as --tee passes them on, its failure report) comes
+# from its runs; what does not depend on it (the status '| tee' leaves,
+# a config directory of the launch's own) from the same train.sh under
+# the simulation's torchrun and torch.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
 
 TORCHRUN=/usr/bin/torchrun
-if [ ! -x "$TORCHRUN" ] || ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-	skip_all "Debian's torch and torchrun (python3-torch) are not installed"
-fi
+torch_installed ||
+    skip_all "Debian's torch and torchrun (python3-torch) are not installed"
 sim_env
 . "$CANN_ENV"
+SIM_PYTHONPATH=$PYTHONPATH
 export MSPROF_SIM_TORCH=real PYTHONPATH=$TOP/sim/python
 # The training's setup lasts until the config has come (at most the
 # suite's wait limit).
 export MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT
-# Only the training raises: at step 3 when CRASH is set.
-sed 's/^        optimizer.step()$/&\
+# Only the training raises: at step 3 when CRASH is set, once its line of
+# step 2 has come through torchrun's --tee into the log (torchrun passes
+# the workers' output on from their files, later than their own stderr:
+# the line could land in the traceback, which a real one outlasts).
+sed -e 's/^        optimizer.step()$/&\
         if step == 3 and os.environ.get("CRASH"):\
+            logged("step 2 loss")\
             raise RuntimeError("loss is nan at step %d" % step)/' \
-    "$TOP/sim/torch-examples/train.py" > train.py
+    -e '/^def main():$/i\
+def logged(text):\
+    import time\
+    end = time.monotonic() + float(os.environ["MSPROF_T_WAIT_LIMIT"])\
+    while time.monotonic() < end and text not in open("logs/train.log").read():\
+        time.sleep(0.02)\
+\
+' "$TOP/sim/torch-examples/train.py" > train.py
 grep -q 'loss is nan' train.py || fail "train.py raises at step 3"
 # torch 1.13's torchrun needs --redirects 1 --tee 1 under Python 3.11.
+# NPROC=1 where what is read needs no second rank: each real worker
+# imports torch, a second of CPU.
 cat > train.sh <<'EOF'
 mkdir -p logs
-"$TORCHRUN" --nproc_per_node 2 --master_port "$MASTER_PORT" --redirects 1 --tee 1 \
+"$TORCHRUN" --nproc_per_node ${NPROC:-2} --master_port "$MASTER_PORT" --redirects 1 --tee 1 \
     ${ENTRY:-train.py} --steps ${STEPS:-8} 2>&1 | tee logs/train.log
 EOF
 export TORCHRUN
+# sim COMMAND...: COMMAND (msprof) with the simulation's torchrun and torch.
+sim() { TORCHRUN=torchrun PYTHONPATH=$SIM_PYTHONPATH "$@"; }
 # Nothing of a run is left: no output, no session, no log of the script.
 clean() { rm -rf profiling_output logs ./x+y cfg cfg+1; }
 left() { ls -d profiling_output logs x+y 2>/dev/null | tr '\n' ' '; }
 causes() { printf '%s\n' "$err" | grep 'cause: ' ; }
+# The Step ids of the rank directory of RANK under profiling_output.
+steps_of() {
+	local d
+	d=$(dirname "$(ls profiling_output/*_ascend_pt/profiler_info_$1.json)")
+	csv_steps "$d"/ASCEND_PROFILER_OUTPUT/step_trace_time.csv
+}
 
 # A training that raises before the window: its own error is the cause,
-# not a guess.  '| tee' hides its status: 0, and 1 (torchrun's exitcode)
-# with --strict.
-CRASH=1 msprof -y --steps 5:7 bash train.sh
-is "$rc" 0 "a crash behind '| tee': the command's status, 0"
+# not a guess.  '| tee' hides its status: 1 (torchrun's exitcode, from its
+# failure report) with --strict, and 0 without.
+CRASH=1 NPROC=1 msprof -y --strict --steps 5:7 bash train.sh
+is "$rc" 1 "--strict: the training's own status (torchrun's exitcode 1), though '| tee' hid it"
+like "$err" "--strict: the training failed" "... said"
 like "$(causes)" "cause: the training failed before its window \(steps 5 to 7, excluding 7\) was collected, at step [0-9] of its log .*RuntimeError: loss is nan at step 3" \
     "the cause names the traceback's error and the last step the log shows"
 unlike "$(causes)" "a guess|Optimizer.step" "... and no guess"
 is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 0 "nothing collected"
 clean
-CRASH=1 msprof -y --strict --steps 5:7 bash train.sh
-is "$rc" 1 "--strict: the training's own status (torchrun's exitcode 1), though '| tee' hid it"
-like "$err" "--strict: the training failed" "... said"
+CRASH=1 sim msprof -y --steps 5:7 bash train.sh
+is "$rc" 0 "a crash behind '| tee': the command's status, 0"
 clean
 
 # A window past the last step: the last step the log shows, against it.
-msprof -y --steps 12:14 bash train.sh
-is "$rc" 0 "a window past the end: exit 0"
+NPROC=1 msprof -y --strict --steps 12:14 bash train.sh
+is "$rc" 65 "--strict: nothing collected for the rank asked: 65"
+like "$err" "--strict: a rank asked for collected nothing: exit status 65" "... said"
 like "$(causes)" "cause: window never reached: the training ran to step 7 of its log \(\"step 7 loss [0-9.]+\"\), and the window is steps 12 to 14, excluding 14; choose one within the run, e\.g\. --steps 4:6" \
     "the cause: the log's last step, the window, and one within the run"
 unlike "$(causes)" "a guess|Optimizer.step" "... and no guess"
 clean
-msprof -y --strict --steps 12:14 bash train.sh
-is "$rc" 65 "--strict: nothing collected for the rank asked: 65"
-like "$err" "--strict: a rank asked for collected nothing: exit status 65" "... said"
+sim msprof -y --steps 12:14 bash train.sh
+is "$rc" 0 "a window past the end: exit 0"
 clean
 
-# All collected: --strict changes nothing.
-msprof -y --strict --steps 3:5 --ranks 0,1 bash train.sh
+# All collected, the default window of both ranks: --strict changes
+# nothing.
+STEPS=14 msprof -y --strict --ranks 0,1 bash train.sh
 is "$rc" 0 "--strict, every rank asked collected: 0"
 is "$(ranks_in profiling_output)" "0 1" "... both ranks"
 unlike "$err" "cause: " "... no cause"
+is "$(steps_of 0)" "10 11" "rank 0: steps 10 and 11 by default"
+is "$(steps_of 1)" "10 11" "rank 1: steps 10 and 11 by default"
+is "$(njournal injected)" 1 "one launch, injected"
 clean
 
 # A save path torch_npu refuses: refused before the script runs (its
@@ -96,7 +126,7 @@ clean
 # collects when the config changes, which nothing did.  (No setup to
 # hold: no config is coming.)
 mkdir cfg
-MSPROF_SIM_DP_HOLD=0 PROF_CONFIG_PATH=$PWD/cfg msprof -y --existing keep bash train.sh
+MSPROF_SIM_DP_HOLD=0 PROF_CONFIG_PATH=$PWD/cfg sim msprof -y --existing keep bash train.sh
 is "$rc" 0 "--existing keep with PROF_CONFIG_PATH: exit 0"
 like "$(causes)" "cause: the launch kept its own PROF_CONFIG_PATH \($PWD/cfg\): .*run 'msprof-exec trigger $PWD/cfg' during the training" \
     "the cause: dynamic mode waits for msprof-exec trigger DIR"
@@ -104,7 +134,7 @@ clean
 
 # torch_npu's own refusal of a kept PROF_CONFIG_PATH: its log line read.
 mkdir cfg+1
-MSPROF_SIM_DP_HOLD=0 PROF_CONFIG_PATH=$PWD/cfg+1 msprof -y --existing keep bash train.sh
+MSPROF_SIM_DP_HOLD=0 PROF_CONFIG_PATH=$PWD/cfg+1 sim msprof -y --existing keep bash train.sh
 is "$rc" 0 "a PROF_CONFIG_PATH torch_npu refuses: exit 0"
 like "$err" "cause: torch_npu refused the config directory $PWD/cfg\+1 \(PROF_CONFIG_PATH" \
     "the cause: torch_npu's refusal, with the path its log names"
