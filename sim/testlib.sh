@@ -24,6 +24,19 @@ unset MSPROF_SIM_OOM_STEP MSPROF_SIM_CRASH_RANK MSPROF_SIM_CRASH_STEP MSPROF_SIM
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/msprof-sim-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# python3 and python are the interpreter itself, Debian's where there is one (as
+# t/lib.sh): a version manager's python3 on PATH (pyenv's shim) is a bash script
+# that starts some thirty processes before the interpreter, each time, and a test
+# starts python3 a hundred times (the launchers' "#!/usr/bin/env python3" too)
+_sim_py=/usr/bin/python3
+[ -x "$_sim_py" ] || _sim_py=$(python3 -c 'import sys; print(sys.executable)')
+mkdir "$TMP/python-bin" && ln -s "$_sim_py" "$TMP/python-bin/python3" && ln -s "$_sim_py" "$TMP/python-bin/python"
+PATH=$TMP/python-bin:$PATH
+unset _sim_py
+# the simulation's modules compiled once per test, not at every import (each
+# worker of each run imports them), in the test's own directory, not in sim/
+unset PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX=$TMP/pycache
 sim_checkouts "$TMP"
 LLM_DIR=$TMP/mindspeed-llm
 MM_DIR=$TMP/mindspeed-mm
