@@ -24,6 +24,19 @@ unset MSPROF_SIM_OOM_STEP MSPROF_SIM_CRASH_RANK MSPROF_SIM_CRASH_STEP MSPROF_SIM
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/msprof-sim-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# python3 and python are the interpreter itself, Debian's where there is one (as
+# t/lib.sh): a version manager's python3 on PATH (pyenv's shim) is a bash script
+# that starts some thirty processes before the interpreter, each time, and a test
+# starts python3 a hundred times (the launchers' "#!/usr/bin/env python3" too)
+_sim_py=/usr/bin/python3
+[ -x "$_sim_py" ] || _sim_py=$(python3 -c 'import sys; print(sys.executable)')
+mkdir "$TMP/python-bin" && ln -s "$_sim_py" "$TMP/python-bin/python3" && ln -s "$_sim_py" "$TMP/python-bin/python"
+PATH=$TMP/python-bin:$PATH
+unset _sim_py
+# the simulation's modules compiled once, into sim/'s own __pycache__ (which git
+# ignores): with PYTHONDONTWRITEBYTECODE in the environment every worker of every
+# run compiled them again, profdata.py alone in 0.1 s
+python3 -m compileall -q "$SIM_DIR/lib" "$SIM_DIR/python" "$SIM_DIR/python-torch" >/dev/null 2>&1 || :
 sim_checkouts "$TMP"
 LLM_DIR=$TMP/mindspeed-llm
 MM_DIR=$TMP/mindspeed-mm
@@ -133,167 +146,184 @@ mm_sora() {   # mm_sora TOOLS_JSON EXTRA... : run pretrain_sora.py on 2 workers 
 #   APP Total Reserved(MB) of memory_record.csv, of a 65536 MB device) /
 #   launch_blocking VALUE (ASCEND_LAUNCH_BLOCKING in profiler_metadata.json's ENV_VARIABLES)
 prof_facts() {
-    python3 - "$1" <<'PY'
+    python3 -c "$_PROF_FACTS_PY" "$1"
+}
+# prof_facts_each DIR...: the facts of each DIR into DIR.facts, in one Python
+prof_facts_each() {
+    python3 -c "$_PROF_FACTS_PY" --each "$@"
+}
+IFS= read -r -d '' _PROF_FACTS_PY <<'PY' || :
 import csv, glob, json, os, sys
 from collections import defaultdict
-dirs = sorted(d for d in glob.glob(os.path.join(sys.argv[1], "**", "*_ascend_pt"), recursive=True))
-ranks, steps, comm, matrix, groups = {}, {}, {}, {}, {}
-top = ("", 0.0)
-aicpu = dyn = 0
-shapes_of = defaultdict(set)
-best = defaultdict(list)
-types = set()
-mem_peak = None
-blocking = set()
-for d in dirs:
-    info = glob.glob(os.path.join(d, "profiler_info_*.json"))[0]
-    r = int(os.path.basename(info)[len("profiler_info_"):-5])
-    out = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
-    ranks[r] = d
-    with open(os.path.join(out, "step_trace_time.csv"), newline="") as f:
-        steps[r] = list(csv.DictReader(f))
-    p = os.path.join(out, "communication.json")
-    if os.path.exists(p):
-        comm[r] = json.load(open(p))
-        matrix[r] = json.load(open(os.path.join(out, "communication_matrix.json")))
-    p = os.path.join(out, "op_statistic.csv")
-    if os.path.exists(p):
-        for row in csv.DictReader(open(p, newline="")):
-            if float(row["Ratio(%)"]) > top[1]:
-                top = (row["OP Type"], float(row["Ratio(%)"]))
-    for row in csv.DictReader(open(os.path.join(out, "kernel_details.csv"), newline="")):
-        if row["Accelerator Core"] == "AI_CPU" and float(row["Duration(us)"]) >= 20:
-            aicpu += 1
-        # every aclnn kernel's OP State is "dynamic" in real data: an operator
-        # recompiled is one whose input shapes change from step to step
-        shapes_of[(r, row["Type"])].add(row.get("Input Shapes", ""))
-        types.add(row["Type"])
-        ratios = [float(v) for k, v in row.items() if k.endswith("_ratio") and v not in ("N/A", "")]
-        if ratios and row["Accelerator Core"] not in ("AI_CPU", "HCCL"):
-            best[row["Type"]].append(max(ratios))
-    p = os.path.join(out, "memory_record.csv")
-    if os.path.exists(p):
-        for row in csv.DictReader(open(p, newline="")):
-            if row["Component"] == "APP":
-                mem_peak = max(mem_peak or 0.0, float(row["Total Reserved(MB)"]))
-    meta = json.load(open(os.path.join(d, "profiler_metadata.json")))
-    blocking.add(meta.get("ENV_VARIABLES", {}).get("ASCEND_LAUNCH_BLOCKING", "none") or "unset")
-    gi = meta.get("parallel_group_info", {})
-    for name, g in gi.items():
-        groups[name] = tuple(g["global_ranks"])
-print("ranks", len(ranks))
-mean = lambda v: sum(v) / len(v)
-col = lambda r, c: mean([float(s[c]) for s in steps[r]])
-stage = mean([col(r, "Stage") for r in ranks])
-worst = ("none", 0.0)
-for c in ("Computing", "Communication(Not Overlapped)", "Free"):
-    vals = [col(r, c) for r in ranks]
-    sp = (max(vals) - min(vals)) / stage
-    if sp > worst[1]:
-        worst = (c, sp)
-print("spread %s %.4f" % worst)
-part = lambda r, c: col(r, c) / (col(r, "Computing") + col(r, "Communication(Not Overlapped)") + col(r, "Free"))
-exposed = sorted(max(col(r, "Communication(Not Overlapped)") - col(r, "Bubble"), 0) /
-                 (col(r, "Computing") + col(r, "Communication(Not Overlapped)") + col(r, "Free")) for r in ranks)
-print("exposed_low %.4f" % exposed[max(-(-len(exposed) // 10) - 1, 0)])
-bub = sorted(part(r, "Bubble") for r in ranks)
-print("bubble_median %.4f" % (bub[len(bub) // 2] if len(bub) % 2 else (bub[len(bub) // 2 - 1] + bub[len(bub) // 2]) / 2))
-forms = {"attention": ({"FlashAttentionScore", "FlashAttentionScoreGrad"}, {"SoftmaxV2", "SoftmaxGrad"}),
-         "rmsnorm": ({"RmsNorm", "RmsNormGrad"}, {"Rsqrt"}), "rotary": ({"RotaryPositionEmbedding", "RotaryMul"}, {"Neg"}),
-         "swiglu": ({"SwiGlu", "SwiGluGrad"}, {"Swish", "SiluGrad"})}
-print("unfused", " ".join(f for f, (fused, mark) in sorted(forms.items()) if types & mark and not types & fused) or "none")
-print("mem_peak_pct", "%.1f" % (100 * mem_peak / 65536) if mem_peak is not None else "none")
-print("launch_blocking", " ".join(sorted(blocking)))
-print("slowest_compute", max(ranks, key=lambda r: col(r, "Computing")))
-print("host_bound", " ".join(str(r) for r in sorted(ranks) if col(r, "Free") > 0.1 * col(r, "Stage")) or "none")
-ops = defaultdict(dict)     # (step, op key) -> rank -> time info
-comm_kind = {}
-for r, c in comm.items():
-    for st, kinds in c.items():
-        for kind, o in kinds.items():
-            for key, info in o.items():
-                if not key.startswith("Total"):
-                    ops[(st, key)][r] = info["Communication Time Info"]
-                    comm_kind[(st, key)] = kind
-wr = [t["Wait Time Ratio"] for v in ops.values() for t in v.values()]
-print("max_wait_ratio", max(wr) if wr else "none")
-last = defaultdict(int)
-member = defaultdict(int)
-lasts = {}
-for k, v in ops.items():
-    if len(v) > 1:
-        lr = min(v, key=lambda r: v[r]["Elapse Time(ms)"])
-        lasts[k] = lr
-        last[lr] += 1
-        for r in v:
-            member[r] += 1
-qs = []
-for v in ops.values():
-    el = sorted(t["Elapse Time(ms)"] for t in v.values())
-    if len(el) >= 3 and el[-1] > el[0]:
-        qs.append((el[1] - el[0]) / (el[-1] - el[0]))
-print("dixon_q_max %.3f" % max(qs) if qs else "dixon_q_max none")
-print("last_arrived", " ".join("%d:%d" % kv for kv in sorted(last.items())) or "none")
-if last:
-    # the rank last in the largest share of its collectives, that share, and the
-    # lowest Wait Time Ratio of the others in the collectives it was last in
-    top_r = max(last, key=lambda r: last[r] / member[r])
-    others = [t["Wait Time Ratio"] for k, v in ops.items() if lasts.get(k) == top_r for r, t in v.items() if r != top_r]
-    print("most_waited_for %d %.2f %s" % (top_r, last[top_r] / member[top_r], min(others)))
-else:
-    print("most_waited_for none")
-hashes = {}
-for name, members in groups.items():
-    h1 = h2 = 0
-    for ch in name:
-        h1 = (h1 * 29 + ord(ch)) & 0xFFFFFFFF
-        h2 = (h2 * 131 + ord(ch)) & 0xFFFFFFFF
-    hashes[str((h1 << 32) | h2)] = set(members)
-ok = bool(ops) or not comm
-for (st, key), v in ops.items():
-    if comm_kind[(st, key)] != "collective":
-        continue
-    members = hashes.get(key.split("@")[1])
-    if members is None or set(v) != members & set(ranks):
-        ok = False
-print("comm_consistent", "yes" if ok else "no")
-links = defaultdict(lambda: [0.0, 0.0, ""])
-for r, m in matrix.items():
-    for st, kinds in m.items():
-        for kind, o in kinds.items():
-            for key, ls in o.items():
-                if "-total@" in key:
-                    for link, d in ls.items():
-                        links[link][0] += d["Transit Size(MB)"]
-                        links[link][1] += d["Transit Time(ms)"]
-                        links[link][2] = d["Transport Type"]
-bw = {l: s / t for l, (s, t, _tt) in links.items() if t}
-slow = []
-for tt in set(v[2] for v in links.values()):
-    sel = [l for l in bw if links[l][2] == tt]
-    m = mean([bw[l] for l in sel])
-    slow += [l for l in sel if bw[l] < 0.2 * m]
-print("slow_links", " ".join(sorted(slow)) or "none")
-small = []
-for r, c in comm.items():
-    for tt, limit in (("RDMA", 1.0), ("HCCS", 16.0)):
-        vol = tot = 0.0
+
+
+def facts(root):
+    dirs = sorted(d for d in glob.glob(os.path.join(root, "**", "*_ascend_pt"), recursive=True))
+    ranks, steps, comm, matrix, groups = {}, {}, {}, {}, {}
+    top = ("", 0.0)
+    aicpu = dyn = 0
+    shapes_of = defaultdict(set)
+    best = defaultdict(list)
+    types = set()
+    mem_peak = None
+    blocking = set()
+    for d in dirs:
+        info = glob.glob(os.path.join(d, "profiler_info_*.json"))[0]
+        r = int(os.path.basename(info)[len("profiler_info_"):-5])
+        out = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
+        ranks[r] = d
+        with open(os.path.join(out, "step_trace_time.csv"), newline="") as f:
+            steps[r] = list(csv.DictReader(f))
+        p = os.path.join(out, "communication.json")
+        if os.path.exists(p):
+            comm[r] = json.load(open(p))
+            matrix[r] = json.load(open(os.path.join(out, "communication_matrix.json")))
+        p = os.path.join(out, "op_statistic.csv")
+        if os.path.exists(p):
+            for row in csv.DictReader(open(p, newline="")):
+                if float(row["Ratio(%)"]) > top[1]:
+                    top = (row["OP Type"], float(row["Ratio(%)"]))
+        for row in csv.DictReader(open(os.path.join(out, "kernel_details.csv"), newline="")):
+            if row["Accelerator Core"] == "AI_CPU" and float(row["Duration(us)"]) >= 20:
+                aicpu += 1
+            # every aclnn kernel's OP State is "dynamic" in real data: an operator
+            # recompiled is one whose input shapes change from step to step
+            shapes_of[(r, row["Type"])].add(row.get("Input Shapes", ""))
+            types.add(row["Type"])
+            ratios = [float(v) for k, v in row.items() if k.endswith("_ratio") and v not in ("N/A", "")]
+            if ratios and row["Accelerator Core"] not in ("AI_CPU", "HCCL"):
+                best[row["Type"]].append(max(ratios))
+        p = os.path.join(out, "memory_record.csv")
+        if os.path.exists(p):
+            for row in csv.DictReader(open(p, newline="")):
+                if row["Component"] == "APP":
+                    mem_peak = max(mem_peak or 0.0, float(row["Total Reserved(MB)"]))
+        meta = json.load(open(os.path.join(d, "profiler_metadata.json")))
+        blocking.add(meta.get("ENV_VARIABLES", {}).get("ASCEND_LAUNCH_BLOCKING", "none") or "unset")
+        gi = meta.get("parallel_group_info", {})
+        for name, g in gi.items():
+            groups[name] = tuple(g["global_ranks"])
+    print("ranks", len(ranks))
+    mean = lambda v: sum(v) / len(v)
+    col = lambda r, c: mean([float(s[c]) for s in steps[r]])
+    stage = mean([col(r, "Stage") for r in ranks])
+    worst = ("none", 0.0)
+    for c in ("Computing", "Communication(Not Overlapped)", "Free"):
+        vals = [col(r, c) for r in ranks]
+        sp = (max(vals) - min(vals)) / stage
+        if sp > worst[1]:
+            worst = (c, sp)
+    print("spread %s %.4f" % worst)
+    part = lambda r, c: col(r, c) / (col(r, "Computing") + col(r, "Communication(Not Overlapped)") + col(r, "Free"))
+    exposed = sorted(max(col(r, "Communication(Not Overlapped)") - col(r, "Bubble"), 0) /
+                     (col(r, "Computing") + col(r, "Communication(Not Overlapped)") + col(r, "Free")) for r in ranks)
+    print("exposed_low %.4f" % exposed[max(-(-len(exposed) // 10) - 1, 0)])
+    bub = sorted(part(r, "Bubble") for r in ranks)
+    print("bubble_median %.4f" % (bub[len(bub) // 2] if len(bub) % 2 else (bub[len(bub) // 2 - 1] + bub[len(bub) // 2]) / 2))
+    forms = {"attention": ({"FlashAttentionScore", "FlashAttentionScoreGrad"}, {"SoftmaxV2", "SoftmaxGrad"}),
+             "rmsnorm": ({"RmsNorm", "RmsNormGrad"}, {"Rsqrt"}), "rotary": ({"RotaryPositionEmbedding", "RotaryMul"}, {"Neg"}),
+             "swiglu": ({"SwiGlu", "SwiGluGrad"}, {"Swish", "SiluGrad"})}
+    print("unfused", " ".join(f for f, (fused, mark) in sorted(forms.items()) if types & mark and not types & fused) or "none")
+    print("mem_peak_pct", "%.1f" % (100 * mem_peak / 65536) if mem_peak is not None else "none")
+    print("launch_blocking", " ".join(sorted(blocking)))
+    print("slowest_compute", max(ranks, key=lambda r: col(r, "Computing")))
+    print("host_bound", " ".join(str(r) for r in sorted(ranks) if col(r, "Free") > 0.1 * col(r, "Stage")) or "none")
+    ops = defaultdict(dict)     # (step, op key) -> rank -> time info
+    comm_kind = {}
+    for r, c in comm.items():
         for st, kinds in c.items():
             for kind, o in kinds.items():
                 for key, info in o.items():
-                    if key.startswith("Total"):
-                        continue
-                    for size, (cnt, _t) in info["Communication Bandwidth Info"][tt]["Size Distribution"].items():
-                        tot += float(size) * cnt
-                        if float(size) < limit:
-                            vol += float(size) * cnt
-        if tot and vol > 0.2 * tot:
-            small.append("%d:%s" % (r, tt))
-print("small_packets", " ".join(small) or "none")
-print("top_op %s %.1f" % top)
-print("aicpu_20us", aicpu)
-dyn = sum(1 for v in shapes_of.values() if len(v) > 1)
-print("dynamic_ops", dyn)
-print("low_pipe", " ".join(sorted(t for t, v in best.items() if sum(v) / len(v) < 0.2)) or "none")
+                    if not key.startswith("Total"):
+                        ops[(st, key)][r] = info["Communication Time Info"]
+                        comm_kind[(st, key)] = kind
+    wr = [t["Wait Time Ratio"] for v in ops.values() for t in v.values()]
+    print("max_wait_ratio", max(wr) if wr else "none")
+    last = defaultdict(int)
+    member = defaultdict(int)
+    lasts = {}
+    for k, v in ops.items():
+        if len(v) > 1:
+            lr = min(v, key=lambda r: v[r]["Elapse Time(ms)"])
+            lasts[k] = lr
+            last[lr] += 1
+            for r in v:
+                member[r] += 1
+    qs = []
+    for v in ops.values():
+        el = sorted(t["Elapse Time(ms)"] for t in v.values())
+        if len(el) >= 3 and el[-1] > el[0]:
+            qs.append((el[1] - el[0]) / (el[-1] - el[0]))
+    print("dixon_q_max %.3f" % max(qs) if qs else "dixon_q_max none")
+    print("last_arrived", " ".join("%d:%d" % kv for kv in sorted(last.items())) or "none")
+    if last:
+        # the rank last in the largest share of its collectives, that share, and the
+        # lowest Wait Time Ratio of the others in the collectives it was last in
+        top_r = max(last, key=lambda r: last[r] / member[r])
+        others = [t["Wait Time Ratio"] for k, v in ops.items() if lasts.get(k) == top_r for r, t in v.items() if r != top_r]
+        print("most_waited_for %d %.2f %s" % (top_r, last[top_r] / member[top_r], min(others)))
+    else:
+        print("most_waited_for none")
+    hashes = {}
+    for name, members in groups.items():
+        h1 = h2 = 0
+        for ch in name:
+            h1 = (h1 * 29 + ord(ch)) & 0xFFFFFFFF
+            h2 = (h2 * 131 + ord(ch)) & 0xFFFFFFFF
+        hashes[str((h1 << 32) | h2)] = set(members)
+    ok = bool(ops) or not comm
+    for (st, key), v in ops.items():
+        if comm_kind[(st, key)] != "collective":
+            continue
+        members = hashes.get(key.split("@")[1])
+        if members is None or set(v) != members & set(ranks):
+            ok = False
+    print("comm_consistent", "yes" if ok else "no")
+    links = defaultdict(lambda: [0.0, 0.0, ""])
+    for r, m in matrix.items():
+        for st, kinds in m.items():
+            for kind, o in kinds.items():
+                for key, ls in o.items():
+                    if "-total@" in key:
+                        for link, d in ls.items():
+                            links[link][0] += d["Transit Size(MB)"]
+                            links[link][1] += d["Transit Time(ms)"]
+                            links[link][2] = d["Transport Type"]
+    bw = {l: s / t for l, (s, t, _tt) in links.items() if t}
+    slow = []
+    for tt in set(v[2] for v in links.values()):
+        sel = [l for l in bw if links[l][2] == tt]
+        m = mean([bw[l] for l in sel])
+        slow += [l for l in sel if bw[l] < 0.2 * m]
+    print("slow_links", " ".join(sorted(slow)) or "none")
+    small = []
+    for r, c in comm.items():
+        for tt, limit in (("RDMA", 1.0), ("HCCS", 16.0)):
+            vol = tot = 0.0
+            for st, kinds in c.items():
+                for kind, o in kinds.items():
+                    for key, info in o.items():
+                        if key.startswith("Total"):
+                            continue
+                        for size, (cnt, _t) in info["Communication Bandwidth Info"][tt]["Size Distribution"].items():
+                            tot += float(size) * cnt
+                            if float(size) < limit:
+                                vol += float(size) * cnt
+            if tot and vol > 0.2 * tot:
+                small.append("%d:%s" % (r, tt))
+    print("small_packets", " ".join(small) or "none")
+    print("top_op %s %.1f" % top)
+    print("aicpu_20us", aicpu)
+    dyn = sum(1 for v in shapes_of.values() if len(v) > 1)
+    print("dynamic_ops", dyn)
+    print("low_pipe", " ".join(sorted(t for t, v in best.items() if sum(v) / len(v) < 0.2)) or "none")
+
+
+if sys.argv[1] == "--each":
+    for root in sys.argv[2:]:
+        with open(root + ".facts", "w") as sys.stdout:
+            facts(root)
+        sys.stdout = sys.__stdout__
+else:
+    facts(sys.argv[1])
 PY
-}

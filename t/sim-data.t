@@ -7,9 +7,16 @@
 . "$(dirname "$0")/../sim/testlib.sh"
 Q=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
 GEN=$SIM_DIR/gen-cluster
-fact() { printf '%s\n' "$1" | sed -n "s/^$2 //p"; }
-# lt A B: the number A is below B
-lt() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2"; }
+# fact FACTS KEY: the value of KEY in prof_facts' lines
+fact() {
+    local line
+    while IFS= read -r line; do [[ $line == "$2 "* ]] && printf '%s\n' "${line#"$2 "}"; done <<< "$1"
+}
+# lt A B: the number A is below B (and both are numbers)
+lt() {
+    awk -v a="$1" -v b="$2" 'BEGIN { n = "^-?[0-9]+([.][0-9]*)?([eE][-+]?[0-9]+)?$"
+        exit !(a ~ n && b ~ n && a + 0 < b + 0) }'
+}
 py() { python3 -c "$@"; }
 unset MSPROF_SIM_SLOW_RANK MSPROF_SIM_SLOW_LINK MSPROF_SIM_HOT_OP MSPROF_SIM_HOST_BOUND MSPROF_SIM_SEED \
       MSPROF_SIM_KERNELS_PER_STEP MSPROF_SIM_RANKS_PER_NODE MSPROF_SIM_EXPOSED_COMM MSPROF_SIM_BUBBLE \
@@ -32,12 +39,40 @@ healthy_checks() {
     is "$(fact "$f" unfused)" none "$what: the fused kernels, not their unfused forms"
 }
 
-# --- a training run: MindSpeed-LLM on 2 NPUs, level1, all ranks -------------------------
-P=$TMP/run
+# --- the data sets: two trainings, MindSpeed-LLM on 2 NPUs, level1, all ranks (healthy, and
+# with a slow rank), and the gen-cluster trees, healthy and with each planted anomaly; then
+# the facts of each, in one Python
+# (the slow rank's steps are of 30 ms: its backward tail outlasts the overlapped all-reduce,
+# so it is also last at the next collective; with shorter steps that one hides it, as it would)
 llm_example $Q --profile --profile-step-start 2 --profile-step-end 4 --profile-ranks -1 \
-    --profile-level level1 --profile-save-path $P >/dev/null
+    --profile-level level1 --profile-save-path $TMP/run >/dev/null
+MSPROF_SIM_STEP_MS=30 MSPROF_SIM_SLOW_RANK=1 llm_example $Q --profile --profile-step-start 2 --profile-step-end 4 --profile-ranks -1 \
+    --profile-level level1 --profile-save-path $TMP/slow >/dev/null
+$GEN --ranks 16 --tp 2 --pp 2 --level level2 --export-type text --export-type db $TMP/g0 >/dev/null; ok $? "gen-cluster: 16 ranks, tp 2, pp 2"
+$GEN --ranks 64 --tp 4 --pp 4 --steps 3 $TMP/g64 >/dev/null
+MSPROF_SIM_SLOW_RANK=5 $GEN --ranks 16 --tp 2 --pp 2 $TMP/g1 >/dev/null
+MSPROF_SIM_SLOW_LINK=9-8 $GEN --ranks 16 $TMP/g2 >/dev/null
+MSPROF_SIM_SLOW_LINK=8-16 $GEN --ranks 32 $TMP/g3 >/dev/null
+MSPROF_SIM_HOT_OP=MatMulV2 $GEN --ranks 4 $TMP/g4 >/dev/null
+MSPROF_SIM_HOT_OP=GroupedMatmul $GEN --ranks 2 $TMP/g5 >/dev/null
+MSPROF_SIM_HOST_BOUND=1 $GEN --ranks 4 $TMP/g6 >/dev/null
+MSPROF_SIM_AICPU_US=60 MSPROF_SIM_DYNAMIC_OP=SwiGlu MSPROF_SIM_LOW_PIPE_OP=Cast MSPROF_SIM_SMALL_PACKETS=1 \
+    $GEN --ranks 16 $TMP/g7 >/dev/null
+MSPROF_SIM_EXPOSED_COMM=1 $GEN --ranks 8 $TMP/g8 >/dev/null
+MSPROF_SIM_BUBBLE=1 $GEN --ranks 8 --pp 4 $TMP/g9 >/dev/null
+$GEN --ranks 8 --pp 4 $TMP/g9h >/dev/null
+MSPROF_SIM_UNFUSED=all $GEN --ranks 2 $TMP/g10 >/dev/null
+MSPROF_SIM_UNFUSED=swiglu $GEN --ranks 2 $TMP/g11 >/dev/null
+$GEN --ranks 2 --with-memory $TMP/g12 >/dev/null
+MSPROF_SIM_MEM_PEAK=95 $GEN --ranks 2 --with-memory $TMP/g13 >/dev/null
+ASCEND_LAUNCH_BLOCKING=1 $GEN --ranks 2 $TMP/g14 >/dev/null
+prof_facts_each $TMP/run $TMP/slow $TMP/g0 $TMP/g64 $TMP/g1 $TMP/g2 $TMP/g3 $TMP/g4 $TMP/g5 $TMP/g6 $TMP/g7 \
+    $TMP/g8 $TMP/g9 $TMP/g9h $TMP/g10 $TMP/g11 $TMP/g12 $TMP/g13 $TMP/g14
+
+# --- the healthy training run ----------------------------------------------------------------
+P=$TMP/run
 is "$(count_dirs $P)" 2 "two ranks profiled"
-F=$(prof_facts $P)
+F=$(<$P.facts)
 is "$(fact "$F" comm_consistent)" yes "both ranks report the same collectives of their groups"
 healthy_checks "$F" "healthy run"
 A0=$(ls -d $P/*_ascend_pt | while read -r d; do [ -f "$d/profiler_info_0.json" ] && echo "$d"; done)/ASCEND_PROFILER_OUTPUT
@@ -95,12 +130,7 @@ is "$(py 'import json,sys; d=json.load(open(sys.argv[1])); print(sorted(d["distr
    "profiler_metadata.json: distributed_args as MindSpeed-LLM writes it, and the rank's HCCL groups"
 
 # --- the same run with a slow rank ---------------------------------------------------------
-# (steps of 30 ms: the slow rank's backward tail outlasts the overlapped all-reduce, so it
-# is also last at the next collective; with shorter steps that one hides it, as it would)
-P=$TMP/slow
-MSPROF_SIM_STEP_MS=30 MSPROF_SIM_SLOW_RANK=1 llm_example $Q --profile --profile-step-start 2 --profile-step-end 4 --profile-ranks -1 \
-    --profile-level level1 --profile-save-path $P >/dev/null
-F=$(prof_facts $P)
+F=$(<$TMP/slow.facts)
 is "$(fact "$F" slowest_compute)" 1 "SLOW_RANK=1: rank 1's Computing is the largest"
 lt 0.05 "$(fact "$F" spread | awk '{print $NF}')"; ok $? "SLOW_RANK=1: the Computing spread is over 5 % of the step"
 set -- $(fact "$F" most_waited_for)
@@ -128,9 +158,8 @@ is "$(py 'import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); print(db.execute(
 
 # --- gen-cluster: the healthy default --------------------------------------------------------
 G=$TMP/g0
-$GEN --ranks 16 --tp 2 --pp 2 --level level2 --export-type text --export-type db $G >/dev/null; ok $? "gen-cluster: 16 ranks, tp 2, pp 2"
 is "$(count_dirs $G)" 16 "one directory per rank"
-F=$(prof_facts $G)
+F=$(<$G.facts)
 is "$(fact "$F" ranks) $(fact "$F" comm_consistent)" "16 yes" "every member of a group reports its collectives"
 healthy_checks "$F" "gen-cluster healthy"
 D5=$(ls -d $G/*_40005_*_ascend_pt)
@@ -156,15 +185,13 @@ is "$(ls $G/*_40000_*/ASCEND_PROFILER_OUTPUT | tr '\n' ' ')" \
    "text and db export: the files of both"
 
 G=$TMP/g64
-$GEN --ranks 64 --tp 4 --pp 4 --steps 3 $G >/dev/null
-F=$(prof_facts $G)
+F=$(<$G.facts)
 lt "$(fact "$F" dixon_q_max)" 0.5; ok $? "64 ranks, tp 4, pp 4: the last to arrive never stands out (Dixon's Q under 0.5)"
 healthy_checks "$F" "gen-cluster 64 ranks"
 
 # --- planted anomalies ----------------------------------------------------------------------
 G=$TMP/g1
-MSPROF_SIM_SLOW_RANK=5 $GEN --ranks 16 --tp 2 --pp 2 $G >/dev/null
-F=$(prof_facts $G)
+F=$(<$G.facts)
 is "$(fact "$F" slowest_compute)" 5 "gen SLOW_RANK=5: rank 5 computes longest"
 set -- $(fact "$F" most_waited_for)
 is "$1 $2" "5 1.00" "gen SLOW_RANK=5: rank 5 arrives last in every collective of its groups"
@@ -173,39 +200,32 @@ lt 0.9 "$(fact "$F" dixon_q_max)"; ok $? "gen SLOW_RANK=5: rank 5 stands out (Di
 is "$(fact "$F" slow_links) $(fact "$F" host_bound)" "none none" "gen SLOW_RANK=5: nothing else"
 
 G=$TMP/g2
-MSPROF_SIM_SLOW_LINK=9-8 $GEN --ranks 16 $G >/dev/null
-F=$(prof_facts $G)
+F=$(<$G.facts)
 is "$(fact "$F" slow_links)" 9-8 "gen SLOW_LINK=9-8: that HCCS link, and only it, is below 20 % of its transport's mean"
 lt "$(fact "$F" max_wait_ratio)" 0.2; ok $? "gen SLOW_LINK=9-8: no rank waits for another"
 lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen SLOW_LINK=9-8: no rank spread"
 G=$TMP/g3
-MSPROF_SIM_SLOW_LINK=8-16 $GEN --ranks 32 $G >/dev/null
-F=$(prof_facts $G)
+F=$(<$G.facts)
 is "$(fact "$F" slow_links)" 8-16 "gen SLOW_LINK=8-16, 32 ranks: an RDMA link across nodes"
 is "$(py 'import json,sys; m=json.load(open(sys.argv[1])); print(set(d["Transport Type"] for k in m.values() for o in k["collective"].values() for l, d in o.items() if l == "8-16"))' $(ls -d $G/*_40008_*)/ASCEND_PROFILER_OUTPUT/communication_matrix.json)" \
    "{'RDMA'}" "a link between nodes (8 ranks per node) is RDMA"
 lt "$(fact "$F" max_wait_ratio)" 0.2; ok $? "gen SLOW_LINK=8-16: no rank waits for another"
 
 G=$TMP/g4
-MSPROF_SIM_HOT_OP=MatMulV2 $GEN --ranks 4 $G >/dev/null
-F=$(prof_facts $G)
+F=$(<$G.facts)
 set -- $(fact "$F" top_op)
 is "$1" MatMulV2 "gen HOT_OP=MatMulV2: MatMulV2 is the top operator"
 lt 50 "$2"; ok $? "gen HOT_OP=MatMulV2: it takes over half of the time"
 is "$(fact "$F" host_bound) $(fact "$F" slow_links)" "none none" "gen HOT_OP: nothing else"
-MSPROF_SIM_HOT_OP=GroupedMatmul $GEN --ranks 2 $TMP/g5 >/dev/null
-is "$(fact "$(prof_facts $TMP/g5)" top_op | cut -d' ' -f1)" GroupedMatmul "gen HOT_OP=GroupedMatmul: a new operator type"
+is "$(fact "$(<$TMP/g5.facts)" top_op | cut -d' ' -f1)" GroupedMatmul "gen HOT_OP=GroupedMatmul: a new operator type"
 
 G=$TMP/g6
-MSPROF_SIM_HOST_BOUND=1 $GEN --ranks 4 $G >/dev/null
-F=$(prof_facts $G)
+F=$(<$G.facts)
 is "$(fact "$F" host_bound)" "0 1 2 3" "gen HOST_BOUND=1: Free is over 10 % of the step on every rank"
 lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen HOST_BOUND=1: no rank spread"
 
 G=$TMP/g7
-MSPROF_SIM_AICPU_US=60 MSPROF_SIM_DYNAMIC_OP=SwiGlu MSPROF_SIM_LOW_PIPE_OP=Cast MSPROF_SIM_SMALL_PACKETS=1 \
-    $GEN --ranks 16 $G >/dev/null
-F=$(prof_facts $G)
+F=$(<$G.facts)
 is "$(fact "$F" aicpu_20us)" 32 "gen AICPU_US=60: one AI_CPU task of 20 us or more per step and rank"
 is "$(csv_col $G/*_40003_*/ASCEND_PROFILER_OUTPUT/kernel_details.csv 'OP State' | sort -u | tr '\n' ' ')" \
    "N/A dynamic " "OP State: dynamic for every kernel (aclnn), N/A for communication, as in real data"
@@ -216,40 +236,32 @@ lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen AICPU/DYNAMIC/LOW_
 is "$(fact "$F" slow_links) $(fact "$F" host_bound)" "none none" "and no slow link or host-bound rank"
 
 G=$TMP/g8
-MSPROF_SIM_EXPOSED_COMM=1 $GEN --ranks 8 $G >/dev/null
-F=$(prof_facts $G)
+F=$(<$G.facts)
 lt 0.15 "$(fact "$F" exposed_low)"; ok $? "gen EXPOSED_COMM=1: over 15 % of every rank's step is exposed communication"
 lt "$(fact "$F" max_wait_ratio)" 0.2; ok $? "gen EXPOSED_COMM=1: no rank waits for another (the transfer, not a peer)"
 is "$(fact "$F" host_bound) $(fact "$F" bubble_median)" "none 0.0000" "gen EXPOSED_COMM=1: nothing else"
 G=$TMP/g9
-MSPROF_SIM_BUBBLE=1 $GEN --ranks 8 --pp 4 $G >/dev/null
-F=$(prof_facts $G)
+F=$(<$G.facts)
 lt 0.2 "$(fact "$F" bubble_median)"; ok $? "gen BUBBLE=1, pp 4: Bubble over 20 % of the step"
 lt "$(fact "$F" exposed_low)" 0.05; ok $? "gen BUBBLE=1: the receives are the bubble, not exposed communication"
 lt "$(fact "$F" spread | awk '{print $NF}')" 0.05; ok $? "gen BUBBLE=1: every stage idles alike, no rank spread"
-$GEN --ranks 8 --pp 4 $TMP/g9h >/dev/null
-lt "$(fact "$(prof_facts $TMP/g9h)" bubble_median)" 0.05; ok $? "pp 4 without BUBBLE: Bubble under 5 %"
+lt "$(fact "$(<$TMP/g9h.facts)" bubble_median)" 0.05; ok $? "pp 4 without BUBBLE: Bubble under 5 %"
 G=$TMP/g10
-MSPROF_SIM_UNFUSED=all $GEN --ranks 2 $G >/dev/null
-is "$(fact "$(prof_facts $G)" unfused)" "attention rmsnorm rotary swiglu" \
+is "$(fact "$(<$G.facts)" unfused)" "attention rmsnorm rotary swiglu" \
    "gen UNFUSED=all: SoftmaxV2, Rsqrt, Neg, Swish kernels and no FlashAttentionScore, RmsNorm, SwiGlu"
-MSPROF_SIM_UNFUSED=swiglu $GEN --ranks 2 $TMP/g11 >/dev/null
-is "$(fact "$(prof_facts $TMP/g11)" unfused)" swiglu "gen UNFUSED=swiglu: that form only"
+is "$(fact "$(<$TMP/g11.facts)" unfused)" swiglu "gen UNFUSED=swiglu: that form only"
 is "$(csv_col $TMP/g11/*_40000_*/ASCEND_PROFILER_OUTPUT/kernel_details.csv Name | grep -m1 Swish)" \
    aclnnSilu_SwishAiCore_Swish "an unfused kernel is named after its aclnn API (aclnnSilu runs Swish)"
 G=$TMP/g12
-$GEN --ranks 2 --with-memory $G >/dev/null
 is "$(head -n1 $G/*_40000_*/ASCEND_PROFILER_OUTPUT/memory_record.csv | tr -d '\r')" \
    "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type" \
    "--with-memory: memory_record.csv with torch_npu's columns"
-is "$(fact "$(prof_facts $G)" mem_peak_pct)" 60.0 "--with-memory: the process peaks at 60 % of the device by default"
-MSPROF_SIM_MEM_PEAK=95 $GEN --ranks 2 --with-memory $TMP/g13 >/dev/null
-is "$(fact "$(prof_facts $TMP/g13)" mem_peak_pct)" 95.0 "gen MEM_PEAK=95: the peak at 95 %"
-ASCEND_LAUNCH_BLOCKING=1 $GEN --ranks 2 $TMP/g14 >/dev/null
-F=$(prof_facts $TMP/g14)
+is "$(fact "$(<$G.facts)" mem_peak_pct)" 60.0 "--with-memory: the process peaks at 60 % of the device by default"
+is "$(fact "$(<$TMP/g13.facts)" mem_peak_pct)" 95.0 "gen MEM_PEAK=95: the peak at 95 %"
+F=$(<$TMP/g14.facts)
 is "$(fact "$F" launch_blocking)" 1 "ASCEND_LAUNCH_BLOCKING=1: profiler_metadata.json's ENV_VARIABLES has it"
 is "$(fact "$F" host_bound)" "0 1" "ASCEND_LAUNCH_BLOCKING=1: every rank host-bound"
-is "$(fact "$(prof_facts $TMP/g12)" launch_blocking)" unset "without it: recorded as not set"
+is "$(fact "$(<$TMP/g12.facts)" launch_blocking)" unset "without it: recorded as not set"
 
 # --- a collection without a schedule, the older step_trace_time layout -----------------------
 python3 -c '
@@ -279,7 +291,7 @@ is "$(csv_col $TMP/kv/*_40000_*/ASCEND_PROFILER_OUTPUT/kernel_details.csv 'Accel
 $GEN --ranks 2 --kernel-mb 2 $TMP/km >/dev/null
 sz=$(stat -c %s $TMP/km/*_40001_*/ASCEND_PROFILER_OUTPUT/kernel_details.csv)
 [ "$sz" -gt 1700000 ] && [ "$sz" -lt 2300000 ]; ok $? "--kernel-mb 2: kernel_details.csv is about 2 MB ($sz bytes)"
-MSPROF_SIM_SLOW_RANK=1 $GEN --ranks 4 $TMP/d1 >/dev/null
+MSPROF_SIM_SLOW_RANK=1 $GEN --ranks 4 -j 2 $TMP/d1 >/dev/null
 MSPROF_SIM_SLOW_RANK=1 $GEN --ranks 4 -j 1 $TMP/d2 >/dev/null
 diff -r $TMP/d1 $TMP/d2 >/dev/null; ok $? "the same knobs and seed give the same bytes (1 or several workers)"
 MSPROF_SIM_SEED=2 MSPROF_SIM_SLOW_RANK=1 $GEN --ranks 4 $TMP/d3 >/dev/null

@@ -53,8 +53,183 @@ def tables(p):
         os.unlink(tmp)
 
 
+# ------------------------------------------------------------------ helpers
+# (module level and cached: the same few real directories are the reference of
+# every candidate, and their values, shapes and schemas are gathered once)
+NUM = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+QUOTED_TIME = re.compile(r'(^|,)"-?\d+\.\d+\t"', re.M)
+STEP_KEY = re.compile(r"step\d*$")
+LINK_KEY = re.compile(r"\d+-\d+$")
+
+
+@functools.lru_cache(maxsize=None)
+def shape(v):
+    if v == "":
+        return "empty"
+    if v == "N/A":
+        return "N/A"
+    if NUM.match(v):
+        return "number"
+    if v.endswith("\t") and NUM.match(v[:-1]):
+        return "number+tab"
+    if len(v) >= 2 and v[0] == '"' and v[-1] == '"':
+        return "quoted"
+    return "text"
+
+
+@functools.lru_cache(maxsize=None)
+def listing(d):
+    """os.listdir(d), sorted; None for no directory."""
+    return sorted(os.listdir(d)) if os.path.isdir(d) else None
+
+
+@functools.lru_cache(maxsize=None)
+def files(d):
+    out = set(n for n in listing(d) if n.endswith(".json"))
+    o = os.path.join(d, OUT)
+    if listing(o) is not None:
+        out |= set(listing(o))
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=None)
+def path_of(d, name):
+    """The file of generic name NAME (profiler_info_N.json, ascend_pytorch_profiler_N.db) in D."""
+    for sub in (d, os.path.join(d, OUT)):
+        for f in listing(sub) or ():
+            if generic(f) == name:
+                return os.path.join(sub, f)
+    return os.path.join(d, OUT, name)
+
+
+@functools.lru_cache(maxsize=None)
+def generic(name):
+    """profiler_info_0.json and profiler_info.json (no rank) alike profiler_info_N.json"""
+    name = re.sub(r"^(profiler_info|ascend_pytorch_profiler)(\.json|\.db)$", r"\1_N\2", name)
+    return re.sub(r"_\d+(\.json|\.db)$", r"_N\1", name)
+
+
+@functools.lru_cache(maxsize=None)
+def level_of(d):
+    for p in os.listdir(d):
+        if p.startswith("profiler_info"):
+            try:
+                return json.load(open(os.path.join(d, p)))["config"]["experimental_config"]["_profiler_level"]
+            except (ValueError, KeyError, TypeError):
+                pass
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def has_quoted_time(p):
+    """A timestamp of CSV file P is quoted ("123.456\t")."""
+    return QUOTED_TIME.search(read_csv(p)[0]) is not None
+
+
+@functools.lru_cache(maxsize=None)
+def ref_csv(n, refs):
+    """The real files N of REFS: the first header, each column's values and
+    their shapes, and per real file whether a timestamp is quoted."""
+    rhead, rvals, rshapes, quoted = None, {}, {}, []
+    for r in refs:
+        if not os.path.exists(path_of(r, n)):
+            continue
+        _raw, h, rows = read_csv(path_of(r, n))
+        rhead = rhead or h
+        quoted.append(has_quoted_time(path_of(r, n)))
+        for i, c in enumerate(h):
+            vals = {row[i] for row in rows if i < len(row)}
+            rvals.setdefault(c, set()).update(vals)
+            rshapes.setdefault(c, set()).update(shape(v) for v in vals)
+    return rhead, rvals, rshapes, quoted
+
+
+@functools.lru_cache(maxsize=None)
+def norm_key(k):
+    """Keys that are names (steps, operators, links, packet sizes) become their kind."""
+    if STEP_KEY.match(k):
+        return "<step>"
+    if k in ("p2p", "collective"):
+        return "<kind>"
+    if "@" in k:
+        return "<op@group>"
+    if LINK_KEY.match(k):
+        return "<src-dst>"
+    if NUM.match(k):
+        return "<size>"
+    return k
+
+
+def jtype(v):
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return "number"
+    return {str: "str", list: "list", dict: "dict"}[type(v)]
+
+
+def schema(v, path, out):
+    """{path: set of types}; lists by their elements, named keys merged by kind."""
+    out.setdefault(path, set()).add(jtype(v))
+    if isinstance(v, dict):
+        for k, x in v.items():
+            schema(x, path + (norm_key(k),), out)
+    elif isinstance(v, list) and path[:1] != ("trace_view",):
+        for x in v:
+            schema(x, path + ("[]",), out)
+    return out
+
+
+def keysets(v, path, out):
+    """{path: set of key sets} of the dicts whose keys are fixed names."""
+    if isinstance(v, dict):
+        ks = frozenset(v)
+        if all(norm_key(k) == k for k in ks):
+            out.setdefault(path, set()).add(ks)
+        for k, x in v.items():
+            keysets(x, path + (norm_key(k),), out)
+    elif isinstance(v, list):
+        for x in v:
+            keysets(x, path + ("[]",), out)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def ref_json(n, tag, refs):
+    """The schema and key sets of the real files N of REFS together."""
+    rs, rk = {}, {}
+    for r in refs:
+        if os.path.exists(path_of(r, n)):
+            rj = load_json(path_of(r, n))
+            schema(rj, (tag,), rs)
+            keysets(rj, (tag,), rk)
+    return rs, rk
+
+
+@functools.lru_cache(maxsize=None)
+def ref_event_keys(refs):
+    rkeys = set()
+    for r in refs:
+        for e in load_json(path_of(r, "trace_view.json")):
+            rkeys |= set(e)
+    return rkeys
+
+
+@functools.lru_cache(maxsize=None)
+def ref_tables(n, refs):
+    rt = {}                 # table -> its column lists in the real files (MindStudio Insight adds depth)
+    for r in refs:
+        if os.path.exists(path_of(r, n)):
+            for t, cols in tables(path_of(r, n)).items():
+                rt.setdefault(t, []).append(cols)
+    return rt
+
+
 def check(mode, cand, refs):
     problems = []
+    refs = tuple(refs)
 
     # ---------------------------------------------------------------- exceptions
     # files the candidate may lack: {name: reason}
@@ -120,60 +295,8 @@ def check(mode, cand, refs):
              "Component": set(), "Level": set(), "Model ID": set(), "Hit Rate": set()}
     ENUM_AT_LEVEL0 = {"Type"}          # level0's Type is N/A, always
 
-    # ------------------------------------------------------------------ helpers
-    NUM = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?$")
-
-
     def say(fmt, *a):
         problems.append(fmt % a)
-
-
-    def shape(v):
-        if v == "":
-            return "empty"
-        if v == "N/A":
-            return "N/A"
-        if NUM.match(v):
-            return "number"
-        if v.endswith("\t") and NUM.match(v[:-1]):
-            return "number+tab"
-        if len(v) >= 2 and v[0] == '"' and v[-1] == '"':
-            return "quoted"
-        return "text"
-
-
-    def files(d):
-        out = set(n for n in os.listdir(d) if n.endswith(".json"))
-        o = os.path.join(d, OUT)
-        if os.path.isdir(o):
-            out |= set(os.listdir(o))
-        return out
-
-
-    def path_of(d, name):
-        """The file of generic name NAME (profiler_info_N.json, ascend_pytorch_profiler_N.db) in D."""
-        for sub in (d, os.path.join(d, OUT)):
-            if os.path.isdir(sub):
-                for f in sorted(os.listdir(sub)):
-                    if generic(f) == name:
-                        return os.path.join(sub, f)
-        return os.path.join(d, OUT, name)
-
-
-    def generic(name):
-        """profiler_info_0.json and profiler_info.json (no rank) alike profiler_info_N.json"""
-        name = re.sub(r"^(profiler_info|ascend_pytorch_profiler)(\.json|\.db)$", r"\1_N\2", name)
-        return re.sub(r"_\d+(\.json|\.db)$", r"_N\1", name)
-
-
-    def level_of(d):
-        for p in os.listdir(d):
-            if p.startswith("profiler_info"):
-                try:
-                    return json.load(open(os.path.join(d, p)))["config"]["experimental_config"]["_profiler_level"]
-                except (ValueError, KeyError, TypeError):
-                    pass
-        return None
 
 
     # ------------------------------------------------------------------ file set
@@ -194,20 +317,11 @@ def check(mode, cand, refs):
     for n in sorted(cset & rset):
         if not n.endswith(".csv"):
             continue
-        craw, chead, crows = read_csv(path_of(cand, n))
-        rhead, rvals, rshapes = None, {}, {}
-        for r in refs:
-            if not os.path.exists(path_of(r, n)):
-                continue
-            rraw, h, rows = read_csv(path_of(r, n))
-            rhead = rhead or h
-            if re.search(r'(^|,)"-?\d+\.\d+\t"', rraw, re.M) is None and \
-                    re.search(r'(^|,)"-?\d+\.\d+\t"', craw, re.M):
+        _craw, chead, crows = read_csv(path_of(cand, n))
+        rhead, rvals, rshapes, rquoted = ref_csv(n, refs)
+        for q in rquoted:
+            if not q and has_quoted_time(path_of(cand, n)):
                 say("%s: a timestamp is quoted (\"123.456\\t\"); real files write 123.456\\t bare", n)
-            for row in rows:
-                for c, v in zip(h, row):
-                    rvals.setdefault(c, set()).add(v)
-                    rshapes.setdefault(c, set()).add(shape(v))
         if chead != rhead:
             extra = [c for c in chead if c not in rhead]
             lack = [c for c in rhead if c not in chead]
@@ -220,7 +334,7 @@ def check(mode, cand, refs):
         for i, c in enumerate(chead):
             if c not in rshapes:
                 continue
-            got = {shape(row[i]) for row in crows if i < len(row)}
+            got = {shape(v) for v in {row[i] for row in crows if i < len(row)}}
             bad = got - rshapes[c]
             if bad:
                 say("%s: column %s: values shaped %s, real ones only %s", n, c, sorted(bad), sorted(rshapes[c]))
@@ -232,57 +346,6 @@ def check(mode, cand, refs):
 
 
     # --------------------------------------------------------------------- JSON
-    def norm_key(k):
-        """Keys that are names (steps, operators, links, packet sizes) become their kind."""
-        if re.match(r"step\d*$", k):
-            return "<step>"
-        if k in ("p2p", "collective"):
-            return "<kind>"
-        if "@" in k:
-            return "<op@group>"
-        if re.match(r"\d+-\d+$", k):
-            return "<src-dst>"
-        if NUM.match(k):
-            return "<size>"
-        return k
-
-
-    def jtype(v):
-        if v is None:
-            return "null"
-        if isinstance(v, bool):
-            return "bool"
-        if isinstance(v, (int, float)):
-            return "number"
-        return {str: "str", list: "list", dict: "dict"}[type(v)]
-
-
-    def schema(v, path, out):
-        """{path: set of types}; lists by their elements, named keys merged by kind."""
-        out.setdefault(path, set()).add(jtype(v))
-        if isinstance(v, dict):
-            for k, x in v.items():
-                schema(x, path + (norm_key(k),), out)
-        elif isinstance(v, list) and path[:1] != ("trace_view",):
-            for x in v:
-                schema(x, path + ("[]",), out)
-        return out
-
-
-    def keysets(v, path, out):
-        """{path: set of key sets} of the dicts whose keys are fixed names."""
-        if isinstance(v, dict):
-            ks = frozenset(v)
-            if all(norm_key(k) == k for k in ks):
-                out.setdefault(path, set()).add(ks)
-            for k, x in v.items():
-                keysets(x, path + (norm_key(k),), out)
-        elif isinstance(v, list):
-            for x in v:
-                keysets(x, path + ("[]",), out)
-        return out
-
-
     def allowed(table, path):
         return any(path[:len(p)] == p for p in table)
 
@@ -297,12 +360,7 @@ def check(mode, cand, refs):
             say("%s: not JSON (%s)", n, e)
             continue
         cs, ck = schema(cj, (tag,), {}), keysets(cj, (tag,), {})
-        rs, rk = {}, {}
-        for r in refs:
-            if os.path.exists(path_of(r, n)):
-                rj = load_json(path_of(r, n))
-                schema(rj, (tag,), rs)
-                keysets(rj, (tag,), rk)
+        rs, rk = ref_json(n, tag, refs)
         for p in sorted(set(rs) - set(cs)):
             # a Size Distribution may be empty ({}), as real ones of other transports are
             if not allowed(KEY_LACK, p) and "<size>" not in p:
@@ -331,10 +389,7 @@ def check(mode, cand, refs):
     # trace_view.json: a list of events with the real events' keys
     if "trace_view.json" in cset & rset:
         tv = load_json(path_of(cand, "trace_view.json"))
-        rkeys = set()
-        for r in refs:
-            for e in load_json(path_of(r, "trace_view.json")):
-                rkeys |= set(e)
+        rkeys = ref_event_keys(refs)
         if not isinstance(tv, list):
             say("trace_view.json: not a list of events")
         else:
@@ -350,11 +405,7 @@ def check(mode, cand, refs):
         if not n.endswith(".db"):
             continue
         ct = tables(path_of(cand, n))
-        rt = {}                 # table -> its column lists in the real files (MindStudio Insight adds depth)
-        for r in refs:
-            if os.path.exists(path_of(r, n)):
-                for t, cols in tables(path_of(r, n)).items():
-                    rt.setdefault(t, []).append(cols)
+        rt = ref_tables(n, refs)
         for t, cols in sorted(ct.items()):
             if t not in rt:
                 say("%s: table %s not in real output", n, t)
