@@ -10,6 +10,8 @@
 # and still prints the table.
 . "$(dirname "$0")/lib.sh"
 sim_env
+. "$TOP/t/lean.sh"
+lean "$T"
 cd "$T/mindspeed-llm" || exit 1
 mkdir -p logs
 LLAMA=examples/mcore/llama2/pretrain_llama2_7b_ptd.sh

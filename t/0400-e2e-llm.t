@@ -5,6 +5,8 @@
 # cases.
 . "$(dirname "$0")/lib.sh"
 sim_env
+. "$TOP/t/lean.sh"
+lean "$T"
 cd "$T/mindspeed-llm"
 
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh

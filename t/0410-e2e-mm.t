@@ -5,6 +5,8 @@
 # parse; the user's config files stay byte-identical.
 . "$(dirname "$0")/lib.sh"
 sim_env
+. "$TOP/t/lean.sh"
+lean "$T"
 cd "$T/mindspeed-mm"
 sums() { md5sum mindspeed_mm/tools/tools.json examples/*/*.yaml examples/wan2.1/1.3b/t2v/*.json; }
 orig=$(sums)
