@@ -9,7 +9,7 @@ Q=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
 export MASTER_PORT
 MASTER_PORT=$(free_port)
 # col NAME FILE...: the values of CSV column NAME, each followed by a space
-# (csv_col without a python3 a call; the columns read here hold no commas).
+# (csv_col without a python3 per call; the columns read here hold no commas).
 col() {
     awk -F, -v c="$1" 'FNR == 1 { n = 0; sub(/\r$/, ""); for (i = 1; i <= NF; i++) if ($i == c) n = i; next }
         { sub(/\r$/, ""); printf "%s ", n ? $n : "NO-COLUMN-" c }' "${@:2}"

@@ -17,7 +17,7 @@ sora() {
         --mm-tool "$tool" "$@" 2>&1)
 }
 # col NAME FILE...: the values of CSV column NAME, each followed by a space
-# (csv_col without a python3 a call; the columns read here hold no commas).
+# (csv_col without a python3 per call; the columns read here hold no commas).
 col() {
     awk -F, -v c="$1" 'FNR == 1 { n = 0; sub(/\r$/, ""); for (i = 1; i <= NF; i++) if ($i == c) n = i; next }
         { sub(/\r$/, ""); printf "%s ", n ? $n : "NO-COLUMN-" c }' "${@:2}"
