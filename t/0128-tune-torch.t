@@ -6,6 +6,8 @@
 # planted no-op (MSPROF_SIM_NOOP) is dropped.
 . "$(dirname "$0")/lib.sh"
 sim_env
+. "$TOP/t/lean.sh"
+lean "$T"
 cp -R "$TOP/sim/torch-examples" ex
 rm -rf ex/test/output ex/profiling_output	# a run in the checkout
 cd ex || exit 1

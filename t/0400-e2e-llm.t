@@ -5,6 +5,8 @@
 # cases.
 . "$(dirname "$0")/lib.sh"
 sim_env
+. "$TOP/t/lean.sh"
+lean "$T"
 cd "$T/mindspeed-llm"
 
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
@@ -35,14 +37,13 @@ parsed=$(ls prof0/*_ascend_pt/ASCEND_PROFILER_OUTPUT | sort -u | tr '\n' ' ')
 unlike "$parsed" "op_statistic.csv" "level0: no op_statistic.csv"
 like "$parsed" "operator_memory.csv" "--with memory: operator_memory.csv"
 
+# level2 and the db export, through the llama2 example
 rm -rf profiling_output
-"$MSPROF" -y --skip-checks -l level2 --export-type db bash "$QWEN" > out 2> err
+"$MSPROF" -y --skip-checks -l level2 --export-type db bash examples/mcore/llama2/pretrain_llama2_7b_ptd.sh > out 2> err
+rc=$?
 like "$(parsed_in profiling_output)" "ascend_pytorch_profiler_0.db" "--export-type db: the .db file"
 unlike "$(parsed_in profiling_output)" "kernel_details.csv" "--export-type db: no text files"
-
-rm -rf profiling_output
-"$MSPROF" -y --skip-checks bash examples/mcore/llama2/pretrain_llama2_7b_ptd.sh > out 2> err
-is "$?" 0 "llama2 (python -m torch.distributed.launch): exit 0"
+is "$rc" 0 "llama2 (python -m torch.distributed.launch): exit 0"
 is "$(ranks_in profiling_output)" "0" "llama2: rank 0 profiled"
 like "$(cat err)" "FutureWarning: The module torch.distributed.launch is deprecated" \
     "llama2: the launcher's own warning passes through"

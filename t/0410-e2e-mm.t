@@ -5,6 +5,8 @@
 # parse; the user's config files stay byte-identical.
 . "$(dirname "$0")/lib.sh"
 sim_env
+. "$TOP/t/lean.sh"
+lean "$T"
 cd "$T/mindspeed-mm"
 sums() { md5sum mindspeed_mm/tools/tools.json examples/*/*.yaml examples/wan2.1/1.3b/t2v/*.json; }
 orig=$(sums)
@@ -12,8 +14,11 @@ orig=$(sums)
 json_get() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 WAN=examples/wan2.1/1.3b/t2v/pretrain.sh
-"$MSPROF" -y --cann-env "$CANN_ENV" --train-iters 14 bash "$WAN" > out 2> err
-is "$?" 0 "wan2.1 (Megatron engine, --mm-tool): exit 0"
+# Without --train-iters the script's own 20 iterations stay: MindSpeed-MM's
+# default of 100 only shortens a run.
+"$MSPROF" -y --cann-env "$CANN_ENV" bash "$WAN" > out 2> err
+rc=$?
+is "$rc" 0 "wan2.1 (Megatron engine, --mm-tool): exit 0"
 is "$(ranks_in npu_profiling)" "0" "wan2.1: rank 0 profiled under ./npu_profiling"
 is "$(steps_in npu_profiling)" "10 11" "wan2.1: MM steps 10 and 11 (0-based)"
 copy=$(ls npu_profiling/msprof-exec_*/*_tools.json)
@@ -23,13 +28,7 @@ is "$(json_get "$copy" 'd["memory_profile"]["max_entries"], d["memory_profile"][
     "None all ['memory_profile', 'profile', 'sorafeature']" \
     "wan2.1: every other section kept, with its value and type"
 like "$(journal npu_profiling)" "\"--mm-tool\",\"[^\"]*_tools.json\"" "wan2.1: --mm-tool points at the copy"
-like "$(journal npu_profiling)" '"--train-iters","14"' "wan2.1: --train-iters replaced"
-
-# Without --train-iters the script's own 20 iterations stay: MindSpeed-MM's
-# default of 100 only shortens a run.
-rm -rf npu_profiling
-"$MSPROF" -y --skip-checks bash "$WAN" > out 2> err
-is "$?" 0 "wan2.1, the default iterations: exit 0"
+is "$rc" 0 "wan2.1, the default iterations: exit 0"
 journal npu_profiling > j.jsonl
 is "$($PY -c 'import json,sys; a=json.loads(open(sys.argv[1]).readline())["new_argv"]; print(a[a.index("--train-iters") + 1])' j.jsonl)" \
     "20" "wan2.1: the script's 20 iterations stay 20 in the launch run"
@@ -43,6 +42,7 @@ odd=$(printf 'o\377ut')
 is "$?:$(ranks_in "$T/$odd")" "0:0" "wan2.1, output path not UTF-8: rank 0 profiled in that very directory"
 json_get "$(ls "$T/$odd"/msprof-exec_*/*_tools.json)" 'd["profile"]["enable"]' > /dev/null 2>&1
 ok $? "the tools.json copy is valid JSON (UTF-8)"
+like "$(journal "$T/$odd")" '"--train-iters","14"' "wan2.1: --train-iters replaced"
 
 rm -rf npu_profiling
 "$MSPROF" -y --skip-checks --train-iters keep bash examples/qwen3vl/finetune_qwen3vl_8B.sh > out 2> err
@@ -83,9 +83,10 @@ is "$?" 0 "msprof-exec analyse: exit 0"
 like "$(parsed_in npu_profiling)" "trace_view.json" "msprof-exec analyse: ASCEND_PROFILER_OUTPUT written"
 
 # Dynamic profiling: the job runs; msprof-exec trigger arms it while the
-# job holds at iteration 3 (MSPROF_SIM_PAUSE).
+# job holds at iteration 3 (MSPROF_SIM_PAUSE).  It has 8 iterations, fewer
+# than the static default window (steps 10 to 12) needs.
 rm -rf npu_profiling
-MSPROF_SIM_PAUSE=3:$T/dyn.go "$MSPROF" -y --skip-checks --mode dynamic --train-iters 20 bash "$WAN" > dyn.out 2> dyn.err &
+MSPROF_SIM_PAUSE=3:$T/dyn.go "$MSPROF" -y --skip-checks --mode dynamic --train-iters 8 bash "$WAN" > dyn.out 2> dyn.err &
 bg=$!
 wait_for "the job at iteration 3" test -e "$T/dyn.go.0"
 ok "$([ -f npu_profiling/dynamic_profile/profiler_config.json ]; echo $?)" \
@@ -96,7 +97,8 @@ wait_for "the monitor to take the trigger" monitor_took npu_profiling/dynamic_pr
 like "$(cat trig.out)" "the job starts collecting at its next step, for 2 step\(s\); data goes to ./npu_profiling" \
     "trigger: says what the job will do"
 wait $bg
-is "$?" 0 "dynamic: the job ends normally"
+dyn_rc=$?
+is "$dyn_rc" 0 "dynamic: the job ends normally"
 is "$(ranks_in npu_profiling)" "0" "dynamic: the trigger collected rank 0"
 is "$(json_get npu_profiling/dynamic_profile/profiler_config.json 'd["start_step"], d["active"], d["prof_dir"], d["activities"]')" \
     "-1 2 ./npu_profiling ['CPU', 'NPU']" "trigger: start_step -1, the rest kept"
@@ -106,11 +108,9 @@ like "$(parsed_in npu_profiling)" "trace_view.json" "dynamic: the collected rank
 like "$(cat dyn.out)" "pretrain_sora.py: dynamic \(msprof-exec trigger\), ranks 0" \
     "dynamic: the report says the launch was armed for a trigger, not a step window"
 # No step window in dynamic mode: a run shorter than the static default
-# window (steps 10 to 12) is not refused.
-rm -rf npu_profiling
-"$MSPROF" -y --skip-checks --mode dynamic --train-iters 8 bash "$WAN" > out 2> err
-is "$?" 0 "dynamic, 8 iterations: runs (no static window to check)"
-unlike "$(cat out err)" "end after the last training step" "dynamic, 8 iterations: not refused"
+# window (steps 10 to 12) is not refused (the run above).
+is "$dyn_rc" 0 "dynamic, 8 iterations: runs (no static window to check)"
+unlike "$(cat dyn.out dyn.err)" "end after the last training step" "dynamic, 8 iterations: not refused"
 rm -rf npu_profiling
 "$MSPROF" -y --skip-checks --mode dynamic --train-iters 8 bash examples/qwen3vl/finetune_qwen3vl_8B.sh > out 2> err
 is "$?" 0 "dynamic, YAML entry, 8 iterations: runs"

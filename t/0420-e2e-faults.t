@@ -4,6 +4,8 @@
 # with the expected exit status and diagnosis.
 . "$(dirname "$0")/lib.sh"
 sim_env
+. "$TOP/t/lean.sh"
+lean "$T"
 cd "$T/mindspeed-llm"
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
 run() { "$MSPROF" -y --skip-checks "$@" bash "$QWEN" > out 2> err; rc=$?; }

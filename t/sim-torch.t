@@ -6,6 +6,8 @@
 # that connected to the shared memory keeps it after its creator exited.
 . "$(dirname "$0")/lib.sh"
 sim_env
+. "$TOP/t/lean.sh"
+lean "$T"
 cat > train.py <<'EOF'
 import os, sys, time, torch
 model = torch.nn.Linear(4, 1)
