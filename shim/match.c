@@ -282,25 +282,20 @@ filter_read(struct launch_filter *f, const char *p)
 {
 	int hi, lo;
 
-	while (*p != '\0' && *p != ';') {
+	for (;; p++) {
 		if (*p == '*') {
 			f->all = 1;
 			p++;
-		} else if ((*p == 'f' || *p == 'p') &&
-		    (hi = hex_value(p[1])) >= 0 && (lo = hex_value(p[2])) >= 0) {
-			if (*p == 'f')
-				BIT_SET(f->first, (unsigned)(hi << 4 | lo));
-			else
-				BIT_SET(f->pair, (unsigned)(hi << 4 | lo));
+		} else if (*p == 'f' || *p == 'p') {
+			if ((hi = hex_value(p[1])) < 0 || (lo = hex_value(p[2])) < 0)
+				return -1;
+			BIT_SET(*p == 'f' ? f->first : f->pair,
+			    (unsigned)(hi << 4 | lo));
 			p += 3;
-		} else
-			return -1;
-		if (*p == ',')
-			p++;
-		else if (*p != '\0' && *p != ';')
-			return -1;
+		}
+		if (*p != ',')
+			return *p == '\0' || *p == ';' ? 0 : -1;
 	}
-	return 0;
 }
 
 void
