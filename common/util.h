@@ -2,6 +2,8 @@
 #ifndef MSPROF_UTIL_H
 #define MSPROF_UTIL_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -33,6 +35,11 @@ char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 /* Read a whole file (or descriptor); NULL with errno set on failure. */
 char	*read_file(const char *path, size_t *len);
 char	*read_fd(int fd, size_t *len);
+/*
+ * The first SIZE - 1 bytes of a file at most, NUL-terminated in BUF (a
+ * "#!" line): their count, or -1 with errno set.
+ */
+ssize_t	 read_head(const char *path, char *buf, size_t size);
 /* Create a directory and its parents; -1 with errno set on failure. */
 int	 mkdirs(const char *path, int mode);
 /* Shell-quote one word for display (the result is the caller's). */
