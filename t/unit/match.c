@@ -1,7 +1,10 @@
 /* Unit tests of the launch matcher (shim/match.c). */
+#include <sys/mman.h>
+
 #include "tap.h"
 #include "shim/contract.h"
 #include "shim/match.h"
+#include "shim/words.h"
 
 static const char *table =
     "launcher=torchrun,msrun;python=python,python3,python3.*;"
@@ -390,6 +393,44 @@ filter_random(void)
 	ok(matched > 2000, "and they matched %d names", matched);
 }
 
+/*
+ * The shim's constructor copies the session variables 16 bytes at a time
+ * (words.h): every length, ending at every distance from a page that
+ * cannot be read, into every room around it.
+ */
+static void
+copy_strings(void)
+{
+	char *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *s, dst[256];
+	size_t len, end, room, got, want;
+	int bad = 0, cases = 0;
+
+	if (m == MAP_FAILED || mprotect(m + 4096, 4096, PROT_NONE) == -1) {
+		ok(0, "two pages, the second unreadable");
+		return;
+	}
+	for (len = 0; len < 100; len++)
+		for (end = 0; end < 24; end++) {
+			s = m + 4095 - end - len;	/* its NUL at 4095 - end */
+			for (size_t i = 0; i < len; i++)
+				s[i] = (char)('a' + (len + i) % 26);
+			s[len] = '\0';
+			for (room = 0; room < len + 20; room++) {
+				memset(dst, 'x', sizeof(dst));
+				got = word_copy_str(dst, s, room);
+				want = len + 1 <= room ? len + 1 : 0;
+				cases++;
+				if (got != want || dst[room] != 'x' ||
+				    (want != 0 && memcmp(dst, s, want) != 0))
+					bad++;
+			}
+		}
+	is_int(bad, 0, "word_copy_str: %d copies by every length, page "
+	    "end and room", cases);
+	munmap(m, 8192);
+}
+
 int
 main(void)
 {
@@ -399,5 +440,6 @@ main(void)
 	filter();
 	filter_written();
 	filter_random();
+	copy_strings();
 	return done_testing();
 }
