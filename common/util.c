@@ -265,6 +265,23 @@ path_fold(char *path)
 	return path;
 }
 
+ssize_t
+read_head(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd, saved;
+
+	if ((fd = open_regular(path)) == -1)
+		return -1;
+	n = read(fd, buf, size - 1);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
 int
 mkdirs(const char *path, int mode)
 {
@@ -324,21 +341,25 @@ shell_quote(const char *w)
 char *
 shell_join(char *const argv[])
 {
-	size_t len = 1;
-	char *out, *q;
+	size_t len = 0, cap = 64, n;
+	char *out = xmalloc(cap), *q;
 
-	out = xstrdup("");
+	/* Appended at the end it keeps: a launch of 10,000 words is common. */
 	for (; *argv != NULL; argv++) {
 		q = shell_quote(*argv);
-		len += strlen(q) + 1;
-		out = realloc(out, len);
-		if (out == NULL)
-			err(70, "realloc");
-		if (*out != '\0')
-			strcat(out, " ");
-		strcat(out, q);
+		n = strlen(q);
+		if (len + n + 2 > cap) {
+			while (len + n + 2 > cap)
+				cap *= 2;
+			out = xreallocarray(out, cap, 1);
+		}
+		if (len > 0)
+			out[len++] = ' ';
+		memcpy(out + len, q, n);
+		len += n;
 		free(q);
 	}
+	out[len] = '\0';
 	return out;
 }
 

@@ -2,6 +2,8 @@
 #ifndef MSPROF_UTIL_H
 #define MSPROF_UTIL_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -52,6 +54,11 @@ char	*read_fd(int fd, size_t *len);
  * by its text alone (the path may no longer exist); returns PATH.
  */
 char	*path_fold(char *path);
+/*
+ * The first SIZE - 1 bytes of a file at most, NUL-terminated in BUF (a
+ * "#!" line): their count, or -1 with errno set.
+ */
+ssize_t	 read_head(const char *path, char *buf, size_t size);
 /* Create a directory and its parents; -1 with errno set on failure. */
 int	 mkdirs(const char *path, int mode);
 /* Shell-quote one word for display (the result is the caller's). */

@@ -430,17 +430,16 @@ const char *
 job_python(const char *path)
 {
 	static char line[256];
-	char *text, *p;
+	char head[sizeof(line) + 2], *p;
+
 	if (path == NULL)
 		return NULL;
 	if (strncmp(path_base(path), "python", 6) == 0)
 		return path;
-	if ((text = read_file(path, NULL)) == NULL || strncmp(text, "#!", 2)) {
-		free(text);
+	/* The #! line only: the command may be a large program (bash). */
+	if (read_head(path, head, sizeof(head)) < 2 || strncmp(head, "#!", 2))
 		return NULL;
-	}
-	snprintf(line, sizeof(line), "%s", text + 2);
-	free(text);
+	snprintf(line, sizeof(line), "%s", head + 2);
 	line[strcspn(line, "\n")] = '\0';
 	/* #!/usr/bin/env python3 names the interpreter second. */
 	if ((p = strtok(line, " \t")) != NULL && strcmp(path_base(p), "env") == 0)

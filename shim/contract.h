@@ -34,6 +34,12 @@
  * items are compared as "launcher" ones: a console script of a Python
  * package (fairseq-train), which the kernel runs with its "#!" Python, is
  * a training entry read as python SCRIPT would be.
+ *
+ * The table may start with a "filter" segment: the shim's first test of
+ * an exec (match.h, struct launch_filter), which msprof-exec works out
+ * once from the other segments and writes as filter_write() does, so
+ * that no process under the shim has to read the whole table to build
+ * it.  Without one, the shim builds it from the table.
  */
 #define MATCH_KEY_LAUNCHER	"launcher"
 #define MATCH_KEY_PYTHON	"python"
@@ -41,6 +47,7 @@
 #define MATCH_KEY_ENTRY		"entry"
 #define MATCH_KEY_ENTRY_MODULE	"entry-module"
 #define MATCH_KEY_CONSOLE	"console"
+#define MATCH_KEY_FILTER	"filter"
 
 /*
  * The shim replaces a matched exec with

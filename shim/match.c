@@ -262,6 +262,42 @@ key_is(const char *p, const char *key, size_t klen)
 
 #define KEY_IS(p, key)	key_is(p, key, sizeof(key) - 1)
 
+/* The value of the hex digit C as filter_write() writes it, or -1. */
+static int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/*
+ * Read into F (zeroed) the items at P of a "filter" segment; -1 when one
+ * is not as filter_write() writes it.
+ */
+static int
+filter_read(struct launch_filter *f, const char *p)
+{
+	int hi, lo;
+
+	for (;; p++) {
+		if (*p == '*') {
+			f->all = 1;
+			p++;
+		} else if (*p == 'f' || *p == 'p') {
+			if ((hi = hex_value(p[1])) < 0 || (lo = hex_value(p[2])) < 0)
+				return -1;
+			BIT_SET(*p == 'f' ? f->first : f->pair,
+			    (unsigned)(hi << 4 | lo));
+			p += 3;
+		}
+		if (*p != ',')
+			return *p == '\0' || *p == ';' ? 0 : -1;
+	}
+}
+
 void
 filter_build(struct launch_filter *f, const char *table)
 {
@@ -270,6 +306,11 @@ filter_build(struct launch_filter *f, const char *table)
 	*f = (struct launch_filter){ 0 };
 	if (table == NULL)
 		return;
+	if (KEY_IS(table, MATCH_KEY_FILTER)) {
+		if (filter_read(f, table + sizeof(MATCH_KEY_FILTER)) == 0)
+			return;
+		*f = (struct launch_filter){ 0 };	/* not ours: build it */
+	}
 	for (p = table; *p != '\0'; ) {
 		if (!KEY_IS(p, MATCH_KEY_LAUNCHER) &&
 		    !KEY_IS(p, MATCH_KEY_CONSOLE) && !KEY_IS(p, MATCH_KEY_PYTHON)) {
@@ -290,6 +331,39 @@ filter_build(struct launch_filter *f, const char *table)
 		if (*p == ';')
 			p++;
 	}
+}
+
+static char *
+put_bit(char *o, char kind, unsigned b)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (o[-1] != '=')
+		*o++ = ',';
+	*o++ = kind;
+	*o++ = hex[b >> 4];
+	*o++ = hex[b & 15];
+	return o;
+}
+
+size_t
+filter_write(const struct launch_filter *f, char *buf)
+{
+	const char *k = MATCH_KEY_FILTER "=";
+	char *o = buf;
+
+	while (*k != '\0')
+		*o++ = *k++;
+	if (f->all)
+		*o++ = '*';
+	for (unsigned b = 0; b < 256; b++) {
+		if (BIT_HAS(f->first, b))
+			o = put_bit(o, 'f', b);
+		if (BIT_HAS(f->pair, b))
+			o = put_bit(o, 'p', b);
+	}
+	*o = '\0';
+	return (size_t)(o - buf);
 }
 
 __attribute__((hot)) int

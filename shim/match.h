@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "contract.h"
+
 enum launch_kind {
 	LAUNCH_NONE = 0,
 	LAUNCH_LAUNCHER,	/* torchrun ..., msrun ... */
@@ -49,7 +51,18 @@ struct launch_filter {
 	uint64_t	pair[4];	/* bit FILTER_PAIR(c0, c1) */
 };
 
+/*
+ * Build F from TABLE's items, or read it from TABLE's first segment when
+ * that is a "filter" one (contract.h) as filter_write() writes it.
+ */
 void	filter_build(struct launch_filter *f, const char *table);
+/*
+ * Write F into BUF (FILTER_TEXT_MAX bytes) as a table segment,
+ * "filter=ITEM,...": "*" for all, "fXX" and "pXX" for the bits of first
+ * and pair (two hex digits); returns its length.
+ */
+#define FILTER_TEXT_MAX	(sizeof(MATCH_KEY_FILTER "=*") + 2 * 256 * 4)
+size_t	filter_write(const struct launch_filter *f, char *buf);
 /* May the exec of PATH be a launch?  0 when it cannot be. */
 int	filter_pass(const struct launch_filter *f, const char *path);
 

@@ -73,14 +73,20 @@ object_of(const struct link_map *l, struct object *o)
 
 	*o = (struct object){ .base = l->l_addr };
 	for (d = l->l_ld; d != NULL && d->d_tag != DT_NULL; d++) {
-		if (d->d_tag == DT_SYMTAB)
+		switch (d->d_tag) {
+		case DT_SYMTAB:
 			o->symtab = dyn_ptr(l, d->d_un.d_ptr);
-		else if (d->d_tag == DT_STRTAB)
+			break;
+		case DT_STRTAB:
 			o->strtab = dyn_ptr(l, d->d_un.d_ptr);
-		else if (d->d_tag == DT_VERSYM)
+			break;
+		case DT_VERSYM:
 			o->versym = dyn_ptr(l, d->d_un.d_ptr);
-		else if (d->d_tag == DT_GNU_HASH)
+			break;
+		case DT_GNU_HASH:
 			o->gnu_hash = dyn_ptr(l, d->d_un.d_ptr);
+			break;
+		}
 	}
 	return o->symtab != NULL && o->strtab != NULL && o->gnu_hash != NULL;
 }
@@ -120,30 +126,41 @@ next_hash(const char *name)
 
 enum found { NONE, PLAIN, OTHER };
 
+/* A name to look up: its bytes with the NUL, and its GNU hash. */
+struct name {
+	const char	*s;
+	size_t		 size;
+	uint32_t	 hash;
+};
+
 /*
- * Look NAME (hash H) up in O.  PLAIN: *SYM is the one definition dlsym
- * would return, a function with no version or one default version;
- * OTHER: O defines NAME some other way; NONE: not at all.
+ * Look NAME up in O.  PLAIN: *SYM is the one definition dlsym would
+ * return, a function with no version or one default version; OTHER: O
+ * defines NAME some other way; NONE: not at all.  LIKELY: O is expected
+ * to define it (libc), so the Bloom filter, which only rules names out,
+ * is not read.  Inlined: it runs for five names in every process.
  */
-static enum found
-lookup(const struct object *o, const char *name, uint32_t h,
+__attribute__((always_inline)) static inline enum found
+lookup(const struct object *o, const struct name *name, int likely,
     const ElfW(Sym) **sym)
 {
 	const uint32_t *ht = o->gnu_hash, *buckets, *chain;
 	uint32_t nbuckets = ht[0], symoffset = ht[1], nbloom = ht[2];
 	uint32_t shift = ht[3], i, h2;
 	const ElfW(Addr) *bloom = (const ElfW(Addr) *)(ht + 4);
-	ElfW(Addr) word, mask;
 	const ElfW(Sym) *s, *versioned = NULL;
 	int defined = 0, versions = 0, odd = 0;
+	uint32_t h = name->hash;
 
 	if (nbuckets == 0 || nbloom == 0)
 		return NONE;
-	word = bloom[(h / WORD_BITS) & (nbloom - 1)];
-	mask = ((ElfW(Addr))1 << (h % WORD_BITS)) |
-	    ((ElfW(Addr))1 << ((h >> shift) % WORD_BITS));
-	if ((word & mask) != mask)
-		return NONE;
+	if (!likely) {
+		ElfW(Addr) word = bloom[(h / WORD_BITS) & (nbloom - 1)];
+		ElfW(Addr) mask = ((ElfW(Addr))1 << (h % WORD_BITS)) |
+		    ((ElfW(Addr))1 << ((h >> shift) % WORD_BITS));
+		if ((word & mask) != mask)
+			return NONE;
+	}
 	buckets = (const uint32_t *)(bloom + nbloom);
 	chain = buckets + nbuckets;
 	if ((i = buckets[h % nbuckets]) < symoffset)
@@ -151,7 +168,8 @@ lookup(const struct object *o, const char *name, uint32_t h,
 	for (;; i++) {
 		h2 = chain[i - symoffset];
 		s = &o->symtab[i];
-		if ((h | 1) == (h2 | 1) && str_eq(name, o->strtab + s->st_name) &&
+		if ((h | 1) == (h2 | 1) &&
+		    word_same(o->strtab + s->st_name, name->s, name->size) &&
 		    (s->st_value != 0 || s->st_shndx != SHN_UNDEF)) {
 			ElfW(Half) v = o->versym != NULL ? o->versym[i] : 0;
 
@@ -207,23 +225,23 @@ libc_after_us(const struct link_map **first)
 /* NAME from libc, if no object in [FIRST, LIBC) defines it; else NULL. */
 static void *
 from_libc(const struct link_map *first, const struct link_map *libc,
-    const struct object *lo, const char *name, uint32_t h)
+    const struct object *lo, const struct name *name)
 {
 	const struct link_map *l;
 	const ElfW(Sym) *sym;
 	struct object o;
 
 	for (l = first; l != libc; l = l->l_next)
-		if (!object_of(l, &o) || lookup(&o, name, h, &sym) != NONE)
+		if (!object_of(l, &o) || lookup(&o, name, 0, &sym) != NONE)
 			return NULL;
-	if (lookup(lo, name, h, &sym) != PLAIN)
+	if (lookup(lo, name, 1, &sym) != PLAIN)
 		return NULL;
 	return (void *)(lo->base + sym->st_value);
 }
 
 void
-next_symbols(const char *const names[], const uint32_t *hashes, void *fns[],
-    size_t n)
+next_symbols(const char *const names[], const struct next_key *keys,
+    void *fns[], size_t n)
 {
 	const struct link_map *first = NULL, *libc = libc_after_us(&first);
 	struct object lo;
@@ -232,8 +250,11 @@ next_symbols(const char *const names[], const uint32_t *hashes, void *fns[],
 	if (libc != NULL && !object_of(libc, &lo))
 		libc = NULL;
 	for (i = 0; i < n; i++) {
-		fns[i] = libc == NULL ? NULL : from_libc(first, libc, &lo,
-		    names[i], hashes != NULL ? hashes[i] : next_hash(names[i]));
+		struct name nm = { names[i],
+		    keys != NULL ? keys[i].size : word_len(names[i]) + 1,
+		    keys != NULL ? keys[i].hash : next_hash(names[i]) };
+
+		fns[i] = libc == NULL ? NULL : from_libc(first, libc, &lo, &nm);
 		if (fns[i] == NULL)
 			fns[i] = dlsym(RTLD_NEXT, names[i]);
 	}

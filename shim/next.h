@@ -5,12 +5,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What is known of a constant name in advance. */
+struct next_key {
+	uint32_t	hash;		/* next_hash() */
+	uint32_t	size;		/* with its NUL */
+};
+
 /*
  * Set FNS[i] to dlsym(RTLD_NEXT, NAMES[i]) as called from the shim, for N
- * names.  HASHES, if not NULL, holds their GNU hashes (next_hash()), known
- * when the names are constants.  Only for the shim's constructor.
+ * names.  KEYS, if not NULL, holds their hashes and sizes, known when the
+ * names are constants.  Only for the shim's constructor.
  */
-void	next_symbols(const char *const names[], const uint32_t *hashes,
+void	next_symbols(const char *const names[], const struct next_key *keys,
 	    void *fns[], size_t n);
 
 /* The GNU hash of NAME, as the loader computes it. */

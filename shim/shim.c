@@ -60,9 +60,13 @@ find_real(void)
 	static const char *const names[] = {
 		"execve", "execvpe", "fexecve", "posix_spawn", "posix_spawnp"
 	};
-	/* next_hash() of each; t/0240-shim-next.t checks them. */
-	static const uint32_t hashes[] = {
-		0xfc2c9fc5, 0x81c09a35, 0xa3c16d4b, 0x3abbbc60, 0x923348d0
+	/* next_hash() of each (t/0240-shim-next.t checks them), and size. */
+	static const struct next_key keys[] = {
+		{ 0xfc2c9fc5, sizeof("execve") },
+		{ 0x81c09a35, sizeof("execvpe") },
+		{ 0xa3c16d4b, sizeof("fexecve") },
+		{ 0x3abbbc60, sizeof("posix_spawn") },
+		{ 0x923348d0, sizeof("posix_spawnp") }
 	};
 	void *self[] = {
 		(void *)execve, (void *)execvpe, (void *)fexecve,
@@ -70,7 +74,7 @@ find_real(void)
 	};
 	void *fn[sizeof(names) / sizeof(names[0])];
 
-	next_symbols(names, hashes, fn, sizeof(names) / sizeof(names[0]));
+	next_symbols(names, keys, fn, sizeof(names) / sizeof(names[0]));
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (fn[i] == self[i])
 			fn[i] = NULL;
@@ -118,11 +122,12 @@ save_session(void)
 			return;		/* the launcher keeps them smaller */
 		S.env.savedlen[S.env.nsaved] = n - 1;
 		S.env.saved[S.env.nsaved++] = p;
-		if (TAKE(p, MSPROF_ENV_SHIM, S.env.shim))
+		/* Each is one of them at most: no more tests once it is. */
+		if (!TAKE(p, MSPROF_ENV_MATCH, S.table) &&
+		    !TAKE(p, MSPROF_ENV_SESSION, S.session) &&
+		    !TAKE(p, MSPROF_ENV_INJECTOR, S.injector) &&
+		    TAKE(p, MSPROF_ENV_SHIM, S.env.shim))
 			S.env.shimlen = n - 1 - sizeof(MSPROF_ENV_SHIM);
-		TAKE(p, MSPROF_ENV_INJECTOR, S.injector);
-		TAKE(p, MSPROF_ENV_SESSION, S.session);
-		TAKE(p, MSPROF_ENV_MATCH, S.table);
 		p += n;
 	}
 }

@@ -1,7 +1,10 @@
 /* Unit tests of the launch matcher (shim/match.c). */
+#include <sys/mman.h>
+
 #include "tap.h"
 #include "shim/contract.h"
 #include "shim/match.h"
+#include "shim/words.h"
 
 static const char *table =
     "launcher=torchrun,msrun;python=python,python3,python3.*;"
@@ -258,6 +261,92 @@ filter(void)
 	ok(!filter_pass(&f, "torchrun"), "no table: nothing passes");
 }
 
+static int
+same_filter(const struct launch_filter *a, const struct launch_filter *b)
+{
+	for (int i = 0; i < 4; i++)
+		if (a->first[i] != b->first[i] || a->pair[i] != b->pair[i])
+			return 0;
+	return a->all == b->all;
+}
+
+/*
+ * T's filter, written as msprof-exec writes it before the table, read
+ * back by the shim: the same filter, else the shim would miss launches.
+ */
+static int
+filter_round_trip(const char *t)
+{
+	struct launch_filter built, read;
+	char text[FILTER_TEXT_MAX + 256];
+	size_t n;
+
+	filter_build(&built, t);
+	n = filter_write(&built, text);
+	if (n >= FILTER_TEXT_MAX)
+		return 0;
+	snprintf(text + n, sizeof(text) - n, ";%s", t);
+	filter_build(&read, text);
+	if (!same_filter(&built, &read)) {
+		printf("# %s: read back differs\n", text);
+		return 0;
+	}
+	return 1;
+}
+
+/* The filter msprof-exec works out once and writes first in the table. */
+static void
+filter_written(void)
+{
+	static const char *const tables[] = {
+		"launcher=torchrun,msrun;python=python,python3,python3.*",
+		"python=p*;launcher=x", "launcher=bin/torchrun",
+		"launcher=tasks/train*", "launcher=a/", "launcher=*",
+		"launcher=t;console=fairseq-train,x*;python=q", "module=m",
+		"entry=*.py", "", NULL
+	};
+	struct launch_filter f, all;
+	char text[FILTER_TEXT_MAX];
+	int bad = 0;
+
+	for (size_t i = 0; tables[i] != NULL; i++)
+		bad += !filter_round_trip(tables[i]);
+	is_int(bad, 0, "a written filter reads back as it was built");
+	filter_build(&f, "launcher=torchrun");
+	filter_write(&f, text);
+	is_str(text, "filter=p7b", "one pair bit: 'pXX' ('t' * 31 + 'o', mod 256)");
+	filter_build(&f, "launcher=t*");
+	filter_write(&f, text);
+	is_str(text, "filter=f74", "a first byte: 'fXX'");
+	filter_build(&f, "module=torch.distributed.run");
+	filter_write(&f, text);
+	is_str(text, "filter=", "no launcher, console or python: none");
+	filter_build(&f, "launcher=*,torchrun");
+	filter_write(&f, text);
+	is_str(text, "filter=*,p7b", "all: '*' first, then the bits");
+	memset(&all, 0xff, sizeof(all));
+	all.all = 1;
+	filter_write(&all, text);
+	ok(strlen(text) < FILTER_TEXT_MAX, "the longest fits FILTER_TEXT_MAX");
+	filter_build(&f, text);
+	ok(same_filter(&f, &all), "... and reads back");
+
+	filter_build(&f, "filter=;launcher=torchrun");
+	ok(!filter_pass(&f, "/usr/bin/torchrun"),
+	    "the shim takes a written filter as it is, without the items");
+	filter_build(&f, "filter=p1;launcher=torchrun");
+	ok(filter_pass(&f, "/usr/bin/torchrun"),
+	    "one it cannot read: built from the items");
+	filter_build(&f, "filter=p1g,*;launcher=torchrun");
+	ok(filter_pass(&f, "torchrun") && !filter_pass(&f, "/bin/true"),
+	    "... a bad digit too, before a '*'");
+	filter_build(&f, "filter=x01;launcher=torchrun");
+	ok(filter_pass(&f, "torchrun"), "... an unknown kind of item");
+	filter_build(&f, "launcher=torchrun;filter=;python=python");
+	ok(filter_pass(&f, "torchrun") && filter_pass(&f, "python"),
+	    "a filter segment counts only first");
+}
+
 /* Random tables and names over a small alphabet: no name is dropped. */
 static void
 filter_random(void)
@@ -266,7 +355,7 @@ filter_random(void)
 	unsigned long seed = 12345;
 	char t[64], names[40][8];
 	const char *list[41];
-	int misses = 0;
+	int misses = 0, bad = 0;
 
 	matched = 0;
 	for (int round = 0; round < 2000; round++) {
@@ -296,10 +385,50 @@ filter_random(void)
 		}
 		list[40] = NULL;
 		misses += filter_misses(t, list);
+		bad += !filter_round_trip(t);
 	}
 	is_int(misses, 0, "2000 random tables: the filter drops no name "
 	    "they match");
+	is_int(bad, 0, "... and each written filter reads back the same");
 	ok(matched > 2000, "and they matched %d names", matched);
+}
+
+/*
+ * The shim's constructor copies the session variables 16 bytes at a time
+ * (words.h): every length, ending at every distance from a page that
+ * cannot be read, into every room around it.
+ */
+static void
+copy_strings(void)
+{
+	char *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *s, dst[256];
+	size_t len, end, room, got, want;
+	int bad = 0, cases = 0;
+
+	if (m == MAP_FAILED || mprotect(m + 4096, 4096, PROT_NONE) == -1) {
+		ok(0, "two pages, the second unreadable");
+		return;
+	}
+	for (len = 0; len < 100; len++)
+		for (end = 0; end < 24; end++) {
+			s = m + 4095 - end - len;	/* its NUL at 4095 - end */
+			for (size_t i = 0; i < len; i++)
+				s[i] = (char)('a' + (len + i) % 26);
+			s[len] = '\0';
+			for (room = 0; room < len + 20; room++) {
+				memset(dst, 'x', sizeof(dst));
+				got = word_copy_str(dst, s, room);
+				want = len + 1 <= room ? len + 1 : 0;
+				cases++;
+				if (got != want || dst[room] != 'x' ||
+				    (want != 0 && memcmp(dst, s, want) != 0))
+					bad++;
+			}
+		}
+	is_int(bad, 0, "word_copy_str: %d copies by every length, page "
+	    "end and room", cases);
+	munmap(m, 8192);
 }
 
 int
@@ -309,6 +438,8 @@ main(void)
 	python();
 	entries();
 	filter();
+	filter_written();
 	filter_random();
+	copy_strings();
 	return done_testing();
 }
