@@ -16,15 +16,22 @@ long_options() {
 }
 
 # --- mandoc and the options --------------------------------------------------
-# A word: not followed by more of an option name.
-has_option() { printf '%s\n' "$1" | grep -Eq -- "(^|[^a-z-])$2([^a-z_-]|\$)"; }
+# A word: not followed by more of an option name.  (As grep -E would find
+# it in a line: the line's start and end are the text's or a newline, which
+# the brackets also match; the shell's regex, no process, as it is asked
+# hundreds of times.)
+has_option() {
+	local re="(^|[^a-z-])$2([^a-z_-]|\$)"
+	[[ $1 =~ $re ]]
+}
+slurp comp "$COMP"
 
 opts=$(long_options "$TOP/launcher/options.c")
 ok "$([ "$(printf '%s\n' "$opts" | wc -l)" -ge 20 ]; echo $?)" \
     "the option table of launcher/options.c is read ($(printf '%s\n' $opts | wc -l) options)"
 missing_comp=
 for o in $opts; do
-	has_option "$(cat "$COMP")" "--$o" || missing_comp="$missing_comp --$o"
+	has_option "$comp" "--$o" || missing_comp="$missing_comp --$o"
 done
 is "$missing_comp" "" "every option of launcher/options.c is in the completion"
 # The subcommands' own tables (FOLDER/FILE.c: SUBCOMMAND).
@@ -32,7 +39,7 @@ SUBS="launcher/trigger:trigger report/report:report report/compare:compare launc
 for f in $SUBS; do
 	missing_comp=
 	for o in $(long_options "$TOP/${f%%:*}.c"); do
-		has_option "$(cat "$COMP")" "--$o" || missing_comp="$missing_comp --$o"
+		has_option "$comp" "--$o" || missing_comp="$missing_comp --$o"
 	done
 	is "$missing_comp" "" "msprof-exec ${f#*:}: its options are in the completion"
 done
@@ -95,9 +102,9 @@ if command -v mandoc > /dev/null; then
 	done
 	is "$missing_man" "" "every short option is in msprof-exec.1 ($shorts)"
 	# The exit statuses.
+	heads=$(printf '%s\n' "$text" | sed 's/^ *//' | cut -c1-2)
 	for st in 64 65 66 69 73 78; do
-		has_line "$(printf '%s\n' "$text" | sed 's/^ *//' | cut -c1-2)" "$st" \
-		    "EXIT STATUS documents $st"
+		has_line "$heads" "$st" "EXIT STATUS documents $st"
 	done
 else
 	for i in $(seq 19); do
@@ -106,28 +113,55 @@ else
 fi
 
 # --- the completion -------------------------------------------------------
-# complete LINE: what the function offers for LINE (cursor at the end),
-# one candidate a line.  Word splitting as readline does for these lines.
-BASH_COMPLETION=/usr/share/bash-completion/bash_completion
-complete_line() {
-	bash -c '
+# complete_lines INIT LINE...: what the function offers for each LINE
+# (cursor at the end), one candidate a line, in COMPLETIONS[INIT|LINE];
+# INIT is bash-completion's script or "" for none.  Word splitting as
+# readline does for these lines.  One bash reads the scripts for all the
+# lines (bash-completion is long to read), each line is completed in a
+# subshell of its own, as fresh as a bash of its own.
+declare -A COMPLETIONS
+complete_lines() {
+	local init=$1 text line rec= i=0 lines=("${@:2}")
+	text=$(bash -c '
 		[ -n "$1" ] && . "$1" > /dev/null 2>&1
 		. "$2" || exit 1
-		line=$3
-		read -ra COMP_WORDS <<< "$line"
-		[[ $line == *" " ]] && COMP_WORDS+=("")
-		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		COMP_LINE=$line COMP_POINT=${#line}
-		COMPREPLY=()
-		_msprof_exec msprof-exec "${COMP_WORDS[COMP_CWORD]}" \
-		    "${COMP_WORDS[COMP_CWORD-1]}" 2> /dev/null
-		printf "%s\n" "${COMPREPLY[@]}" | sort -u
-	' complete "$1" "$COMP" "$2"
+		shift 2
+		for line in "$@"; do
+			(
+			read -ra COMP_WORDS <<< "$line"
+			[[ $line == *" " ]] && COMP_WORDS+=("")
+			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			COMP_LINE=$line COMP_POINT=${#line}
+			COMPREPLY=()
+			_msprof_exec msprof-exec "${COMP_WORDS[COMP_CWORD]}" \
+			    "${COMP_WORDS[COMP_CWORD-1]}" 2> /dev/null
+			printf "%s\n" "${COMPREPLY[@]}" | sort -u
+			)
+			echo "--end--"
+		done
+	' complete "$init" "$COMP" "${lines[@]}" 2> /dev/null)
+	while IFS= read -r line; do
+		if [ "$line" = --end-- ]; then
+			COMPLETIONS[$init|${lines[i]}]=${rec%$'\n'}
+			rec=
+			i=$((i + 1))
+		else
+			rec+=$line$'\n'
+		fi
+	done <<< "$text"
 }
+# complete_line INIT LINE: one of them.
+complete_line() { printf '%s' "${COMPLETIONS[$1|$2]-}"; }
 levels=$(printf '%s\n' level0 level1 level2 level_none | sort)
 
+BASH_COMPLETION=/usr/share/bash-completion/bash_completion
 if [ -r "$BASH_COMPLETION" ]; then
 	with=$BASH_COMPLETION
+	mkdir -p out.d && : > train.sh
+	complete_lines "$with" "msprof-exec --le" "msprof-exec --level " \
+	    "msprof-exec -l level2 --with cpu,st" "msprof-exec --export-type " \
+	    "msprof-exec tri" "msprof-exec trigger --now --" \
+	    "msprof-exec -y bash tra" "msprof-exec --output out"
 	is "$(complete_line "$with" "msprof-exec --le")" "--level" \
 	    "with bash-completion: msprof-exec --le<TAB> gives --level"
 	is "$(complete_line "$with" "msprof-exec --level ")" "$levels" \
@@ -140,7 +174,6 @@ if [ -r "$BASH_COMPLETION" ]; then
 	    "with bash-completion: the subcommand trigger"
 	is "$(complete_line "$with" "msprof-exec trigger --now --")" "$(printf -- '--active\n--help')" \
 	    "with bash-completion: trigger --now excludes --start"
-	mkdir -p out.d && : > train.sh
 	is "$(complete_line "$with" "msprof-exec -y bash tra")" "train.sh" \
 	    "with bash-completion: the command's arguments complete as files"
 	is "$(complete_line "$with" "msprof-exec --output out")" "out.d" \
@@ -152,6 +185,12 @@ else
 fi
 
 # Without bash-completion's helpers the function works too.
+alone=("msprof-exec --le" "msprof-exec --level " "msprof-exec --existing " \
+    "msprof-exec report --" "msprof-exec compare --" "msprof-exec compa")
+for c in $cmds; do
+	alone+=("msprof-exec ${c%?}" "msprof-exec $c --")
+done
+complete_lines "" "${alone[@]}"
 is "$(complete_line "" "msprof-exec --le")" "--level" \
     "alone: msprof-exec --le<TAB> gives --level"
 is "$(complete_line "" "msprof-exec --level ")" "$levels" \

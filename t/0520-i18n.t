@@ -41,13 +41,9 @@ ok "$([ -s "$B/share/locale/zh_CN/LC_MESSAGES/msprof-exec.mo" ]; echo $?)" \
     "the build has share/locale/zh_CN/LC_MESSAGES/msprof-exec.mo"
 
 # --- A zh_CN.UTF-8 locale of our own (Debian ships only C.UTF-8) -----------
+# (compiled once and kept in the build directory: zh_locale, t/lib.sh)
 
-mkdir -p "$T/locale"
-if command -v localedef > /dev/null; then
-	localedef -i zh_CN -f UTF-8 "$T/locale/zh_CN.UTF-8" > localedef.out 2>&1
-fi
-if [ "$(LOCPATH=$T/locale LC_ALL=zh_CN.UTF-8 locale charmap 2>/dev/null)" != UTF-8 ]
-then
+if ! zh_locale; then
 	skip "no zh_CN.UTF-8 locale: localedef -i zh_CN -f UTF-8 failed (package locales)"
 	done_testing
 fi
@@ -57,7 +53,7 @@ ZH=zh_CN.UTF-8
 in_locale() {
 	local loc=$1
 	shift
-	env -u LANGUAGE LOCPATH="$T/locale" LANG="$loc" LC_ALL="$loc" "$@" \
+	env -u LANGUAGE LOCPATH="$ZH_LOCPATH" LANG="$loc" LC_ALL="$loc" "$@" \
 	    > "$T/.out" 2> "$T/.err"
 	rc=$?
 	out=$(cat "$T/.out")
@@ -134,7 +130,7 @@ printf 'NPUS_PER_NODE=2\ntorchrun --nproc_per_node $NPUS_PER_NODE pretrain_gpt.p
 # LOCALE, answering once the screen ends with PROMPT-END; prints the
 # screen, then "status N".
 on_tty() {
-	env -u LANGUAGE LOCPATH="$T/locale" LANG="$1" LC_ALL="$1" \
+	env -u LANGUAGE LOCPATH="$ZH_LOCPATH" LANG="$1" LC_ALL="$1" \
 	    "$PY" "$TOP/t/ptyrun.py" --prompt "$2" --answer "$3" -- \
 	    "$MSPROF" --skip-checks bash pretrain_qwen3_8b_4K_ptd.sh
 }

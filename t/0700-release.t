@@ -91,9 +91,10 @@ is "$(ls -A "$X")" "" "an empty directory to unpack into"
 tar -C "$X" -xzf "$(tarball x86_64)"
 P=$X/msprof-exec-$VERSION-linux-x86_64
 cp -R "$TOP/sim" "$T/x86/sim"
+# The zh_CN.UTF-8 locale (t/lib.sh's, kept in the build directory) copied
+# to where the run below can reach it.
 mkdir -p "$T/x86/locale"
-command -v localedef > /dev/null &&
-    localedef -i zh_CN -f UTF-8 "$T/x86/locale/zh_CN.UTF-8" > /dev/null 2>&1
+zh_locale && cp -R "$ZH_LOCPATH/zh_CN.UTF-8" "$T/x86/locale/"
 
 # Run inside a mount namespace with an empty file system over the checkout
 # (the release build included), so nothing in it can be reached.

@@ -178,6 +178,32 @@ sort_lines() {
 	_sort_lines_out=${_sort_lines_out%$'\n'}
 }
 
+# zh_locale: a zh_CN.UTF-8 locale of the tests' own (Debian ships only
+# C.UTF-8): sets ZH_LOCPATH, the LOCPATH that has it; returns 1 when none
+# can be made (no localedef, package locales).  localedef takes seconds of
+# CPU, so the locale is compiled once for this glibc and its locale sources
+# and kept in the build directory, renamed into place whole (test runs side
+# by side may both compile it); where that cannot be written, in $T.
+zh_locale() {
+	local key dir
+	key=$(getconf GNU_LIBC_VERSION 2> /dev/null; stat -c %Y \
+	    /usr/share/i18n/locales/zh_CN /usr/share/i18n/charmaps/UTF-8* \
+	    2> /dev/null)
+	ZH_LOCPATH=$B/t/locale/${key//[^A-Za-z0-9.]/-}
+	zh_locale_in "$ZH_LOCPATH" && return 0
+	command -v localedef > /dev/null || return 1
+	dir=$T/locale.$BASHPID
+	mkdir -p "$dir"
+	localedef -i zh_CN -f UTF-8 "$dir/zh_CN.UTF-8" > "$T/localedef.out" 2>&1
+	zh_locale_in "$dir" || return 1
+	mkdir -p "$B/t/locale" 2> /dev/null &&
+	    mv -T "$dir" "$ZH_LOCPATH" 2> /dev/null
+	zh_locale_in "$ZH_LOCPATH" || ZH_LOCPATH=$dir
+}
+zh_locale_in() {
+	[ "$(LOCPATH=$1 LC_ALL=zh_CN.UTF-8 locale charmap 2> /dev/null)" = UTF-8 ]
+}
+
 # The flags msprof-exec appends with its defaults.
 DEFAULT_FLAGS="--profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0 --profile-level level1 --profile-with-cpu --profile-save-path ./profiling_output"
 
