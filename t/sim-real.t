@@ -610,19 +610,23 @@ declare -A PLANTED=(
     [quirks]="every CSV quirk a reader must survive (older step header, quoted times, BOM, Block Num...)"
     [memory-damaged]="memory_record.csv damaged on purpose (inf, nan, an empty file)"
 )
+# (the rank directories of all fixtures found at once, as each is in a fixture of its own)
+mapfile -t RANK_DIRS < <(find "$FIX" -name '*_ascend_pt' -type d | sort)
 for t in "$FIX"/*/; do
-    name=$(basename "$t")
+    t=${t%/}
+    name=${t##*/}
     if [ -n "${PLANTED[$name]:-}" ]; then
         pass "fixture $name: not compared # SKIP ${PLANTED[$name]}"
         continue
     fi
-    for d in $(find "$t" -name '*_ascend_pt' -type d | sort); do
-        case $name/$(basename "$d") in
+    for d in "${RANK_DIRS[@]}"; do
+        [[ $d == "$t"/* ]] || continue
+        case $name/${d##*/} in
         pipe-ranks/*_400[23]_*)
-            pass "fixture $name/$(basename "$d"): not compared # SKIP planted: no aic_ columns (a rank of other metrics)"
+            pass "fixture $name/${d##*/}: not compared # SKIP planted: no aic_ columns (a rank of other metrics)"
             continue ;;
         esac
-        compare "fixture $name/$(basename "$d"): the files of real torch_npu" fixture "$d" auto
+        compare "fixture $name/${d##*/}: the files of real torch_npu" fixture "$d" auto
     done
 done
 run_cases

@@ -83,10 +83,21 @@ from msprof_sim import respond as _respond  # noqa: E402
 
 _respond.apply_torch()
 
-from . import profiler  # noqa: E402,F401
-from .profiler import _non_intrusive_profile  # noqa: E402
+# PROF_CONFIG_PATH: torch_npu starts its non-intrusive profiling at import.  Without it
+# torch_npu.profiler is imported at its first use (torch_npu.profiler, from
+# torch_npu.profiler import ...): it is half of this import, and most processes of a
+# simulated job never profile
+if _os.getenv("PROF_CONFIG_PATH", ""):
+    from . import profiler  # noqa: E402,F401
+    from .profiler import _non_intrusive_profile  # noqa: E402
 
-# PROF_CONFIG_PATH: torch_npu starts its non-intrusive profiling at import.
-_non_intrusive_profile._NonIntrusiveProfile.init()
-if "torch" in _sys.modules:
-    _non_intrusive_profile._NonIntrusiveProfile.patch_optimizer(_sys.modules["torch"])
+    _non_intrusive_profile._NonIntrusiveProfile.init()
+    if "torch" in _sys.modules:
+        _non_intrusive_profile._NonIntrusiveProfile.patch_optimizer(_sys.modules["torch"])
+
+
+def __getattr__(name):
+    if name == "profiler":
+        import importlib
+        return importlib.import_module(".profiler", __name__)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
