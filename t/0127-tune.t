@@ -9,9 +9,9 @@
 # without another is tried with it, and an interrupt ends the current try
 # and still prints the table.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
-. "$TOP/t/lean.sh"
-lean "$T"
 cd "$T/mindspeed-llm" || exit 1
 mkdir -p logs
 LLAMA=examples/mcore/llama2/pretrain_llama2_7b_ptd.sh

@@ -3,9 +3,9 @@
 # weight size mismatch, a window past the end of training, no NPU; each
 # with the expected exit status and diagnosis.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
-. "$TOP/t/lean.sh"
-lean "$T"
 cd "$T/mindspeed-llm"
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
 run() { "$MSPROF" -y --skip-checks "$@" bash "$QWEN" > out 2> err; rc=$?; }

@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of the simulation: MindSpeed-LLM FSDP2 backend (train_fsdp2.py <yaml> --section.field ...).
 . "$(dirname "$0")/../sim/testlib.sh"
-. "$(dirname "$0")/lean.sh"
-lean "$TMP"
 Y=examples/fsdp2/qwen3/pretrain_qwen3_8b_4k_fsdp2.yaml
 S=examples/fsdp2/qwen3/pretrain_qwen3_8b_4k_fsdp2.sh
 # The runs come one after another: one port for them all (each free_port

@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of the simulation: MindSpeed-LLM MCore profiling flags, through the example scripts.
 . "$(dirname "$0")/../sim/testlib.sh"
-. "$(dirname "$0")/lean.sh"
-lean "$TMP"
 Q=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
 # One port for the runs, which come one after another (each free_port is a
 # python3 of its own).

@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of the simulation: MindSpeed-MM (tools.json, YAML entries, FSDP2 engine, dynamic mode).
 . "$(dirname "$0")/../sim/testlib.sh"
-. "$(dirname "$0")/lean.sh"
-lean "$TMP"
 TOOLS=$MM_DIR/mindspeed_mm/tools/tools.json
 # The runs come one after another, but for two side by side (dynamic mode),
 # the second of which takes PORT2 (each free_port is a python3 of its own).

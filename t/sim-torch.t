@@ -5,9 +5,9 @@
 # acted on, one modified later is, for the window asked, and a process
 # that connected to the shared memory keeps it after its creator exited.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/t/plain-python.sh"
+own_pycache
 sim_env
-. "$TOP/t/lean.sh"
-lean "$T"
 cat > train.py <<'EOF'
 import os, sys, time, torch
 model = torch.nn.Linear(4, 1)
