@@ -147,7 +147,7 @@ mkdir -p raw/vm_1_20261205120000000_ascend_pt/FRAMEWORK
 echo '{' > raw/vm_1_20261205120000000_ascend_pt/profiler_info_0.json
 "$MSPROF" analyse raw > .out 2> .err
 is "$?" 65 "analyse: a parse torch_npu says failed: 65"
-like "$(cat .err)" "Profiling data parsing failed" "... torch_npu's line passed on"
-like "$(cat .err)" "raw: the parser says the parse failed \(see above\), though it exited 0" \
+like "$(< .err)" "Profiling data parsing failed" "... torch_npu's line passed on"
+like "$(< .err)" "raw: the parser says the parse failed \(see above\), though it exited 0" \
     "... and why the status"
 done_testing
