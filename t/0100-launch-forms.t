@@ -3,7 +3,6 @@
 # the launcher's environment no longer carries the shim.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/t/plain-python.sh"
-own_pycache
 
 make_recorder torchrun
 make_recorder msrun

@@ -101,8 +101,10 @@ is "$rc:$(nrecorded)" "78:0" "a YAML key on a launch without YAML: 78"
 like "$err" "--set a.b: this launch \(MindSpeed-LLM, Megatron \(mcore\)\) has no YAML config" \
     "the reason names the engine"
 
-# The engines with a YAML config, on the simulated machine.
+# The engines with a YAML config, on the simulated machine (one NPU: the
+# settings reach rank 0, profiled, as they would reach any).
 sim_env
+export NPUS_PER_NODE=1
 cd "$T/mindspeed-mm" || exit 1
 sums() { md5sum mindspeed_mm/tools/tools.json examples/*/*.yaml; }
 orig=$(sums)
@@ -123,11 +125,11 @@ ycopy=$(ls npu_profiling/msprof-exec_*/*_qwen3_5_35B_config.yaml)
 is "$(yget "$ycopy" 'd["parallel"]["fsdp_plan"]["num_to_forward_prefetch"], d["data"]["new_key"], d["tools"]["profile"]["enable"]')" \
     "1 abc True" "MM FSDP2: the keys are in the config copy, with the profile"
 is "$(ranks_in npu_profiling)" "0" "MM FSDP2: rank 0 profiled"
-like "$(cat out)" "run with --set parallel.fsdp_plan.num_to_forward_prefetch=1" \
+like "$(< out)" "run with --set parallel.fsdp_plan.num_to_forward_prefetch=1" \
     "MM FSDP2: the report says it"
 "$MSPROF" -y --skip-checks --set --my-flag bash examples/qwen3_5/finetune_qwen3_5_35B.sh > out 2> err
 is "$?" 78 "MM FSDP2: a flag is refused (78)"
-like "$(cat err)" "takes no flags, only its YAML's keys" "MM FSDP2: why"
+like "$(< err)" "takes no flags, only its YAML's keys" "MM FSDP2: why"
 
 rm -rf npu_profiling
 "$MSPROF" -y --skip-checks --train-iters keep --set --num-workers=4 --set --use-flash-attn \

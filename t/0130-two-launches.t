@@ -4,7 +4,6 @@
 # exactly as they would without msprof-exec.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/t/plain-python.sh"
-own_pycache
 
 make_recorder torchrun
 export PATH="$RBIN:$PATH"

@@ -23,11 +23,11 @@ EOF2
 msprof -y bash train.sh
 is "$rc" 0 "torchrun exits 0"
 for r in 0 1; do
-	is "$(cat worker.$r.argv 2>/dev/null)" "--train-iters 5 $DEFAULT_FLAGS" \
+	is "$(< worker.$r.argv)" "--train-iters 5 $DEFAULT_FLAGS" \
 	    "worker $r got the profiling flags"
-	unlike "$(cat worker.$r.env 2>/dev/null)" 'MSPROF_EXEC_|msprof-exec-shim' \
+	unlike "$(< worker.$r.env)" 'MSPROF_EXEC_|msprof-exec-shim' \
 	    "worker $r carries no shim"
-	has_line "$(cat worker.$r.env 2>/dev/null)" "WORLD_SIZE=2" \
+	has_line "$(< worker.$r.env)" "WORLD_SIZE=2" \
 	    "worker $r is a real torchrun worker"
 done
 is "$(njournal injected)" 1 "one launch recorded for two workers"

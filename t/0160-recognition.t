@@ -10,6 +10,9 @@
 . "$TOP/t/plain-python.sh"
 own_pycache
 sim_env
+# One NPU a launch: what is recognised is the entry, whatever the number
+# of its ranks.
+export NPUS_PER_NODE=1
 LLM=$T/mindspeed-llm
 MM=$T/mindspeed-mm
 # engine_of: the engine and status the journal of the session under DIR has.
@@ -31,7 +34,7 @@ is "$(engine_of profiling_output)" "llm-mcore injected" "pretrain_mamba.py: the 
 is "$(ranks_in profiling_output)" "0" "pretrain_mamba.py: rank 0 profiled"
 
 rm -rf profiling_output
-"$MSPROF" -y --skip-checks msrun --worker_num 2 --local_worker_num 2 \
+"$MSPROF" -y --skip-checks msrun --worker_num 1 --local_worker_num 1 \
     --master_port "$MASTER_PORT" --join=True pretrain_mamba.py \
     --tokenizer-type Llama2Tokenizer \
     --tokenizer-model ./model_from_hf/llama-2-7b-hf/tokenizer.model \
@@ -50,7 +53,7 @@ PY
 rm -rf profiling_output
 "$MSPROF" -y --skip-checks torchrun --nproc_per_node 1 checkpoint_tool.py --x 1 > out 2> err
 is "$?" 0 "an entry that calls no training loop: exit 0"
-like "$(cat out)" "tool \['--x', '1'\]" "it ran with its own arguments"
+like "$(< out)" "tool \['--x', '1'\]" "it ran with its own arguments"
 is "$(engine_of profiling_output)" "none unchanged" "it is left alone"
 like "$(journal)" '"reason":"not a training entry: checkpoint_tool.py imports mindspeed_llm but calls no training loop' \
     "the journal says why"
@@ -64,24 +67,24 @@ PY
 printf 'torchrun --nproc_per_node 1 my_train.py --lr 1\n' > mine.sh
 rm -rf profiling_output
 "$MSPROF" -n bash mine.sh > out 2> err
-like "$(cat out)" "Left alone +my_train.py: not a training entry: my_train.py imports neither torch \(transformers, accelerate, deepspeed\) nor mindspeed_llm or mindspeed_mm; force it with --framework llm, mm or torch" \
+like "$(< out)" "Left alone +my_train.py: not a training entry: my_train.py imports neither torch \(transformers, accelerate, deepspeed\) nor mindspeed_llm or mindspeed_mm; force it with --framework llm, mm or torch" \
     "the table before the run lists the unknown entry as left alone, why and how to force it"
 "$MSPROF" -y --skip-checks bash mine.sh > out 2> err
 is "$?" 0 "unknown entry: exit 0"
-like "$(cat out)" "args --lr 1$" "unknown entry: run as it was"
-like "$(cat out)" "my_train.py: left alone \(not a training entry: my_train.py imports neither" \
+like "$(< out)" "args --lr 1$" "unknown entry: run as it was"
+like "$(< out)" "my_train.py: left alone \(not a training entry: my_train.py imports neither" \
     "the report lists it as left alone, with the reason"
 like "$(journal)" '"status":"unchanged","reason":"not a training entry: my_train.py imports neither torch \(transformers, accelerate, deepspeed\) nor mindspeed_llm or mindspeed_mm; force it with --framework llm, mm or torch"' \
     "the journal has the reason and the way to force it"
 rm -rf profiling_output
 "$MSPROF" -y --skip-checks --framework llm bash mine.sh > out 2> err
-like "$(cat out)" "args --lr 1 --profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0" \
+like "$(< out)" "args --lr 1 --profile --profile-step-start 2 --profile-step-end 4 --profile-ranks 0" \
     "--framework llm forces it: the Megatron flags"
 # Inference, evaluation, conversion, preprocessing: never, even forced.
 cp my_train.py inference_x.py
 rm -rf profiling_output
 "$MSPROF" -y --skip-checks --framework llm torchrun --nproc_per_node 1 inference_x.py --a 1 > out 2> err
-like "$(cat out)" "args --a 1$" "an inference entry stays untouched, even with --framework"
+like "$(< out)" "args --a 1$" "an inference entry stays untouched, even with --framework"
 like "$(journal)" "inference_x.py is an inference, evaluation, conversion or preprocessing entry" \
     "the journal says it is an inference entry"
 
@@ -112,7 +115,7 @@ is "$(ranks_in npu_profiling)" "0" "glm4.5v: rank 0 profiled"
 rm -rf npu_profiling
 "$MSPROF" -y --skip-checks torchrun --nproc_per_node 1 pretrain_transformers.py $MMARGS > out 2> err
 is "$?" 78 "pretrain_transformers.py with neither a YAML nor --mm-tool: refused, exit 78"
-like "$(cat err)" "pretrain_transformers.py has neither a YAML config as its first argument nor --mm-tool" \
+like "$(< err)" "pretrain_transformers.py has neither a YAML config as its first argument nor --mm-tool" \
     "the refusal says which is missing"
-unlike "$(cat out)" "iteration" "the refused launch did not start"
+unlike "$(< out)" "iteration" "the refused launch did not start"
 done_testing

@@ -29,29 +29,43 @@ loss.backward()
 optimizer.step()
 EOF
 sum=$(md5sum train.py)
-# config R EXPR: a Python expression on worker R's config d.
-config() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "worker.$1.config"; }
+# config R EXPR...: Python expressions on worker R's config d, a line each
+# (one Python for them all).
+config() {
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for e in sys.argv[2:]:
+    v = eval(e)
+    print(*v) if isinstance(v, tuple) else print(v)' "worker.$1.config" "${@:2}"
+}
 SESSION_DIR='.*/profiling_output/msprof-exec_[^/]*/prof_config'
+# The workers that wrote their arguments.
+nworkers() {
+	local f n=0
+	for f in worker.*.argv; do [ -f "$f" ] && n=$((n + 1)); done
+	echo "$n"
+}
 
 # check NAME ARGS...: every worker of the run, and the journal.
 check() {
 	local name=$1 r
 	shift
 	is "$rc" 0 "$name: exit 0"
-	is "$(ls worker.*.argv 2>/dev/null | wc -l | tr -d ' ')" 2 "$name: two workers"
+	is "$(nworkers)" 2 "$name: two workers"
 	for r in 0 1; do
-		is "$(cat worker.$r.argv 2>/dev/null)" "$*" \
+		is "$(< worker.$r.argv)" "$*" \
 		    "$name: worker $r got its command line as written"
-		like "$(sed -n 's/^PROF_CONFIG_PATH=//p' worker.$r.env 2>/dev/null)" \
-		    "^$SESSION_DIR\$" \
+		env=$(< worker.$r.env)
+		[[ $env =~ (^|$'\n')PROF_CONFIG_PATH=([^$'\n']*) ]]
+		like "${BASH_REMATCH[2]:-}" "^$SESSION_DIR\$" \
 		    "$name: worker $r has PROF_CONFIG_PATH, the session's directory"
-		unlike "$(cat worker.$r.env 2>/dev/null)" 'MSPROF_EXEC_|msprof-exec-shim' \
+		unlike "$env" 'MSPROF_EXEC_|msprof-exec-shim' \
 		    "$name: worker $r carries nothing of msprof-exec"
 	done
 	is "$(config 0 'd["start_step"], d["active"], d["warmup"], d["is_rank"], d["rank_list"], d["prof_dir"], d["activities"], d["experimental_config"]["profiler_level"]')" \
 	    "10 2 0 True [0] ./profiling_output ['CPU', 'NPU'] Level1" \
 	    "$name: the config: steps 10 and 11, rank 0, level1, the save path"
-	[ "$(cat worker.0.age 2>/dev/null || echo 0)" -ge 3500 ]
+	[ "$(< worker.0.age)" -ge 3500 ]
 	ok $? \
 	    "$name: the config is dated an hour back (no arming, dated ahead, can have its time)"
 	is "$(journal | grep -c '"engine":"torch","framework":"torch"')" 1 \
@@ -71,7 +85,7 @@ is "$(journal | sed -n 's/.*"expected_ranks":\[\([0-9,]*\)\].*/\1/p')" 0 \
 rm -rf worker.* profiling_output
 msprof -y deepspeed --num_gpus 2 --master_port "$MASTER_PORT" train.py --lr 1
 for r in 0 1; do
-	is "$(cat worker.$r.argv 2>/dev/null)" "--local_rank=$r --lr 1" \
+	is "$(< worker.$r.argv)" "--local_rank=$r --lr 1" \
 	    "deepspeed: worker $r got --local_rank=$r from deepspeed, then its arguments"
 	sed -i "s/^--local_rank=$r //" worker.$r.argv	# as check wants them
 done
@@ -83,18 +97,20 @@ rm -rf worker.* profiling_output
 MSPROF_SIM_NPUS=2 msprof -y accelerate launch --main_process_port "$MASTER_PORT" train.py --lr 1
 check "accelerate launch" --lr 1
 
-# Settings of the plan in the config.
+# Settings of the plan in the config (the session's one config, which
+# one worker reads as well as two).
 rm -rf worker.* profiling_output
 msprof -y --steps 3:6 --force --ranks 0,1 --level level2 --with memory,stack,shapes \
     --aic-metrics ArithmeticUtilization --export-type db --data-simplification \
-    torchrun --nproc_per_node 2 --master_port "$MASTER_PORT" train.py
-is "$(config 1 'd["start_step"], d["active"], d["rank_list"], d["profile_memory"], d["with_stack"], d["record_shapes"], d["async_mode"]')" \
-    "3 3 [0, 1] True True True True" \
+    torchrun --nproc_per_node 1 --master_port "$MASTER_PORT" train.py
+figures=$(config 0 'd["start_step"], d["active"], d["rank_list"], d["profile_memory"], d["with_stack"], d["record_shapes"], d["async_mode"]' \
+    'd["experimental_config"]["profiler_level"], d["experimental_config"]["aic_metrics"], d["experimental_config"]["export_type"], d["experimental_config"]["data_simplification"]')
+is "${figures%%$'\n'*}" "3 3 [0, 1] True True True True" \
     "--steps 3:6 --ranks 0,1 --with memory,stack,shapes: in the config (parsing stays on: async)"
-is "$(config 1 'd["experimental_config"]["profiler_level"], d["experimental_config"]["aic_metrics"], d["experimental_config"]["export_type"], d["experimental_config"]["data_simplification"]')" \
-    "Level2 ArithmeticUtilization ['db'] True" "level2, the AI Core metrics, db, simplification"
+is "${figures#*$'\n'}" "Level2 ArithmeticUtilization ['db'] True" \
+    "level2, the AI Core metrics, db, simplification"
 rm -rf worker.* profiling_output
-msprof -y --ranks all torchrun --nproc_per_node 2 --master_port "$MASTER_PORT" train.py
+msprof -y --ranks all torchrun --nproc_per_node 1 --master_port "$MASTER_PORT" train.py
 is "$(config 0 'd["is_rank"], d["rank_list"]')" "False []" "--ranks all: every rank (is_rank off)"
 
 # A subcommand of accelerate that launches nothing runs as it is, the shim

@@ -44,7 +44,6 @@ like "$(cat profiling_output/msprof-exec_*/prof_config/log/dp_*_rank_0.log)" \
 like "$(journal)" '"engine":"torch"' "the torch engine"
 unlike "$out$err" "possible cause" "nothing is missing"
 
-
 # Two optimizers: the one made last counts the steps, the other's step()
 # does not.  With the first counted too, the window would start one
 # iteration earlier.

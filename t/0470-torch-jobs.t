@@ -41,7 +41,7 @@ is "$(ranks_in profiling_output)" "0 1" "ranks 0 and 1 collected"
 is "$(steps_of profiling_output 0):$(steps_of profiling_output 1)" "3 4:3 4" \
     "steps 3 and 4 on each"
 unlike "$out" "no data" "nothing missing"
-like "$(cat test/output/train_0.log)" "^step 13 loss" "rank 0 trained to its end"
+like "$(< test/output/train_0.log)" "^step 13 loss" "rank 0 trained to its end"
 
 rm -rf profiling_output test/output
 msprof -y --steps 3:5 --ranks 1 bash test/train_full_8p.sh
@@ -90,21 +90,25 @@ def armed(times):
         time.sleep(0.05)
 if rank == 0:
     train(6)
-    open("window.done", "w").close()
+    open("window.done", "w").write("done\n")
     armed(2)
     train(3)
 else:
     armed(2)
     train(6)
 EOF
-cat > past.sh <<EOF
-. "$TOP/t/steady.sh"
-python3 past.py 0 &
-wait_for "rank 0's window" test -e window.done
+# (window.done: a FIFO the script holds open, so that rank 0 says it is
+# past its window as soon as it is, and the script waits for no more.)
+cat > past.sh <<'EOF'
+exec 3<> window.done
+python3 past.py 0 3<&- &
+read -r -t "$MSPROF_T_WAIT_LIMIT" -u 3 x || echo "rank 0 never passed its window" >&2
+exec 3<&-
 python3 past.py 1
 wait
 EOF
 rm -rf profiling_output window.done
+mkfifo window.done
 msprof -y --steps 3:5 --ranks 0,1 bash past.sh
 is "$rc:$(ranks_in profiling_output)" "0:0 1" \
     "a rank started once the other was past its window: both collected"
@@ -155,13 +159,13 @@ rm -rf profiling_output
 bash -c 'timeout "$MSPROF_T_WAIT_LIMIT" "$0" -y --skip-checks --steps 3:5 \
     python3 killed.py > out 2> err
 echo $? > rc' "$MSPROF" 2> /dev/null
-is "$(cat rc)" 137 "a training killed by SIGKILL: msprof-exec ends as it did"
-unlike "$(cat err)" "waiting for the" "... not waiting for the monitor it left"
+is "$(< rc)" 137 "a training killed by SIGKILL: msprof-exec ends as it did"
+unlike "$(< err)" "waiting for the" "... not waiting for the monitor it left"
 mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*_\([0-9]*\)_rank_.*/\1/')
 like "$mon" "^[0-9]+$" "torch_npu's monitor was forked"
 ! kill -0 "$mon" 2>/dev/null; ok $? "... and is gone"
 kill "$mon" 2>/dev/null
-like "$(cat err)" "ended torch_npu's monitor process $mon" "msprof-exec says it ended it"
+like "$(< err)" "ended torch_npu's monitor process $mon" "msprof-exec says it ended it"
 is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 "the window was collected before"
 # ... also when it ignores SIGHUP, as its process did (nohup): it is no
 # training left running in the background.
@@ -169,7 +173,7 @@ printf 'nohup python3 killed.py > k.log 2>&1 &\nwait\n' > nohup.sh
 rm -rf profiling_output
 timeout "$MSPROF_T_WAIT_LIMIT" "$MSPROF" -y --skip-checks --steps 3:5 bash nohup.sh \
     > out 2> err
-unlike "$(cat err)" "waiting for the|in the background" "nohup: not waited for, not said to run on"
+unlike "$(< err)" "waiting for the|in the background" "nohup: not waited for, not said to run on"
 mon=$(ls profiling_output/msprof-exec_*/prof_config/log/monitor_dp_* | sed 's/.*_\([0-9]*\)_rank_.*/\1/')
 like "$mon" "^[0-9]+$" "nohup: torch_npu's monitor was forked"
 ! kill -0 "$mon" 2>/dev/null; ok $? "nohup: the monitor is gone"
@@ -181,14 +185,19 @@ export RANK_SIZE=2
 # monitor, and is never armed; the report says so.
 cat > other.py <<'EOF'
 import os, time, torch
+open("other.ready", "w").write("ready\n")  # torch_npu's shared memory is made
 end = time.monotonic() + float(os.environ["MSPROF_T_WAIT_LIMIT"])
 while not os.path.exists("other.stop") and time.monotonic() < end:
     time.sleep(0.05)
 EOF
 unset RANK_SIZE
-rm -rf profiling_output other.stop
-MSPROF_SIM_SHM_DIR=$T/nodeshm PROF_CONFIG_PATH=$T/ex/other python3 other.py &
+rm -rf profiling_output other.stop other.ready
+mkfifo other.ready
+exec 3<> other.ready
+MSPROF_SIM_SHM_DIR=$T/nodeshm PROF_CONFIG_PATH=$T/ex/other python3 other.py 3<&- &
 other=$!
+read -r -t "$MSPROF_T_WAIT_LIMIT" -u 3 x
+exec 3<&-
 wait_for "the other job's shared memory" has_files "$T/nodeshm/DynamicProfileNpuShm*"
 MSPROF_SIM_SHM_DIR=$T/nodeshm MSPROF_SIM_DP_HOLD=3 msprof -y --steps 3:5 python3 train.py --steps 6
 touch other.stop
@@ -285,7 +294,7 @@ like "$err" "already sets profiling options \(PROF_CONFIG_PATH=$T/ex/mine\)" "..
 like "$err" "msprof-exec --existing keep " "... and both ways on"
 [ ! -e worker.env ]; ok $? "nothing ran"
 PROF_CONFIG_PATH=$T/ex/mine msprof -y --framework torch --existing keep torchrun --nproc_per_node 1 rec.py
-is "$rc:$(cat worker.env)" "0:$T/ex/mine" "--existing keep: the launch keeps its own PROF_CONFIG_PATH"
+is "$rc:$(< worker.env)" "0:$T/ex/mine" "--existing keep: the launch keeps its own PROF_CONFIG_PATH"
 is "$(njournal kept)" 1 "journal: kept"
 like "$out" "profiled with its own settings \(--existing keep\) -> ./my_prof" \
     "the report names its own save path (prof_dir)"
@@ -294,7 +303,7 @@ is "$(stat -c %Y mine/profiler_config.json)" "$(date -d '2020-01-02 03:04:05' +%
     "... nor touched (msprof-exec arms only its own)"
 rm -rf profiling_output
 PROF_CONFIG_PATH=$T/ex/mine msprof -y --framework torch --existing override torchrun --nproc_per_node 1 rec.py
-like "$(cat worker.env)" '/profiling_output/msprof-exec_[^/]*/prof_config$' \
+like "$(< worker.env)" '/profiling_output/msprof-exec_[^/]*/prof_config$' \
     "--existing override: msprof-exec's own"
 
 # A job that ends before it could be armed.

@@ -21,12 +21,12 @@ done
 wait
 i=0
 for ex in run_torchrun.sh run_deepspeed.sh run_accelerate.sh test/train_full_8p.sh; do
-	is "$(cat "ex$i/rc")" 0 "$ex: exit 0"
+	is "$(< "ex$i/rc")" 0 "$ex: exit 0"
 	is "$(ranks_in "ex$i/profiling_output")" 0 "$ex: rank 0 collected"
 	is "$(csv_steps ex$i/profiling_output/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv)" \
 	    "10 11" "$ex: steps 10 and 11, the default window"
-	like "$(cat "ex$i/out")" "rank 0 +10-11 +11-12 +[0-9.]+" "$ex: the summary's step breakdown"
-	unlike "$(cat "ex$i/err")" "possible cause" "$ex: nothing reported missing"
+	like "$(< "ex$i/out")" "rank 0 +10-11 +11-12 +[0-9.]+" "$ex: the summary's step breakdown"
+	unlike "$(< "ex$i/err")" "possible cause" "$ex: nothing reported missing"
 	i=$((i + 1))
 done
 done_testing

@@ -30,10 +30,10 @@ profiled() {
 	cp -R "$D/$dir" "$T/w"
 	(cd "$T/w" && msprof -y --steps 3:5 -o "$OUT" "$@"
 	    printf '%s\n' "$rc" > "$T/rc"; printf '%s\n' "$out" > "$T/o")
-	is "$(cat "$T/rc")" 0 "$name: exit 0"
+	is "$(< "$T/rc")" 0 "$name: exit 0"
 	is "$(njournal injected "$OUT")" 1 "$name: taken for training"
 	like "$(journal "$OUT")" "\"reason\":\"[^\"]*$why" "$name: for $why"
-	like "$(cat "$T/o")" "taken for training: .*$why" "$name: the report says why"
+	like "$(< "$T/o")" "taken for training: .*$why" "$name: the report says why"
 	is "$(ranks_in "$OUT")" 0 "$name: rank 0 collected, and only it"
 }
 
@@ -52,7 +52,7 @@ profiled "open_clip: torchrun -m training.main" open_clip \
 rm -rf "$T/w"
 cp -R "$D/open_clip" "$T/w"
 (cd "$T/w" && msprof -n bash run.sh; printf '%s\n' "$out" > "$T/o")
-like "$(cat "$T/o")" "training: training/train.py:[0-9]+: .*backward\(\)" \
+like "$(< "$T/o")" "training: training/train.py:[0-9]+: .*backward\(\)" \
     "open_clip: -n reads training.main from src/, where run.sh's cd goes"
 profiled "DeepSpeed engine: engine.backward(loss), engine.step()" ds_engine \
     'train.py:[0-9]+: model_engine.backward\(\), train.py:[0-9]+: model_engine.step\(\)' \

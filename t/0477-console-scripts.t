@@ -24,7 +24,7 @@ profiled() {
 	cp -R "$D" "$T/w"
 	(cd "$T/w" && msprof -y --steps 3:5 -o "$OUT" "$@"
 	    printf '%s\n' "$rc" > "$T/rc"; printf '%s\n' "$out" > "$T/o")
-	is "$(cat "$T/rc")" 0 "$name: exit 0"
+	is "$(< "$T/rc")" 0 "$name: exit 0"
 	is "$(njournal injected "$OUT")" 1 "$name: taken for training"
 	like "$(journal "$OUT")" "\"reason\":\"[^\"]*$WHY" "$name: for cli_main()"
 	like "$(journal "$OUT")" '"script":"[^"]*fairseq-train"' "$name: the console script is the entry"
@@ -53,7 +53,7 @@ same() {
 	rm -rf "$OUT"
 	"$MSPROF" --skip-checks -y -o "$OUT" "$@" > "$T/m.out" 2> "$T/m.err"
 	is "$?" "$want" "$name: the same exit status ($want)"
-	is "$(cat "$T/m.out")" "$(cat "$T/plain.out")" "$name: the same output"
+	is "$(< "$T/m.out")" "$(< "$T/plain.out")" "$name: the same output"
 	is "$(journal "$OUT" | grep -c '"status"')" 0 "$name: nothing recorded"
 }
 same "fairseq-generate" fairseq-generate data-bin/iwslt14 --path x.pt

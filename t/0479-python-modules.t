@@ -23,7 +23,7 @@ profiled() {
 	cp -R "$D/$dir" "$T/w"
 	(cd "$T/w/$sub" && msprof -y --steps 3:5 -o "$OUT" "$@"
 	    printf '%s\n' "$rc" > "$T/rc"; printf '%s\n' "$out" > "$T/o")
-	is "$(cat "$T/rc")" 0 "$name: exit 0"
+	is "$(< "$T/rc")" 0 "$name: exit 0"
 	is "$(njournal injected "$OUT")" 1 "$name: taken for training"
 	like "$(journal "$OUT")" "\"reason\":\"[^\"]*$why" "$name: for $why"
 	like "$(journal "$OUT")" '"script":"[^"]*\.' "$name: the module is the entry"
@@ -99,8 +99,8 @@ same() {
 	rm -rf "$OUT"
 	"$MSPROF" --skip-checks -y -o "$OUT" "$@" > "$T/m.out" 2> "$T/m.err"
 	is "$?" "$want" "$name: the same exit status ($want)"
-	is "$(cat "$T/m.out")" "$(cat "$T/plain.out")" "$name: the same output"
-	like "$(cat "$T/m.err")" "$(tail -1 "$T/plain.err" | sed 's/[][\\.*^$(){}+?|]/\\&/g')" \
+	is "$(< "$T/m.out")" "$(< "$T/plain.out")" "$name: the same output"
+	like "$(< "$T/m.err")" "$(tail -1 "$T/plain.err" | sed 's/[][\\.*^$(){}+?|]/\\&/g')" \
 	    "$name: its own error output"
 	is "$(journal "$OUT" | grep -c '"status"')" 0 "$name: nothing recorded"
 }

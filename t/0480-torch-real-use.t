@@ -24,9 +24,10 @@ export MSPROF_SIM_TORCH=real PYTHONPATH=$TOP/sim/python
 # suite's wait limit).
 export MSPROF_SIM_DP_HOLD=$MSPROF_T_WAIT_LIMIT
 # Only the training raises: at step 3 when CRASH is set, once its line of
-# step 2 has come through torchrun's --tee into the log (torchrun passes
-# the workers' output on from their files, later than their own stderr:
-# the line could land in the traceback, which a real one outlasts).
+# step 2 has come through torchrun's --tee into the log.  (torchrun passes
+# a worker's output on from its file, after the worker's own stderr: on a
+# loaded machine the line could land inside the traceback, where a real
+# training's last step line does not come.)
 sed -e 's/^        optimizer.step()$/&\
         if step == 3 and os.environ.get("CRASH"):\
             logged("step 2 loss")\
@@ -147,7 +148,7 @@ mkdir -p raw/vm_1_20261205120000000_ascend_pt/FRAMEWORK
 echo '{' > raw/vm_1_20261205120000000_ascend_pt/profiler_info_0.json
 "$MSPROF" analyse raw > .out 2> .err
 is "$?" 65 "analyse: a parse torch_npu says failed: 65"
-like "$(cat .err)" "Profiling data parsing failed" "... torch_npu's line passed on"
-like "$(cat .err)" "raw: the parser says the parse failed \(see above\), though it exited 0" \
+like "$(< .err)" "Profiling data parsing failed" "... torch_npu's line passed on"
+like "$(< .err)" "raw: the parser says the parse failed \(see above\), though it exited 0" \
     "... and why the status"
 done_testing
