@@ -79,7 +79,7 @@ for sub in $("$MSPROF" --help | sed -n 's/^       msprof-exec \([a-z][a-z-]*\) .
 	is "$?:$(grep -c "usage: msprof-exec $sub" help.out)" "0:1" "$sub --help: usage on stdout, exit 0"
 done
 "$MSPROF" --help > help.out
-like "$(cat help.out)" "msprof-exec trigger \[--start N \| --now\]" "--help names the subcommands"
+like "$(<help.out)" "msprof-exec trigger \[--start N \| --now\]" "--help names the subcommands"
 
 msprof -y
 is "$rc" 64 "no command: exit 64"

@@ -13,8 +13,8 @@ marked() { env "$MARK" "$@"; }
 msprof() {
 	marked "$MSPROF" --skip-checks "$@" > "$T/.out" 2> "$T/.err"
 	rc=$?
-	out=$(cat "$T/.out")
-	err=$(cat "$T/.err")
+	out=$(<"$T/.out")
+	err=$(<"$T/.err")
 }
 # job_left: the command lines of the live processes that carry the mark.
 job_left() {
@@ -44,11 +44,11 @@ except (TimeoutError, subprocess.TimeoutExpired) as e:
     p.kill()
     print("hung:", e)
 EOF2
-is "$(cat status)" -15 "SIGTERM to msprof-exec: it dies of SIGTERM, as bash did"
+is "$(<status)" -15 "SIGTERM to msprof-exec: it dies of SIGTERM, as bash did"
 is "$(job_left)" "" "SIGTERM to msprof-exec: no process of the job is left"
-like "$(cat err)" "interrupted \(SIGTERM" "the report says the run was interrupted"
-unlike "$(cat err)" "Training script execution failed" "and does not call it a training failure"
-like "$(cat err)" "Sending process [0-9]+ closing signal SIGTERM|death signal" \
+like "$(<err)" "interrupted \(SIGTERM" "the report says the run was interrupted"
+unlike "$(<err)" "Training script execution failed" "and does not call it a training failure"
+like "$(<err)" "Sending process [0-9]+ closing signal SIGTERM|death signal" \
     "torchrun got the signal and shut its workers down"
 cd "$T"
 no_job_left() { [ -z "$(job_left)" ]; }
@@ -75,7 +75,7 @@ except (TimeoutError, subprocess.TimeoutExpired) as e:
     p.kill()
     print("hung:", e)
 EOF2
-is "$(cat status)" 0 "SIGTERM while waiting for a left process: the command's own status"
+is "$(<status)" 0 "SIGTERM while waiting for a left process: the command's own status"
 is "$(job_left)" "" "SIGTERM while waiting: the left process is gone too"
 
 # Detached on purpose: not waited for; the report names them and says
@@ -131,9 +131,9 @@ stopped_first = os.path.exists("stopped")
 print(rc, not gone(slowstop), stopped_first, "stopped" in p.stdout.read().decode())
 EOF2
 is "$(job_left)" "" "a process that ignores SIGHUP once told to stop: left nothing running"
-is "$(cat status)" "-15 False True True" \
+is "$(<status)" "-15 False True True" \
     "... msprof-exec exited after it stopped, not before, with its output"
-unlike "$(cat err)" "still run" "... and did not take it for one detached by nohup"
+unlike "$(<err)" "still run" "... and did not take it for one detached by nohup"
 
 # msprof-exec itself under nohup: SIGHUP stays ignored (msprof-exec and
 # the job go on, the run is not interrupted), and a process left running
@@ -153,8 +153,8 @@ release("hold")
 out = p.stdout.read().decode()
 print(p.wait(timeout=LIMIT), "after-hup" in out, os.path.exists("left.done"))
 EOF2
-is "$(cat status)" "0 True True" "under nohup: SIGHUP ignored, the job went on and was waited for"
-unlike "$(cat err)" "interrupted|still run" "under nohup: neither interrupted nor detached"
+is "$(<status)" "0 True True" "under nohup: SIGHUP ignored, the job went on and was waited for"
+unlike "$(<err)" "interrupted|still run" "under nohup: neither interrupted nor detached"
 is "$(job_left)" "" "under nohup: nothing of the job is left"
 
 # Ctrl-C on a terminal: the report says the run was interrupted.
@@ -164,7 +164,7 @@ export PATH="$RBIN:$PATH"
 screen=$(ptyrun --after got.started --type '\x03' -- \
     "$MSPROF" -y --skip-checks torchrun pretrain_gpt.py)
 like "$screen" "interrupted \(SIGINT" "Ctrl-C on a terminal: the report says interrupted"
-is "$(cat got)" "INT kernel" "Ctrl-C: the job got it once, from the terminal"
+is "$(<got)" "INT kernel" "Ctrl-C: the job got it once, from the terminal"
 
 # On a terminal, SIGTERM sent to msprof-exec alone: the job shares its
 # process group, and gets the signal once, from msprof-exec.
@@ -172,7 +172,7 @@ rm -f got got.started
 status=$(marked "$PY" "$TOP/t/ptyrun.py" --after got.started --kill 15 \
     -- "$MSPROF" -y --skip-checks torchrun pretrain_gpt.py |
     sed -n 's/^status //p')
-is "$(cat got)" "TERM user" "SIGTERM to msprof-exec on a terminal: the job got it once"
+is "$(<got)" "TERM user" "SIGTERM to msprof-exec on a terminal: the job got it once"
 is "$status" 143 "and msprof-exec ends with the job's status"
 is "$(job_left)" "" "and nothing of the job is left"
 done_testing

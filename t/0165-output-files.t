@@ -57,7 +57,7 @@ echo precious > victim
 mkdir -p w
 ln -s ../victim w/out.json.tmp
 report --json w/out.json out
-is "$(cat victim)" precious "a planted PATH.tmp link: its target is untouched"
+is "$(<victim)" precious "a planted PATH.tmp link: its target is untouched"
 ok "$(is_json w/out.json; echo $?)" "a planted PATH.tmp link: the JSON is written"
 is "$(ls -A w | sort | tr '\n' ' ')" "out.json out.json.tmp " \
     "no temporary file left behind"
@@ -81,7 +81,7 @@ is "$(stat -c %a mode.json)" 600 "a replaced file keeps its mode"
 # Unwritable destinations are refused before anything runs.
 report --json no/such/dir/r.json out 2> err.txt
 is "$?" 73 "report --json in a missing directory: 73"
-like "$(cat err.txt)" "no/such/dir/r.json" "and names the path"
+like "$(<err.txt)" "no/such/dir/r.json" "and names the path"
 report --json keep out 2> err.txt
 is "$?" 73 "report --json DIRECTORY: 73"
 
@@ -102,7 +102,7 @@ echo old > keep/run.log
 ln -s keep/run.log run.log
 msprof -y --log run.log sh -c 'echo hello from the job'
 ok "$([ -L run.log ]; echo $?)" "--log LINK: the link stays a link"
-like "$(cat keep/run.log)" "hello from the job" "--log LINK: the target gets the output"
+like "$(<keep/run.log)" "hello from the job" "--log LINK: the target gets the output"
 msprof -y --log /dev/stderr sh -c 'echo to-the-log'
 like "$err" "to-the-log" "--log /dev/stderr: the copy is on stderr"
 ok "$([ -L /dev/stderr ]; echo $?)" "/dev/stderr is still a link"

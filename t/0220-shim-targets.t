@@ -151,7 +151,7 @@ done
 # A bare name is not searched by execve: nothing to inject, the caller
 # sees glibc's ENOENT.
 launch "$EXECS" execve torchrun $ARGS
-is "$(cat "$T/out")" "execve returned -1 errno=ENOENT" \
+is "$(<"$T/out")" "execve returned -1 errno=ENOENT" \
     "execve torchrun (no slash): ENOENT as glibc"
 is "$(nrecorded):$(journal_count)" "0:0/0" \
     "execve torchrun (no slash): nothing runs, nothing recorded"

@@ -67,12 +67,12 @@ EOF
 PATH="$(dirname "$PY"):$PATH" bash exact.sh > exact.plain 2> exact.err
 reset_run
 PATH="$(dirname "$PY"):$PATH" msprof -y bash exact.sh
-is "$out" "$(cat exact.plain)" "argv[0], -u, -X dev, env's PATH search, stdin, a .txt: as without msprof-exec"
+is "$out" "$(<exact.plain)" "argv[0], -u, -X dev, env's PATH search, stdin, a .txt: as without msprof-exec"
 has_line "$out" "flags ['my-python', 'flags.py', 'one'] dev=0" "exec -a: argv[0] kept"
 has_line "$out" "flags ['python3', '-u', 'flags.py', 'two'] dev=0" "-u kept"
 has_line "$out" "flags ['python3', '-X', 'dev', 'flags.py', 'three'] dev=1" "-X dev kept"
 has_line "$out" "flags ['python3', 'flags.py', 'four'] dev=0" "env python3: found on PATH"
-is "$(grep -v '^msprof-exec: ' <<< "$err")" "$(cat exact.err)" "... and the same on stderr"
+is "$(grep -v '^msprof-exec: ' <<< "$err")" "$(<exact.err)" "... and the same on stderr"
 is "$(ls profiling_output/msprof-exec_* | tr '\n' ' ')" "plan.json train.log " \
     "the injector wrote nothing in the session: no journal, no config"
 

@@ -111,7 +111,7 @@ WRAP=$T/wrap.so
 # probe's table) and $asked (the names it asked the loader for).
 probe_run() {
 	LD_DEBUG=symbols LD_PRELOAD="$*" /bin/true > res 2> debug
-	res=$(cat res)
+	res=$(<res)
 	asked=$(sed -n '/probe: start/,/probe: done/p' debug |
 	    sed -n 's/.*symbol=\([A-Za-z_0-9]*\);.*/\1/p' | sort -u | tr '\n' ' ')
 }
@@ -179,12 +179,12 @@ for fn in execve execv execvp execvpe execl execle execlp fexecve \
 	: > "$WRAP_LOG"
 	out=$(LD_PRELOAD="$SHIM:$WRAP" "$EXECS" "$fn" /bin/echo hi 2>&1)
 	like "$out" "^hi" "shim then wrapper: $fn runs the program"
-	is "$(cat "$WRAP_LOG")" "wrap $(want "$fn")" \
+	is "$(<"$WRAP_LOG")" "wrap $(want "$fn")" \
 	    "shim then wrapper: $fn goes through the wrapper's $(want "$fn")"
 done
 : > "$WRAP_LOG"
 out=$(LD_PRELOAD="$WRAP:$SHIM" "$EXECS" execve /bin/echo hi 2>&1)
 is "$out" "hi" "wrapper then shim: execve runs the program once"
-is "$(cat "$WRAP_LOG")" "wrap execve" "wrapper then shim: the wrapper, once"
+is "$(<"$WRAP_LOG")" "wrap execve" "wrapper then shim: the wrapper, once"
 unset WRAP_LOG
 done_testing

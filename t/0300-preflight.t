@@ -17,7 +17,7 @@ export ASCEND_HOME_PATH=$ASCEND_TOOLKIT_HOME
 export LD_LIBRARY_PATH=/opt/ascend/latest/lib64:${LD_LIBRARY_PATH:-}
 EOF2
 export PATH="$RBIN:$PATH"
-run() { "$MSPROF" -y "$@" torchrun pretrain_gpt.py > "$T/out" 2> "$T/err"; rc=$?; err=$(cat "$T/err"); }
+run() { "$MSPROF" -y "$@" torchrun pretrain_gpt.py > "$T/out" 2> "$T/err"; rc=$?; err=$(<"$T/err"); }
 
 fake npu-smi 0
 fake python3 0
@@ -62,8 +62,8 @@ like "$err" "--cann-env" "CANN not loaded: says how to fix"
 # the status 0 (a login node without CANN still gets its plan).
 "$MSPROF" -n torchrun pretrain_gpt.py > "$T/out" 2> "$T/err"
 is "$?" 0 "-n, CANN not loaded: 0, nothing runs"
-like "$(cat "$T/err")" "the CANN environment is not loaded" "... with -y's reason"
-like "$(cat "$T/err")" "dry run: a real run would stop at the check above \(exit 69\)" \
+like "$(<"$T/err")" "the CANN environment is not loaded" "... with -y's reason"
+like "$(<"$T/err")" "dry run: a real run would stop at the check above \(exit 69\)" \
     "... and says a real run would stop there"
 "$MSPROF" -n --skip-checks torchrun pretrain_gpt.py > /dev/null 2>&1
 is "$?" 0 "-n --skip-checks: no checks, 0"
@@ -92,7 +92,7 @@ fake python3.9 1 "ImportError: torch_npu built for another torch"
 printf '#!%s\n' "$RBIN/python3.9" > "$RBIN/torchrun2"
 chmod +x "$RBIN/torchrun2"
 "$MSPROF" -y --cann-env set_env.sh torchrun2 pretrain_gpt.py > /dev/null 2> "$T/err"
-like "$(cat "$T/err")" "python3.9 cannot import torch and torch_npu" \
+like "$(<"$T/err")" "python3.9 cannot import torch and torch_npu" \
     "the check uses the launcher's own Python"
 
 # Every refusal says how to run without the checks.
@@ -126,12 +126,12 @@ EOF2
 fake python3 1 "ModuleNotFoundError: No module named 'torch_npu'"
 "$MSPROF" -y bash train.sh > "$T/out" 2> "$T/err"
 is "$?:$(nrecorded)" "0:1" "a script sourcing its own set_env.sh runs"
-like "$(cat "$T/err")" "loads its own CANN environment \(source \"$T/opt/cann8/set_env.sh\"\)" \
+like "$(<"$T/err")" "loads its own CANN environment \(source \"$T/opt/cann8/set_env.sh\"\)" \
     "the note names the line"
 has_line "$(rec_env "$(recorded)")" "ASCEND_TOOLKIT_HOME=/opt/ascend/latest" \
     "the job gets the CANN environment it loaded itself"
 "$MSPROF" -q -y bash train.sh > /dev/null 2> "$T/err"
-unlike "$(cat "$T/err")" "loads its own" "-q: no note"
+unlike "$(<"$T/err")" "loads its own" "-q: no note"
 
 # A script that activates its own conda environment: the torch_npu check
 # (with a Python that is not the job's) is left to the job.
@@ -143,7 +143,7 @@ torchrun pretrain_gpt.py
 EOF2
 "$MSPROF" -y --cann-env set_env.sh bash train.sh > "$T/out" 2> "$T/err"
 is "$?:$(nrecorded)" "0:1" "a script activating conda runs"
-like "$(cat "$T/err")" "activates its own Python \(conda activate mindspeed\)" \
+like "$(<"$T/err")" "activates its own Python \(conda activate mindspeed\)" \
     "the note names the line"
 fake python3 0
 

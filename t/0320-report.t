@@ -54,13 +54,13 @@ print(d["version"], o["expected_ranks"], sorted(f["rank"] for f in o["found"]),
       o["missing_ranks"], all(f["raw"] and f["parsed"] for f in o["found"]),
       len(d["launches"]), d["launches"][0]["status"], d["next_step"].startswith("open "))
 EOF2
-is "$(cat json.txt)" "1 [0, 1] [0, 1] [] True 1 injected True" "--json: the documented fields"
+is "$(<json.txt)" "1 [0, 1] [0, 1] [] True 1 injected True" "--json: the documented fields"
 $PY - report.json <<'EOF2' > launch.txt
 import json, sys
 l = json.load(open(sys.argv[1]))["launches"][0]
 print(l["nproc_per_node"], l["expected_ranks"], l["framework"], l["start_ms"] > 1.7e12)
 EOF2
-is "$(cat launch.txt)" "2 [0, 1] llm True" \
+is "$(<launch.txt)" "2 [0, 1] llm True" \
     "--json: the launch's processes per node, expected ranks, framework, start"
 
 MAKE_RANKS="" ITERS=3 go --steps 5:7 torchrun --nproc_per_node 1 pretrain_gpt.py
@@ -141,27 +141,27 @@ like "$err" "cause: the run resumes from iteration 1000 .*--steps 1001:1003" \
 MAKE_RANKS="0" ITERS=5 go torchrun --nproc_per_node 2 pretrain_gpt.py
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 0 "report PATH: exit 0 when everything expected is there"
-like "$(cat rep.out)" "rank 0: $(uname -n)_[0-9]+_[0-9]{17}_ascend_pt" "report PATH: finds the data"
-like "$(cat rep.out)" "torchrun pretrain_gpt.py: steps 2 to 4, excluding 4" \
+like "$(<rep.out)" "rank 0: $(uname -n)_[0-9]+_[0-9]{17}_ascend_pt" "report PATH: finds the data"
+like "$(<rep.out)" "torchrun pretrain_gpt.py: steps 2 to 4, excluding 4" \
     "report PATH: the launches from the session journal"
 rm -rf profiling_output/*_ascend_pt
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 65 "report PATH: exit 65 when expected data is missing"
-like "$(cat rep.out)" "rank 0: no data" "report PATH: names the missing rank"
+like "$(<rep.out)" "rank 0: no data" "report PATH: names the missing rank"
 # A directory of no known rank (no profiler_info_<rank>.json: killed
 # before stop()) does not stand for the missing rank 0.
 mkdir -p "profiling_output/$(uname -n)_99_$(date +%Y%m%d%H%M%S%3N)_ascend_pt/FRAMEWORK"
 "$MSPROF" report --json unknown.json profiling_output > rep.out 2> rep.err
 is "$?" 65 "report PATH: a directory of unknown rank does not hide a missing rank"
-like "$(cat rep.out)" "  rank unknown: $(uname -n)_99_" "a directory of unknown rank shows as 'rank unknown'"
-unlike "$(cat rep.out)" "rank -1" "never as 'rank -1'"
+like "$(<rep.out)" "  rank unknown: $(uname -n)_99_" "a directory of unknown rank shows as 'rank unknown'"
+unlike "$(<rep.out)" "rank -1" "never as 'rank -1'"
 is "$($PY -c 'import json,sys; print([f["rank"] for f in json.load(open(sys.argv[1]))["outputs"][0]["found"]])' unknown.json)" \
     "[None]" "--json: its rank is null (-1 would mean all ranks)"
 "$MSPROF" report nowhere > /dev/null 2> rep.err
 is "$?" 66 "report of a missing directory: exit 66"
 "$MSPROF" report /etc/passwd > /dev/null 2> rep.err
 is "$?" 66 "report of a file: exit 66"
-like "$(cat rep.err)" "/etc/passwd: not a directory" "report of a file: says it is not a directory"
+like "$(<rep.err)" "/etc/passwd: not a directory" "report of a file: says it is not a directory"
 
 # The messages say what happened, not what usually does.
 # Training left running in the background: no shim warning, check later.
@@ -173,13 +173,13 @@ like "$err" "(in the background \(nohup or '&' without 'wait'\)|the script detac
     "training left in the background: it may still be running, check later"
 unlike "$err" "Static programs" "... and no word of static programs, setuid or ssh"
 "$MSPROF" report profiling_output > rep.out 2> rep.err
-like "$(cat rep.err)" "still running: .*again when they have ended" \
+like "$(<rep.err)" "still running: .*again when they have ended" \
     "report while it still runs: data may still come"
 release "$T/bg.gate"
-wait_for "the background launch to end" gone "$(cat bg.pid)"
+wait_for "the background launch to end" gone "$(<bg.pid)"
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 0 "report later: the background launch's data is there"
-like "$(cat rep.out)" "  rank 0: .*_ascend_pt" "report later: rank 0 found"
+like "$(<rep.out)" "  rank 0: .*_ascend_pt" "report later: rank 0 found"
 # A script that fails before any launch.
 reset_run
 printf 'cd ./no-such-dir || exit 3\ntorchrun pretrain_gpt.py\n' > early.sh

@@ -17,11 +17,11 @@ bash $QWEN
 MSPROF_SIM_OOM_STEP=1 bash $QWEN
 EOF2
 "$MSPROF" -y --skip-checks bash twice.sh > out 2> err
-like "$(cat err)" "cause: NPU out of memory" "two launches, the second fails of NPU OOM"
+like "$(<err)" "cause: NPU out of memory" "two launches, the second fails of NPU OOM"
 is "$(ranks_in profiling_output)" "0" "only the first launch wrote rank 0's data"
-like "$(cat out)" "Profiling data in $T/mindspeed-llm/profiling_output of the launch torchrun pretrain_gpt.py started at" \
+like "$(<out)" "Profiling data in $T/mindspeed-llm/profiling_output of the launch torchrun pretrain_gpt.py started at" \
     "one output a launch, each named when they share a save path"
-like "$(cat out)" "rank 0: no data" "the failed second launch: its rank 0 is missing"
+like "$(<out)" "rank 0: no data" "the failed second launch: its rank 0 is missing"
 is "$(grep -c '  rank 0: .*_ascend_pt' out)" 1 \
     "the first launch's directory is counted once, for the first launch"
 
@@ -30,9 +30,9 @@ rm -rf profiling_output
 "$MSPROF" -y --skip-checks bash "$QWEN" > out 2> err
 is "$(ranks_in profiling_output)" "0" "a good run: rank 0"
 MSPROF_SIM_OOM_STEP=1 "$MSPROF" -y --skip-checks bash "$QWEN" > out 2> err
-like "$(cat err)" "cause: NPU out of memory" "the next run, a moment later, fails"
-like "$(cat out)" "rank 0: no data" "its rank 0 is missing: the old directory is not its own"
-unlike "$(cat out)" "rank 0: .*_ascend_pt" "and the old directory is not listed as its data"
+like "$(<err)" "cause: NPU out of memory" "the next run, a moment later, fails"
+like "$(<out)" "rank 0: no data" "its rank 0 is missing: the old directory is not its own"
+unlike "$(<out)" "rank 0: .*_ascend_pt" "and the old directory is not listed as its data"
 "$MSPROF" report profiling_output > out 2> err
 is "$?" 65 "report DIR afterwards: the newest run, rank 0 missing"
 
@@ -41,8 +41,8 @@ is "$?" 65 "report DIR afterwards: the newest run, rank 0 missing"
 rm -rf profiling_output
 printf 'export TZ=XST5\nbash %s\n' "$QWEN" > tz.sh
 TZ=UTC0 "$MSPROF" -y --skip-checks bash tz.sh > out 2> err
-like "$(cat out)" "  rank 0: .*_ascend_pt" "a script in another time zone (TZ): rank 0 is its data"
-unlike "$(cat out)" "no data" "... and nothing is missing"
+like "$(<out)" "  rank 0: .*_ascend_pt" "a script in another time zone (TZ): rank 0 is its data"
+unlike "$(<out)" "no data" "... and nothing is missing"
 
 # Two jobs at once into one directory (different master ports): each
 # report says so and names the other session.  Each holds at iteration 3
@@ -64,9 +64,9 @@ sessions=$(ls -d profiling_output/msprof-exec_* | wc -l)
 is "$sessions" 2 "two sessions in one output directory"
 sa=$(grep -o "msprof-exec_[^ ]*" a.out | tail -n 1)
 sb=$(grep -o "msprof-exec_[^ ]*" b.out | tail -n 1)
-like "$(cat a.err)" "holds the data of two jobs run at the same time: this one and the session .*/$sb " \
+like "$(<a.err)" "holds the data of two jobs run at the same time: this one and the session .*/$sb " \
     "the first job: mixed data reported, naming the other session"
-like "$(cat b.err)" "holds the data of two jobs run at the same time: this one and the session .*/$sa " \
+like "$(<b.err)" "holds the data of two jobs run at the same time: this one and the session .*/$sa " \
     "the second job: the same, naming the first"
 
 # The two nodes of one job (same master port, node ranks 0 and 1) share
@@ -79,11 +79,11 @@ is "$?" 0 "two nodes, node 0: exit 0"
 wait "$n1"
 is "$?" 0 "two nodes, node 1: exit 0"
 is "$(ranks_in profiling_output)" "0 2" "both nodes' ranks in the shared directory"
-like "$(cat n0.out)" "  rank 0: .*_ascend_pt" "node 0: its rank 0"
-unlike "$(cat n0.out)" "rank 2" "node 0: node 1's rank 2 is neither counted nor missing"
-like "$(cat n1.out)" "  rank 2: .*_ascend_pt" "node 1: its rank 2"
-unlike "$(cat n1.out)" "rank 0" "node 1: node 0's rank 0 is neither counted nor missing"
-unlike "$(cat n0.err)$(cat n1.err)" "two jobs|possible cause" "no complaint on either node"
+like "$(<n0.out)" "  rank 0: .*_ascend_pt" "node 0: its rank 0"
+unlike "$(<n0.out)" "rank 2" "node 0: node 1's rank 2 is neither counted nor missing"
+like "$(<n1.out)" "  rank 2: .*_ascend_pt" "node 1: its rank 2"
+unlike "$(<n1.out)" "rank 0" "node 1: node 0's rank 0 is neither counted nor missing"
+unlike "$(<n0.err)$(<n1.err)" "two jobs|possible cause" "no complaint on either node"
 "$MSPROF" report --json job.json profiling_output > out 2> err
 is "$?" 0 "report DIR over the shared directory: exit 0"
 is "$($PY -c '

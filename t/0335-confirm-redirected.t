@@ -26,9 +26,9 @@ like "$screen" "Steps +2 to 4, excluding 4" "the table is on the terminal"
 like "$screen" "Start\? \[y\]es" "the question is on the terminal"
 like "$screen" "status 0" "y on the terminal: started"
 is "$(nrecorded)" 1 "the launch ran"
-unlike "$(cat run.log)" "Start\?" "the question is not in the redirected output"
-like "$(cat run.log)" "the-job-ran" "the job's output is in the redirected output"
-like "$(cat run.log)" "training launch\(es\) profiled" "and so is the report"
+unlike "$(<run.log)" "Start\?" "the question is not in the redirected output"
+like "$(<run.log)" "the-job-ran" "the job's output is in the redirected output"
+like "$(<run.log)" "training launch\(es\) profiled" "and so is the report"
 
 reset_run
 screen=$(redirected train.sh e "level level9" e "level level2" y)

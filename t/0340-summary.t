@@ -40,7 +40,7 @@ like "$out" '  +- +0\.000 +36 .* MatMulV2' "every operator 0 us: Time(%) is -"
 # whole words: the MFU names info.json
 unlike "$out" '(^|[^[:alpha:]])(nan|inf)([^[:alpha:]]|$)' "and never nan or inf"
 "$S" --html "$D/zero-durations" > zero.html
-unlike "$(cat zero.html)" 'nan|inf' "nor in the page"
+unlike "$(<zero.html)" 'nan|inf' "nor in the page"
 out=$("$S" "$D/level0")
 like "$out" 'not made: .*level0' "level0: the wait vote says why it is missing"
 unlike "$out" 'rank 0 +0 +0 ' "level0: no zeros in its place"
@@ -60,7 +60,7 @@ is "$(strip nodes.json)" "$(strip shared.json)" \
     "one path per node gives the shared directory's answer"
 "$S" --json "$D/nope" > /dev/null 2> err
 ok $(( $? != 1 )) "a missing path: exit 1"
-like "$(cat err)" 'nope' "and the error names it"
+like "$(<err)" 'nope' "and the error names it"
 
 # --- HTML ------------------------------------------------------------------
 for f in slow-link slow-rank level0 quirks; do
@@ -68,26 +68,26 @@ for f in slow-link slow-rank level0 quirks; do
 	if command -v xmllint > /dev/null; then
 		xmllint --noout "$f.html" 2> xerr
 		ok $? "$f: the page is well-formed XML (xmllint)"
-		[ -s xerr ] && diag "$(cat xerr)"
+		[ -s xerr ] && diag "$(<xerr)"
 	else
 		skip "xmllint not installed (libxml2-utils)"
 	fi
 done
-page=$(cat slow-link.html)
+page=$(<slow-link.html)
 like "$page" '<svg[^>]*>' "inline SVG"
 like "$page" 'stroke="#d00"[^>]*><title>1 -&gt; 2 RDMA' "the heat map outlines the slow link"
 unlike "$page" '<script|src="http|href="http' "nothing loaded from the network"
-like "$(cat slow-rank.html)" '<td>3</td><td>[0-9]+</td><td>[0-9]+</td><td class="l"><svg' \
+like "$(<slow-rank.html)" '<td>3</td><td>[0-9]+</td><td>[0-9]+</td><td class="l"><svg' \
     "the wait vote has a bar per rank"
-like "$(cat slow-rank.html)" '<th>tp</th><th>ep</th><th>step \(ms\)</th>' \
+like "$(<slow-rank.html)" '<th>tp</th><th>ep</th><th>step \(ms\)</th>' \
     "the cluster table has the ep column, as the text has"
-like "$(cat slow-rank.html)" '<tr><td>3</td><td>0</td><td>3</td><td>0</td><td>0</td><td>0</td><td>109\.000</td>' \
+like "$(<slow-rank.html)" '<tr><td>3</td><td>0</td><td>3</td><td>0</td><td>0</td><td>0</td><td>109\.000</td>' \
     "rank 3: pp dp cp tp ep, then its step"
 browser=$(command -v chromium chromium-browser 2> /dev/null | head -n 1)
 if [ -n "$browser" ]; then
 	timeout "$MSPROF_T_WAIT_LIMIT" "$browser" --headless --no-sandbox --disable-gpu \
 	    --dump-dom "file://$T/slow-link.html" > dom 2> /dev/null
-	like "$(cat dom)" 'Slow links' "a headless browser renders the page"
+	like "$(<dom)" 'Slow links' "a headless browser renders the page"
 else
 	skip "no chromium to render the page in"
 fi

@@ -34,7 +34,7 @@ like "$(tr '\n' ' ' < out)" 'Profiling data in .*Step breakdown per rank.*Findin
 ranks=$(findings slow.json | tr ' ' '\n' | sed 's/.*://' | sort -u | tr '\n' ' ')
 is "$ranks" "1 " "--json: every finding is about rank 1"
 like "$(findings slow.json)" 'slow-rank:1' "--json: the slow-rank rule names rank 1"
-like "$(cat out)" 'rank 0 +1-2 +2-3 ' \
+like "$(<out)" 'rank 0 +1-2 +2-3 ' \
     "MCore --steps 2:4: torch steps 1-2 are iterations 2-3"
 if command -v xmllint > /dev/null; then
 	xmllint --noout slow.html 2> xerr
@@ -42,8 +42,8 @@ if command -v xmllint > /dev/null; then
 else
 	skip "xmllint not installed (libxml2-utils)"
 fi
-like "$(cat slow.html)" 'slow-rank' "--html: the page has the finding"
-unlike "$(cat slow.html)" '<script|src="http|href="http' "--html: nothing loaded from the network"
+like "$(<slow.html)" 'slow-rank' "--html: the page has the finding"
+unlike "$(<slow.html)" '<script|src="http|href="http' "--html: nothing loaded from the network"
 
 # --- A healthy run: nothing flagged -----------------------------------------
 rm -rf profiling_output
@@ -54,7 +54,7 @@ like "$(text_findings out)" 'none: no rule fired' "healthy: the text says no rul
 # --- -q: no summary ----------------------------------------------------------
 rm -rf profiling_output
 "$MSPROF" -y -q --skip-checks -r all --json q.json bash "$QWEN" > out 2> err
-unlike "$(cat out)" 'Step breakdown' "-q: no summary on stdout"
+unlike "$(<out)" 'Step breakdown' "-q: no summary on stdout"
 is "$($PY -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["ranks"]))' q.json)" 2 \
     "-q: the summary of both ranks is still in --json"
 
@@ -67,7 +67,7 @@ like "$(sed -n '/^Slow links/,/^$/p' out)" 'not made: .*level0' \
     "level0: so do the slow links"
 is "$($PY -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["summaries"]))' l0.json)" 7 \
     "level0: --json still has the seven summaries"
-like "$(cat out)" 'rank 0 +4-4 +5-5 ' "MCore --steps 5:6: torch step 4 is iteration 5"
+like "$(<out)" 'rank 0 +4-4 +5-5 ' "MCore --steps 5:6: torch step 4 is iteration 5"
 
 # --- Raw data only (not parsed): the summary says what it lacks -------------
 d=raw/host_1_20261202120000000_ascend_pt
@@ -88,14 +88,14 @@ like "$(sed -n '/^Step breakdown per rank/,/^$/p' out)" '^  2 +3 +[0-9.]+ ' \
 # --- MindSpeed-MM: the step is the iteration ---------------------------------
 cd "$T/mindspeed-mm" || exit 1
 "$MSPROF" -y --skip-checks bash "$WAN" > out 2> err
-like "$(cat out)" 'rank 0 +10-11 +10-11 ' "MM --steps 10:12: torch steps 10-11 are iterations 10-11"
+like "$(<out)" 'rank 0 +10-11 +10-11 ' "MM --steps 10:12: torch steps 10-11 are iterations 10-11"
 cd "$T/mindspeed-llm" || exit 1
 
 # --- --html is checked before anything runs ----------------------------------
 "$MSPROF" -y --skip-checks --html "$T/no/such/dir/p.html" sh -c 'touch ran' > out 2> err
 is "$?" 73 "--html in a missing directory: exit 73"
 ok "$([ ! -e ran ]; echo $?)" "and the command did not run"
-like "$(cat err)" 'no/such/dir/p.html' "the error names the file"
+like "$(<err)" 'no/such/dir/p.html' "the error names the file"
 
 # --- msprof-exec report: one cluster answer ----------------------------------
 cd "$T" || exit 1
@@ -106,7 +106,7 @@ is "$?" 0 "gen-cluster: 4 ranks on 2 nodes"
 is "$?" 0 "report on the shared directory: exit 0"
 "$MSPROF" report --json nodes.json cl/node000 cl/node001 > nodes.txt 2> nodes.err
 is "$?" 0 "report on one directory per node: exit 0"
-is "$(cat nodes.txt)" "$(cat shared.txt)" \
+is "$(<nodes.txt)" "$(<shared.txt)" \
     "the text report of the nodes' directories is the shared directory's"
 is "$($PY -c 'import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
@@ -115,14 +115,14 @@ print(a["summary"] == b["summary"], len(a["reports"]), len(b["reports"]))' share
 like "$(grep -c '^Profiling data in' shared.txt)" '^2$' "each node's directory is verified"
 is "$(findings shared.json)" "slow-rank:2 wait-ratio:2 waited-for:2" \
     "the cluster answer names the slow rank 2, and nothing else"
-like "$(cat shared.txt)" 'layout: tp 1, pp 1, dp 4' "one step table over the four ranks"
+like "$(<shared.txt)" 'layout: tp 1, pp 1, dp 4' "one step table over the four ranks"
 [ -s shared.html ]
 ok $? "report --html writes the page"
 "$MSPROF" report cl/node000 "$T/nope" > out 2> err
 is "$?" 66 "report with a missing path: exit 66, as with one"
-like "$(cat err)" 'nope' "and the error names it"
+like "$(<err)" 'nope' "and the error names it"
 "$MSPROF" report --html "$T/no/such/dir/p.html" cl > out 2> err
-is "$?:$(cat out)" "73:" "report --html in a missing directory: exit 73 before any report"
+is "$?:$(<out)" "73:" "report --html in a missing directory: exit 73 before any report"
 mkdir empty
 "$MSPROF" report cl/node000 empty > out 2> err
 is "$?" 65 "report with a directory holding no data: exit 65"

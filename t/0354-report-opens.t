@@ -58,7 +58,7 @@ check_once() {	# check_once LOG WHAT
 
 strace -f -e trace=openat,open -o trace.log "$MSPROF" report c64 > out 2> err
 check_once trace.log "report DIR"
-like "$(cat out)" "64 ranks with data" "the report's text is the one of 64 ranks"
+like "$(<out)" "64 ranks with data" "the report's text is the one of 64 ranks"
 is "$(grep -c 'gone_ascend_pt' out err)" "out:1
 err:0" "the link that leads nowhere is named once"
 

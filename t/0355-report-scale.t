@@ -64,12 +64,12 @@ cd "$T" || exit 1
 is "$?" 0 "report: exit 0"
 lines=$(wc -l < a.txt)
 ok $(( lines > 100 )) "at most 100 lines ($lines)"
-like "$(cat a.txt)" "^  $RANKS ranks with data \(ranks 0-1023\), [0-9.]+K to [0-9.]+K each, [0-9.]+M in all$" \
+like "$(<a.txt)" "^  $RANKS ranks with data \(ranks 0-1023\), [0-9.]+K to [0-9.]+K each, [0-9.]+M in all$" \
     "how many ranks have data, and their sizes"
 [ "$lines" -le 100 ] || diag "$(head -n 40 a.txt)"
-like "$(cat a.txt)" "no raw data \(PROF_\*/device_\*/data\): ranks 5, 100-103, 1000$" \
+like "$(<a.txt)" "no raw data \(PROF_\*/device_\*/data\): ranks 5, 100-103, 1000$" \
     "an odd set of ranks in rank order, as ranges"
-unlike "$(cat a.txt)" "rank [0-9]+: node" "no line per rank"
+unlike "$(<a.txt)" "rank [0-9]+: node" "no line per rank"
 like "$(sed -n '/^Step breakdown/,/^$/p' a.txt | sed -n 4p)" "^  rank $SLOW " \
     "the step table starts with the slow rank"
 like "$(sed -n '/^Findings/,/^$/p' a.txt)" "\[slow-rank\] rank $SLOW: Computing is" \
@@ -105,7 +105,7 @@ else
 fi
 ok $(( $(wc -l < a.html) > 600 )) "--html: at most 600 lines ($(wc -l < a.html))"
 ok $(( $(grep -c '<tr>' a.html) > 60 )) "--html: no table of every rank"
-like "$(cat a.html)" "<title>ranks 776-777: compute up to 100\.000 ms \(rank $SLOW\)</title>" \
+like "$(<a.html)" "<title>ranks 776-777: compute up to 100\.000 ms \(rank $SLOW\)</title>" \
     "--html: the heat map of step parts shows the slow rank"
 
 # --- Damage: each odd rank and file named, still one screen ------------------
@@ -128,11 +128,11 @@ like "$left" "rank 301: .*kernel_details.csv: not a regular file" \
     "the FIFO is named, not read"
 like "$(sed -n '/^Which rank/,/^$/p' d.txt)" "  1023 ranks with communication data" \
     "the wait vote counts the ranks it could read"
-like "$(cat d.txt)" "incomplete: rank 9 without communication_matrix.json \(1024 of 1025 parsed ranks have it\)" \
+like "$(<d.txt)" "incomplete: rank 9 without communication_matrix.json \(1024 of 1025 parsed ranks have it\)" \
     "a rank without a file the others have"
-like "$(cat d.txt)" "outsized: rank 11, more than 2 times the median" \
+like "$(<d.txt)" "outsized: rank 11, more than 2 times the median" \
     "a rank far larger than the others"
-like "$(cat d.txt)" "two directories or more: rank 3; the summary reads the newest run alone" \
+like "$(<d.txt)" "two directories or more: rank 3; the summary reads the newest run alone" \
     "a rank with two directories"
 is "$("$PY" -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]

@@ -35,17 +35,17 @@ for r in 0 1 2 3; do
 done
 is "$(grep -c 'node9_40009_20251203000000000_ascend_pt: a symbolic' g.txt)" 1 \
     "the link that leads nowhere: named once"
-like "$(cat g.txt)" "gathered/node9_40009_20251203000000000_ascend_pt: a symbolic link to /nonexistent/node9_40009_20251203000000000_ascend_pt, which does not exist" \
+like "$(<g.txt)" "gathered/node9_40009_20251203000000000_ascend_pt: a symbolic link to /nonexistent/node9_40009_20251203000000000_ascend_pt, which does not exist" \
     "... with where it leads"
 is "$(grep -c 'loop_ascend_pt: a symbolic' g.txt)" 1 "the link to itself: named once"
-like "$(cat g.txt)" "gathered/loop_ascend_pt: a symbolic link that loops" \
+like "$(<g.txt)" "gathered/loop_ascend_pt: a symbolic link that loops" \
     "... as a loop"
 is "$(grep -c 'up_ascend_pt: a symbolic' g.txt)" 1 \
     "the link to the folder holding it: named once"
-like "$(cat g.txt)" "gathered/up_ascend_pt: a symbolic link back to a directory that holds it \(a loop\)" \
+like "$(<g.txt)" "gathered/up_ascend_pt: a symbolic link back to a directory that holds it \(a loop\)" \
     "... as a loop"
-unlike "$(cat g.txt)" "rank unknown" "no loop read as a rank directory"
-unlike "$(cat g.txt)" "up_ascend_pt/" "nor walked in the tree, which shows where links lead"
+unlike "$(<g.txt)" "rank unknown" "no loop read as a rank directory"
+unlike "$(<g.txt)" "up_ascend_pt/" "nor walked in the tree, which shows where links lead"
 is "$("$PY" -c 'import json, sys
 g, r = (json.load(open(p)) for p in sys.argv[1:])
 gf = {d["rank"]: d for d in g["outputs"][0]["found"]}
@@ -89,11 +89,11 @@ d = json.load(open(sys.argv[1]))
 print(sorted(r["path"] for r in d["summary"]["ranks"]),
       sorted((f["path"], f["bytes"]) for o in d["outputs"] for f in o["found"]))' up0.json)" \
     "the same ranks, paths and sizes as without the links: none of the other job's"
-like "$(cat up.txt)" "up/a/back: a symbolic link back to a directory that holds it" \
+like "$(<up.txt)" "up/a/back: a symbolic link back to a directory that holds it" \
     "the link back above the start: named"
 mkdir -p below/gathered
 ln -s /nonexistent/node9_40009_20251203000000000_ascend_pt below/gathered/
 "$MSPROF" report below > below.txt 2>&1
-like "$(cat below.txt)" "below/gathered/node9_40009_20251203000000000_ascend_pt: a symbolic link to /nonexistent/" \
+like "$(<below.txt)" "below/gathered/node9_40009_20251203000000000_ascend_pt: a symbolic link to /nonexistent/" \
     "a link that leads nowhere, a folder below the path given: named"
 done_testing

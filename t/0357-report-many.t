@@ -14,10 +14,10 @@ is "$?" 0 "report over the nodes' directories: exit 0"
 is "$(grep -c '^Profiling data in' a.txt)" 1 "one heading for the 16 directories"
 like "$(head -n 1 a.txt)" "^Profiling data in 16 output directories under $T/cl:$" \
     "... naming how many and where"
-like "$(cat a.txt)" "  127 ranks with data \(ranks 0-25, 27-127\)" \
+like "$(<a.txt)" "  127 ranks with data \(ranks 0-25, 27-127\)" \
     "the ranks of all nodes as ranges, the one removed left out"
-unlike "$(cat a.txt)" "rank [0-9]+: node" "no line per rank"
-unlike "$(cat a.txt)" "profiler_info_" "no tree"
+unlike "$(<a.txt)" "rank [0-9]+: node" "no line per rank"
+unlike "$(<a.txt)" "profiler_info_" "no tree"
 ok $(( $(wc -l < a.txt) > 100 )) "at most 100 lines ($(wc -l < a.txt))"
 like "$(sed -n '/^Findings/,/^$/p' a.txt)" "\[slow-rank\] rank 77: Computing is" \
     "the summary over all nodes names the slow rank"

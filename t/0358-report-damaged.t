@@ -77,7 +77,7 @@ m["distributed_args"] = None
 json.dump(m, open(sys.argv[1], "w"))
 EOF
 "$MSPROF" report nul > nul.txt 2>&1
-unlike "$(cat nul.txt)" "left out of|not JSON" "a null config or distributed_args leaves no file out"
+unlike "$(<nul.txt)" "left out of|not JSON" "a null config or distributed_args leaves no file out"
 like "$(sed -n '/^Which rank/,/^$/p' nul.txt)" "2 ranks with communication data" \
     "and the rank with them is summarised"
 # A field that should hold a number and holds text: the record is skipped,
@@ -155,17 +155,17 @@ reasons() { "$PY" -c 'import json, sys
 print(sorted((f["rank"], f["reason"]) for f in json.load(open(sys.argv[1]))["summary"]["left_out"]))' "$1.json"; }
 
 odd neg 0 step_trace_time.csv 'set(1, "Free", "-25744.0")'
-is "$(cat neg.rc)" 65 "a negative Free: exit 65, data the summary could not read"
+is "$(<neg.rc)" 65 "a negative Free: exit 65, data the summary could not read"
 like "$(left_of neg)" "rank 0: .*/step_trace_time.csv: impossible value: Free is -25744 on line 2" \
     "a negative Free: the file named with the column, the value and the line"
 unlike "$(steps_of neg)" "rank 0 .*-[0-9]" "... no negative step shown for rank 0"
 like "$(steps_of neg)" "rank 1 " "... rank 1's step still summarised"
-unlike "$(cat neg.txt)" "slow-rank\]" "... and no slow rank made of it"
+unlike "$(<neg.txt)" "slow-rank\]" "... and no slow rank made of it"
 
 odd inf 1 step_trace_time.csv 'set(1, "Computing", "inf")'
 like "$(left_of inf)" "rank 1: .*/step_trace_time.csv: impossible value: Computing is inf on line 2" \
     "an infinite Computing: named"
-unlike "$(cat inf.txt)" "inf %|nan %|-nan" "... no infinite share anywhere"
+unlike "$(<inf.txt)" "inf %|nan %|-nan" "... no infinite share anywhere"
 
 odd huge 0 kernel_details.csv 'set(3, "Duration(us)", "1e308")'
 like "$(left_of huge)" "rank 0: .*/kernel_details.csv: impossible value: Duration\(us\) is 1e\+308 on line 4" \

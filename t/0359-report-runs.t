@@ -13,13 +13,13 @@ rc=$?
 runs=$(cd "$R" && find msinsight-2025 -name '*_ascend_pt' -type d |
     sed 's|/[^/]*$||' | sort -u)
 is "$(printf '%s\n' "$runs" | wc -l | tr -d ' ')" 6 "the folder: six directories of rank directories"
-like "$(cat runs.txt)" "^6 runs in the paths given" "the report says there are six runs"
+like "$(<runs.txt)" "^6 runs in the paths given" "the report says there are six runs"
 n=0
 for r in $runs; do
 	grep -q "^  [* ] .*/$r: 2 rank directories$" runs.txt && n=$((n + 1))
 done
 is "$n" 6 "... and names each by its path, with its rank directories"
-like "$(cat runs.txt)" "to summarise another: msprof-exec report PATH" "... and how to summarise another"
+like "$(<runs.txt)" "to summarise another: msprof-exec report PATH" "... and how to summarise another"
 is "$("$PY" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 runs = d["summary"]["runs"] if "runs" in d.get("summary", {}) else d["runs"]
@@ -31,7 +31,7 @@ print(len(runs), len(shown), len(ranks),
 is "$rc" 0 "a folder of sound runs: exit 0"
 # Each run given on its own is one run, and says nothing of others.
 "$MSPROF" report "$R/msinsight-2025/text/level1" > one.txt 2>&1
-unlike "$(cat one.txt)" "runs in the paths given" "one run: no word of several"
+unlike "$(<one.txt)" "runs in the paths given" "one run: no word of several"
 
 # --- Level0: types from kernel names ------------------------------------------
 "$MSPROF" report --json l0.json "$R/msinsight-2025/text/level0" > l0.txt 2>&1
@@ -56,7 +56,7 @@ print(sorted(got) == sorted(t for t, _ in want.most_common(len(got))),
       all(abs(got[t] - want[t]) < 0.01 for t in got),
       "N/A" in got, "MatMulV2" in got, "TransData" in got)
 EOF
-is "$(cat l0.cmp)" "True True False True True" \
+is "$(<l0.cmp)" "True True False True True" \
     "level0: the top operator types and their totals are those of level1's Type for the same kernels"
 like "$(sed -n '/^Top operators/,/^$/p' l0.txt)" " MatMulV2" "... the text names MatMulV2"
 unlike "$(sed -n '/^Top operators/,/^$/p' l0.txt)" " N/A$" "... and no operator N/A"
@@ -70,10 +70,10 @@ cp -R "$T2/level1/rank0_ascend_pt" same/h_1_20250108100000000_ascend_pt
 cp -R "$T2/level1/rank1_ascend_pt" same/h_2_20250108100000200_ascend_pt
 cp -R "$T2/level0/rank0_ascend_pt" same/h_3_20250109100000000_ascend_pt
 "$MSPROF" report --json same.json same > same.txt 2>&1
-like "$(cat same.txt)" "^2 runs in the paths given" "one save path launched into twice: two runs"
-like "$(cat same.txt)" "\* (.*/)?same \(begun 2025-01-09 10:00:00\): 1 rank directory" \
+like "$(<same.txt)" "^2 runs in the paths given" "one save path launched into twice: two runs"
+like "$(<same.txt)" "\* (.*/)?same \(begun 2025-01-09 10:00:00\): 1 rank directory" \
     "... the newest summarised, told by when it began"
-like "$(cat same.txt)" "    (.*/)?same \(begun 2025-01-08 10:00:00\): 2 rank directories" \
+like "$(<same.txt)" "    (.*/)?same \(begun 2025-01-08 10:00:00\): 2 rank directories" \
     "... the other named"
 is "$("$PY" -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
@@ -107,7 +107,7 @@ like "$(ops list-both)" "db export: no ascend_pytorch_profiler_<rank>.db" "an ex
 # A rank directory given itself is a run of one rank, no bare directory.
 "$MSPROF" report "$R/msinsight-2025/text/level1/rank0_ascend_pt" > rank.txt 2>&1
 is "$?" 0 "a rank directory given itself: exit 0"
-like "$(cat rank.txt)" "Step breakdown" "... and summarised"
+like "$(<rank.txt)" "Step breakdown" "... and summarised"
 mkdir -p bare
 "$MSPROF" report bare > bare.txt 2>&1
 is "$?" 65 "a directory without rank directories: still 65"

@@ -40,7 +40,7 @@ is "$(state on.json exposed-communication --overlap-param-gather)" on \
     "--json: --overlap-param-gather is on"
 unlike "$(findings out)" 'num_to_forward_prefetch|moe-alltoall' \
     "no setting of another engine or layout (MM FSDP2, MoE)"
-like "$(cat on.html)" '<code>--overlap-grad-reduce</code>: already on' \
+like "$(<on.html)" '<code>--overlap-grad-reduce</code>: already on' \
     "--html: the setting and its state"
 "$MSPROF" report --json again.json profiling_output > again 2>&1
 is "$(state again.json exposed-communication --overlap-grad-reduce)" on \
@@ -84,7 +84,7 @@ r = [json.loads(l) for l in open(sys.argv[1])][0]
 print(" ".join(sorted(r["env"])), "|", " ".join(sorted(r["env_unset"])))' "$J")" \
     "ASCEND_LAUNCH_BLOCKING=1 CPU_AFFINITY_CONF=1 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True TASK_QUEUE_ENABLE=2 | ASCEND_GLOBAL_LOG_LEVEL HCCL_BUFFSIZE" \
     "the journal records the variables the rules consult, set or not"
-unlike "$(cat "$J")" '"PATH=|HOME=|MASTER_PORT=' "and nothing else of the environment"
+unlike "$(<"$J")" '"PATH=|HOME=|MASTER_PORT=' "and nothing else of the environment"
 rm -rf profiling_output
 
 # --- device memory: npu-smi's, from the preflight ------------------------------
@@ -93,7 +93,7 @@ rm -rf profiling_output
 is "$?" 0 "with the preflight and --with memory: exit 0"
 is "$($PY -c 'import json, sys; print(json.load(open(sys.argv[1]))["device_mb"])' profiling_output/msprof-exec_*/plan.json)" \
     65536 "the plan records the HBM npu-smi shows"
-like "$(cat out)" 'device memory 65536 MB \(npu-smi\)' "the memory summary compares with it"
+like "$(<out)" 'device memory 65536 MB \(npu-smi\)' "the memory summary compares with it"
 like "$(findings out)" '\[memory-headroom\] ranks 0-1: peak device memory is at most 4608 MB' \
     "4608 MB of 65536: room for a larger micro-batch"
 like "$(findings out)" '--micro-batch-size +now 1' "and the launch's micro-batch size"
@@ -129,7 +129,7 @@ unlike "$(findings out)" '--overlap|--use-distributed|--moe-|fsdp_plan' \
 like "$(findings out)" 'in your code: DistributedDataParallel\(\.\.\., bucket_cap_mb=N\)' \
     "DDP, no session: DDP's own bucket size, in the code"
 "$MSPROF" report --html real.html "$REAL/msinsight-2025/text/level1" > /dev/null 2>&1
-like "$(cat real.html)" '<li>in your code: <code>torch_npu\.npu\.config\.allow_internal_format = False</code></li>' \
+like "$(<real.html)" '<li>in your code: <code>torch_npu\.npu\.config\.allow_internal_format = False</code></li>' \
     "--html: a line of the code is said as one"
 "$MSPROF" report "$REAL/msinsight-2024/text/level1" > out 2>&1
 like "$(findings out)" 'Megatron \(MindSpeed-LLM, MindSpeed-MM\): --overlap-grad-reduce' \

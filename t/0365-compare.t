@@ -23,8 +23,8 @@ gen() {
 compare() {
 	"$MSPROF" compare "$@" > "$T/.out" 2> "$T/.err"
 	rc=$?
-	out=$(cat "$T/.out")
-	err=$(cat "$T/.err")
+	out=$(<"$T/.out")
+	err=$(<"$T/.err")
 }
 result() { printf '%s\n' "$out" | sed -n 's/^Result: //p'; }
 
@@ -63,7 +63,7 @@ is "$("$PY" -c 'import json, sys
 j = json.load(open(sys.argv[1]))
 print(j["noise_margin"]["certainty"], j["certainty"].startswith("one step per run: the margin is a guess"), j["result"].endswith("the margin is a guess"))' one.json)" \
     "guess True True" "--json: the certainty, a field"
-like "$(cat one.html)" 'Certainty: one step per run: the margin is a guess' "--html: the certainty"
+like "$(<one.html)" 'Certainty: one step per run: the margin is a guess' "--html: the certainty"
 compare base one2
 like "$(result)" '; the noise measured in base only$' "one run of one step: the noise measured in the other only"
 
@@ -85,7 +85,7 @@ like "$screen" $'\e\\[31mslower' "... a slower operator in red"
 compare hostbound base
 unlike "$out" $'\e' "redirected: no colour"
 NO_COLOR=1 ptyrun -- "$MSPROF" compare hostbound base > nocolour
-unlike "$(cat nocolour)" $'\e\\[' "NO_COLOR: no colour on a terminal either"
+unlike "$(<nocolour)" $'\e\\[' "NO_COLOR: no colour on a terminal either"
 
 compare base hotop
 like "$(result)" 'the step did not change beyond the noise margin .*operator types did' \
@@ -156,8 +156,8 @@ else
 	skip "xmllint not installed (libxml2-utils)"
 fi
 like "$(tr '\n' ' ' < c.html)" '<svg .*<rect .*base.*new' "--html: bars of both runs in SVG"
-like "$(cat c.html)" 'rank 2 changed unlike the others' "--html: the result"
-unlike "$(cat c.html)" '<script|src="http|href="http' "--html: nothing loaded from the network"
+like "$(<c.html)" 'rank 2 changed unlike the others' "--html: the result"
+unlike "$(<c.html)" '<script|src="http|href="http' "--html: nothing loaded from the network"
 compare --json /nonexistent/c.json base same
 is "$rc" 73 "--json where it cannot be written: exit 73"
 is "$out" "" "... before anything is compared"
@@ -258,11 +258,11 @@ is "$rc" 64 "three runs: exit 64"
 compare --top 3 base same
 is "$rc" 64 "an unknown option: exit 64"
 "$MSPROF" compare --help > help.out
-is "$?:$(cat help.out)" "0:usage: msprof-exec compare [--json FILE] [--html FILE] BASE NEW" "--help"
+is "$?:$(<help.out)" "0:usage: msprof-exec compare [--json FILE] [--html FILE] BASE NEW" "--help"
 like "$("$MSPROF" -h)" 'msprof-exec compare \[--json FILE\] \[--html FILE\] BASE NEW' \
     "msprof-exec -h lists compare"
 "$MSPROF" compar base same > /dev/null 2> typo.err
-like "$?:$(cat typo.err)" "^64:.*did you mean 'msprof-exec compare'" "a typo: did you mean compare"
+like "$?:$(<typo.err)" "^64:.*did you mean 'msprof-exec compare'" "a typo: did you mean compare"
 # --- Real output of two generations (torch_npu 2024 and 2025, level1) ---------
 R="$TOP/t/data/real"
 cores() {	# the cores TransData ran on in a run, from its kernel_details.csv
@@ -301,7 +301,7 @@ lines = re.findall(r"^  (slower|faster|added|removed) .* (\S+)$", text, re.M)
 bad += [t for w, t in lines if words.get(t) != w]
 print(len(rows) > 0, len(lines) > 0, bad)
 EOF
-is "$(cat labels.txt)" "True True []" \
+is "$(<labels.txt)" "True True []" \
     "the change of each operator type is the same word in the text, --json and --html"
 # Different ranks: only rank 0 in new; the means are rank 0's in both.
 mkdir one && cp -R "$R/msinsight-2025/text/level1/rank0_ascend_pt" one/

@@ -182,9 +182,9 @@ c.commit()
 EOF
 done
 "$MSPROF" report meta > meta.txt 2>&1
-like "$(cat meta.txt)" "\[launch-blocking\] ranks 0-1: the launch ran with ASCEND_LAUNCH_BLOCKING=1" \
+like "$(<meta.txt)" "\[launch-blocking\] ranks 0-1: the launch ran with ASCEND_LAUNCH_BLOCKING=1" \
     "META_DATA's ENV_VARIABLES: the environment the rules read"
-like "$(cat meta.txt)" "layout: tp 2, pp 1, dp 1" "META_DATA's distributed_args: the layout"
+like "$(<meta.txt)" "layout: tp 2, pp 1, dp 1" "META_DATA's distributed_args: the layout"
 
 # Damaged databases: named, the rest summarised.  A file is named once,
 # for the first damage found in it.

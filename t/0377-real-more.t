@@ -40,15 +40,15 @@ got=$(sed -n '/^Step breakdown per rank/,/^$/p' out |
 	awk '$1 == "rank" { print "rank", $2, $5, $6, $7, $8 }')
 want=$(want_steps "$ds")
 is "$got" "$want" "msinsight-megatron: step breakdown per rank equals step_trace_time.csv"
-like "$(cat out)" 'layout: tp 1, pp 2, dp 2, cp 1, ep 1 \(profiler_metadata.json\)' \
+like "$(<out)" 'layout: tp 1, pp 2, dp 2, cp 1, ep 1 \(profiler_metadata.json\)' \
 	"msinsight-megatron: parallel layout from distributed_args"
-like "$(cat out)" '--overlap-grad-reduce' \
+like "$(<out)" '--overlap-grad-reduce' \
 	"msinsight-megatron: names Megatron settings"
 
 ds=$R/msinsight-server
 "$MSPROF" report "$ds" > out 2> err
 is "$?" 65 "msinsight-server: report exits 65"
-like "$(cat out)" 'no \*_ascend_pt rank directory' \
+like "$(<out)" 'no \*_ascend_pt rank directory' \
 	"msinsight-server: names why (directories renamed test_rank_N)"
 
 done_testing

@@ -85,12 +85,12 @@ ok $? "dense: achieved TFLOP/s a device from the profiled step time ($A)"
 close "$(mfu dense.json mfu)" "$U"
 ok $? "dense: MFU against 20 AI cores x 1800 MHz ($U)"
 is "$(mfu dense.json peak.source)" "info.json" "dense: the peak's source is the raw data"
-like "$(cat dense.out)" "MFU: [0-9.]+ %" "dense: the text report gives the MFU"
-like "$(cat dense.out)" "chip peak: 294\.9 TFLOP/s" "dense: and the chip's peak"
+like "$(<dense.out)" "MFU: [0-9.]+ %" "dense: the text report gives the MFU"
+like "$(<dense.out)" "chip peak: 294\.9 TFLOP/s" "dense: and the chip's peak"
 diff=$(mfu dense.json log.relative_difference)
 "$PY" -c 'import sys; sys.exit(abs(float(sys.argv[1])) > 0.01)' "$diff"
 ok $? "dense: the training's own TFLOP/s/GPU agrees within 1 % ($diff)"
-like "$(cat dense.out)" "the training's log: [0-9.]+ TFLOP/s/GPU \(iterations 2-3\)" \
+like "$(<dense.out)" "the training's log: [0-9.]+ TFLOP/s/GPU \(iterations 2-3\)" \
     "dense: the log's figure is over the profiled iterations"
 
 # --- MoE: experts, top-k, SwiGLU, GQA; the vocabulary from the log ----------
@@ -122,14 +122,14 @@ close "$(mfu fsdp2.json flops_per_step)" "$F"
 ok $? "fsdp2: the model's FLOPs per step from config.json and the YAML ($F)"
 is "$(mfu fsdp2.json model.vocab_from)" "config.json" \
     "fsdp2: the vocabulary is the model's"
-like "$(cat fsdp2.out)" "MFU: [0-9.]+ %: above the chip's peak" \
+like "$(<fsdp2.out)" "MFU: [0-9.]+ %: above the chip's peak" \
     "fsdp2: an 8B model in 18 ms a step is said to be impossible"
 
 # a log whose figure is not the profile's: said
 cp -r dense disagree
 sed -i 's|(TFLOP/s/GPU): [0-9.]*|(TFLOP/s/GPU): 100.0|' disagree/msprof-exec_*/train.log
 "$MSPROF" report disagree > dis.out 2>&1
-like "$(cat dis.out)" "the training's log: 100\.0 TFLOP/s/GPU .*: they disagree" \
+like "$(<dis.out)" "the training's log: 100\.0 TFLOP/s/GPU .*: they disagree" \
     "a log figure more than 1 % away: they disagree"
 
 # --- Megatron's count in its corners ----------------------------------------
@@ -208,10 +208,10 @@ like "$(mfu corner.json flops_why)" "^--multi-latent-attention: " "and named"
 mkdir nosession
 cp -r dense/*_ascend_pt nosession/
 "$MSPROF" report --json ns.json nosession > ns.out 2>&1
-like "$(cat ns.out)" "model FLOPs: not known: .*no session" \
+like "$(<ns.out)" "model FLOPs: not known: .*no session" \
     "no session: the model is not known, and why"
-like "$(cat ns.out)" "MFU: not known: .*no session" "no session: nor the MFU"
-like "$(cat ns.out)" "chip peak: 294\.9 TFLOP/s" "no session: the peak still is"
+like "$(<ns.out)" "MFU: not known: .*no session" "no session: nor the MFU"
+like "$(<ns.out)" "chip peak: 294\.9 TFLOP/s" "no session: the peak still is"
 is "$(mfu ns.json mfu)" "None" "no session: --json's mfu is null"
 
 cp -r dense badinfo
@@ -219,21 +219,21 @@ for f in badinfo/*_ascend_pt/PROF_*/device_*/info.json.*; do
 	echo '{"DeviceInfo": [{"ai_core_num": 0, "aic_frequency": "1800"}]}' > "$f"
 done
 "$MSPROF" report badinfo > bi.out 2>&1
-like "$(cat bi.out)" "chip peak: not known: [^ ]*/info\.json\.[0-9]+: no DeviceInfo with ai_core_num and aic_frequency" \
+like "$(<bi.out)" "chip peak: not known: [^ ]*/info\.json\.[0-9]+: no DeviceInfo with ai_core_num and aic_frequency" \
     "an info.json without AI cores: the peak is not known, naming the file"
 
 rm -rf dense/*_ascend_pt/PROF_*
 "$MSPROF" report --json np.json dense > np.out 2>&1
-like "$(cat np.out)" "chip peak: not known: no PROF_\*/device_\*/info\.json" \
+like "$(<np.out)" "chip peak: not known: no PROF_\*/device_\*/info\.json" \
     "no raw data: the peak is not known, and why"
-like "$(cat np.out)" "MFU: not known: no PROF_" "no raw data: nor the MFU"
-like "$(cat np.out)" "achieved: [0-9.]+ TFLOP/s a device" \
+like "$(<np.out)" "MFU: not known: no PROF_" "no raw data: nor the MFU"
+like "$(<np.out)" "achieved: [0-9.]+ TFLOP/s a device" \
     "no raw data: the achieved TFLOP/s still are"
 like "$(mfu np.json mfu_why)" "info\.json" "no raw data: --json says why"
 
 sed -i 's/"--num-attention-heads","12",//' dense/msprof-exec_*/journal.jsonl
 "$MSPROF" report dense > na.out 2>&1
-like "$(cat na.out)" "model FLOPs: not known: the launch has no --num-attention-heads" \
+like "$(<na.out)" "model FLOPs: not known: the launch has no --num-attention-heads" \
     "a model argument missing: not known, naming it"
 
 done_testing

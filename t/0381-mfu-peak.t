@@ -86,12 +86,12 @@ like "$(mfu ni.json peak.path)" "platform_config/Ascend910B3\.ini$" \
     "and CANN's file its figures are from"
 close "$(mfu ni.json mfu)" "$(hand noinfo "$C" "$M")"
 ok $? "no info.json: the MFU against $C AI cores x $M MHz equals the hand computation"
-like "$(cat ni.out)" "chip peak: 294\.9 TFLOP/s a device \(fp16/bf16: 20 AI cores x 1800 MHz x 8192 a cycle\)" \
+like "$(<ni.out)" "chip peak: 294\.9 TFLOP/s a device \(fp16/bf16: 20 AI cores x 1800 MHz x 8192 a cycle\)" \
     "the text report gives the peak"
-like "$(cat ni.out)" "from npu-smi's chip 910B3 and CANN's [^ ]*platform_config/Ascend910B3\.ini" \
+like "$(<ni.out)" "from npu-smi's chip 910B3 and CANN's [^ ]*platform_config/Ascend910B3\.ini" \
     "and says where it is from"
 "$MSPROF" report --html ni.html noinfo > /dev/null 2>&1
-like "$(cat ni.html)" "from npu-smi's chip 910B3 and CANN's Ascend910B3\.ini" \
+like "$(<ni.html)" "from npu-smi's chip 910B3 and CANN's Ascend910B3\.ini" \
     "the HTML report says it too"
 
 # the figures are the plan's: another chip's there, that chip's peak here
@@ -104,7 +104,7 @@ EOF
 "$MSPROF" report --json other.json noinfo > other.out 2>&1
 close "$(mfu other.json mfu)" "$(hand noinfo 24 1650)"
 ok $? "the MFU against the plan's chip (24 AI cores x 1650 MHz)"
-like "$(cat other.out)" "from npu-smi's chip 910B2 " "which it names"
+like "$(<other.out)" "from npu-smi's chip 910B2 " "which it names"
 
 # --- Neither: not known, with both reasons --------------------------------
 mkdir -p "$T/bare"
@@ -115,7 +115,7 @@ like "$(get noini/msprof-exec_*/plan.json chip_why)" "^CANN has no Ascend910B3\.
     "the plan says why the chip's figures are not known"
 rm -rf noini/*_ascend_pt/PROF_*
 "$MSPROF" report --json nn.json noini > nn.out 2>&1
-like "$(cat nn.out)" "chip peak: not known: no PROF_\*/device_\*/info\.json\.\* in the rank directories .*; nor from npu-smi's chip and CANN's platform_config: CANN has no Ascend910B3\.ini" \
+like "$(<nn.out)" "chip peak: not known: no PROF_\*/device_\*/info\.json\.\* in the rank directories .*; nor from npu-smi's chip and CANN's platform_config: CANN has no Ascend910B3\.ini" \
     "neither source: not known, with both reasons"
 like "$(mfu nn.json peak.why)" "info\.json.*Ascend910B3\.ini" "--json gives both too"
 is "$(mfu nn.json mfu)" "None" "and no MFU"
@@ -123,13 +123,13 @@ is "$(mfu nn.json mfu)" "None" "and no MFU"
 "$MSPROF" -y --skip-checks -o skip bash run.sh > skip.out 2>&1
 rm -rf skip/*_ascend_pt/PROF_*
 "$MSPROF" report skip > sk.out 2>&1
-like "$(cat sk.out)" "chip peak: not known: no PROF_.*; nor from npu-smi's chip and CANN's platform_config: the session's checks, which ask npu-smi, did not run \(--skip-checks\)" \
+like "$(<sk.out)" "chip peak: not known: no PROF_.*; nor from npu-smi's chip and CANN's platform_config: the session's checks, which ask npu-smi, did not run \(--skip-checks\)" \
     "--skip-checks: npu-smi was not asked, and that is said"
 
 mkdir nosession
 cp -r noinfo/*_ascend_pt nosession/
 "$MSPROF" report nosession > ns.out 2>&1
-like "$(cat ns.out)" "chip peak: not known: .*; nor from npu-smi's chip and CANN's platform_config: no session" \
+like "$(<ns.out)" "chip peak: not known: .*; nor from npu-smi's chip and CANN's platform_config: no session" \
     "no session: no chip either, and why"
 
 done_testing

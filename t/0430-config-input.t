@@ -154,7 +154,7 @@ mkdir dyn
 echo '{"prof_dir": "./p", "start_step": 0, "active": 3, "custom": {"x": [1, 2]}}' > dyn/profiler_config.json
 "$MSPROF" trigger --start 7 dyn > /dev/null
 $PY -c 'import json; d = json.load(open("dyn/profiler_config.json")); print(d["start_step"], d["active"], d["custom"], d["prof_dir"])' > got
-is "$(cat got)" "7 3 {'x': [1, 2]} ./p" "trigger --start: the other fields are kept"
+is "$(<got)" "7 3 {'x': [1, 2]} ./p" "trigger --start: the other fields are kept"
 "$MSPROF" trigger --start 0 dyn > /dev/null 2> err
 is "$?:$(grep -c 'use --now' err)" "64:1" "trigger --start 0 is refused, pointing at --now"
 "$MSPROF" trigger --now nowhere > /dev/null 2>&1
@@ -176,5 +176,5 @@ for i in range(60):
 stop = True; t.join()
 print(bad, reads > 100)
 EOF2
-is "$(cat atomic)" "0 True" "a reader polling while trigger writes never sees a partial file"
+is "$(<atomic)" "0 True" "a reader polling while trigger writes never sees a partial file"
 done_testing

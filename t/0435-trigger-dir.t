@@ -9,21 +9,21 @@ echo '{"prof_dir": "./npu_profiling", "start_step": 0, "active": 1}' \
     > npu_profiling/dynamic_profile/profiler_config.json
 "$MSPROF" trigger --now npu_profiling > out 2> err
 is "$?" 66 "trigger on the parent of the dynamic directory: 66"
-like "$(cat err)" "npu_profiling holds no profiler_config.json" "says what is missing"
-like "$(cat err)" "msprof-exec trigger npu_profiling/dynamic_profile" \
+like "$(<err)" "npu_profiling holds no profiler_config.json" "says what is missing"
+like "$(<err)" "msprof-exec trigger npu_profiling/dynamic_profile" \
     "names the dynamic profiling directory below it"
-unlike "$(cat out)" "starts collecting" "does not claim the job will collect"
+unlike "$(<out)" "starts collecting" "does not claim the job will collect"
 ok "$([ ! -e npu_profiling/profiler_config.json ]; echo $?)" "writes no stray config file"
 "$MSPROF" trigger --now . > out 2> err
 is "$?" 66 "trigger two levels above: 66"
-like "$(cat err)" "trigger ./npu_profiling/dynamic_profile" "two levels above: the directory is named"
+like "$(<err)" "trigger ./npu_profiling/dynamic_profile" "two levels above: the directory is named"
 
 "$MSPROF" trigger --start 5 empty > out 2> err
 is "$?" 66 "trigger on an empty directory: 66"
-like "$(cat err)" "dynamic profiling directory of the running job" "an empty directory: what to give instead"
+like "$(<err)" "dynamic profiling directory of the running job" "an empty directory: what to give instead"
 is "$(ls -A empty)" "" "an empty directory gets no template"
 
 "$MSPROF" trigger --now npu_profiling/dynamic_profile > out
 is "$?" 0 "the dynamic profiling directory itself: accepted"
-like "$(cat out)" "starts collecting at its next step" "and the job is told"
+like "$(<out)" "starts collecting at its next step" "and the job is told"
 done_testing

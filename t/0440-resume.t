@@ -27,7 +27,7 @@ is "$(ranks_in profiling_output)" "0" "resumed: rank 0 profiled"
 is "$(steps_in profiling_output)" "1 2" "resumed: the profiler's steps 1 and 2 (iterations 5002 and 5003)"
 like "$(journal)" '"step_start":5002,"step_end":5004,"loaded_iteration":5000' \
     "the journal has the moved window and the loaded iteration"
-like "$(cat logs/train_mcore_qwen3_8b.log)" "iteration +5006/ +5006" "resumed: it trained up to 5006"
+like "$(<logs/train_mcore_qwen3_8b.log)" "iteration +5006/ +5006" "resumed: it trained up to 5006"
 
 rm -rf profiling_output
 msprof -y -s 3:5 --train-iters 5006 bash "$QWEN"
@@ -48,6 +48,6 @@ sed -e 's|^CKPT_LOAD_DIR=.*|CKPT_LOAD_DIR="./ckpt/auto"|' \
 msprof -y bash auto.sh
 is "$rc" 0 "--load DIR --save DIR before DIR exists: runs"
 is "$(steps_in profiling_output)" "1 2" "first run: a fresh start, iterations 2 and 3"
-like "$(cat logs/train_mcore_qwen3_8b.log)" "will not load any checkpoints and will start from random" \
+like "$(<logs/train_mcore_qwen3_8b.log)" "will not load any checkpoints and will start from random" \
     "first run: Megatron's warning, as without msprof-exec"
 done_testing

@@ -21,11 +21,11 @@ run_keep() {	# run_keep SAVE-OPTION...: a launch with its own profiling
 run_keep --profile-save-path ./my_prof
 is "$rc" 0 "--existing keep: exit 0"
 is "$(ranks_in my_prof)" "0" "the launch's own settings saved rank 0 in ./my_prof"
-like "$(cat out)" "profiled with its own settings \(--existing keep\) -> \./my_prof" \
+like "$(<out)" "profiled with its own settings \(--existing keep\) -> \./my_prof" \
     "the report names the launch's own save path"
-like "$(cat out)" "Profiling data in .*/my_prof:" "... checks the data there"
-like "$(cat out)" "rank 0: .*_ascend_pt" "... and lists rank 0's directory"
-like "$(cat out)" "no rank is counted as missing" "its own settings choose the ranks"
+like "$(<out)" "Profiling data in .*/my_prof:" "... checks the data there"
+like "$(<out)" "rank 0: .*_ascend_pt" "... and lists rank 0's directory"
+like "$(<out)" "no rank is counted as missing" "its own settings choose the ranks"
 is "$($PY -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 o = d["outputs"][0]
@@ -36,6 +36,6 @@ print(o["path"].endswith("/my_prof"), len(o["found"]), o["expected_ranks"], o["m
 rm -rf profile_dir
 run_keep
 is "$rc" 0 "--existing keep, default save path: exit 0"
-like "$(cat out)" "-> \./profile_dir" "the report names MindSpeed-LLM's default ./profile_dir"
+like "$(<out)" "-> \./profile_dir" "the report names MindSpeed-LLM's default ./profile_dir"
 is "$(ranks_in profile_dir)" "0" "and the data is there"
 done_testing

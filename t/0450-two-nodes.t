@@ -62,9 +62,9 @@ is "$rc0 $rc1" "0 0" "two nodes: both exit 0"
 is "$(ranks_in profiling_output)" "0 1 2 3" "the four ranks' data in the shared directory"
 like "$(sed -n 's/^Next: //p' "$T/n0.out")" '^open [^ ]*profiling_output in MindStudio Insight$' \
     "a job's nodes in one shared directory are one run: open it whole"
-like "$(cat "$T/n0.out")" "  rank 0: .*_ascend_pt.*
+like "$(<"$T/n0.out")" "  rank 0: .*_ascend_pt.*
   rank 1: .*_ascend_pt" "node 0 reports its ranks 0 and 1"
-like "$(cat "$T/n1.out")" "  rank 2: .*_ascend_pt.*
+like "$(<"$T/n1.out")" "  rank 2: .*_ascend_pt.*
   rank 3: .*_ascend_pt" "node 1 reports its ranks 2 and 3"
 unlike "$(grep '^  rank [0-9]:' "$T/n0.out")" "rank [23]:" \
     "node 0 neither counts nor misses node 1's ranks"
@@ -72,7 +72,7 @@ unlike "$(grep '^  rank [0-9]:' "$T/n1.out")" "rank [01]:" \
     "node 1 neither counts nor misses node 0's ranks"
 unlike "$(cat "$T/n0.err" "$T/n1.err")" "no data|possible cause|two jobs|failed" \
     "no complaint on either node"
-like "$(cat "$T/n1.out")" "iteration +10/ +10" \
+like "$(<"$T/n1.out")" "iteration +10/ +10" \
     "the last rank (on node 1) trained to the end"
 if [ ${#hosts[@]} -gt 0 ]; then
 	is "$(host_of 0) $(host_of 1) $(host_of 2) $(host_of 3)" \
@@ -85,9 +85,9 @@ is "$(ls -d "$d"/PROF_*/device_* | sed 's|.*/||')" "device_0" \
     "rank 2 ran on node 1's first device"
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 0 "report over the shared directory: exit 0"
-like "$(cat rep.out)" "4 of 4 ranks" "report: one answer over all four ranks"
-like "$(cat rep.out)" "layout: tp 1, pp 2, dp 2" "report: the job's layout"
-like "$(cat rep.out)" "RDMA " "report: links across the nodes"
+like "$(<rep.out)" "4 of 4 ranks" "report: one answer over all four ranks"
+like "$(<rep.out)" "layout: tp 1, pp 2, dp 2" "report: the job's layout"
+like "$(<rep.out)" "RDMA " "report: links across the nodes"
 unlike "$(cat rep.out rep.err)" "no data|missing|two jobs" "report: nothing missing, no mixed jobs"
 # The same run as the late start it was.
 is "$rc0 $rc1" "0 0" "5 s apart: both exit 0"
@@ -96,7 +96,7 @@ unlike "$(cat "$T/n0.err" "$T/n1.err")" "no data|possible cause|two jobs|failed"
     "5 s apart: no complaint on either node"
 "$MSPROF" report profiling_output > rep.out 2> rep.err
 is "$?" 0 "5 s apart: report over the shared directory, exit 0"
-like "$(cat rep.out)" "4 of 4 ranks" "5 s apart: one answer over all four ranks"
+like "$(<rep.out)" "4 of 4 ranks" "5 s apart: one answer over all four ranks"
 
 # --- node 0 fails at its start ---------------------------------------------
 # Its NPU is gone, so its msprof-exec refuses to start.  Node 1's torchrun
@@ -107,14 +107,14 @@ MASTER_PORT=$(free_port)
 MSPROF_SIM_NO_NPU=1 node 0
 is "$?" 69 "node 0 without its NPU: refused (69)"
 PET_RDZV_CONF=timeout=5 node 1 --skip-checks
-like "$(cat "$T/n1.err")" "The client socket has timed out after 5s while trying to connect to \(127\.0\.0\.1, $MASTER_PORT\)" \
+like "$(<"$T/n1.err")" "The client socket has timed out after 5s while trying to connect to \(127\.0\.0\.1, $MASTER_PORT\)" \
     "node 1: torchrun gave up waiting for the rendezvous"
-like "$(cat "$T/n1.err")" "Training script execution failed" "node 1: the run failed"
-like "$(cat "$T/n1.err")" "cause: this node found no master at port $MASTER_PORT within 5 s: the node of rank 0 \(MASTER_ADDR\) did not start the job" \
+like "$(<"$T/n1.err")" "Training script execution failed" "node 1: the run failed"
+like "$(<"$T/n1.err")" "cause: this node found no master at port $MASTER_PORT within 5 s: the node of rank 0 \(MASTER_ADDR\) did not start the job" \
     "node 1: the cause, the rendezvous with node 0"
-like "$(cat "$T/n1.err")" "read the log of node 0" "node 1: and what to do"
-like "$(cat "$T/n1.out")" "rank 2: no data" "node 1: its ranks have no data"
-unlike "$(cat "$T/n1.out")" "rank [01]:" "node 1: node 0's ranks are not its to miss"
+like "$(<"$T/n1.err")" "read the log of node 0" "node 1: and what to do"
+like "$(<"$T/n1.out")" "rank 2: no data" "node 1: its ranks have no data"
+unlike "$(<"$T/n1.out")" "rank [01]:" "node 1: node 0's ranks are not its to miss"
 
 # --- node 0's training fails at its start ----------------------------------
 # The agents meet, but node 0 has one NPU for its two ranks: its rank 1
@@ -129,13 +129,13 @@ n0=$!
 node 1 --skip-checks
 wait "$n0"
 unset MSPROF_SIM_HANG_S
-like "$(cat "$T/n0.err")" "EE1001: Invalid device ID" "node 0: its rank 1 failed at start"
+like "$(<"$T/n0.err")" "EE1001: Invalid device ID" "node 0: its rank 1 failed at start"
 # Which comes first is the machine's: node 1's ranks time out waiting in the
 # store (Socket Timeout), or, on a loaded machine where they start after
 # node 0's torchrun has already stopped, connecting to it.
-like "$(cat "$T/n1.err")" "RuntimeError: Socket Timeout|The client socket has timed out after 5s while trying to connect" \
+like "$(<"$T/n1.err")" "RuntimeError: Socket Timeout|The client socket has timed out after 5s while trying to connect" \
     "node 1: its ranks waited for the missing ones, then failed"
-like "$(cat "$T/n1.err")" "cause: (the ranks did not all meet in time at torch\.distributed's rendezvous|this node found no master at port $MASTER_PORT within 5 s)" \
+like "$(<"$T/n1.err")" "cause: (the ranks did not all meet in time at torch\.distributed's rendezvous|this node found no master at port $MASTER_PORT within 5 s)" \
     "node 1: the cause, the rendezvous of the ranks"
-unlike "$(cat "$T/n1.out")" "iteration" "node 1: it never trained alone"
+unlike "$(<"$T/n1.out")" "iteration" "node 1: it never trained alone"
 done_testing

@@ -72,7 +72,7 @@ printf '%s\n' 'env > env.txt' 'torchrun --nproc_per_node 2 pretrain_gpt.py --lr 
 "$INST/bin/msprof-exec" --skip-checks -y bash train.sh > "$T/.out" 2> "$T/.err"
 rc=$?
 is "$rc" 0 "installed msprof-exec bash train.sh: exit status"
-[ "$rc" -eq 0 ] || diag "$(cat "$T/.err")"
+[ "$rc" -eq 0 ] || diag "$(<"$T/.err")"
 is "$(nrecorded)" 1 "installed: one launch recorded"
 is "$(rec_argv)" "$RBIN/torchrun --nproc_per_node 2 pretrain_gpt.py --lr 1 $DEFAULT_FLAGS" \
     "installed: the profiling flags are appended"
@@ -118,7 +118,7 @@ else
 	reset_run
 	"$T/moved/bin/msprof-exec" --skip-checks -y sh -c "torchrun pretrain_gpt.py" > /dev/null 2> "$T/.err"
 	is "$?:$(nrecorded)" "78:0" "a launch table too large for the shim: exit 78, nothing ran"
-	like "$(cat "$T/.err")" "launchers.conf: the launch table is too large for the shim \([0-9]+ bytes of session variables, at most 16384\)" \
+	like "$(<"$T/.err")" "launchers.conf: the launch table is too large for the shim \([0-9]+ bytes of session variables, at most 16384\)" \
 	    "a launch table too large for the shim: the message names the table and the limit"
 	cp "$T/lt.orig" "$LT"
 fi

@@ -16,7 +16,7 @@ check() {
 	local name=$1 hint=$2
 	shift 2
 	if "$@" > /dev/null 2> "$T/.cerr"; then pass "$name"
-	else fail "$name"; diag "$(cat "$T/.cerr")" ${hint:+"$hint"}; fi
+	else fail "$name"; diag "$(<"$T/.cerr")" ${hint:+"$hint"}; fi
 }
 check "msgfmt --check po/zh_CN.po (formats, header)" "" \
     msgfmt --check -o /dev/null "$PO"
@@ -56,8 +56,8 @@ in_locale() {
 	env -u LANGUAGE LOCPATH="$ZH_LOCPATH" LANG="$loc" LC_ALL="$loc" "$@" \
 	    > "$T/.out" 2> "$T/.err"
 	rc=$?
-	out=$(cat "$T/.out")
-	err=$(cat "$T/.err")
+	out=$(<"$T/.out")
+	err=$(<"$T/.err")
 }
 # ascii_only TEXT NAME: no byte outside ASCII (nothing translated).
 ascii_only() {

@@ -283,7 +283,7 @@ if [ -n "$ro_how" ]; then
 	is "$rc" 73 "read-only: an existing output directory: exit 73"
 	like "$err" "$T/ro" "read-only: the message names the directory"
 	is "$(nrecorded)" 0 "read-only: the training was not started"
-	is "$(cat "$T/ro/results.txt"):$(ls "$T/ro")" "keep me:results.txt" \
+	is "$(<"$T/ro/results.txt"):$(ls "$T/ro")" "keep me:results.txt" \
 	    "read-only: nothing lost, nothing left"
 else
 	skip "read-only output: root without mount(2) (no CAP_SYS_ADMIN): cannot make a read-only directory"
@@ -298,7 +298,7 @@ if tmpfs "$T/full" 64k; then
 	like "$err" "$T/full/.*No space left on device" \
 	    "full file system: the message names the directory and says it is full"
 	is "$(nrecorded)" 0 "full file system: the training was not started"
-	is "$(cat "$T/full/results.txt")" "keep me" "full file system: nothing lost"
+	is "$(<"$T/full/results.txt")" "keep me" "full file system: nothing lost"
 	is "$(find "$T/full" -name '*.tmp' | wc -l | tr -d ' ')" 0 \
 	    "full file system: no half-written file left"
 	# With room again, the same directory works.

@@ -43,6 +43,12 @@ REC=$T/rec
 RBIN=$T/bin
 mkdir -p "$REC" "$RBIN" "$T/tmp"
 export TMPDIR=$T/tmp
+# What runs python3 by name (#!/usr/bin/env python3: the simulation,
+# sim/gen-cluster) runs $PY too where a version manager's shim comes first
+# on PATH (pyenv's is a bash script that starts a dozen processes each
+# time): $PY's own directory goes first then.  (Not a link to it: where
+# the interpreter lives says msprof-exec where its packages are.)
+[ "$(type -P python3)" = "$PY" ] || export PATH="${PY%/*}:$PATH"
 
 _n=0
 _failed=0
@@ -276,13 +282,6 @@ has_line() {
 # launchers and torch_npu on the paths, a port of this test's own.
 sim_env() {
 	sim_checkouts "$T"
-	# The simulation's programs run Python by name (#!/usr/bin/env
-	# python3, python -m): Debian's, as $PY, not a version manager's shim
-	# (pyenv's is a bash script that starts a dozen processes each time).
-	mkdir -p "$T/pybin"
-	ln -sf "$PY" "$T/pybin/python3"
-	ln -sf "$PY" "$T/pybin/python"
-	export PATH="$T/pybin:$PATH"
 	export MSPROF_SIM_TORCH=stub SIM_ROOT=$TOP/sim
 	# a PyTorch training's first step takes no extra device time here
 	export MSPROF_SIM_FIRST_STEP_MS=0
