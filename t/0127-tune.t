@@ -9,9 +9,11 @@
 # without another is tried with it, and an interrupt ends the current try
 # and still prints the table.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/t/plain-python.sh"
-own_pycache
 sim_env
+# `python` (the llama2 example's python -m torch.distributed.launch) as
+# python3, which t/lib.sh makes Debian's: a version manager's `python`
+# shim first on PATH runs a dozen programs at each start.
+PATH=$SIM_ROOT/python-alias:$PATH
 cd "$T/mindspeed-llm" || exit 1
 mkdir -p logs
 LLAMA=examples/mcore/llama2/pretrain_llama2_7b_ptd.sh

@@ -5,8 +5,6 @@
 # TASK_QUEUE_ENABLE=2 (the host-bound job's Free cut) is kept and a
 # planted no-op (MSPROF_SIM_NOOP) is dropped.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/t/plain-python.sh"
-own_pycache
 sim_env
 cp -R "$TOP/sim/torch-examples" ex
 rm -rf ex/test/output ex/profiling_output	# a run in the checkout

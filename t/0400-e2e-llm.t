@@ -4,9 +4,11 @@
 # level files), the untouched script, and the two-node and real-torchrun
 # cases.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/t/plain-python.sh"
-own_pycache
 sim_env
+# `python` (the llama2 example's python -m torch.distributed.launch) as
+# python3, which t/lib.sh makes Debian's: a version manager's `python`
+# shim first on PATH runs a dozen programs at each start.
+PATH=$SIM_ROOT/python-alias:$PATH
 cd "$T/mindspeed-llm"
 
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
@@ -79,10 +81,7 @@ is "$(ranks_in profiling_output)" "0" "two nodes, node 0: rank 0 profiled"
 # in a gloo group).
 if have_real_torch; then
 	rm -rf profiling_output
-	# Debian's compiled torch as shipped: a tree of the test's own
-	# (own_pycache) would get all of torch compiled again, once.
-	(real_torch; unset PYTHONPYCACHEPREFIX; export PYTHONDONTWRITEBYTECODE=1
-	exec "$MSPROF" -y --skip-checks bash "$QWEN" > out 2> err)
+	(real_torch; exec "$MSPROF" -y --skip-checks bash "$QWEN" > out 2> err)
 	is "$?" 0 "real torchrun: exit 0"
 	like "$(cat err)" "^WARNING:torch\.distributed\.run:" \
 	    "real torchrun: torch's own launcher ran (its log format)"

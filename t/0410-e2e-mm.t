@@ -4,8 +4,6 @@
 # tools.profile), dynamic profiling with msprof-exec trigger, the offline
 # parse; the user's config files stay byte-identical.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/t/plain-python.sh"
-own_pycache
 sim_env
 cd "$T/mindspeed-mm"
 sums() { md5sum mindspeed_mm/tools/tools.json examples/*/*.yaml examples/wan2.1/1.3b/t2v/*.json; }

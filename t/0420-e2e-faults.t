@@ -3,8 +3,6 @@
 # weight size mismatch, a window past the end of training, no NPU; each
 # with the expected exit status and diagnosis.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/t/plain-python.sh"
-own_pycache
 sim_env
 cd "$T/mindspeed-llm"
 QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh

@@ -5,8 +5,6 @@
 # acted on, one modified later is, for the window asked, and a process
 # that connected to the shared memory keeps it after its creator exited.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/t/plain-python.sh"
-own_pycache
 sim_env
 cat > train.py <<'EOF'
 import os, sys, time, torch
