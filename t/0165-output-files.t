@@ -4,6 +4,7 @@
 # is never a fixed name another writer or a planted link can take; and a
 # destination that cannot be written is refused before anything runs.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 # An output directory holding rank 0's data, for msprof-exec report.
 d=out/host_0_20261202120000000_ascend_pt
@@ -12,7 +13,7 @@ echo '{}' > "$d/profiler_info_0.json"
 echo '[]' > "$d/ASCEND_PROFILER_OUTPUT/trace_view.json"
 report() { "$MSPROF" report -q "$@"; }
 # is_json FILE: FILE holds one JSON document of msprof-exec's report.
-is_json() { $PY -c 'import json,sys; assert json.load(open(sys.argv[1]))["version"] == 1' "$1" 2>/dev/null; }
+is_json() { pyq -c 'import json,sys; assert json.load(open(sys.argv[1]))["version"] == 1' "$1" 2>/dev/null; }
 
 # /dev/stdout is msprof-exec's own output, never a file to replace (as
 # root, replacing it would break the machine's /dev/stdout).

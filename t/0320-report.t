@@ -3,6 +3,7 @@
 # causes of missing data, the diagnosis of a failed training, --json, and
 # msprof-exec report PATH on an existing output directory.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 export PATH="$RBIN:$PATH"
 # A launcher stand-in that writes what torch_npu would for the ranks in
@@ -46,7 +47,7 @@ like "$out" "Next: open $T/profiling_output in MindStudio Insight" "the next ste
 
 MAKE_RANKS="0 1" ITERS=5 go --ranks 0,1 --json report.json torchrun --nproc_per_node 2 pretrain_gpt.py
 unlike "$out" "no data" "both ranks collected: nothing missing"
-$PY - report.json <<'EOF2' > json.txt
+pyq - report.json <<'EOF2' > json.txt
 import json, sys
 d = json.load(open(sys.argv[1]))
 o = d["outputs"][0]
@@ -55,7 +56,7 @@ print(d["version"], o["expected_ranks"], sorted(f["rank"] for f in o["found"]),
       len(d["launches"]), d["launches"][0]["status"], d["next_step"].startswith("open "))
 EOF2
 is "$(<json.txt)" "1 [0, 1] [0, 1] [] True 1 injected True" "--json: the documented fields"
-$PY - report.json <<'EOF2' > launch.txt
+pyq - report.json <<'EOF2' > launch.txt
 import json, sys
 l = json.load(open(sys.argv[1]))["launches"][0]
 print(l["nproc_per_node"], l["expected_ranks"], l["framework"], l["start_ms"] > 1.7e12)
@@ -88,7 +89,7 @@ MAKE_RANKS="" ITERS=3 go --json rdzv.json torchrun --nnodes 2 --nproc_per_node 8
 like "$out" "which ranks run on this node is not known \(node rank from rendezvous\): no rank is counted as missing" \
     "node rank from a rendezvous: unknown, and said so"
 unlike "$out" "no data" "and no rank is reported missing"
-is "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["outputs"][0]["expected_ranks"])' rdzv.json)" \
+is "$(pyq -c 'import json,sys; print(json.load(open(sys.argv[1]))["outputs"][0]["expected_ranks"])' rdzv.json)" \
     "None" "--json: expected_ranks null when unknown"
 
 MAKE_RANKS="0" NO_PARSE=1 ITERS=5 go torchrun pretrain_gpt.py
@@ -155,7 +156,7 @@ mkdir -p "profiling_output/$(uname -n)_99_$(date +%Y%m%d%H%M%S%3N)_ascend_pt/FRA
 is "$?" 65 "report PATH: a directory of unknown rank does not hide a missing rank"
 like "$(<rep.out)" "  rank unknown: $(uname -n)_99_" "a directory of unknown rank shows as 'rank unknown'"
 unlike "$(<rep.out)" "rank -1" "never as 'rank -1'"
-is "$($PY -c 'import json,sys; print([f["rank"] for f in json.load(open(sys.argv[1]))["outputs"][0]["found"]])' unknown.json)" \
+is "$(pyq -c 'import json,sys; print([f["rank"] for f in json.load(open(sys.argv[1]))["outputs"][0]["found"]])' unknown.json)" \
     "[None]" "--json: its rank is null (-1 would mean all ranks)"
 "$MSPROF" report nowhere > /dev/null 2> rep.err
 is "$?" 66 "report of a missing directory: exit 66"

@@ -8,6 +8,7 @@
 # no layout: no columns of positions, no operators "differing most", the
 # vote in one line; a run with no parsed data: findings not made.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 sim_env
 cd "$T/mindspeed-llm" || exit 1
 
@@ -15,7 +16,7 @@ QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
 WAN=examples/wan2.1/1.3b/t2v/pretrain.sh
 # The findings of a --json report: "rule:rank" each, sorted, unique.
 findings() {
-	$PY -c 'import json, sys
+	pyq -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
 print(" ".join(sorted({"%s:%s" % (f["rule"], f.get("rank")) for f in s["findings"]})))' "$1"
 }
@@ -55,7 +56,7 @@ like "$(text_findings out)" 'none: no rule fired' "healthy: the text says no rul
 rm -rf profiling_output
 "$MSPROF" -y -q --skip-checks -r all --json q.json bash "$QWEN" > out 2> err
 unlike "$(<out)" 'Step breakdown' "-q: no summary on stdout"
-is "$($PY -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["ranks"]))' q.json)" 2 \
+is "$(pyq -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["ranks"]))' q.json)" 2 \
     "-q: the summary of both ranks is still in --json"
 
 # --- level0: what could not be made is said, never zeros ---------------------
@@ -65,7 +66,7 @@ like "$(sed -n '/^Which rank the collectives wait for/,/^$/p' out)" 'not made: .
     "level0: the wait vote says why it is not made"
 like "$(sed -n '/^Slow links/,/^$/p' out)" 'not made: .*level0' \
     "level0: so do the slow links"
-is "$($PY -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["summaries"]))' l0.json)" 7 \
+is "$(pyq -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["summaries"]))' l0.json)" 7 \
     "level0: --json still has the seven summaries"
 like "$(<out)" 'rank 0 +4-4 +5-5 ' "MCore --steps 5:6: torch step 4 is iteration 5"
 
@@ -108,7 +109,7 @@ is "$?" 0 "report on the shared directory: exit 0"
 is "$?" 0 "report on one directory per node: exit 0"
 is "$(<nodes.txt)" "$(<shared.txt)" \
     "the text report of the nodes' directories is the shared directory's"
-is "$($PY -c 'import json, sys
+is "$(pyq -c 'import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 print(a["summary"] == b["summary"], len(a["reports"]), len(b["reports"]))' shared.json nodes.json)" \
     "True 2 2" "--json: the same summary, and one report per node"
@@ -134,7 +135,7 @@ like "$(cluster shared.txt)" 'operators differing most between rank 2' \
 
 # --- Two ranks of real data (torch_npu 2025, no layout recorded) -------------
 "$MSPROF" report --json real2.json "$TOP/t/data/real/msinsight-2025/text/level1" > real2.txt 2>&1
-is "$($PY -c 'import json, sys
+is "$(pyq -c 'import json, sys
 c = json.load(open(sys.argv[1]))["summary"]["summaries"]["cluster"]
 print([(r["rank"], r["pp"], r["dp"], r["cp"], r["tp"], r["ep"]) for r in c["ranks"]])' real2.json)" \
     "[(0, None, None, None, None, None), (1, None, None, None, None, None)]" \

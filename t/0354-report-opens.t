@@ -7,6 +7,7 @@
 # paths verification learns from the journal); a link not followed is
 # named once; a session's journal is read once for its launches.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 command -v strace > /dev/null || skip_all "strace is not installed"
 strace -f -e trace=openat -o /dev/null true 2> /dev/null ||
     skip_all "strace cannot trace here (ptrace not allowed)"
@@ -19,7 +20,7 @@ cd "$T" || exit 1
 "$TOP/sim/gen-cluster" --ranks 64 --tp 8 --pp 4 -j 2 c64 > /dev/null
 ok $? "64 rank directories written"
 # raw data and the chip's description (read for the MFU) in each
-"$PY" - c64 <<'EOF'
+pyq - c64 <<'EOF'
 import glob, json, os, sys
 for d in glob.glob(os.path.join(sys.argv[1], "*_ascend_pt")):
     dev = os.path.join(d, "PROF_000001_1_A", "device_0")
@@ -65,7 +66,7 @@ err:0" "the link that leads nowhere is named once"
 strace -f -e trace=openat,open -o trace.log "$MSPROF" report --json r.json \
     c64 > out 2> err
 check_once trace.log "report --json"
-"$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if "summary" in d else 1)' r.json
+pyq -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if "summary" in d else 1)' r.json
 ok $? "the JSON holds the summary"
 
 # The same from an absolute path: the listing is not made twice.

@@ -6,6 +6,7 @@
 # damage planted, each odd rank and each file left out is named in a line,
 # still on one screen, and --html keeps the size of a page.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 RANKS=1024
 SLOW=777
@@ -76,14 +77,14 @@ like "$(sed -n '/^Findings/,/^$/p' a.txt)" "\[slow-rank\] rank $SLOW: Computing 
     "the findings name the slow rank"
 like "$(sed -n '/^Which rank/,/^$/p' a.txt)" "rank $SLOW +4 +4 " \
     "the collectives wait for it"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 o, s = d["outputs"][0], d["summary"]
 print(len(o["found"]), len(s["ranks"]), len(s["summaries"]["steps"]["ranks"]),
       len(s["summaries"]["cluster"]["ranks"]), o["unusual"]["no_raw_data"])' a.json)" \
     "$RANKS $RANKS $RANKS $RANKS [5, 100, 101, 102, 103, 1000]" \
     "--json: every rank, in the verification and in each summary"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 f = json.load(open(sys.argv[1]))["outputs"][0]["found"]
 print([d["rank"] for d in f] == sorted(d["rank"] for d in f))' a.json)" True \
     "--json: the rank directories in rank order"
@@ -134,7 +135,7 @@ like "$(<d.txt)" "outsized: rank 11, more than 2 times the median" \
     "a rank far larger than the others"
 like "$(<d.txt)" "two directories or more: rank 3; the summary reads the newest run alone" \
     "a rank with two directories"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
 print(sorted((f["rank"], f["reason"]) for f in s["left_out"]))' d.json)" \
     "[(300, 'cut short'), (301, 'not a regular file')]" \

@@ -5,6 +5,7 @@
 # link that leads nowhere or loops is named in one line while the rest is
 # summarised.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 MSPROF_SIM_RANKS_PER_NODE=2 MSPROF_SIM_SLOW_RANK=2 \
     "$TOP/sim/gen-cluster" --ranks 4 --by-node -j 1 cl > /dev/null 2> gen.err
@@ -46,7 +47,7 @@ like "$(<g.txt)" "gathered/up_ascend_pt: a symbolic link back to a directory tha
     "... as a loop"
 unlike "$(<g.txt)" "rank unknown" "no loop read as a rank directory"
 unlike "$(<g.txt)" "up_ascend_pt/" "nor walked in the tree, which shows where links lead"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 g, r = (json.load(open(p)) for p in sys.argv[1:])
 gf = {d["rank"]: d for d in g["outputs"][0]["found"]}
 rf = {d["rank"]: d for p in r["reports"] for o in p["outputs"] for d in o["found"]}
@@ -57,7 +58,7 @@ print(sorted(gf) == sorted(rf), all(gf[k]["bytes"] == rf[k]["bytes"] for k in gf
 
 # The summary's own walk (as compare uses it): the same through links.
 S=$HELPERS/summary
-strip() { "$PY" -c 'import json, sys
+strip() { pyq -c 'import json, sys
 d = json.load(sys.stdin)
 for r in d["ranks"]: r.pop("path")
 print(json.dumps(d, sort_keys=True))'; }
@@ -80,11 +81,11 @@ r0=$(echo up/a/*_40000_*_ascend_pt)
 ln -s ../.. "$r0/ASCEND_PROFILER_OUTPUT/up2"
 "$MSPROF" report --json up.json up/a > up.txt 2>&1
 is "$?" 0 "links back above the start: exit 0"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(sorted(r["path"] for r in d["summary"]["ranks"]),
       sorted((f["path"], f["bytes"]) for o in d["outputs"] for f in o["found"]))' up.json)" \
-   "$("$PY" -c 'import json, sys
+   "$(pyq -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(sorted(r["path"] for r in d["summary"]["ranks"]),
       sorted((f["path"], f["bytes"]) for o in d["outputs"] for f in o["found"]))' up0.json)" \

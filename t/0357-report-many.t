@@ -3,6 +3,7 @@
 # storage) is said together on one screen, not directory by directory;
 # and many launches that were alike are said once, with how many.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 # --- One output directory a node: 16 nodes of 8 ranks -------------------------
 MSPROF_SIM_RANKS_PER_NODE=8 MSPROF_SIM_SLOW_RANK=77 \
@@ -21,11 +22,11 @@ unlike "$(<a.txt)" "profiler_info_" "no tree"
 ok $(( $(wc -l < a.txt) > 100 )) "at most 100 lines ($(wc -l < a.txt))"
 like "$(sed -n '/^Findings/,/^$/p' a.txt)" "\[slow-rank\] rank 77: Computing is" \
     "the summary over all nodes names the slow rank"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(len(d["reports"]), sum(len(o["found"]) for r in d["reports"] for o in r["outputs"]))' a.json)" \
     "16 127" "--json: each node's directory and every rank, as before"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 t = json.load(open(sys.argv[1]))["together"]
 print(t["outputs"], t["under"], t["ranks_found"], t["missing_ranks"])' a.json)" \
     "16 $T/cl 127 []" "--json: what the text says of them together"

@@ -4,6 +4,7 @@
 # (a FIFO, a link to /dev/zero) or runs out of stack (200,000 levels of
 # JSON).  make check-sanitize runs this under ASan and UBSan.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 MSPROF_SIM_RANKS_PER_NODE=8 "$TOP/sim/gen-cluster" --ranks 8 -j 1 cl > /dev/null 2> gen.err
 is "$?" 0 "gen-cluster: 8 ranks"
@@ -56,7 +57,7 @@ like "$(sed -n '/^Which rank/,/^$/p' r.txt)" "  5 ranks with communication data"
     "the wait vote reads the 5 ranks whose communication.json is whole"
 like "$(sed -n '/^Step breakdown/,/^$/p' r.txt)" "rank 6 +no steps: " \
     "the step table says rank 6 has no steps"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 print(len(json.load(open(sys.argv[1]))["summary"]["left_out"]))' r.json)" 8 \
     "--json: the 8 files left out"
 if command -v xmllint > /dev/null; then
@@ -70,7 +71,7 @@ fi
 "$TOP/sim/gen-cluster" --ranks 2 -j 1 nul > /dev/null 2>&1
 d=$(echo nul/node000_40000_*_ascend_pt)
 echo '{"config": null, "rank_id": 0}' > "$d/profiler_info_0.json"
-"$PY" - "$d/profiler_metadata.json" <<'EOF'
+pyq - "$d/profiler_metadata.json" <<'EOF'
 import json, sys
 m = json.load(open(sys.argv[1]))
 m["distributed_args"] = None
@@ -86,7 +87,7 @@ like "$(sed -n '/^Which rank/,/^$/p' nul.txt)" "2 ranks with communication data"
 "$TOP/sim/gen-cluster" --ranks 2 -j 1 nan > /dev/null 2>&1
 o0=$(echo nan/node000_40000_*_ascend_pt/ASCEND_PROFILER_OUTPUT)
 o1=$(echo nan/node000_40001_*_ascend_pt/ASCEND_PROFILER_OUTPUT)
-"$PY" - "$o0/step_trace_time.csv" Free 1 n/a \
+pyq - "$o0/step_trace_time.csv" Free 1 n/a \
     "$o1/kernel_details.csv" 'Duration(us)' 4 bad <<'EOF'
 import csv, sys
 a = sys.argv[1:]
@@ -106,7 +107,7 @@ like "$left" "rank 0: .*/step_trace_time.csv: wrong type in a field: Free is \"n
 like "$left" "rank 1: .*/kernel_details.csv: wrong type in a field: Duration\(us\) is \"bad\" on line 5" \
     "rank 1: a kernel with text for its duration, named"
 unlike "$left" "rank 1: .*step_trace_time" "a record of blank fields is no damage"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
 print(sorted((f["rank"], f["reason"]) for f in s["left_out"]),
       [len(r["steps"]) for r in s["summaries"]["steps"]["ranks"]])' nan.json)" \
@@ -131,7 +132,7 @@ REAL="$TOP/t/data/real/msinsight-2025/text/level1"
 odd() {	# odd NAME RANK FILE PY-MUTATION: a copy with FILE of RANK mutated
 	rm -rf "$1"
 	cp -R "$REAL" "$1"
-	"$PY" - "$1/rank$2_ascend_pt/ASCEND_PROFILER_OUTPUT/$3" "$4" <<'EOF'
+	pyq - "$1/rank$2_ascend_pt/ASCEND_PROFILER_OUTPUT/$3" "$4" <<'EOF'
 import csv, json, sys
 path, how = sys.argv[1], sys.argv[2]
 if path.endswith(".json"):
@@ -151,7 +152,7 @@ EOF
 }
 left_of() { sed -n '/^Files left out of the summary/,/^$/p' "$1.txt"; }
 steps_of() { sed -n '/^Step breakdown/,/^$/p' "$1.txt"; }
-reasons() { "$PY" -c 'import json, sys
+reasons() { pyq -c 'import json, sys
 print(sorted((f["rank"], f["reason"]) for f in json.load(open(sys.argv[1]))["summary"]["left_out"]))' "$1.json"; }
 
 odd neg 0 step_trace_time.csv 'set(1, "Free", "-25744.0")'
@@ -170,7 +171,7 @@ unlike "$(<inf.txt)" "inf %|nan %|-nan" "... no infinite share anywhere"
 odd huge 0 kernel_details.csv 'set(3, "Duration(us)", "1e308")'
 like "$(left_of huge)" "rank 0: .*/kernel_details.csv: impossible value: Duration\(us\) is 1e\+308 on line 4" \
     "a kernel of 1e308 us: named"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 t = json.load(open(sys.argv[1]))["summary"]["summaries"]["operators"]["total_us"]
 print(t < 1e6)' huge.json)" True "... its time not in the operators' total"
 
@@ -194,7 +195,7 @@ like "$(left_of null)" "rank 0: .*/communication.json: null figures: 4 of its 4 
     "communication.json with null figures: named"
 like "$(sed -n '/^Which rank/,/^$/p' null.txt)" "[( ]1 ranks with communication data" \
     "... and the wait table counts the ranks it shows"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 w = json.load(open(sys.argv[1]))["summary"]["summaries"]["wait"]
 print(w["ranks"], [v["rank"] for v in w["votes"]])' null.json)" "1 [1]" \
     "--json: one rank with communication data, the one listed"
@@ -206,7 +207,7 @@ cp other/rank0_ascend_pt/profiler_info_0.json other/rank1_ascend_pt/
 "$MSPROF" report --json other.json other > other.txt 2>&1
 like "$(left_of other)" "rank1_ascend_pt holds the profiler_info of 2 ranks" \
     "another rank's profiler_info in a rank directory: named"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
 print(sorted(str(r["rank"]) + ":" + r["path"].split("/")[-1] for r in s["ranks"]))' other.json)" \
     "['0:rank0_ascend_pt', 'None:rank1_ascend_pt']" \

@@ -4,6 +4,7 @@
 # mixed into one summary; and level0's operators, whose Type is N/A, are
 # typed from their kernel names as level1 types the same kernels.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 R="$TOP/t/data/real"
 
@@ -20,7 +21,7 @@ for r in $runs; do
 done
 is "$n" 6 "... and names each by its path, with its rank directories"
 like "$(<runs.txt)" "to summarise another: msprof-exec report PATH" "... and how to summarise another"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 runs = d["summary"]["runs"] if "runs" in d.get("summary", {}) else d["runs"]
 shown = [r["path"] for r in runs if r["summarised"]]
@@ -37,7 +38,7 @@ unlike "$(<one.txt)" "runs in the paths given" "one run: no word of several"
 "$MSPROF" report --json l0.json "$R/msinsight-2025/text/level0" > l0.txt 2>&1
 # The totals per type computed here: each level0 kernel typed by level1's
 # Type of the same kernel name (communication kernels left out).
-"$PY" - "$R/msinsight-2025/text" l0.json > l0.cmp <<'EOF'
+pyq - "$R/msinsight-2025/text" l0.json > l0.cmp <<'EOF'
 import collections, csv, glob, json, sys
 text, doc = sys.argv[1], sys.argv[2]
 def rows(level):
@@ -75,7 +76,7 @@ like "$(<same.txt)" "\* (.*/)?same \(begun 2025-01-09 10:00:00\): 1 rank directo
     "... the newest summarised, told by when it began"
 like "$(<same.txt)" "    (.*/)?same \(begun 2025-01-08 10:00:00\): 2 rank directories" \
     "... the other named"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
 print([(r["rank"], r["path"].split("/")[-1], r["level"]) for r in s["ranks"]])' same.json)" \
     "[(0, 'h_3_20250109100000000_ascend_pt', 'Level0')]" \
@@ -95,7 +96,7 @@ sed -i 's/"_export_type": "text"/"_export_type": ["text", "db"]/' list-both/rank
 for how in list-text list-both; do
 	"$MSPROF" report --json "$how.json" "$how" > "$how.txt" 2>&1
 done
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 print(*[sorted({r["export_type"] for r in json.load(open(f))["summary"]["ranks"]}) for f in sys.argv[1:]])' list-text.json list-both.json)" \
     "['text'] ['text,db']" "_export_type as a list: read (joined by commas in --json)"
 ops() { sed -n '/^Top operators/,/^$/p' "$1.txt"; }

@@ -7,6 +7,7 @@
 # preflight's npu-smi gives the device memory; without a session the
 # same advice says the settings are not known.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 sim_env
 cd "$T/mindspeed-llm" || exit 1
 
@@ -14,12 +15,12 @@ QWEN=examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh	# overlap, fused flags on
 LLAMA=examples/mcore/llama2/pretrain_llama2_7b_ptd.sh	# neither
 # The findings of a --json report: "rule" each, sorted.
 rules() {
-	$PY -c 'import json, sys
+	pyq -c 'import json, sys
 print(" ".join(sorted(f["rule"] for f in json.load(open(sys.argv[1]))["summary"]["findings"])))' "$1"
 }
 # The state of setting $3 in finding $2 of a --json report.
 state() {
-	$PY -c 'import json, sys
+	pyq -c 'import json, sys
 for f in json.load(open(sys.argv[1]))["summary"]["findings"]:
     for s in f["settings"]:
         if f["rule"] == sys.argv[2] and s["name"] == sys.argv[3]:
@@ -79,7 +80,7 @@ like "$(findings out)" 'TASK_QUEUE_ENABLE=2 +already on' \
 like "$(findings out)" 'TASK_QUEUE_ENABLE has no effect until it is unset' \
     "and has no effect while ASCEND_LAUNCH_BLOCKING is 1"
 J=$(ls profiling_output/msprof-exec_*/journal.jsonl)
-is "$($PY -c 'import json, sys
+is "$(pyq -c 'import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])][0]
 print(" ".join(sorted(r["env"])), "|", " ".join(sorted(r["env_unset"])))' "$J")" \
     "ASCEND_LAUNCH_BLOCKING=1 CPU_AFFINITY_CONF=1 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True TASK_QUEUE_ENABLE=2 | ASCEND_GLOBAL_LOG_LEVEL HCCL_BUFFSIZE" \
@@ -91,7 +92,7 @@ rm -rf profiling_output
 "$MSPROF" -y -r all -w memory --cann-env "$CANN_ENV" --json mem.json \
     bash "$QWEN" > out 2> err
 is "$?" 0 "with the preflight and --with memory: exit 0"
-is "$($PY -c 'import json, sys; print(json.load(open(sys.argv[1]))["device_mb"])' profiling_output/msprof-exec_*/plan.json)" \
+is "$(pyq -c 'import json, sys; print(json.load(open(sys.argv[1]))["device_mb"])' profiling_output/msprof-exec_*/plan.json)" \
     65536 "the plan records the HBM npu-smi shows"
 like "$(<out)" 'device memory 65536 MB \(npu-smi\)' "the memory summary compares with it"
 like "$(findings out)" '\[memory-headroom\] ranks 0-1: peak device memory is at most 4608 MB' \

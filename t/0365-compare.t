@@ -9,6 +9,7 @@
 # the certainty (the noise measured, or one step a run a guess); --json
 # and --html; missing or empty inputs and usage errors exit 66, 65 and 64.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 GEN=$TOP/sim/gen-cluster
 # gen NAME [gen-cluster options]: 4 ranks (unless told), small kernel files.
@@ -26,7 +27,14 @@ compare() {
 	out=$(<"$T/.out")
 	err=$(<"$T/.err")
 }
-result() { printf '%s\n' "$out" | sed -n 's/^Result: //p'; }
+# The Result line of the last compare, without its label.
+result() {
+	local l
+	while IFS= read -r l; do
+		[[ $l == "Result: "* ]] && printf '%s\n' "${l#Result: }"
+	done <<< "$out"
+	return 0
+}
 
 MSPROF_SIM_SEED=1 gen base
 MSPROF_SIM_SEED=2 gen same
@@ -59,7 +67,7 @@ like "$(result)" '; one step per run: the margin is a guess$' \
     "one step per run: the result says its margin is a guess"
 like "$out" 'certainty: one step per run: the margin is a guess \(the floor' \
     "... and the certainty line why"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 j = json.load(open(sys.argv[1]))
 print(j["noise_margin"]["certainty"], j["certainty"].startswith("one step per run: the margin is a guess"), j["result"].endswith("the margin is a guess"))' one.json)" \
     "guess True True" "--json: the certainty, a field"
@@ -133,7 +141,7 @@ like "$out" 'caveat: the parallel layouts differ \(base tp 1, pp 1, dp 4, cp 1, 
 # --- --json and --html --------------------------------------------------------
 compare --json c.json --html c.html base slowrank
 is "$rc" 0 "--json and --html: exit 0"
-is "$("$PY" - c.json <<'EOF'
+is "$(pyq - c.json <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 r = j["ranks"]
@@ -198,7 +206,7 @@ if command -v xmllint > /dev/null; then
 else
 	skip "xmllint not installed (libxml2-utils)"
 fi
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 s = json.load(open(sys.argv[1]))["settings"]
 print(s["known"], sorted((d["kind"], d["name"], d["base"], d["new"]) for d in s["differ"]))' sessions.json)" \
     "True [('environment', 'HCCL_BUFFSIZE', None, '400'), ('flag', '--lr', '1.25e-6', '2.5e-6'), ('flag', '--use-flash-attn', '', None)]" \
@@ -266,7 +274,7 @@ like "$?:$(<typo.err)" "^64:.*did you mean 'msprof-exec compare'" "a typo: did y
 # --- Real output of two generations (torch_npu 2024 and 2025, level1) ---------
 R="$TOP/t/data/real"
 cores() {	# the cores TransData ran on in a run, from its kernel_details.csv
-	"$PY" -c 'import csv, glob, sys
+	pyq -c 'import csv, glob, sys
 print(sorted({r["Accelerator Core"] for f in glob.glob(sys.argv[1] + "/*/ASCEND_PROFILER_OUTPUT/kernel_details.csv")
     for r in csv.DictReader(open(f)) if r["Type"] == "TransData"}))' "$1"
 }
@@ -278,13 +286,13 @@ unlike "$out" "only in (base|new), below the margin: .*TransData" \
     "TransData is not said to be in one run only"
 like "$out" "on other cores in new: .*TransData \(AI_CORE (→|->) AI_VECTOR_CORE\)" \
     "... it is said to have moved from AI_CORE to AI_VECTOR_CORE"
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 t = [o for o in json.load(open(sys.argv[1]))["operators"]["types"] if o["type"] == "TransData"]
 print(len(t), t[0]["base_core"], t[0]["new_core"], t[0]["moved"], t[0]["base_calls"] > 0 and t[0]["new_calls"] > 0)' gen.json)" \
     "1 AI_CORE AI_VECTOR_CORE True True" "--json: TransData one type, in both runs, moved"
 # The labels: the words of the text in the JSON and the page, and none
 # of them "faster" or "slower" for a change within the margin.
-"$PY" - gen.json gen.html "$T/.out" > labels.txt <<'EOF'
+pyq - gen.json gen.html "$T/.out" > labels.txt <<'EOF'
 import json, re, sys
 j = json.load(open(sys.argv[1]))
 ops = j["operators"]
@@ -306,12 +314,12 @@ is "$(<labels.txt)" "True True []" \
 # Different ranks: only rank 0 in new; the means are rank 0's in both.
 mkdir one && cp -R "$R/msinsight-2025/text/level1/rank0_ascend_pt" one/
 compare --json one.json "$R/msinsight-2024/text/level1" one
-want=$("$PY" -c 'import csv, sys
+want=$(pyq -c 'import csv, sys
 def step(p):
     r = next(csv.DictReader(open(p + "/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv")))
     return sum(float(r[k]) for k in ("Computing", "Communication(Not Overlapped)", "Free"))
 print("%.3f %.3f" % (step(sys.argv[1]), step(sys.argv[2])))' "$R/msinsight-2024/text/level1" "$R/msinsight-2025/text/level1")
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 s = json.load(open(sys.argv[1]))["steps"]["figures"][0]
 print("%.3f %.3f" % (s["base_us"], s["new_us"]))' one.json)" "$want" \
     "rank 0 alone in new: both means are rank 0's step (from step_trace_time.csv)"

@@ -13,6 +13,7 @@
 # and for real once the feature lands; then take its line out of the
 # table and the check is an ordinary assertion.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 R=$TOP/t/data/real
 FIG=("$PY" "$TOP/t/helpers/real_figures.py")
@@ -74,7 +75,7 @@ for ds in "${sets[@]}"; do
 	rc=$?
 	is "$rc" 0 "$name: report exits 0"
 	[ "$rc" -eq 0 ] || diag "$(tail -n 5 err)"
-	if ! "$PY" -c 'import json, sys; json.load(open(sys.argv[1]))' "$j" 2> /dev/null; then
+	if ! pyq -c 'import json, sys; json.load(open(sys.argv[1]))' "$j" 2> /dev/null; then
 		fail "$name: --json writes JSON"
 		continue
 	fi

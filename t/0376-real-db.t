@@ -9,6 +9,7 @@
 # sqlite3), and against the text export's where the run fixes them.
 # Reading changes nothing beside the databases; a damaged one is named.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 R=$TOP/t/data/real
 # files (name, size, mtime) under the real data, to see that none changes
@@ -98,14 +99,14 @@ for c in 2025/level0:0.005 2025/level1:0.005 2025/level2:0.005 2024/level1:0.015
 	db=$R/msinsight-$gen/db/$lv
 	"$HELPERS/summary" --json --top 1000 "$R/msinsight-$gen/text/$lv" > text.json
 	"$HELPERS/summary" --json --top 1000 "$db" > db.json
-	is "$("$PY" -c "$cmp_py" text.json db.json "$db" "$tol")" same \
+	is "$(pyq -c "$cmp_py" text.json db.json "$db" "$tol")" same \
 	    "$gen $lv: the db export's operators, memory and steps are the text export's"
 	for r in 0 1; do
 		"$HELPERS/summary" --json --top 1000 \
 		    "$R/msinsight-$gen/text/$lv/rank${r}_ascend_pt" > t$r.json
 		"$HELPERS/summary" --json --top 1000 "$db/rank${r}_ascend_pt" > d$r.json
 	done
-	is "$("$PY" -c 'import json, sys
+	is "$(pyq -c 'import json, sys
 def kernels(f):
     return sorted((o["type"], o["core"], o["count"])
         for o in json.load(open(f))["summaries"]["operators"]["top"])
@@ -114,7 +115,7 @@ print(all(kernels("t%d.json" % r) == kernels("d%d.json" % r) for r in (0, 1)))')
 	# 2024's text export has no profiler_metadata.json (its db has
 	# META_DATA), and its two collections differ in Free by 45 %: the
 	# findings can differ there for good reasons.
-	[ "$gen" = 2025 ] && is "$("$PY" -c 'import json, sys
+	[ "$gen" = 2025 ] && is "$(pyq -c 'import json, sys
 def rules(f):
     return sorted((x["rule"], sorted(s["name"] for s in x["settings"]))
         for x in json.load(open(f))["findings"])
@@ -128,14 +129,14 @@ print("same" if a == b else "text %s, db %s" % (a, b))' text.json db.json)" \
 	    "$gen $lv: the operators table is made from the db"
 	like "$(sed -n '/^Device memory/,/^$/p' r.txt)" "2 of 2 ranks; peak reserved \(APP\)" \
 	    "$gen $lv: the peak memory is made from the db"
-	is "$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["left_out"])' r.json)" \
+	is "$(pyq -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["left_out"])' r.json)" \
 	    "[]" "$gen $lv: no file left out"
 done
 
 # the wait and synchronisation ratios of CommAnalyzerTime, per rank
 db=$R/msinsight-2025/db/level1
 "$HELPERS/summary" --json "$db" > w.json
-is "$("$PY" - w.json "$db" <<'EOF'
+is "$(pyq - w.json "$db" <<'EOF'
 import json, sqlite3, sys
 w = json.load(open(sys.argv[1]))["summaries"]["wait"]["votes"]
 out = []
@@ -162,7 +163,7 @@ mkdir 'odd?x#y%41'
 cp -r "$R/msinsight-2025/db/level1" 'odd?x#y%41/'
 "$HELPERS/summary" --json --top 1000 'odd?x#y%41/level1' > odd.json
 "$HELPERS/summary" --json --top 1000 "$R/msinsight-2025/db/level1" > orig.json
-is "$("$PY" -c 'import json, sys
+is "$(pyq -c 'import json, sys
 a, b = (json.load(open(f))["summaries"] for f in sys.argv[1:])
 print(a["operators"] == b["operators"] and a["memory"] == b["memory"])' odd.json orig.json)" \
     True "a path with ?, # and %: the same operators and memory"
@@ -170,7 +171,7 @@ print(a["operators"] == b["operators"] and a["memory"] == b["memory"])' odd.json
 # profiler_metadata.json's objects, kept in META_DATA by the db export
 cp -r "$R/msinsight-2025/db/level1" meta
 for r in 0 1; do
-	"$PY" - meta/rank${r}_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_$r.db <<'EOF'
+	pyq - meta/rank${r}_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_$r.db <<'EOF'
 import json, sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.execute("UPDATE META_DATA SET value = ? WHERE name = 'ENV_VARIABLES'",
@@ -193,7 +194,7 @@ cp -r dmg dmg2
 printf 'SQLite format 2, or so it says: not a database at all. %0200d' 0 \
     > dmg/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db
 sql() {	# sql DB STATEMENT
-	"$PY" -c 'import sqlite3, sys
+	pyq -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' "$@"
 }
 sql dmg/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_1.db \

@@ -12,12 +12,13 @@
 # profiler_metadata.json and names Megatron settings; on the renamed set
 # it exits 65 and says why.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 R=$TOP/t/data/real
 
 # the step line of each rank, as the report prints it, from the csv
 want_steps() {	# want_steps SETDIR
-	"$PY" - "$1" <<'PY'
+	pyq - "$1" <<'PY'
 import csv, glob, os, re, sys
 for d in sorted(glob.glob(os.path.join(sys.argv[1], "*_ascend_pt"))):
     rank = re.search(r"profiler_info_(\d+)\.json",

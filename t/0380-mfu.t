@@ -7,6 +7,7 @@
 # line, and are "not known", with the reason, without the session, the
 # raw data's chip description or a model argument.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 sim_env
 cd "$T/mindspeed-llm"
 
@@ -29,7 +30,7 @@ launch() {
 
 # mfu FILE KEY: a figure of the report's MFU summary (Python's repr)
 mfu() {
-	"$PY" - "$@" <<-'EOF'
+	pyq - "$@" <<-'EOF'
 	import json, sys
 	m = json.load(open(sys.argv[1]))["summary"]["summaries"]["mfu"]
 	for k in sys.argv[2].split("."):
@@ -43,7 +44,7 @@ mfu() {
 # (Computing + Communication(Not Overlapped) + Free of every
 # step_trace_time.csv row) and the chip (AI cores x MHz x 10^6 x 16^3 x 2)
 hand() {
-	"$PY" - "$@" <<-'EOF'
+	pyq - "$@" <<-'EOF'
 	import csv, glob, json, sys
 	name = sys.argv[1]
 	V, L, h, f, n, g, kv, s, B, gated, E, k, mf = map(float, sys.argv[2:])
@@ -70,7 +71,7 @@ hand() {
 }
 
 # close A B: within 0.1 % of each other
-close() { "$PY" -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a / b - 1) > 1e-3)' "$1" "$2"; }
+close() { pyq -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a / b - 1) > 1e-3)' "$1" "$2"; }
 
 # --- Dense: a GPT-2 small shape ---------------------------------------------
 launch dense --num-layers 12 --hidden-size 768 --ffn-hidden-size 3072 \
@@ -88,7 +89,7 @@ is "$(mfu dense.json peak.source)" "info.json" "dense: the peak's source is the 
 like "$(<dense.out)" "MFU: [0-9.]+ %" "dense: the text report gives the MFU"
 like "$(<dense.out)" "chip peak: 294\.9 TFLOP/s" "dense: and the chip's peak"
 diff=$(mfu dense.json log.relative_difference)
-"$PY" -c 'import sys; sys.exit(abs(float(sys.argv[1])) > 0.01)' "$diff"
+pyq -c 'import sys; sys.exit(abs(float(sys.argv[1])) > 0.01)' "$diff"
 ok $? "dense: the training's own TFLOP/s/GPU agrees within 1 % ($diff)"
 like "$(<dense.out)" "the training's log: [0-9.]+ TFLOP/s/GPU \(iterations 2-3\)" \
     "dense: the log's figure is over the profiled iterations"
@@ -109,7 +110,7 @@ ok $? "moe: MFU ($U)"
 is "$(mfu moe.json model.vocab_from)" "the log's padded vocab" \
     "moe: the vocabulary is the one the log printed"
 diff=$(mfu moe.json log.relative_difference)
-"$PY" -c 'import sys; sys.exit(abs(float(sys.argv[1])) > 0.01)' "$diff"
+pyq -c 'import sys; sys.exit(abs(float(sys.argv[1])) > 0.01)' "$diff"
 ok $? "moe: the training's own TFLOP/s/GPU agrees within 1 % ($diff)"
 
 # --- FSDP2: the YAML's model directory, cutoff and batch --------------------
@@ -138,7 +139,7 @@ like "$(<dis.out)" "the training's log: 100\.0 TFLOP/s/GPU .*: they disagree" \
 # patterns as lists, MTP layers of the last layer's kind).
 # corner ARGS...: the report's FLOPs per step (or why not) with ARGS
 corner() {
-	"$PY" - corners/msprof-exec_*/journal.jsonl "$@" <<-'EOF'
+	pyq - corners/msprof-exec_*/journal.jsonl "$@" <<-'EOF'
 	import json, sys
 	path, args = sys.argv[1], sys.argv[2:]
 	out = []
@@ -154,7 +155,7 @@ corner() {
 # megatron KEY=VALUE...: the count (B s L h n: batch, sequence, layers,
 # hidden, heads; the rest as Megatron's arguments, defaulted as it does)
 megatron() {
-	"$PY" - "$@" <<-'EOF'
+	pyq - "$@" <<-'EOF'
 	import sys
 	a = {k: float(v) for k, v in (x.split("=") for x in sys.argv[1:])}
 	B, s, L, h, n = (a[k] for k in "B s L h n".split())

@@ -5,6 +5,7 @@
 # platform_config/Ascend<chip>.ini (recorded in the session's plan by the
 # checks).  The report says which; "not known" gives both reasons.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 sim_env
 cd "$T/mindspeed-llm"
 
@@ -22,7 +23,7 @@ EOF
 
 # get FILE KEY: a field of a JSON file (dots go down; Python's repr)
 get() {
-	"$PY" - "$@" <<-'EOF'
+	pyq - "$@" <<-'EOF'
 	import json, sys
 	m = json.load(open(sys.argv[1]))
 	for k in sys.argv[2].split("."):
@@ -34,7 +35,7 @@ mfu() { get "$1" "summary.summaries.mfu.$2"; }
 
 # ini FILE: "CORES MHZ" of CANN's platform_config, read here apart
 ini() {
-	"$PY" - "$1" <<-'EOF'
+	pyq - "$1" <<-'EOF'
 	import configparser, sys
 	c = configparser.ConfigParser()
 	c.read(sys.argv[1])
@@ -46,7 +47,7 @@ ini() {
 # of CORES AI cores at MHZ (x 16^3 multiply-adds x 2), over the profiled
 # steps of step_trace_time.csv, on 2 ranks
 hand() {
-	"$PY" - "$@" <<-'EOF'
+	pyq - "$@" <<-'EOF'
 	import csv, glob, sys
 	name, cores, mhz = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 	V, L, h, f, n, s, B = 50304, 12, 768, 3072, 12, 1024, 8
@@ -59,7 +60,7 @@ hand() {
 	print("%.6e" % (flops / t / 2 / (cores * mhz * 1e6 * 16 ** 3 * 2)))
 	EOF
 }
-close() { "$PY" -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a / b - 1) > 1e-3)' "$1" "$2"; }
+close() { pyq -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a / b - 1) > 1e-3)' "$1" "$2"; }
 
 # --- The checks record the chip -------------------------------------------
 "$MSPROF" -y --cann-env "$CANN_ENV" -o chk --json chk.json bash run.sh \
@@ -95,7 +96,7 @@ like "$(<ni.html)" "from npu-smi's chip 910B3 and CANN's Ascend910B3\.ini" \
     "the HTML report says it too"
 
 # the figures are the plan's: another chip's there, that chip's peak here
-"$PY" - noinfo/msprof-exec_*/plan.json <<-'EOF'
+pyq - noinfo/msprof-exec_*/plan.json <<-'EOF'
 import json, sys
 p = json.load(open(sys.argv[1]))
 p.update(chip="910B2", chip_ai_cores=24, chip_cube_mhz=1650)

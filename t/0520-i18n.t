@@ -5,6 +5,7 @@
 # prompts and the report are Chinese while options, values, paths,
 # variables and commands stay as typed; under LANG=C nothing changes.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 PO=$TOP/po/zh_CN.po
 POT=$TOP/po/msprof-exec.pot
@@ -137,7 +138,7 @@ on_tty() {
 # The rows whose value does not start in column 27 (2 + 24 + 1), counting
 # CJK characters as two columns; the CPU/... label is wider than 24.
 misaligned() {
-	printf '%s\n' "$1" | "$PY" -c '
+	printf '%s\n' "$1" | pyq -i -c '
 import sys, unicodedata
 def cw(c): return 2 if unicodedata.east_asian_width(c) in "WF" else 1
 lines = sys.stdin.buffer.read().decode().split("\n")
@@ -257,7 +258,7 @@ has_line "$err" "msprof-exec-inject: 无法读取采集计划 $T/no-session/plan
 # The column each table's base figure ends in (a line a table), counting
 # CJK characters as two columns: one column a table when they line up.
 base_columns() {
-	printf '%s\n' "$1" | "$PY" -c '
+	printf '%s\n' "$1" | pyq -i -c '
 import re, sys, unicodedata
 def width(s): return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 tables, cur = [], None

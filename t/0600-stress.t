@@ -6,6 +6,7 @@
 # launches, neither deadlock nor crash; every child does what it was
 # asked, and every launch is profiled exactly once.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 STRESS=$HELPERS/forkstress
 [ -x "$STRESS" ] || skip_all "$STRESS is not built"
@@ -135,7 +136,7 @@ done | sort)
 is "$got" "$want" "python stress: each launch got exactly its own arguments and the flags once"
 is "$(njournal injected)" 48 "python stress: the journal has 48 injected launches"
 is "$(journal | wc -l | tr -d ' ')" 48 "python stress: and nothing else"
-bad=$(journal | "$PY" -c '
+bad=$(journal | pyq -i -c '
 import json, sys
 bad = 0
 for line in sys.stdin:

@@ -5,6 +5,7 @@
 # empty and a very large environment, an output directory that is
 # read-only or on a full file system.
 . "$(dirname "$0")/lib.sh"
+pyq_start
 
 # A launcher that records its argv, environment and working directory
 # byte for byte (NUL-separated): REC/torchrun.PID.argv|env|cwd.
@@ -41,7 +42,7 @@ print(bad)'
 old_stack=$(ulimit -S -s)
 ulimit -S -s 1024
 limit=$(getconf ARG_MAX)
-fixed=$("$PY" - "$RBIN" <<'EOF'
+fixed=$(pyq - "$RBIN" <<'EOF'
 import sys
 fn = sys.argv[1] + "/torchrun"
 argv = ["torchrun", "--nproc_per_node", "1", "pretrain_gpt.py", "--a", "", "--b", ""]
@@ -111,7 +112,7 @@ ok "$(status_of cmp -s "$(rec_file cwd)" "$T/want.cwd")" \
     "odd bytes: in the directory it was started in"
 lines=$(journal "$T/$W/out" | wc -l | tr -d ' ')
 is "$lines" 1 "odd bytes: the journal has one line (the newlines are escaped)"
-is "$(journal "$T/$W/out" | "$PY" -c "$JSON_LINES" utf-8)" 0 \
+is "$(journal "$T/$W/out" | pyq -i -c "$JSON_LINES" utf-8)" 0 \
     "odd bytes: the journal line is valid JSON (UTF-8) for any JSON reader"
 journal "$T/$W/out" | grep -qF '\udcff\udcfe bad'
 ok $? "odd bytes: written as \\udcXX escapes"
@@ -125,7 +126,7 @@ printf '%s\0' torchrun pretrain_gpt.py --name "$(printf '\377\376 bad')" \
 ok "$(status_of cmp -s "$T/got.jargv" "$T/want.jargv")" \
     "odd bytes: the journal keeps the arguments' bytes"
 # The machine report (--json) the same way.
-json_file() { "$PY" -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode(sys.argv[2]))' "$@" 2>/dev/null; }
+json_file() { pyq -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode(sys.argv[2]))' "$@" 2>/dev/null; }
 ok "$(status_of json_file "$T/odd.json" utf-8)" "odd bytes: the --json report is valid JSON (UTF-8)"
 # msprof-exec reads its own journal back: the report names the odd output directory.
 "$MSPROF" report "$T/$W/out" > "$T/odd.report" 2>&1

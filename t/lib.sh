@@ -31,6 +31,54 @@ PYRUN=("$PY" -c 'import os, sys; sys.path.insert(0, sys.argv.pop(1))
 from ptyrun import LIMIT, as_from_a_shell, gone, release, wait_until
 exec(sys.stdin.read())' "$TOP/t")
 pyrun() { "${PYRUN[@]}" "$@"; }
+# pyq [-i] -c CODE [ARG...] | pyq - [ARG...] < CODE: what $PY -c CODE ARG...
+# (or $PY - ARG...) prints, and its status, from one Python process kept
+# for the whole test (t/pyserve.py), which pyq_start starts: a snippet that
+# reads a figure then costs milliseconds, not a Python start.  It runs in
+# the caller's directory and environment; with -i it reads the caller's
+# stdin, else it has an empty one.  For snippets only (no fork, no
+# os._exit, no signal handlers; text out, NUL bytes are dropped), one at a
+# time: from the test's shell and its subshells, not from jobs in the
+# background side by side.  Without pyq_start it is $PY itself.
+# (The process is not a job of the test's shell, whose wait would wait
+# for it: it ends when it sees the shell gone.)
+pyq_start() {
+	PYQ=$T/.pyq
+	mkdir "$PYQ" && mkfifo "$PYQ/in" "$PYQ/out" || return
+	("$PY" "$TOP/t/pyserve.py" "$PYQ" $$ < /dev/null > /dev/null \
+	    2> "$PYQ/err" &)
+	PYQ_ON=1
+}
+pyq() {
+	local name code data= st= no= ne= out= err= e env=() req
+	if [ -z "${PYQ_ON:-}" ]; then
+		"$PY" "$@"
+		return
+	fi
+	[ "$1" = -i ] && { shift; IFS= read -r -d '' data || :; }
+	name=$1
+	shift
+	if [ "$name" = -c ]; then
+		code=$1
+		shift
+	else
+		IFS= read -r -d '' code || :
+	fi
+	for e in $(compgen -e); do env+=("$e=${!e}"); done
+	printf -v req '%d %d\n' $# ${#env[@]}
+	for e in "$PWD" "$name" "$code" "$data" "${env[@]}" "$@"; do
+		req+="${#e}"$'\n'"$e"
+	done
+	printf '%s' "$req" > "$PYQ/in"
+	{
+		IFS=' ' read -r st no ne
+		[ "${no:-0}" -eq 0 ] || IFS= read -r -N "$no" out
+		[ "${ne:-0}" -eq 0 ] || IFS= read -r -N "$ne" err
+	} < "$PYQ/out"
+	printf '%s' "$out"
+	[ -z "$err" ] || printf '%s' "$err" >&2
+	return "${st:-70}"
+}
 export LC_ALL=C
 # Each test file has a directory of its own ($T), also its programs' TMPDIR:
 # test files run side by side (make check runs several at once) share no
