@@ -9,7 +9,9 @@
 #                                 EXTRA appended to the launcher line ("added by hand")
 #   csv_col FILE NAME   prints the values of column NAME of a CSV file
 
-SIM_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
+SIM_DIR=${BASH_SOURCE[0]%/*}     # this file's directory (a substitution: no dirname)
+[ "$SIM_DIR" != "${BASH_SOURCE[0]}" ] || SIM_DIR=.
+SIM_DIR=$(cd -- "$SIM_DIR" && pwd -P)
 # wait_for, free_port, gate, release, sim_checkouts ...; first, as it may
 # start the test again
 . "$SIM_DIR/../t/steady.sh"
@@ -35,8 +37,15 @@ PATH=$TMP/python-bin:$PATH
 unset _sim_py
 # the simulation's modules compiled once, into sim/'s own __pycache__ (which git
 # ignores): with PYTHONDONTWRITEBYTECODE in the environment every worker of every
-# run compiled them again, profdata.py alone in 0.1 s
-python3 -m compileall -q "$SIM_DIR/lib" "$SIM_DIR/python" "$SIM_DIR/python-torch" >/dev/null 2>&1 || :
+# run compiled them again, profdata.py alone in 0.1 s.  A stamp there says when:
+# compileall again only once a module has changed since
+_sim_stamp=$SIM_DIR/lib/__pycache__/compiled.stamp
+if [ ! -e "$_sim_stamp" ] || [ -n "$(find "$SIM_DIR/lib" "$SIM_DIR/python" "$SIM_DIR/python-torch" \
+    -name '*.py' -newer "$_sim_stamp" -print -quit 2>/dev/null)" ]; then
+    python3 -m compileall -q "$SIM_DIR/lib" "$SIM_DIR/python" "$SIM_DIR/python-torch" >/dev/null 2>&1 &&
+        mkdir -p "${_sim_stamp%/*}" && : > "$_sim_stamp"
+fi
+unset _sim_stamp
 sim_checkouts "$TMP"
 LLM_DIR=$TMP/mindspeed-llm
 MM_DIR=$TMP/mindspeed-mm
