@@ -256,7 +256,8 @@ run_line(struct reader *r, struct pyfile *pf, const char *l, int no)
 	if (py_defines(l))
 		return;
 	for (p = l; *p != '\0'; prev = *p, p++) {
-		if (!(py_ident_start(*p) && !py_ident_char(prev) && prev != '.') &&
+		if (!(py_ident_start(*p) && !py_ident_char(prev) &&
+		    prev != '.') &&
 		    !(*p == '.' && (prev == ')' || prev == ']') &&
 		    py_ident_start(p[1])))
 			continue;

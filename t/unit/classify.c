@@ -477,7 +477,8 @@ real_repos(void)
 	 */
 	taken("detectron2", "tools/train_net.py:[0-9]+: trainer.train\\(\\) "
 	    "\\(detectron2\\)", py, V("python3", "tools/train_net.py",
-	    "--config-file", "configs/COCO-Detection/faster_rcnn_R_50_FPN_1x.yaml",
+	    "--config-file",
+	    "configs/COCO-Detection/faster_rcnn_R_50_FPN_1x.yaml",
 	    "--num-gpus", "8"));
 	alone("detectron2", "is run with --eval-only, an evaluation", py,
 	    V("python3", "tools/train_net.py", "--config-file",
@@ -489,9 +490,10 @@ real_repos(void)
 	 * example with --evaluate; ZeRO inference (deepspeed.initialize,
 	 * nothing stepped).
 	 */
-	taken("DeepSpeedExamples/training/cifar", "cifar10_deepspeed.py:[0-9]+: "
-	    "model_engine.backward\\(\\), cifar10_deepspeed.py:[0-9]+: "
-	    "model_engine.step\\(\\)", "deepspeed", V("deepspeed",
+	taken("DeepSpeedExamples/training/cifar",
+	    "cifar10_deepspeed.py:[0-9]+: model_engine.backward\\(\\), "
+	    "cifar10_deepspeed.py:[0-9]+: model_engine.step\\(\\)",
+	    "deepspeed", V("deepspeed",
 	    "--bind_cores_to_rank", "cifar10_deepspeed.py", "--deepspeed"));
 	taken("DeepSpeedExamples/training/imagenet", "main.py:[0-9]+: "
 	    "deepspeed.initialize\\(\\)", "deepspeed", V("deepspeed", "main.py",
@@ -519,7 +521,8 @@ real_repos(void)
 	    "lmsys/vicuna-7b", "--data_path", "data/dummy_conversation.json",
 	    "--output_dir", "output_vicuna"));
 	alone("FastChat", "gen_model_answer.py is built on torch but trains "
-	    "nothing", py, V("python3", "fastchat/llm_judge/gen_model_answer.py",
+	    "nothing", py, V("python3",
+	    "fastchat/llm_judge/gen_model_answer.py",
 	    "--model-path", "lmsys/vicuna-7b-v1.5", "--model-id",
 	    "vicuna-7b-v1.5"));
 
@@ -562,7 +565,8 @@ real_repos(void)
 	    "--multiprocessing-distributed", "--world-size=1", "--rank=0"));
 	taken("ModelZoo-PyTorch/SSD_for_PyTorch", "tools/train.py:[0-9]+: "
 	    "train_detector\\(\\) \\(MMDetection\\)", py, V("python3", "-m",
-	    "torch.distributed.launch", "--nproc_per_node=8", "./tools/train.py",
+	    "torch.distributed.launch", "--nproc_per_node=8",
+	    "./tools/train.py",
 	    "configs/ssd/ssdlite_mobilenetv2_scratch_600e_coco_8p.py",
 	    "--launcher", "pytorch"));
 	alone("ModelZoo-PyTorch/SSD_for_PyTorch", "tools/test.py is built on "
@@ -574,7 +578,8 @@ real_repos(void)
 	/* Deltalm: fairseq's training entry (a row), its generation is not. */
 	taken("ModelZoo-PyTorch/Deltalm_for_PyTorch", "train.py:[0-9]+: "
 	    "cli_main\\(\\) \\(fairseq\\)", py, V("python3", "train.py",
-	    "/data/iwslt14", "--arch", "deltalm_base", "--task", "translation"));
+	    "/data/iwslt14", "--arch", "deltalm_base", "--task",
+	    "translation"));
 	alone("ModelZoo-PyTorch/Deltalm_for_PyTorch", "generate.py is built on "
 	    "fairseq but trains nothing", py, V("python3", "generate.py",
 	    "/data/iwslt14", "--path", "checkpoint_best.pt"));
