@@ -253,7 +253,7 @@ step_window(const struct report_model *m, struct summary_opts *o)
 		return;
 	o->window.engine = engine_parse(rec->engine);
 	o->window.start = rec->step_start;
-	o->window.loaded = m->loaded_iter;
+	o->window.loaded = rec->loaded_iteration;	/* 0: from scratch */
 }
 
 /*

@@ -93,12 +93,6 @@ struct report_model {
 	size_t			 nruns;
 	struct strv		 run_dirs;	/* the rank directories summarised */
 	/*
-	 * The iteration the training loaded from a checkpoint: MindSpeed-LLM
-	 * counts its ProfilerStep from it.  The journal does not record it
-	 * yet: 0, as for a training from scratch, until it does.
-	 */
-	int			 loaded_iter;
-	/*
 	 * The session's plan, what its checks recorded of the machine; NULL
 	 * without a session.  PLAN_WHY: why it could not be read.
 	 */

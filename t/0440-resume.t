@@ -25,6 +25,11 @@ msprof -y --train-iters 5006 bash "$QWEN"
 is "$rc" 0 "resumed at 5000: the run succeeds"
 is "$(ranks_in profiling_output)" "0" "resumed: rank 0 profiled"
 is "$(steps_in profiling_output)" "1 2" "resumed: the profiler's steps 1 and 2 (iterations 5002 and 5003)"
+like "$out" "
+  rank 0 +1-2 +5002-5003 " \
+    "the report names the profiler's steps 1 and 2 by their iterations, 5002 and 5003"
+like "$out" "
+  1 +5002 +[0-9.]+ " "... in the rank's step table too"
 like "$(journal)" '"step_start":5002,"step_end":5004,"loaded_iteration":5000' \
     "the journal has the moved window and the loaded iteration"
 like "$(<logs/train_mcore_qwen3_8b.log)" "iteration +5006/ +5006" "resumed: it trained up to 5006"
