@@ -106,11 +106,5 @@ window_iteration(const struct step_window *w, long step)
 	if (step < 0 || first < 0)
 		return -1;
 	s = w->start + (step - first);	/* the step, as the engine counts */
-	/*
-	 * MindSpeed-MM's steps are named as its tools.json counts them
-	 * (start_step, from 0), not by the iteration its log prints.
-	 */
-	if (engine_ops(w->engine)->schedule == SCHEDULE_SKIP_START)
-		return s;
-	return window_log_iteration(w->engine, s);
+	return window_log_iteration(w->engine, s);	/* as its log prints it */
 }

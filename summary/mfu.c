@@ -26,6 +26,8 @@
 #include "common/jsonfile.h"
 #include "common/util.h"
 #include "common/yamldoc.h"
+#include "engines/engine.h"
+#include "engines/window.h"
 #include "inventory.h"
 #include "model.h"
 
@@ -714,8 +716,14 @@ mfu_finish(struct summary *s, void *state)
 	}
 	if (isnan(u->peak))
 		chip_peak(s, u);
-	if (rec != NULL && s->opts.log != NULL)
-		log_throughput(u, s->opts.log, rec->step_start, rec->step_end);
+	if (rec != NULL && s->opts.log != NULL) {
+		/* the log prints iterations, the window counts steps */
+		enum engine e = engine_parse(rec->engine);
+
+		log_throughput(u, s->opts.log,
+		    window_log_iteration(e, rec->step_start),
+		    window_log_iteration(e, rec->step_end));
+	}
 	return NULL;
 }
 

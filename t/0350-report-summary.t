@@ -86,10 +86,11 @@ rm -rf profiling_output
 like "$(sed -n '/^Step breakdown per rank/,/^$/p' out)" '^  2 +3 +[0-9.]+ ' \
     "FSDP2 --steps 2:4: torch step 2 is iteration 3"
 
-# --- MindSpeed-MM: the step is the iteration ---------------------------------
+# --- MindSpeed-MM counts steps from 0: step 10 is the iteration its log
+# prints as 11 ----------------------------------------------------------------
 cd "$T/mindspeed-mm" || exit 1
 "$MSPROF" -y --skip-checks bash "$WAN" > out 2> err
-like "$(<out)" 'rank 0 +10-11 +10-11 ' "MM --steps 10:12: torch steps 10-11 are iterations 10-11"
+like "$(<out)" 'rank 0 +10-11 +11-12 ' "MM --steps 10:12: torch steps 10-11 are iterations 11-12"
 cd "$T/mindspeed-llm" || exit 1
 
 # --- --html is checked before anything runs ----------------------------------
