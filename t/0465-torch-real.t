@@ -123,6 +123,6 @@ is "$rc" 0 "mp.spawn of two workers: exit 0"
 is "$(njournal injected)" 1 "one launch"
 is "$(ranks_in profiling_output)" 0 "rank 0 collected (its rank from torch.distributed)"
 is "$(steps_of 0)" "3 4" "steps 3 and 4"
-like "$out" "3 torch_npu process\(es\), armed 2 time\(s\)" \
+armed_at_least "$out" 3 2 \
     "the parent and its two workers loaded torch_npu: armed for each"
 done_testing

@@ -64,7 +64,7 @@ EOF
 rm -rf profiling_output
 msprof -y --steps 3:5 --ranks 0,1 bash late.sh
 is "$rc" 0 "rank 1 started after rank 0 ended: exit 0"
-like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" "armed once for each"
+armed_at_least "$out" 2 2 "armed once for each"
 is "$(ranks_in profiling_output)" "0 1" "both collected"
 # A rank that starts while the other, past its window, trains on: the
 # arming for it reaches the other too, which torch_npu then says is not
@@ -112,7 +112,7 @@ mkfifo window.done
 msprof -y --steps 3:5 --ranks 0,1 bash past.sh
 is "$rc:$(ranks_in profiling_output)" "0:0 1" \
     "a rank started once the other was past its window: both collected"
-like "$out" "armed 2 time\(s\)" "armed again for it"
+armed_at_least "$out" 2 2 "armed again for it"
 like "$out" "Dynamic Profiler config is not effective\. The start_step=3, current_step=7" \
     "torch_npu's warning in the rank past its window"
 unlike "$err" "collected nothing|took the profiling config" \
@@ -122,7 +122,7 @@ sed -e 's/^export RANK_ID=.*//' -e 's/--local_rank [01] //' late.sh > twice.sh
 unset RANK_SIZE
 rm -rf profiling_output
 msprof -y --steps 3:5 bash twice.sh
-like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" \
+armed_at_least "$out" 2 2 \
     "two trainings one after the other: armed for each"
 is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 2 \
     "each, one process without a rank, collected"
@@ -136,7 +136,7 @@ unset RANK_SIZE
 rm -rf profiling_output
 MSPROF_SIM_DP_SLOW_INIT=armed msprof -y --steps 3:5 python3 train.py --steps 6
 is "$(ascend_dirs profiling_output | wc -l | tr -d ' ')" 1 "a slow start of the shared memory: collected"
-like "$out" "1 torch_npu process\(es\), armed 2 time\(s\)" \
+armed_at_least "$out" 1 2 \
     "armed again for the monitor that read the config's time after the first arming"
 export RANK_SIZE=2
 
@@ -223,7 +223,7 @@ rm -rf profiling_output
 msprof -y --steps 3:5 torchrun --nproc_per_node 1 --max-restarts 1 \
     --master_port "$MASTER_PORT" flaky.py
 is "$rc" 0 "a worker that fails once, restarted: exit 0"
-like "$out" "2 torch_npu process\(es\), armed 2 time\(s\)" "the restarted worker was armed again"
+armed_at_least "$out" 2 2 "the restarted worker was armed again"
 is "$(ls -d profiling_output/*_ascend_pt | wc -l | tr -d ' ')" 2 "each attempt collected its window"
 
 # deepspeed and accelerate launch, the examples.

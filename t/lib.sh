@@ -366,6 +366,18 @@ real_torch() {
 	export PYTHONPATH
 }
 # The *_ascend_pt directories under DIR.
+# armed_at_least TEXT PROCS N NAME: the report in TEXT says PROCS torch_npu
+# processes and at least N armings.  How many armings a job takes beyond
+# the one each late process needs depends on when torch_npu's processes
+# and monitors write their logs (a loaded machine delays them past the
+# arming's quiet time), so a count is a minimum, not a figure.
+armed_at_least() {
+	local n
+	n=$(printf '%s\n' "$1" | sed -n "s/.* $2 torch_npu process(es), armed \([0-9]*\) time(s).*/\1/p" | head -n 1)
+	ok "$([ -n "$n" ] && [ "$n" -ge "$3" ]; echo $?)" "$4"
+	[ -n "$n" ] && [ "$n" -ge "$3" ] || diag "armings: '${n:-none}' for $2 process(es), want $3 or more"
+}
+
 ascend_dirs() {
 	local d
 	for d in "$1"/*_ascend_pt; do [ -e "$d" ] && printf '%s\n' "$d"; done
