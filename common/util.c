@@ -70,6 +70,19 @@ xstrdup_null(const char *s)
 	return s != NULL ? xstrdup(s) : NULL;
 }
 
+static char *xvasprintf(const char *, va_list)
+    __attribute__((format(printf, 1, 0)));
+
+static char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		err(70, "vasprintf");
+	return s;
+}
+
 char *
 xasprintf(const char *fmt, ...)
 {
@@ -77,8 +90,7 @@ xasprintf(const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		err(70, "vasprintf");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -107,8 +119,7 @@ strv_pushf(struct strv *sv, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		err(70, "vasprintf");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	strv_take(sv, s);
 }
