@@ -275,7 +275,8 @@ iterations(void)
 	cJSON_Delete(j);
 	j = summarise("t/data/summary/healthy", &mm);
 	is_int(num(FIRST_STEP(j), "iteration"), 5,
-	    "MindSpeed-MM, start_step 4: step 4 (from 0) is the iteration its log prints as 5");
+	    "MindSpeed-MM, start_step 4: step 4 (from 0) is the iteration "
+	    "its log prints as 5");
 	cJSON_Delete(j);
 	j = summarise("t/data/summary/healthy", &fsdp2);
 	is_int(num(FIRST_STEP(j), "iteration"), 5,
