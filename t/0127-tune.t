@@ -149,6 +149,27 @@ is "$bare_ms" "$plain_ms" \
 ok "$(awk -v a="$bare_ms" -v b="$unfused_ms" 'BEGIN { exit !(b > 1.02 * a && a > 0) }'; echo $?)" \
     "--no-bias-swiglu-fusion unfuses SwiGLU: a longer step ($bare_ms -> $unfused_ms ms)"
 
+# A setting without what it needs stops the launch with the message
+# MindSpeed or Megatron gives: tune's needs are the real stack's.
+refusal() {
+	MSPROF_SIM_STEP_MS=5 torchrun --nproc_per_node 2 \
+	    --master_port "$MASTER_PORT" pretrain_gpt.py --num-layers 32 \
+	    --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 \
+	    --train-iters 1 "$@" 2>&1 | grep -m1 -oE '(Assertion|Value)Error: .*'
+}
+is "$(refusal --reuse-fp32-param)" \
+    "AssertionError: reuse_fp32_param requires bf16." \
+    "--reuse-fp32-param without --bf16: refused, as MindSpeed refuses it"
+is "$(refusal --moe-alltoall-overlap-comm --expert-model-parallel-size 2)" \
+    "AssertionError: \`--moe-alltoall-overlap-comm\` only support with \`--moe-token-dispatcher-type alltoall\` or \`--moe-token-dispatcher-type alltoall_seq\`." \
+    "--moe-alltoall-overlap-comm with the default dispatcher: refused"
+like "$(refusal --moe-alltoall-overlap-comm --expert-model-parallel-size 2 \
+    --moe-token-dispatcher-type alltoall)" "only support with .--moe-grouped-gemm.\\.$" \
+    "... with alltoall but no --moe-grouped-gemm: refused"
+is "$(refusal --recompute-granularity full --recompute-method uniform)" \
+    "ValueError: When using recompute_granularity: full recompute_num_layers must be between 1 and num_layers_per_pipeline_rank: 32" \
+    "full recompute without --recompute-num-layers: refused, as Megatron's TransformerConfig refuses it"
+
 # Usage errors are a profiled run's: exit 64 before anything runs.
 "$MSPROF" tune -y --tries x bash "$LLAMA" > out 2> err
 is "$?" 64 "--tries x: usage error"

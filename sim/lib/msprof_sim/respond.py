@@ -228,9 +228,53 @@ def apply(args, dist, argv=None):
 
 
 def check(args):
-    """Megatron's own checks of the overlap flags (arguments.py, validate_args)."""
-    if getattr(args, "overlap_param_gather", False):
-        if not getattr(args, "use_distributed_optimizer", False):
+    """The checks Megatron (arguments.py validate_args, TransformerConfig),
+    MindSpeed and MindSpeed-LLM (their features' validate_args) make of the
+    settings msprof-exec knows, with their messages: a setting tried without
+    what it needs stops the launch as it would on a machine."""
+    def on(name):
+        return getattr(args, name, None)
+
+    if on("overlap_param_gather"):
+        if not on("use_distributed_optimizer"):
             raise AssertionError("--overlap-param-gather only supported with distributed optimizer")
-        if not getattr(args, "overlap_grad_reduce", False):
+        if not on("overlap_grad_reduce"):
             raise AssertionError("Must use --overlap-param-gather with --overlap-grad-reduce")
+    _check_moe(args, on)
+    if on("reuse_fp32_param") and not on("bf16"):
+        raise AssertionError("reuse_fp32_param requires bf16.")
+    if on("num_layer_list") and on("num_layers_per_virtual_pipeline_stage"):
+        raise ValueError("Dynamic pipeline model and virtual pipeline cannot be enabled at the same time.")
+    granularity = on("recompute_granularity")
+    if granularity == "selective" and on("recompute_method") is not None:
+        raise AssertionError("recompute method is not yet supported for selective recomputing granularity")
+    if granularity == "full" and on("recompute_method") is None:
+        raise ValueError('Using recompute_granularity: full so recompute_method must be "block" or "uniform"')
+    if granularity == "full" and on("recompute_num_layers") is None:
+        raise ValueError("When using recompute_granularity: full recompute_num_layers must be between 1 and "
+                         "num_layers_per_pipeline_rank: %d"
+                         % ((on("num_layers") or 0) // (on("pipeline_model_parallel_size") or 1)))
+    if granularity == "selective" and on("recompute_num_layers") is not None:
+        raise ValueError("When using recompute_granularity: selective recompute_num_layers must be None.")
+
+
+def _check_moe(args, on):
+    """MindSpeed's MoEAlltoAllOverLapFeature.validate_args."""
+    if not on("moe_alltoall_overlap_comm"):
+        return
+    dispatcher = on("moe_token_dispatcher_type")
+    if dispatcher not in ("alltoall", "alltoall_seq"):
+        raise AssertionError("`--moe-alltoall-overlap-comm` only support with `--moe-token-dispatcher-type "
+                             "alltoall` or `--moe-token-dispatcher-type alltoall_seq`.")
+    if (on("expert_model_parallel_size") or 1) == 1:
+        raise AssertionError("`--moe-alltoall-overlap-comm` only support with `--expert-model-parallel-size` > 1.")
+    if dispatcher == "alltoall" and not on("moe_grouped_gemm"):
+        raise AssertionError("`--moe-alltoall-overlap-comm` and `--moe-allgather-overlap-comm` only support with "
+                             "`--moe-grouped-gemm`.")
+    if dispatcher == "alltoall_seq":
+        if not on("moe_permutation_async_comm"):
+            raise AssertionError("`--moe-alltoall-overlap-comm` with `alltoall_seq` dispatcher needs "
+                                 "`--moe-permutation-async-comm`.")
+        if not on("moe_grouped_gemm"):
+            raise AssertionError("`--moe-alltoall-overlap-comm` with `alltoall_seq` dispatcher needs "
+                                 "`--moe-grouped-gemm`.")
