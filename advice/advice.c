@@ -170,11 +170,33 @@ listed(const struct finding *f, const struct setting *set)
 	return 0;
 }
 
-/* SET, when it applies, with the launch's state of it, into F. */
+/* A setting the launch has on that the training refuses SET with. */
+static const struct setting *
+refused_with(const struct advice *a, const struct setting *set)
+{
+	const struct setting *const *c = setting_conflicts(set, set->value);
+	char *detail;
+	int applies, on;
+
+	for (; c != NULL && *c != NULL; c++) {
+		on = setting_state(a, *c, &detail, &applies) == STATE_ON &&
+		    applies;
+		free(detail);
+		if (on)
+			return *c;
+	}
+	return NULL;
+}
+
+/*
+ * SET, when it applies, with the launch's state of it, into F; said to be
+ * refused with a setting the launch has.
+ */
 static void
 add_setting(const struct advice *a, struct finding *f,
     const struct setting *set)
 {
+	const struct setting *against;
 	struct finding_setting *fs;
 	enum setting_state st;
 	char *detail;
@@ -186,6 +208,11 @@ add_setting(const struct advice *a, struct finding *f,
 	if (!applies) {
 		free(detail);
 		return;
+	}
+	if (st != STATE_ON && (against = refused_with(a, set)) != NULL) {
+		free(detail);
+		detail = xasprintf(_("refused with %s, which the launch has"),
+		    against->name);
 	}
 	f->set = xreallocarray(f->set, f->nset + 1, sizeof(*f->set));
 	fs = &f->set[f->nset++];

@@ -536,11 +536,23 @@ setting_named(const char *name)
 	return NULL;
 }
 
+/* LIST when it holds at VALUE: always without AT, else at AT only. */
+static const struct setting *const *
+at_value(const struct setting *const *list, const char *at, const char *value)
+{
+	if (at != NULL && (value == NULL || strcmp(at, value) != 0))
+		return NULL;
+	return list;
+}
+
 const struct setting *const *
 setting_needs(const struct setting *set, const char *value)
 {
-	if (set->needs_at != NULL && value != NULL &&
-	    strcmp(set->needs_at, value) != 0)
-		return NULL;
-	return set->needs;
+	return at_value(set->needs, set->needs_at, value);
+}
+
+const struct setting *const *
+setting_conflicts(const struct setting *set, const char *value)
+{
+	return at_value(set->conflicts, set->conflicts_at, value);
 }

@@ -111,10 +111,12 @@ const struct setting *setting_named(const char *name);
 const struct setting *setting_nth(size_t i);
 
 /*
- * What SET needs at VALUE (NULL: any value; "" a bare flag), NULL-ended,
- * or NULL when nothing.
+ * What SET needs, and what it is refused with, at VALUE (NULL: not known,
+ * so only what holds at any value), NULL-ended; or NULL when nothing.
  */
 const struct setting *const *setting_needs(const struct setting *set,
+    const char *value);
+const struct setting *const *setting_conflicts(const struct setting *set,
     const char *value);
 
 /* The keys SET had in earlier versions (SET_YAML), NULL-ended; or NULL. */

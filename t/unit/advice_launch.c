@@ -504,6 +504,33 @@ needs_listed(void)
 	launch_record_free(&r);
 }
 
+/*
+ * A setting the training refuses together with one the launch has says
+ * so: MindSpeed-LLM refuses virtual pipeline stages with --num-layer-list.
+ */
+static void
+conflicts(void)
+{
+	static const char *const list[] = { "torchrun", "pretrain_gpt.py",
+	    "--num-layer-list", "6,10", NULL };
+	static const char *const plain[] = { "torchrun", "pretrain_gpt.py",
+	    NULL };
+	struct launch_record r;
+	struct journal j = { .recs = &r, .n = 1 };
+
+	launch(&r, "llm-mcore", list);
+	check("bubble", &j, "pipeline-bubble",
+	    "--num-layers-per-virtual-pipeline-stage",
+	    "not set (refused with --num-layer-list, which the launch has)",
+	    "virtual stages with --num-layer-list: said to be refused");
+	launch_record_free(&r);
+	launch(&r, "llm-mcore", plain);
+	check("bubble", &j, "pipeline-bubble",
+	    "--num-layers-per-virtual-pipeline-stage", "not set",
+	    "... without it: only not set");
+	launch_record_free(&r);
+}
+
 static void
 env_names(void)
 {
@@ -532,6 +559,7 @@ main(void)
 	gpt_args();
 	env_lists();
 	needs_listed();
+	conflicts();
 	env_names();
 	return done_testing();
 }
