@@ -21,7 +21,8 @@
 
 #define MEGATRON	"Megatron-LM a845aa7 megatron/training/arguments.py:"
 #define MINDSPEED	"MindSpeed 028de58 mindspeed/features_manager/"
-#define LLM		"MindSpeed-LLM c77308a mindspeed_llm/features_manager/"
+#define LLM		"MindSpeed-LLM c77308a " \
+			"mindspeed_llm/features_manager/"
 #define MM_FSDP2	"MindSpeed-MM 57069cd mindspeed_mm/fsdp/"
 #define TORCH_NPU	"torch_npu 9e73e70 torch_npu/"
 #define TORCH_DDP	"PyTorch torch.nn.parallel.DistributedDataParallel " \
