@@ -160,29 +160,86 @@ for_framework(const struct advice *a, const struct setting *set)
 	}
 }
 
-/* Each setting of F's rule that applies, with the launch's state of it. */
-static void
-settings_of(const struct advice *a, struct finding *f)
+/* Does F list SET already? */
+static int
+listed(const struct finding *f, const struct setting *set)
 {
-	const struct setting *const *set;
+	for (size_t i = 0; i < f->nset; i++)
+		if (f->set[i].setting == set)
+			return 1;
+	return 0;
+}
+
+/* A setting the launch has on that the training refuses SET with. */
+static const struct setting *
+refused_with(const struct advice *a, const struct setting *set)
+{
+	const struct setting *const *c = setting_conflicts(set, set->value);
+	char *detail;
+	int applies, on;
+
+	for (; c != NULL && *c != NULL; c++) {
+		on = setting_state(a, *c, &detail, &applies) == STATE_ON &&
+		    applies;
+		free(detail);
+		if (on)
+			return *c;
+	}
+	return NULL;
+}
+
+/*
+ * SET, when it applies, with the launch's state of it, into F; said to be
+ * refused with a setting the launch has.
+ */
+static void
+add_setting(const struct advice *a, struct finding *f,
+    const struct setting *set)
+{
+	const struct setting *against;
 	struct finding_setting *fs;
 	enum setting_state st;
 	char *detail;
 	int applies;
 
-	for (set = f->rule->settings; set != NULL && *set != NULL; set++) {
-		if (!for_layout(a, *set) || !for_framework(a, *set))
-			continue;
-		st = setting_state(a, *set, &detail, &applies);
-		if (!applies) {
-			free(detail);
-			continue;
-		}
-		f->set = xreallocarray(f->set, f->nset + 1, sizeof(*f->set));
-		fs = &f->set[f->nset++];
-		fs->setting = *set;
-		fs->state = st;
-		fs->detail = detail;
+	if (listed(f, set) || !for_layout(a, set) || !for_framework(a, set))
+		return;
+	st = setting_state(a, set, &detail, &applies);
+	if (!applies) {
+		free(detail);
+		return;
+	}
+	if (st != STATE_ON && (against = refused_with(a, set)) != NULL) {
+		free(detail);
+		detail = xasprintf(_("refused with %s, which the launch has"),
+		    against->name);
+	}
+	f->set = xreallocarray(f->set, f->nset + 1, sizeof(*f->set));
+	fs = &f->set[f->nset++];
+	fs->setting = set;
+	fs->state = st;
+	fs->detail = detail;
+}
+
+/*
+ * Each setting of F's rule that applies, with the launch's state of it;
+ * then what each needs at the value advised (the training refuses it, or
+ * it does nothing, without them), so that the launch's state of those
+ * shows too.
+ */
+static void
+settings_of(const struct advice *a, struct finding *f)
+{
+	const struct setting *const *set, *const *need;
+	size_t i, n;
+
+	for (set = f->rule->settings; set != NULL && *set != NULL; set++)
+		add_setting(a, f, *set);
+	for (i = 0, n = f->nset; i < n; i++) {
+		need = setting_needs(f->set[i].setting,
+		    f->set[i].setting->value);
+		for (; need != NULL && *need != NULL; need++)
+			add_setting(a, f, *need);
 	}
 }
 

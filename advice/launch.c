@@ -263,14 +263,105 @@ flag_lookup(const struct launch_record *rec, const struct setting *set,
 	return v != NULL ? v : xstrdup("");
 }
 
-/* The leading number of V ("1" of "1,npu0:0-3"); -1 when none. */
-static long
-leading(const char *v)
+/* Is V a number of digits only (torch_npu's isAllDigits)? */
+static int
+digits(const char *v, size_t n)
 {
-	char *end;
-	long n = strtol(v, &end, 10);
+	size_t i;
 
-	return end != v ? n : -1;
+	for (i = 0; i < n; i++)
+		if (v[i] < '0' || v[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+/*
+ * The number V says, as torch_npu reads CPU_AFFINITY_CONF's mode: V when
+ * all digits, else the first item of digits of its comma list or its
+ * "mode:N" item ("2,npu0:0-23", "mode:1,npu_affine:1"); -1 when none.
+ */
+static long
+mode_of(const char *v)
+{
+	const char *item = v, *end, *colon;
+	size_t n;
+
+	if (digits(v, strlen(v)))
+		return strtol(v, NULL, 10);
+	for (; *item != '\0'; item = *end == ',' ? end + 1 : end) {
+		end = item + strcspn(item, ",");
+		n = (size_t)(end - item);
+		colon = memchr(item, ':', n);
+		if (colon == NULL && digits(item, n))
+			return strtol(item, NULL, 10);
+		if (colon != NULL && colon - item == 4 &&
+		    strncmp(item, "mode", 4) == 0)
+			return digits(colon + 1, (size_t)(end - colon - 1)) ?
+			    strtol(colon + 1, NULL, 10) : -1;
+	}
+	return -1;
+}
+
+/*
+ * The value of KEY in the allocator's list V, as torch_npu lexes
+ * PYTORCH_NPU_ALLOC_CONF: ',', ':', '[' and ']' each a token, spaces
+ * dropped, the last KEY outside brackets counting ("max_split_size_mb:
+ * 128, expandable_segments:True"); NULL when V does not set it.
+ */
+static char *
+list_item(const char *v, const char *key)
+{
+	size_t len = strlen(v), n = 0, i;
+	char **tok = xreallocarray(NULL, len + 1, sizeof(*tok));
+	char *buf = xmalloc(2 * len + 2), *b = buf, *found = NULL;
+	int depth = 0;
+
+	for (; *v != '\0'; v++) {
+		if (*v == ' ')
+			continue;
+		if (strchr(",:[]", *v) != NULL) {
+			if (b > buf && b[-1] != '\0')
+				*b++ = '\0';
+			tok[n++] = b;
+			*b++ = *v;
+			*b++ = '\0';
+			continue;
+		}
+		if (b == buf || b[-1] == '\0')
+			tok[n++] = b;
+		*b++ = *v;
+	}
+	*b = '\0';
+	for (i = 0; i < n; i++) {
+		depth += strcmp(tok[i], "[") == 0;
+		depth -= strcmp(tok[i], "]") == 0;
+		if (depth == 0 && strcmp(tok[i], key) == 0 && i + 2 < n &&
+		    strcmp(tok[i + 1], ":") == 0) {
+			free(found);
+			found = xstrdup(tok[i + 2]);
+		}
+	}
+	free(tok);
+	free(buf);
+	return found;
+}
+
+/* Does the list V set WANT's key to WANT's value ("KEY:VALUE")? */
+static int
+has_item(const char *v, const char *want)
+{
+	const char *colon = strchr(want, ':');
+	char *key, *got;
+	int on;
+
+	if (colon == NULL)
+		return 0;
+	key = xstrndup(want, (size_t)(colon - want));
+	got = list_item(v, key);
+	on = got != NULL && strcmp(got, colon + 1) == 0;
+	free(got);
+	free(key);
+	return on;
 }
 
 /* The state of SET at value V (GIVEN or not), with a detail to show. */
@@ -296,10 +387,10 @@ judge(const struct setting *set, const char *v, int given, char **detail)
 		on = equals(eff, set->value);
 		break;
 	case TEST_AT_LEAST:
-		on = leading(eff) >= leading(set->value);
+		on = mode_of(eff) >= mode_of(set->value);
 		break;
 	default:
-		on = strstr(eff, set->value) != NULL;
+		on = has_item(eff, set->value);
 		break;
 	}
 	if (given && !on)

@@ -438,9 +438,6 @@ static const struct setting *const rmsnorm_settings[] = {
 static const struct setting *const rotary_settings[] = {
 	&set_fused_rotary, NULL,
 };
-static const struct setting *const swiglu_settings[] = {
-	&set_fused_swiglu, NULL,
-};
 
 static const struct rule rules[] = {
 	{ "aicpu-operator", "AI_CPU tasks of each operator type",
@@ -488,7 +485,12 @@ static const struct rule rules[] = {
 	    check_rotary },
 	{ "unfused-swiglu", "Swish, SiluGrad kernels without SwiGlu, against "
 	    "the attention kernels", 0.5,
-	    "once for every two attention kernels", NULL, swiglu_settings,
+	    "once for every two attention kernels",
+	    /* MindSpeed runs Megatron's fused SwiGLU as npu_swiglu whatever
+	     * its --use-fused-swiglu says: no flag turns it on */
+	    N_("Megatron fuses SwiGLU (MindSpeed runs it as SwiGlu) unless "
+	    "--no-bias-swiglu-fusion is given: drop that flag; an MLP "
+	    "outside Megatron can call torch_npu.npu_swiglu"), NULL,
 	    check_swiglu },
 };
 

@@ -361,7 +361,7 @@ check_slow_stage(const struct rule *rule, struct advice *a)
 static const struct setting *const exposed_settings[] = {
 	&set_overlap_grad_reduce, &set_overlap_param_gather,
 	&set_distributed_optimizer, &set_moe_alltoall_overlap,
-	&set_moe_permutation_async, &set_cp_send_recv_overlap,
+	&set_cp_send_recv_overlap,
 	&set_fsdp_forward_prefetch, &set_fsdp_backward_prefetch,
 	&set_torch_bucket_cap, &set_torch_bucket_view, &set_torch_static_graph,
 	&set_ds_overlap, &set_ds_reduce_bucket, &set_hccl_buffsize, NULL,

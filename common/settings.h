@@ -24,8 +24,12 @@ enum setting_kind {
 enum setting_test {
 	TEST_PRESENT,	/* given at all (a flag, a key) */
 	TEST_EQUALS,	/* its value is VALUE */
-	TEST_AT_LEAST,	/* its number (before any ',') is VALUE or more */
-	TEST_CONTAINS,	/* its value contains VALUE */
+	TEST_AT_LEAST,	/* its number is VALUE or more: the leading one, or
+			   the "mode:N" item of a list, as torch_npu reads
+			   CPU_AFFINITY_CONF */
+	TEST_CONTAINS,	/* its list KEY:V,... has VALUE's KEY:V (the last
+			   KEY counts), as torch_npu parses
+			   PYTORCH_NPU_ALLOC_CONF */
 	TEST_SHOW	/* neither on nor off: its value is shown */
 };
 
@@ -65,11 +69,20 @@ struct setting {
 	enum setting_scope	 scope;
 	unsigned		 when;
 	const char		*what;	/* N_(): what it does */
-	const char		*source;	/* where the name was verified */
+	/* Where the launch's code reads it: "REPOSITORY COMMIT FILE:LINE"
+	 * of the parser (t/data/upstream-settings.tsv holds the table to
+	 * it), or the documentation that defines it. */
+	const char		*source;
 	enum setting_trial	 trial;	/* may `tune` try it unasked? */
 	/* The settings it cannot run without (the training refuses it
-	 * alone), NULL-ended; or NULL. */
+	 * alone, or it does nothing alone), NULL-ended; or NULL. */
 	const struct setting *const *needs;
+	const char		*needs_at;	/* NEEDS hold only at this
+						   value ("full"); NULL: at any */
+	/* The settings the training refuses together with it, NULL-ended;
+	 * or NULL. */
+	const struct setting *const *conflicts;
+	const char		*conflicts_at;	/* as needs_at */
 };
 
 extern const struct setting
@@ -85,7 +98,8 @@ extern const struct setting
     set_recompute_num_layers, set_recompute_activation,
     set_swap_attention, set_reuse_fp32_param, set_alloc_conf,
     set_mm_recompute, set_flash_attn, set_fused_rmsnorm,
-    set_fused_rotary, set_fused_swiglu, set_ddp_bucket_size,
+    set_fused_rotary, set_ddp_bucket_size, set_bf16, set_moe_grouped_gemm,
+    set_moe_dispatcher, set_mm_recompute_modules,
     set_torch_bucket_cap, set_torch_bucket_view, set_torch_static_graph,
     set_hccl_buffsize, set_internal_format, set_compile_mode,
     set_ds_overlap, set_ds_reduce_bucket, set_ds_allgather_bucket;
@@ -95,6 +109,15 @@ const struct setting *setting_named(const char *name);
 
 /* Row I of the table (every setting once), or NULL past the last. */
 const struct setting *setting_nth(size_t i);
+
+/*
+ * What SET needs, and what it is refused with, at VALUE (NULL: not known,
+ * so only what holds at any value), NULL-ended; or NULL when nothing.
+ */
+const struct setting *const *setting_needs(const struct setting *set,
+    const char *value);
+const struct setting *const *setting_conflicts(const struct setting *set,
+    const char *value);
 
 /* The keys SET had in earlier versions (SET_YAML), NULL-ended; or NULL. */
 const char *const *setting_older(const struct setting *set);

@@ -511,11 +511,88 @@ apply_one(struct rewrite_ctx *c, const char *word)
 	return rc;
 }
 
+/*
+ * Flag NAME on the command line the launch will run, after FROM: its
+ * value ("" bare), or NULL when not given; the last one counts.
+ */
+static const char *
+flag_given(const struct strv *argv, int from, const char *name)
+{
+	size_t n = strlen(name), i;
+
+	for (i = argv->n; i-- > (size_t)from;) {
+		const char *a = argv->v[i];
+
+		if (strncmp(a, name, n) != 0)
+			continue;
+		if (a[n] == '=')
+			return a + n + 1;
+		if (a[n] == '\0')
+			return i + 1 < argv->n &&
+			    strncmp(argv->v[i + 1], "--", 2) != 0 ?
+			    argv->v[i + 1] : "";
+	}
+	return NULL;
+}
+
+/* Does the launch's command line have flag T on, as the table tests it? */
+static int
+flag_on(const struct rewrite_ctx *c, const struct setting *t)
+{
+	const char *v = flag_given(&c->out->argv, c->launch->script + 1,
+	    t->name);
+
+	if (v == NULL)
+		return 0;
+	return t->test != TEST_EQUALS || strcmp(v, t->value) == 0;
+}
+
+/*
+ * A note for each flag the setting of WORD needs that the launch, as
+ * rewritten, lacks, and for each it is refused with that it has: the
+ * training would stop at its start (or the setting do nothing).  Only
+ * where flags are on the command line.
+ */
+static void
+check_needs(struct rewrite_ctx *c, const char *word)
+{
+	const struct setting *t, *const *l;
+	struct set_item s;
+	char *why = NULL;
+
+	if (c->launch->engine != ENGINE_LLM_MCORE &&
+	    c->launch->engine != ENGINE_MM_MEGATRON)
+		return;
+	if (set_parse(word, &s, &why) == -1) {
+		free(why);
+		return;
+	}
+	if ((t = setting_named(s.name)) != NULL && t->kind == SET_FLAG) {
+		for (l = setting_needs(t, s.value); l != NULL && *l != NULL;
+		    l++)
+			if ((*l)->kind == SET_FLAG && !flag_on(c, *l))
+				strv_pushf(&c->out->notes, _("--set %s: the "
+				    "training refuses it, or it does nothing, "
+				    "without %s%s, which neither the launch nor "
+				    "--set gives"), s.name, (*l)->name,
+				    (*l)->test == TEST_EQUALS ? (*l)->want : "");
+		for (l = setting_conflicts(t, s.value); l != NULL && *l != NULL;
+		    l++)
+			if ((*l)->kind == SET_FLAG && flag_on(c, *l))
+				strv_pushf(&c->out->notes, _("--set %s: the "
+				    "training refuses it together with %s, "
+				    "which the launch has"), s.name, (*l)->name);
+	}
+	set_item_free(&s);
+}
+
 int
 rewrite_settings(struct rewrite_ctx *c)
 {
 	for (size_t i = 0; i < c->plan->set.n; i++)
 		if (apply_one(c, c->plan->set.v[i]) == -1)
 			return -1;
+	for (size_t i = 0; i < c->plan->set.n; i++)
+		check_needs(c, c->plan->set.v[i]);
 	return 0;
 }

@@ -712,12 +712,13 @@ static int
 needed(const struct tune *tu, const cJSON *findings,
     const struct setting *row, struct strv *with)
 {
+	const struct setting *const *needs = setting_needs(row, NULL);
 	const struct setting *need;
 	const char *named;
 	char *set;
 
-	for (size_t i = 0; row->needs != NULL && row->needs[i] != NULL; i++) {
-		need = row->needs[i];
+	for (size_t i = 0; needs != NULL && needs[i] != NULL; i++) {
+		need = needs[i];
 		if ((named = find_set(&tu->sets, need->name)) != NULL) {
 			strv_push(with, named);
 			continue;

@@ -2,8 +2,8 @@
 # make demo-tune: the loop closing on the simulated Ascend machine.  The
 # bundled MindSpeed-LLM example that lacks some of MindSpeed's usual
 # settings (Llama-2-7B, torch.distributed.launch, 2 simulated NPUs: no
-# --overlap-grad-reduce, no TASK_QUEUE_ENABLE=2, unfused SwiGLU and rotary
-# embedding) runs under `msprof-exec tune`: a baseline run, then one run
+# --overlap-grad-reduce, no TASK_QUEUE_ENABLE=2, unfused rotary embedding)
+# runs under `msprof-exec tune`: a baseline run, then one run
 # per setting its report advises, each compared with the baseline, and
 # the settings that helped run together.  The simulated machine answers
 # the launch's settings (MSPROF_SIM_RESPOND, see sim/README.md).  The

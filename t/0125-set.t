@@ -70,6 +70,28 @@ like "$out" "Setting \(--set\) +MY_VAR=x \(environment variable, set for the lau
 like "$out" "would set MY_VAR=x" "-n: the variable it would set"
 like "$out" "pretrain_gpt.py .* --num-workers 8$" "-n: the rewritten command"
 
+# A setting without what the training needs with it, or with what it is
+# refused with: a note before anything runs (the run would stop at its
+# start, or the setting do nothing).
+reset_run
+msprof -y --set --overlap-param-gather --set --ddp-bucket-size=4000000 \
+    torchrun pretrain_gpt.py --use-distributed-optimizer
+like "$err" "note: --set --overlap-param-gather: the training refuses it, or it does nothing, without --overlap-grad-reduce, which neither the launch nor --set gives" \
+    "--overlap-param-gather without --overlap-grad-reduce: a note"
+unlike "$err" "without --use-distributed-optimizer" \
+    "... not for the distributed optimizer the launch has"
+like "$err" "note: --set --ddp-bucket-size: .* without --overlap-grad-reduce" \
+    "--ddp-bucket-size without --overlap-grad-reduce: a note"
+reset_run
+msprof -y --set --overlap-param-gather --set --overlap-grad-reduce \
+    torchrun pretrain_gpt.py --use-distributed-optimizer
+unlike "$err" "refuses it" "all it needs given (by the launch or --set): no note"
+reset_run
+msprof -y --set --num-layers-per-virtual-pipeline-stage=2 \
+    torchrun pretrain_gpt.py --num-layer-list 4,4
+like "$err" "note: --set --num-layers-per-virtual-pipeline-stage: the training refuses it together with --num-layer-list, which the launch has" \
+    "virtual stages with the launch's --num-layer-list: a note"
+
 # Values are checked before anything runs (64).
 reset_run
 refused() {

@@ -33,10 +33,10 @@ at_iteration_1() {
 	return 1
 }
 
-MSPROF_SIM_NOOP=--use-fused-swiglu MSPROF_SIM_SLOWER=CPU_AFFINITY_CONF \
-    MSPROF_SIM_REJECT=--use-fused-rotary-pos-emb \
+MSPROF_SIM_NOOP=--use-fused-rotary-pos-emb MSPROF_SIM_SLOWER=CPU_AFFINITY_CONF \
+    MSPROF_SIM_REJECT=--swap-attention \
     "$MSPROF" tune -y --skip-checks -r all -o tuned --json tune.json \
-    --tries 5 --set --use-fused-rotary-pos-emb bash "$LLAMA" > out 2> err
+    --tries 5 --set --swap-attention bash "$LLAMA" > out 2> err
 is "$?" 0 "tune: exit 0"
 like "$(cat err)" "baseline: running the command \(output tuned/00-baseline\)" \
     "progress: the baseline run"
@@ -50,10 +50,12 @@ like "$(row out --overlap-grad-reduce)" "-1[0-9]\.[0-9] %.*kept" \
     "--overlap-grad-reduce hides the gradient reduce: kept"
 like "$(row out CPU_AFFINITY_CONF=1)" "dropped: slower" \
     "the planted regression: dropped, slower"
-like "$(row out --use-fused-swiglu)" "dropped: within the noise" \
+like "$(row out --use-fused-rotary-pos-emb)" "dropped: within the noise" \
     "the planted no-op: dropped, within the noise"
-like "$(row out --use-fused-rotary-pos-emb)" "failed: pretrain_gpt.py: error: unrecognized arguments: --use-fused-rotary-pos-emb" \
+like "$(row out --swap-attention)" "failed: pretrain_gpt.py: error: unrecognized arguments: --swap-attention" \
     "a flag this version does not know: failed, with argparse's reason"
+unlike "$(cat out err)" "use-fused-swiglu" \
+    "--use-fused-swiglu, which MindSpeed reads nowhere, is neither advised nor tried"
 like "$(cat err)" "not tried: --overlap-param-gather \(the training refuses it without --use-distributed-optimizer, which tune does not try unasked" \
     "a setting the training refuses without an unsafe one: not tried, and why"
 like "$(grep -A1 -E '^  TASK_QUEUE_ENABLE=2 ' out | tail -1)" "free [0-9.]+ -> [0-9.]+" \
@@ -64,7 +66,7 @@ is "$(grep -A1 'settings that helped' out | tail -1)" \
     "  msprof-exec -y --skip-checks -r all --set TASK_QUEUE_ENABLE=2 --set --overlap-grad-reduce bash $LLAMA" \
     "the command line with the settings that helped: the user's options kept (-y, --skip-checks, -r all), tune's own not"
 is "$(ls tuned | tr '\n' ' ')" \
-    "00-baseline 01-use-fused-rotary-pos-emb 02-TASK_QUEUE_ENABLE-2 03-CPU_AFFINITY_CONF-1 04-overlap-grad-reduce 05-use-fused-swiglu 06-together " \
+    "00-baseline 01-swap-attention 02-TASK_QUEUE_ENABLE-2 03-CPU_AFFINITY_CONF-1 04-overlap-grad-reduce 05-use-fused-rotary-pos-emb 06-together " \
     "each run in its own folder under -o"
 is "$("$PY" -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -76,10 +78,10 @@ ok "$(ls -d tuned/04-overlap-grad-reduce/msprof-exec_* > /dev/null; echo $?)" \
 
 # --tries 0 over an earlier baseline: what would be tried, nothing run.
 "$MSPROF" tune -y --skip-checks -r all -o plan --tries 0 \
-    --baseline tuned/00-baseline --set --use-fused-rotary-pos-emb \
+    --baseline tuned/00-baseline --set --swap-attention \
     bash "$LLAMA" > out 2> err
 is "$?:$(head -3 out | tr '\n' ' ')" \
-    "0:would try: --use-fused-rotary-pos-emb would try: TASK_QUEUE_ENABLE=2 would try: CPU_AFFINITY_CONF=1 " \
+    "0:would try: --swap-attention would try: TASK_QUEUE_ENABLE=2 would try: CPU_AFFINITY_CONF=1 " \
     "--tries 0: the user's --set first, then the advice by promise; nothing run"
 unlike "$(cat out)" "Tried settings" "--tries 0: no table of tries (none was run), not an empty header"
 
@@ -122,22 +124,53 @@ like "$(cat screen)" "Interrupted: the current try was ended and no other starte
 # The simulated machine answers virtual pipeline stages: with pp 2 and 32
 # layers, 4 layers a virtual stage make 4 chunks and a quarter of the
 # bubble; the log's step time and throughput say it as the profile would.
-vpp_run() {
+step_run() {
 	MSPROF_SIM_STEP_MS=5 TASK_QUEUE_ENABLE=2 torchrun --nproc_per_node 2 \
 	    --master_port "$MASTER_PORT" pretrain_gpt.py --num-layers 32 \
 	    --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 \
 	    --pipeline-model-parallel-size 2 --global-batch-size 8 \
 	    --train-iters 3 --log-interval 1 --log-throughput --use-flash-attn \
-	    --use-fused-rmsnorm --use-fused-swiglu --use-fused-rotary-pos-emb \
+	    --use-fused-rmsnorm --use-fused-rotary-pos-emb --swiglu \
 	    "$@" 2>&1 | grep 'iteration  *3/' |
 	    sed -E 's/.*per iteration \(ms\): ([0-9.]+).*TFLOP\/s\/GPU\): ([0-9.]+).*/\1 \2/'
 }
+vpp_run() { step_run --use-fused-swiglu "$@"; }
 read -r plain_ms plain_tf <<< "$(vpp_run)"
 read -r vpp_ms vpp_tf <<< "$(vpp_run --num-layers-per-virtual-pipeline-stage 4)"
 ok "$(awk -v a="$plain_ms" -v b="$vpp_ms" 'BEGIN { exit !(b < 0.85 * a && b > 0) }'; echo $?)" \
     "virtual pipeline stages cut the step ($plain_ms -> $vpp_ms ms)"
 ok "$(awk -v a="$plain_tf" -v b="$vpp_tf" 'BEGIN { exit !(b > a && a > 0) }'; echo $?)" \
     "... and the throughput line rises with it ($plain_tf -> $vpp_tf TFLOP/s)"
+
+# SwiGLU as MindSpeed runs it: fused unless --no-bias-swiglu-fusion, and
+# --use-fused-swiglu, which nothing reads, changes nothing.
+read -r bare_ms _ <<< "$(step_run)"
+read -r unfused_ms _ <<< "$(step_run --no-bias-swiglu-fusion)"
+is "$bare_ms" "$plain_ms" \
+    "--use-fused-swiglu is not answered: the same step without it"
+ok "$(awk -v a="$bare_ms" -v b="$unfused_ms" 'BEGIN { exit !(b > 1.02 * a && a > 0) }'; echo $?)" \
+    "--no-bias-swiglu-fusion unfuses SwiGLU: a longer step ($bare_ms -> $unfused_ms ms)"
+
+# A setting without what it needs stops the launch with the message
+# MindSpeed or Megatron gives: tune's needs are the real stack's.
+refusal() {
+	MSPROF_SIM_STEP_MS=5 torchrun --nproc_per_node 2 \
+	    --master_port "$MASTER_PORT" pretrain_gpt.py --num-layers 32 \
+	    --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 \
+	    --train-iters 1 "$@" 2>&1 | grep -m1 -oE '(Assertion|Value)Error: .*'
+}
+is "$(refusal --reuse-fp32-param)" \
+    "AssertionError: reuse_fp32_param requires bf16." \
+    "--reuse-fp32-param without --bf16: refused, as MindSpeed refuses it"
+is "$(refusal --moe-alltoall-overlap-comm --expert-model-parallel-size 2)" \
+    "AssertionError: \`--moe-alltoall-overlap-comm\` only support with \`--moe-token-dispatcher-type alltoall\` or \`--moe-token-dispatcher-type alltoall_seq\`." \
+    "--moe-alltoall-overlap-comm with the default dispatcher: refused"
+like "$(refusal --moe-alltoall-overlap-comm --expert-model-parallel-size 2 \
+    --moe-token-dispatcher-type alltoall)" "only support with .--moe-grouped-gemm.\\.$" \
+    "... with alltoall but no --moe-grouped-gemm: refused"
+is "$(refusal --recompute-granularity full --recompute-method uniform)" \
+    "ValueError: When using recompute_granularity: full recompute_num_layers must be between 1 and num_layers_per_pipeline_rank: 32" \
+    "full recompute without --recompute-num-layers: refused, as Megatron's TransformerConfig refuses it"
 
 # Usage errors are a profiled run's: exit 64 before anything runs.
 "$MSPROF" tune -y --tries x bash "$LLAMA" > out 2> err

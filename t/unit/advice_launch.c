@@ -421,6 +421,116 @@ gpt_args(void)
 	    "the FSDP2 engine's keys: left out");
 }
 
+/*
+ * PYTORCH_NPU_ALLOC_CONF as torch_npu parses it: a list of key:value
+ * items, spaces dropped, the value True exactly, the last key counting;
+ * pin_memory_expandable_segments is another key.  CPU_AFFINITY_CONF's
+ * mode: the number alone, the first item of digits, or a mode:N item.
+ */
+static void
+env_case(const char *var, const char *fixture, const char *rule,
+    const char *want, const char *what)
+{
+	static const char *const argv[] = { "torchrun", "pretrain_gpt.py", NULL };
+	struct launch_record r;
+	struct journal j = { .recs = &r, .n = 1 };
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(var, "="), var);
+	launch(&r, "llm-mcore", argv);
+	strv_push(&r.env, var);
+	check(fixture, &j, rule, name, want, what);
+	launch_record_free(&r);
+}
+
+static void
+env_lists(void)
+{
+	static const struct {
+		const char *var, *want;
+	} alloc[] = {
+		{ "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True", "on" },
+		{ "PYTORCH_NPU_ALLOC_CONF=pin_memory_expandable_segments:True",
+		    "not set (the launch has pin_memory_expandable_segments:True)" },
+		{ "PYTORCH_NPU_ALLOC_CONF=page_size:1g, expandable_segments : True",
+		    "on (page_size:1g, expandable_segments : True)" },
+		{ "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True,"
+		    "expandable_segments:False", "not set (the launch has "
+		    "expandable_segments:True,expandable_segments:False)" },
+		{ "PYTORCH_NPU_ALLOC_CONF=expandable_segments:true",
+		    "not set (the launch has expandable_segments:true)" },
+		{ "PYTORCH_NPU_ALLOC_CONF=roundup_power2_divisions:"
+		    "[expandable_segments:True],expandable_segments:False",
+		    "not set (the launch has roundup_power2_divisions:"
+		    "[expandable_segments:True],expandable_segments:False)" },
+	}, mode[] = {
+		{ "CPU_AFFINITY_CONF=mode:2,npu0:0-23", "on (mode:2,npu0:0-23)" },
+		{ "CPU_AFFINITY_CONF=npu0:0-23", "not set (the launch has "
+		    "npu0:0-23)" },
+		{ "CPU_AFFINITY_CONF=mode:x", "not set (the launch has mode:x)" },
+		{ "CPU_AFFINITY_CONF=0", "not set (the launch has 0)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(alloc) / sizeof(alloc[0]); i++)
+		env_case(alloc[i].var, "memory-near", "memory-near-limit",
+		    alloc[i].want, alloc[i].var);
+	for (i = 0; i < sizeof(mode) / sizeof(mode[0]); i++)
+		env_case(mode[i].var, "host-bound", "host-bound", mode[i].want,
+		    mode[i].var);
+}
+
+/*
+ * What a setting needs is listed with it, with the launch's state: the
+ * training refuses --reuse-fp32-param without --bf16.
+ */
+static void
+needs_listed(void)
+{
+	static const char *const with[] = { "torchrun", "pretrain_gpt.py",
+	    "--bf16", NULL };
+	static const char *const without[] = { "torchrun", "pretrain_gpt.py",
+	    NULL };
+	struct launch_record r;
+	struct journal j = { .recs = &r, .n = 1 };
+
+	launch(&r, "llm-mcore", with);
+	check("memory-near", &j, "memory-near-limit", "--bf16", "on",
+	    "--reuse-fp32-param's --bf16 is listed, on");
+	launch_record_free(&r);
+	launch(&r, "llm-mcore", without);
+	check("memory-near", &j, "memory-near-limit", "--bf16", "not set",
+	    "... and not set when the launch lacks it");
+	launch_record_free(&r);
+}
+
+/*
+ * A setting the training refuses together with one the launch has says
+ * so: MindSpeed-LLM refuses virtual pipeline stages with --num-layer-list.
+ */
+static void
+conflicts(void)
+{
+	static const char *const list[] = { "torchrun", "pretrain_gpt.py",
+	    "--num-layer-list", "6,10", NULL };
+	static const char *const plain[] = { "torchrun", "pretrain_gpt.py",
+	    NULL };
+	struct launch_record r;
+	struct journal j = { .recs = &r, .n = 1 };
+
+	launch(&r, "llm-mcore", list);
+	check("bubble", &j, "pipeline-bubble",
+	    "--num-layers-per-virtual-pipeline-stage",
+	    "not set (refused with --num-layer-list, which the launch has)",
+	    "virtual stages with --num-layer-list: said to be refused");
+	launch_record_free(&r);
+	launch(&r, "llm-mcore", plain);
+	check("bubble", &j, "pipeline-bubble",
+	    "--num-layers-per-virtual-pipeline-stage", "not set",
+	    "... without it: only not set");
+	launch_record_free(&r);
+}
+
 static void
 env_names(void)
 {
@@ -447,6 +557,9 @@ main(void)
 	yaml_copy();
 	recompute();
 	gpt_args();
+	env_lists();
+	needs_listed();
+	conflicts();
 	env_names();
 	return done_testing();
 }

@@ -68,7 +68,7 @@ marks(void)
 	static const char *const yes[] = { "--overlap-grad-reduce",
 	    "--overlap-param-gather", "TASK_QUEUE_ENABLE", "CPU_AFFINITY_CONF",
 	    "--num-workers", "--use-flash-attn", "--use-fused-rmsnorm",
-	    "--use-fused-swiglu", "--use-fused-rotary-pos-emb",
+	    "--use-fused-rotary-pos-emb", "--ddp-bucket-size",
 	    "PYTORCH_NPU_ALLOC_CONF", NULL };
 	static const char *const no[] = { "--global-batch-size",
 	    "--micro-batch-size", "--use-distributed-optimizer",
