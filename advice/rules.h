@@ -31,7 +31,7 @@ struct family {
 };
 
 extern const struct family family_steps, family_operators,
-    family_communication, family_memory, family_environment;
+    family_communication, family_memory, family_environment, family_idle;
 
 /*
  * What a check gets: the summary, the launches and the device, the layout
