@@ -247,18 +247,23 @@ hand_over(struct timeline *t, const struct event *e)
 	tl_host(t, &h);
 }
 
-/* The array of events: the document, or its "traceEvents". */
+/*
+ * The array of events: the document, or its "traceEvents" (*IN_OBJECT
+ * set: the object's other members follow the array).
+ */
 static int
-events_array(struct jscan *js)
+events_array(struct jscan *js, int *in_object)
 {
 	const char *k;
 	size_t n;
 	int r;
 
+	*in_object = 0;
 	if (js_peek(js) == '[')
 		return js_array(js, NULL);
 	if (js_object(js, NULL) < 0)
 		return -1;
+	*in_object = 1;
 	while ((r = js_key(js, &k, &n)) == 1) {
 		if (strcmp(k, "traceEvents") == 0)
 			return js_array(js, "traceEvents");
@@ -273,13 +278,16 @@ trace_view_read(const char *path, struct timeline *t, char **why)
 {
 	struct jscan js;
 	struct event e = { 0 };
-	int r = -1;
+	const char *k;
+	size_t n;
+	int r = -1, in_object;
 
 	*why = NULL;
 	keep(&e.name, &e.namecap, "", 0);
 	keep(&e.cat, &e.catcap, "", 0);
 	keep(&e.stack, &e.stackcap, "", 0);
-	if (js_open(&js, path) == 0 && (r = events_array(&js)) == 1) {
+	if (js_open(&js, path) == 0 &&
+	    (r = events_array(&js, &in_object)) == 1) {
 		while ((r = js_item(&js)) == 1) {
 			if (read_event(&js, &e) < 0) {
 				r = -1;
@@ -287,6 +295,8 @@ trace_view_read(const char *path, struct timeline *t, char **why)
 			}
 			hand_over(t, &e);
 		}
+		while (r == 0 && in_object && (r = js_key(&js, &k, &n)) == 1)
+			r = js_skip(&js) < 0 ? -1 : 0;
 		if (r == 0 && js_finish(&js) < 0)
 			r = -1;
 	} else if (r == 0)
