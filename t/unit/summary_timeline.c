@@ -4,8 +4,9 @@
  * nanosecond (times as strings and as numbers, "traceEvents" or a bare
  * array, members in any order, fields missing); the user's frames of a
  * call stack; and damage: every prefix of a file, an unterminated
- * string, a string over the reader's limit, nesting 100,000 deep, a file
- * that is no array: an error naming the file, never a crash.  The fold
+ * string, a call stack of 2 MB (read), an event over the reader's limit,
+ * nesting 100,000 deep, a file that is no array: an error naming the
+ * file, never a crash.  The fold
  * keeps a bounded number of gaps whatever it is fed, and says so.
  */
 #include <math.h>
@@ -175,6 +176,21 @@ damaged(const char *text, size_t n, const char *what)
 	free(why);
 }
 
+/* A call stack of 2 MB, under the limit: read, as nothing in it. */
+static void
+huge(const char *text, size_t n)
+{
+	struct tl_result *r;
+	char *why;
+
+	r = fold(text, n, &why);
+	ok(r == NULL && why == NULL, "a call stack of 2 MB: read");
+	if (why != NULL)
+		printf("# %s\n", why);
+	tl_result_free(r);
+	free(why);
+}
+
 static void
 damage(void)
 {
@@ -192,7 +208,16 @@ damage(void)
 	memset(s + n, 'a', big);
 	n += big;
 	n += (size_t)sprintf(s + n, "\"}}]");
-	damaged(s, n, "a call stack of 2 MB");
+	huge(s, n);
+	free(s);
+	big = (5u << 20);
+	if ((s = malloc(big + 200)) == NULL)
+		return;
+	n = (size_t)sprintf(s, "[{\"ph\": \"X\", \"args\": {\"Call stack\": \"");
+	memset(s + n, 'a', big);
+	n += big;
+	n += (size_t)sprintf(s + n, "\"}}]");
+	damaged(s, n, "an event of 5 MB, over the reader's limit");
 	d = malloc(200000 + 100);
 	if (d != NULL) {
 		n = (size_t)sprintf(d, "[{\"args\": ");
