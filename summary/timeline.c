@@ -223,19 +223,32 @@ has_prefix(const char *s, const char *p)
 static int
 cause_of(const char *name, const char *cat)
 {
-	if (strcasecmp(cat, "gc") == 0)
+	const char *acl = name;
+
+	if ((cat[0] == 'g' || cat[0] == 'G') && strcasecmp(cat, "gc") == 0)
 		return TL_GC;
-	if (strcmp(name, "aten::item") == 0 ||
-	    strcmp(name, "aten::_local_scalar_dense") == 0 ||
-	    strcasestr(name, "aclrtSynchronize") != NULL)
+	/* CANN's calls: "AscendCL@aclrt..." in the text, "aclrt..." in the db */
+	if (has_prefix(acl, "AscendCL@"))
+		acl += strlen("AscendCL@");
+	if (acl[0] == 'a' && acl[1] == 'c' && acl[2] == 'l') {
+		if (has_prefix(acl, "aclrtSynchronize"))
+			return TL_SYNC;
+		if (has_prefix(acl, "aclopCompile"))
+			return TL_COMPILE;
+		if (has_prefix(acl, "aclmdlRIExecute"))
+			return TL_GRAPH;
+		return -1;
+	}
+	if (name[0] == 'a' && (strcmp(name, "aten::item") == 0 ||
+	    strcmp(name, "aten::_local_scalar_dense") == 0))
 		return TL_SYNC;
-	if (strcasestr(name, "aclopCompile") != NULL)
-		return TL_COMPILE;
-	if (strcasestr(name, "aclmdlRIExecute") != NULL)
-		return TL_GRAPH;
-	/* msprof-analyze's advisor: "dataloader" in a framework event */
+	/*
+	 * msprof-analyze's advisor: "dataloader" in a framework event's name,
+	 * whatever its case
+	 */
 	if ((strcmp(cat, "python_function") == 0 ||
-	    strcmp(cat, "cpu_op") == 0) && strcasestr(name, "dataloader"))
+	    strcmp(cat, "cpu_op") == 0) && strstr(name, "oader") != NULL &&
+	    strcasestr(name, "dataloader") != NULL)
 		return TL_DATALOADER;
 	return -1;
 }

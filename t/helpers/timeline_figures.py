@@ -14,7 +14,8 @@ The definitions (the same the report states in its man page):
   events with a "Task Type" argument, the Ascend Hardware track; db:
   TASK); it is idle in the rest of the step;
 - the host's causes: a synchronisation (aten::item,
-  aten::_local_scalar_dense, AscendCL aclrtSynchronize*), operator
+  aten::_local_scalar_dense, CANN's aclrtSynchronize*, named
+  "AscendCL@aclrtSynchronize..." in the text export), operator
   compilation (aclopCompile*), Python's garbage collector (category gc),
   the data loader (a Python or operator event whose name holds
   "dataloader"), a captured graph's launch (aclmdlRIExecute*);
@@ -61,17 +62,17 @@ def ns(ts):
 
 
 def cause(name, cat):
-    low = name.lower()
+    acl = name[len('AscendCL@'):] if name.startswith('AscendCL@') else name
     if cat == 'gc':
         return 'gc'
     if name in ('aten::item', 'aten::_local_scalar_dense') or \
-            'aclrtsynchronize' in low:
+            acl.startswith('aclrtSynchronize'):
         return 'sync'
-    if 'aclopcompile' in low:
+    if acl.startswith('aclopCompile'):
         return 'compile'
-    if 'aclmdlriexecute' in low:
+    if acl.startswith('aclmdlRIExecute'):
         return 'graph'
-    if 'dataloader' in low and cat in ('python_function', 'cpu_op'):
+    if 'dataloader' in name.lower() and cat in ('python_function', 'cpu_op'):
         return 'dataloader'
     return None
 
