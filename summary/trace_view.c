@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -133,9 +134,32 @@ ws(const char *p, const char *e)
 	return p;
 }
 
+/* The first '"' from P before E, eight bytes at a time, or E. */
+static const char *
+quote(const char *p, const char *e)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t q = 0x2222222222222222ULL, one = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t w, m;
+
+	while (e - p >= 8) {
+		memcpy(&w, p, 8);
+		w ^= q;
+		/* the lowest byte found is exact: no borrow reaches below it */
+		if ((m = (w - one) & ~w & high) != 0)
+			return p + (__builtin_ctzll(m) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < e && *p != '"')
+		p++;
+	return p;
+}
+
 /*
  * After the string whose first byte is P (past its quote), or NULL: the
- * short ones (keys, names) byte by byte, the rest with memchr.
+ * short ones (keys, names) eight bytes at a time, the rest with memchr.
  */
 static const char *
 string_end(const char *p, const char *e)
@@ -143,9 +167,8 @@ string_end(const char *p, const char *e)
 	const char *q, *b, *lim;
 
 	for (;; p = q + 1) {
-		lim = e - p > 32 ? p + 32 : e;
-		for (q = p; q < lim && *q != '"'; q++)
-			;
+		lim = e - p > 64 ? p + 64 : e;
+		q = quote(p, lim);
 		if (q == lim && (q == e ||
 		    (q = memchr(lim, '"', e - lim)) == NULL))
 			return NULL;
@@ -218,7 +241,7 @@ unescape(struct text *t, const char *s, const char *e)
 {
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	char *o;
-	const char *x;
+	const char *x, *bs;
 	unsigned u;
 
 	if ((size_t)(e - s) + 1 > t->cap) {
@@ -226,7 +249,13 @@ unescape(struct text *t, const char *s, const char *e)
 		t->s = xreallocarray(t->s, t->cap, 1);
 	}
 	for (o = t->s; s < e; ) {
-		if (*s != '\\' || s + 1 >= e) {
+		if ((bs = memchr(s, '\\', e - s)) == NULL)
+			bs = e;
+		memcpy(o, s, bs - s);
+		o += bs - s;
+		if ((s = bs) >= e)
+			break;
+		if (s + 1 >= e) {
 			*o++ = *s++;
 			continue;
 		}
