@@ -597,7 +597,7 @@ fold_step(const struct timeline *t, const struct iv *s, struct tl_result *r,
     struct scratch *w)
 {
 	size_t ni = step_idle(t, s->a, s->b, w), nc, nu, na, i, j;
-	int c;
+	int c, dense;
 
 	r->step_us += us(s->b - s->a);
 	r->idle_us += us(span_total(w->idle, ni));
@@ -627,6 +627,12 @@ fold_step(const struct timeline *t, const struct iv *s, struct tl_result *r,
 	nc = clip_causes(t, s->a, s->b, -1, w->c);
 	na = merge(w->c, nc, w->all);
 	r->explained_us += us(inter(w->all, na, w->idle, ni));
+	/*
+	 * A gap without host events says something only where the host is
+	 * otherwise seen: ten times the gap's rate over the step, at least
+	 */
+	dense = events_in(t, s->a, s->b) >= 10 * TL_GC_EVENTS_PER_NS *
+	    (double)(s->b - s->a);
 	for (i = 0; i < ni; i++) {
 		int64_t len = w->idle[i].b - w->idle[i].a;
 		int64_t free = len - inter(&w->idle[i], 1, w->all, na);
@@ -636,7 +642,7 @@ fold_step(const struct timeline *t, const struct iv *s, struct tl_result *r,
 		if (w->gap_len[i] < TL_SHORT_GAP_NS) {
 			r->short_us += us(free);
 			r->nshort++;
-		} else if (free >= TL_GC_GAP_NS && events_in(t, w->idle[i].a,
+		} else if (dense && free >= TL_GC_GAP_NS && events_in(t, w->idle[i].a,
 		    w->idle[i].b) <= free * TL_GC_EVENTS_PER_NS) {
 			r->gc_gap_us += us(free);
 			r->ngc_gap++;

@@ -35,7 +35,9 @@ extern const char *const tl_cause_key[TL_NCAUSE];	/* JSON keys */
  * msprof-analyze's advisor (conjectured_gc.yaml): free time of 200,000 us
  * or more with almost no host event in it is likely Python's garbage
  * collector (at most one ACL event per 10,000 us: max_acl_event_num_ratio
- * 0.0001 per us).
+ * 0.0001 per us).  Only in a step whose host events are ten times as
+ * dense: where the timeline shows little of the host anyway (no call
+ * stacks, a simulator), a quiet gap is no sign.
  */
 #define TL_GC_GAP_NS	200000000LL
 #define TL_GC_EVENTS_PER_NS	1e-7

@@ -6,8 +6,9 @@
  * call stack; and damage: every prefix of a file, an unterminated
  * string, a call stack of 2 MB (read), an event over the reader's limit,
  * nesting 100,000 deep, a file that is no array: an error naming the
- * file, never a crash.  The fold
- * keeps a bounded number of gaps whatever it is fed, and says so.
+ * file, never a crash.  The fold keeps a bounded number of gaps
+ * whatever it is fed, and says so; it tells a conjectured garbage
+ * collection, launching and a graph's launch.
  */
 #include <math.h>
 #include <stdio.h>
@@ -249,6 +250,54 @@ bounded(void)
 	tl_result_free(r);
 }
 
+static void
+host_at(struct timeline *t, const char *name, int64_t a, int64_t b)
+{
+	struct tl_host h = { name, "cpu_op", 1, a, b, "" };
+
+	tl_host(t, &h);
+}
+
+/*
+ * A quiet gap of 600 ms: a conjectured collection where the host is seen
+ * densely elsewhere in the step, none where it is hardly seen at all;
+ * short gaps between kernels with nothing else: launching; a captured
+ * graph's launch counted.
+ */
+static void
+gaps(void)
+{
+	struct timeline *t;
+	struct tl_result *r;
+	int64_t ms = 1000000, i;
+	int dense;
+
+	for (dense = 1; dense >= 0; dense--) {
+		t = tl_new();
+		tl_step(t, 0, 1000 * ms);
+		tl_task(t, 0, 100 * ms);
+		tl_task(t, 700 * ms, 1000 * ms);
+		for (i = 0; i < (dense ? 10000 : 10); i++)
+			host_at(t, "aten::add", i * 10000, i * 10000 + 5000);
+		r = tl_finish(t);
+		ok(r != NULL && fabs(r->gc_gap_us - (dense ? 600000 : 0)) <
+		    1e-6, "a quiet gap of 600 ms, the host %s elsewhere: %s",
+		    dense ? "dense" : "sparse", dense ? "conjectured GC" :
+		    "no sign");
+		tl_result_free(r);
+	}
+	t = tl_new();
+	tl_step(t, 0, 10 * ms);
+	for (i = 0; i < 100; i++)
+		tl_task(t, i * 60000, i * 60000 + 10000);
+	host_at(t, "AscendCL@aclmdlRIExecuteAsync", 5000, 9000);
+	r = tl_finish(t);
+	ok(r != NULL && r->nshort == 99 && fabs(r->short_us - 99 * 50) <
+	    1e-6, "99 gaps of 50 us between kernels: launching");
+	ok(r != NULL && r->count[TL_GRAPH] == 1, "a graph's launch counted");
+	tl_result_free(r);
+}
+
 int
 main(void)
 {
@@ -259,6 +308,7 @@ main(void)
 	prefixes();
 	damage();
 	bounded();
+	gaps();
 	unlink(path);
 	rmdir(dir);
 	return done_testing();
