@@ -20,7 +20,7 @@
 #include "summary/timeline.h"
 #include "rules.h"
 
-#define DATALOADER_US	10000.0	/* a step's data loading (advisor) */
+#define DATALOADER_US	10000.0	/* a step's loading (advisor) */
 #define GC_US		1000.0	/* a step's collections (advisor) */
 
 /* What to change in the code for a call site that synchronises. */
@@ -58,9 +58,9 @@ check_sync(const struct rule *rule, struct advice *a)
 	rank_label(&s->r[at], lab, sizeof(lab));
 	if (r->nframes == 0 || !(idle_share(r, r->frames[0].host_us) >=
 	    rule->threshold)) {
-		finding_text(f, _("synchronisations with the device (aten::item, "
-		    "aclrtSynchronize*) take %.1f ms of a %.1f ms step (%s; "
-		    "%.1f %% over all ranks; threshold %.0f %%)"),
+		finding_text(f, _("synchronisations with the device "
+		    "(aten::item, aclrtSynchronize*) take %.1f ms of a %.1f ms "
+		    "step (%s; %.1f %% over all ranks; threshold %.0f %%)"),
 		    r->host_us[TL_SYNC] / 1e3 / r->nsteps,
 		    r->step_us / 1e3 / r->nsteps, lab, 100 * all,
 		    100 * rule->threshold);
@@ -165,11 +165,14 @@ check_gc(const struct rule *rule, struct advice *a)
 	double us = per_step_most(s, TL_GC, &at), gap_us = 0;
 	char lab[LABEL_MAX];
 
-	for (i = 0; i < s->nr; i++)
-		if (idle_of(s, i) != NULL && idle_of(s, i)->gc_gap_us > gap_us) {
-			gap_us = idle_of(s, i)->gc_gap_us;
+	for (i = 0; i < s->nr; i++) {
+		const struct tl_result *r = idle_of(s, i);
+
+		if (r != NULL && r->gc_gap_us > gap_us) {
+			gap_us = r->gc_gap_us;
 			gaps = i;
 		}
+	}
 	if (us >= rule->threshold) {
 		f = finding_new(a, rule);
 		finding_who(f, at);
@@ -180,9 +183,10 @@ check_gc(const struct rule *rule, struct advice *a)
 	} else if (gap_us > 0) {
 		f = finding_new(a, rule);
 		finding_who(f, gaps);
-		finding_text(f, _("the device is idle %.1f ms in gaps of %.0f ms "
-		    "or more with almost no host event (%s): likely Python's "
-		    "garbage collector"), gap_us / 1e3, TL_GC_GAP_NS / 1e6,
+		finding_text(f, _("the device is idle %.1f ms in gaps of %.0f "
+		    "ms or more with almost no host event (%s): likely "
+		    "Python's garbage collector"), gap_us / 1e3,
+		    TL_GC_GAP_NS / 1e6,
 		    rank_label(&s->r[gaps], lab, sizeof(lab)));
 	}
 }
@@ -233,7 +237,8 @@ static const struct rule rules[] = {
 	    check_sync },
 	{ "op-compile", "aclopCompile* in the step (timeline)", 0.10,
 	    "10 % of the step",
-	    N_("in your code: torch_npu.npu.set_compile_mode(jit_compile=False)"),
+	    N_("in your code: "
+	    "torch_npu.npu.set_compile_mode(jit_compile=False)"),
 	    NULL, check_compile },
 	{ "slow-dataloader", "the data loader's time in the step (timeline; "
 	    "msprof-analyze advisor, dataloader.yaml)", DATALOADER_US,

@@ -70,12 +70,13 @@ static void
 read_text(struct rank_data *rd, struct idle_rank *x, const char *path)
 {
 	struct timeline *t = tl_new();
+	const char *reason;
 	char *why;
 
 	x->source = "trace_view.json";
-	if (trace_view_read(path, t, &why) < 0) {
+	if (trace_view_read(path, t, &why, &reason) < 0) {
 		tl_abort(t);
-		rank_left_out(rd, path, N_("not the JSON expected"), why);
+		rank_left_out(rd, path, reason, why);
 		x->why = why;
 		return;
 	}
@@ -179,14 +180,15 @@ idle_most(const struct summary *s, int c, double *most, double *all)
 static void
 print_frames(const struct tl_result *r, struct out *o)
 {
+	const struct tl_frame *f = r->frames;
 	size_t i;
 
 	for (i = 0; i < r->nframes && i < IDLE_FRAMES; i++)
 		fprintf(o->fp, _("      %s: %.1f ms (%.1f %% of the step), %zu "
-		    "calls%s\n"), r->frames[i].where, r->frames[i].host_us / 1e3,
-		    100 * idle_share(r, r->frames[i].host_us), r->frames[i].n,
-		    r->frames[i].formats ? _(", formats a tensor") :
-		    r->frames[i].to_host ? _(", copies to the host") : "");
+		    "calls%s\n"), f[i].where, f[i].host_us / 1e3,
+		    100 * idle_share(r, f[i].host_us), f[i].n, f[i].formats ?
+		    _(", formats a tensor") : f[i].to_host ?
+		    _(", copies to the host") : "");
 }
 
 static void
@@ -282,15 +284,16 @@ rank_json(const struct rank_data *rd, const struct idle_rank *x)
 	}
 	a = cJSON_AddArrayToObject(j, "sync_sites");
 	for (i = 0; i < r->nframes; i++) {
+		const struct tl_frame *f = &r->frames[i];
 		cJSON *o = cJSON_CreateObject();
 
-		cJSON_AddStringToObject(o, "where", r->frames[i].where);
-		cJSON_AddStringToObject(o, "path", r->frames[i].path);
-		cJSON_AddNumberToObject(o, "host_ms", r->frames[i].host_us / 1e3);
-		cJSON_AddNumberToObject(o, "idle_ms", r->frames[i].idle_us / 1e3);
-		cJSON_AddNumberToObject(o, "calls", (double)r->frames[i].n);
-		cJSON_AddBoolToObject(o, "formats_tensor", r->frames[i].formats);
-		cJSON_AddBoolToObject(o, "to_host", r->frames[i].to_host);
+		cJSON_AddStringToObject(o, "where", f->where);
+		cJSON_AddStringToObject(o, "path", f->path);
+		cJSON_AddNumberToObject(o, "host_ms", f->host_us / 1e3);
+		cJSON_AddNumberToObject(o, "idle_ms", f->idle_us / 1e3);
+		cJSON_AddNumberToObject(o, "calls", (double)f->n);
+		cJSON_AddBoolToObject(o, "formats_tensor", f->formats);
+		cJSON_AddBoolToObject(o, "to_host", f->to_host);
 		cJSON_AddItemToArray(a, o);
 	}
 	return j;

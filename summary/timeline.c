@@ -26,7 +26,7 @@
 #define TL_MAX_CAUSES	(1 << 16)
 #define TL_MAX_OPS	(1 << 16)
 #define TL_MAX_FRAMES	4096
-#define TL_WALK		512		/* enclosing operators looked at */
+#define TL_WALK		512	/* enclosing operators looked at */
 /* Host events counted per millisecond, around the first one: 1 MB. */
 #define TL_BIN_NS	1000000LL
 #define TL_NBINS	(1 << 20)
@@ -40,7 +40,7 @@ const char *const tl_cause_key[TL_NCAUSE] = {
 struct iv {
 	int64_t		 a, b;
 	long long	 tid;
-	int		 cause;		/* -1: an operator with a stack */
+	int		 cause;	/* -1: an operator with a stack */
 	int		 frame;		/* -1: none */
 	int		 to_host;	/* aten::to, _to_copy, copy_ */
 };
@@ -227,7 +227,7 @@ cause_of(const char *name, const char *cat)
 
 	if ((cat[0] == 'g' || cat[0] == 'G') && strcasecmp(cat, "gc") == 0)
 		return TL_GC;
-	/* CANN's calls: "AscendCL@aclrt..." in the text, "aclrt..." in the db */
+	/* CANN's calls: "AscendCL@aclrt..." in the text, "aclrt..." in db */
 	if (has_prefix(acl, "AscendCL@"))
 		acl += strlen("AscendCL@");
 	if (acl[0] == 'a' && acl[1] == 'c' && acl[2] == 'l') {
@@ -642,8 +642,8 @@ fold_step(const struct timeline *t, const struct iv *s, struct tl_result *r,
 		if (w->gap_len[i] < TL_SHORT_GAP_NS) {
 			r->short_us += us(free);
 			r->nshort++;
-		} else if (dense && free >= TL_GC_GAP_NS && events_in(t, w->idle[i].a,
-		    w->idle[i].b) <= free * TL_GC_EVENTS_PER_NS) {
+		} else if (dense && free >= TL_GC_GAP_NS && events_in(t,
+		    w->idle[i].a, w->idle[i].b) <= free * TL_GC_EVENTS_PER_NS) {
 			r->gc_gap_us += us(free);
 			r->ngc_gap++;
 		}

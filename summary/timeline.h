@@ -19,7 +19,7 @@
 enum tl_cause {
 	TL_SYNC,	/* aten::item, _local_scalar_dense, aclrtSynchronize* */
 	TL_COMPILE,	/* aclopCompile* */
-	TL_GC,		/* Python's garbage collector (torch_npu's gc events) */
+	TL_GC,		/* Python's garbage collector (torch_npu's) */
 	TL_DATALOADER,	/* a "dataloader" Python function or operator */
 	TL_GRAPH,	/* aclmdlRIExecute*: a captured graph's replay */
 	TL_NCAUSE
@@ -54,11 +54,12 @@ struct tl_host {
 
 /* One call site of the user's code that synchronised (host and idle). */
 struct tl_frame {
-	char	*where;		/* "main.py:537 accuracy < main.py:358 train" */
-	char	*path;		/* of its innermost frame, as the stack says */
+	/* "main.py:537 accuracy < main.py:358 train" */
+	char	*where;
+	char	*path;		/* its innermost frame's, as written */
 	double	 host_us, idle_us;
 	size_t	 n;
-	int	 formats;	/* a tensor formatted (torch's __format__) */
+	int	 formats;	/* a tensor formatted (__format__) */
 	int	 to_host;	/* a copy to the host (aten::to, copy_) */
 };
 
@@ -75,10 +76,10 @@ struct tl_result {
 	/* unexplained gaps over TL_GC_GAP_NS with almost no host event */
 	double		 gc_gap_us;
 	size_t		 ngc_gap;
-	struct tl_frame	*frames;	/* by host time, the longest first */
+	struct tl_frame	*frames;	/* the longest host time first */
 	size_t		 nframes;
 	int		 stacks;	/* a host event had a call stack */
-	int		 approx;	/* events past the bounds were left out */
+	int		 approx;	/* events past the bounds left out */
 };
 
 struct timeline;
@@ -103,10 +104,11 @@ int		 tl_user_frames(const char *stack, char *buf, size_t len,
 
 /*
  * The readers: fold PATH's events into T.  0, or -1 and *WHY naming the
- * file (the caller's to free).
+ * file (the caller's to free) and *REASON (a few words, N_(), to group
+ * the files left out by).
  */
 int		 trace_view_read(const char *path, struct timeline *t,
-		    char **why);
+		    char **why, const char **reason);
 struct db;
 int		 timeline_db_read(struct db *db, struct timeline *t,
 		    char **why);

@@ -80,9 +80,9 @@ timeline_db_read(struct db *db, struct timeline *t, char **why)
 	if (db_has_table(db, "PYTORCH_CALLCHAINS")) {
 		if (db_rows(db, STACKS "SELECT p.startNs, p.endNs, "
 		    "coalesce(n.value, ''), p.globalTid, coalesce(cc.st, '') "
-		    "FROM PYTORCH_API p LEFT JOIN STRING_IDS n ON n.id = p.name "
-		    "LEFT JOIN cc ON cc.id = p.callchainId", host_row, &f,
-		    why) < 0)
+		    "FROM PYTORCH_API p LEFT JOIN STRING_IDS n ON "
+		    "n.id = p.name LEFT JOIN cc ON cc.id = p.callchainId",
+		    host_row, &f, why) < 0)
 			return -1;
 	} else if (db_rows(db, "SELECT p.startNs, p.endNs, coalesce(n.value, "
 	    "''), p.globalTid FROM PYTORCH_API p LEFT JOIN STRING_IDS n ON "

@@ -60,11 +60,13 @@ struct tv {
 	int		 eof;
 	/* an event read before it is known whole: no error said */
 	int		 quiet, failed;
+	const char	*reason;
 	char		*why;
 };
 
-static int __attribute__((format(printf, 2, 3)))
-tv_fail(struct tv *tv, const char *fmt, ...)
+/* Stop at an error: REASON (N_(), to group files by) and the message. */
+static int __attribute__((format(printf, 3, 4)))
+tv_fail(struct tv *tv, const char *reason, const char *fmt, ...)
 {
 	va_list ap;
 	char *m;
@@ -72,6 +74,7 @@ tv_fail(struct tv *tv, const char *fmt, ...)
 	tv->failed = 1;
 	if (tv->why != NULL || tv->quiet)
 		return -1;
+	tv->reason = reason;
 	va_start(ap, fmt);
 	if (vasprintf(&m, fmt, ap) < 0)
 		m = NULL;
@@ -79,6 +82,13 @@ tv_fail(struct tv *tv, const char *fmt, ...)
 	tv->why = xasprintf("%s: %s", tv->path, m != NULL ? m : "");
 	free(m);
 	return -1;
+}
+
+/* The file ends inside something: MSG says what. */
+static int
+cut(struct tv *tv, const char *msg)
+{
+	return tv_fail(tv, N_("cut short"), "%s", msg);
 }
 
 static long long
@@ -90,7 +100,8 @@ at(const struct tv *tv, const char *p)
 static int
 not_json(struct tv *tv, const char *p)
 {
-	return tv_fail(tv, _("not JSON at byte %lld"), at(tv, p));
+	return tv_fail(tv, N_("not JSON"), _("not JSON at byte %lld"),
+	    at(tv, p));
 }
 
 /* Keep the bytes from POS on and read more after them: 1, 0 at the end. */
@@ -109,8 +120,9 @@ fill(struct tv *tv)
 	}
 	if (tv->cap - tv->end < TV_CHUNK / 2) {
 		if (tv->end > TV_MAX_EVENT)
-			return tv_fail(tv, _("an event longer than %d bytes at "
-			    "byte %lld"), TV_MAX_EVENT, tv->off);
+			return tv_fail(tv, N_("an event too long"),
+			    _("an event longer than %d bytes at byte %lld"),
+			    TV_MAX_EVENT, tv->off);
 		tv->cap += TV_CHUNK;
 		tv->buf = xreallocarray(tv->buf, tv->cap + 1, 1);
 	}
@@ -118,7 +130,8 @@ fill(struct tv *tv)
 		n = read(tv->fd, tv->buf + tv->end, tv->cap - tv->end);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return tv_fail(tv, "%s", i18n_strerror(errno));
+		return tv_fail(tv, N_("cannot be read"), "%s",
+		    i18n_strerror(errno));
 	tv->end += (size_t)n;
 	tv->buf[tv->end] = '\0';
 	if (n == 0)
@@ -467,14 +480,15 @@ whole(struct tv *tv)
 		if (e != NULL)
 			return e;
 		if (deep) {
-			tv_fail(tv, _("nested more than %d levels deep at byte "
-			    "%lld"), TV_MAX_DEPTH, at(tv, tv->buf + tv->pos));
+			tv_fail(tv, N_("nested too deep"), _("nested more than "
+			    "%d levels deep at byte %lld"), TV_MAX_DEPTH,
+			    at(tv, tv->buf + tv->pos));
 			return NULL;
 		}
 		if ((r = fill(tv)) < 0)
 			return NULL;
 		if (r == 0) {
-			tv_fail(tv, "%s", _("cut short: the file ends inside an "
+			cut(tv, _("cut short: the file ends inside an "
 			    "event"));
 			return NULL;
 		}
@@ -545,13 +559,14 @@ whole_string(struct tv *tv)
 			return e;
 		if ((r = fill(tv)) <= 0) {
 			if (r == 0)
-				tv_fail(tv, "%s", _("cut short: the file ends "
+				cut(tv, _("cut short: the file ends "
 				    "inside a string"));
 			return NULL;
 		}
 		if (tv->end > TV_MAX_EVENT) {
-			tv_fail(tv, _("a string longer than %d bytes at byte "
-			    "%lld"), TV_MAX_EVENT, tv->off);
+			tv_fail(tv, N_("a string too long"), _("a string "
+			    "longer than %d bytes at byte %lld"), TV_MAX_EVENT,
+			    tv->off);
 			return NULL;
 		}
 	}
@@ -569,7 +584,7 @@ skip_value(struct tv *tv)
 	else if (c == '"')
 		e = whole_string(tv);
 	else if (c < 0)
-		return tv_fail(tv, "%s", _("cut short: the file ends inside "
+		return cut(tv, _("cut short: the file ends inside "
 		    "a value"));
 	else {
 		for (;;) {
@@ -593,7 +608,7 @@ static int
 unexpected(struct tv *tv, int c)
 {
 	if (c < 0)
-		return tv_fail(tv, "%s", _("cut short: the file ends inside a "
+		return cut(tv, _("cut short: the file ends inside a "
 		    "value"));
 	return not_json(tv, tv->buf + tv->pos);
 }
@@ -612,7 +627,8 @@ object_members(struct tv *tv, int after)
 	for (;;) {
 		if ((c = next(tv)) == '}') {
 			tv->pos++;
-			return after ? 0 : tv_fail(tv, "%s",
+			return after ? 0 : tv_fail(tv,
+			    N_("not the JSON expected"), "%s",
 			    _("no array of events"));
 		}
 		if (!first) {
@@ -643,7 +659,8 @@ object_members(struct tv *tv, int after)
 }
 
 int
-trace_view_read(const char *path, struct timeline *t, char **why)
+trace_view_read(const char *path, struct timeline *t, char **why,
+    const char **reason)
 {
 	struct tv tv = { 0 };
 	struct event ev = { 0 };
@@ -654,18 +671,19 @@ trace_view_read(const char *path, struct timeline *t, char **why)
 	*why = NULL;
 	tv.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (tv.fd < 0 || fstat(tv.fd, &st) < 0) {
-		tv_fail(&tv, "%s", i18n_strerror(errno));
+		tv_fail(&tv, N_("cannot be read"), "%s", i18n_strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		tv_fail(&tv, "%s", _("not a regular file"));
+		tv_fail(&tv, N_("not a regular file"), "%s",
+		    _("not a regular file"));
 		goto out;
 	}
 	unescape(&ev.name, "", "");
 	unescape(&ev.cat, "", "");
 	unescape(&ev.stack, "", "");
 	if ((c = next(&tv)) < 0) {
-		tv_fail(&tv, "%s", tv.why ? "" : _("empty"));
+		tv_fail(&tv, N_("empty"), "%s", tv.why ? "" : _("empty"));
 		goto out;
 	}
 	if (c == '{') {
@@ -684,7 +702,7 @@ trace_view_read(const char *path, struct timeline *t, char **why)
 		if (!first) {
 			if (c != ',') {
 				if (c < 0)
-					tv_fail(&tv, "%s", _("cut short: the "
+					cut(&tv, _("cut short: the "
 					    "file ends inside the array of "
 					    "events"));
 				else
@@ -700,7 +718,7 @@ trace_view_read(const char *path, struct timeline *t, char **why)
 				goto out;
 		} else if (c < 0 || skip_value(&tv) < 0) {
 			if (c < 0)
-				tv_fail(&tv, "%s", _("cut short: the file ends "
+				cut(&tv, _("cut short: the file ends "
 				    "inside the array of events"));
 			goto out;
 		}
@@ -720,5 +738,6 @@ out:
 	free(ev.cat.s);
 	free(ev.stack.s);
 	*why = tv.why;
+	*reason = tv.reason != NULL ? tv.reason : N_("not JSON");
 	return r;
 }

@@ -40,10 +40,11 @@ static struct tl_result *
 fold(const char *text, size_t n, char **why)
 {
 	struct timeline *t = tl_new();
+	const char *reason;
 
 	*why = NULL;
 	put(text, n);
-	if (trace_view_read(path, t, why) < 0) {
+	if (trace_view_read(path, t, why, &reason) < 0) {
 		tl_abort(t);
 		return NULL;
 	}
