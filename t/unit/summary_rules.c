@@ -153,7 +153,7 @@ static const struct {
 	{ "slow-stage", "slow-stage@2,3", "idle" },
 	/* Ranks of another layout (a directory used again): the job's stages. */
 	{ "mixed-layout", "slow-stage@2,3", "idle" },
-	{ "noisy", "", "idle" },		/* spread evenly: no rank stands out */
+	{ "noisy", "", "idle" },	/* spread evenly: no rank stands out */
 	{ "wide-spread", "", "idle" },	/* beyond 5 %, within 3 x MAD */
 	{ "uniform-wait", "", "idle" },	/* all wait alike: for no one of them */
 	{ "close-wait", "", "idle" },	/* the lowest 0.055 below: under 0.1 */
