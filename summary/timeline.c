@@ -69,6 +69,7 @@ struct timeline {
 	size_t		 nframes;
 	unsigned char	*bins;
 	int64_t		 bin0;
+	int64_t		 cause_longest;	/* of the causes kept, ns */
 	int		 stacks, approx;
 };
 
@@ -515,25 +516,36 @@ inter(const struct iv *u, size_t nu, const struct iv *v, size_t nv)
 	return s;
 }
 
-/* The causes' events that overlap [A, B], clipped, in time order. */
+/*
+ * The causes' events that overlap [A, B], clipped, in time order (the
+ * causes are sorted by their start, and none is longer than
+ * cause_longest: only those from A less that are looked at).
+ */
 static size_t
 clip_causes(const struct timeline *t, int64_t a, int64_t b, int cause,
     struct iv *out)
 {
-	size_t i, n = 0;
+	size_t lo = 0, hi = t->causes.n, n = 0;
 
-	for (i = 0; i < t->causes.n; i++) {
-		struct iv x = t->causes.v[i];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
 
-		if (x.b <= a || x.a >= b || (cause >= 0 && x.cause != cause))
+		if (t->causes.v[mid].a < a - t->cause_longest)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->causes.n && t->causes.v[lo].a < b; lo++) {
+		struct iv x = t->causes.v[lo];
+
+		if (x.b <= a || (cause >= 0 && x.cause != cause))
 			continue;
 		if (x.a < a)
-			x.a = a;
+			x.a = a;	/* still in order: those before all at A */
 		if (x.b > b)
 			x.b = b;
 		out[n++] = x;
 	}
-	qsort(out, n, sizeof(*out), by_a);
 	return n;
 }
 
@@ -704,10 +716,15 @@ tl_finish(struct timeline *t)
 	}
 	qsort(t->gaps.v, t->gaps.n, sizeof(*t->gaps.v), by_a);
 	qsort(t->ops.v, t->ops.n, sizeof(*t->ops.v), by_a);
-	for (i = 0; i < t->causes.n; i++)
-		if (t->causes.v[i].cause == TL_SYNC &&
-		    t->causes.v[i].frame < 0)
-			resolve(t, &t->causes.v[i]);
+	qsort(t->causes.v, t->causes.n, sizeof(*t->causes.v), by_a);
+	for (i = 0; i < t->causes.n; i++) {
+		struct iv *x = &t->causes.v[i];
+
+		if (x->b - x->a > t->cause_longest)
+			t->cause_longest = x->b - x->a;
+		if (x->cause == TL_SYNC && x->frame < 0)
+			resolve(t, x);
+	}
 	r = xcalloc(1, sizeof(*r));
 	r->nsteps = t->nsteps;
 	r->ntasks = t->ntasks;
