@@ -95,7 +95,7 @@ timeline_db_read(struct db *db, struct timeline *t, char **why)
 		return -1;
 	f.cat = "gc";
 	if (db_has_table(db, "GC_RECORD") && db_rows(db, "SELECT startNs, "
-	    "endNs, 'GC', globalTid FROM GC_RECORD", host_row, &f, why) < 0)
+	    "endNs, 'GC', 0 FROM GC_RECORD", host_row, &f, why) < 0)
 		return -1;
 	return db_rows(db, "SELECT startNs, endNs FROM TASK ORDER BY startNs",
 	    task_row, &f, why);
