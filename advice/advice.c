@@ -15,7 +15,7 @@
 /* The families, in the order their findings are printed. */
 static const struct family *const families[] = {
 	&family_steps, &family_operators, &family_communication,
-	&family_memory, &family_environment,
+	&family_memory, &family_environment, &family_idle,
 };
 #define NFAMILIES	(sizeof(families) / sizeof(families[0]))
 

@@ -2,8 +2,8 @@
  * Advice: the rules that read a finished summary (summary/model.h) and
  * say what to change.  Each rule is a row of its family's table
  * (advice/steps.c, operators.c, communication.c, memory.c,
- * environment.c; the row is described in advice/rules.h): its evidence
- * and threshold, the settings that address it (rows of
+ * environment.c, idle.c; the row is described in advice/rules.h): its
+ * evidence and threshold, the settings that address it (rows of
  * common/settings.c), and for each setting whether the profiled launch
  * already has it (its command line, config copies and environment, from
  * the session's journal; not known without a session).  advice_run makes

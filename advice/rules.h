@@ -1,9 +1,9 @@
 /*
  * The rules table.  A rule is one row of its family's table, in the
  * family's file (steps.c, operators.c, communication.c, memory.c,
- * environment.c): its id, the evidence it reads, its threshold, the
- * settings that address what it finds, and the function that checks the
- * data (struct rule, advice.h).  A new rule is one row and its check in
+ * environment.c, idle.c): its id, the evidence it reads, its threshold,
+ * the settings that address what it finds, and the function that checks
+ * the data (struct rule, advice.h).  A new rule is one row and its check in
  * one of those files; a setting it names is a row of common/settings.c,
  * where each name says where it was verified upstream.
  *
@@ -31,7 +31,7 @@ struct family {
 };
 
 extern const struct family family_steps, family_operators,
-    family_communication, family_memory, family_environment;
+    family_communication, family_memory, family_environment, family_idle;
 
 /*
  * What a check gets: the summary, the launches and the device, the layout

@@ -166,7 +166,7 @@ struct kind {
 };
 
 extern const struct kind kind_steps, kind_ops, kind_cluster, kind_wait,
-    kind_links, kind_memory, kind_mfu;
+    kind_links, kind_memory, kind_mfu, kind_idle;
 
 /* One link of the communication matrix (links.c). */
 struct link {
@@ -230,6 +230,20 @@ struct rank_wait {
 	double	 wait_ratio, sync_ratio;	/* means; NaN: no ratio */
 };
 struct rank_wait wait_of(const struct summary *, size_t i);
+/*
+ * Rank I's timeline (idle.c, timeline.h): the device's idle time in its
+ * steps and what the host did; NULL when not read.
+ */
+struct tl_result;
+const struct tl_result *idle_of(const struct summary *, size_t i);
+/* US as a share of R's step time; NaN without one. */
+double	 idle_share(const struct tl_result *r, double us);
+/*
+ * The rank whose host spends the largest share of its step in cause C
+ * (timeline.h), that share (*MOST, NaN: no rank) and the share over all
+ * ranks (*ALL).
+ */
+size_t	 idle_most(const struct summary *, int c, double *most, double *all);
 /* Rank I's peak device memory (memory.c), MB; NaN when unknown. */
 double	 mem_peak_of(const struct summary *, size_t i);
 

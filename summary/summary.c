@@ -34,7 +34,7 @@
  */
 static const struct kind *const kinds[] = {
 	&kind_steps, &kind_ops, &kind_cluster, &kind_wait, &kind_links,
-	&kind_memory, &kind_mfu,
+	&kind_memory, &kind_mfu, &kind_idle,
 };
 #define NKINDS		(sizeof(kinds) / sizeof(kinds[0]))
 

@@ -66,8 +66,8 @@ like "$(sed -n '/^Which rank the collectives wait for/,/^$/p' out)" 'not made: .
     "level0: the wait vote says why it is not made"
 like "$(sed -n '/^Slow links/,/^$/p' out)" 'not made: .*level0' \
     "level0: so do the slow links"
-is "$(pyq -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["summaries"]))' l0.json)" 7 \
-    "level0: --json still has the seven summaries"
+is "$(pyq -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["summary"]["summaries"]))' l0.json)" 8 \
+    "level0: --json still has the eight summaries"
 like "$(<out)" 'rank 0 +4-4 +5-5 ' "MCore --steps 5:6: torch step 4 is iteration 5"
 
 # --- Raw data only (not parsed): the summary says what it lacks -------------

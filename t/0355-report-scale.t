@@ -138,6 +138,6 @@ like "$(<d.txt)" "two directories or more: rank 3; the summary reads the newest 
 is "$(pyq -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
 print(sorted((f["rank"], f["reason"]) for f in s["left_out"]))' d.json)" \
-    "[(300, 'cut short'), (301, 'not a regular file')]" \
-    "--json: each file left out, with its rank and reason"
+    "[(11, 'not JSON'), (300, 'cut short'), (301, 'not a regular file')]" \
+    "--json: each file left out, with its rank and reason (rank 11's trace_view.json of x's: the timeline is read)"
 done_testing

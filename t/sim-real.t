@@ -19,7 +19,7 @@ REFERENCE... separated by tabs; for each it prints "case<TAB>0|1<TAB>DESCRIPTION
 and then "diag<TAB>..." lines, the differences of the rank directory CANDIDATE
 from real ones (REFERENCE, the union of their values).  MODE: sim (the
 simulator) or fixture (t/data/summary)."""
-import csv, functools, json, os, re, sqlite3, sys
+import csv, functools, glob, json, lzma, os, re, sqlite3, sys
 
 OUT = "ASCEND_PROFILER_OUTPUT"
 
@@ -213,6 +213,11 @@ def ref_event_keys(refs):
     rkeys = set()
     for r in refs:
         for e in load_json(path_of(r, "trace_view.json")):
+            rkeys |= set(e)
+    # the corpus keeps trace_view.json trimmed, and the full level1
+    # timelines of the same generation beside it
+    for x in glob.glob(os.path.join(os.environ["REAL"], "msinsight-2025", "timeline", "*.xz")):
+        for e in json.load(lzma.open(x)):
             rkeys |= set(e)
     return rkeys
 
@@ -501,6 +506,44 @@ for lv in 0 1 2; do
     compare "simulator, level$lv db: the tables of real torch_npu level$lv" sim "$d" $(real_ranks db level$lv)
 done
 run_cases
+
+# --- the timeline: the categories, args and flows of the real level1 trace (kept whole, xz) ------
+tv=$(ls "$TMP"/sim-Level1-text/*_ascend_pt/profiler_info_0.json 2>/dev/null | head -n1)
+tv=${tv%/profiler_info_0.json}/ASCEND_PROFILER_OUTPUT/trace_view.json
+cat > "$TMP/tvshape.py" <<'PY'
+import json, lzma, sys
+sim = json.load(open(sys.argv[1]))
+real = json.load(lzma.open(sys.argv[2]))
+def shape(ev):
+    kinds, args = set(), {}
+    for e in ev:
+        if e.get("cat"):
+            kinds.add((e.get("ph"), e["cat"]))
+            if e.get("ph") == "X":
+                args.setdefault(e["cat"], set()).update(e.get("args", {}))
+    return kinds, args
+sk, sa = shape(sim)
+rk, ra = shape(real)
+bad = []
+for k in sorted({("X", "cpu_op"), ("X", "python_function"), ("X", "enqueue"), ("X", "dequeue"),
+                 ("s", "async_npu"), ("f", "async_npu"), ("s", "HostToDevice"), ("f", "HostToDevice"),
+                 ("s", "async_task_queue"), ("f", "async_task_queue")} - sk):
+    bad.append("no %s/%s events" % k)
+bad += ["%s/%s: not in real output" % k for k in sorted(sk - rk)]
+for cat, keys in sorted(sa.items()):
+    if keys - ra.get(cat, set()):
+        bad.append("%s args %s: not in real output" % (cat, sorted(keys - ra.get(cat, set()))))
+if "Call stack" not in sa.get("cpu_op", ()):
+    bad.append("cpu_op without Call stack (with_stack)")
+# each async_npu flow ends on a device task's track, as a host launch does
+tasks = {(e["pid"], e["tid"]) for e in sim if e.get("ph") == "X" and "Task Type" in e.get("args", {})}
+ends = [(e["pid"], e["tid"]) for e in sim if e.get("ph") == "f" and e.get("cat") == "async_npu"]
+if not ends or any(x not in tasks for x in ends):
+    bad.append("async_npu flows that end on no device task's track")
+print("; ".join(bad) or "ok")
+PY
+is "$(python3 "$TMP/tvshape.py" "$tv" "$REAL/msinsight-2025/timeline/text-level1-rank0.trace_view.json.xz")" \
+    ok "simulator, level1 text with_stack: trace_view.json has the real timeline's categories, args and flows"
 
 # --- the db export's encodings, which msprof-exec's db reader joins -------------------------------
 # (the columns are compared above; here what the values are: ids into STRING_IDS, JSON text)

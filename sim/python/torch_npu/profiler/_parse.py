@@ -289,6 +289,61 @@ class _Model:
                              3393.0 if comp == "PTA" else 4211.0, 187651256098816, "NPU:%d" % self.device])
         return MEMORY_RECORD_HEADERS, rows
 
+    def _host_events(self, ops, host_pid, hw_pid):
+        """The Python track as real level1 data has it: each operator (cpu_op)
+        with its args (Input Dims and Input type with record_shapes, Call stack
+        with with_stack: frames innermost first, ";\\r\\n" between them), its
+        launch through the task queue (enqueue, dequeue and their
+        async_task_queue flow) and its flow to the device (async_npu, to the
+        next computing kernel); with with_stack a python_function of the
+        profiler's step, as the real files have it."""
+        stack = bool(self.common.get("with_stack"))
+        shapes = bool(self.common.get("record_shapes"))
+        kernels = sorted((k for k in self.kernels if k["core"] != "HCCL"), key=lambda k: k["start"])
+        ev, k = [], 0
+        queue_tid = host_pid + 1
+        for i, op in enumerate(ops):
+            a, b = _us(op["start_ns"]), _us(op["end_ns"])
+            args = {"Sequence number": -1, "Fwd thread id": 0}
+            if shapes:
+                args["Input Dims"] = "[4096, 1, 4096];\r\n[4096, 4096]"
+                args["Input type"] = "c10::BFloat16;\r\nc10::BFloat16"
+            if stack:
+                args["Call stack"] = ";\r\n".join((
+                    "/usr/local/lib/python3.10/site-packages/torch/nn/modules/module.py(1518): _call_impl",
+                    "/home/user/Megatron-LM/megatron/core/transformer/transformer_layer.py(201): forward",
+                    "/home/user/Megatron-LM/megatron/training/training.py(1250): train_step",
+                    "/home/user/Megatron-LM/pretrain_gpt.py(265): <module>"))
+            ev.append({"ph": "X", "name": op["name"], "pid": host_pid, "tid": host_pid,
+                       "ts": "%.3f" % a, "dur": round(b - a, 3), "cat": "cpu_op", "args": args})
+            if self.level == "Level0":
+                continue
+            q = a + (b - a) * 0.8
+            ev.append({"ph": "X", "name": "Enqueue", "pid": host_pid, "tid": host_pid, "ts": "%.3f" % q,
+                       "dur": 2.5, "cat": "enqueue", "args": {"correlation_id": i + 1}})
+            ev.append({"ph": "s", "bp": "e", "name": "enqueue_to_dequeue", "id": i + 1, "pid": host_pid,
+                       "tid": host_pid, "ts": "%.3f" % q, "cat": "async_task_queue"})
+            ev.append({"ph": "X", "name": "Dequeue@" + op["name"].replace("aten::", ""), "pid": host_pid,
+                       "tid": queue_tid, "ts": "%.3f" % (q + 3.0), "dur": 8.0, "cat": "dequeue",
+                       "args": {"correlation_id": i + 1}})
+            ev.append({"ph": "f", "bp": "e", "name": "enqueue_to_dequeue", "id": i + 1, "pid": host_pid,
+                       "tid": queue_tid, "ts": "%.3f" % (q + 3.0), "cat": "async_task_queue"})
+            while k < len(kernels) and _us(kernels[k]["start"]) < a:
+                k += 1
+            if k < len(kernels):
+                kn = kernels[k]
+                fid = op["start_ns"] * 1000 + i
+                ev.append({"ph": "s", "bp": "e", "name": "torch_to_npu", "id": fid, "pid": host_pid,
+                           "tid": host_pid, "ts": "%.3f" % a, "cat": "async_npu"})
+                ev.append({"ph": "f", "bp": "e", "name": "torch_to_npu", "id": fid, "pid": hw_pid,
+                           "tid": kn["stream"], "ts": "%.3f" % _us(kn["start"]), "cat": "async_npu"})
+        if stack:
+            for m in self.steps:
+                ev.append({"ph": "X", "name": "torch_npu/profiler/profiler.py(244): step", "pid": host_pid,
+                           "tid": m.get("tid", host_pid), "ts": "%.3f" % _us(m["start_ns"]), "dur": 1.2,
+                           "cat": "python_function", "args": {"Python id": 14, "Python parent id": 13}})
+        return ev
+
     def trace_events(self, ops):
         ev = []
         host_pid, hw_pid, comm_pid, ov_pid, cann_pid = self.pid, 10000 + self.device * 100 + 1, \
@@ -309,10 +364,7 @@ class _Model:
             ev.append({"ph": "X", "name": m["name"], "pid": host_pid, "tid": m.get("tid", host_pid),
                        "ts": "%.3f" % _us(m["start_ns"]), "dur": round(_us(m["end_ns"] - m["start_ns"]), 3),
                        "cat": "cpu_op", "args": {"Sequence number": -1}})
-        for op in ops:
-            ev.append({"ph": "X", "name": op["name"], "pid": host_pid, "tid": host_pid,
-                       "ts": "%.3f" % _us(op["start_ns"]), "dur": round(_us(op["end_ns"] - op["start_ns"]), 3),
-                       "cat": "cpu_op", "args": {"Sequence number": -1, "Fwd thread id": 0}})
+        ev.extend(self._host_events(ops, host_pid, hw_pid))
         for kn in self.kernels:
             is_comm = kn["core"] == "HCCL"
             ev.append({"ph": "X", "name": kn["name"], "pid": comm_pid if is_comm else hw_pid,
@@ -323,6 +375,13 @@ class _Model:
             if self.level != "Level0" and not is_comm:
                 ev.append({"ph": "X", "name": "AscendCL@" + kn["name"].split("_")[0], "pid": cann_pid, "tid": 0,
                            "ts": "%.3f" % (_us(kn["start"]) - 45.0), "dur": 12.0, "args": {"Thread Id": self.pid}})
+                # the CANN call to its task, as real data ties them
+                ev.append({"name": "HostToDevice%d" % kn["task"], "ph": "s", "cat": "HostToDevice",
+                           "id": str(kn["task"]), "pid": cann_pid, "tid": 0,
+                           "ts": "%.3f" % (_us(kn["start"]) - 45.0)})
+                ev.append({"name": "HostToDevice%d" % kn["task"], "ph": "f", "cat": "HostToDevice",
+                           "id": str(kn["task"]), "pid": hw_pid, "tid": kn["stream"], "bp": "e",
+                           "ts": "%.3f" % _us(kn["start"])})
         for s in self.step_rows:
             for name, key in (("Computing", "computing"), ("Communication(Not Overlapped)", "comm_not_overlapped"),
                               ("Free", "free")):
