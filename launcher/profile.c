@@ -643,8 +643,11 @@ dry_run(const struct plan *p, const struct job *j)
 			    j->scan.nruns, j->facts.script, r->line);
 		else
 			printf(_("launch %zu of %zu, "), i + 1, j->scan.nruns);
-		rc = worse(rc, missing_entry(&j->runs[i], r->argv.v, r->cwd,
-		    ""));
+		/* as the run: a launch the script may not reach, or not from
+		   there, is checked when it starts */
+		if (!r->guarded)
+			rc = worse(rc, missing_entry(&j->runs[i], r->argv.v,
+			    r->cwd, ""));
 		rc = worse(rc, dry_launch(p, &j->runs[i], r->argv.v,
 		    r->env.n > 0 ? r->env.v : environ));
 	}

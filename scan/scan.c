@@ -340,7 +340,8 @@ keep_launch(struct scanner *sc, char *const argv[])
 	r->line = sc->cmd->line;
 	r->script = xstrdup(sc->cmd->file);
 	r->cwd = xstrdup_null(sc->sh->cwd);
-	r->guarded = sc->sh->blocks > 0 || sc->sh->cond;
+	r->guarded = sc->sh->blocks > 0 || sc->sh->cond ||
+	    sc->sh->cwd_unsure;
 }
 
 /* ARGV (a command after its prefixes) if it is a training launch. */
