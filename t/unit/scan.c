@@ -730,13 +730,36 @@ model_names(void)
 		{ "pretrain.sh", NULL },
 		{ "train.sh", NULL },
 		{ "ckpt_convert_qwen3_hf2mcore.sh", NULL },
+		{ "pretrain_qwen3_8b_4K_ptd_edited.sh", "qwen3_8b" },
+		{ "finetune_qwen2_5_vl_7b_copy.sh", "qwen2_5_vl_7b" },
 	};
+	static const char *const dirs[] = { "examples", "examples/wan2.1",
+	    "examples/wan2.1/1.3b", "examples/wan2.1/1.3b/t2v" };
 	struct scan s;
+	int made_dir = 1;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		scan_str(cases[i][0], "true\n", NULL, &s);
 		is_str(s.model, cases[i][1], "model of %s", cases[i][0]);
 		scan_free(&s);
+	}
+	/* a script named for its task: the model its directories name */
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		char *d = xasprintf("%s/%s", tmpdir, dirs[i]);
+
+		made_dir &= mkdir(d, 0700) == 0;
+		free(d);
+	}
+	ok(made_dir, "examples/wan2.1/1.3b/t2v made");
+	scan_str("examples/wan2.1/1.3b/t2v/pretrain.sh", "true\n", NULL, &s);
+	is_str(s.model, "wan2.1_1.3b_t2v", "model of examples/wan2.1/1.3b/"
+	    "t2v/pretrain.sh");
+	scan_free(&s);
+	for (size_t i = sizeof(dirs) / sizeof(*dirs); i-- > 0;) {
+		char *d = xasprintf("%s/%s", tmpdir, dirs[i]);
+
+		rmdir(d);
+		free(d);
 	}
 }
 
