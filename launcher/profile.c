@@ -913,7 +913,11 @@ profile_main(int argc, char **argv)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.plan.framework, o.cmd);
 	if (o.dry_run) {
+		/* the plan says the NPUs this node has against the launch's */
+		if (!o.skip_checks && j.facts.npus > 0)
+			preflight_npus(&o.plan);
 		status = dry_run(&o.plan, &j);
+		preflight_npus_warn(&o.plan, j.facts.npus);
 		if (status == 0 && !o.skip_checks)
 			status = preflight(j.python, o.cann_env,
 			    j.facts.script, o.quiet, &o.plan);
@@ -933,6 +937,7 @@ profile_main(int argc, char **argv)
 		    o.quiet, &o.plan);
 	if (status != 0)
 		goto out;
+	preflight_npus_warn(&o.plan, j.facts.npus);
 	confirm(&o, &j.facts);
 	start(&o, &j, &in, &tab, &session, &log, &arm, &end);
 	finish(&o, session, log, &arm, &end);

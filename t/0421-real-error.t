@@ -36,20 +36,29 @@ print(" ".join("%s:%s" % (e["kind"], e["line"] > 0) for e in d["errors"]),
 rm -rf profiling_output r.json
 
 # MindSpeed-LLM's gpt_oss FSDP2 example as published (its port made
-# free): its model path is missing, and the training says so.
+# free): 16 NPUs a node on the machine of 8, and a model path that does
+# not exist.  -n says both before the first step; the run is refused
+# before it starts, as its training would fail before its first step.
 mkdir -p examples/fsdp2/gpt_oss
 sed 's/^MASTER_PORT=6499$/MASTER_PORT='"$MASTER_PORT"'/' \
     "$TOP/t/data/upstream/MindSpeed-LLM/examples/fsdp2/gpt_oss/pretrain_gpt_oss_20b_4k_fsdp2_A3.sh" \
     > examples/fsdp2/gpt_oss/pretrain_gpt_oss_20b_4k_fsdp2_A3.sh
 cp "$TOP/t/data/upstream/MindSpeed-LLM/examples/fsdp2/gpt_oss/pretrain_gpt_oss_20b_4k_fsdp2_A3.yaml" \
     examples/fsdp2/gpt_oss/
+"$MSPROF" -n --cann-env "$CANN_ENV" bash examples/fsdp2/gpt_oss/pretrain_gpt_oss_20b_4k_fsdp2_A3.sh > out 2> err
+is "$?" 66 "gpt_oss -n: a missing model path, 66"
+like "$(<err)" "the launch names paths that do not exist; it would not be started:
+  --model\.model_name_or_path /home/data/gpt-oss-20b-hf/" "... --model.model_name_or_path named"
+unlike "$(<err)" "tokenizer|data\.dataset" "... not the YAML's tokenizer None, nor a dataset that is no local path"
+like "$(<out)" "NPUs per node +16, more than the 8 npu-smi info lists here" "... the plan: 16 NPUs against npu-smi's 8"
+like "$(<err)" "warning: the launch runs 16 processes a node \(--nproc_per_node, NPUS_PER_NODE\), but npu-smi info lists 8 NPUs here: .*EE1001.*give it 8 or fewer" \
+    "... and a warning"
+NPUS_PER_NODE=8 "$MSPROF" -n --cann-env "$CANN_ENV" bash examples/fsdp2/qwen3/pretrain_qwen3_8b_4k_fsdp2.sh > out 2> err
+is "$?" 0 "8 NPUs on 8, the YAML's model, tokenizer and dataset there: -n exits 0"
+unlike "$(<out)$(<err)" "npu-smi info lists" "... no word on the NPUs"
 msprof -y --cann-env "$CANN_ENV" bash examples/fsdp2/gpt_oss/pretrain_gpt_oss_20b_4k_fsdp2_A3.sh
-# (its 16 ranks on 8 NPUs fail too: which comes first is the ranks' race)
-like "$(errs | head -n1)" "train\.log:[0-9]+\): (OSError: /home/data/gpt-oss-20b-hf/ is not a local folder|EE1001: Invalid device ID)" \
-    "gpt_oss: the missing model path or the device first"
-like "$(errs)" "train\.log:[0-9]+\): OSError: /home/data/gpt-oss-20b-hf/ is not a local folder" \
-    "... the missing model path among the errors"
-unlike "$err" "may never have been reached" "... no guess"
+is "$rc" 66 "gpt_oss run: refused before it starts"
+like "$err" "--model\.model_name_or_path /home/data/gpt-oss-20b-hf/" "... naming the path"
 rm -rf profiling_output logs
 
 # A training that ends well before its first iteration: no error in the
