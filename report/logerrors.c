@@ -11,6 +11,8 @@
 
 /* Of an error: so much of its line is kept. */
 #define ERROR_TEXT_MAX	300
+/* A traceback's error is looked for so many lines after its header. */
+#define TRACEBACK_LINES	400
 
 /* The line of LOG at P, counted from 1. */
 static int
@@ -127,9 +129,25 @@ exception_name(const char *s, const char *eol)
 	return colon != NULL ? (size_t)(colon - s) : (size_t)(eol - s);
 }
 
+/* Does the name from S to E end as an exception's does? */
+static int
+exception_name_end(const char *s, const char *e)
+{
+	static const char *const ends[] = { "Error", "Exception",
+	    "Interrupt", "Exit", "Warning", NULL };
+	size_t n;
+
+	for (int i = 0; ends[i] != NULL; i++)
+		if ((size_t)(e - s) >= (n = strlen(ends[i])) &&
+		    strncmp(e - n, ends[i], n) == 0)
+			return 1;
+	return 0;
+}
+
 /*
- * Does the line at S start as an exception's does: a dotted name, then
- * ": " or the line's end ("KeyError", "torch.OutOfMemoryError: ...")?
+ * Does the line at S start as an exception's does: a dotted name that
+ * ends as one (Error, Exception...), then ": " or the line's end
+ * ("KeyError", "torch.OutOfMemoryError: ...")?  Not a logger's "INFO:".
  */
 static int
 exception_like(const char *s, const char *eol)
@@ -141,7 +159,8 @@ exception_like(const char *s, const char *eol)
 	while (c < eol && (*c == '.' || *c == '_' || (*c >= '0' &&
 	    *c <= '9') || ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z')))
 		c++;
-	return c - s >= 3 && (c == eol || *c == ':' || *c == '\r');
+	return exception_name_end(s, c) && (c == eol || *c == ':' ||
+	    *c == '\r');
 }
 
 /*
@@ -152,8 +171,10 @@ static const char *
 traceback_end(const char *tb, const char **eolp)
 {
 	const char *line, *eol, *s;
+	int n = 0;
 
-	for (line = strchrnul(tb, '\n'); *line == '\n';) {
+	for (line = strchrnul(tb, '\n'); *line == '\n' &&
+	    n++ < TRACEBACK_LINES;) {
 		line++;
 		eol = strchrnul(line, '\n');
 		s = bare(line, eol);

@@ -118,6 +118,15 @@ main(void)
 	log_errors_find("train.py: error: no usage before\n", &e);
 	is_int(e.n, 0, "': error: ' without argparse's usage: none");
 
+	/* another rank's logger line is no exception */
+	log_errors_find("Traceback (most recent call last):\n"
+	    "INFO: rank 3 ready\n  File \"t.py\", line 3\n"
+	    "KeyboardInterrupt\n", &e);
+	ok(e.n == 1 && strcmp(e.v[0].text, "KeyboardInterrupt") == 0 &&
+	    e.v[0].line == 4, "a logger's 'INFO:' is passed over, "
+	    "KeyboardInterrupt taken");
+	log_errors_free(&e);
+
 	log_errors_find("iteration 1/ 10\niteration 2/ 10\n", &e);
 	is_int(e.n, 0, "a log without errors: none");
 	log_errors_find(NULL, &e);
