@@ -316,14 +316,14 @@ run_command(struct sh *sh, const struct strv *w, int line)
 	}
 	if (i == w->n)
 		return;
-	if (test)
-		sh_condition(sh, w->v + i, w->n - i, negate);
 	/* a branch not taken: only its blocks are counted */
 	if (sh_dead(sh)) {
 		if (in_list(headers, w->v[i]))
 			sh_block_open(sh, w->v[i][0] == 'c' ? 'c' : 'l');
 		return;
 	}
+	if (test)
+		sh_condition(sh, w->v + i, w->n - i, negate);
 	for (a = i; a < w->n && sh_is_assign(w->v[a]); a++)
 		;
 	if (a == w->n) {
