@@ -102,13 +102,25 @@ on_path(const char *program)
 	return found;
 }
 
+/* Is the program at PATH a Python (python3, python3.11): a copy or NULL. */
+static char *
+python_only(char *path)
+{
+	if (path != NULL && strncmp(path_base(path), "python", 6) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 /*
- * The Python that runs PROGRAM: PROGRAM itself, or the interpreter of
- * its "#!" line (torchrun, deepspeed: #!/venv/bin/python3, or
- * #!/usr/bin/env python3).  A copy, or NULL.
+ * The program that runs PROGRAM: PROGRAM itself when it is a Python
+ * (by its name: a version manager's python3 is a shell script that runs
+ * one), else the interpreter of its "#!" line (torchrun, deepspeed:
+ * #!/venv/bin/python3, or #!/usr/bin/env python3).  A copy, or NULL.
  */
 static char *
-job_python(const char *program)
+interpreter(const char *program)
 {
 	char line[256], *p, *word, *found;
 	ssize_t n;
@@ -116,6 +128,8 @@ job_python(const char *program)
 
 	if (program == NULL || (found = on_path(program)) == NULL)
 		return NULL;
+	if (strncmp(path_base(found), "python", 6) == 0)
+		return found;
 	if ((fd = open(found, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
 		return found;
 	n = read(fd, line, sizeof(line) - 1);
@@ -139,15 +153,10 @@ job_python(const char *program)
 	return word;
 }
 
-/* Is the program at PATH a Python (python3, python3.11): a copy or NULL. */
-static char *
-python_only(char *path)
+char *
+pymodule_python(const char *program)
 {
-	if (path != NULL && strncmp(path_base(path), "python", 6) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
+	return python_only(interpreter(program));
 }
 
 /* Add DIR to OUT when it is a folder that can be read. */
@@ -326,7 +335,7 @@ pypath_init(struct pypath *pp, const char *first, const char *program)
 	if (!strv_has(out, "."))
 		strv_push(out, ".");
 	pp->site = out->n;
-	python = python_only(job_python(program));
+	python = pymodule_python(program);
 	site_roots(out, python);
 	free(python);
 	/* the folders their .pth files add: editable installs among them */

@@ -481,29 +481,3 @@ out:
 	free(smi);
 	return rc;
 }
-
-/*
- * The Python that will run the job: the command itself, or the
- * interpreter of its #! line (torchrun's); python3 when unknown.
- */
-const char *
-job_python(const char *path)
-{
-	static char line[256];
-	char head[sizeof(line) + 2], *p;
-
-	if (path == NULL)
-		return NULL;
-	if (strncmp(path_base(path), "python", 6) == 0)
-		return path;
-	/* The #! line only: the command may be a large program (bash). */
-	if (read_head(path, head, sizeof(head)) < 2 || strncmp(head, "#!", 2))
-		return NULL;
-	snprintf(line, sizeof(line), "%s", head + 2);
-	line[strcspn(line, "\n")] = '\0';
-	/* #!/usr/bin/env python3 names the interpreter second. */
-	if ((p = strtok(line, " \t")) != NULL && strcmp(path_base(p), "env") == 0)
-		p = strtok(NULL, " \t");
-	return p != NULL && strncmp(path_base(p), "python", 6) == 0 ? p : NULL;
-}
-

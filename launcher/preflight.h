@@ -42,12 +42,6 @@ int	preflight_npus(struct plan *plan);
  */
 void	preflight_npus_warn(const struct plan *plan, int npus);
 
-/*
- * The Python that will run a launcher at PATH: PATH itself, or the
- * interpreter of its #! line; NULL when unknown (python3 then).
- */
-const char *job_python(const char *path);
-
 /* Load a set_env.sh into our environment; -1 with *why on failure. */
 int	cann_load(const char *set_env, char **why);
 

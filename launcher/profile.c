@@ -31,6 +31,7 @@
 #include "preflight.h"
 #include "report/report.h"
 #include "engines/paths.h"
+#include "engines/pymodule.h"
 #include "engines/rewrite.h"
 #include "common/jsonfile.h"
 #include "common/outfile.h"
@@ -313,11 +314,11 @@ classify_runs(struct job *j, const struct launchtab *tab,
 	}
 }
 
-/* The Python that PATH runs (job_python), a copy; NULL when unknown. */
+/* The Python that PATH runs (pymodule_python), a copy; NULL when unknown. */
 static char *
 python_of(const char *path)
 {
-	return xstrdup_null(job_python(path));
+	return pymodule_python(path);
 }
 
 /*
