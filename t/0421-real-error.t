@@ -61,6 +61,19 @@ is "$rc" 66 "gpt_oss run: refused before it starts"
 like "$err" "--model\.model_name_or_path /home/data/gpt-oss-20b-hf/" "... naming the path"
 rm -rf profiling_output logs
 
+# MindSpeed-MM's FSDP2 trainer: its YAML's model and dataset paths (one
+# an alias of the other) are there; a KEY=VALUE word wins over the YAML.
+cd "$T/mindspeed-mm"
+FSDP=(torchrun --nproc_per_node 1 mindspeed_mm/fsdp/train/trainer.py examples/qwen3_5/qwen3_5_35B_config.yaml)
+msprof -n "${FSDP[@]}"
+is "$rc" 0 "MM FSDP2: the YAML's paths there, -n exits 0"
+msprof -n "${FSDP[@]}" model.model_name_or_path=./ckpt/nosuch
+is "$rc" 66 "MM FSDP2: a model path given as KEY=VALUE that does not exist: 66"
+like "$err" "  model\.model_name_or_path \./ckpt/nosuch" "... named as given"
+msprof -n "${FSDP[@]}" model.model_name_or_path=Qwen/Qwen3.5-35B-A3B
+is "$rc" 0 "MM FSDP2: a hub id is not checked"
+cd "$T/mindspeed-llm"
+
 # A training that ends well before its first iteration: no error in the
 # log, and the guess says it is one.
 rm pretrain_gpt.py	# the checkout's files are links into sim/
