@@ -252,6 +252,8 @@ void	sh_block_open(struct sh *, char kind);
 void	sh_block_close(struct sh *);
 void	sh_branch(struct sh *, const char *word);
 void	sh_condition(struct sh *, char *const w[], size_t n, int negate);
+/* A command after && or || in an if's condition: the value is not known. */
+void	sh_condition_list(struct sh *);
 /*
  * The words W of "for NAME in W": a loop over none that is known
  * ("for p in $*" in a script given no arguments) runs nothing.

@@ -116,6 +116,15 @@ sh_condition(struct sh *sh, char *const w[], size_t n, int negate)
 }
 
 void
+sh_condition_list(struct sh *sh)
+{
+	struct sh_block *b = innermost(sh);
+
+	if (b != NULL && b->kind == 'i' && b->part == 'c')
+		b->value = -1;
+}
+
+void
 sh_loop_words(struct sh *sh, char *const w[], size_t n)
 {
 	struct sh_block *b = innermost(sh);

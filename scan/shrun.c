@@ -324,6 +324,8 @@ run_command(struct sh *sh, const struct strv *w, int line)
 	}
 	if (test)
 		sh_condition(sh, w->v + i, w->n - i, negate);
+	else if (sh->cond)
+		sh_condition_list(sh);
 	for (a = i; a < w->n && sh_is_assign(w->v[a]); a++)
 		;
 	if (a == w->n) {

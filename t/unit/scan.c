@@ -1269,13 +1269,15 @@ wrappers(void)
 	    "if [ $X = a ]; then Y=1\nelif [ $X = b ]; then Y=2\n"
 	    "else Y=3\nfi\nif ! [ $X = b ]; then Y=4; fi\n"
 	    "if [[ $X != b ]]; then Y=5; fi\nif [[ $X == b* ]]; then Z=6; fi\n"
-	    "P=/a/b/c.sh\ntorchrun pretrain_gpt.py --y $Y --z $Z --a $A "
+	    "if [ $X = a ] || [ $X = b ]; then B=9; fi\n"
+	    "P=/a/b/c.sh\ntorchrun pretrain_gpt.py --y $Y --z $Z --a $A --b $B "
 	    "--d ${P%/*} --e ${P##*/} --f ${P%%/*}x --g ${P#*/}\n");
 	scan_path("w/elif.sh", NULL, &s);
-	is_list(&s.launches, "torchrun pretrain_gpt.py --y 2 --z 6 --a 0 "
+	is_list(&s.launches, "torchrun pretrain_gpt.py --y 2 --z 6 --a 0 --b 9 "
 	    "--d /a/b --e c.sh --f x --g a/b/c.sh", "elif and else, !, "
-	    "[[ != ]], a pattern not decided (both read), a loop over no "
-	    "arguments run no time, ${P%%/*} ${P##*/} ${P%%%%/*} ${P#*/}");
+	    "[[ != ]], a pattern or a list (||) not decided (both read), a "
+	    "loop over no arguments run no time, ${P%%/*} ${P##*/} "
+	    "${P%%%%/*} ${P#*/}");
 	ok(s.nruns == 1 && !s.runs[0].guarded, "... and no cd: the launch "
 	    "is sure");
 	scan_free(&s);
