@@ -39,6 +39,8 @@ struct plan {
 	struct strv	 record_env;
 	/* For the report: the device memory npu-smi showed, MB; 0 unknown. */
 	int		 device_mb;
+	/* The NPUs npu-smi info listed on this node; 0 not asked. */
+	int		 npus_listed;
 	/*
 	 * For the MFU when the data does not describe its chip: the chip
 	 * npu-smi names ("910B3"; NULL not asked), and the AI cores and

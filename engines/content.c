@@ -314,20 +314,30 @@ decide(struct recognition *r)
 		snprintf(f->ds_only, sizeof(f->ds_only), "%s", r->ev_ds);
 }
 
-/* Does a line of PF read the attribute NAME (training_args.do_train)? */
+/*
+ * Does a line of PF read the attribute NAME (training_args.do_train): 1;
+ * or assign it (args.do_train = ...: the entry's own, not an option's): 2
+ * (over any read)?  0 when neither.
+ */
 static int
-reads_attribute(const struct pyfile *pf, const char *name)
+uses_attribute(const struct pyfile *pf, const char *name)
 {
 	size_t n = strlen(name);
-	const char *p;
+	const char *p, *q;
+	int use = 0;
 
 	for (size_t j = 0; j < pf->nlines; j++)
 		for (p = pf->lines[j].text; (p = strstr(p, name)) != NULL;
-		    p += n)
-			if (p > pf->lines[j].text && p[-1] == '.' &&
-			    !py_ident_char(p[n]))
-				return 1;
-	return 0;
+		    p += n) {
+			if (p == pf->lines[j].text || p[-1] != '.' ||
+			    py_ident_char(p[n]))
+				continue;
+			q = p + n + strspn(p + n, " \t");
+			if (q[0] == '=' && q[1] != '=')
+				return 2;
+			use = 1;
+		}
+	return use;
 }
 
 /* An eval row is for an entry that imports its package ("torch": any). */
@@ -340,13 +350,14 @@ evaluates(const struct recognition *r, const char *pkg, const char *opt)
 
 /*
  * A needs row, for one that imports its package and whose own lines read
- * its attribute (the option without its dashes).
+ * its attribute (the option without its dashes), and never set it: GLM's
+ * pretrain_glm.py sets args.do_train from the data it found.
  */
 static int
 needs(const struct recognition *r, const char *pkg, const char *opt)
 {
 	return imports_package(&r->r, pkg) &&
-	    reads_attribute(r->r.files[0], opt + strspn(opt, "-"));
+	    uses_attribute(r->r.files[0], opt + strspn(opt, "-")) == 1;
 }
 
 /*

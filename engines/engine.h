@@ -89,6 +89,13 @@ struct engine_ops {
 	int		(*rewrite)(struct rewrite_ctx *);
 	/* Settings of the plan this engine has no place for, said. */
 	void		(*notes)(const struct plan *, struct strv *out);
+	/*
+	 * The model, tokenizer and data paths the launch's config and
+	 * options name that do not exist, appended to MISSING as
+	 * launch_missing_paths (paths.h) says them.  May be NULL.
+	 */
+	void		(*input_paths)(const struct launch *,
+			    char *const argv[], struct strv *missing);
 };
 
 /* The engine modules, one file each (llm_mcore.c, ...). */

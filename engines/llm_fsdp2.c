@@ -8,6 +8,7 @@
 
 #include "common/argv.h"
 #include "common/yamldoc.h"
+#include "paths.h"
 #include "rewrite.h"
 
 #define SAVE_DEFAULT	"./profile"	/* training.profile_save_path's */
@@ -143,6 +144,19 @@ rewrite(struct rewrite_ctx *c)
 	return rc;
 }
 
+/*
+ * The model, tokenizer and data the training loads before its first
+ * step (its options win over its YAML).
+ */
+static void
+input_paths(const struct launch *l, char *const argv[], struct strv *missing)
+{
+	static const char *const keys[] = { "model.model_name_or_path",
+	    "model.tokenizer_name_or_path", "data.dataset", NULL };
+
+	paths_check_settings(l, argv, keys, 1, missing);
+}
+
 const struct engine_ops llm_fsdp2_engine = {
 	.name = "llm-fsdp2",
 	.framework = "llm",
@@ -158,4 +172,5 @@ const struct engine_ops llm_fsdp2_engine = {
 	.own_save_path = own_save_path,
 	.rewrite = rewrite,
 	.notes = mindspeed_llm_notes,
+	.input_paths = input_paths,
 };

@@ -10,6 +10,7 @@
 
 #include "common/argv.h"
 #include "mmconfig.h"
+#include "paths.h"
 
 #define ITERS_WORD	"training.train_iters="
 #define SAVE_WORD	"tools.profile.static_param.save_path="
@@ -203,6 +204,21 @@ rewrite(struct rewrite_ctx *c)
 	return mm_yaml_copy(c, &y, cfg);
 }
 
+/*
+ * The model and data the training loads before its first step (KEY=VALUE
+ * words win over its YAML).
+ */
+static void
+input_paths(const struct launch *l, char *const argv[], struct strv *missing)
+{
+	static const char *const keys[] = { "model.model_name_or_path",
+	    "data.dataset_param.preprocess_parameters.model_name_or_path",
+	    "data.dataset_param.basic_parameters.dataset",
+	    "data.dataset_param.basic_parameters.dataset_dir", NULL };
+
+	paths_check_settings(l, argv, keys, 0, missing);
+}
+
 const struct engine_ops mm_fsdp2_engine = {
 	.name = "mm-fsdp2",
 	.label = N_("MindSpeed-MM, FSDP2 (tools.profile)"),
@@ -212,4 +228,5 @@ const struct engine_ops mm_fsdp2_engine = {
 	.existing = existing,
 	.own_save_path = own_save_path,
 	.rewrite = rewrite,
+	.input_paths = input_paths,
 };

@@ -3,9 +3,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/argv.h"
 #include "common/jsonfile.h"
 #include "common/resume.h"
 #include "paths.h"
+#include "rewrite.h"
 
 /*
  * Options whose value is a path that must exist. --save need not, and
@@ -83,6 +85,74 @@ mm_data_paths(const char *cfg, struct strv *missing)
 	cJSON_Delete(j);
 }
 
+/* Is V a path of this machine's file system, as written? */
+static int
+local_path(const char *v, size_t n)
+{
+	return (n > 0 && v[0] == '/') || (n > 1 && v[0] == '.' &&
+	    v[1] == '/') || (n > 2 && strncmp(v, "../", 3) == 0);
+}
+
+void
+paths_check_local(const char *name, const char *value, const char *cfg,
+    struct strv *missing)
+{
+	const char *p = value, *end;
+	char *path;
+	size_t n;
+
+	for (; p != NULL && *p != '\0'; p = *end != '\0' ? end + 1 : end) {
+		end = p + strcspn(p, ",");
+		p += strspn(p, " \t");
+		for (n = (size_t)(end - p); n > 0 && (p[n - 1] == ' ' ||
+		    p[n - 1] == '\t'); n--)
+			;
+		if (!local_path(p, n))
+			continue;
+		path = xstrndup(p, n);
+		if (!exists(path) && cfg != NULL)
+			strv_pushf(missing, _("%s %s (in %s)"), name, path, cfg);
+		else if (!exists(path))
+			strv_pushf(missing, "%s %s", name, path);
+		free(path);
+	}
+}
+
+/* The value of the last "KEY=V" word after the entry, or NULL. */
+static const char *
+override(char *const argv[], int from, const char *key)
+{
+	const char *v = NULL;
+	size_t n = strlen(key);
+
+	for (int i = from; argv[i] != NULL; i++)
+		if (strncmp(argv[i], key, n) == 0 && argv[i][n] == '=')
+			v = argv[i] + n + 1;
+	return v;
+}
+
+void
+paths_check_settings(const struct launch *l, char *const argv[],
+    const char *const keys[], int dashes, struct strv *missing)
+{
+	const char *cfg = yaml_argument(argv, l->script), *v;
+	char *opt, *y;
+
+	for (int k = 0; keys[k] != NULL; k++) {
+		opt = xasprintf("%s%s", dashes ? "--" : "", keys[k]);
+		v = dashes ? argv_last(argv, l->script + 1, opt) :
+		    override(argv, l->script + 1, keys[k]);
+		if (v != NULL)
+			paths_check_local(opt, v, NULL, missing);
+		else if (cfg != NULL && (y = yaml_setting(cfg, keys[k],
+		    NULL)) != NULL) {
+			paths_check_local(keys[k], y, cfg, missing);
+			free(y);
+		}
+		free(opt);
+	}
+}
+
 void
 launch_missing_paths(const struct launch *l, char *const argv[],
     struct strv *missing)
@@ -122,4 +192,6 @@ launch_missing_paths(const struct launch *l, char *const argv[],
 				mm_data_paths(v, missing);
 		}
 	}
+	if (engine_ops(l->engine)->input_paths != NULL)
+		engine_ops(l->engine)->input_paths(l, argv, missing);
 }

@@ -3,6 +3,7 @@
  * is built from the environment and from where the job's Python lives,
  * never by running it.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,9 @@
 #include "common/util.h"
 #include "shim/match.h"
 #include "pymodule.h"
+
+#define PTH_MAX		(16 * 1024)	/* bytes read of a .pth or finder */
+#define PTH_FILES	256		/* .pth files read in a folder */
 
 /* DIR/a/b.py or DIR/a/b/__init__.py (MAIN: __main__.py) for a.b; or NULL. */
 static char *
@@ -98,13 +102,25 @@ on_path(const char *program)
 	return found;
 }
 
+/* Is the program at PATH a Python (python3, python3.11): a copy or NULL. */
+static char *
+python_only(char *path)
+{
+	if (path != NULL && strncmp(path_base(path), "python", 6) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 /*
- * The Python that runs PROGRAM: PROGRAM itself, or the interpreter of
- * its "#!" line (torchrun, deepspeed: #!/venv/bin/python3, or
- * #!/usr/bin/env python3).  A copy, or NULL.
+ * The program that runs PROGRAM: PROGRAM itself when it is a Python
+ * (by its name: a version manager's python3 is a shell script that runs
+ * one), else the interpreter of its "#!" line (torchrun, deepspeed:
+ * #!/venv/bin/python3, or #!/usr/bin/env python3).  A copy, or NULL.
  */
 static char *
-job_python(const char *program)
+interpreter(const char *program)
 {
 	char line[256], *p, *word, *found;
 	ssize_t n;
@@ -112,6 +128,8 @@ job_python(const char *program)
 
 	if (program == NULL || (found = on_path(program)) == NULL)
 		return NULL;
+	if (strncmp(path_base(found), "python", 6) == 0)
+		return found;
 	if ((fd = open(found, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
 		return found;
 	n = read(fd, line, sizeof(line) - 1);
@@ -135,15 +153,10 @@ job_python(const char *program)
 	return word;
 }
 
-/* Is the program at PATH a Python (python3, python3.11): a copy or NULL. */
-static char *
-python_only(char *path)
+char *
+pymodule_python(const char *program)
 {
-	if (path != NULL && strncmp(path_base(path), "python", 6) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
+	return python_only(interpreter(program));
 }
 
 /* Add DIR to OUT when it is a folder that can be read. */
@@ -208,6 +221,100 @@ site_roots(struct strv *out, const char *python)
 	free(bin);
 }
 
+/*
+ * A setuptools finder of an editable install (__editable___NAME_finder.py
+ * in SITE): its MAPPING of top-level packages to their folders.  A
+ * package in a folder of its name ('open_clip': '/w/open_clip/src/
+ * open_clip') is found from the folder above it, added to OUT.
+ */
+static void
+editable_finder(struct strv *out, const char *site, const char *module)
+{
+	char *path = xasprintf("%s/%s.py", site, module), *text, *p, *q;
+	char *key, *dir, *parent;
+	size_t n;
+
+	text = xmalloc(PTH_MAX);
+	if (read_head(path, text, PTH_MAX) > 0 &&
+	    (p = strstr(text, "MAPPING")) != NULL &&
+	    (p = strchr(p, '{')) != NULL && (q = strchr(p, '}')) != NULL) {
+		*q = '\0';
+		/* 'key': 'value', ... : each pair of quoted strings */
+		while ((p = strpbrk(p, "'\"")) != NULL) {
+			n = strcspn(p + 1, p[0] == '\'' ? "'" : "\"");
+			key = xstrndup(p + 1, n);
+			p += n + 2;
+			if ((p = strpbrk(p, "'\"")) == NULL) {
+				free(key);
+				break;
+			}
+			n = strcspn(p + 1, p[0] == '\'' ? "'" : "\"");
+			dir = xstrndup(p + 1, n);
+			p += n + 2;
+			if (*dir == '/' && strcmp(path_base(dir), key) == 0) {
+				parent = py_folder(dir);
+				add_root(out, parent);
+			}
+			free(key);
+			free(dir);
+		}
+	}
+	free(text);
+	free(path);
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The .pth files of SITE, as Python's site module reads them: a line
+ * names a folder (relative to SITE) to add; a line that imports runs
+ * code, of which the finder an editable install (pip install -e) sets up
+ * is read (editable_finder).
+ */
+static void
+pth_files(struct strv *out, const char *site)
+{
+	struct strv names = { 0 };
+	struct dirent *e;
+	char *path, *text, *line, *next, *mod;
+	DIR *d = opendir(site);
+	size_t len;
+
+	while (d != NULL && (e = readdir(d)) != NULL && names.n < PTH_FILES)
+		if ((len = strlen(e->d_name)) > 4 &&
+		    strcmp(e->d_name + len - 4, ".pth") == 0)
+			strv_push(&names, e->d_name);
+	if (d != NULL)
+		closedir(d);
+	qsort(names.v, names.n, sizeof(*names.v), by_name);
+	text = xmalloc(PTH_MAX);
+	for (size_t i = 0; i < names.n; i++) {
+		path = xasprintf("%s/%s", site, names.v[i]);
+		len = read_head(path, text, PTH_MAX) > 0 ? 1 : 0;
+		free(path);
+		for (line = text; len > 0 && line != NULL; line = next) {
+			if ((next = strchr(line, '\n')) != NULL)
+				*next++ = '\0';
+			line[strcspn(line, "\r")] = '\0';
+			if (strncmp(line, "import ", 7) == 0 &&
+			    (mod = strstr(line, "__editable___")) != NULL) {
+				mod = xstrndup(mod, strcspn(mod, "; \t."));
+				editable_finder(out, site, mod);
+				free(mod);
+			} else if (*line != '\0' && *line != '#' &&
+			    strncmp(line, "import", 6) != 0)
+				add_root(out, *line == '/' ? xstrdup(line) :
+				    xasprintf("%s/%s", site, line));
+		}
+	}
+	free(text);
+	strv_free(&names);
+}
+
 void
 pypath_init(struct pypath *pp, const char *first, const char *program)
 {
@@ -228,9 +335,12 @@ pypath_init(struct pypath *pp, const char *first, const char *program)
 	if (!strv_has(out, "."))
 		strv_push(out, ".");
 	pp->site = out->n;
-	python = python_only(job_python(program));
+	python = pymodule_python(program);
 	site_roots(out, python);
 	free(python);
+	/* the folders their .pth files add: editable installs among them */
+	for (size_t i = pp->site, n = out->n; i < n; i++)
+		pth_files(out, out->v[i]);
 }
 
 void

@@ -35,6 +35,16 @@ void	 pypath_free(struct pypath *);
 char	*pymodule_file(const struct pypath *pp, const char *from, int level,
 	    const char *module, int *site);
 
+/*
+ * The Python that runs PROGRAM (found on PATH when it has no '/'): the
+ * program itself when its name is a Python's (python3, python3.11), else
+ * the interpreter its "#!" line names (torchrun's, deepspeed's; through
+ * env); a copy, or NULL when that is no Python.  The one rule for which
+ * Python runs a job: its modules are looked for there, and the checks
+ * before the run import torch_npu with it.
+ */
+char	*pymodule_python(const char *program);
+
 /* The folder of PATH ("." for a bare name). */
 char	*py_folder(const char *path);
 

@@ -146,7 +146,7 @@ yaml_setting(const char *cfg, const char *key, const char *dflt)
 	int node;
 
 	if (cfg == NULL)
-		return xstrdup(dflt);
+		return xstrdup_null(dflt);
 	if (ydoc_load(&y, cfg, &why) == -1) {
 		free(why);
 		return NULL;
@@ -160,7 +160,7 @@ yaml_setting(const char *cfg, const char *key, const char *dflt)
 	}
 	free(path);
 	v = yaml_value(ydoc_scalar(&y, node));
-	path = xstrdup(v != NULL ? v : dflt);
+	path = xstrdup_null(v != NULL ? v : dflt);
 	ydoc_free(&y);
 	return path;
 }

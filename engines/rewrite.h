@@ -79,7 +79,8 @@ int	yaml_true(const char *);
 const char *yaml_value(const char *v);
 /*
  * The setting at dotted KEY ("a.b.c") of the YAML file CFG, or DFLT when
- * CFG is NULL or the setting is absent, empty or null: a copy to free.
+ * CFG is NULL or the setting is absent, empty or null: a copy to free
+ * (NULL when DFLT is).
  * NULL when CFG cannot be read.
  */
 char	*yaml_setting(const char *cfg, const char *key, const char *dflt);

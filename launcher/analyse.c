@@ -19,6 +19,7 @@
 
 #include "commands.h"
 #include "engines/engine.h"
+#include "engines/pymodule.h"
 #include "common/journal.h"
 #include "preflight.h"
 #include "common/session.h"
@@ -178,7 +179,7 @@ analyse_main(int argc, char **argv)
 	    "text|db]... PATH\n");
 	struct strv types = { 0 }, cmd = { 0 };
 	const char *python = NULL, *engine = NULL, *cwd = NULL, *tool;
-	char *path, *toolpath = NULL;
+	char *path, *toolpath = NULL, *own = NULL;
 	const struct launch_record *rec;
 	struct journal journal;
 	int c, rc, failed;
@@ -199,7 +200,7 @@ analyse_main(int argc, char **argv)
 	if ((path = realpath(argv[optind], NULL)) == NULL)
 		err(EX_NOINPUT, "%s", argv[optind]);
 	if ((rec = find_launch(path, &journal)) != NULL) {
-		python = job_python(rec->path);
+		python = own = pymodule_python(rec->path);
 		engine = rec->engine;
 		cwd = rec->cwd;
 	}
@@ -235,6 +236,7 @@ analyse_main(int argc, char **argv)
 		rc = EX_DATAERR;
 	}
 	free(toolpath);
+	free(own);
 	free(path);
 	strv_free(&cmd);
 	strv_free(&types);

@@ -1,6 +1,7 @@
 /* The checks that spare a wasted run: NPU, CANN, torch_npu. */
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -319,6 +320,64 @@ hbm_mb(const char *text)
 	return least > INT_MAX ? 0 : (int)least;
 }
 
+/* Is P a PCI bus id ("0000:C1:00.0")? */
+static int
+bus_id(const char *p)
+{
+	static const char shape[] = "xxxx:xx:xx.x";
+
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'x' ? !isxdigit((unsigned char)p[i]) :
+		    p[i] != shape[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * The NPUs npu-smi info lists: its chip lines, each with its bus id (a
+ * card of two chips has two).
+ */
+static int
+npu_count(const char *text)
+{
+	const char *line, *eol;
+	int n = 0;
+
+	for (line = text; line != NULL && *line != '\0';
+	    line = *eol != '\0' ? eol + 1 : eol) {
+		eol = line + strcspn(line, "\n");
+		for (const char *p = line; p + 12 <= eol; p++)
+			if ((p == line || p[-1] == ' ') && bus_id(p)) {
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
+int
+preflight_npus(struct plan *plan)
+{
+	const char *argv[] = { "npu-smi", "info", NULL };
+	char *smi = NULL;
+
+	if (succeeded(capture(argv, STDOUT_FILENO, &smi)))
+		plan->npus_listed = npu_count(smi);
+	free(smi);
+	return plan->npus_listed;
+}
+
+void
+preflight_npus_warn(const struct plan *plan, int npus)
+{
+	if (plan->npus_listed > 0 && npus > plan->npus_listed)
+		warnx(_("warning: the launch runs %d processes a node "
+		    "(--nproc_per_node, NPUS_PER_NODE), but npu-smi info lists "
+		    "%d NPUs here: a rank past them fails to set its device "
+		    "(CANN's EE1001: Invalid device ID); give it %d or fewer"),
+		    npus, plan->npus_listed, plan->npus_listed);
+}
+
 /*
  * The chip npu-smi info names: the word after the NPU's number in the
  * first cell of its first card line ("| 0     910B3     | OK ..."; the
@@ -403,6 +462,7 @@ preflight(const char *python, const char *cann_env, const char *script,
 		goto out;
 	}
 	plan->device_mb = hbm_mb(smi);
+	plan->npus_listed = npu_count(smi);
 	chip_record(smi, plan);
 	if (su.cann != NULL && cann_env == NULL && !cann_loaded())
 		goto out;
@@ -421,29 +481,3 @@ out:
 	free(smi);
 	return rc;
 }
-
-/*
- * The Python that will run the job: the command itself, or the
- * interpreter of its #! line (torchrun's); python3 when unknown.
- */
-const char *
-job_python(const char *path)
-{
-	static char line[256];
-	char head[sizeof(line) + 2], *p;
-
-	if (path == NULL)
-		return NULL;
-	if (strncmp(path_base(path), "python", 6) == 0)
-		return path;
-	/* The #! line only: the command may be a large program (bash). */
-	if (read_head(path, head, sizeof(head)) < 2 || strncmp(head, "#!", 2))
-		return NULL;
-	snprintf(line, sizeof(line), "%s", head + 2);
-	line[strcspn(line, "\n")] = '\0';
-	/* #!/usr/bin/env python3 names the interpreter second. */
-	if ((p = strtok(line, " \t")) != NULL && strcmp(path_base(p), "env") == 0)
-		p = strtok(NULL, " \t");
-	return p != NULL && strncmp(path_base(p), "python", 6) == 0 ? p : NULL;
-}
-

@@ -31,10 +31,16 @@ int	preflight(const char *python, const char *cann_env, const char *script,
 int	preflight_cann(const char *cann_env);
 
 /*
- * The Python that will run a launcher at PATH: PATH itself, or the
- * interpreter of its #! line; NULL when unknown (python3 then).
+ * The NPUs npu-smi info lists, into PLAN (npus_listed; 0 when it does not
+ * run), as preflight records them too.
  */
-const char *job_python(const char *path);
+int	preflight_npus(struct plan *plan);
+/*
+ * Warn when a launch runs NPUS processes a node and PLAN's npu-smi
+ * listed fewer NPUs.  A warning only: what the node lets the job see is
+ * the job's to know.
+ */
+void	preflight_npus_warn(const struct plan *plan, int npus);
 
 /* Load a set_env.sh into our environment; -1 with *why on failure. */
 int	cann_load(const char *set_env, char **why);

@@ -31,6 +31,7 @@
 #include "preflight.h"
 #include "report/report.h"
 #include "engines/paths.h"
+#include "engines/pymodule.h"
 #include "engines/rewrite.h"
 #include "common/jsonfile.h"
 #include "common/outfile.h"
@@ -313,11 +314,11 @@ classify_runs(struct job *j, const struct launchtab *tab,
 	}
 }
 
-/* The Python that PATH runs (job_python), a copy; NULL when unknown. */
+/* The Python that PATH runs (pymodule_python), a copy; NULL when unknown. */
 static char *
 python_of(const char *path)
 {
-	return xstrdup_null(job_python(path));
+	return pymodule_python(path);
 }
 
 /*
@@ -643,8 +644,11 @@ dry_run(const struct plan *p, const struct job *j)
 			    j->scan.nruns, j->facts.script, r->line);
 		else
 			printf(_("launch %zu of %zu, "), i + 1, j->scan.nruns);
-		rc = worse(rc, missing_entry(&j->runs[i], r->argv.v, r->cwd,
-		    ""));
+		/* as the run: a launch the script may not reach, or not from
+		   there, is checked when it starts */
+		if (!r->guarded)
+			rc = worse(rc, missing_entry(&j->runs[i], r->argv.v,
+			    r->cwd, ""));
 		rc = worse(rc, dry_launch(p, &j->runs[i], r->argv.v,
 		    r->env.n > 0 ? r->env.v : environ));
 	}
@@ -910,7 +914,11 @@ profile_main(int argc, char **argv)
 		errx(EX_CONFIG, "%s", why);
 	prepare(&j, &tab, o.plan.framework, o.cmd);
 	if (o.dry_run) {
+		/* the plan says the NPUs this node has against the launch's */
+		if (!o.skip_checks && j.facts.npus > 0)
+			preflight_npus(&o.plan);
 		status = dry_run(&o.plan, &j);
+		preflight_npus_warn(&o.plan, j.facts.npus);
 		if (status == 0 && !o.skip_checks)
 			status = preflight(j.python, o.cann_env,
 			    j.facts.script, o.quiet, &o.plan);
@@ -930,6 +938,7 @@ profile_main(int argc, char **argv)
 		    o.quiet, &o.plan);
 	if (status != 0)
 		goto out;
+	preflight_npus_warn(&o.plan, j.facts.npus);
 	confirm(&o, &j.facts);
 	start(&o, &j, &in, &tab, &session, &log, &arm, &end);
 	finish(&o, session, log, &arm, &end);

@@ -132,7 +132,12 @@ table_print(FILE *f, const struct plan *p, const struct facts *x)
 	}
 	row(f, _("Model"), x->model ? x->model : _("unknown"));
 	row(f, _("Script"), x->script ? x->script : "-");
-	s = x->npus > 0 ? xasprintf("%d", x->npus) : xstrdup(_("unknown"));
+	if (x->npus > 0 && p->npus_listed > 0 && x->npus > p->npus_listed)
+		s = xasprintf(_("%d, more than the %d npu-smi info lists here"),
+		    x->npus, p->npus_listed);
+	else
+		s = x->npus > 0 ? xasprintf("%d", x->npus) :
+		    xstrdup(_("unknown"));
 	row(f, _("NPUs per node"), s);
 	free(s);
 	row(f, _("Framework and engine"), _(e->label));

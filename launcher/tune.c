@@ -461,8 +461,8 @@ exception_line(const char *dir)
 }
 
 /*
- * What a run that failed says: its report's diagnosis, else the exception
- * in its output, else its status.
+ * What a run that failed says: the error its log gives, else its report's
+ * diagnosis, else the exception in its output, else its status.
  */
 static char *
 failure(const char *dir, int status)
@@ -472,7 +472,12 @@ failure(const char *dir, int status)
 
 	free(path);
 	free(why);
-	d = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "diagnosis"), 0);
+	/* the error its log gives first (not torchrun's), else the known one */
+	d = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "errors"), 0);
+	d = strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(d, "kind")) ?: "",
+	    "child_failed") != 0 ? cJSON_GetObjectItem(d, "text") : NULL;
+	if (!cJSON_IsString(d))
+		d = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "diagnosis"), 0);
 	if (cJSON_IsString(d))
 		text = xstrdup(d->valuestring);
 	else if ((text = exception_line(dir)) != NULL)

@@ -88,6 +88,24 @@ unusual_json(const struct unusual *u)
 	return j;
 }
 
+/* The errors the failed training's log gives, each where it is. */
+static cJSON *
+log_errors_json(const struct report_model *m)
+{
+	cJSON *a = cJSON_CreateArray(), *e;
+
+	for (size_t i = 0; i < m->errors.n; i++) {
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "kind", m->errors.v[i].kind);
+		cJSON_AddStringToObject(e, "text", m->errors.v[i].text);
+		cJSON_AddStringToObject(e, "file", m->log_path);
+		cJSON_AddNumberToObject(e, "line", m->errors.v[i].line);
+		cJSON_AddNumberToObject(e, "more", m->errors.v[i].more);
+		cJSON_AddItemToArray(a, e);
+	}
+	return a;
+}
+
 /* The torch engine: its config, the armings, each process's window. */
 static cJSON *
 torch_json(const struct torchnpu *t)
@@ -189,6 +207,7 @@ report_json_write(const struct report_model *m, struct jsonw *w,
 	jw_close(w, ']');
 	if (m->torch.dir != NULL)
 		jw_take(w, "torch_npu", torch_json(&m->torch));
+	jw_take(w, "errors", log_errors_json(m));
 	jw_take(w, "diagnosis", json_strv(m->diagnosis.texts.v));
 	jw_take(w, "causes", json_strv(m->causes.v));
 	if (summary)

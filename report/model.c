@@ -93,6 +93,25 @@ ending(const struct report_in *in, struct report_model *m)
 	}
 }
 
+/*
+ * Did the training fail, as its status or its log says?  Then the errors
+ * its log gives are the cause, said first.
+ */
+static void
+log_errors_of(const struct report_in *in, struct report_model *m)
+{
+	int failed = m->ending == ENDING_EXIT || m->ending == ENDING_SIGNAL ||
+	    m->ending == ENDING_HIDDEN_FAILURE ||
+	    (m->ending == ENDING_UNKNOWN && log_shows_failure(in->log));
+
+	if (!failed || in->log == NULL)
+		return;
+	log_errors_find(in->log, &m->errors);
+	if (m->errors.n > 0)
+		m->log_path = m->session != NULL ? xasprintf("%s/%s",
+		    m->session, SESSION_LOG) : xstrdup(SESSION_LOG);
+}
+
 /* Did the session run MindSpeed-MM (whose advice differs at times)? */
 static int
 ran_mm(const struct journal *j)
@@ -183,11 +202,17 @@ causes(const struct report_in *in, const struct report_model *m,
 			    "shows training stopped at iteration %d; lower --steps "
 			    "or raise --train-iters"), rec->step_start,
 			    rec->step_end, rec->step_end, last);
+		else if (last < 0 && m->errors.n > 0)
+			strv_pushf(out, _("the training failed before its "
+			    "first iteration (the log shows none), so its window "
+			    "(steps %d to %d, excluding %d) was never reached: the "
+			    "error above ended it"), rec->step_start,
+			    rec->step_end, rec->step_end);
 		else if (last < 0 && in->log != NULL)
-			strv_pushf(out, _("the window may never have been "
-			    "reached: steps %d to %d, excluding %d (the log shows "
-			    "no iteration)"), rec->step_start, rec->step_end,
-			    rec->step_end);
+			strv_pushf(out, _("a guess, as the log gives no error: "
+			    "the window may never have been reached: steps %d to "
+			    "%d, excluding %d (the log shows no iteration)"),
+			    rec->step_start, rec->step_end, rec->step_end);
 	}
 	if (rec != NULL && rec->cann == 0)
 		strv_push(out, _("the CANN environment was not loaded (no "
@@ -675,6 +700,7 @@ report_build(const struct report_in *in, struct report_model *m)
 	m->journal = in->journal;
 	count_launches(m);
 	ending(in, m);
+	log_errors_of(in, m);
 	torchnpu_read(in->journal, in->arming, &m->torch);
 	diagnose_log(in->log, ran_mm(in->journal), &m->torch, &m->diagnosis);
 	if (in->verified != NULL) {
@@ -712,6 +738,8 @@ report_model_free(struct report_model *m)
 	verify_free(&m->verify);
 	torchnpu_free(&m->torch);
 	diagnosis_free(&m->diagnosis);
+	log_errors_free(&m->errors);
+	free(m->log_path);
 	strv_free(&m->causes);
 	free(m->next_step);
 	advice_free(m->findings);

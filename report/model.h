@@ -14,6 +14,7 @@
 
 #include "common/journal.h"
 #include "diagnose.h"
+#include "logerrors.h"
 #include "report.h"
 #include "torchnpu.h"
 #include "tree.h"
@@ -68,6 +69,12 @@ struct report_model {
 	const int		*running;	/* detached processes still running */
 	size_t			 nrunning;
 	const char		*where;		/* session or directory, to look again */
+	/*
+	 * When the training failed: the errors its log gives, the cause
+	 * said first; LOG_PATH, the log they are in (or NULL).
+	 */
+	struct log_errors	 errors;
+	char			*log_path;
 	struct diagnosis	 diagnosis;	/* known failures in the log */
 	struct verify		 verify;
 	struct report_output	*outs;		/* parallel to verify.outs */

@@ -683,11 +683,33 @@ print_summary(const struct report_model *m)
 		say(_("No summary of the profiling data: %s\n"), m->summary_why);
 }
 
+/* The errors the failed training's log gives: the cause, first. */
+static void
+print_log_errors(const struct report_model *m)
+{
+	const char *log = m->log_path;
+
+	for (size_t i = 0; i < m->errors.n; i++) {
+		const struct log_error *e = &m->errors.v[i];
+
+		if (e->more > 0)
+			/* TRANSLATORS: the log's file:line, its error, the
+			   number of other lines with the same */
+			fprintf(stderr, _("msprof-exec: the training's error "
+			    "(%s:%d): %s (and %d more like it)\n"), log, e->line,
+			    e->text, e->more);
+		else
+			fprintf(stderr, _("msprof-exec: the training's error "
+			    "(%s:%d): %s\n"), log, e->line, e->text);
+	}
+}
+
 /* How the command ended, what its log shows, its launches. */
 static void
 print_head(const struct report_model *m)
 {
 	print_ending(m);
+	print_log_errors(m);
 	for (size_t i = 0; i < m->diagnosis.texts.n; i++)
 		fprintf(stderr, _("msprof-exec: cause: %s\n"),
 		    m->diagnosis.texts.v[i]);

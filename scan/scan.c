@@ -340,7 +340,8 @@ keep_launch(struct scanner *sc, char *const argv[])
 	r->line = sc->cmd->line;
 	r->script = xstrdup(sc->cmd->file);
 	r->cwd = xstrdup_null(sc->sh->cwd);
-	r->guarded = sc->sh->blocks > 0 || sc->sh->cond;
+	r->guarded = sc->sh->blocks > 0 || sc->sh->cond ||
+	    sc->sh->cwd_unsure;
 }
 
 /* ARGV (a command after its prefixes) if it is a training launch. */
@@ -376,19 +377,50 @@ try_launch(struct scanner *sc, char *const argv[])
  * must start with pretrain_, finetune_, tune_ or posttrain_ (otherwise
  * there is no model name), which is removed; then "_"-separated tags are
  * removed from the end while they are a sequence length (4K, 32k) or one
- * of ptd, ms, mcore, fsdp2, full, lora, qlora, pack, quant, A2, A3, A5
- * (in any case).  The first part always stays.
+ * of ptd, ms, mcore, fsdp2, full, lora, qlora, pack, quant, A2, A3, A5,
+ * or what a copy renamed by hand adds (edited, copy, bak, backup, orig,
+ * new, old, tmp), in any case.  The first part always stays.  A script
+ * named for its task alone (MindSpeed-MM's examples/wan2.1/1.3b/t2v/
+ * pretrain.sh) trains the model its directories under examples/ name.
  *	pretrain_qwen3_8b_4K_ptd.sh		qwen3_8b
  *	tune_deepseek3_671b_16k_lora_A3_ptd.sh	deepseek3_671b
+ *	pretrain_qwen3_8b_4K_ptd_edited.sh	qwen3_8b
+ *	examples/wan2.1/1.3b/t2v/pretrain.sh	wan2.1_1.3b_t2v
  *	pretrain.sh, data_convert_qwen3.sh	NULL
  */
+static char *
+model_of_dirs(const char *path)
+{
+	static const char *const tasks[] = { "pretrain.sh", "finetune.sh",
+	    "tune.sh", "posttrain.sh", "train.sh", NULL };
+	const char *ex = NULL, *base = path_base(path);
+	char *name;
+
+	for (const char *p = path; (p = strstr(p, "examples/")) != NULL; p++)
+		if (p == path || p[-1] == '/')
+			ex = p + strlen("examples/");
+	if (ex == NULL || base <= ex)
+		return NULL;
+	for (const char *const *t = tasks; *t != NULL; t++)
+		if (strcmp(base, *t) == 0) {
+			name = xstrndup(ex, (size_t)(base - 1 - ex));
+			for (char *c = name; *c != '\0'; c++)
+				if (*c == '/')
+					*c = '_';
+			return name;
+		}
+	return NULL;
+}
+
 static char *
 model_name(const char *path)
 {
 	static const char *const prefixes[] = { "pretrain_", "finetune_",
 	    "tune_", "posttrain_", NULL };
 	static const char *const tags[] = { "ptd", "ms", "mcore", "fsdp2",
-	    "full", "lora", "qlora", "pack", "quant", "A2", "A3", "A5", NULL };
+	    "full", "lora", "qlora", "pack", "quant", "A2", "A3", "A5",
+	    "edited", "copy", "bak", "backup", "orig", "new", "old", "tmp",
+	    NULL };
 	const char *base = path_base(path), *const *p;
 	char *name, *cut, *tag;
 	const char *const *t;
@@ -397,7 +429,7 @@ model_name(const char *path)
 		if (strncmp(base, *p, strlen(*p)) == 0)
 			break;
 	if (*p == NULL)
-		return NULL;
+		return model_of_dirs(path);
 	name = xstrdup(base + strlen(*p));
 	if (ends_with(name, ".sh"))
 		name[strlen(name) - 3] = '\0';

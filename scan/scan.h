@@ -51,7 +51,9 @@ struct scan_launch {
 					   directory, "DIR/" after a cd;
 					   NULL: not known */
 	int		 guarded;	/* in a block or after && or ||:
-					   the script may not run it */
+					   the script may not run it; or
+					   after a cd it may not run, CWD
+					   a guess */
 };
 
 struct scan {

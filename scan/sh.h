@@ -154,6 +154,19 @@ struct sh_run {
 	char		*crlf_file;	/* the first one (the caller frees) */
 };
 
+#define SH_MAX_BLOCKS	64		/* blocks whose kind is kept */
+
+/*
+ * A block the reader is in: an if (its condition's value when it could
+ * decide it, and the part being read), a case, a loop or a { group }.
+ */
+struct sh_block {
+	char		 kind;		/* 'i' if, 'c' case, 'l' loop, '{' */
+	char		 part;		/* if: 'c' condition, 't' then, 'e'
+					   else, 'x' past the branch taken */
+	signed char	 value;		/* if: 1, 0, -1 not decided */
+};
+
 struct sh {
 	struct sh_vars	 vars;
 	struct sh_run	*run;
@@ -169,6 +182,12 @@ struct sh {
 	 */
 	int		 blocks;
 	int		 cond;
+	struct sh_block	 block[SH_MAX_BLOCKS];	/* the first BLOCKS */
+	/*
+	 * A cd ran where the script may not run it (a branch not decided,
+	 * a loop, after && or ||): the directory read from is a guess.
+	 */
+	int		 cwd_unsure;
 	int		 allexport;	/* set -a */
 };
 
@@ -223,6 +242,27 @@ void	sh_run_text(struct sh *, const char *file, char *text);
 int	sh_is_shell_script(const char *text);
 /* Read the script C runs, if it runs one (bash X, source X, ./X). */
 void	sh_follow(struct sh *, const struct sh_cmd *c);
+/*
+ * Blocks (shcond.c): KIND ('i', 'c', 'l', '{') opens one, close ends the
+ * innermost; then, elif, else move within an if (sh_branch), whose
+ * condition, the command W after if or elif (NEGATE: after '!'), is
+ * decided when it is a test of known words (sh_condition).
+ */
+void	sh_block_open(struct sh *, char kind);
+void	sh_block_close(struct sh *);
+void	sh_branch(struct sh *, const char *word);
+void	sh_condition(struct sh *, char *const w[], size_t n, int negate);
+/* A command after && or || in an if's condition: the value is not known. */
+void	sh_condition_list(struct sh *);
+/*
+ * The words W of "for NAME in W": a loop over none that is known
+ * ("for p in $*" in a script given no arguments) runs nothing.
+ */
+void	sh_loop_words(struct sh *, char *const w[], size_t n);
+/* Is the command being read in a branch the script does not take? */
+int	sh_dead(const struct sh *);
+/* May the script not run the command being read (not decided)? */
+int	sh_unsure(const struct sh *);
 /* Is PATH (relative to the directory of the scan) a directory? */
 int	sh_is_dir(const char *path);
 /* cd (or pushd) with the words W. */

@@ -4,11 +4,14 @@
  * Text is appended in runs, never a byte at a time.
  */
 #include <ctype.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sh.h"
+
+#define SH_MAX_TRIM	4096	/* bytes of a value ${X#w} trims */
 
 /* Building words. */
 
@@ -183,9 +186,52 @@ param_length(struct sh *sh, const char *p, const char *q, struct sh_fb *f)
 }
 
 /*
+ * "${X#w}", "${X##w}", "${X%w}", "${X%%w}" of V from N (the '#' or '%')
+ * to E: V without the shortest (longest) prefix (suffix) that pattern w
+ * matches; unknown when V or w is.
+ */
+static void
+param_trim(struct sh *sh, const struct sh_var *v, const char *n,
+    const char *e, int dq, int depth, const char *p, const char *q,
+    struct sh_fb *f)
+{
+	struct sh_fb w = { .room = SH_MAX_VALUE };
+	int suffix = *n == '%', longest = n + 1 < e && n[1] == *n;
+	const char *val = v != NULL ? v->value.s : "";
+	size_t len = v != NULL ? v->value.len : 0, keep, from = 0;
+	char *part;
+
+	sh_expand(sh, n + 1 + longest, e, 1, depth + 1, &w);
+	/* (each length tried: a bound on the work of a long value) */
+	if (w.unknown || (v != NULL && !v->known) || strlen(val) != len ||
+	    len > SH_MAX_TRIM) {
+		free(w.cur.s);
+		sh_put_unknown(f, p, q);
+		return;
+	}
+	keep = len;
+	for (size_t k = 0; k <= len; k++) {
+		/* the part taken off: k bytes, from the start or the end */
+		size_t cut = longest ? len - k : k;
+
+		part = suffix ? xstrdup(val + len - cut) : xstrndup(val, cut);
+		if (fnmatch(w.cur.s != NULL ? w.cur.s : "", part, 0) == 0) {
+			keep = len - cut;
+			from = suffix ? 0 : cut;
+			free(part);
+			break;
+		}
+		free(part);
+	}
+	put_str(f, val + from, keep, dq);
+	free(w.cur.s);
+}
+
+/*
  * "${...}" from P (the '$') to Q (past the '}'): ${X}, ${X-w}, ${X:-w},
- * ${X=w}, ${X:=w} (which assigns), ${X+w}, ${X:+w}, ${X?w}, ${#X}.
- * Other forms (${X%w}, ${X/a/b}, ${X:1:2}...) are left unknown.
+ * ${X=w}, ${X:=w} (which assigns), ${X+w}, ${X:+w}, ${X?w}, ${#X},
+ * ${X#w}, ${X##w}, ${X%w}, ${X%%w}.  Other forms (${X/a/b}, ${X:1:2}...)
+ * are left unknown.
  */
 static void
 param(struct sh *sh, const char *p, const char *q, int dq, int depth,
@@ -205,6 +251,10 @@ param(struct sh *sh, const char *p, const char *q, int dq, int depth,
 	v = param_name(sh, s, e, &n, &tmp, &known);
 	colon = n < e && *n == ':';
 	op = n + colon < e ? n[colon] : '\0';
+	if (known && !colon && (op == '#' || op == '%') && n > s) {
+		param_trim(sh, v, n, e, dq, depth, p, q, f);
+		return;
+	}
 	if (!known || (n < e && (op == '\0' || strchr("-=+?", op) == NULL))) {
 		if (v != NULL && n == e)
 			put_value(f, v, dq);

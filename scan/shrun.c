@@ -154,10 +154,12 @@ builtin(struct sh *sh, char *const w[], size_t n)
 
 	if (in_list(header, w[0])) {
 		if (strcmp(w[0], "function") != 0)	/* its { opens it */
-			sh->blocks++;
+			sh_block_open(sh, w[0][0] == 'c' ? 'c' : 'l');
 		if (n > 1 && (strcmp(w[0], "for") == 0 ||
 		    strcmp(w[0], "select") == 0))
 			set_unknown(sh, w[1]);	/* the loop variable */
+		if (n > 2 && strcmp(w[0], "for") == 0 && strcmp(w[2], "in") == 0)
+			sh_loop_words(sh, w + 3, n - 3);
 		return 1;
 	}
 	if (in_list(declare, w[0])) {
@@ -293,15 +295,37 @@ run_command(struct sh *sh, const struct strv *w, int line)
 	static const char *const opens[] = { "if", "while", "until", "{",
 	    NULL };
 	static const char *const closes[] = { "fi", "done", "esac", "}", NULL };
+	static const char *const branches[] = { "then", "elif", "else", NULL };
+	static const char *const headers[] = { "for", "select", "case", NULL };
 	size_t i = 0, a;
+	int test = 0, negate = 0;
 
-	for (; i < w->n && in_list(reserved, w->v[i]); i++)
-		if (in_list(opens, w->v[i]))
-			sh->blocks++;
-		else if (in_list(closes, w->v[i]) && sh->blocks > 0)
-			sh->blocks--;
+	for (; i < w->n && in_list(reserved, w->v[i]); i++) {
+		const char *r = w->v[i];
+
+		if (in_list(opens, r))
+			sh_block_open(sh, r[0] == 'i' ? 'i' : r[0] == '{' ?
+			    '{' : 'l');
+		else if (in_list(closes, r))
+			sh_block_close(sh);
+		else if (in_list(branches, r))
+			sh_branch(sh, r);
+		negate = test && strcmp(r, "!") == 0;
+		test = strcmp(r, "if") == 0 || strcmp(r, "elif") == 0 ||
+		    negate;
+	}
 	if (i == w->n)
 		return;
+	/* a branch not taken: only its blocks are counted */
+	if (sh_dead(sh)) {
+		if (in_list(headers, w->v[i]))
+			sh_block_open(sh, w->v[i][0] == 'c' ? 'c' : 'l');
+		return;
+	}
+	if (test)
+		sh_condition(sh, w->v + i, w->n - i, negate);
+	else if (sh->cond)
+		sh_condition_list(sh);
 	for (a = i; a < w->n && sh_is_assign(w->v[a]); a++)
 		;
 	if (a == w->n) {

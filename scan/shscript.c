@@ -298,6 +298,10 @@ sh_cd(struct sh *sh, char *const w[], size_t n)
 			return;
 		}
 	}
+	/* where the script may not run it, the directory after it is a guess */
+	if (sh_unsure(sh) && (cwd == NULL || sh->cwd == NULL ||
+	    strcmp(cwd, sh->cwd) != 0))
+		sh->cwd_unsure = 1;
 	free(sh->cwd);
 	sh->cwd = cwd;
 	set_pwd(sh);

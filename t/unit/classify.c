@@ -541,6 +541,18 @@ real_repos(void)
 	    "\\(LLaMA-Factory\\)", py, V("python3", "src/train.py",
 	    "examples/train_lora/qwen3_lora_sft.yaml"));
 
+	/*
+	 * GLM: pretrain_glm.py's loop is train_utils.train_step() ->
+	 * backward_step() -> model.backward(), then model.step(); it sets
+	 * args.do_train itself (from its data), so the row of the scripts
+	 * that need --do_train is not its (train_utils imports transformers).
+	 */
+	taken("GLM", "train_utils.py:[0-9]+: deepspeed.initialize\\(\\), "
+	    "train_utils.py:[0-9]+: model.step\\(\\)", "deepspeed",
+	    V("deepspeed", "--master_port", "29500", "--num_nodes", "1",
+	    "--num_gpus", "8", "pretrain_glm.py", "--block-lm",
+	    "--train-iters", "250000"));
+
 	/* open_clip: a module run by name from src/, its loop in another. */
 	taken("open_clip/src", "open_clip_train/train.py:[0-9]+: "
 	    "total_loss.backward\\(\\), open_clip_train/train.py:[0-9]+: "

@@ -17,6 +17,7 @@
 #include "tap.h"
 #include "common/util.h"
 #include "engines/content.h"
+#include "engines/pymodule.h"
 
 static char dir[] = "/tmp/msprof-content.XXXXXX";
 
@@ -398,6 +399,66 @@ long_script(void)
 }
 
 /*
+ * OpenCLIP after "pip install -e .": torchrun -m training.main from the
+ * checkout's root finds src/training through site-packages, by the
+ * finder setuptools writes (PEP 660) or by a .pth line naming src/.
+ */
+static void
+editable(const char *torchrun)
+{
+	const char *site = "v/lib/python3.11/site-packages";
+	char *text, *path, *file;
+	struct entry_facts f;
+	int r;
+
+	put("oc/src/training/__init__.py", "");
+	put("oc/src/training/train.py", "import torch\n"
+	    "def train_one_epoch(model, data, opt):\n    for x in data:\n"
+	    "        model(x).sum().backward()\n        opt.step()\n");
+	put("oc/src/training/main.py", "from training.train import "
+	    "train_one_epoch\ndef main():\n    train_one_epoch(m, d, o)\n"
+	    "if __name__ == '__main__':\n    main()\n");
+	file = xasprintf("%s/__editable__.open_clip_torch-2.24.0.pth", site);
+	put(file, "import __editable___open_clip_torch_2_24_0_finder; "
+	    "__editable___open_clip_torch_2_24_0_finder.install()\n");
+	free(file);
+	text = xasprintf("import sys\nMAPPING: dict[str, str] = {"
+	    "'open_clip': '%s/oc/src/open_clip', 'training': "
+	    "'%s/oc/src/training'}\nNAMESPACES = {}\n", dir, dir);
+	file = xasprintf("%s/__editable___open_clip_torch_2_24_0_finder.py",
+	    site);
+	put(file, text);
+	free(file);
+	free(text);
+	path = entry_module_file("training.main", torchrun);
+	text = xasprintf("%s/oc/src/training/main.py", dir);
+	is_str(path, text, "-m training.main: found by the editable "
+	    "install's finder");
+	free(text);
+	r = path != NULL ? entry_facts_read(path, torchrun, 0, &f) : -1;
+	ok(r == 0 && entry_trains_torch(&f) && strstr(f.because,
+	    "oc/src/training/train.py:5:") != NULL, "... and its loop, in "
+	    "src/training/train.py (%s)", r == 0 ? f.because : "");
+	free(path);
+	path = entry_module_file("training.main", NULL);
+	ok(path == NULL, "... not without the job's Python");
+	free(path);
+
+	/* the older form: a .pth line names the folder */
+	put("oc2/src/training2/main.py", "print(1)\n");
+	file = xasprintf("%s/easy-install.pth", site);
+	text = xasprintf("# a comment\n%s/oc2/src\nimport os\n", dir);
+	put(file, text);
+	free(file);
+	free(text);
+	path = entry_module_file("training2.main", torchrun);
+	ok(path != NULL && ends_with(path, "/oc2/src/training2/main.py"),
+	    "-m training2.main: found in the folder a .pth line names (%s)",
+	    path != NULL ? path : "none");
+	free(path);
+}
+
+/*
  * A package installed in the job's Python (a venv's site-packages), found
  * through the "#!" line of its torchrun.
  */
@@ -436,6 +497,7 @@ installed(void)
 	r = entry_facts_read("w/np.py", torchrun, 0, &f);
 	ok(r == 0 && !entry_trains_torch(&f) && f.followed == 0,
 	    "numpy (a skip row) is not read (%d read)", f.followed);
+	editable(torchrun);
 	if (chdir(cwd) == -1)
 		abort();
 	free(line);

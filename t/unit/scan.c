@@ -559,14 +559,14 @@ expansion(void)
 	scan_free(&s);
 
 	scan_str("t.sh", "NPUS_PER_NODE=$(npu-smi info -l | grep -c NPU)\n"
-	    "MASTER_ADDR=$(head -n1 $HOSTFILE)\nQ=$((1/0))\nR=${X%%.*}\n"
+	    "MASTER_ADDR=$(head -n1 $HOSTFILE)\nQ=$((1/0))\nR=${X/a/b}\n"
 	    "MASTER_PORT=$((B+))\n"
 	    "torchrun --nproc_per_node $NPUS_PER_NODE "
 	    "--master_addr $MASTER_ADDR --master_port $MASTER_PORT "
 	    "pretrain_gpt.py --q $Q --r $R --t `date` --u $?\n", NULL, &s);
 	is_str(launch(&s, 0), "torchrun --nproc_per_node $(npu-smi info -l | "
 	    "grep -c NPU) --master_addr $(head -n1 $HOSTFILE) --master_port "
-	    "$((B+)) pretrain_gpt.py --q $((1/0)) --r ${X%%.*} --t `date` "
+	    "$((B+)) pretrain_gpt.py --q $((1/0)) --r ${X/a/b} --t `date` "
 	    "--u $?",
 	    "unknown values are shown as written, one word each");
 	is_str(s.nruns == 1 && s.runs[0].argv.n > 4 ? s.runs[0].argv.v[4] :
@@ -653,7 +653,7 @@ commands(void)
 	is_int(s.npus_per_node, 2, "prefixed launch: --nproc_per_node");
 	scan_free(&s);
 
-	scan_str("t.sh", "L=torchrun\nif [ \"$X\" = 1 ]; then\n"
+	scan_str("t.sh", "L=torchrun\nif [ \"$(hostname)\" = 1 ]; then\n"
 	    "  $L --nproc_per_node 2 pretrain_gpt.py --a\nelse\n"
 	    "  for i in 1 2; do python3 -u pretrain_gpt.py --b; done\nfi\n"
 	    "mkdir -p logs && { VAR=1 python posttrain_gpt.py --c; } | tee x\n",
@@ -730,13 +730,36 @@ model_names(void)
 		{ "pretrain.sh", NULL },
 		{ "train.sh", NULL },
 		{ "ckpt_convert_qwen3_hf2mcore.sh", NULL },
+		{ "pretrain_qwen3_8b_4K_ptd_edited.sh", "qwen3_8b" },
+		{ "finetune_qwen2_5_vl_7b_copy.sh", "qwen2_5_vl_7b" },
 	};
+	static const char *const dirs[] = { "examples", "examples/wan2.1",
+	    "examples/wan2.1/1.3b", "examples/wan2.1/1.3b/t2v" };
 	struct scan s;
+	int made_dir = 1;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		scan_str(cases[i][0], "true\n", NULL, &s);
 		is_str(s.model, cases[i][1], "model of %s", cases[i][0]);
 		scan_free(&s);
+	}
+	/* a script named for its task: the model its directories name */
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		char *d = xasprintf("%s/%s", tmpdir, dirs[i]);
+
+		made_dir &= mkdir(d, 0700) == 0;
+		free(d);
+	}
+	ok(made_dir, "examples/wan2.1/1.3b/t2v made");
+	scan_str("examples/wan2.1/1.3b/t2v/pretrain.sh", "true\n", NULL, &s);
+	is_str(s.model, "wan2.1_1.3b_t2v", "model of examples/wan2.1/1.3b/"
+	    "t2v/pretrain.sh");
+	scan_free(&s);
+	for (size_t i = sizeof(dirs) / sizeof(*dirs); i-- > 0;) {
+		char *d = xasprintf("%s/%s", tmpdir, dirs[i]);
+
+		rmdir(d);
+		free(d);
 	}
 }
 
@@ -1221,6 +1244,42 @@ wrappers(void)
 		ok(s.runs[0].script[0] == '/' && ends_with(s.runs[0].script,
 		    "/w/pretrain_qwen3_8b_4K_ptd.sh"), "the script found by "
 		    "its absolute path (%s)", s.runs[0].script);
+	scan_free(&s);
+
+	/* MindSpeed-MM's and the model zoo's "cd .. when run from test/" */
+	put_file("w/branch.sh", "p=$(pwd)\n"
+	    "if [ x\"${p##*/}\" == x\"test\" ]; then\n  cd w\nelse\n"
+	    "  cd w/w\nfi\ntorchrun pretrain_gpt.py --in ${p##*/}\n");
+	scan_path("w/branch.sh", NULL, &s);
+	ok(s.nruns == 1 && strcmp(s.runs[0].cwd, "w/w/") == 0 &&
+	    !s.runs[0].guarded, "if [ x\"${p##*/}\" == x\"test\" ]: "
+	    "decided, only the branch taken, its cd sure");
+	scan_free(&s);
+	put_file("w/undecided.sh", "if [ \"$(hostname)\" = x ]; then cd w; "
+	    "fi\ntorchrun pretrain_gpt.py --u\n");
+	scan_path("w/undecided.sh", NULL, &s);
+	ok(s.nruns == 1 && s.runs[0].guarded, "a cd in a branch not "
+	    "decided: the launch after it is checked when it starts");
+	scan_free(&s);
+	put_file("w/andcd.sh", "[ -d w ] && cd w\ntorchrun pretrain_gpt.py\n");
+	scan_path("w/andcd.sh", NULL, &s);
+	ok(s.nruns == 1 && s.runs[0].guarded, "a cd after &&: the same");
+	scan_free(&s);
+	put_file("w/elif.sh", "X=b\nA=0\nfor p in $*; do A=$p; done\n"
+	    "if [ $X = a ]; then Y=1\nelif [ $X = b ]; then Y=2\n"
+	    "else Y=3\nfi\nif ! [ $X = b ]; then Y=4; fi\n"
+	    "if [[ $X != b ]]; then Y=5; fi\nif [[ $X == b* ]]; then Z=6; fi\n"
+	    "if [ $X = a ] || [ $X = b ]; then B=9; fi\n"
+	    "P=/a/b/c.sh\ntorchrun pretrain_gpt.py --y $Y --z $Z --a $A --b $B "
+	    "--d ${P%/*} --e ${P##*/} --f ${P%%/*}x --g ${P#*/}\n");
+	scan_path("w/elif.sh", NULL, &s);
+	is_list(&s.launches, "torchrun pretrain_gpt.py --y 2 --z 6 --a 0 --b 9 "
+	    "--d /a/b --e c.sh --f x --g a/b/c.sh", "elif and else, !, "
+	    "[[ != ]], a pattern or a list (||) not decided (both read), a "
+	    "loop over no arguments run no time, ${P%%/*} ${P##*/} "
+	    "${P%%%%/*} ${P#*/}");
+	ok(s.nruns == 1 && !s.runs[0].guarded, "... and no cd: the launch "
+	    "is sure");
 	scan_free(&s);
 
 	put_file("w/tool", "#!/usr/bin/python3 -u\n"
