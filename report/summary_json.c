@@ -1,0 +1,115 @@
+/*
+ * The summary as JSON: the ranks read, the files left out, then each
+ * kind under its name, or why it was not made.  The writer of each kind
+ * is its row in the table below.
+ */
+#include <err.h>
+#include <stdlib.h>
+
+#include "common/jsonw.h"
+#include "summary/model.h"
+#include "summary/summary.h"
+#include "summary_writers.h"
+
+typedef cJSON	*json_writer(const struct summary *, const void *);
+
+/* The writer of each kind; a kind without a row writes itself. */
+static const struct {
+	const struct kind	*kind;
+	json_writer		*write;
+} writers[] = {
+	{ NULL, NULL },
+};
+
+static json_writer *
+writer_of(const struct kind *k)
+{
+	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
+		if (writers[i].kind == k)
+			return writers[i].write;
+	return k->json;
+}
+
+/* What the summary read of rank I. */
+static cJSON *
+rank_json(const struct summary *s, size_t i)
+{
+	const struct rank_data *r = &s->r[i];
+	cJSON *o = cJSON_CreateObject();
+
+	json_rank(o, "rank", r->rank);
+	cJSON_AddStringToObject(o, "path", r->path);
+	if (r->level != NULL)
+		cJSON_AddStringToObject(o, "level", r->level);
+	if (r->export_type != NULL)
+		cJSON_AddStringToObject(o, "export_type", r->export_type);
+	return o;
+}
+
+/* Summary K, or why it was not made. */
+static cJSON *
+part_json(const struct summary *s, size_t k)
+{
+	cJSON *x;
+
+	if (s->why[k] != NULL) {
+		x = cJSON_CreateObject();
+		cJSON_AddFalseToObject(x, "made");
+		cJSON_AddStringToObject(x, "why", s->why[k]);
+	} else {
+		x = writer_of(summary_kind(k))(s, s->state[k]);
+		cJSON_AddTrueToObject(x, "made");
+	}
+	return x;
+}
+
+/*
+ * The summary's JSON, written as it is made: a rank, then a summary, at a
+ * time, so that memory holds the largest summary's JSON, not all of it.
+ * The one builder: summary_json_write wraps it in an object, summary_json
+ * parses that back, and the report adds the findings beside it.
+ */
+void
+summary_json_members(const struct summary *s, struct jsonw *w)
+{
+	const struct kind *k;
+	size_t i;
+
+	jw_open(w, "ranks", '[');
+	for (i = 0; i < s->nr; i++)
+		jw_take(w, NULL, rank_json(s, i));
+	jw_close(w, ']');
+	jw_take(w, "left_out", left_out_json(s));
+	jw_open(w, "summaries", '{');
+	for (i = 0; (k = summary_kind(i)) != NULL; i++)
+		jw_take(w, k->name, part_json(s, i));
+	jw_close(w, '}');
+}
+
+void
+summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
+{
+	jw_open(w, key, '{');
+	summary_json_members(s, w);
+	jw_close(w, '}');
+}
+
+cJSON *
+summary_json(const struct summary *s)
+{
+	struct jsonw w;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cJSON *j;
+
+	if (f == NULL)
+		err(1, "open_memstream");
+	jw_init(&w, f);
+	summary_json_write(s, &w, NULL);
+	if (fclose(f) != 0)
+		err(1, "open_memstream");
+	j = cJSON_ParseWithLength(text, len);
+	free(text);
+	return j;
+}
