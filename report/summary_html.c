@@ -3,9 +3,111 @@
  * under its title, or why it was not made.  The writer of each kind is
  * its row in the table below.
  */
+#include <stdlib.h>
+
 #include "summary/model.h"
+#include "summary/steps.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
+
+#define HEAT_SPAN	0.25	/* of the mean step: the darkest cell */
+
+/* Bars of the ranks V[0..N): stacked parts, labelled with the step. */
+static void
+html_bars(FILE *fp, const struct rank_data *const *v, size_t n)
+{
+	const char **labels = xcalloc(n + 1, sizeof(*labels));
+	double *parts = xcalloc(n * STEP_NPARTS + 1, sizeof(*parts));
+	char **own = xcalloc(n + 1, sizeof(*own)), lab[LABEL_MAX];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		own[i] = xasprintf("%s  %.3f ms", rank_label(v[i], lab,
+		    sizeof(lab)), v[i]->mean.step_time / 1000);
+		labels[i] = own[i];
+		parts[i * STEP_NPARTS] = v[i]->mean.comp;
+		parts[i * STEP_NPARTS + 1] = v[i]->mean.comm_exposed;
+		parts[i * STEP_NPARTS + 2] = v[i]->mean.free;
+	}
+	svg_bars(fp, labels, parts, n, STEP_NPARTS, step_part_names);
+	for (i = 0; i < n; i++)
+		free(own[i]);
+	free(own);
+	free(labels);
+	free(parts);
+}
+
+/* Many ranks: each part of the step across all of them, as a heat map. */
+static void
+html_heat(FILE *fp, const struct rank_data *const *v, size_t n)
+{
+	static const char *const rows[] = { N_("step"), N_("compute"),
+	    N_("exposed communication"), N_("free"), N_("bubble") };
+	int *rank = xcalloc(n + 1, sizeof(*rank));
+	double *val = xcalloc(5 * n + 1, sizeof(*val));
+	/* darkest: a quarter of the mean step above the row's lowest */
+	struct heat h = { rows, 5, n, rank, val, "ms", 0 };
+	double mean = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		rank[i] = v[i]->rank;
+		val[i] = v[i]->mean.step_time / 1000;
+		val[n + i] = v[i]->mean.comp / 1000;
+		val[2 * n + i] = v[i]->mean.comm_exposed / 1000;
+		val[3 * n + i] = v[i]->mean.free / 1000;
+		val[4 * n + i] = v[i]->mean.bubble / 1000;
+		mean += val[i] / n;
+	}
+	h.span = HEAT_SPAN * mean;
+	fprintf(fp, "<p>%zu ranks in rank order, left to right; white is the "
+	    "shortest of its row, the darkest %.0f %% of the mean step "
+	    "(%.3f ms) longer or more.</p>\n", n, 100 * HEAT_SPAN, mean);
+	svg_heat(fp, &h);
+	free(rank);
+	free(val);
+}
+
+static void
+steps_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct rank_data **v = xcalloc(s->nr + 1, sizeof(*v));
+	size_t i, n = 0, why = 0, k;
+	char lab[LABEL_MAX];
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (r->steps_why == NULL) {
+			v[n++] = r;
+			continue;
+		}
+		if (why++ >= SLOWEST_SHOWN)
+			continue;
+		fputs("<p class=\"why\">", fp);
+		html_text(fp, rank_label(r, lab, sizeof(lab)));
+		fputs(": ", fp);
+		html_text(fp, r->steps_why);
+		fputs("</p>\n", fp);
+	}
+	if (why > SLOWEST_SHOWN)
+		fprintf(fp, "<p class=\"why\">and %zu more ranks without "
+		    "steps (all in --json)</p>\n", why - SLOWEST_SHOWN);
+	if (n <= MAX_ROWS_SHOWN) {
+		html_bars(fp, v, n);
+		free(v);
+		return;
+	}
+	html_heat(fp, v, n);
+	/* and the longest, the median and the shortest, as the text has */
+	steps_by_time(v, n);
+	k = SLOWEST_SHOWN;
+	v[k++] = v[n / 2];
+	v[k++] = v[n - 1];
+	fprintf(fp, "<p>The %d ranks with the longest steps, then the median "
+	    "and the shortest:</p>\n", SLOWEST_SHOWN);
+	html_bars(fp, v, k);
+	free(v);
+}
 
 typedef void	 html_writer(const struct summary *, const void *, FILE *);
 
@@ -14,7 +116,7 @@ static const struct {
 	const struct kind	*kind;
 	html_writer		*write;
 } writers[] = {
-	{ NULL, NULL },
+	{ &kind_steps, steps_html },
 };
 
 static html_writer *

@@ -4,12 +4,67 @@
  * is its row in the table below.
  */
 #include <err.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "common/jsonw.h"
 #include "summary/model.h"
+#include "summary/steps.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
+
+static cJSON *
+row_json(const struct summary *s, const struct step_row *m)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (m->step >= 0) {
+		cJSON_AddNumberToObject(o, "step", m->step);
+		if (step_iteration(s, m->step) >= 0)
+			cJSON_AddNumberToObject(o, "iteration",
+			    step_iteration(s, m->step));
+	}
+	json_num(o, "step_us", m->step_time);
+	json_num(o, "computing_us", m->comp);
+	json_num(o, "communication_not_overlapped_us", m->comm_exposed);
+	json_num(o, "free_us", m->free);
+	json_num(o, "bubble_us", m->bubble);
+	json_num(o, "compute_share", m->step_time > 0 ? m->comp / m->step_time : NAN);
+	json_num(o, "exposed_communication_share",
+	    m->step_time > 0 ? m->comm_exposed / m->step_time : NAN);
+	json_num(o, "free_share", m->step_time > 0 ? m->free / m->step_time : NAN);
+	json_num(o, "bubble_share", m->step_time > 0 ? m->bubble / m->step_time : NAN);
+	json_num(o, "overlap", m->comm > 0 ? m->overlapped / m->comm : NAN);
+	return o;
+}
+
+static cJSON *
+steps_json(const struct summary *s, const void *state)
+{
+	cJSON *j = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(j, "ranks");
+	size_t i, k;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		cJSON *o;
+
+		if (r->steps_why != NULL) {
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "why", r->steps_why);
+		} else {
+			cJSON *steps;
+
+			o = row_json(s, &r->mean);
+			steps = cJSON_AddArrayToObject(o, "steps");
+			for (k = 0; k < r->nsteps; k++)
+				cJSON_AddItemToArray(steps,
+				    row_json(s, &r->steps[k]));
+		}
+		json_rank(o, "rank", r->rank);
+		cJSON_AddItemToArray(a, o);
+	}
+	return j;
+}
 
 typedef cJSON	*json_writer(const struct summary *, const void *);
 
@@ -18,7 +73,7 @@ static const struct {
 	const struct kind	*kind;
 	json_writer		*write;
 } writers[] = {
-	{ NULL, NULL },
+	{ &kind_steps, steps_json },
 };
 
 static json_writer *

@@ -3,9 +3,167 @@
  * title, or why it was not made.  The writer of each kind is its row in
  * the table below.
  */
+#include <math.h>
+#include <stdlib.h>
+
 #include "summary/model.h"
+#include "summary/steps.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
+
+static double
+share(double part, double whole)
+{
+	return whole > 0 ? 100 * part / whole : NAN;
+}
+
+static void
+print_pct(FILE *fp, double v)
+{
+	if (isnan(v))
+		fprintf(fp, " %6s", "-");
+	else
+		fprintf(fp, " %6.1f", v);
+}
+
+/* A step's time in ms and the shares of its parts, the tables' columns. */
+static void
+print_step_row(FILE *fp, const struct step_row *m)
+{
+	fprintf(fp, " %10.3f", m->step_time / 1000);
+	print_pct(fp, share(m->comp, m->step_time));
+	print_pct(fp, share(m->comm_exposed, m->step_time));
+	print_pct(fp, share(m->free, m->step_time));
+	print_pct(fp, share(m->bubble, m->step_time));
+	print_pct(fp, share(m->overlapped, m->comm));
+}
+
+/*
+ * The lowest and highest step and their iterations, "   4-6       5-7  ",
+ * 19 columns whatever is known; "-" without any step number.
+ */
+static void
+print_steps(const struct summary *s, FILE *fp, const struct rank_data *r)
+{
+	long a = -1, b = -1;
+	size_t i;
+
+	for (i = 0; i < r->nsteps; i++)
+		if (r->steps[i].step >= 0) {
+			if (a < 0 || r->steps[i].step < a)
+				a = r->steps[i].step;
+			if (r->steps[i].step > b)
+				b = r->steps[i].step;
+		}
+	if (a < 0) {
+		fprintf(fp, "%5s%-4s %5s%-4s", "-", "", "-", "");
+		return;
+	}
+	if (step_iteration(s, a) >= 0)
+		fprintf(fp, "%4ld-%-4ld %4ld-%-4ld", a, b,
+		    step_iteration(s, a), step_iteration(s, b));
+	else
+		fprintf(fp, "%4ld-%-4ld %9s", a, b, "?");
+}
+
+static void
+print_rank(const struct summary *s, const struct rank_data *r,
+    const struct steps *st, int lw, struct out *o)
+{
+	const struct step_row *m = &r->mean;
+	double parts[STEP_NPARTS] = { m->comp, m->comm_exposed, m->free };
+	char lab[LABEL_MAX];
+
+	fprintf(o->fp, "  %-*s ", lw, rank_label(r, lab, sizeof(lab)));
+	if (r->steps_why != NULL) {
+		fprintf(o->fp, _("no steps: %s\n"), r->steps_why);
+		return;
+	}
+	print_steps(s, o->fp, r);
+	print_step_row(o->fp, m);
+	fputs("  ", o->fp);
+	draw_bar(o, parts, STEP_NPARTS, st->longest, 30);
+	fputc('\n', o->fp);
+}
+
+/* Each step of a single rank, torch's number and the iteration. */
+static void
+print_one(const struct summary *s, const struct rank_data *r, struct out *o)
+{
+	size_t i;
+
+	fprintf(o->fp, _("  %-10s %-9s %10s %6s %6s %6s %6s %6s\n"), _("step"),
+	    _("iteration"), _("step ms"), _("comp%"), _("comm%"), _("free%"),
+	    _("bubbl%"), _("ovlp%"));
+	for (i = 0; i < r->nsteps && i < MAX_ROWS_SHOWN; i++) {
+		const struct step_row *m = &r->steps[i];
+		long it = step_iteration(s, m->step);
+
+		if (m->step >= 0)
+			fprintf(o->fp, "  %-10ld ", m->step);
+		else
+			fprintf(o->fp, "  %-10s ", "-");
+		if (it >= 0)
+			fprintf(o->fp, "%-9ld", it);
+		else
+			fprintf(o->fp, "%-9s", m->step >= 0 ? "?" : "-");
+		print_step_row(o->fp, m);
+		fputc('\n', o->fp);
+	}
+	fputc('\n', o->fp);
+}
+
+/*
+ * Many ranks: the SLOWEST_SHOWN with the longest steps, the median and
+ * the shortest of the N with steps, V sorted by step time.
+ */
+static void
+print_many(const struct summary *s, const struct rank_data **v, size_t n,
+    const struct steps *st, int lw, struct out *o)
+{
+	size_t i, shown = SLOWEST_SHOWN;
+
+	if (n == 0)
+		return;
+	if (n < shown)
+		shown = n;
+	fprintf(o->fp, _("  (%zu ranks with steps: the %zu with the longest, "
+	    "then the median and the shortest; all in --json)\n"), n, shown);
+	for (i = 0; i < shown; i++)
+		print_rank(s, v[i], st, lw, o);
+	if (n / 2 >= shown)
+		print_rank(s, v[n / 2], st, lw, o);
+	if (n - 1 > n / 2 && n - 1 >= shown)
+		print_rank(s, v[n - 1], st, lw, o);
+}
+
+static void
+steps_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct steps *st = state;
+	size_t i, n = s->nr;
+	const struct rank_data **v = xcalloc(n, sizeof(*v));
+	int lw = label_width(s, 10);
+
+	if (s->nr == 1)
+		print_one(s, &s->r[0], o);
+	fprintf(o->fp, _("  %-*s %-9s %-9s %10s %6s %6s %6s %6s %6s\n"),
+	    lw, "", _("steps"), _("iters"), _("step ms"), _("comp%"),
+	    _("comm%"), _("free%"), _("bubbl%"), _("ovlp%"));
+	for (i = 0; i < n; i++)
+		v[i] = &s->r[i];
+	if (n > MAX_ROWS_SHOWN) {
+		steps_by_time(v, n);
+		print_many(s, v, st->made, st, lw, o);
+	} else
+		for (i = 0; i < n; i++)
+			print_rank(s, v[i], st, lw, o);
+	draw_legend(o, step_part_names, STEP_NPARTS);
+	if (st->made < s->nr)
+		fprintf(o->fp, _("  %zu of %zu ranks have no step data\n"),
+		    s->nr - st->made, s->nr);
+	free(v);
+}
 
 typedef void	 text_writer(const struct summary *, const void *,
 		    struct out *);
@@ -15,7 +173,7 @@ static const struct {
 	const struct kind	*kind;
 	text_writer		*write;
 } writers[] = {
-	{ NULL, NULL },
+	{ &kind_steps, steps_text },
 };
 
 static text_writer *

@@ -39,4 +39,12 @@ cJSON	*summary_json(const struct summary *);
  */
 void	 summary_html_sections(const struct summary *, FILE *);
 
+/*
+ * What the text and the page show of the steps: every rank up to
+ * MAX_ROWS_SHOWN, else the SLOWEST_SHOWN with the longest steps, the
+ * median and the shortest.
+ */
+#define MAX_ROWS_SHOWN	32
+#define SLOWEST_SHOWN	5
+
 #endif
