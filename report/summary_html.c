@@ -3,9 +3,11 @@
  * under its title, or why it was not made.  The writer of each kind is
  * its row in the table below.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "summary/model.h"
+#include "summary/ops.h"
 #include "summary/steps.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
@@ -109,6 +111,44 @@ steps_html(const struct summary *s, const void *state, FILE *fp)
 	free(v);
 }
 
+static void
+ops_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct ops *o = state;
+	struct op **v = optab_sorted(o->all);
+	int i;
+
+	fprintf(fp, "<p>%zu of %zu ranks, from %s</p>\n<table>\n<tr><th>Time "
+	    "(%%)</th><th>Total (ms)</th><th>Count</th><th>Mean (us)</th>"
+	    "<th>Median (us)</th><th>Max (us)</th><th class=\"l\">Core</th>"
+	    "<th class=\"l\">Operator</th><th class=\"l\">Flags</th></tr>\n",
+	    o->made, s->nr, o->source);
+	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
+		double med = op_median(v[i]);
+		char fl[64];
+
+		op_flags(s, v[i], fl, sizeof(fl));
+		if (isnan(op_share(s, v[i])))
+			fputs("<tr><td>-</td>", fp);
+		else
+			fprintf(fp, "<tr><td>%.1f</td>",
+			    100 * op_share(s, v[i]));
+		fprintf(fp, "<td>%.3f</td><td>%lu</td><td>%.1f</td>",
+		    v[i]->total / 1000, v[i]->count, v[i]->total / v[i]->count);
+		if (isnan(med))
+			fputs("<td>-</td>", fp);
+		else
+			fprintf(fp, "<td>%.1f</td>", med);
+		fprintf(fp, "<td>%.1f</td><td class=\"l\">", v[i]->max);
+		html_text(fp, v[i]->core);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, v[i]->type);
+		fprintf(fp, "</td><td class=\"l\">%s</td></tr>\n", fl);
+	}
+	fputs("</table>\n", fp);
+	free(v);
+}
+
 typedef void	 html_writer(const struct summary *, const void *, FILE *);
 
 /* The writer of each kind; a kind without a row writes itself. */
@@ -117,6 +157,7 @@ static const struct {
 	html_writer		*write;
 } writers[] = {
 	{ &kind_steps, steps_html },
+	{ &kind_ops, ops_html },
 };
 
 static html_writer *

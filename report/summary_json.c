@@ -9,6 +9,7 @@
 
 #include "common/jsonw.h"
 #include "summary/model.h"
+#include "summary/ops.h"
 #include "summary/steps.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
@@ -66,6 +67,44 @@ steps_json(const struct summary *s, const void *state)
 	return j;
 }
 
+static cJSON *
+ops_json(const struct summary *s, const void *state)
+{
+	const struct ops *o = state;
+	struct op **v = optab_sorted(o->all);
+	cJSON *j = cJSON_CreateObject(), *a;
+	int i;
+
+	cJSON_AddStringToObject(j, "source", o->source);
+	cJSON_AddNumberToObject(j, "ranks", o->made);
+	cJSON_AddNumberToObject(j, "total_us", o->all->total);
+	cJSON_AddNumberToObject(j, "operator_types", o->all->n);
+	a = cJSON_AddArrayToObject(j, "top");
+	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
+		cJSON *x = cJSON_CreateObject(), *fl;
+
+		cJSON_AddStringToObject(x, "type", v[i]->type);
+		cJSON_AddStringToObject(x, "core", v[i]->core);
+		cJSON_AddNumberToObject(x, "count", v[i]->count);
+		json_num(x, "total_us", v[i]->total);
+		json_num(x, "share", op_share(s, v[i]));
+		json_num(x, "mean_us", v[i]->total / v[i]->count);
+		json_num(x, "median_us", op_median(v[i]));
+		json_num(x, "min_us", v[i]->min);
+		json_num(x, "max_us", v[i]->max);
+		fl = cJSON_AddArrayToObject(x, "flags");
+		if (op_aicpu(v[i]))
+			cJSON_AddItemToArray(fl, cJSON_CreateString("aicpu"));
+		if (op_dynamic(v[i]))
+			cJSON_AddItemToArray(fl, cJSON_CreateString("dynamic"));
+		if (op_low_pipe(s, v[i]))
+			cJSON_AddItemToArray(fl, cJSON_CreateString("low-pipe"));
+		cJSON_AddItemToArray(a, x);
+	}
+	free(v);
+	return j;
+}
+
 typedef cJSON	*json_writer(const struct summary *, const void *);
 
 /* The writer of each kind; a kind without a row writes itself. */
@@ -74,6 +113,7 @@ static const struct {
 	json_writer		*write;
 } writers[] = {
 	{ &kind_steps, steps_json },
+	{ &kind_ops, ops_json },
 };
 
 static json_writer *

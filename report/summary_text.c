@@ -7,9 +7,12 @@
 #include <stdlib.h>
 
 #include "summary/model.h"
+#include "summary/ops.h"
 #include "summary/steps.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
+
+#define MAX_LISTED	5	/* ranks without operators named */
 
 static double
 share(double part, double whole)
@@ -165,6 +168,56 @@ steps_text(const struct summary *s, const void *state, struct out *o)
 	free(v);
 }
 
+static void
+num(FILE *fp, double v, int width, int prec)
+{
+	if (isnan(v))
+		fprintf(fp, " %*s", width, "-");
+	else
+		fprintf(fp, " %*.*f", width, prec, v);
+}
+
+static void
+ops_text(const struct summary *s, const void *state, struct out *out)
+{
+	const struct ops *o = state;
+	struct op **v = optab_sorted(o->all);
+	FILE *fp = out->fp;
+	size_t missing = 0;
+	int i;
+
+	fprintf(fp, _("  %zu of %zu ranks, from %s\n"), o->made, s->nr, o->source);
+	fprintf(fp, "  %7s %12s %9s %10s %10s %10s  %-14s %s\n", _("Time(%)"),
+	    _("Total(ms)"), _("Count"), _("Mean(us)"), _("Med(us)"),
+	    _("Max(us)"), _("Core"), _("Operator"));
+	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
+		char fl[64];
+
+		op_flags(s, v[i], fl, sizeof(fl));
+		fputc(' ', fp);
+		num(fp, 100 * op_share(s, v[i]), 7, 1);
+		fprintf(fp, " %12.3f %9lu", v[i]->total / 1000, v[i]->count);
+		num(fp, v[i]->total / v[i]->count, 10, 1);
+		num(fp, op_median(v[i]), 10, 1);
+		num(fp, v[i]->max, 10, 1);
+		fprintf(fp, "  %-14s %s%s%s%s%s\n", v[i]->core, v[i]->type,
+		    *fl ? "  " : "", colour(out, 4), fl, colour_off(out));
+	}
+	if (o->all->n > (size_t)s->opts.top_n)
+		fprintf(fp, _("  (%zu operator types in all)\n"), o->all->n);
+	for (i = 0; (size_t)i < s->nr; i++)
+		if (s->r[i].ops_why != NULL && missing++ < MAX_LISTED) {
+			char lab[LABEL_MAX];
+
+			fprintf(fp, _("  %s: no operators: %s\n"),
+			    rank_label(&s->r[i], lab, sizeof(lab)), s->r[i].ops_why);
+		}
+	if (missing > MAX_LISTED)
+		fprintf(fp, _("  (and %zu more ranks without operators)\n"),
+		    missing - MAX_LISTED);
+	free(v);
+}
+
 typedef void	 text_writer(const struct summary *, const void *,
 		    struct out *);
 
@@ -174,6 +227,7 @@ static const struct {
 	text_writer		*write;
 } writers[] = {
 	{ &kind_steps, steps_text },
+	{ &kind_ops, ops_text },
 };
 
 static text_writer *
