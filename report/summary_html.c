@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "summary/memory.h"
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
@@ -149,6 +150,21 @@ ops_html(const struct summary *s, const void *state, FILE *fp)
 	free(v);
 }
 
+static void
+memory_html(const struct summary *s, const void *state, FILE *fp)
+{
+	double lo, med, hi, cap = s->opts.device_mb;
+	size_t at;
+
+	mem_spread(s, &lo, &med, &hi, &at);
+	fprintf(fp, "<p>Peak reserved (%s), MB: lowest %.0f, median %.0f, "
+	    "highest %.0f", mem_rank_of(s, at)->component, lo, med, hi);
+	if (cap > 0)
+		fprintf(fp, "; device memory %.0f MB (%.1f %%)", cap,
+		    100 * hi / cap);
+	fputs(".</p>\n", fp);
+}
+
 typedef void	 html_writer(const struct summary *, const void *, FILE *);
 
 /* The writer of each kind; a kind without a row writes itself. */
@@ -158,6 +174,7 @@ static const struct {
 } writers[] = {
 	{ &kind_steps, steps_html },
 	{ &kind_ops, ops_html },
+	{ &kind_memory, memory_html },
 };
 
 static html_writer *

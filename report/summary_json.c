@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "common/jsonw.h"
+#include "summary/memory.h"
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
@@ -105,6 +106,34 @@ ops_json(const struct summary *s, const void *state)
 	return j;
 }
 
+static cJSON *
+memory_json(const struct summary *s, const void *state)
+{
+	cJSON *j = cJSON_CreateObject(), *a;
+	size_t i;
+
+	if (s->opts.device_mb > 0)
+		cJSON_AddNumberToObject(j, "device_mb", s->opts.device_mb);
+	else
+		cJSON_AddNullToObject(j, "device_mb");
+	a = cJSON_AddArrayToObject(j, "ranks");
+	for (i = 0; i < s->nr; i++) {
+		const struct mem_rank *m = mem_rank_of(s, i);
+		cJSON *x = cJSON_CreateObject();
+
+		json_rank(x, "rank", s->r[i].rank);
+		if (isnan(m->peak_mb))
+			cJSON_AddStringToObject(x, "why", m->why != NULL ?
+			    m->why : "no memory_record.csv");
+		else {
+			cJSON_AddNumberToObject(x, "peak_mb", m->peak_mb);
+			cJSON_AddStringToObject(x, "component", m->component);
+		}
+		cJSON_AddItemToArray(a, x);
+	}
+	return j;
+}
+
 typedef cJSON	*json_writer(const struct summary *, const void *);
 
 /* The writer of each kind; a kind without a row writes itself. */
@@ -114,6 +143,7 @@ static const struct {
 } writers[] = {
 	{ &kind_steps, steps_json },
 	{ &kind_ops, ops_json },
+	{ &kind_memory, memory_json },
 };
 
 static json_writer *

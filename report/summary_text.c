@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "summary/memory.h"
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
@@ -218,6 +219,53 @@ ops_text(const struct summary *s, const void *state, struct out *out)
 	free(v);
 }
 
+/* The first rank without a peak, and why; how many others have none. */
+static void
+print_missing(const struct summary *s, const struct memory *m,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t i;
+
+	for (i = 0; i < s->nr && m->made < s->nr; i++)
+		if (isnan(mem_peak_of(s, i))) {
+			fprintf(o->fp, _("  no peak for %s: %s"),
+			    rank_label(&s->r[i], lab, sizeof(lab)),
+			    mem_rank_of(s, i)->why != NULL ?
+			    mem_rank_of(s, i)->why : _("no memory_record.csv"));
+			if (s->nr - m->made == 2)
+				fputs(_(" (and one more rank; both in --json)"),
+				    o->fp);
+			else if (s->nr - m->made > 2)
+				fprintf(o->fp, _(" (and %zu more ranks; all in "
+				    "--json)"), s->nr - m->made - 1);
+			fputc('\n', o->fp);
+			return;
+		}
+}
+
+static void
+memory_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct memory *m = state;
+	double lo, med, hi, cap = s->opts.device_mb;
+	size_t at;
+	char lab[LABEL_MAX];
+
+	mem_spread(s, &lo, &med, &hi, &at);
+	fprintf(o->fp, _("  %zu of %zu ranks; peak reserved (%s), MB: lowest "
+	    "%.0f, median %.0f, highest %.0f (%s)\n"), m->made, s->nr,
+	    mem_rank_of(s, at)->component, lo, med, hi,
+	    rank_label(&s->r[at], lab, sizeof(lab)));
+	if (cap > 0)
+		fprintf(o->fp, _("  device memory %.0f MB (npu-smi): the highest "
+		    "peak is %.1f %% of it\n"), cap, 100 * hi / cap);
+	else
+		fprintf(o->fp, _("  device memory: not known (a run under "
+		    "msprof-exec records what npu-smi shows)\n"));
+	print_missing(s, m, o);
+}
+
 typedef void	 text_writer(const struct summary *, const void *,
 		    struct out *);
 
@@ -228,6 +276,7 @@ static const struct {
 } writers[] = {
 	{ &kind_steps, steps_text },
 	{ &kind_ops, ops_text },
+	{ &kind_memory, memory_text },
 };
 
 static text_writer *
