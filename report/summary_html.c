@@ -5,8 +5,10 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "summary/memory.h"
+#include "summary/mfu.h"
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
@@ -165,6 +167,46 @@ memory_html(const struct summary *s, const void *state, FILE *fp)
 	fputs(".</p>\n", fp);
 }
 
+static void
+mfu_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct mfu *u = state;
+	double a = mfu_achieved(u);
+	const char *why = mfu_why(u);
+
+	fputs("<p>", fp);
+	if (why == NULL) {
+		fprintf(fp, "MFU <b>%.1f %%</b>: %.1f TFLOP/s a device of a "
+		    "peak of %.1f TFLOP/s (%.0f AI cores x %.0f MHz, ",
+		    100 * a / u->peak, a / 1e12, u->peak / 1e12, u->cores,
+		    u->mhz);
+		if (u->chip != NULL) {
+			fputs("from npu-smi's chip ", fp);
+			html_text(fp, u->chip);
+			fputs(" and CANN's ", fp);
+		} else
+			fputs("from ", fp);
+		html_text(fp, strrchr(u->peak_path, '/') != NULL ?
+		    strrchr(u->peak_path, '/') + 1 : u->peak_path);
+		fputc(')', fp);
+		if (a > u->peak)
+			fputs(", above the chip's peak, which no run reaches: "
+			    "the launch's arguments are not the model that ran, "
+			    "or the profiled steps are not its steps", fp);
+	} else {
+		fputs("MFU not known: ", fp);
+		html_text(fp, why);
+	}
+	fprintf(fp, "; step %.3f ms", u->step_us / 1000);
+	if (!isnan(u->flops))
+		fprintf(fp, ", %.4g TFLOP a step (Megatron's count)",
+		    u->flops / 1e12);
+	if (u->log_n > 0)
+		fprintf(fp, "; the training's log: %.1f TFLOP/s/GPU",
+		    u->log_tflops);
+	fputs(".</p>\n", fp);
+}
+
 typedef void	 html_writer(const struct summary *, const void *, FILE *);
 
 /* The writer of each kind; a kind without a row writes itself. */
@@ -175,6 +217,7 @@ static const struct {
 	{ &kind_steps, steps_html },
 	{ &kind_ops, ops_html },
 	{ &kind_memory, memory_html },
+	{ &kind_mfu, mfu_html },
 };
 
 static html_writer *

@@ -9,6 +9,7 @@
 
 #include "common/jsonw.h"
 #include "summary/memory.h"
+#include "summary/mfu.h"
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
@@ -134,6 +135,78 @@ memory_json(const struct summary *s, const void *state)
 	return j;
 }
 
+static cJSON *
+mfu_json(const struct summary *s, const void *state)
+{
+	const struct mfu *u = state;
+	const struct shape *m = &u->m;
+	cJSON *j = cJSON_CreateObject(), *x;
+	double a = mfu_achieved(u);
+	const char *why = mfu_why(u);
+
+	json_num(j, "flops_per_step", u->flops);
+	if (isnan(u->flops))
+		cJSON_AddStringToObject(j, "flops_why", u->flops_why);
+	else {
+		x = cJSON_AddObjectToObject(j, "model");
+		json_num(x, "num_layers", m->layers);
+		json_num(x, "hidden_size", m->hidden);
+		json_num(x, "ffn_hidden_size", m->ffn);
+		json_num(x, "num_attention_heads", m->heads);
+		json_num(x, "num_query_groups", m->groups);
+		json_num(x, "kv_channels", m->kv);
+		json_num(x, "seq_length", m->seq);
+		json_num(x, "global_batch_size", m->batch);
+		json_num(x, "padded_vocab_size", m->vocab);
+		cJSON_AddStringToObject(x, "vocab_from", m->vocab_from);
+		cJSON_AddBoolToObject(x, "swiglu", m->swiglu);
+		json_num(x, "num_experts", m->experts);
+		if (!isnan(m->experts)) {
+			json_num(x, "moe_router_topk", m->topk);
+			json_num(x, "moe_ffn_hidden_size", m->moe_ffn);
+			json_num(x, "moe_shared_expert_intermediate_size",
+			    m->shared);
+			json_num(x, "moe_layer_freq", m->freq);
+		}
+		json_num(x, "mtp_num_layers", m->mtp);
+	}
+	json_num(j, "step_ms", u->step_us / 1000);
+	cJSON_AddNumberToObject(j, "step_ranks", (double)u->nranks);
+	if (u->world > 0) {
+		cJSON_AddNumberToObject(j, "world_size", u->world);
+		cJSON_AddStringToObject(j, "world_from", u->world_from);
+	} else
+		cJSON_AddNullToObject(j, "world_size");
+	json_num(j, "tflops_per_device", a / 1e12);
+	x = cJSON_AddObjectToObject(j, "peak");
+	json_num(x, "tflops", u->peak / 1e12);
+	if (isnan(u->peak))
+		cJSON_AddStringToObject(x, "why", u->peak_why);
+	else {
+		cJSON_AddStringToObject(x, "source", u->chip != NULL ?
+		    "npu-smi" : "info.json");
+		if (u->chip != NULL)
+			cJSON_AddStringToObject(x, "chip", u->chip);
+		/* the info.json, or the platform_config ini */
+		cJSON_AddStringToObject(x, "path", u->peak_path);
+		cJSON_AddNumberToObject(x, "ai_cores", u->cores);
+		cJSON_AddNumberToObject(x, "aic_mhz", u->mhz);
+		cJSON_AddNumberToObject(x, "ops_per_cycle", CUBE_OPS);
+	}
+	json_num(j, "mfu", why == NULL ? a / u->peak : NAN);
+	if (why != NULL)
+		cJSON_AddStringToObject(j, "mfu_why", why);
+	if (u->log_n > 0) {
+		x = cJSON_AddObjectToObject(j, "log");
+		cJSON_AddNumberToObject(x, "tflops_per_device", u->log_tflops);
+		cJSON_AddNumberToObject(x, "first_iteration", u->log_first);
+		cJSON_AddNumberToObject(x, "last_iteration", u->log_last);
+		json_num(x, "relative_difference", mfu_log_difference(u));
+	} else
+		cJSON_AddNullToObject(j, "log");
+	return j;
+}
+
 typedef cJSON	*json_writer(const struct summary *, const void *);
 
 /* The writer of each kind; a kind without a row writes itself. */
@@ -144,6 +217,7 @@ static const struct {
 	{ &kind_steps, steps_json },
 	{ &kind_ops, ops_json },
 	{ &kind_memory, memory_json },
+	{ &kind_mfu, mfu_json },
 };
 
 static json_writer *

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "summary/memory.h"
+#include "summary/mfu.h"
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
@@ -266,6 +267,73 @@ memory_text(const struct summary *s, const void *state, struct out *o)
 	print_missing(s, m, o);
 }
 
+static void
+mfu_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct mfu *u = state;
+	const struct shape *m = &u->m;
+	double a = mfu_achieved(u);
+	const char *why = mfu_why(u);
+
+	if (!isnan(u->flops)) {
+		fprintf(o->fp, _("  model: %.0f layers, hidden %.0f, FFN %.0f%s, "
+		    "%.0f heads, %.0f query groups, kv channels %.0f, sequence "
+		    "%.0f, global batch %.0f, vocabulary %.0f (%s)"),
+		    m->layers, m->hidden, m->ffn, m->swiglu ? " SwiGLU" : "",
+		    m->heads, m->groups, m->kv, m->seq, m->batch, m->vocab,
+		    _(m->vocab_from));
+		if (!isnan(m->experts))
+			fprintf(o->fp, _(", %.0f experts (top %.0f, FFN %.0f)"),
+			    m->experts, m->topk, m->moe_ffn);
+		fprintf(o->fp, _("\n  model FLOPs per step: %.4g TFLOP "
+		    "(Megatron's count)\n"), u->flops / 1e12);
+	} else
+		fprintf(o->fp, _("  model FLOPs: not known: %s\n"), u->flops_why);
+	fprintf(o->fp, _("  step time: %.3f ms (mean of the profiled steps "
+	    "of %zu %s)"), u->step_us / 1000, u->nranks,
+	    u->nranks == 1 ? _("rank") : _("ranks"));
+	if (u->world > 0)
+		fprintf(o->fp, _("; world size %d (%s)"), u->world,
+		    _(u->world_from));
+	fputc('\n', o->fp);
+	if (!isnan(u->peak) && u->chip != NULL)
+		fprintf(o->fp, _("  chip peak: %.1f TFLOP/s a device (fp16/bf16: "
+		    "%.0f AI cores x %.0f MHz x %.0f a cycle)\n    from npu-smi's "
+		    "chip %s and CANN's %s (the data does not describe its "
+		    "chip)\n"), u->peak / 1e12, u->cores, u->mhz, CUBE_OPS,
+		    u->chip, u->peak_path);
+	else if (!isnan(u->peak))
+		fprintf(o->fp, _("  chip peak: %.1f TFLOP/s a device (fp16/bf16: "
+		    "%.0f AI cores x %.0f MHz x %.0f a cycle)\n    from %s\n"),
+		    u->peak / 1e12, u->cores, u->mhz, CUBE_OPS, u->peak_path);
+	else
+		fprintf(o->fp, _("  chip peak: not known: %s\n"), u->peak_why);
+	if (!isnan(a))
+		fprintf(o->fp, _("  achieved: %.1f TFLOP/s a device\n"), a / 1e12);
+	if (why == NULL && a > u->peak)
+		fprintf(o->fp, _("  MFU: %.1f %%: above the chip's peak, which "
+		    "no run reaches: the launch's arguments are not the model "
+		    "that ran, or the profiled steps are not its steps\n"),
+		    100 * a / u->peak);
+	else if (why == NULL)
+		fprintf(o->fp, _("  MFU: %.1f %%\n"), 100 * a / u->peak);
+	else
+		fprintf(o->fp, _("  MFU: not known: %s\n"), why);
+	if (u->log_n > 0 && !isnan(a))
+		fprintf(o->fp, _("  the training's log: %.1f TFLOP/s/GPU "
+		    "(iterations %ld-%ld), %.1f %% %s this figure%s\n"),
+		    u->log_tflops, u->log_first, u->log_last,
+		    100 * fabs(mfu_log_difference(u)),
+		    u->log_tflops * 1e12 >= a ? _("above") : _("below"),
+		    fabs(mfu_log_difference(u)) > LOG_AGREE ?
+		    _(": they disagree (the log's step time is not the "
+		    "profile's, or its arguments are not the launch's)") : "");
+	else if (u->log_n > 0)
+		fprintf(o->fp, _("  the training's log: %.1f TFLOP/s/GPU "
+		    "(iterations %ld-%ld)\n"), u->log_tflops, u->log_first,
+		    u->log_last);
+}
+
 typedef void	 text_writer(const struct summary *, const void *,
 		    struct out *);
 
@@ -277,6 +345,7 @@ static const struct {
 	{ &kind_steps, steps_text },
 	{ &kind_ops, ops_text },
 	{ &kind_memory, memory_text },
+	{ &kind_mfu, mfu_text },
 };
 
 static text_writer *
