@@ -229,6 +229,25 @@ writer_of(const struct kind *k)
 	return k->json;
 }
 
+/* The files left out, every one. */
+static cJSON *
+left_out_json(const struct summary *s)
+{
+	cJSON *a = cJSON_CreateArray(), *o;
+
+	for (size_t i = 0; i < s->nr; i++)
+		for (size_t k = 0; k < s->r[i].nleft; k++) {
+			o = cJSON_CreateObject();
+			json_rank(o, "rank", s->r[i].rank);
+			cJSON_AddStringToObject(o, "path", s->r[i].left[k].path);
+			cJSON_AddStringToObject(o, "reason",
+			    s->r[i].left[k].reason);
+			cJSON_AddStringToObject(o, "why", s->r[i].left[k].why);
+			cJSON_AddItemToArray(a, o);
+		}
+	return a;
+}
+
 /* What the summary read of rank I. */
 static cJSON *
 rank_json(const struct summary *s, size_t i)

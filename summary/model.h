@@ -298,10 +298,6 @@ void	 json_rank(cJSON *, const char *key, int rank);
 /* V under KEY in O; null when V is not a finite number. */
 void	 json_num(cJSON *, const char *key, double v);
 
-/* The files left out (leftout.c): said in a few lines, and in JSON. */
-void	 left_out_print(const struct summary *, FILE *);
-cJSON	*left_out_json(const struct summary *);
-
 /* Drawing (draw.c). */
 void	 draw_bar(struct out *, const double *parts, size_t n, double total,
 	    int width);
