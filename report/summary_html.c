@@ -1,7 +1,9 @@
 /*
  * The summary's sections of the report's page (report.c): each kind
- * under its title, or why it was not made.  The writer of each kind is
- * its row in the table below.
+ * under its title, or why it was not made.  Each kind's writer is here,
+ * reading the finished summary's model (summary/steps.h, ops.h and the
+ * others), with its row in the table of writers: a new kind is its
+ * writer and its row.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +18,8 @@
 #include "summary_writers.h"
 
 #define HEAT_SPAN	0.25	/* of the mean step: the darkest cell */
+
+/* --- the step breakdown (summary/steps.h) --- */
 
 /* Bars of the ranks V[0..N): stacked parts, labelled with the step. */
 static void
@@ -114,6 +118,8 @@ steps_html(const struct summary *s, const void *state, FILE *fp)
 	free(v);
 }
 
+/* --- the top operators (summary/ops.h) --- */
+
 static void
 ops_html(const struct summary *s, const void *state, FILE *fp)
 {
@@ -152,6 +158,8 @@ ops_html(const struct summary *s, const void *state, FILE *fp)
 	free(v);
 }
 
+/* --- the device memory (summary/memory.h) --- */
+
 static void
 memory_html(const struct summary *s, const void *state, FILE *fp)
 {
@@ -166,6 +174,8 @@ memory_html(const struct summary *s, const void *state, FILE *fp)
 		    100 * hi / cap);
 	fputs(".</p>\n", fp);
 }
+
+/* --- the MFU (summary/mfu.h) --- */
 
 static void
 mfu_html(const struct summary *s, const void *state, FILE *fp)
@@ -206,6 +216,8 @@ mfu_html(const struct summary *s, const void *state, FILE *fp)
 		    u->log_tflops);
 	fputs(".</p>\n", fp);
 }
+
+/* --- the table of writers, and the sections of a summary --- */
 
 typedef void	 html_writer(const struct summary *, const void *, FILE *);
 

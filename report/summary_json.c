@@ -1,7 +1,9 @@
 /*
  * The summary as JSON: the ranks read, the files left out, then each
- * kind under its name, or why it was not made.  The writer of each kind
- * is its row in the table below.
+ * kind under its name, or why it was not made.  Each kind's writer is
+ * here, reading the finished summary's model (summary/steps.h, ops.h and
+ * the others), with its row in the table of writers: a new kind is its
+ * writer and its row.
  */
 #include <err.h>
 #include <math.h>
@@ -15,6 +17,8 @@
 #include "summary/steps.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
+
+/* --- the step breakdown (summary/steps.h) --- */
 
 static cJSON *
 row_json(const struct summary *s, const struct step_row *m)
@@ -69,6 +73,8 @@ steps_json(const struct summary *s, const void *state)
 	return j;
 }
 
+/* --- the top operators (summary/ops.h) --- */
+
 static cJSON *
 ops_json(const struct summary *s, const void *state)
 {
@@ -107,6 +113,8 @@ ops_json(const struct summary *s, const void *state)
 	return j;
 }
 
+/* --- the device memory (summary/memory.h) --- */
+
 static cJSON *
 memory_json(const struct summary *s, const void *state)
 {
@@ -134,6 +142,8 @@ memory_json(const struct summary *s, const void *state)
 	}
 	return j;
 }
+
+/* --- the MFU (summary/mfu.h) --- */
 
 static cJSON *
 mfu_json(const struct summary *s, const void *state)
@@ -206,6 +216,8 @@ mfu_json(const struct summary *s, const void *state)
 		cJSON_AddNullToObject(j, "log");
 	return j;
 }
+
+/* --- the table of writers, and the JSON of a summary --- */
 
 typedef cJSON	*json_writer(const struct summary *, const void *);
 

@@ -1,7 +1,8 @@
 /*
  * The summary as text: the files left out, then each kind under its
- * title, or why it was not made.  The writer of each kind is its row in
- * the table below.
+ * title, or why it was not made.  Each kind's writer is here, reading the
+ * finished summary's model (summary/steps.h, ops.h and the others), with
+ * its row in the table of writers: a new kind is its writer and its row.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 
 #define MAX_LISTED	5	/* ranks without operators named */
 #define LISTED		8	/* files left out named one by one, or groups */
+
+/* --- the step breakdown (summary/steps.h) --- */
 
 static double
 share(double part, double whole)
@@ -173,6 +176,8 @@ steps_text(const struct summary *s, const void *state, struct out *o)
 	free(v);
 }
 
+/* --- the top operators (summary/ops.h) --- */
+
 static void
 num(FILE *fp, double v, int width, int prec)
 {
@@ -223,6 +228,8 @@ ops_text(const struct summary *s, const void *state, struct out *out)
 	free(v);
 }
 
+/* --- the device memory (summary/memory.h) --- */
+
 /* The first rank without a peak, and why; how many others have none. */
 static void
 print_missing(const struct summary *s, const struct memory *m,
@@ -269,6 +276,8 @@ memory_text(const struct summary *s, const void *state, struct out *o)
 		    "msprof-exec records what npu-smi shows)\n"));
 	print_missing(s, m, o);
 }
+
+/* --- the MFU (summary/mfu.h) --- */
 
 static void
 mfu_text(const struct summary *s, const void *state, struct out *o)
@@ -337,6 +346,8 @@ mfu_text(const struct summary *s, const void *state, struct out *o)
 		    u->log_last);
 }
 
+/* --- the table of writers, and the text of a summary --- */
+
 typedef void	 text_writer(const struct summary *, const void *,
 		    struct out *);
 
@@ -359,6 +370,8 @@ writer_of(const struct kind *k)
 			return writers[i].write;
 	return k->print;
 }
+
+/* --- the files left out --- */
 
 static const char *
 base(const char *path)

@@ -19,7 +19,7 @@ struct ops {
 	size_t		 nratio;
 	size_t		 made;		/* ranks with operators */
 	size_t		 steps;		/* rank-steps of ALL, once finished */
-	const char	*source;	/* the files read, as people name them */
+	const char	*source;	/* the files read, as said */
 };
 
 /* OP's share of every rank's device time; NaN when there is none. */
