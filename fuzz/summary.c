@@ -24,6 +24,7 @@
 #include "fuzz.h"
 #include "advice/advice.h"
 #include "report/findings.h"
+#include "report/summary_writers.h"
 #include "summary/jscan.h"
 #include "summary/summary.h"
 

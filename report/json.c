@@ -6,6 +6,7 @@
 #include "summary/summary.h"
 #include "findings.h"
 #include "model.h"
+#include "summary_writers.h"
 
 static void
 add_ending(cJSON *doc, const struct report_model *m)

@@ -30,6 +30,7 @@
 #include "attrib.h"
 #include "findings.h"
 #include "model.h"
+#include "summary_writers.h"
 
 int
 report_html_check(const char *path, char **why)

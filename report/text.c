@@ -17,6 +17,7 @@
 #include "summary/summary.h"
 #include "findings.h"
 #include "model.h"
+#include "summary_writers.h"
 
 #define LIST_ITEMS	6	/* ranges of ranks on one line */
 #define LIST_LINES	5	/* links and directories named one a line */

@@ -6,7 +6,9 @@
  * those of the npu_mem data); without them, the PTA rows (torch_npu's
  * caching allocator, GE's in graph mode) are the best there is.  Against
  * the device's capacity, when the session recorded it (npu-smi's HBM).
- * Whether the peak calls for a change is the rules' (advice/memory.c).
+ * Whether the peak calls for a change is the rules' (advice/memory.c);
+ * the report prints it (report/summary_text.c, summary_json.c,
+ * summary_html.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -15,18 +17,8 @@
 
 #include "common/util.h"
 #include "csv.h"
+#include "memory.h"
 #include "model.h"
-
-struct memory {
-	size_t	 made;
-};
-
-/* What the summary keeps of a rank: whose peak it is, or why none. */
-struct mem_rank {
-	const char	*component;	/* "APP" or "PTA" */
-	char		*why;
-	double		 peak_mb;	/* NaN when unknown */
-};
 
 static const struct mem_rank none = { NULL, NULL, NAN };
 
@@ -201,9 +193,14 @@ mem_peak_of(const struct summary *s, size_t i)
 	return mem_of(&s->r[i])->peak_mb;
 }
 
-/* The lowest, median and highest peak, and the rank of the highest. */
-static void
-spread(const struct summary *s, double *lo, double *med, double *hi,
+const struct mem_rank *
+mem_rank_of(const struct summary *s, size_t i)
+{
+	return mem_of(&s->r[i]);
+}
+
+void
+mem_spread(const struct summary *s, double *lo, double *med, double *hi,
     size_t *at)
 {
 	double *v = xcalloc(s->nr + 1, sizeof(*v));
@@ -222,97 +219,6 @@ spread(const struct summary *s, double *lo, double *med, double *hi,
 	free(v);
 }
 
-/* The first rank without a peak, and why; how many others have none. */
-static void
-print_missing(const struct summary *s, const struct memory *m,
-    struct out *o)
-{
-	char lab[LABEL_MAX];
-	size_t i;
-
-	for (i = 0; i < s->nr && m->made < s->nr; i++)
-		if (isnan(mem_peak_of(s, i))) {
-			fprintf(o->fp, _("  no peak for %s: %s"),
-			    rank_label(&s->r[i], lab, sizeof(lab)),
-			    mem_of(&s->r[i])->why != NULL ?
-			    mem_of(&s->r[i])->why : _("no memory_record.csv"));
-			if (s->nr - m->made == 2)
-				fputs(_(" (and one more rank; both in --json)"),
-				    o->fp);
-			else if (s->nr - m->made > 2)
-				fprintf(o->fp, _(" (and %zu more ranks; all in "
-				    "--json)"), s->nr - m->made - 1);
-			fputc('\n', o->fp);
-			return;
-		}
-}
-
-static void
-memory_print(const struct summary *s, const void *state, struct out *o)
-{
-	const struct memory *m = state;
-	double lo, med, hi, cap = s->opts.device_mb;
-	size_t at;
-	char lab[LABEL_MAX];
-
-	spread(s, &lo, &med, &hi, &at);
-	fprintf(o->fp, _("  %zu of %zu ranks; peak reserved (%s), MB: lowest "
-	    "%.0f, median %.0f, highest %.0f (%s)\n"), m->made, s->nr,
-	    mem_of(&s->r[at])->component, lo, med, hi,
-	    rank_label(&s->r[at], lab, sizeof(lab)));
-	if (cap > 0)
-		fprintf(o->fp, _("  device memory %.0f MB (npu-smi): the highest "
-		    "peak is %.1f %% of it\n"), cap, 100 * hi / cap);
-	else
-		fprintf(o->fp, _("  device memory: not known (a run under "
-		    "msprof-exec records what npu-smi shows)\n"));
-	print_missing(s, m, o);
-}
-
-static cJSON *
-memory_json(const struct summary *s, const void *state)
-{
-	cJSON *j = cJSON_CreateObject(), *a;
-	size_t i;
-
-	if (s->opts.device_mb > 0)
-		cJSON_AddNumberToObject(j, "device_mb", s->opts.device_mb);
-	else
-		cJSON_AddNullToObject(j, "device_mb");
-	a = cJSON_AddArrayToObject(j, "ranks");
-	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
-		cJSON *x = cJSON_CreateObject();
-
-		json_rank(x, "rank", r->rank);
-		if (isnan(mem_of(r)->peak_mb))
-			cJSON_AddStringToObject(x, "why", mem_of(r)->why !=
-			    NULL ? mem_of(r)->why : "no memory_record.csv");
-		else {
-			cJSON_AddNumberToObject(x, "peak_mb", mem_of(r)->peak_mb);
-			cJSON_AddStringToObject(x, "component",
-			    mem_of(r)->component);
-		}
-		cJSON_AddItemToArray(a, x);
-	}
-	return j;
-}
-
-static void
-memory_html(const struct summary *s, const void *state, FILE *fp)
-{
-	double lo, med, hi, cap = s->opts.device_mb;
-	size_t at;
-
-	spread(s, &lo, &med, &hi, &at);
-	fprintf(fp, "<p>Peak reserved (%s), MB: lowest %.0f, median %.0f, "
-	    "highest %.0f", mem_of(&s->r[at])->component, lo, med, hi);
-	if (cap > 0)
-		fprintf(fp, "; device memory %.0f MB (%.1f %%)", cap,
-		    100 * hi / cap);
-	fputs(".</p>\n", fp);
-}
-
 static void
 memory_free(void *state)
 {
@@ -321,6 +227,6 @@ memory_free(void *state)
 
 const struct kind kind_memory = {
 	"memory", N_("Device memory (memory_record.csv)"),
-	memory_init, memory_prepare, memory_rank, memory_finish, memory_print,
-	memory_json, memory_html, memory_free,
+	memory_init, memory_prepare, memory_rank, memory_finish, NULL, NULL,
+	NULL, memory_free,
 };

@@ -14,7 +14,8 @@
  * figures from the session: the chip npu-smi named when the run began,
  * and its AI cores and cube clock in CANN's platform_config/Ascend<chip>.ini.
  * The report says which source it used.
- * What is not known is said, with the reason, never guessed.
+ * What is not known is said, with the reason, never guessed.  The report
+ * prints it (report/summary_text.c, summary_json.c, summary_html.c).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -29,43 +30,8 @@
 #include "engines/engine.h"
 #include "engines/window.h"
 #include "inventory.h"
+#include "mfu.h"
 #include "model.h"
-
-/* fp16 and bf16: a 16 x 16 x 16 cube, a multiply and an add each. */
-#define CUBE_OPS	(16.0 * 16 * 16 * 2)
-/* Apart by more than this, the log's figure and ours disagree. */
-#define LOG_AGREE	0.01
-
-/*
- * The model in the terms of Megatron's arguments (--num-layers ...);
- * experts NAN for a dense model.
- */
-struct shape {
-	double	 layers, hidden, ffn, heads, groups, kv, seq, batch, vocab;
-	double	 experts, topk, moe_ffn, shared, freq, mtp;
-	int	 swiglu;
-	const char *vocab_from;	/* an argument, the log or config.json */
-};
-
-struct mfu {
-	/* The model. */
-	struct shape	 m;
-	double		 flops;		/* per step; NAN unknown */
-	char		*flops_why;
-	/* The chip. */
-	double		 cores, mhz, peak;	/* peak: FLOP/s a device */
-	/* peak_path: the info.json, or the ini of npu-smi's chip CHIP */
-	char		*peak_path, *peak_why, *chip;
-	/* The run. */
-	double		 step_us;	/* mean over the ranks' mean steps */
-	size_t		 nranks;	/* ranks with steps */
-	int		 world;
-	const char	*world_from;
-	/* The training's own figure (Megatron's log line). */
-	double		 log_tflops;
-	long		 log_first, log_last;
-	size_t		 log_n;
-};
 
 /*
  * The value of the last FLAG in AV ("--flag V" or "--flag=V", as argparse
@@ -728,8 +694,8 @@ mfu_finish(struct summary *s, void *state)
 }
 
 /* Achieved FLOP/s a device; NAN when a part is not known. */
-static double
-achieved(const struct mfu *u)
+double
+mfu_achieved(const struct mfu *u)
 {
 	if (isnan(u->flops) || u->world <= 0)
 		return NAN;
@@ -737,7 +703,7 @@ achieved(const struct mfu *u)
 }
 
 /* Why the MFU is not known, or NULL. */
-static const char *
+const char *
 mfu_why(const struct mfu *u)
 {
 	if (isnan(u->flops))
@@ -749,184 +715,10 @@ mfu_why(const struct mfu *u)
 	return NULL;
 }
 
-static void
-mfu_print(const struct summary *s, const void *state, struct out *o)
+double
+mfu_log_difference(const struct mfu *u)
 {
-	const struct mfu *u = state;
-	const struct shape *m = &u->m;
-	double a = achieved(u);
-	const char *why = mfu_why(u);
-
-	if (!isnan(u->flops)) {
-		fprintf(o->fp, _("  model: %.0f layers, hidden %.0f, FFN %.0f%s, "
-		    "%.0f heads, %.0f query groups, kv channels %.0f, sequence "
-		    "%.0f, global batch %.0f, vocabulary %.0f (%s)"),
-		    m->layers, m->hidden, m->ffn, m->swiglu ? " SwiGLU" : "",
-		    m->heads, m->groups, m->kv, m->seq, m->batch, m->vocab,
-		    _(m->vocab_from));
-		if (!isnan(m->experts))
-			fprintf(o->fp, _(", %.0f experts (top %.0f, FFN %.0f)"),
-			    m->experts, m->topk, m->moe_ffn);
-		fprintf(o->fp, _("\n  model FLOPs per step: %.4g TFLOP "
-		    "(Megatron's count)\n"), u->flops / 1e12);
-	} else
-		fprintf(o->fp, _("  model FLOPs: not known: %s\n"), u->flops_why);
-	fprintf(o->fp, _("  step time: %.3f ms (mean of the profiled steps "
-	    "of %zu %s)"), u->step_us / 1000, u->nranks,
-	    u->nranks == 1 ? _("rank") : _("ranks"));
-	if (u->world > 0)
-		fprintf(o->fp, _("; world size %d (%s)"), u->world,
-		    _(u->world_from));
-	fputc('\n', o->fp);
-	if (!isnan(u->peak) && u->chip != NULL)
-		fprintf(o->fp, _("  chip peak: %.1f TFLOP/s a device (fp16/bf16: "
-		    "%.0f AI cores x %.0f MHz x %.0f a cycle)\n    from npu-smi's "
-		    "chip %s and CANN's %s (the data does not describe its "
-		    "chip)\n"), u->peak / 1e12, u->cores, u->mhz, CUBE_OPS,
-		    u->chip, u->peak_path);
-	else if (!isnan(u->peak))
-		fprintf(o->fp, _("  chip peak: %.1f TFLOP/s a device (fp16/bf16: "
-		    "%.0f AI cores x %.0f MHz x %.0f a cycle)\n    from %s\n"),
-		    u->peak / 1e12, u->cores, u->mhz, CUBE_OPS, u->peak_path);
-	else
-		fprintf(o->fp, _("  chip peak: not known: %s\n"), u->peak_why);
-	if (!isnan(a))
-		fprintf(o->fp, _("  achieved: %.1f TFLOP/s a device\n"), a / 1e12);
-	if (why == NULL && a > u->peak)
-		fprintf(o->fp, _("  MFU: %.1f %%: above the chip's peak, which "
-		    "no run reaches: the launch's arguments are not the model "
-		    "that ran, or the profiled steps are not its steps\n"),
-		    100 * a / u->peak);
-	else if (why == NULL)
-		fprintf(o->fp, _("  MFU: %.1f %%\n"), 100 * a / u->peak);
-	else
-		fprintf(o->fp, _("  MFU: not known: %s\n"), why);
-	if (u->log_n > 0 && !isnan(a))
-		fprintf(o->fp, _("  the training's log: %.1f TFLOP/s/GPU "
-		    "(iterations %ld-%ld), %.1f %% %s this figure%s\n"),
-		    u->log_tflops, u->log_first, u->log_last,
-		    100 * fabs(u->log_tflops / (a / 1e12) - 1),
-		    u->log_tflops * 1e12 >= a ? _("above") : _("below"),
-		    fabs(u->log_tflops / (a / 1e12) - 1) > LOG_AGREE ?
-		    _(": they disagree (the log's step time is not the "
-		    "profile's, or its arguments are not the launch's)") : "");
-	else if (u->log_n > 0)
-		fprintf(o->fp, _("  the training's log: %.1f TFLOP/s/GPU "
-		    "(iterations %ld-%ld)\n"), u->log_tflops, u->log_first,
-		    u->log_last);
-}
-
-static cJSON *
-mfu_json(const struct summary *s, const void *state)
-{
-	const struct mfu *u = state;
-	const struct shape *m = &u->m;
-	cJSON *j = cJSON_CreateObject(), *x;
-	double a = achieved(u);
-	const char *why = mfu_why(u);
-
-	json_num(j, "flops_per_step", u->flops);
-	if (isnan(u->flops))
-		cJSON_AddStringToObject(j, "flops_why", u->flops_why);
-	else {
-		x = cJSON_AddObjectToObject(j, "model");
-		json_num(x, "num_layers", m->layers);
-		json_num(x, "hidden_size", m->hidden);
-		json_num(x, "ffn_hidden_size", m->ffn);
-		json_num(x, "num_attention_heads", m->heads);
-		json_num(x, "num_query_groups", m->groups);
-		json_num(x, "kv_channels", m->kv);
-		json_num(x, "seq_length", m->seq);
-		json_num(x, "global_batch_size", m->batch);
-		json_num(x, "padded_vocab_size", m->vocab);
-		cJSON_AddStringToObject(x, "vocab_from", m->vocab_from);
-		cJSON_AddBoolToObject(x, "swiglu", m->swiglu);
-		json_num(x, "num_experts", m->experts);
-		if (!isnan(m->experts)) {
-			json_num(x, "moe_router_topk", m->topk);
-			json_num(x, "moe_ffn_hidden_size", m->moe_ffn);
-			json_num(x, "moe_shared_expert_intermediate_size",
-			    m->shared);
-			json_num(x, "moe_layer_freq", m->freq);
-		}
-		json_num(x, "mtp_num_layers", m->mtp);
-	}
-	json_num(j, "step_ms", u->step_us / 1000);
-	cJSON_AddNumberToObject(j, "step_ranks", (double)u->nranks);
-	if (u->world > 0) {
-		cJSON_AddNumberToObject(j, "world_size", u->world);
-		cJSON_AddStringToObject(j, "world_from", u->world_from);
-	} else
-		cJSON_AddNullToObject(j, "world_size");
-	json_num(j, "tflops_per_device", a / 1e12);
-	x = cJSON_AddObjectToObject(j, "peak");
-	json_num(x, "tflops", u->peak / 1e12);
-	if (isnan(u->peak))
-		cJSON_AddStringToObject(x, "why", u->peak_why);
-	else {
-		cJSON_AddStringToObject(x, "source", u->chip != NULL ?
-		    "npu-smi" : "info.json");
-		if (u->chip != NULL)
-			cJSON_AddStringToObject(x, "chip", u->chip);
-		/* the info.json, or the platform_config ini */
-		cJSON_AddStringToObject(x, "path", u->peak_path);
-		cJSON_AddNumberToObject(x, "ai_cores", u->cores);
-		cJSON_AddNumberToObject(x, "aic_mhz", u->mhz);
-		cJSON_AddNumberToObject(x, "ops_per_cycle", CUBE_OPS);
-	}
-	json_num(j, "mfu", why == NULL ? a / u->peak : NAN);
-	if (why != NULL)
-		cJSON_AddStringToObject(j, "mfu_why", why);
-	if (u->log_n > 0) {
-		x = cJSON_AddObjectToObject(j, "log");
-		cJSON_AddNumberToObject(x, "tflops_per_device", u->log_tflops);
-		cJSON_AddNumberToObject(x, "first_iteration", u->log_first);
-		cJSON_AddNumberToObject(x, "last_iteration", u->log_last);
-		json_num(x, "relative_difference", u->log_tflops /
-		    (a / 1e12) - 1);
-	} else
-		cJSON_AddNullToObject(j, "log");
-	return j;
-}
-
-static void
-mfu_html(const struct summary *s, const void *state, FILE *fp)
-{
-	const struct mfu *u = state;
-	double a = achieved(u);
-	const char *why = mfu_why(u);
-
-	fputs("<p>", fp);
-	if (why == NULL) {
-		fprintf(fp, "MFU <b>%.1f %%</b>: %.1f TFLOP/s a device of a "
-		    "peak of %.1f TFLOP/s (%.0f AI cores x %.0f MHz, ",
-		    100 * a / u->peak, a / 1e12, u->peak / 1e12, u->cores,
-		    u->mhz);
-		if (u->chip != NULL) {
-			fputs("from npu-smi's chip ", fp);
-			html_text(fp, u->chip);
-			fputs(" and CANN's ", fp);
-		} else
-			fputs("from ", fp);
-		html_text(fp, strrchr(u->peak_path, '/') != NULL ?
-		    strrchr(u->peak_path, '/') + 1 : u->peak_path);
-		fputc(')', fp);
-		if (a > u->peak)
-			fputs(", above the chip's peak, which no run reaches: "
-			    "the launch's arguments are not the model that ran, "
-			    "or the profiled steps are not its steps", fp);
-	} else {
-		fputs("MFU not known: ", fp);
-		html_text(fp, why);
-	}
-	fprintf(fp, "; step %.3f ms", u->step_us / 1000);
-	if (!isnan(u->flops))
-		fprintf(fp, ", %.4g TFLOP a step (Megatron's count)",
-		    u->flops / 1e12);
-	if (u->log_n > 0)
-		fprintf(fp, "; the training's log: %.1f TFLOP/s/GPU",
-		    u->log_tflops);
-	fputs(".</p>\n", fp);
+	return u->log_tflops / (mfu_achieved(u) / 1e12) - 1;
 }
 
 static void
@@ -943,6 +735,5 @@ mfu_free(void *state)
 
 const struct kind kind_mfu = {
 	"mfu", N_("Model FLOPs utilisation (MFU) against the chip's peak"),
-	mfu_init, NULL, mfu_rank, mfu_finish, mfu_print, mfu_json, mfu_html,
-	mfu_free,
+	mfu_init, NULL, mfu_rank, mfu_finish, NULL, NULL, NULL, mfu_free,
 };

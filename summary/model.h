@@ -159,6 +159,11 @@ struct kind {
 		    struct rank_files *);	/* optional */
 	/* After all ranks: compute; a reason when not made. */
 	char	*(*finish)(struct summary *, void *);
+	/*
+	 * Optional, and only for a kind the report has no writer of its own
+	 * for (report/summary_text.c, summary_json.c, summary_html.c): the
+	 * kind printing itself as text, JSON and HTML.
+	 */
 	void	 (*print)(const struct summary *, const void *, struct out *);
 	cJSON	*(*json)(const struct summary *, const void *);
 	void	 (*html)(const struct summary *, const void *, FILE *);
@@ -247,6 +252,12 @@ size_t	 idle_most(const struct summary *, int c, double *most, double *all);
 /* Rank I's peak device memory (memory.c), MB; NaN when unknown. */
 double	 mem_peak_of(const struct summary *, size_t i);
 
+/*
+ * Row K of the summaries' table (summary.c), in the order they print;
+ * NULL past the last.  Its state in a finished summary S is
+ * S->state[K], and S->why[K] says why it was not made.
+ */
+const struct kind *summary_kind(size_t k);
 /* The state of row K in S (what its init made). */
 void	*summary_state(const struct summary *, const struct kind *k);
 /*
@@ -300,10 +311,6 @@ int	 label_width(const struct summary *, int min);
 void	 json_rank(cJSON *, const char *key, int rank);
 /* V under KEY in O; null when V is not a finite number. */
 void	 json_num(cJSON *, const char *key, double v);
-
-/* The files left out (leftout.c): said in a few lines, and in JSON. */
-void	 left_out_print(const struct summary *, FILE *);
-cJSON	*left_out_json(const struct summary *);
 
 /* Drawing (draw.c). */
 void	 draw_bar(struct out *, const double *parts, size_t n, double total,

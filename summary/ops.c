@@ -9,7 +9,8 @@
  * time whose pipe ratios (the *_ratio columns of PipeUtilization) all
  * average below 0.4, each column over the instances with a value in it,
  * weighted by their durations.  Which of them call for a change is the
- * rules' (advice/operators.c).
+ * rules' (advice/operators.c); the report prints them
+ * (report/summary_text.c, summary_json.c, summary_html.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,17 +20,8 @@
 #include "common/util.h"
 #include "csv.h"
 #include "model.h"
+#include "ops.h"
 
-#define MAX_LISTED	5
-
-struct ops {
-	struct optab	*all;		/* every rank, with histograms */
-	char		*ratio[OP_NRATIO];	/* pipe-ratio column names */
-	size_t		 nratio;
-	size_t		 made;
-	size_t		 steps;		/* rank-steps of ALL, once finished */
-	const char	*source;
-};
 
 static void *
 ops_init(struct summary *s)
@@ -512,8 +504,8 @@ ops_all(const struct summary *s, size_t *steps)
 	return o->made > 0 ? o->all : NULL;
 }
 
-static void
-flags(const struct summary *s, char *buf, size_t len, const struct op *op)
+void
+op_flags(const struct summary *s, const struct op *op, char *buf, size_t len)
 {
 	size_t n;
 
@@ -524,137 +516,12 @@ flags(const struct summary *s, char *buf, size_t len, const struct op *op)
 		buf[n - 1] = '\0';
 }
 
-/* PART's share of ALL, NaN when there is no device time at all. */
-static double
-share(double part, double all)
+double
+op_share(const struct summary *s, const struct op *op)
 {
-	return all > 0 ? part / all : NAN;
-}
+	const struct optab *all = ops_all(s, NULL);
 
-static void
-num(FILE *fp, double v, int width, int prec)
-{
-	if (isnan(v))
-		fprintf(fp, " %*s", width, "-");
-	else
-		fprintf(fp, " %*.*f", width, prec, v);
-}
-
-static void
-ops_print(const struct summary *s, const void *state, struct out *out)
-{
-	const struct ops *o = state;
-	struct op **v = optab_sorted(o->all);
-	FILE *fp = out->fp;
-	size_t missing = 0;
-	int i;
-
-	fprintf(fp, _("  %zu of %zu ranks, from %s\n"), o->made, s->nr, o->source);
-	fprintf(fp, "  %7s %12s %9s %10s %10s %10s  %-14s %s\n", _("Time(%)"),
-	    _("Total(ms)"), _("Count"), _("Mean(us)"), _("Med(us)"),
-	    _("Max(us)"), _("Core"), _("Operator"));
-	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
-		char fl[64];
-
-		flags(s, fl, sizeof(fl), v[i]);
-		fputc(' ', fp);
-		num(fp, 100 * share(v[i]->total, o->all->total), 7, 1);
-		fprintf(fp, " %12.3f %9lu", v[i]->total / 1000, v[i]->count);
-		num(fp, v[i]->total / v[i]->count, 10, 1);
-		num(fp, op_median(v[i]), 10, 1);
-		num(fp, v[i]->max, 10, 1);
-		fprintf(fp, "  %-14s %s%s%s%s%s\n", v[i]->core, v[i]->type,
-		    *fl ? "  " : "", colour(out, 4), fl, colour_off(out));
-	}
-	if (o->all->n > (size_t)s->opts.top_n)
-		fprintf(fp, _("  (%zu operator types in all)\n"), o->all->n);
-	for (i = 0; (size_t)i < s->nr; i++)
-		if (s->r[i].ops_why != NULL && missing++ < MAX_LISTED) {
-			char lab[LABEL_MAX];
-
-			fprintf(fp, _("  %s: no operators: %s\n"),
-			    rank_label(&s->r[i], lab, sizeof(lab)), s->r[i].ops_why);
-		}
-	if (missing > MAX_LISTED)
-		fprintf(fp, _("  (and %zu more ranks without operators)\n"),
-		    missing - MAX_LISTED);
-	free(v);
-}
-
-static cJSON *
-ops_json(const struct summary *s, const void *state)
-{
-	const struct ops *o = state;
-	struct op **v = optab_sorted(o->all);
-	cJSON *j = cJSON_CreateObject(), *a;
-	int i;
-
-	cJSON_AddStringToObject(j, "source", o->source);
-	cJSON_AddNumberToObject(j, "ranks", o->made);
-	cJSON_AddNumberToObject(j, "total_us", o->all->total);
-	cJSON_AddNumberToObject(j, "operator_types", o->all->n);
-	a = cJSON_AddArrayToObject(j, "top");
-	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
-		cJSON *x = cJSON_CreateObject(), *fl;
-
-		cJSON_AddStringToObject(x, "type", v[i]->type);
-		cJSON_AddStringToObject(x, "core", v[i]->core);
-		cJSON_AddNumberToObject(x, "count", v[i]->count);
-		json_num(x, "total_us", v[i]->total);
-		json_num(x, "share", share(v[i]->total, o->all->total));
-		json_num(x, "mean_us", v[i]->total / v[i]->count);
-		json_num(x, "median_us", op_median(v[i]));
-		json_num(x, "min_us", v[i]->min);
-		json_num(x, "max_us", v[i]->max);
-		fl = cJSON_AddArrayToObject(x, "flags");
-		if (op_aicpu(v[i]))
-			cJSON_AddItemToArray(fl, cJSON_CreateString("aicpu"));
-		if (op_dynamic(v[i]))
-			cJSON_AddItemToArray(fl, cJSON_CreateString("dynamic"));
-		if (op_low_pipe(s, v[i]))
-			cJSON_AddItemToArray(fl, cJSON_CreateString("low-pipe"));
-		cJSON_AddItemToArray(a, x);
-	}
-	free(v);
-	return j;
-}
-
-static void
-ops_html(const struct summary *s, const void *state, FILE *fp)
-{
-	const struct ops *o = state;
-	struct op **v = optab_sorted(o->all);
-	int i;
-
-	fprintf(fp, "<p>%zu of %zu ranks, from %s</p>\n<table>\n<tr><th>Time "
-	    "(%%)</th><th>Total (ms)</th><th>Count</th><th>Mean (us)</th>"
-	    "<th>Median (us)</th><th>Max (us)</th><th class=\"l\">Core</th>"
-	    "<th class=\"l\">Operator</th><th class=\"l\">Flags</th></tr>\n",
-	    o->made, s->nr, o->source);
-	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
-		double med = op_median(v[i]);
-		char fl[64];
-
-		flags(s, fl, sizeof(fl), v[i]);
-		if (isnan(share(v[i]->total, o->all->total)))
-			fputs("<tr><td>-</td>", fp);
-		else
-			fprintf(fp, "<tr><td>%.1f</td>",
-			    100 * share(v[i]->total, o->all->total));
-		fprintf(fp, "<td>%.3f</td><td>%lu</td><td>%.1f</td>",
-		    v[i]->total / 1000, v[i]->count, v[i]->total / v[i]->count);
-		if (isnan(med))
-			fputs("<td>-</td>", fp);
-		else
-			fprintf(fp, "<td>%.1f</td>", med);
-		fprintf(fp, "<td>%.1f</td><td class=\"l\">", v[i]->max);
-		html_text(fp, v[i]->core);
-		fputs("</td><td class=\"l\">", fp);
-		html_text(fp, v[i]->type);
-		fprintf(fp, "</td><td class=\"l\">%s</td></tr>\n", fl);
-	}
-	fputs("</table>\n", fp);
-	free(v);
+	return all != NULL && all->total > 0 ? op->total / all->total : NAN;
 }
 
 static void
@@ -671,6 +538,6 @@ ops_free(void *state)
 
 const struct kind kind_ops = {
 	"operators", N_("Top operators by device time (all ranks)"),
-	ops_init, ops_prepare, ops_rank, ops_finish, ops_print, ops_json, ops_html,
+	ops_init, ops_prepare, ops_rank, ops_finish, NULL, NULL, NULL,
 	ops_free,
 };

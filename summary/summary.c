@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 
 #include <dirent.h>
-#include <err.h>
 #include <dirent.h>
 #include <errno.h>
 #include <langinfo.h>
@@ -19,7 +18,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "common/jsonw.h"
 #include "common/util.h"
 #include "comm.h"
 #include "csv.h"
@@ -535,6 +533,12 @@ summary_build(const struct summary_rank *ranks, size_t n,
 	return s;
 }
 
+const struct kind *
+summary_kind(size_t k)
+{
+	return k < NKINDS ? kinds[k] : NULL;
+}
+
 void *
 summary_state(const struct summary *s, const struct kind *kind)
 {
@@ -554,126 +558,6 @@ summary_term_flags(FILE *fp)
 	if (isatty(fileno(fp)) && (nc == NULL || *nc == '\0'))
 		f |= SUMMARY_COLOUR;
 	return f;
-}
-
-void
-summary_print(const struct summary *s, FILE *fp, unsigned flags)
-{
-	struct out o = { fp, flags };
-	size_t k;
-
-	left_out_print(s, fp);
-	for (k = 0; k < NKINDS; k++) {
-		fprintf(fp, "\n%s\n", _(kinds[k]->title));
-		if (s->why[k] != NULL)
-			fprintf(fp, _("  not made: %s\n"), s->why[k]);
-		else
-			kinds[k]->print(s, s->state[k], &o);
-	}
-}
-
-/* What the summary read of rank I. */
-static cJSON *
-rank_json(const struct summary *s, size_t i)
-{
-	const struct rank_data *r = &s->r[i];
-	cJSON *o = cJSON_CreateObject();
-
-	json_rank(o, "rank", r->rank);
-	cJSON_AddStringToObject(o, "path", r->path);
-	if (r->level != NULL)
-		cJSON_AddStringToObject(o, "level", r->level);
-	if (r->export_type != NULL)
-		cJSON_AddStringToObject(o, "export_type", r->export_type);
-	return o;
-}
-
-/* Summary K, or why it was not made. */
-static cJSON *
-part_json(const struct summary *s, size_t k)
-{
-	cJSON *x;
-
-	if (s->why[k] != NULL) {
-		x = cJSON_CreateObject();
-		cJSON_AddFalseToObject(x, "made");
-		cJSON_AddStringToObject(x, "why", s->why[k]);
-	} else {
-		x = kinds[k]->json(s, s->state[k]);
-		cJSON_AddTrueToObject(x, "made");
-	}
-	return x;
-}
-
-/*
- * The summary's JSON, written as it is made: a rank, then a summary, at a
- * time, so that memory holds the largest summary's JSON, not all of it.
- * The one builder: summary_json_write wraps it in an object, summary_json
- * parses that back, and the report adds the findings beside it.
- */
-void
-summary_json_members(const struct summary *s, struct jsonw *w)
-{
-	size_t k, i;
-
-	jw_open(w, "ranks", '[');
-	for (i = 0; i < s->nr; i++)
-		jw_take(w, NULL, rank_json(s, i));
-	jw_close(w, ']');
-	jw_take(w, "left_out", left_out_json(s));
-	jw_open(w, "summaries", '{');
-	for (k = 0; k < NKINDS; k++)
-		jw_take(w, kinds[k]->name, part_json(s, k));
-	jw_close(w, '}');
-}
-
-void
-summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
-{
-	jw_open(w, key, '{');
-	summary_json_members(s, w);
-	jw_close(w, '}');
-}
-
-cJSON *
-summary_json(const struct summary *s)
-{
-	struct jsonw w;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	cJSON *j;
-
-	if (f == NULL)
-		err(1, "open_memstream");
-	jw_init(&w, f);
-	summary_json_write(s, &w, NULL);
-	if (fclose(f) != 0)
-		err(1, "open_memstream");
-	j = cJSON_ParseWithLength(text, len);
-	free(text);
-	return j;
-}
-
-static void
-part_html(const struct summary *s, size_t k, FILE *fp)
-{
-	fputs("<h2>", fp);
-	html_text(fp, kinds[k]->title);
-	fputs("</h2>\n", fp);
-	if (s->why[k] != NULL) {
-		fputs("<p class=\"why\">not made: ", fp);
-		html_text(fp, s->why[k]);
-		fputs("</p>\n", fp);
-	} else
-		kinds[k]->html(s, s->state[k], fp);
-}
-
-void
-summary_html_sections(const struct summary *s, FILE *fp)
-{
-	for (size_t k = 0; k < NKINDS; k++)
-		part_html(s, k, fp);
 }
 
 void

@@ -66,7 +66,7 @@ struct summary_opts {
 	const char	*log;
 };
 
-/* summary_print flags. */
+/* The flags of the summary's text (report/summary_writers.h). */
 #define SUMMARY_UTF8	0x1	/* Unicode blocks for bars, else ASCII */
 #define SUMMARY_COLOUR	0x2	/* ANSI colours */
 
@@ -129,24 +129,6 @@ struct summary	*summary_build(const struct summary_rank *, size_t,
  * call it after setlocale(LC_CTYPE, "").
  */
 unsigned	 summary_term_flags(FILE *);
-void		 summary_print(const struct summary *, FILE *, unsigned flags);
-/*
- * The summary as JSON, written as it is made (KEY: its key in the object
- * being written, or NULL), in the memory of its largest summary: its
- * "ranks", "left_out" and "summaries".  summary_json_members writes them
- * into an object the caller opened (and may add to).
- */
-struct jsonw;
-void		 summary_json_write(const struct summary *, struct jsonw *,
-		    const char *key);
-void		 summary_json_members(const struct summary *, struct jsonw *);
-/* The same document parsed back, as a reader of the file gets it. */
-cJSON		*summary_json(const struct summary *);
-/*
- * Each summary's section of an XHTML page with inline SVG (the page is
- * html_page_head's, summary/model.h).
- */
-void		 summary_html_sections(const struct summary *, FILE *);
 void		 summary_free(struct summary *);
 
 /* How many files the summary left out, whole or in part (it names them). */

@@ -58,7 +58,7 @@ print(sorted(gf) == sorted(rf), all(gf[k]["bytes"] == rf[k]["bytes"] for k in gf
 
 # The summary's own walk (as compare uses it): the same through links.
 S=$HELPERS/summary
-strip() { pyq -c 'import json, sys
+strip() { pyq -i -c 'import json, sys
 d = json.load(sys.stdin)
 for r in d["ranks"]: r.pop("path")
 print(json.dumps(d, sort_keys=True))'; }

@@ -15,6 +15,7 @@
 
 #include "advice/advice.h"
 #include "report/findings.h"
+#include "report/summary_writers.h"
 #include "summary/summary.h"
 
 int

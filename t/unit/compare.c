@@ -18,6 +18,7 @@
 
 #include "tap.h"
 #include "common/journal.h"
+#include "report/summary_writers.h"
 #include "summary/compare.h"
 
 static char tmp[] = "/tmp/compare.XXXXXX";

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "report/summary_writers.h"
 #include "summary/csv.h"
 #include "summary/summary.h"
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/summary_writers.h"
 #include "tap.h"
 #include "advice/advice.h"
 #include "report/findings.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "report/summary_writers.h"
 #include "summary/summary.h"
 
 #define DATA	"t/data/summary/"

@@ -1,0 +1,263 @@
+/*
+ * The summary's sections of the report's page (report.c): each kind
+ * under its title, or why it was not made.  Each kind's writer is here,
+ * reading the finished summary's model (summary/steps.h, ops.h and the
+ * others), with its row in the table of writers: a new kind is its
+ * writer and its row.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary/memory.h"
+#include "summary/mfu.h"
+#include "summary/model.h"
+#include "summary/ops.h"
+#include "summary/steps.h"
+#include "summary/summary.h"
+#include "summary_writers.h"
+
+#define HEAT_SPAN	0.25	/* of the mean step: the darkest cell */
+
+/* --- the step breakdown (summary/steps.h) --- */
+
+/* Bars of the ranks V[0..N): stacked parts, labelled with the step. */
+static void
+html_bars(FILE *fp, const struct rank_data *const *v, size_t n)
+{
+	const char **labels = xcalloc(n + 1, sizeof(*labels));
+	double *parts = xcalloc(n * STEP_NPARTS + 1, sizeof(*parts));
+	char **own = xcalloc(n + 1, sizeof(*own)), lab[LABEL_MAX];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		own[i] = xasprintf("%s  %.3f ms", rank_label(v[i], lab,
+		    sizeof(lab)), v[i]->mean.step_time / 1000);
+		labels[i] = own[i];
+		parts[i * STEP_NPARTS] = v[i]->mean.comp;
+		parts[i * STEP_NPARTS + 1] = v[i]->mean.comm_exposed;
+		parts[i * STEP_NPARTS + 2] = v[i]->mean.free;
+	}
+	svg_bars(fp, labels, parts, n, STEP_NPARTS, step_part_names);
+	for (i = 0; i < n; i++)
+		free(own[i]);
+	free(own);
+	free(labels);
+	free(parts);
+}
+
+/* Many ranks: each part of the step across all of them, as a heat map. */
+static void
+html_heat(FILE *fp, const struct rank_data *const *v, size_t n)
+{
+	static const char *const rows[] = { N_("step"), N_("compute"),
+	    N_("exposed communication"), N_("free"), N_("bubble") };
+	int *rank = xcalloc(n + 1, sizeof(*rank));
+	double *val = xcalloc(5 * n + 1, sizeof(*val));
+	/* darkest: a quarter of the mean step above the row's lowest */
+	struct heat h = { rows, 5, n, rank, val, "ms", 0 };
+	double mean = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		rank[i] = v[i]->rank;
+		val[i] = v[i]->mean.step_time / 1000;
+		val[n + i] = v[i]->mean.comp / 1000;
+		val[2 * n + i] = v[i]->mean.comm_exposed / 1000;
+		val[3 * n + i] = v[i]->mean.free / 1000;
+		val[4 * n + i] = v[i]->mean.bubble / 1000;
+		mean += val[i] / n;
+	}
+	h.span = HEAT_SPAN * mean;
+	fprintf(fp, "<p>%zu ranks in rank order, left to right; white is the "
+	    "shortest of its row, the darkest %.0f %% of the mean step "
+	    "(%.3f ms) longer or more.</p>\n", n, 100 * HEAT_SPAN, mean);
+	svg_heat(fp, &h);
+	free(rank);
+	free(val);
+}
+
+static void
+steps_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct rank_data **v = xcalloc(s->nr + 1, sizeof(*v));
+	size_t i, n = 0, why = 0, k;
+	char lab[LABEL_MAX];
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+
+		if (r->steps_why == NULL) {
+			v[n++] = r;
+			continue;
+		}
+		if (why++ >= SLOWEST_SHOWN)
+			continue;
+		fputs("<p class=\"why\">", fp);
+		html_text(fp, rank_label(r, lab, sizeof(lab)));
+		fputs(": ", fp);
+		html_text(fp, r->steps_why);
+		fputs("</p>\n", fp);
+	}
+	if (why > SLOWEST_SHOWN)
+		fprintf(fp, "<p class=\"why\">and %zu more ranks without "
+		    "steps (all in --json)</p>\n", why - SLOWEST_SHOWN);
+	if (n <= MAX_ROWS_SHOWN) {
+		html_bars(fp, v, n);
+		free(v);
+		return;
+	}
+	html_heat(fp, v, n);
+	/* and the longest, the median and the shortest, as the text has */
+	steps_by_time(v, n);
+	k = SLOWEST_SHOWN;
+	v[k++] = v[n / 2];
+	v[k++] = v[n - 1];
+	fprintf(fp, "<p>The %d ranks with the longest steps, then the median "
+	    "and the shortest:</p>\n", SLOWEST_SHOWN);
+	html_bars(fp, v, k);
+	free(v);
+}
+
+/* --- the top operators (summary/ops.h) --- */
+
+static void
+ops_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct ops *o = state;
+	struct op **v = optab_sorted(o->all);
+	int i;
+
+	fprintf(fp, "<p>%zu of %zu ranks, from %s</p>\n<table>\n<tr><th>Time "
+	    "(%%)</th><th>Total (ms)</th><th>Count</th><th>Mean (us)</th>"
+	    "<th>Median (us)</th><th>Max (us)</th><th class=\"l\">Core</th>"
+	    "<th class=\"l\">Operator</th><th class=\"l\">Flags</th></tr>\n",
+	    o->made, s->nr, o->source);
+	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
+		double med = op_median(v[i]);
+		char fl[64];
+
+		op_flags(s, v[i], fl, sizeof(fl));
+		if (isnan(op_share(s, v[i])))
+			fputs("<tr><td>-</td>", fp);
+		else
+			fprintf(fp, "<tr><td>%.1f</td>",
+			    100 * op_share(s, v[i]));
+		fprintf(fp, "<td>%.3f</td><td>%lu</td><td>%.1f</td>",
+		    v[i]->total / 1000, v[i]->count, v[i]->total / v[i]->count);
+		if (isnan(med))
+			fputs("<td>-</td>", fp);
+		else
+			fprintf(fp, "<td>%.1f</td>", med);
+		fprintf(fp, "<td>%.1f</td><td class=\"l\">", v[i]->max);
+		html_text(fp, v[i]->core);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, v[i]->type);
+		fprintf(fp, "</td><td class=\"l\">%s</td></tr>\n", fl);
+	}
+	fputs("</table>\n", fp);
+	free(v);
+}
+
+/* --- the device memory (summary/memory.h) --- */
+
+static void
+memory_html(const struct summary *s, const void *state, FILE *fp)
+{
+	double lo, med, hi, cap = s->opts.device_mb;
+	size_t at;
+
+	mem_spread(s, &lo, &med, &hi, &at);
+	fprintf(fp, "<p>Peak reserved (%s), MB: lowest %.0f, median %.0f, "
+	    "highest %.0f", mem_rank_of(s, at)->component, lo, med, hi);
+	if (cap > 0)
+		fprintf(fp, "; device memory %.0f MB (%.1f %%)", cap,
+		    100 * hi / cap);
+	fputs(".</p>\n", fp);
+}
+
+/* --- the MFU (summary/mfu.h) --- */
+
+static void
+mfu_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct mfu *u = state;
+	double a = mfu_achieved(u);
+	const char *why = mfu_why(u);
+
+	fputs("<p>", fp);
+	if (why == NULL) {
+		fprintf(fp, "MFU <b>%.1f %%</b>: %.1f TFLOP/s a device of a "
+		    "peak of %.1f TFLOP/s (%.0f AI cores x %.0f MHz, ",
+		    100 * a / u->peak, a / 1e12, u->peak / 1e12, u->cores,
+		    u->mhz);
+		if (u->chip != NULL) {
+			fputs("from npu-smi's chip ", fp);
+			html_text(fp, u->chip);
+			fputs(" and CANN's ", fp);
+		} else
+			fputs("from ", fp);
+		html_text(fp, strrchr(u->peak_path, '/') != NULL ?
+		    strrchr(u->peak_path, '/') + 1 : u->peak_path);
+		fputc(')', fp);
+		if (a > u->peak)
+			fputs(", above the chip's peak, which no run reaches: "
+			    "the launch's arguments are not the model that ran, "
+			    "or the profiled steps are not its steps", fp);
+	} else {
+		fputs("MFU not known: ", fp);
+		html_text(fp, why);
+	}
+	fprintf(fp, "; step %.3f ms", u->step_us / 1000);
+	if (!isnan(u->flops))
+		fprintf(fp, ", %.4g TFLOP a step (Megatron's count)",
+		    u->flops / 1e12);
+	if (u->log_n > 0)
+		fprintf(fp, "; the training's log: %.1f TFLOP/s/GPU",
+		    u->log_tflops);
+	fputs(".</p>\n", fp);
+}
+
+/* --- the table of writers, and the sections of a summary --- */
+
+typedef void	 html_writer(const struct summary *, const void *, FILE *);
+
+/* The writer of each kind; a kind without a row writes itself. */
+static const struct {
+	const struct kind	*kind;
+	html_writer		*write;
+} writers[] = {
+	{ &kind_steps, steps_html },
+	{ &kind_ops, ops_html },
+	{ &kind_memory, memory_html },
+	{ &kind_mfu, mfu_html },
+};
+
+static html_writer *
+writer_of(const struct kind *k)
+{
+	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
+		if (writers[i].kind == k)
+			return writers[i].write;
+	return k->html;
+}
+
+static void
+part_html(const struct summary *s, size_t k, FILE *fp)
+{
+	fputs("<h2>", fp);
+	html_text(fp, summary_kind(k)->title);
+	fputs("</h2>\n", fp);
+	if (s->why[k] != NULL) {
+		fputs("<p class=\"why\">not made: ", fp);
+		html_text(fp, s->why[k]);
+		fputs("</p>\n", fp);
+	} else
+		writer_of(summary_kind(k))(s, s->state[k], fp);
+}
+
+void
+summary_html_sections(const struct summary *s, FILE *fp)
+{
+	for (size_t k = 0; summary_kind(k) != NULL; k++)
+		part_html(s, k, fp);
+}

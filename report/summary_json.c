@@ -1,0 +1,345 @@
+/*
+ * The summary as JSON: the ranks read, the files left out, then each
+ * kind under its name, or why it was not made.  Each kind's writer is
+ * here, reading the finished summary's model (summary/steps.h, ops.h and
+ * the others), with its row in the table of writers: a new kind is its
+ * writer and its row.
+ */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "common/jsonw.h"
+#include "summary/memory.h"
+#include "summary/mfu.h"
+#include "summary/model.h"
+#include "summary/ops.h"
+#include "summary/steps.h"
+#include "summary/summary.h"
+#include "summary_writers.h"
+
+/* --- the step breakdown (summary/steps.h) --- */
+
+static cJSON *
+row_json(const struct summary *s, const struct step_row *m)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (m->step >= 0) {
+		cJSON_AddNumberToObject(o, "step", m->step);
+		if (step_iteration(s, m->step) >= 0)
+			cJSON_AddNumberToObject(o, "iteration",
+			    step_iteration(s, m->step));
+	}
+	json_num(o, "step_us", m->step_time);
+	json_num(o, "computing_us", m->comp);
+	json_num(o, "communication_not_overlapped_us", m->comm_exposed);
+	json_num(o, "free_us", m->free);
+	json_num(o, "bubble_us", m->bubble);
+	json_num(o, "compute_share", m->step_time > 0 ? m->comp / m->step_time : NAN);
+	json_num(o, "exposed_communication_share",
+	    m->step_time > 0 ? m->comm_exposed / m->step_time : NAN);
+	json_num(o, "free_share", m->step_time > 0 ? m->free / m->step_time : NAN);
+	json_num(o, "bubble_share", m->step_time > 0 ? m->bubble / m->step_time : NAN);
+	json_num(o, "overlap", m->comm > 0 ? m->overlapped / m->comm : NAN);
+	return o;
+}
+
+static cJSON *
+steps_json(const struct summary *s, const void *state)
+{
+	cJSON *j = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(j, "ranks");
+	size_t i, k;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		cJSON *o;
+
+		if (r->steps_why != NULL) {
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "why", r->steps_why);
+		} else {
+			cJSON *steps;
+
+			o = row_json(s, &r->mean);
+			steps = cJSON_AddArrayToObject(o, "steps");
+			for (k = 0; k < r->nsteps; k++)
+				cJSON_AddItemToArray(steps,
+				    row_json(s, &r->steps[k]));
+		}
+		json_rank(o, "rank", r->rank);
+		cJSON_AddItemToArray(a, o);
+	}
+	return j;
+}
+
+/* --- the top operators (summary/ops.h) --- */
+
+static cJSON *
+ops_json(const struct summary *s, const void *state)
+{
+	const struct ops *o = state;
+	struct op **v = optab_sorted(o->all);
+	cJSON *j = cJSON_CreateObject(), *a;
+	int i;
+
+	cJSON_AddStringToObject(j, "source", o->source);
+	cJSON_AddNumberToObject(j, "ranks", o->made);
+	cJSON_AddNumberToObject(j, "total_us", o->all->total);
+	cJSON_AddNumberToObject(j, "operator_types", o->all->n);
+	a = cJSON_AddArrayToObject(j, "top");
+	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
+		cJSON *x = cJSON_CreateObject(), *fl;
+
+		cJSON_AddStringToObject(x, "type", v[i]->type);
+		cJSON_AddStringToObject(x, "core", v[i]->core);
+		cJSON_AddNumberToObject(x, "count", v[i]->count);
+		json_num(x, "total_us", v[i]->total);
+		json_num(x, "share", op_share(s, v[i]));
+		json_num(x, "mean_us", v[i]->total / v[i]->count);
+		json_num(x, "median_us", op_median(v[i]));
+		json_num(x, "min_us", v[i]->min);
+		json_num(x, "max_us", v[i]->max);
+		fl = cJSON_AddArrayToObject(x, "flags");
+		if (op_aicpu(v[i]))
+			cJSON_AddItemToArray(fl, cJSON_CreateString("aicpu"));
+		if (op_dynamic(v[i]))
+			cJSON_AddItemToArray(fl, cJSON_CreateString("dynamic"));
+		if (op_low_pipe(s, v[i]))
+			cJSON_AddItemToArray(fl, cJSON_CreateString("low-pipe"));
+		cJSON_AddItemToArray(a, x);
+	}
+	free(v);
+	return j;
+}
+
+/* --- the device memory (summary/memory.h) --- */
+
+static cJSON *
+memory_json(const struct summary *s, const void *state)
+{
+	cJSON *j = cJSON_CreateObject(), *a;
+	size_t i;
+
+	if (s->opts.device_mb > 0)
+		cJSON_AddNumberToObject(j, "device_mb", s->opts.device_mb);
+	else
+		cJSON_AddNullToObject(j, "device_mb");
+	a = cJSON_AddArrayToObject(j, "ranks");
+	for (i = 0; i < s->nr; i++) {
+		const struct mem_rank *m = mem_rank_of(s, i);
+		cJSON *x = cJSON_CreateObject();
+
+		json_rank(x, "rank", s->r[i].rank);
+		if (isnan(m->peak_mb))
+			cJSON_AddStringToObject(x, "why", m->why != NULL ?
+			    m->why : "no memory_record.csv");
+		else {
+			cJSON_AddNumberToObject(x, "peak_mb", m->peak_mb);
+			cJSON_AddStringToObject(x, "component", m->component);
+		}
+		cJSON_AddItemToArray(a, x);
+	}
+	return j;
+}
+
+/* --- the MFU (summary/mfu.h) --- */
+
+static cJSON *
+mfu_json(const struct summary *s, const void *state)
+{
+	const struct mfu *u = state;
+	const struct shape *m = &u->m;
+	cJSON *j = cJSON_CreateObject(), *x;
+	double a = mfu_achieved(u);
+	const char *why = mfu_why(u);
+
+	json_num(j, "flops_per_step", u->flops);
+	if (isnan(u->flops))
+		cJSON_AddStringToObject(j, "flops_why", u->flops_why);
+	else {
+		x = cJSON_AddObjectToObject(j, "model");
+		json_num(x, "num_layers", m->layers);
+		json_num(x, "hidden_size", m->hidden);
+		json_num(x, "ffn_hidden_size", m->ffn);
+		json_num(x, "num_attention_heads", m->heads);
+		json_num(x, "num_query_groups", m->groups);
+		json_num(x, "kv_channels", m->kv);
+		json_num(x, "seq_length", m->seq);
+		json_num(x, "global_batch_size", m->batch);
+		json_num(x, "padded_vocab_size", m->vocab);
+		cJSON_AddStringToObject(x, "vocab_from", m->vocab_from);
+		cJSON_AddBoolToObject(x, "swiglu", m->swiglu);
+		json_num(x, "num_experts", m->experts);
+		if (!isnan(m->experts)) {
+			json_num(x, "moe_router_topk", m->topk);
+			json_num(x, "moe_ffn_hidden_size", m->moe_ffn);
+			json_num(x, "moe_shared_expert_intermediate_size",
+			    m->shared);
+			json_num(x, "moe_layer_freq", m->freq);
+		}
+		json_num(x, "mtp_num_layers", m->mtp);
+	}
+	json_num(j, "step_ms", u->step_us / 1000);
+	cJSON_AddNumberToObject(j, "step_ranks", (double)u->nranks);
+	if (u->world > 0) {
+		cJSON_AddNumberToObject(j, "world_size", u->world);
+		cJSON_AddStringToObject(j, "world_from", u->world_from);
+	} else
+		cJSON_AddNullToObject(j, "world_size");
+	json_num(j, "tflops_per_device", a / 1e12);
+	x = cJSON_AddObjectToObject(j, "peak");
+	json_num(x, "tflops", u->peak / 1e12);
+	if (isnan(u->peak))
+		cJSON_AddStringToObject(x, "why", u->peak_why);
+	else {
+		cJSON_AddStringToObject(x, "source", u->chip != NULL ?
+		    "npu-smi" : "info.json");
+		if (u->chip != NULL)
+			cJSON_AddStringToObject(x, "chip", u->chip);
+		/* the info.json, or the platform_config ini */
+		cJSON_AddStringToObject(x, "path", u->peak_path);
+		cJSON_AddNumberToObject(x, "ai_cores", u->cores);
+		cJSON_AddNumberToObject(x, "aic_mhz", u->mhz);
+		cJSON_AddNumberToObject(x, "ops_per_cycle", CUBE_OPS);
+	}
+	json_num(j, "mfu", why == NULL ? a / u->peak : NAN);
+	if (why != NULL)
+		cJSON_AddStringToObject(j, "mfu_why", why);
+	if (u->log_n > 0) {
+		x = cJSON_AddObjectToObject(j, "log");
+		cJSON_AddNumberToObject(x, "tflops_per_device", u->log_tflops);
+		cJSON_AddNumberToObject(x, "first_iteration", u->log_first);
+		cJSON_AddNumberToObject(x, "last_iteration", u->log_last);
+		json_num(x, "relative_difference", mfu_log_difference(u));
+	} else
+		cJSON_AddNullToObject(j, "log");
+	return j;
+}
+
+/* --- the table of writers, and the JSON of a summary --- */
+
+typedef cJSON	*json_writer(const struct summary *, const void *);
+
+/* The writer of each kind; a kind without a row writes itself. */
+static const struct {
+	const struct kind	*kind;
+	json_writer		*write;
+} writers[] = {
+	{ &kind_steps, steps_json },
+	{ &kind_ops, ops_json },
+	{ &kind_memory, memory_json },
+	{ &kind_mfu, mfu_json },
+};
+
+static json_writer *
+writer_of(const struct kind *k)
+{
+	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
+		if (writers[i].kind == k)
+			return writers[i].write;
+	return k->json;
+}
+
+/* The files left out, every one. */
+static cJSON *
+left_out_json(const struct summary *s)
+{
+	cJSON *a = cJSON_CreateArray(), *o;
+
+	for (size_t i = 0; i < s->nr; i++)
+		for (size_t k = 0; k < s->r[i].nleft; k++) {
+			o = cJSON_CreateObject();
+			json_rank(o, "rank", s->r[i].rank);
+			cJSON_AddStringToObject(o, "path", s->r[i].left[k].path);
+			cJSON_AddStringToObject(o, "reason",
+			    s->r[i].left[k].reason);
+			cJSON_AddStringToObject(o, "why", s->r[i].left[k].why);
+			cJSON_AddItemToArray(a, o);
+		}
+	return a;
+}
+
+/* What the summary read of rank I. */
+static cJSON *
+rank_json(const struct summary *s, size_t i)
+{
+	const struct rank_data *r = &s->r[i];
+	cJSON *o = cJSON_CreateObject();
+
+	json_rank(o, "rank", r->rank);
+	cJSON_AddStringToObject(o, "path", r->path);
+	if (r->level != NULL)
+		cJSON_AddStringToObject(o, "level", r->level);
+	if (r->export_type != NULL)
+		cJSON_AddStringToObject(o, "export_type", r->export_type);
+	return o;
+}
+
+/* Summary K, or why it was not made. */
+static cJSON *
+part_json(const struct summary *s, size_t k)
+{
+	cJSON *x;
+
+	if (s->why[k] != NULL) {
+		x = cJSON_CreateObject();
+		cJSON_AddFalseToObject(x, "made");
+		cJSON_AddStringToObject(x, "why", s->why[k]);
+	} else {
+		x = writer_of(summary_kind(k))(s, s->state[k]);
+		cJSON_AddTrueToObject(x, "made");
+	}
+	return x;
+}
+
+/*
+ * The summary's JSON, written as it is made: a rank, then a summary, at a
+ * time, so that memory holds the largest summary's JSON, not all of it.
+ * The one builder: summary_json_write wraps it in an object, summary_json
+ * parses that back, and the report adds the findings beside it.
+ */
+void
+summary_json_members(const struct summary *s, struct jsonw *w)
+{
+	const struct kind *k;
+	size_t i;
+
+	jw_open(w, "ranks", '[');
+	for (i = 0; i < s->nr; i++)
+		jw_take(w, NULL, rank_json(s, i));
+	jw_close(w, ']');
+	jw_take(w, "left_out", left_out_json(s));
+	jw_open(w, "summaries", '{');
+	for (i = 0; (k = summary_kind(i)) != NULL; i++)
+		jw_take(w, k->name, part_json(s, i));
+	jw_close(w, '}');
+}
+
+void
+summary_json_write(const struct summary *s, struct jsonw *w, const char *key)
+{
+	jw_open(w, key, '{');
+	summary_json_members(s, w);
+	jw_close(w, '}');
+}
+
+cJSON *
+summary_json(const struct summary *s)
+{
+	struct jsonw w;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cJSON *j;
+
+	if (f == NULL)
+		err(1, "open_memstream");
+	jw_init(&w, f);
+	summary_json_write(s, &w, NULL);
+	if (fclose(f) != 0)
+		err(1, "open_memstream");
+	j = cJSON_ParseWithLength(text, len);
+	free(text);
+	return j;
+}

@@ -1,0 +1,480 @@
+/*
+ * The summary as text: the files left out, then each kind under its
+ * title, or why it was not made.  Each kind's writer is here, reading the
+ * finished summary's model (summary/steps.h, ops.h and the others), with
+ * its row in the table of writers: a new kind is its writer and its row.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/ranks.h"
+#include "summary/memory.h"
+#include "summary/mfu.h"
+#include "summary/model.h"
+#include "summary/ops.h"
+#include "summary/steps.h"
+#include "summary/summary.h"
+#include "summary_writers.h"
+
+#define MAX_LISTED	5	/* ranks without operators named */
+#define LISTED		8	/* files left out named one by one, or groups */
+
+/* --- the step breakdown (summary/steps.h) --- */
+
+static double
+share(double part, double whole)
+{
+	return whole > 0 ? 100 * part / whole : NAN;
+}
+
+static void
+print_pct(FILE *fp, double v)
+{
+	if (isnan(v))
+		fprintf(fp, " %6s", "-");
+	else
+		fprintf(fp, " %6.1f", v);
+}
+
+/* A step's time in ms and the shares of its parts, the tables' columns. */
+static void
+print_step_row(FILE *fp, const struct step_row *m)
+{
+	fprintf(fp, " %10.3f", m->step_time / 1000);
+	print_pct(fp, share(m->comp, m->step_time));
+	print_pct(fp, share(m->comm_exposed, m->step_time));
+	print_pct(fp, share(m->free, m->step_time));
+	print_pct(fp, share(m->bubble, m->step_time));
+	print_pct(fp, share(m->overlapped, m->comm));
+}
+
+/*
+ * The lowest and highest step and their iterations, "   4-6       5-7  ",
+ * 19 columns whatever is known; "-" without any step number.
+ */
+static void
+print_steps(const struct summary *s, FILE *fp, const struct rank_data *r)
+{
+	long a = -1, b = -1;
+	size_t i;
+
+	for (i = 0; i < r->nsteps; i++)
+		if (r->steps[i].step >= 0) {
+			if (a < 0 || r->steps[i].step < a)
+				a = r->steps[i].step;
+			if (r->steps[i].step > b)
+				b = r->steps[i].step;
+		}
+	if (a < 0) {
+		fprintf(fp, "%5s%-4s %5s%-4s", "-", "", "-", "");
+		return;
+	}
+	if (step_iteration(s, a) >= 0)
+		fprintf(fp, "%4ld-%-4ld %4ld-%-4ld", a, b,
+		    step_iteration(s, a), step_iteration(s, b));
+	else
+		fprintf(fp, "%4ld-%-4ld %9s", a, b, "?");
+}
+
+static void
+print_rank(const struct summary *s, const struct rank_data *r,
+    const struct steps *st, int lw, struct out *o)
+{
+	const struct step_row *m = &r->mean;
+	double parts[STEP_NPARTS] = { m->comp, m->comm_exposed, m->free };
+	char lab[LABEL_MAX];
+
+	fprintf(o->fp, "  %-*s ", lw, rank_label(r, lab, sizeof(lab)));
+	if (r->steps_why != NULL) {
+		fprintf(o->fp, _("no steps: %s\n"), r->steps_why);
+		return;
+	}
+	print_steps(s, o->fp, r);
+	print_step_row(o->fp, m);
+	fputs("  ", o->fp);
+	draw_bar(o, parts, STEP_NPARTS, st->longest, 30);
+	fputc('\n', o->fp);
+}
+
+/* Each step of a single rank, torch's number and the iteration. */
+static void
+print_one(const struct summary *s, const struct rank_data *r, struct out *o)
+{
+	size_t i;
+
+	fprintf(o->fp, _("  %-10s %-9s %10s %6s %6s %6s %6s %6s\n"), _("step"),
+	    _("iteration"), _("step ms"), _("comp%"), _("comm%"), _("free%"),
+	    _("bubbl%"), _("ovlp%"));
+	for (i = 0; i < r->nsteps && i < MAX_ROWS_SHOWN; i++) {
+		const struct step_row *m = &r->steps[i];
+		long it = step_iteration(s, m->step);
+
+		if (m->step >= 0)
+			fprintf(o->fp, "  %-10ld ", m->step);
+		else
+			fprintf(o->fp, "  %-10s ", "-");
+		if (it >= 0)
+			fprintf(o->fp, "%-9ld", it);
+		else
+			fprintf(o->fp, "%-9s", m->step >= 0 ? "?" : "-");
+		print_step_row(o->fp, m);
+		fputc('\n', o->fp);
+	}
+	fputc('\n', o->fp);
+}
+
+/*
+ * Many ranks: the SLOWEST_SHOWN with the longest steps, the median and
+ * the shortest of the N with steps, V sorted by step time.
+ */
+static void
+print_many(const struct summary *s, const struct rank_data **v, size_t n,
+    const struct steps *st, int lw, struct out *o)
+{
+	size_t i, shown = SLOWEST_SHOWN;
+
+	if (n == 0)
+		return;
+	if (n < shown)
+		shown = n;
+	fprintf(o->fp, _("  (%zu ranks with steps: the %zu with the longest, "
+	    "then the median and the shortest; all in --json)\n"), n, shown);
+	for (i = 0; i < shown; i++)
+		print_rank(s, v[i], st, lw, o);
+	if (n / 2 >= shown)
+		print_rank(s, v[n / 2], st, lw, o);
+	if (n - 1 > n / 2 && n - 1 >= shown)
+		print_rank(s, v[n - 1], st, lw, o);
+}
+
+static void
+steps_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct steps *st = state;
+	size_t i, n = s->nr;
+	const struct rank_data **v = xcalloc(n, sizeof(*v));
+	int lw = label_width(s, 10);
+
+	if (s->nr == 1)
+		print_one(s, &s->r[0], o);
+	fprintf(o->fp, _("  %-*s %-9s %-9s %10s %6s %6s %6s %6s %6s\n"),
+	    lw, "", _("steps"), _("iters"), _("step ms"), _("comp%"),
+	    _("comm%"), _("free%"), _("bubbl%"), _("ovlp%"));
+	for (i = 0; i < n; i++)
+		v[i] = &s->r[i];
+	if (n > MAX_ROWS_SHOWN) {
+		steps_by_time(v, n);
+		print_many(s, v, st->made, st, lw, o);
+	} else
+		for (i = 0; i < n; i++)
+			print_rank(s, v[i], st, lw, o);
+	draw_legend(o, step_part_names, STEP_NPARTS);
+	if (st->made < s->nr)
+		fprintf(o->fp, _("  %zu of %zu ranks have no step data\n"),
+		    s->nr - st->made, s->nr);
+	free(v);
+}
+
+/* --- the top operators (summary/ops.h) --- */
+
+static void
+num(FILE *fp, double v, int width, int prec)
+{
+	if (isnan(v))
+		fprintf(fp, " %*s", width, "-");
+	else
+		fprintf(fp, " %*.*f", width, prec, v);
+}
+
+static void
+ops_text(const struct summary *s, const void *state, struct out *out)
+{
+	const struct ops *o = state;
+	struct op **v = optab_sorted(o->all);
+	FILE *fp = out->fp;
+	size_t missing = 0;
+	int i;
+
+	fprintf(fp, _("  %zu of %zu ranks, from %s\n"), o->made, s->nr, o->source);
+	fprintf(fp, "  %7s %12s %9s %10s %10s %10s  %-14s %s\n", _("Time(%)"),
+	    _("Total(ms)"), _("Count"), _("Mean(us)"), _("Med(us)"),
+	    _("Max(us)"), _("Core"), _("Operator"));
+	for (i = 0; i < s->opts.top_n && v[i] != NULL; i++) {
+		char fl[64];
+
+		op_flags(s, v[i], fl, sizeof(fl));
+		fputc(' ', fp);
+		num(fp, 100 * op_share(s, v[i]), 7, 1);
+		fprintf(fp, " %12.3f %9lu", v[i]->total / 1000, v[i]->count);
+		num(fp, v[i]->total / v[i]->count, 10, 1);
+		num(fp, op_median(v[i]), 10, 1);
+		num(fp, v[i]->max, 10, 1);
+		fprintf(fp, "  %-14s %s%s%s%s%s\n", v[i]->core, v[i]->type,
+		    *fl ? "  " : "", colour(out, 4), fl, colour_off(out));
+	}
+	if (o->all->n > (size_t)s->opts.top_n)
+		fprintf(fp, _("  (%zu operator types in all)\n"), o->all->n);
+	for (i = 0; (size_t)i < s->nr; i++)
+		if (s->r[i].ops_why != NULL && missing++ < MAX_LISTED) {
+			char lab[LABEL_MAX];
+
+			fprintf(fp, _("  %s: no operators: %s\n"),
+			    rank_label(&s->r[i], lab, sizeof(lab)), s->r[i].ops_why);
+		}
+	if (missing > MAX_LISTED)
+		fprintf(fp, _("  (and %zu more ranks without operators)\n"),
+		    missing - MAX_LISTED);
+	free(v);
+}
+
+/* --- the device memory (summary/memory.h) --- */
+
+/* The first rank without a peak, and why; how many others have none. */
+static void
+print_missing(const struct summary *s, const struct memory *m,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t i;
+
+	for (i = 0; i < s->nr && m->made < s->nr; i++)
+		if (isnan(mem_peak_of(s, i))) {
+			fprintf(o->fp, _("  no peak for %s: %s"),
+			    rank_label(&s->r[i], lab, sizeof(lab)),
+			    mem_rank_of(s, i)->why != NULL ?
+			    mem_rank_of(s, i)->why : _("no memory_record.csv"));
+			if (s->nr - m->made == 2)
+				fputs(_(" (and one more rank; both in --json)"),
+				    o->fp);
+			else if (s->nr - m->made > 2)
+				fprintf(o->fp, _(" (and %zu more ranks; all in "
+				    "--json)"), s->nr - m->made - 1);
+			fputc('\n', o->fp);
+			return;
+		}
+}
+
+static void
+memory_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct memory *m = state;
+	double lo, med, hi, cap = s->opts.device_mb;
+	size_t at;
+	char lab[LABEL_MAX];
+
+	mem_spread(s, &lo, &med, &hi, &at);
+	fprintf(o->fp, _("  %zu of %zu ranks; peak reserved (%s), MB: lowest "
+	    "%.0f, median %.0f, highest %.0f (%s)\n"), m->made, s->nr,
+	    mem_rank_of(s, at)->component, lo, med, hi,
+	    rank_label(&s->r[at], lab, sizeof(lab)));
+	if (cap > 0)
+		fprintf(o->fp, _("  device memory %.0f MB (npu-smi): the highest "
+		    "peak is %.1f %% of it\n"), cap, 100 * hi / cap);
+	else
+		fprintf(o->fp, _("  device memory: not known (a run under "
+		    "msprof-exec records what npu-smi shows)\n"));
+	print_missing(s, m, o);
+}
+
+/* --- the MFU (summary/mfu.h) --- */
+
+static void
+mfu_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct mfu *u = state;
+	const struct shape *m = &u->m;
+	double a = mfu_achieved(u);
+	const char *why = mfu_why(u);
+
+	if (!isnan(u->flops)) {
+		fprintf(o->fp, _("  model: %.0f layers, hidden %.0f, FFN %.0f%s, "
+		    "%.0f heads, %.0f query groups, kv channels %.0f, sequence "
+		    "%.0f, global batch %.0f, vocabulary %.0f (%s)"),
+		    m->layers, m->hidden, m->ffn, m->swiglu ? " SwiGLU" : "",
+		    m->heads, m->groups, m->kv, m->seq, m->batch, m->vocab,
+		    _(m->vocab_from));
+		if (!isnan(m->experts))
+			fprintf(o->fp, _(", %.0f experts (top %.0f, FFN %.0f)"),
+			    m->experts, m->topk, m->moe_ffn);
+		fprintf(o->fp, _("\n  model FLOPs per step: %.4g TFLOP "
+		    "(Megatron's count)\n"), u->flops / 1e12);
+	} else
+		fprintf(o->fp, _("  model FLOPs: not known: %s\n"), u->flops_why);
+	fprintf(o->fp, _("  step time: %.3f ms (mean of the profiled steps "
+	    "of %zu %s)"), u->step_us / 1000, u->nranks,
+	    u->nranks == 1 ? _("rank") : _("ranks"));
+	if (u->world > 0)
+		fprintf(o->fp, _("; world size %d (%s)"), u->world,
+		    _(u->world_from));
+	fputc('\n', o->fp);
+	if (!isnan(u->peak) && u->chip != NULL)
+		fprintf(o->fp, _("  chip peak: %.1f TFLOP/s a device (fp16/bf16: "
+		    "%.0f AI cores x %.0f MHz x %.0f a cycle)\n    from npu-smi's "
+		    "chip %s and CANN's %s (the data does not describe its "
+		    "chip)\n"), u->peak / 1e12, u->cores, u->mhz, CUBE_OPS,
+		    u->chip, u->peak_path);
+	else if (!isnan(u->peak))
+		fprintf(o->fp, _("  chip peak: %.1f TFLOP/s a device (fp16/bf16: "
+		    "%.0f AI cores x %.0f MHz x %.0f a cycle)\n    from %s\n"),
+		    u->peak / 1e12, u->cores, u->mhz, CUBE_OPS, u->peak_path);
+	else
+		fprintf(o->fp, _("  chip peak: not known: %s\n"), u->peak_why);
+	if (!isnan(a))
+		fprintf(o->fp, _("  achieved: %.1f TFLOP/s a device\n"), a / 1e12);
+	if (why == NULL && a > u->peak)
+		fprintf(o->fp, _("  MFU: %.1f %%: above the chip's peak, which "
+		    "no run reaches: the launch's arguments are not the model "
+		    "that ran, or the profiled steps are not its steps\n"),
+		    100 * a / u->peak);
+	else if (why == NULL)
+		fprintf(o->fp, _("  MFU: %.1f %%\n"), 100 * a / u->peak);
+	else
+		fprintf(o->fp, _("  MFU: not known: %s\n"), why);
+	if (u->log_n > 0 && !isnan(a))
+		fprintf(o->fp, _("  the training's log: %.1f TFLOP/s/GPU "
+		    "(iterations %ld-%ld), %.1f %% %s this figure%s\n"),
+		    u->log_tflops, u->log_first, u->log_last,
+		    100 * fabs(mfu_log_difference(u)),
+		    u->log_tflops * 1e12 >= a ? _("above") : _("below"),
+		    fabs(mfu_log_difference(u)) > LOG_AGREE ?
+		    _(": they disagree (the log's step time is not the "
+		    "profile's, or its arguments are not the launch's)") : "");
+	else if (u->log_n > 0)
+		fprintf(o->fp, _("  the training's log: %.1f TFLOP/s/GPU "
+		    "(iterations %ld-%ld)\n"), u->log_tflops, u->log_first,
+		    u->log_last);
+}
+
+/* --- the table of writers, and the text of a summary --- */
+
+typedef void	 text_writer(const struct summary *, const void *,
+		    struct out *);
+
+/* The writer of each kind; a kind without a row prints itself. */
+static const struct {
+	const struct kind	*kind;
+	text_writer		*write;
+} writers[] = {
+	{ &kind_steps, steps_text },
+	{ &kind_ops, ops_text },
+	{ &kind_memory, memory_text },
+	{ &kind_mfu, mfu_text },
+};
+
+static text_writer *
+writer_of(const struct kind *k)
+{
+	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
+		if (writers[i].kind == k)
+			return writers[i].write;
+	return k->print;
+}
+
+/* --- the files left out --- */
+
+static const char *
+base(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+struct item {
+	const struct rank_data	*r;
+	const struct left_out	*l;
+	size_t			 at;	/* in rank order */
+};
+
+/* By file name and reason, then in rank order: a group is a run. */
+static int
+by_group(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+	int c = strcmp(base(x->l->path), base(y->l->path));
+
+	if (c == 0)
+		c = strcmp(x->l->reason, y->l->reason);
+	return c != 0 ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The group of V[0..N): its file, reason, ranks and first message. */
+static void
+print_group(FILE *fp, const struct item *v, size_t n)
+{
+	int *ranks = xcalloc(n + 1, sizeof(*ranks));
+	size_t k = 0, unknown = 0;
+	char *list;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].r->rank < 0)
+			unknown++;
+		else
+			ranks[k++] = v[i].r->rank;
+	list = ranks_text(ranks, k, 6);
+	fprintf(fp, "  %s, %s: ", base(v[0].l->path), _(v[0].l->reason));
+	if (k > 0)
+		fprintf(fp, k == 1 ? _("rank %s") : _("ranks %s"), list);
+	if (unknown > 0)
+		fprintf(fp, _("%s%zu of unknown rank"), k > 0 ? ", " : "",
+		    unknown);
+	fprintf(fp, _(" (the first: %s)\n"), v[0].l->why);
+	free(list);
+	free(ranks);
+}
+
+static void
+left_out_print(const struct summary *s, FILE *fp)
+{
+	size_t n = summary_nleft_out(s), groups = 0, i, j;
+	struct item *v;
+
+	if (n == 0)
+		return;
+	fprintf(fp, "\n%s\n", _("Files left out of the summary"));
+	v = xcalloc(n, sizeof(*v));
+	for (i = 0, n = 0; i < s->nr; i++)
+		for (size_t k = 0; k < s->r[i].nleft; k++, n++)
+			v[n] = (struct item){ &s->r[i], &s->r[i].left[k], n };
+	if (n <= LISTED) {
+		for (i = 0; i < n; i++) {
+			char lab[LABEL_MAX];
+
+			fprintf(fp, "  %s: %s\n", rank_label(v[i].r, lab,
+			    sizeof(lab)), v[i].l->why);
+		}
+		free(v);
+		return;
+	}
+	qsort(v, n, sizeof(*v), by_group);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n &&
+		    strcmp(base(v[i].l->path), base(v[j].l->path)) == 0 &&
+		    strcmp(v[i].l->reason, v[j].l->reason) == 0; j++)
+			;
+		if (groups++ < LISTED)
+			print_group(fp, v + i, j - i);
+	}
+	if (groups > LISTED)
+		fprintf(fp, _("  and %zu more kinds of file and reason\n"),
+		    groups - LISTED);
+	fprintf(fp, _("  (%zu files; each in --json)\n"), n);
+	free(v);
+}
+
+void
+summary_print(const struct summary *s, FILE *fp, unsigned flags)
+{
+	struct out o = { fp, flags };
+	const struct kind *k;
+
+	left_out_print(s, fp);
+	for (size_t i = 0; (k = summary_kind(i)) != NULL; i++) {
+		fprintf(fp, "\n%s\n", _(k->title));
+		if (s->why[i] != NULL)
+			fprintf(fp, _("  not made: %s\n"), s->why[i]);
+		else
+			writer_of(k)(s, s->state[i], &o);
+	}
+}
