@@ -540,6 +540,18 @@ num(FILE *fp, double v, int width, int prec)
 		fprintf(fp, " %*.*f", width, prec, v);
 }
 
+/* The median; "~" before it when it is a histogram bin's, not exact. */
+static void
+median_cell(FILE *fp, const struct op *op)
+{
+	double med = op_median(op);
+
+	if (isnan(med) || op_exact(op))
+		num(fp, med, 10, 1);
+	else
+		fprintf(fp, " ~%*.1f", 9, med);
+}
+
 static void
 ops_print(const struct summary *s, const void *state, struct out *out)
 {
@@ -561,7 +573,7 @@ ops_print(const struct summary *s, const void *state, struct out *out)
 		num(fp, 100 * share(v[i]->total, o->all->total), 7, 1);
 		fprintf(fp, " %12.3f %9lu", v[i]->total / 1000, v[i]->count);
 		num(fp, v[i]->total / v[i]->count, 10, 1);
-		num(fp, op_median(v[i]), 10, 1);
+		median_cell(fp, v[i]);
 		num(fp, v[i]->max, 10, 1);
 		fprintf(fp, "  %-14s %s%s%s%s%s\n", v[i]->core, v[i]->type,
 		    *fl ? "  " : "", colour(out, 4), fl, colour_off(out));
@@ -604,6 +616,9 @@ ops_json(const struct summary *s, const void *state)
 		json_num(x, "share", share(v[i]->total, o->all->total));
 		json_num(x, "mean_us", v[i]->total / v[i]->count);
 		json_num(x, "median_us", op_median(v[i]));
+		if (!isnan(op_median(v[i])))
+			cJSON_AddBoolToObject(x, "median_exact",
+			    op_exact(v[i]));
 		json_num(x, "min_us", v[i]->min);
 		json_num(x, "max_us", v[i]->max);
 		fl = cJSON_AddArrayToObject(x, "flags");
@@ -646,7 +661,9 @@ ops_html(const struct summary *s, const void *state, FILE *fp)
 		if (isnan(med))
 			fputs("<td>-</td>", fp);
 		else
-			fprintf(fp, "<td>%.1f</td>", med);
+			fprintf(fp, "<td%s>%s%.1f</td>", op_exact(v[i]) ? "" :
+			    " title=\"approximate: a histogram bin's middle\"",
+			    op_exact(v[i]) ? "" : "~", med);
 		fprintf(fp, "<td>%.1f</td><td class=\"l\">", v[i]->max);
 		html_text(fp, v[i]->core);
 		fputs("</td><td class=\"l\">", fp);
