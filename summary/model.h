@@ -230,6 +230,15 @@ struct rank_wait {
 	double	 wait_ratio, sync_ratio;	/* means; NaN: no ratio */
 };
 struct rank_wait wait_of(const struct summary *, size_t i);
+/*
+ * The collectives of ranks A and B alone, two ranks (wait.c), where no
+ * outlier test applies: how many had both elapses, and in how many each
+ * arrived last (the shorter elapse: the other waited for it).
+ */
+struct pair_wait {
+	size_t	 n, a_last, b_last;
+};
+struct pair_wait wait_pair(const struct summary *, size_t a, size_t b);
 /* Rank I's peak device memory (memory.c), MB; NaN when unknown. */
 double	 mem_peak_of(const struct summary *, size_t i);
 

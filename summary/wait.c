@@ -8,7 +8,9 @@
  * operators (send, receive) are left out, and so is a communication group
  * whose collectives were not all seen by the same number of ranks.  Each
  * rank's votes and mean Wait Time Ratio and Synchronization Time Ratio
- * are given by wait_of (read by advice/communication.c).
+ * are given by wait_of (read by advice/communication.c).  A collective
+ * of two ranks has no outlier: the one with the shorter elapse arrived
+ * last, counted apart (wait_pair, read by advice/steps.c).
  */
 #include <ctype.h>
 #include <err.h>
@@ -53,6 +55,8 @@ struct wait {
 	double		*wait_sum, *sync_sum;
 	size_t		*nratio, *votes, *seen;
 	size_t		 voted, counted, dropped_groups;
+	/* collectives of two ranks: each rank's, and those it came last to */
+	size_t		*seen2, *last2, counted2;
 };
 
 static void *
@@ -65,6 +69,8 @@ wait_init(struct summary *s)
 	w->nratio = xcalloc(s->nr + 1, sizeof(size_t));
 	w->votes = xcalloc(s->nr + 1, sizeof(size_t));
 	w->seen = xcalloc(s->nr + 1, sizeof(size_t));
+	w->seen2 = xcalloc(s->nr + 1, sizeof(size_t));
+	w->last2 = xcalloc(s->nr + 1, sizeof(size_t));
 	return w;
 }
 
@@ -288,6 +294,13 @@ vote(const char *key, void *val, void *arg)
 	size_t i;
 	long at;
 
+	if (in->n == 2 && in->who[0] != in->who[1] &&
+	    in->elapse[0] != in->elapse[1]) {
+		a->w->counted2++;
+		a->w->seen2[in->who[0]]++;
+		a->w->seen2[in->who[1]]++;
+		a->w->last2[in->who[in->elapse[1] < in->elapse[0]]]++;
+	}
 	if (in->n < 3 || strmap_get(&a->g->bad, in->group) != NULL)
 		return;
 	a->w->counted++;
@@ -317,6 +330,45 @@ wait_of(const struct summary *s, size_t i)
 		r.sync_ratio = w->sync_sum[i] / w->nratio[i];
 	}
 	return r;
+}
+
+struct pair_arg {
+	size_t			 a, b;
+	struct pair_wait	 p;
+};
+
+static void
+pair_one(const char *key, void *val, void *arg)
+{
+	struct pair_arg *pa = arg;
+	struct inst *in = val;
+	int first_a;
+
+	if (in->n != 2 || in->elapse[0] == in->elapse[1])
+		return;
+	if (in->who[0] == pa->a && in->who[1] == pa->b)
+		first_a = 1;
+	else if (in->who[0] == pa->b && in->who[1] == pa->a)
+		first_a = 0;
+	else
+		return;
+	pa->p.n++;
+	/* the shorter elapse arrived last */
+	if ((in->elapse[0] < in->elapse[1]) == first_a)
+		pa->p.a_last++;
+	else
+		pa->p.b_last++;
+}
+
+struct pair_wait
+wait_pair(const struct summary *s, size_t a, size_t b)
+{
+	const struct wait *w = summary_state(s, &kind_wait);
+	struct pair_arg pa = { a, b, { 0, 0, 0 } };
+
+	if (w != NULL)
+		strmap_each(&w->inst, pair_one, &pa);
+	return pa.p;
 }
 
 static char *
@@ -365,6 +417,31 @@ wait_row(const struct summary *s, const struct wait *w, size_t i, int lw,
 		fprintf(o->fp, " %10s %10s\n", "-", "-");
 }
 
+/*
+ * The collectives of two ranks: each rank that arrived last (the shorter
+ * elapse) in some, in how many of its own.
+ */
+static void
+pairs_print(const struct summary *s, const struct wait *w, int lw,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t i, n = 0;
+
+	if (w->counted2 == 0)
+		return;
+	fprintf(o->fp, _("  %zu collectives of two ranks; the rank that "
+	    "arrived last (shorter elapse: the other waited for it):\n"),
+	    w->counted2);
+	for (i = 0; i < s->nr && n < MAX_WAIT_ROWS; i++)
+		if (w->last2[i] > 0) {
+			fprintf(o->fp, _("  %-*s last in %zu of its %zu\n"), lw,
+			    rank_label(&s->r[i], lab, sizeof(lab)),
+			    w->last2[i], w->seen2[i]);
+			n++;
+		}
+}
+
 static void
 wait_print(const struct summary *s, const void *state, struct out *o)
 {
@@ -377,6 +454,7 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 		fprintf(o->fp, _("  no vote: no collective was seen by three "
 		    "ranks or more (%zu ranks with communication data)\n"),
 		    w->ranks);
+		pairs_print(s, w, lw, o);
 		free(v);
 		return;
 	}
@@ -411,16 +489,22 @@ wait_json(const struct summary *s, const void *state)
 	cJSON_AddNumberToObject(j, "ranks", w->ranks);
 	cJSON_AddNumberToObject(j, "collectives", w->counted);
 	cJSON_AddNumberToObject(j, "dropped_groups", w->dropped_groups);
+	cJSON_AddNumberToObject(j, "collectives_of_two", w->counted2);
 	a = cJSON_AddArrayToObject(j, "votes");
 	for (i = 0; i < s->nr; i++) {
 		cJSON *x;
 
-		if (w->seen[i] == 0 && w->nratio[i] == 0)
+		if (w->seen[i] == 0 && w->nratio[i] == 0 && w->seen2[i] == 0)
 			continue;
 		x = cJSON_CreateObject();
 		json_rank(x, "rank", s->r[i].rank);
 		cJSON_AddNumberToObject(x, "last", w->votes[i]);
 		cJSON_AddNumberToObject(x, "collectives", w->seen[i]);
+		if (w->seen2[i] > 0) {
+			cJSON_AddNumberToObject(x, "last_of_two", w->last2[i]);
+			cJSON_AddNumberToObject(x, "collectives_of_two",
+			    w->seen2[i]);
+		}
 		if (w->nratio[i] > 0) {
 			cJSON_AddNumberToObject(x, "wait_ratio",
 			    w->wait_sum[i] / w->nratio[i]);
@@ -437,6 +521,7 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 {
 	const struct wait *w = state;
 	size_t i, n = 0, most = 1, *v = xcalloc(s->nr + 1, sizeof(*v));
+	char lab[LABEL_MAX];
 
 	for (i = 0; i < s->nr; i++) {
 		if (w->votes[i] > most)
@@ -449,6 +534,15 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 		fprintf(fp, "<p>No vote: no collective was seen by three ranks "
 		    "or more (%zu ranks with communication data).</p>\n",
 		    w->ranks);
+		for (i = 0; i < s->nr && w->counted2 > 0; i++)
+			if (w->last2[i] > 0) {
+				fputs("<p>", fp);
+				html_text(fp, rank_label(&s->r[i], lab,
+				    sizeof(lab)));
+				fprintf(fp, " arrived last (the shorter elapse) "
+				    "in %zu of its %zu collectives of two "
+				    "ranks.</p>\n", w->last2[i], w->seen2[i]);
+			}
 		free(v);
 		return;
 	}
@@ -505,6 +599,8 @@ wait_free(void *state)
 	free(w->nratio);
 	free(w->votes);
 	free(w->seen);
+	free(w->seen2);
+	free(w->last2);
 	free(w);
 }
 
