@@ -80,6 +80,47 @@ name_above(struct finding *f, const size_t *who, const double *v, size_t n,
 }
 
 /*
+ * The exposed communication of the rank with the most, by parallel group
+ * (wait.c): each group's time and its share waiting for another rank.
+ * The settings are then each group's own (communication.c's exposed-dp,
+ * exposed-tp, ... and waiting-for-stage), not all of them here.
+ */
+static void
+by_group(struct advice *a, struct finding *f, const size_t *who,
+    const double *v, size_t n)
+{
+	static const struct setting *const none[] = { NULL };
+	const struct summary *s = a->s;
+	size_t i, at = who[0];
+	char *t = xstrdup(""), *u, lab[LABEL_MAX];
+	double most = v[0];
+
+	for (i = 1; i < n; i++)
+		if (v[i] > most) {
+			most = v[i];
+			at = who[i];
+		}
+	for (int g = 0; g < CG_N; g++) {
+		struct comm_split c = comm_split_of(s, at, g, CK_N);
+
+		if (!(c.exposed >= 0.0005))
+			continue;
+		u = xasprintf(_("%s%s%s %.3f ms (%.0f %% waiting for other "
+		    "ranks)"), t, *t ? ", " : "", comm_group_names[g], c.exposed,
+		    100 * c.wait / c.exposed);
+		free(t);
+		t = u;
+	}
+	finding_note(f, _("by parallel group, on %s (the most exposed), ms a "
+	    "step: %s; each group's settings are with its own finding "
+	    "(exposed-dp, exposed-tp, exposed-pp, exposed-cp, exposed-ep), "
+	    "waiting for a stage with waiting-for-stage"),
+	    rank_label(&s->r[at], lab, sizeof(lab)), t);
+	finding_settings(f, none);
+	free(t);
+}
+
+/*
  * Waiting for a slow peer shows as exposed communication too, on every
  * rank but the slow one, and through the collectives that span the job
  * on nearly all of them (one slow rank of 64 leaves a single rank that
@@ -106,6 +147,8 @@ check_exposed(const struct rule *rule, struct advice *a)
 		    100 * med, 100 * least, 100 * rule->threshold);
 		finding_figure(f, "share_median", med);
 		finding_figure(f, "share_least", least);
+		if (comm_groups_named(a->s))
+			by_group(a, f, who, v, n);
 	}
 	free(who);
 	free(v);

@@ -14,6 +14,7 @@
  */
 #include <ctype.h>
 #include <err.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,12 +42,35 @@ static const double dixon995[DIXON_MAX + 1] = {
 	0.348, 0.347, 0.346, 0.345, 0.344, 0.344, 0.343, 0.341, 0.341,
 };
 
-/* One collective: the ranks that took part and their elapse. */
+/*
+ * One operator of a group in a step: the ranks that took part, their
+ * elapse, Wait Time and transit time.  A send or receive (P2P) casts no
+ * vote: its ranks need not arrive together.
+ */
 struct inst {
-	char	*group;
-	size_t	 n, cap;
-	size_t	*who;		/* index into s->r */
-	double	*elapse;
+	char		*group;
+	size_t		 n, cap;
+	size_t		*who;		/* index into s->r */
+	double		*elapse, *wait_ms, *xfer_ms;
+	int		 p2p;
+	unsigned char	 kind;		/* enum comm_kind */
+};
+
+/* A rank's communication by group and kind, ms over its profiled steps. */
+struct rank_split {
+	struct gpart {
+		double	 elapse, wait, xfer;
+	}		 part[CG_N][CK_N];
+	double		 stage_wait[COMM_STAGES];
+	size_t		 steps;
+};
+
+const char *const comm_group_names[CG_N] = {
+	"dp", "tp", "pp", "cp", "ep", "other", "unnamed",
+};
+const char *const comm_kind_names[CK_N] = {
+	"all-reduce", "reduce-scatter", "all-gather", "all-to-all",
+	"send/receive", "broadcast", "other",
 };
 
 struct wait {
@@ -57,6 +81,10 @@ struct wait {
 	size_t		 voted, counted, dropped_groups;
 	/* collectives of two ranks: each rank's, and those it came last to */
 	size_t		*seen2, *last2, counted2;
+	/* HCCL group (its name and its hash) -> enum comm_group + 1 */
+	struct strmap	 gmap;
+	struct rank_split *split;	/* each rank's */
+	int		 named;
 };
 
 static void *
@@ -71,6 +99,7 @@ wait_init(struct summary *s)
 	w->seen = xcalloc(s->nr + 1, sizeof(size_t));
 	w->seen2 = xcalloc(s->nr + 1, sizeof(size_t));
 	w->last2 = xcalloc(s->nr + 1, sizeof(size_t));
+	w->split = xcalloc(s->nr + 1, sizeof(*w->split));
 	return w;
 }
 
@@ -87,36 +116,98 @@ point_to_point(const char *op)
 	    strstr(low, "recv") != NULL;
 }
 
+/* The kind of operator OP ("hcom_reduceScatter__097_4_1"). */
+static int
+op_kind(const char *op, int p2p)
+{
+	static const struct {
+		const char	*part;
+		int		 kind;
+	} kinds[] = {
+		{ "allreduce", CK_ALLREDUCE }, { "reducescatter", CK_REDUCESCATTER },
+		{ "allgather", CK_ALLGATHER }, { "alltoall", CK_ALLTOALL },
+		{ "send", CK_SENDRECV }, { "recv", CK_SENDRECV },
+		{ "receive", CK_SENDRECV }, { "broadcast", CK_BROADCAST },
+	};
+	char low[256];
+	size_t i, k = 0;
+
+	for (i = 0; op[i] && k < sizeof(low) - 1; i++)
+		if (op[i] != '_' && op[i] != '-')
+			low[k++] = (char)tolower((unsigned char)op[i]);
+	low[k] = '\0';
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strstr(low, kinds[i].part) != NULL)
+			return kinds[i].kind;
+	return p2p ? CK_SENDRECV : CK_OTHER;
+}
+
+/* An operator's figures as one rank saw it. */
+struct seen {
+	double	 elapse, wait_ratio, sync_ratio, wait_ms, xfer_ms;
+	int	 p2p;
+};
+
 /*
- * One rank's part in the collective KEY (group, step and operator joined
- * by \037, the group its first GLEN bytes), operator OP.
+ * One rank's part in the operator KEY (group, step and operator joined
+ * by \037, the group its first GLEN bytes), operator OP: 1 when it is a
+ * collective compared.
  */
 static int
 add_op(struct wait *w, size_t who, const char *key, size_t glen,
-    const char *op, double elapse, double wait_ratio, double sync_ratio)
+    const char *op, const struct seen *v)
 {
 	struct inst **ip, *in;
+	int p2p = v->p2p || point_to_point(op);
 
-	if (isnan(elapse) || point_to_point(op))
+	if (isnan(v->elapse))
 		return 0;
 	ip = (struct inst **)strmap_slot(&w->inst, key);
 	if ((in = *ip) == NULL) {
 		in = *ip = xcalloc(1, sizeof(*in));
 		in->group = xstrndup(key, glen);
+		in->p2p = p2p;
+		in->kind = (unsigned char)op_kind(op, p2p);
 	}
 	if (in->n == in->cap) {
 		in->cap = in->cap ? in->cap * 2 : 8;
 		in->who = xreallocarray(in->who, in->cap, sizeof(*in->who));
 		in->elapse = xreallocarray(in->elapse, in->cap, sizeof(double));
+		in->wait_ms = xreallocarray(in->wait_ms, in->cap,
+		    sizeof(double));
+		in->xfer_ms = xreallocarray(in->xfer_ms, in->cap,
+		    sizeof(double));
 	}
 	in->who[in->n] = who;
-	in->elapse[in->n++] = elapse;
-	if (!isnan(wait_ratio) && !isnan(sync_ratio)) {
-		w->wait_sum[who] += wait_ratio;
-		w->sync_sum[who] += sync_ratio;
+	in->wait_ms[in->n] = v->wait_ms;
+	in->xfer_ms[in->n] = v->xfer_ms;
+	in->elapse[in->n++] = v->elapse;
+	if (in->p2p)
+		return 0;
+	if (!isnan(v->wait_ratio) && !isnan(v->sync_ratio)) {
+		w->wait_sum[who] += v->wait_ratio;
+		w->sync_sum[who] += v->sync_ratio;
 		w->nratio[who]++;
 	}
 	return 1;
+}
+
+/* Count the step of KEY ("group\037step\037op") in STEPS. */
+static void
+count_step(struct strmap *steps, const char *key, size_t glen)
+{
+	const char *st = key + glen + 1, *end = strchr(st, '\037');
+	char *one = end != NULL ? xstrndup(st, (size_t)(end - st)) :
+	    xstrdup(st);
+
+	*strmap_slot(steps, one) = (void *)1;
+	free(one);
+}
+
+static void
+count_one(const char *key, void *val, void *arg)
+{
+	(*(size_t *)arg)++;
 }
 
 /*
@@ -126,15 +217,20 @@ add_op(struct wait *w, size_t who, const char *key, size_t glen,
 static size_t
 from_comm(struct wait *w, size_t who, const struct comm *c)
 {
+	struct strmap steps = { 0 };
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->nops; i++) {
 		const struct comm_op *o = &c->ops[i];
 		const char *key = c->pool + o->key;
+		struct seen v = { o->elapse, o->wait_ratio, o->sync_ratio,
+		    o->wait_ms, o->xfer_ms, o->p2p };
 
-		n += add_op(w, who, key, o->glen, key + o->op, o->elapse,
-		    o->wait_ratio, o->sync_ratio);
+		n += add_op(w, who, key, o->glen, key + o->op, &v);
+		count_step(&steps, key, o->glen);
 	}
+	strmap_each(&steps, count_one, &w->split[who].steps);
+	strmap_free(&steps, NULL);
 	return n;
 }
 
@@ -142,6 +238,7 @@ struct db_arg {
 	struct wait	*w;
 	size_t		 who;
 	int		 n;
+	struct strmap	 steps;
 };
 
 static double
@@ -155,15 +252,84 @@ db_row(void *arg, int ncol, const char *const col[], const double num[])
 {
 	struct db_arg *a = arg;
 
-	/* hccl_op_name, group_name, step, elapse, transit, wait, sync */
+	/* hccl_op_name, group_name, step, elapse, transit, wait, sync, type */
 	char *key = xasprintf("%s\037%s\037%s", col[1],
 	    comm_step_number(col[2]), col[0]);
+	struct seen v = { num[3], ratio(num[5], num[4]), ratio(num[6], num[4]),
+	    num[5], isfinite(num[4]) ? num[4] : 0,
+	    col[7] != NULL && strcmp(col[7], "p2p") == 0 };
 
-	add_op(a->w, a->who, key, strlen(col[1]), col[0], num[3],
-	    ratio(num[5], num[4]), ratio(num[6], num[4]));
+	a->n += add_op(a->w, a->who, key, strlen(col[1]), col[0], &v);
+	count_step(&a->steps, key, strlen(col[1]));
 	free(key);
-	a->n++;
 	return 0;
+}
+
+/*
+ * The kind of a Megatron group name of parallel_group_info.  The
+ * embedding's group joins the first and the last pipeline stage: its
+ * waiting is the pipeline's.
+ */
+static int
+group_kind(const char *name)
+{
+	static const struct {
+		const char	*name;
+		int		 kind;
+	} names[] = {
+		{ "dp", CG_DP }, { "dp_cp", CG_DP }, { "intra_dp_cp", CG_DP },
+		{ "edp", CG_DP }, { "exp_dp", CG_DP }, { "dp_modulo_exp", CG_DP },
+		{ "tp", CG_TP }, { "pp", CG_PP }, { "embd", CG_PP },
+		{ "pos_embd", CG_PP }, { "cp", CG_CP }, { "ep", CG_EP },
+		{ "exp", CG_EP }, { "tp_ep", CG_EP },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(name, names[i].name) == 0)
+			return names[i].kind;
+	return CG_OTHER;
+}
+
+/*
+ * torch_npu's communication files name a group by a hash of its HCCL
+ * name: two 32-bit polynomial hashes (primes 29 and 131) side by side,
+ * as msprof-analyze's double_hash matches them.
+ */
+static uint64_t
+double_hash(const char *s)
+{
+	uint32_t a = 0, b = 0;
+
+	for (; *s; s++) {
+		a = a * 29 + (unsigned char)*s;
+		b = b * 131 + (unsigned char)*s;
+	}
+	return (uint64_t)a << 32 | b;
+}
+
+/* The rank's groups into the map: by HCCL name and by its hash. */
+static void
+group_names(struct wait *w, const struct rank_data *rd)
+{
+	char num[32];
+
+	for (size_t i = 0; i < rd->groups.n; i++) {
+		const char *e = rd->groups.v[i], *eq = strchr(e, '=');
+		char *key;
+		void **slot;
+
+		if (eq == NULL)
+			continue;
+		key = xstrndup(e, (size_t)(eq - e));
+		snprintf(num, sizeof(num), "%" PRIu64, double_hash(key));
+		if (*(slot = strmap_slot(&w->gmap, key)) == NULL)
+			*slot = (void *)(uintptr_t)(group_kind(eq + 1) + 1);
+		if (*(slot = strmap_slot(&w->gmap, num)) == NULL)
+			*slot = (void *)(uintptr_t)(group_kind(eq + 1) + 1);
+		free(key);
+		w->named = 1;
+	}
 }
 
 static void
@@ -175,6 +341,7 @@ wait_rank(struct summary *s, void *state, struct rank_data *rd,
 	const struct comm *c = rank_comm(rf);
 	struct db *db;
 
+	group_names(w, rd);
 	/* a rank counts when some collective of it is compared */
 	if (c->comm.state == 1) {
 		if (from_comm(w, who, c) > 0)
@@ -182,14 +349,16 @@ wait_rank(struct summary *s, void *state, struct rank_data *rd,
 		return;
 	}
 	if ((db = rank_db(rf)) != NULL && db_has_table(db, "CommAnalyzerTime")) {
-		struct db_arg a = { w, who, 0 };
+		struct db_arg a = { w, who, 0, { 0 } };
 		char *dwhy = NULL;
 
 		if (db_rows(db, "SELECT hccl_op_name, group_name, step, "
-		    "elapse_time, transit_time, wait_time, synchronization_time "
-		    "FROM CommAnalyzerTime WHERE type = 'collective'", db_row, &a,
-		    &dwhy) == 0 && a.n > 0)
+		    "elapse_time, transit_time, wait_time, synchronization_time, "
+		    "type FROM CommAnalyzerTime WHERE type IN ('collective', "
+		    "'p2p')", db_row, &a, &dwhy) == 0 && a.n > 0)
 			w->ranks++;
+		strmap_each(&a.steps, count_one, &w->split[who].steps);
+		strmap_free(&a.steps, NULL);
 		free(dwhy);
 	}
 }
@@ -273,7 +442,11 @@ check_group(const char *key, void *val, void *arg)
 {
 	struct group_check *g = arg;
 	struct inst *in = val;
-	void **first = strmap_slot(&g->size, in->group);
+	void **first;
+
+	if (in->p2p)
+		return;
+	first = strmap_slot(&g->size, in->group);
 
 	if (*first == NULL)
 		*first = (void *)(uintptr_t)in->n;
@@ -294,6 +467,8 @@ vote(const char *key, void *val, void *arg)
 	size_t i;
 	long at;
 
+	if (in->p2p)
+		return;
 	if (in->n == 2 && in->who[0] != in->who[1] &&
 	    in->elapse[0] != in->elapse[1]) {
 		a->w->counted2++;
@@ -344,7 +519,7 @@ pair_one(const char *key, void *val, void *arg)
 	struct inst *in = val;
 	int first_a;
 
-	if (in->n != 2 || in->elapse[0] == in->elapse[1])
+	if (in->p2p || in->n != 2 || in->elapse[0] == in->elapse[1])
 		return;
 	if (in->who[0] == pa->a && in->who[1] == pa->b)
 		first_a = 1;
@@ -371,12 +546,114 @@ wait_pair(const struct summary *s, size_t a, size_t b)
 	return pa.p;
 }
 
+struct split_arg {
+	struct wait		*w;
+	const struct summary	*s;
+	struct layout		 lay;
+};
+
+/*
+ * An operator's time on each of its ranks: the part above the shortest
+ * elapse of its ranks waited for the rank that arrived last (that one
+ * with the file's Wait Time when no other rank of it was read), and its
+ * transit time, within the rest.
+ */
+static void
+split_one(const char *key, void *val, void *arg)
+{
+	struct split_arg *a = arg;
+	struct inst *in = val;
+	void *gk = strmap_get(&a->w->gmap, in->group);
+	int g = gk != NULL ? (int)(uintptr_t)gk - 1 : CG_UNNAMED, st;
+	double lo = INFINITY, e, wt;
+	size_t i, last = 0;
+
+	for (i = 0; i < in->n; i++)
+		if (in->elapse[i] < lo) {
+			lo = in->elapse[i];
+			last = i;
+		}
+	for (i = 0; i < in->n; i++) {
+		struct rank_split *sp = &a->w->split[in->who[i]];
+		struct gpart *p = &sp->part[g][in->kind];
+
+		e = fmax(in->elapse[i], 0);
+		if (in->n >= 2)
+			wt = fmax(e - lo, 0);
+		else
+			wt = isnan(in->wait_ms[i]) ? 0 :
+			    fmin(fmax(in->wait_ms[i], 0), e);
+		p->elapse += e;
+		p->wait += wt;
+		p->xfer += fmin(fmax(in->xfer_ms[i], 0), e - wt);
+		if (in->n >= 2 && wt > 0) {
+			st = layout_stage(&a->lay, a->s->r[in->who[last]].rank);
+			sp->stage_wait[st < COMM_STAGES ? st : COMM_STAGES - 1] +=
+			    wt;
+		}
+	}
+}
+
+/* Communication(Not Overlapped) / Communication: 1 without a breakdown. */
+static double
+exposed_share(const struct rank_data *r)
+{
+	if (r->steps_why != NULL || !(r->mean.comm > 0))
+		return 1;
+	return fmin(fmax(r->mean.comm_exposed / r->mean.comm, 0), 1);
+}
+
+struct comm_split
+comm_split_of(const struct summary *s, size_t i, int g, int k)
+{
+	const struct wait *w = summary_state(s, &kind_wait);
+	struct comm_split c = { 0, 0, 0 };
+	const struct rank_split *sp;
+	int k0 = k == CK_N ? 0 : k, k1 = k == CK_N ? CK_N : k + 1;
+	double f;
+
+	if (w == NULL || i >= s->nr || g < 0 || g >= CG_N || k0 < 0 ||
+	    k1 > CK_N || (sp = &w->split[i])->steps == 0)
+		return c;
+	f = exposed_share(&s->r[i]) / (double)sp->steps;
+	for (k = k0; k < k1; k++) {
+		c.exposed += sp->part[g][k].elapse * f;
+		c.wait += sp->part[g][k].wait * f;
+		c.xfer += sp->part[g][k].xfer * f;
+	}
+	return c;
+}
+
+double
+comm_wait_for_stage(const struct summary *s, size_t i, int p)
+{
+	const struct wait *w = summary_state(s, &kind_wait);
+	const struct rank_split *sp;
+
+	if (w == NULL || i >= s->nr || p < 0 || p >= COMM_STAGES ||
+	    (sp = &w->split[i])->steps == 0)
+		return 0;
+	return sp->stage_wait[p] * exposed_share(&s->r[i]) / (double)sp->steps;
+}
+
+int
+comm_groups_named(const struct summary *s)
+{
+	const struct wait *w = summary_state(s, &kind_wait);
+
+	return w != NULL && w->named;
+}
+
 static char *
 wait_finish(struct summary *s, void *state)
 {
 	struct wait *w = state;
 	struct group_check g = { { 0 }, { 0 } };
 	struct vote_arg a = { w, &g };
+	struct split_arg sa = { w, s, { 0 } };
+
+	summary_layout(s, &sa.lay);
+	strmap_each(&w->inst, split_one, &sa);
 
 	if (w->ranks == 0)
 		return xstrdup(_("no rank has communication.json nor "
@@ -442,6 +719,66 @@ pairs_print(const struct summary *s, const struct wait *w, int lw,
 		}
 }
 
+/* The rank with the most exposed time of group G, kind K; how many have it. */
+static size_t
+split_most(const struct summary *s, int g, int k, size_t *most, double *mean)
+{
+	size_t i, n = 0;
+	double sum = 0, best = 0;
+	struct comm_split c;
+
+	for (i = 0; i < s->nr; i++) {
+		c = comm_split_of(s, i, g, k);
+		if (!(c.exposed > 0))
+			continue;
+		n++;
+		sum += c.exposed;
+		if (c.exposed > best) {
+			best = c.exposed;
+			*most = i;
+		}
+	}
+	*mean = n > 0 ? sum / n : 0;
+	return n;
+}
+
+/*
+ * The communication by parallel group and kind: over the ranks that have
+ * it, the mean exposed ms a step, and the rank with the most with its
+ * shares waiting for another rank and moving data.
+ */
+static void
+split_print(const struct summary *s, int lw, struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t n, most = 0;
+	double mean;
+	int g, k, head = 0;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			if (!head++)
+				fprintf(o->fp, _("  exposed communication by "
+				    "parallel group and kind, ms a step (mean of "
+				    "the ranks; the rank with the most, and its "
+				    "shares waiting for other ranks and moving "
+				    "data):\n  %-7s %-14s %5s %10s  %-*s %10s "
+				    "%8s %8s\n"), _("group"), _("kind"),
+				    _("ranks"), _("mean"), lw, _("most"), _("ms"),
+				    _("waiting"), _("moving"));
+			c = comm_split_of(s, most, g, k);
+			fprintf(o->fp, "  %-7s %-14s %5zu %10.3f  %-*s %10.3f "
+			    "%7.1f%% %7.1f%%\n", comm_group_names[g],
+			    comm_kind_names[k], n, mean, lw,
+			    rank_label(&s->r[most], lab, sizeof(lab)), c.exposed,
+			    100 * c.wait / c.exposed, 100 * c.xfer / c.exposed);
+		}
+}
+
 static void
 wait_print(const struct summary *s, const void *state, struct out *o)
 {
@@ -455,6 +792,7 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 		    "ranks or more (%zu ranks with communication data)\n"),
 		    w->ranks);
 		pairs_print(s, w, lw, o);
+		split_print(s, lw, o);
 		free(v);
 		return;
 	}
@@ -476,7 +814,38 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 		wait_row(s, w, v[i], lw, o);
 	if (n == 0)
 		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
+	split_print(s, lw, o);
 	free(v);
+}
+
+/* "by_group": each group and kind, as the text has it. */
+static void
+split_json(const struct summary *s, cJSON *j)
+{
+	cJSON *a = cJSON_AddArrayToObject(j, "by_group"), *x, *m;
+	size_t n, most = 0;
+	double mean;
+	int g, k;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			c = comm_split_of(s, most, g, k);
+			x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "group", comm_group_names[g]);
+			cJSON_AddStringToObject(x, "kind", comm_kind_names[k]);
+			cJSON_AddNumberToObject(x, "ranks", n);
+			json_num(x, "mean_exposed_ms", mean);
+			m = cJSON_AddObjectToObject(x, "most");
+			json_rank(m, "rank", s->r[most].rank);
+			json_num(m, "exposed_ms", c.exposed);
+			json_num(m, "waiting_ms", c.wait);
+			json_num(m, "moving_ms", c.xfer);
+			cJSON_AddItemToArray(a, x);
+		}
 }
 
 static cJSON *
@@ -513,7 +882,43 @@ wait_json(const struct summary *s, const void *state)
 		}
 		cJSON_AddItemToArray(a, x);
 	}
+	split_json(s, j);
 	return j;
+}
+
+static void
+split_html(const struct summary *s, FILE *fp)
+{
+	size_t n, most = 0;
+	double mean;
+	int g, k, head = 0;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			if (!head++)
+				fputs("<p>Exposed communication by parallel group "
+				    "and kind, ms a step: the mean of the ranks, "
+				    "and the rank with the most with its shares "
+				    "waiting for other ranks and moving data.</p>\n"
+				    "<table>\n<tr><th class=\"l\">group</th>"
+				    "<th class=\"l\">kind</th><th>ranks</th>"
+				    "<th>mean</th><th>most</th><th>ms</th>"
+				    "<th>waiting</th><th>moving</th></tr>\n", fp);
+			c = comm_split_of(s, most, g, k);
+			fprintf(fp, "<tr><td class=\"l\">%s</td><td class=\"l\">"
+			    "%s</td><td>%zu</td><td>%.3f</td>",
+			    comm_group_names[g], comm_kind_names[k], n, mean);
+			html_rank(fp, &s->r[most]);
+			fprintf(fp, "<td>%.3f</td><td>%.1f %%</td><td>%.1f %%</td>"
+			    "</tr>\n", c.exposed, 100 * c.wait / c.exposed,
+			    100 * c.xfer / c.exposed);
+		}
+	if (head)
+		fputs("</table>\n", fp);
 }
 
 static void
@@ -543,6 +948,7 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 				    "in %zu of its %zu collectives of two "
 				    "ranks.</p>\n", w->last2[i], w->seen2[i]);
 			}
+		split_html(s, fp);
 		free(v);
 		return;
 	}
@@ -574,6 +980,7 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 			fputs("<td>-</td><td>-</td></tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
+	split_html(s, fp);
 	free(v);
 }
 
@@ -585,6 +992,8 @@ free_inst(void *v)
 	free(in->group);
 	free(in->who);
 	free(in->elapse);
+	free(in->wait_ms);
+	free(in->xfer_ms);
 	free(in);
 }
 
@@ -594,6 +1003,8 @@ wait_free(void *state)
 	struct wait *w = state;
 
 	strmap_free(&w->inst, free_inst);
+	strmap_free(&w->gmap, NULL);
+	free(w->split);
 	free(w->wait_sum);
 	free(w->sync_sum);
 	free(w->nratio);
