@@ -449,8 +449,8 @@ check_exposed_group(const struct rule *rule, struct advice *a)
 }
 
 /*
- * Rank I's wait for the ranks of stage P, the mean over the ranks of the
- * other stages that wait for them; *N how many.
+ * The wait for the ranks of stage P, the mean over the ranks of the other
+ * stages with pipeline or data-parallel communication; *N how many.
  */
 static double
 stage_waited(const struct advice *a, int p, size_t *n)
@@ -472,6 +472,36 @@ stage_waited(const struct advice *a, int p, size_t *n)
 }
 
 /*
+ * Is stage T slower than the others: its ranks' Computing + Free, on
+ * average, above the other stages' ranks' by RULE's share of the mean
+ * step (as slow-stage measures it)?
+ */
+static int
+stage_slower(const struct advice *a, const struct rule *rule, int t)
+{
+	const struct summary *s = a->s;
+	double in = 0, out = 0, step = 0;
+	size_t i, nin = 0, nout = 0;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct step_row *m = &s->r[i].mean;
+
+		if (s->r[i].steps_why != NULL || s->r[i].rank < 0)
+			continue;
+		if (layout_stage(&a->lay, s->r[i].rank) == t) {
+			in += m->comp + m->free;
+			nin++;
+		} else {
+			out += m->comp + m->free;
+			nout++;
+		}
+		step += m->step_time;
+	}
+	return nin > 0 && nout > 0 && in / nin - out / nout >
+	    rule->threshold * step / (nin + nout);
+}
+
+/*
  * Waiting for a slower pipeline stage: the ranks of the other stages wait
  * for it in their sends and receives (and at the collectives the stages
  * share), which no overlap hides; the remedy is that stage's work.  The
@@ -484,7 +514,7 @@ check_waiting_stage(const struct rule *rule, struct advice *a)
 {
 	const struct summary *s = a->s;
 	int stages = a->lay.pp < COMM_STAGES ? a->lay.pp : COMM_STAGES, p, t = 0;
-	double best = 0, other = 0, v, worst = 0, step, pp;
+	double best = 0, other = 0, v, worst = 0, step;
 	struct finding *f = NULL;
 	size_t i, n, at = 0;
 	char lab[LABEL_MAX];
@@ -498,6 +528,9 @@ check_waiting_stage(const struct rule *rule, struct advice *a)
 			t = p;
 		} else if (v > other)
 			other = v;
+	/* a slow rank makes its pipeline peers wait too: the stage must be */
+	if (!stage_slower(a, rule, t))
+		return;
 	for (i = 0; i < s->nr && best > 0; i++) {
 		step = s->r[i].steps_why == NULL ? s->r[i].mean.step_time / 1000 : 0;
 		if (!(step > 0) || layout_stage(&a->lay, s->r[i].rank) == t ||
@@ -514,16 +547,14 @@ check_waiting_stage(const struct rule *rule, struct advice *a)
 	if (f == NULL)
 		return;
 	step = s->r[at].mean.step_time / 1000;
-	pp = comm_split_of(s, at, CG_PP, CK_N).wait;
-	finding_text(f, _("they wait for pipeline stage %d, which is slower: "
-	    "%.1f %% of the step (the most: %s, %.3f ms a step, %.3f ms of it "
-	    "in the pipeline's sends, receives and embedding all-reduce; the "
-	    "other stages' ranks wait %.3f ms a step for it on average, "
-	    "%.3f ms for the stage waited for next; threshold %.0f %%): "
-	    "not an overlap to turn on, but stage %d's work to lighten (see "
-	    "slow-stage)"), t, 100 * worst,
-	    rank_label(&s->r[at], lab, sizeof(lab)), worst * step, pp, best,
-	    other, 100 * rule->threshold, t);
+	finding_text(f, _("their pipeline communication (sends, receives, the "
+	    "embedding's all-reduce) waits for stage %d, which is slower: "
+	    "%.1f %% of the step (the most: %s, %.3f ms a step; the other "
+	    "stages' ranks wait %.3f ms a step for it on average, %.3f ms for "
+	    "the stage waited for next; threshold %.0f %%): not an overlap "
+	    "to turn on, but stage %d's work to lighten (see slow-stage)"), t,
+	    100 * worst, rank_label(&s->r[at], lab, sizeof(lab)),
+	    worst * step, best, other, 100 * rule->threshold, t);
 	finding_figure(f, "stage", t);
 	finding_figure(f, "share_max", worst);
 	finding_figure(f, "waiting_ms", worst * step);
@@ -598,9 +629,10 @@ static const struct rule rules[] = {
 	    N_("make the sizes communicated multiples of 512 bytes: pad the "
 	    "tensors (or the gradient buckets) to it"), NULL,
 	    check_alignment },
-	{ "waiting-for-stage", "time each rank waits in its communication "
-	    "for the ranks of another pipeline stage (its elapse above the "
-	    "shortest of the operator's ranks)", 0.05, "5 % of the step",
+	{ "waiting-for-stage", "time each rank waits in its pipeline "
+	    "communication for the ranks of another stage (its elapse above "
+	    "the shortest of the operator's ranks), when that stage computes "
+	    "more", 0.05, "5 % of the step",
 	    N_("give the stage waited for fewer layers, or the others more"),
 	    waiting_settings, check_waiting_stage },
 	{ "exposed-dp", "exposed data-parallel communication (gradient "

@@ -277,7 +277,10 @@ struct comm_split {
 /* Rank I's, of group G and kind K (K CK_N: every kind); zeros: none. */
 struct comm_split comm_split_of(const struct summary *, size_t i, int g,
 	    int k);
-/* ms a step rank I waited, exposed, for the ranks of pipeline stage P. */
+/*
+ * ms a step rank I waited, exposed, for the ranks of pipeline stage P in
+ * the pipeline's groups (sends, receives, the embedding's all-reduce).
+ */
 double	 comm_wait_for_stage(const struct summary *, size_t i, int p);
 /* Does any rank's communication have a named group? */
 int	 comm_groups_named(const struct summary *);

@@ -586,7 +586,8 @@ split_one(const char *key, void *val, void *arg)
 		p->elapse += e;
 		p->wait += wt;
 		p->xfer += fmin(fmax(in->xfer_ms[i], 0), e - wt);
-		if (in->n >= 2 && wt > 0) {
+		/* the pipeline's groups: a stage waits for another there */
+		if (in->n >= 2 && wt > 0 && g == CG_PP) {
 			st = layout_stage(&a->lay, a->s->r[in->who[last]].rank);
 			sp->stage_wait[st < COMM_STAGES ? st : COMM_STAGES - 1] +=
 			    wt;

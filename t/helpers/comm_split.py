@@ -19,9 +19,9 @@ whose profiler_metadata.json has distributed_args and parallel_group_info.
   that operator's ranks (the one that arrived last, waited for); with one
   rank only, the file's Wait Time(ms).
 - Per rank and step, scaled by Communication(Not Overlapped) /
-  Communication of step_trace_time.csv: the time waited for each
-  pipeline stage (the stage of the rank waited for: rank // (tp cp dp) %
-  pp), and each group kind's time not spent waiting.
+  Communication of step_trace_time.csv: the time waited in the pipeline's
+  groups for each pipeline stage (the stage of the rank waited for:
+  rank // (tp cp dp) % pp), and each group kind's time not spent waiting.
 """
 import csv
 import glob
@@ -80,7 +80,7 @@ def main(ds):
         for r, (e, w) in seen.items():
             wait = e - seen[low][0] if len(seen) > 1 else w
             f = share[r] / steps[r]
-            if len(seen) > 1 and wait > 0:
+            if len(seen) > 1 and wait > 0 and kind == "pp":
                 stage = low // (tp * cp * dp) % pp
                 wait_for.setdefault(r, {}).setdefault(stage, 0.0)
                 wait_for[r][stage] += wait * f
