@@ -50,8 +50,10 @@ static const double dixon995[DIXON_MAX + 1] = {
 struct inst {
 	char		*group;
 	size_t		 n, cap;
-	size_t		*who;		/* index into s->r */
-	double		*elapse, *wait_ms, *xfer_ms;
+	struct member {
+		size_t	 who;		/* index into s->r */
+		double	 elapse, wait_ms, xfer_ms;
+	}		*m;
 	int		 p2p;
 	unsigned char	 kind;		/* enum comm_kind */
 };
@@ -170,18 +172,12 @@ add_op(struct wait *w, size_t who, const char *key, size_t glen,
 		in->kind = (unsigned char)op_kind(op, p2p);
 	}
 	if (in->n == in->cap) {
-		in->cap = in->cap ? in->cap * 2 : 8;
-		in->who = xreallocarray(in->who, in->cap, sizeof(*in->who));
-		in->elapse = xreallocarray(in->elapse, in->cap, sizeof(double));
-		in->wait_ms = xreallocarray(in->wait_ms, in->cap,
-		    sizeof(double));
-		in->xfer_ms = xreallocarray(in->xfer_ms, in->cap,
-		    sizeof(double));
+		/* a send's or receive's ranks are two: room for them first */
+		in->cap = in->cap ? in->cap * 2 : 2;
+		in->m = xreallocarray(in->m, in->cap, sizeof(*in->m));
 	}
-	in->who[in->n] = who;
-	in->wait_ms[in->n] = v->wait_ms;
-	in->xfer_ms[in->n] = v->xfer_ms;
-	in->elapse[in->n++] = v->elapse;
+	in->m[in->n++] = (struct member){ who, v->elapse, v->wait_ms,
+	    v->xfer_ms };
 	if (in->p2p)
 		return 0;
 	if (!isnan(v->wait_ratio) && !isnan(v->sync_ratio)) {
@@ -379,7 +375,8 @@ dixon(const struct inst *in)
 	size_t n = in->n, i;
 	long at = -1;
 
-	memcpy(x, in->elapse, n * sizeof(*x));
+	for (i = 0; i < n; i++)
+		x[i] = in->m[i].elapse;
 	qsort(x, n, sizeof(*x), cmp_double);
 	if (n <= 7) {
 		num = x[1] - x[0];
@@ -398,7 +395,7 @@ dixon(const struct inst *in)
 		q = num / den;
 	if (q > dixon995[n])
 		for (i = 0; i < n; i++)
-			if (in->elapse[i] == x[0]) {
+			if (in->m[i].elapse == x[0]) {
 				at = (long)i;
 				break;
 			}
@@ -419,12 +416,12 @@ three_sigma(const struct inst *in)
 	long at = -1;
 
 	for (i = 0; i < in->n; i++)
-		mean += in->elapse[i];
+		mean += in->m[i].elapse;
 	mean /= in->n;
 	for (i = 0; i < in->n; i++) {
-		var += (in->elapse[i] - mean) * (in->elapse[i] - mean);
-		if (in->elapse[i] < lo) {
-			lo = in->elapse[i];
+		var += (in->m[i].elapse - mean) * (in->m[i].elapse - mean);
+		if (in->m[i].elapse < lo) {
+			lo = in->m[i].elapse;
 			at = (long)i;
 		}
 	}
@@ -469,21 +466,21 @@ vote(const char *key, void *val, void *arg)
 
 	if (in->p2p)
 		return;
-	if (in->n == 2 && in->who[0] != in->who[1] &&
-	    in->elapse[0] != in->elapse[1]) {
+	if (in->n == 2 && in->m[0].who != in->m[1].who &&
+	    in->m[0].elapse != in->m[1].elapse) {
 		a->w->counted2++;
-		a->w->seen2[in->who[0]]++;
-		a->w->seen2[in->who[1]]++;
-		a->w->last2[in->who[in->elapse[1] < in->elapse[0]]]++;
+		a->w->seen2[in->m[0].who]++;
+		a->w->seen2[in->m[1].who]++;
+		a->w->last2[in->m[in->m[1].elapse < in->m[0].elapse].who]++;
 	}
 	if (in->n < 3 || strmap_get(&a->g->bad, in->group) != NULL)
 		return;
 	a->w->counted++;
 	for (i = 0; i < in->n; i++)
-		a->w->seen[in->who[i]]++;
+		a->w->seen[in->m[i].who]++;
 	at = in->n <= DIXON_MAX ? dixon(in) : three_sigma(in);
 	if (at >= 0) {
-		a->w->votes[in->who[at]]++;
+		a->w->votes[in->m[at].who]++;
 		a->w->voted++;
 	}
 }
@@ -519,17 +516,17 @@ pair_one(const char *key, void *val, void *arg)
 	struct inst *in = val;
 	int first_a;
 
-	if (in->p2p || in->n != 2 || in->elapse[0] == in->elapse[1])
+	if (in->p2p || in->n != 2 || in->m[0].elapse == in->m[1].elapse)
 		return;
-	if (in->who[0] == pa->a && in->who[1] == pa->b)
+	if (in->m[0].who == pa->a && in->m[1].who == pa->b)
 		first_a = 1;
-	else if (in->who[0] == pa->b && in->who[1] == pa->a)
+	else if (in->m[0].who == pa->b && in->m[1].who == pa->a)
 		first_a = 0;
 	else
 		return;
 	pa->p.n++;
 	/* the shorter elapse arrived last */
-	if ((in->elapse[0] < in->elapse[1]) == first_a)
+	if ((in->m[0].elapse < in->m[1].elapse) == first_a)
 		pa->p.a_last++;
 	else
 		pa->p.b_last++;
@@ -569,26 +566,27 @@ split_one(const char *key, void *val, void *arg)
 	size_t i, last = 0;
 
 	for (i = 0; i < in->n; i++)
-		if (in->elapse[i] < lo) {
-			lo = in->elapse[i];
+		if (in->m[i].elapse < lo) {
+			lo = in->m[i].elapse;
 			last = i;
 		}
 	for (i = 0; i < in->n; i++) {
-		struct rank_split *sp = &a->w->split[in->who[i]];
+		struct rank_split *sp = &a->w->split[in->m[i].who];
 		struct gpart *p = &sp->part[g][in->kind];
 
-		e = fmax(in->elapse[i], 0);
+		e = fmax(in->m[i].elapse, 0);
 		if (in->n >= 2)
 			wt = fmax(e - lo, 0);
 		else
-			wt = isnan(in->wait_ms[i]) ? 0 :
-			    fmin(fmax(in->wait_ms[i], 0), e);
+			wt = isnan(in->m[i].wait_ms) ? 0 :
+			    fmin(fmax(in->m[i].wait_ms, 0), e);
 		p->elapse += e;
 		p->wait += wt;
-		p->xfer += fmin(fmax(in->xfer_ms[i], 0), e - wt);
+		p->xfer += fmin(fmax(in->m[i].xfer_ms, 0), e - wt);
 		/* the pipeline's groups: a stage waits for another there */
 		if (in->n >= 2 && wt > 0 && g == CG_PP) {
-			st = layout_stage(&a->lay, a->s->r[in->who[last]].rank);
+			st = layout_stage(&a->lay,
+			    a->s->r[in->m[last].who].rank);
 			sp->stage_wait[st < COMM_STAGES ? st : COMM_STAGES - 1] +=
 			    wt;
 		}
@@ -991,10 +989,7 @@ free_inst(void *v)
 	struct inst *in = v;
 
 	free(in->group);
-	free(in->who);
-	free(in->elapse);
-	free(in->wait_ms);
-	free(in->xfer_ms);
+	free(in->m);
 	free(in);
 }
 
