@@ -127,15 +127,40 @@ finding_figure(struct finding *f, const char *key, double v)
 	}
 }
 
-/* Is SET for this job's layout (an MoE setting where experts are split)? */
+void
+finding_settings(struct finding *f, const struct setting *const *settings)
+{
+	f->own = settings;
+	f->has_own = 1;
+}
+
+/*
+ * A parallel size of the job: the data's layout (distributed_args), else
+ * the launch's flag FLAG; 0 when neither says.
+ */
+static int
+job_size(const struct advice *a, int data, const char *flag)
+{
+	return a->lay.known && data > 0 ? data : launch_size(a, flag);
+}
+
+/*
+ * Is SET for this job's layout (an MoE setting where experts are split,
+ * a context-parallel one with context parallel)?  Yes when the layout is
+ * not known from the data nor from the launch's flags.
+ */
 static int
 for_layout(const struct advice *a, const struct setting *set)
 {
-	if (!a->lay.known)
-		return 1;
-	if ((set->when & WHEN_MOE) && a->lay.ep <= 1)
+	int ep = job_size(a, a->lay.ep, "--expert-model-parallel-size");
+	int cp = job_size(a, a->lay.cp, "--context-parallel-size");
+	int tp = job_size(a, a->lay.tp, "--tensor-model-parallel-size");
+
+	if ((set->when & WHEN_MOE) && ep > 0 && ep <= 1)
 		return 0;
-	if ((set->when & WHEN_CP) && a->lay.cp <= 1)
+	if ((set->when & WHEN_CP) && cp > 0 && cp <= 1)
+		return 0;
+	if ((set->when & WHEN_TP) && tp > 0 && tp <= 1)
 		return 0;
 	return 1;
 }
@@ -233,7 +258,8 @@ settings_of(const struct advice *a, struct finding *f)
 	const struct setting *const *set, *const *need;
 	size_t i, n;
 
-	for (set = f->rule->settings; set != NULL && *set != NULL; set++)
+	for (set = f->has_own ? f->own : f->rule->settings;
+	    set != NULL && *set != NULL; set++)
 		add_setting(a, f, *set);
 	for (i = 0, n = f->nset; i < n; i++) {
 		need = setting_needs(f->set[i].setting,

@@ -77,6 +77,9 @@ struct finding {
 	struct finding_setting	*set;
 	size_t			 nset;
 	char			*note;		/* more advice, or NULL */
+	/* The settings offered, when not the rule's (finding_settings). */
+	const struct setting *const *own;
+	int			 has_own;
 };
 
 /*

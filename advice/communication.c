@@ -374,6 +374,216 @@ check_alignment(const struct rule *rule, struct advice *a)
 	finding_figure(f, "share_max", worst);
 }
 
+/*
+ * Exposed communication by parallel group (wait.c's split of
+ * communication.json by parallel_group_info): the part of a group's time
+ * not spent waiting for another rank, which overlap can hide, is the
+ * group's own settings' to address.  The rule's id is exposed-GROUP.
+ */
+static int
+rule_group(const struct rule *rule)
+{
+	const char *g = rule->id + strlen("exposed-");
+
+	for (int k = 0; k < CG_OTHER; k++)
+		if (strcmp(g, comm_group_names[k]) == 0)
+			return k;
+	return CG_OTHER;
+}
+
+/* Rank I's exposed time of RULE's group beyond waiting: a share of its step. */
+static double
+group_share(const struct rule *rule, const struct summary *s, size_t i)
+{
+	struct comm_split c = comm_split_of(s, i, rule_group(rule), CK_N);
+	double step = s->r[i].steps_why == NULL ? s->r[i].mean.step_time : 0;
+
+	return step > 0 && c.exposed > 0 ? (c.exposed - c.wait) / (step / 1000) :
+	    NAN;
+}
+
+/* "reduce-scatter 44.912 ms, all-gather 20.533 ms" of group G on rank I. */
+static char *
+kinds_text(const struct summary *s, size_t i, int g)
+{
+	char *t = xstrdup(""), *u;
+
+	for (int k = 0; k < CK_N; k++) {
+		struct comm_split c = comm_split_of(s, i, g, k);
+
+		if (!(c.exposed - c.wait >= 0.0005))
+			continue;
+		u = xasprintf("%s%s%s %.3f ms", t, *t ? ", " : "",
+		    comm_kind_names[k], c.exposed - c.wait);
+		free(t);
+		t = u;
+	}
+	return t;
+}
+
+static void
+check_exposed_group(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	struct finding *f;
+	struct comm_split c;
+	double worst;
+	size_t at;
+	int g = rule_group(rule);
+	char lab[LABEL_MAX], *kinds;
+
+	if (!comm_groups_named(s) || (f = finding_over(a, rule, group_share, 1,
+	    &worst, &at)) == NULL)
+		return;
+	c = comm_split_of(s, at, g, CK_N);
+	kinds = kinds_text(s, at, g);
+	finding_text(f, _("%s communication is exposed, not waiting for another "
+	    "rank, %.1f %% of the step (the most: %s, %.3f ms a step: %s; of it "
+	    "%.3f ms moving data; threshold %.0f %%)"), comm_group_names[g],
+	    100 * worst, rank_label(&s->r[at], lab, sizeof(lab)),
+	    c.exposed - c.wait, kinds, c.xfer, 100 * rule->threshold);
+	finding_figure(f, "share_max", worst);
+	finding_figure(f, "exposed_ms", c.exposed - c.wait);
+	finding_figure(f, "moving_ms", c.xfer);
+	free(kinds);
+}
+
+/*
+ * The wait for the ranks of stage P, the mean over the ranks of the other
+ * stages with pipeline or data-parallel communication; *N how many.
+ */
+static double
+stage_waited(const struct advice *a, int p, size_t *n)
+{
+	const struct summary *s = a->s;
+	double sum = 0;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < s->nr; i++)
+		if (s->r[i].rank >= 0 &&
+		    layout_stage(&a->lay, s->r[i].rank) != p &&
+		    comm_split_of(s, i, CG_PP, CK_N).exposed +
+		    comm_split_of(s, i, CG_DP, CK_N).exposed > 0) {
+			sum += comm_wait_for_stage(s, i, p);
+			(*n)++;
+		}
+	return *n > 0 ? sum / *n : 0;
+}
+
+/*
+ * Is stage T slower than the others: its ranks' Computing + Free, on
+ * average, above the other stages' ranks' by RULE's share of the mean
+ * step (as slow-stage measures it)?
+ */
+static int
+stage_slower(const struct advice *a, const struct rule *rule, int t)
+{
+	const struct summary *s = a->s;
+	double in = 0, out = 0, step = 0;
+	size_t i, nin = 0, nout = 0;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct step_row *m = &s->r[i].mean;
+
+		if (s->r[i].steps_why != NULL || s->r[i].rank < 0)
+			continue;
+		if (layout_stage(&a->lay, s->r[i].rank) == t) {
+			in += m->comp + m->free;
+			nin++;
+		} else {
+			out += m->comp + m->free;
+			nout++;
+		}
+		step += m->step_time;
+	}
+	return nin > 0 && nout > 0 && in / nin - out / nout >
+	    rule->threshold * step / (nin + nout);
+}
+
+/*
+ * Waiting for a slower pipeline stage: the ranks of the other stages wait
+ * for it in their sends and receives (and at the collectives the stages
+ * share), which no overlap hides; the remedy is that stage's work.  The
+ * stage waited for most, on average over the other stages' ranks, is
+ * named (the fill and drain of the pipeline make every stage wait for its
+ * neighbours some), and those of its waiters above the threshold.
+ */
+static void
+check_waiting_stage(const struct rule *rule, struct advice *a)
+{
+	const struct summary *s = a->s;
+	int stages = a->lay.pp < COMM_STAGES ? a->lay.pp : COMM_STAGES, p, t = 0;
+	double best = 0, other = 0, v, worst = 0, step;
+	struct finding *f = NULL;
+	size_t i, n, at = 0;
+	char lab[LABEL_MAX];
+
+	if (!a->lay.known || a->lay.pp <= 1 || !comm_groups_named(s))
+		return;
+	for (p = 0; p < stages; p++)
+		if ((v = stage_waited(a, p, &n)) > best) {
+			other = best;
+			best = v;
+			t = p;
+		} else if (v > other)
+			other = v;
+	/* a slow rank makes its pipeline peers wait too: the stage must be */
+	if (!stage_slower(a, rule, t))
+		return;
+	for (i = 0; i < s->nr && best > 0; i++) {
+		step = s->r[i].steps_why == NULL ? s->r[i].mean.step_time / 1000 : 0;
+		if (!(step > 0) || layout_stage(&a->lay, s->r[i].rank) == t ||
+		    !((v = comm_wait_for_stage(s, i, t) / step) > rule->threshold))
+			continue;
+		if (f == NULL)
+			f = finding_new(a, rule);
+		finding_who(f, i);
+		if (v > worst) {
+			worst = v;
+			at = i;
+		}
+	}
+	if (f == NULL)
+		return;
+	step = s->r[at].mean.step_time / 1000;
+	finding_text(f, _("their pipeline communication (sends, receives, the "
+	    "embedding's all-reduce) waits for stage %d, which is slower: "
+	    "%.1f %% of the step (the most: %s, %.3f ms a step; the other "
+	    "stages' ranks wait %.3f ms a step for it on average, %.3f ms for "
+	    "the stage waited for next; threshold %.0f %%): not an overlap "
+	    "to turn on, but stage %d's work to lighten (see slow-stage)"), t,
+	    100 * worst, rank_label(&s->r[at], lab, sizeof(lab)),
+	    worst * step, best, other, 100 * rule->threshold, t);
+	finding_figure(f, "stage", t);
+	finding_figure(f, "share_max", worst);
+	finding_figure(f, "waiting_ms", worst * step);
+}
+
+static const struct setting *const dp_settings[] = {
+	&set_overlap_grad_reduce, &set_overlap_param_gather,
+	&set_distributed_optimizer, &set_fsdp_forward_prefetch,
+	&set_fsdp_backward_prefetch, &set_torch_bucket_cap,
+	&set_torch_bucket_view, &set_torch_static_graph, &set_ds_overlap,
+	&set_ds_reduce_bucket, &set_hccl_buffsize, NULL,
+};
+static const struct setting *const tp_settings[] = {
+	&set_sequence_parallel, &set_ascend_mc2, NULL,
+};
+static const struct setting *const pp_settings[] = {
+	&set_virtual_pipeline, &set_global_batch, NULL,
+};
+static const struct setting *const cp_settings[] = {
+	&set_cp_send_recv_overlap, NULL,
+};
+static const struct setting *const ep_settings[] = {
+	&set_moe_alltoall_overlap, &set_moe_permutation_async, NULL,
+};
+static const struct setting *const waiting_settings[] = {
+	&set_num_layer_list, &set_first_stage_layers, &set_last_stage_layers,
+	&set_virtual_pipeline, NULL,
+};
+
 static const struct setting *const packet_settings[] = {
 	&set_ddp_bucket_size, &set_global_batch, &set_torch_bucket_cap,
 	&set_ds_reduce_bucket, &set_ds_allgather_bucket, NULL,
@@ -419,6 +629,28 @@ static const struct rule rules[] = {
 	    N_("make the sizes communicated multiples of 512 bytes: pad the "
 	    "tensors (or the gradient buckets) to it"), NULL,
 	    check_alignment },
+	{ "waiting-for-stage", "time each rank waits in its pipeline "
+	    "communication for the ranks of another stage (its elapse above "
+	    "the shortest of the operator's ranks), when that stage computes "
+	    "more", 0.05, "5 % of the step",
+	    N_("give the stage waited for fewer layers, or the others more"),
+	    waiting_settings, check_waiting_stage },
+	{ "exposed-dp", "exposed data-parallel communication (gradient "
+	    "reduce, parameter gather) not waiting for another rank, each "
+	    "rank", 0.05, "5 % of the step", NULL, dp_settings,
+	    check_exposed_group },
+	{ "exposed-tp", "exposed tensor-parallel communication not waiting "
+	    "for another rank, each rank", 0.05, "5 % of the step", NULL,
+	    tp_settings, check_exposed_group },
+	{ "exposed-pp", "exposed pipeline sends and receives not waiting for "
+	    "another stage, each rank", 0.05, "5 % of the step", NULL,
+	    pp_settings, check_exposed_group },
+	{ "exposed-cp", "exposed context-parallel communication not waiting "
+	    "for another rank, each rank", 0.05, "5 % of the step", NULL,
+	    cp_settings, check_exposed_group },
+	{ "exposed-ep", "exposed expert-parallel (MoE all-to-all) "
+	    "communication not waiting for another rank, each rank", 0.05,
+	    "5 % of the step", NULL, ep_settings, check_exposed_group },
 };
 
 const struct family family_communication = {

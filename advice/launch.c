@@ -7,6 +7,7 @@
  * which win over the journal for the names they have.  Without a session
  * and without those, a setting is not known.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -566,6 +567,34 @@ launch_flag(const struct advice *a, const char *name)
 			return v;
 	}
 	return NULL;
+}
+
+int
+launch_size(const struct advice *a, const char *flag)
+{
+	const struct journal *j = a->in.journal;
+	size_t i;
+	int size = 0, known;
+	long one;
+
+	for (i = 0; j != NULL && i < j->n; i++) {
+		char *v;
+
+		if (!launch_profiled(&j->recs[i]) ||
+		    launch_framework(&j->recs[i]) != FW_MEGATRON)
+			continue;
+		v = launch_flag_of(&j->recs[i], flag, &known);
+		if (!known) {
+			free(v);
+			return 0;
+		}
+		/* not given: Megatron's default, 1 */
+		one = v != NULL && *v != '\0' ? strtol(v, NULL, 10) : 1;
+		free(v);
+		if (one > size)
+			size = one > INT_MAX ? INT_MAX : (int)one;
+	}
+	return size;
 }
 
 enum setting_state

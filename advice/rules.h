@@ -81,6 +81,19 @@ const char	*rank_env(const struct rank_data *r, const char *name);
  * the data's layout (A's lay).
  */
 enum framework	 job_framework(const struct advice *);
+/*
+ * A parallel size of the profiled Megatron launches (launch.c), flag FLAG
+ * ("--context-parallel-size"): the largest they give, 1 (the default)
+ * when their flags are known and lack it, 0 when not known (no session,
+ * no Megatron launch, or flags that cannot be read).
+ */
+int		 launch_size(const struct advice *, const char *flag);
+/*
+ * The settings F offers instead of its rule's (NULL-ended; an empty list
+ * offers none): for a rule whose finding knows better (advice.c).
+ */
+void		 finding_settings(struct finding *f,
+		    const struct setting *const *settings);
 /* The value of flag NAME in the profiled launch, or NULL (launch.c). */
 char		*launch_flag(const struct advice *, const char *name);
 /* The state of setting SET in the profiled launches; *detail to free. */

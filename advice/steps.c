@@ -80,6 +80,47 @@ name_above(struct finding *f, const size_t *who, const double *v, size_t n,
 }
 
 /*
+ * The exposed communication of the rank with the most, by parallel group
+ * (wait.c): each group's time and its share waiting for another rank.
+ * The settings are then each group's own (communication.c's exposed-dp,
+ * exposed-tp, ... and waiting-for-stage), not all of them here.
+ */
+static void
+by_group(struct advice *a, struct finding *f, const size_t *who,
+    const double *v, size_t n)
+{
+	static const struct setting *const none[] = { NULL };
+	const struct summary *s = a->s;
+	size_t i, at = who[0];
+	char *t = xstrdup(""), *u, lab[LABEL_MAX];
+	double most = v[0];
+
+	for (i = 1; i < n; i++)
+		if (v[i] > most) {
+			most = v[i];
+			at = who[i];
+		}
+	for (int g = 0; g < CG_N; g++) {
+		struct comm_split c = comm_split_of(s, at, g, CK_N);
+
+		if (!(c.exposed >= 0.0005))
+			continue;
+		u = xasprintf(_("%s%s%s %.3f ms (%.0f %% waiting for other "
+		    "ranks)"), t, *t ? ", " : "", comm_group_names[g], c.exposed,
+		    100 * c.wait / c.exposed);
+		free(t);
+		t = u;
+	}
+	finding_note(f, _("by parallel group, on %s (the most exposed), ms a "
+	    "step: %s; each group's settings are with its own finding "
+	    "(exposed-dp, exposed-tp, exposed-pp, exposed-cp, exposed-ep), "
+	    "waiting for a stage with waiting-for-stage"),
+	    rank_label(&s->r[at], lab, sizeof(lab)), t);
+	finding_settings(f, none);
+	free(t);
+}
+
+/*
  * Waiting for a slow peer shows as exposed communication too, on every
  * rank but the slow one, and through the collectives that span the job
  * on nearly all of them (one slow rank of 64 leaves a single rank that
@@ -106,6 +147,8 @@ check_exposed(const struct rule *rule, struct advice *a)
 		    100 * med, 100 * least, 100 * rule->threshold);
 		finding_figure(f, "share_median", med);
 		finding_figure(f, "share_least", least);
+		if (comm_groups_named(a->s))
+			by_group(a, f, who, v, n);
 	}
 	free(who);
 	free(v);
@@ -269,6 +312,94 @@ slow_in_groups(struct advice *a, const struct rule *rule,
 	free(who);
 }
 
+/*
+ * Two peers have no median that tells one from the other, yet the one
+ * that computes more is slow when the other waits for it: its exposed
+ * communication is larger by half the difference at least (the step
+ * table), or in most of their collectives of two it arrived last (the
+ * shorter elapse, wait.c).  Either says so and neither says the
+ * opposite, or the pair is left alone.
+ */
+struct pair_slow {
+	size_t			 slow, other;
+	double			 excess, waited;	/* µs a step */
+	struct pair_wait	 pw;			/* a: the slow one */
+	int			 found;
+};
+
+/* 1: the evidence agrees that SLOW is waited for; 0: not (or it differs). */
+static int
+pair_agrees(const struct summary *s, struct pair_slow *p)
+{
+	int tl, wt;
+
+	p->waited = s->r[p->other].mean.comm_exposed -
+	    s->r[p->slow].mean.comm_exposed;
+	p->pw = wait_pair(s, p->slow, p->other);
+	tl = p->waited >= p->excess / 2 ? 1 :
+	    p->waited <= -p->excess / 2 ? -1 : 0;
+	wt = p->pw.n == 0 ? 0 : 2 * p->pw.a_last > p->pw.n ? 1 :
+	    2 * p->pw.b_last > p->pw.n ? -1 : 0;
+	return tl >= 0 && wt >= 0 && tl + wt > 0;
+}
+
+/* The pipeline stages (the job with one) of two ranks: their slow one. */
+static void
+slow_pairs(struct advice *a, const struct rule *rule, struct finding **f,
+    unsigned char *named, struct pair_slow *best)
+{
+	const struct summary *s = a->s;
+	int stages = a->lay.pp > 1 ? a->lay.pp : 1, p;
+	size_t who[2], n, i;
+	struct pair_slow c;
+
+	for (p = 0; p < stages; p++) {
+		for (n = 0, i = 0; i < s->nr; i++)
+			if (s->r[i].steps_why == NULL &&
+			    (stages == 1 || layout_stage(&a->lay, s->r[i].rank) == p)) {
+				if (n < 2)
+					who[n] = i;
+				n++;
+			}
+		if (n != 2)
+			continue;
+		c.slow = who[s->r[who[0]].mean.comp < s->r[who[1]].mean.comp];
+		c.other = who[0] == c.slow ? who[1] : who[0];
+		c.excess = s->r[c.slow].mean.comp - s->r[c.other].mean.comp;
+		if (!(c.excess > rule->threshold * (s->r[c.slow].mean.step_time +
+		    s->r[c.other].mean.step_time) / 2) || !pair_agrees(s, &c))
+			continue;
+		if (*f == NULL)
+			*f = finding_new(a, rule);
+		if (!named[c.slow]++)
+			finding_who(*f, c.slow);
+		if (!best->found || c.excess > best->excess) {
+			*best = c;
+			best->found = 1;
+		}
+	}
+}
+
+/* The text of a slow rank found in a pair, B. */
+static void
+pair_text(struct advice *a, const struct rule *rule, struct finding *f,
+    const struct pair_slow *b)
+{
+	const struct summary *s = a->s;
+	char lab[LABEL_MAX], why[160] = "";
+
+	if (b->pw.a_last > 0)
+		snprintf(why, sizeof(why), _("; it arrived last in %zu of "
+		    "their %zu collectives"), b->pw.a_last, b->pw.n);
+	finding_text(f, _("Computing is %.3f ms a step above that of its one "
+	    "peer, %s (%.1f %% of the step; margin %.0f %% of the step), and "
+	    "the peer waits for it: %.3f ms more exposed communication a "
+	    "step%s"), b->excess / 1000,
+	    rank_label(&s->r[b->other], lab, sizeof(lab)),
+	    100 * b->excess / s->r[b->slow].mean.step_time,
+	    100 * rule->threshold, b->waited / 1000, why);
+}
+
 static void
 check_slow_rank(const struct rule *rule, struct advice *a)
 {
@@ -277,9 +408,11 @@ check_slow_rank(const struct rule *rule, struct advice *a)
 	size_t wc = 0, wf = 0, nc;
 	double ec = 0, ef = 0;
 	char lab[LABEL_MAX + 2];
+	struct pair_slow pair = { .found = 0 };
 
 	slow_in_groups(a, rule, col_comp, &f, named, &wc, &ec);
 	nc = f != NULL ? f->nwho : 0;
+	slow_pairs(a, rule, &f, named, &pair);
 	slow_in_groups(a, rule, col_free, &f, named, &wf, &ef);
 	free(named);
 	if (f == NULL)
@@ -292,7 +425,10 @@ check_slow_rank(const struct rule *rule, struct advice *a)
 		    100 * ec / a->s->r[wc].mean.step_time,
 		    whose(a->s, f, wc, lab, sizeof(lab)), 100 * rule->threshold,
 		    SLOW_SD);
-	else
+	else if (pair.found) {
+		pair_text(a, rule, f, &pair);
+		ec = pair.excess;
+	} else
 		finding_text(f, _("Free is %.3f ms a step above the median of "
 		    "its peers, the ranks of its pipeline stage (%.1f %% of the "
 		    "step%s; margin %.0f %% of the step, or %.0f x 1.4826 x MAD "
@@ -389,7 +525,9 @@ static const struct rule rules[] = {
 	{ "host-bound", "Free, each rank", 0.10, "10 % of the step",
 	    NULL, host_settings, check_host_bound },
 	{ "slow-rank", "Computing and Free against the median of the "
-	    "rank's pipeline stage", 0.05,
+	    "rank's pipeline stage; of two ranks, Computing against the "
+	    "other's, when it waits for the rank (exposed communication, "
+	    "arrivals at their collectives)", 0.05,
 	    "5 % of the step, or 3 x 1.4826 x MAD when larger",
 	    N_("check these ranks' devices and hosts (npu-smi info: health, "
 	    "temperature, AI Core frequency; other load on the host) and "

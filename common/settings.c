@@ -497,6 +497,38 @@ const struct setting set_ddp_bucket_size = {
 	TRIAL_SAFE, bucket_needs, NULL, NULL, NULL,
 };
 
+/*
+ * Exposed tensor-parallel communication.  Megatron's --tp-comm-overlap is
+ * not offered: MindSpeed's validate_args sets it back to False
+ * (mindspeed/arguments.py), and Megatron's needs TransformerEngine's
+ * userbuffers; on Ascend the matmul and its tensor-parallel collective
+ * are overlapped by MindSpeed's MC2 fused kernels.
+ */
+const struct setting set_sequence_parallel = {
+	SET_FLAG, "--sequence-parallel", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, WHEN_TP,
+	N_("shard the activations outside the matmuls over the tensor-parallel "
+	    "ranks: reduce-scatter and all-gather instead of all-reduce "
+	    "(Megatron turns it off with tensor parallel 1)"), MEGATRON "1739",
+	/* asked: Megatron disables it at tp 1 "to avoid change in numerics" */
+	TRIAL_ASKED, NULL, NULL, NULL, NULL,
+};
+/* mindspeed/features_manager/tensor_parallel/mc2.py refuses it without. */
+static const struct setting *const mc2_needs[] = {
+	&set_sequence_parallel, NULL
+};
+const struct setting set_ascend_mc2 = {
+	SET_FLAG, "--use-ascend-mc2", "", TEST_PRESENT, NULL, NULL,
+	SCOPE_MEGATRON, WHEN_TP,
+	N_("fuse each tensor-parallel matmul with its all-gather or "
+	    "reduce-scatter (MC2), overlapping the two (needs "
+	    "--sequence-parallel and tensor parallel > 1; not with "
+	    "--use-ascend-coc)"),
+	MINDSPEED "tensor_parallel/mc2.py:15",
+	/* asked: needs --sequence-parallel, which is asked */
+	TRIAL_ASKED, mc2_needs, NULL, NULL, NULL,
+};
+
 /* Every row, for a setting looked up by its name (--set). */
 static const struct setting *const all[] = {
 	&set_overlap_grad_reduce, &set_overlap_param_gather,
@@ -516,7 +548,8 @@ static const struct setting *const all[] = {
 	&set_recompute_activation, &set_swap_attention,
 	&set_reuse_fp32_param, &set_bf16, &set_alloc_conf, &set_mm_recompute,
 	&set_mm_recompute_modules, &set_flash_attn, &set_fused_rmsnorm,
-	&set_fused_rotary, &set_ddp_bucket_size, NULL
+	&set_fused_rotary, &set_ddp_bucket_size, &set_sequence_parallel,
+	&set_ascend_mc2, NULL
 };
 
 const struct setting *

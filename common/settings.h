@@ -58,6 +58,7 @@ enum setting_trial {
 /* Layouts a setting belongs to (none: all). */
 #define WHEN_MOE	0x1	/* expert parallel > 1 */
 #define WHEN_CP		0x2	/* context parallel > 1 */
+#define WHEN_TP		0x4	/* tensor parallel > 1 */
 
 struct setting {
 	enum setting_kind	 kind;
@@ -102,7 +103,8 @@ extern const struct setting
     set_moe_dispatcher, set_mm_recompute_modules,
     set_torch_bucket_cap, set_torch_bucket_view, set_torch_static_graph,
     set_hccl_buffsize, set_internal_format, set_compile_mode,
-    set_ds_overlap, set_ds_reduce_bucket, set_ds_allgather_bucket;
+    set_ds_overlap, set_ds_reduce_bucket, set_ds_allgather_bucket,
+    set_sequence_parallel, set_ascend_mc2;
 
 /* The setting called NAME ("--use-flash-attn", "TASK_QUEUE_ENABLE"), or NULL. */
 const struct setting *setting_named(const char *name);

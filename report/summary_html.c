@@ -147,7 +147,9 @@ ops_html(const struct summary *s, const void *state, FILE *fp)
 		if (isnan(med))
 			fputs("<td>-</td>", fp);
 		else
-			fprintf(fp, "<td>%.1f</td>", med);
+			fprintf(fp, "<td%s>%s%.1f</td>", op_exact(v[i]) ? "" :
+			    " title=\"approximate: a histogram bin's middle\"",
+			    op_exact(v[i]) ? "" : "~", med);
 		fprintf(fp, "<td>%.1f</td><td class=\"l\">", v[i]->max);
 		html_text(fp, v[i]->core);
 		fputs("</td><td class=\"l\">", fp);

@@ -98,6 +98,9 @@ ops_json(const struct summary *s, const void *state)
 		json_num(x, "share", op_share(s, v[i]));
 		json_num(x, "mean_us", v[i]->total / v[i]->count);
 		json_num(x, "median_us", op_median(v[i]));
+		if (!isnan(op_median(v[i])))
+			cJSON_AddBoolToObject(x, "median_exact",
+			    op_exact(v[i]));
 		json_num(x, "min_us", v[i]->min);
 		json_num(x, "max_us", v[i]->max);
 		fl = cJSON_AddArrayToObject(x, "flags");

@@ -187,6 +187,18 @@ num(FILE *fp, double v, int width, int prec)
 		fprintf(fp, " %*.*f", width, prec, v);
 }
 
+/* The median; "~" before it when it is a histogram bin's, not exact. */
+static void
+median_cell(FILE *fp, const struct op *op)
+{
+	double med = op_median(op);
+
+	if (isnan(med) || op_exact(op))
+		num(fp, med, 10, 1);
+	else
+		fprintf(fp, " ~%*.1f", 9, med);
+}
+
 static void
 ops_text(const struct summary *s, const void *state, struct out *out)
 {
@@ -208,7 +220,7 @@ ops_text(const struct summary *s, const void *state, struct out *out)
 		num(fp, 100 * op_share(s, v[i]), 7, 1);
 		fprintf(fp, " %12.3f %9lu", v[i]->total / 1000, v[i]->count);
 		num(fp, v[i]->total / v[i]->count, 10, 1);
-		num(fp, op_median(v[i]), 10, 1);
+		median_cell(fp, v[i]);
 		num(fp, v[i]->max, 10, 1);
 		fprintf(fp, "  %-14s %s%s%s%s%s\n", v[i]->core, v[i]->type,
 		    *fl ? "  " : "", colour(out, 4), fl, colour_off(out));

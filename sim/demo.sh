@@ -5,9 +5,10 @@
 # repository is left as it was; the data stays there to look at.
 # Both ranks are profiled and rank 1 is planted as a slow rank
 # (MSPROF_SIM_SLOW_RANK, see sim/README.md), so the summary has a finding.
+# MSPROF_DEMO_DIR: where to copy the checkout instead (t/sim-demo.t).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-demo=$top/build/demo
+demo=${MSPROF_DEMO_DIR:-$top/build/demo}
 rm -rf "$demo"
 mkdir -p "$demo"
 # Symbolic links: the stand-ins find sim/lib from their real location.

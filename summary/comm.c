@@ -133,7 +133,8 @@ time_info(struct jscan *js, struct comm *c, const struct comm_op *key)
 	c->ops = room(c->ops, c->nops, &c->capops, sizeof(*c->ops));
 	o = &c->ops[c->nops++];
 	*o = *key;
-	o->elapse = o->wait_ratio = o->sync_ratio = NAN;
+	o->elapse = o->wait_ratio = o->sync_ratio = o->wait_ms = NAN;
+	o->xfer_ms = 0;
 	while ((r = js_key(js, &k, &n)) == 1) {
 		if (js_peek(js) == 'n' && !isnull && (strcmp(k,
 		    "Elapse Time(ms)") == 0 || strcmp(k, "Wait Time Ratio") == 0 ||
@@ -148,6 +149,8 @@ time_info(struct jscan *js, struct comm *c, const struct comm_op *key)
 			r = js_number(js, k, &o->wait_ratio);
 		else if (strcmp(k, "Synchronization Time Ratio") == 0)
 			r = js_number(js, k, &o->sync_ratio);
+		else if (strcmp(k, "Wait Time(ms)") == 0 && js_peek(js) != 'n')
+			r = js_number(js, k, &o->wait_ms);
 		else
 			r = js_skip(js);
 		if (r < 0)
@@ -285,20 +288,28 @@ bandwidth_info(struct jscan *js, struct comm *c)
 }
 
 /* One operator of the section at SECTION of the step at STEP (pool). */
+/*
+ * One operator of the section at SECTION of the step at STEP (pool):
+ * collectives and sends and receives alike (P2P tells them apart), each
+ * with the longest transit time of its transports.
+ */
 static int
 comm_operator(struct jscan *js, struct comm *c, size_t step,
     size_t section, const char *name)
 {
-	int coll = strcmp(c->pool + section, "collective") == 0 && !total(name);
+	int p2p = strcmp(c->pool + section, "p2p") == 0;
+	int coll = (p2p || strcmp(c->pool + section, "collective") == 0) &&
+	    !total(name) && !total_op(name);
 	int sizes = !total_op(name), r;
 	struct comm_op key = { 0 };
+	size_t n, at = c->nops, x0 = c->nxfers;
 	const char *k;
-	size_t n;
 
 	if (!coll && !sizes)
 		return js_skip(js);
 	if (coll)	/* now: the reader's next key replaces NAME */
 		op_key(c, &key, step, name);
+	key.p2p = p2p;
 	if ((r = js_object(js, name)) <= 0)
 		return r;
 	while ((r = js_key(js, &k, &n)) == 1) {
@@ -311,6 +322,10 @@ comm_operator(struct jscan *js, struct comm *c, size_t step,
 		if (r < 0)
 			return -1;
 	}
+	if (c->nops == at + 1)
+		for (size_t i = x0; i < c->nxfers; i++)
+			if (c->xfers[i].ms > c->ops[at].xfer_ms)
+				c->ops[at].xfer_ms = c->xfers[i].ms;
 	return r;
 }
 

@@ -21,12 +21,18 @@ int	comm_transport(const char *name);
 /* "step4" of communication.json and "4" of a db export are one step. */
 const char *comm_step_number(const char *step);
 
-/* A collective of communication.json's "collective" sections. */
+/*
+ * An operator of communication.json's "collective" sections, or of its
+ * "p2p" sections (P2P set: sends and receives, which have no outlier).
+ */
 struct comm_op {
 	size_t	 key;		/* in the pool: group \037 step \037 operator */
 	size_t	 glen;		/* the group's length, at the key's start */
 	size_t	 op;		/* where the operator starts in the key */
 	double	 elapse, wait_ratio, sync_ratio;	/* NaN: missing */
+	double	 wait_ms;	/* Wait Time(ms); NaN: missing */
+	double	 xfer_ms;	/* the longest Transit Time(ms) of its transports */
+	int	 p2p;
 };
 
 /* Bytes sent in transfers of one size, over every operator. */

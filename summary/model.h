@@ -76,6 +76,12 @@ struct rank_data {
 	 */
 	struct strv	 env;
 	/*
+	 * profiler_metadata.json's parallel_group_info: "KEY=NAME" for each
+	 * communication group of the rank, KEY the HCCL group's name
+	 * ("group_name_5"), NAME Megatron's ("dp_cp", "pp", "tp", ...).
+	 */
+	struct strv	 groups;
+	/*
 	 * What each summary keeps of the rank for itself, by its row
 	 * (rank_own): a new summary needs no field here.
 	 */
@@ -249,6 +255,55 @@ double	 idle_share(const struct tl_result *r, double us);
  * ranks (*ALL).
  */
 size_t	 idle_most(const struct summary *, int c, double *most, double *all);
+/*
+ * The collectives of ranks A and B alone, two ranks (wait.c), where no
+ * outlier test applies: how many had both elapses, and in how many each
+ * arrived last (the shorter elapse: the other waited for it).
+ */
+struct pair_wait {
+	size_t	 n, a_last, b_last;
+};
+struct pair_wait wait_pair(const struct summary *, size_t a, size_t b);
+/*
+ * The communication of each rank by parallel group and kind of operator
+ * (wait.c), from communication.json (or CommAnalyzerTime) and the group
+ * names of parallel_group_info: for each, its time in the operators, the
+ * part spent waiting for another rank (its elapse above the shortest of
+ * the same operator on the group's other ranks: they arrived later), and
+ * the part moving data (the longest Transit Time of its transports).
+ */
+enum comm_group {
+	CG_DP, CG_TP, CG_PP, CG_CP, CG_EP,
+	CG_OTHER,	/* named, of none of those (mp, the world's) */
+	CG_UNNAMED,	/* no name in parallel_group_info */
+	CG_N
+};
+enum comm_kind {
+	CK_ALLREDUCE, CK_REDUCESCATTER, CK_ALLGATHER, CK_ALLTOALL,
+	CK_SENDRECV, CK_BROADCAST, CK_OTHER, CK_N
+};
+extern const char *const comm_group_names[CG_N];
+extern const char *const comm_kind_names[CK_N];
+/* The pipeline stages the split tells apart (a stage past them: the last). */
+#define COMM_STAGES	16
+struct comm_split {
+	/*
+	 * ms a step, scaled by the share of the rank's communication that is
+	 * exposed (Communication(Not Overlapped) / Communication).
+	 */
+	double	 exposed, wait, xfer;
+};
+/* Rank I's, of group G and kind K (K CK_N: every kind); zeros: none. */
+struct comm_split comm_split_of(const struct summary *, size_t i, int g,
+	    int k);
+/*
+ * ms a step rank I waited, exposed, for the ranks of pipeline stage P in
+ * the pipeline's groups (sends, receives, the embedding's all-reduce).
+ */
+double	 comm_wait_for_stage(const struct summary *, size_t i, int p);
+/* Does any rank's communication have a named group? */
+int	 comm_groups_named(const struct summary *);
+
 /* Rank I's peak device memory (memory.c), MB; NaN when unknown. */
 double	 mem_peak_of(const struct summary *, size_t i);
 

@@ -1,4 +1,7 @@
-/* Operators in a hash table, with a bounded histogram for the median. */
+/*
+ * Operators in a hash table, with every duration kept for an exact median
+ * up to a bound, and a bounded histogram past it.
+ */
 #include <err.h>
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@ optab_new(int with_hist)
 	t->cap = 64;
 	t->slot = xcalloc(t->cap, sizeof(*t->slot));
 	t->hist = with_hist;
+	t->keep = with_hist;
 	return t;
 }
 
@@ -196,11 +200,49 @@ bin_mid(size_t b)
 	return ldexp(m, e);
 }
 
+/* Free the durations of every operator of T: no exact median from now. */
+static void
+drop_durations(struct optab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i] != NULL) {
+			free(t->slot[i]->dur);
+			t->slot[i]->dur = NULL;
+			t->slot[i]->ndur = t->slot[i]->capdur = 0;
+		}
+	t->keep = 0;
+	t->kept = 0;
+}
+
+/* Room for N more durations in O of T: 0 when T stops keeping them. */
+static int
+room_for(struct optab *t, struct op *o, size_t n)
+{
+	if (!t->keep)
+		return 0;
+	if (t->kept + n > OPTAB_KEEP) {
+		drop_durations(t);
+		return 0;
+	}
+	if (o->ndur + n > o->capdur) {
+		size_t cap = o->capdur ? o->capdur : 8;
+
+		while (cap < o->ndur + n)
+			cap *= 2;
+		o->dur = xreallocarray(o->dur, cap, sizeof(*o->dur));
+		o->capdur = cap;
+	}
+	t->kept += n;
+	return 1;
+}
+
 void
 op_add(struct optab *t, struct op *o, double dur)
 {
-	if (o->count < OP_EXACT)
-		o->exact[o->count] = (float)dur;
+	if (room_for(t, o, 1))
+		o->dur[o->ndur++] = (float)dur;
 	o->count++;
 	o->nhist++;
 	o->total += dur;
@@ -235,6 +277,7 @@ optab_drop_hist(struct optab *t)
 			t->slot[i]->hist = NULL;
 		}
 	t->hist = 0;
+	drop_durations(t);
 }
 
 void
@@ -249,9 +292,14 @@ optab_merge(struct optab *dst, const struct optab *src, const int *ratio_map)
 		if (s == NULL)
 			continue;
 		d = optab_get(dst, s->type, s->core);
-		for (k = 0; k < OP_EXACT && k < s->count &&
-		    d->count + k < OP_EXACT; k++)
-			d->exact[d->count + k] = s->exact[k];
+		/* a source without all its durations: no exact median */
+		if (dst->keep && s->ndur != s->nhist)
+			drop_durations(dst);
+		if (s->ndur > 0 && room_for(dst, d, s->ndur)) {
+			memcpy(d->dur + d->ndur, s->dur, s->ndur *
+			    sizeof(*d->dur));
+			d->ndur += s->ndur;
+		}
 		d->count += s->count;
 		d->nhist += s->nhist;
 		d->total += s->total;
@@ -272,12 +320,65 @@ optab_merge(struct optab *dst, const struct optab *src, const int *ratio_map)
 	dst->total += src->total;
 }
 
-static int
-cmp_float(const void *a, const void *b)
+/*
+ * The K-th smallest of the N values V (K < N), Hoare's selection: V is
+ * reordered so that none before the K-th is larger than it.
+ */
+static float
+select_nth(float *v, size_t n, size_t k)
 {
-	float x = *(const float *)a, y = *(const float *)b;
+	long lo = 0, hi = (long)n - 1, i, j, at = (long)k;
+	float pivot, x;
 
-	return (x > y) - (x < y);
+	while (lo < hi) {
+		pivot = v[lo + (hi - lo) / 2];
+		for (i = lo, j = hi; i <= j;) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				x = v[i];
+				v[i++] = v[j];
+				v[j--] = x;
+			}
+		}
+		if (at <= j)
+			hi = j;
+		else if (at >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[k];
+}
+
+int
+op_exact(const struct op *o)
+{
+	return o->count > 0 && o->nhist == o->count && o->ndur == o->count;
+}
+
+/* The median of the N (> 0) durations kept in O. */
+static double
+exact_median(const struct op *o, size_t n)
+{
+	float *v = xcalloc(n, sizeof(*v)), hi, lo;
+	size_t i;
+
+	memcpy(v, o->dur, n * sizeof(*v));
+	hi = select_nth(v, n, n / 2);
+	if (n % 2) {
+		free(v);
+		return hi;
+	}
+	/* the other middle one: the largest below the upper half */
+	lo = v[0];
+	for (i = 1; i < n / 2; i++)
+		if (v[i] > lo)
+			lo = v[i];
+	free(v);
+	return ((double)lo + hi) / 2;
 }
 
 double
@@ -288,14 +389,8 @@ op_median(const struct op *o)
 
 	if (o->count == 0 || o->nhist != o->count)
 		return NAN;
-	if (o->count <= OP_EXACT) {
-		float v[OP_EXACT];
-
-		memcpy(v, o->exact, o->count * sizeof(*v));
-		qsort(v, o->count, sizeof(*v), cmp_float);
-		return o->count % 2 ? v[o->count / 2] :
-		    ((double)v[o->count / 2 - 1] + v[o->count / 2]) / 2;
-	}
+	if (op_exact(o))
+		return exact_median(o, o->ndur);
 	if (o->hist == NULL)
 		return NAN;
 	half = (o->count + 1) / 2;
@@ -340,6 +435,7 @@ optab_free(struct optab *t)
 			free(t->slot[i]->type);
 			free(t->slot[i]->core);
 			free(t->slot[i]->hist);
+			free(t->slot[i]->dur);
 			free(t->slot[i]);
 		}
 	free(t->slot);

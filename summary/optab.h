@@ -1,9 +1,11 @@
 /*
  * Operators by type and accelerator core in an open-addressing hash table.
- * The median comes from a fixed histogram per operator (16 linear bins per
- * power of two from 2^-10 to 2^30 µs, so within 3 %), exact while an
- * operator has at most OP_EXACT instances: memory grows with the number of
- * distinct operators, never with the number of rows.
+ * The median is exact: a table keeps every instance's duration (a float)
+ * while it holds at most OPTAB_KEEP of them, so memory grows with the
+ * rows up to that bound only.  Past it the table drops them and the
+ * median comes from a fixed histogram per operator (16 linear bins per
+ * power of two from 2^-10 to 2^30 µs, so within 3 %), which op_exact
+ * says, for the writers to label it approximate.
  */
 #ifndef MSPROF_SUMMARY_OPTAB_H
 #define MSPROF_SUMMARY_OPTAB_H
@@ -11,7 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OP_EXACT	32
+/* Durations a table keeps for exact medians: 16 MiB of floats. */
+#define OPTAB_KEEP	((size_t)1 << 22)
 #define OP_NRATIO	16	/* pipe-ratio columns kept */
 
 struct op {
@@ -28,13 +31,16 @@ struct op {
 	 */
 	double		 ratio[OP_NRATIO], ratio_w, ratio_dur[OP_NRATIO];
 	uint32_t	*hist;			/* NULL in per-rank tables */
-	float		 exact[OP_EXACT];
+	float		*dur;			/* every instance's, while kept */
+	size_t		 ndur, capdur;
 };
 
 struct optab {
 	struct op	**slot;
 	size_t		  cap, n;
 	int		  hist;
+	int		  keep;			/* durations kept (below OPTAB_KEEP) */
+	size_t		  kept;			/* how many */
 	double		  total;		/* all durations */
 };
 
@@ -51,7 +57,8 @@ void		 op_add(struct optab *, struct op *, double dur);
 /* Add a line of op_statistic.csv: no median for this operator then. */
 void		 op_add_stat(struct optab *, struct op *, unsigned long count,
 		    double total, double min, double max);
-/* Drop the histograms (after merging into a table that keeps them). */
+/* Drop the histograms and durations (after merging into a table that keeps
+ * them). */
 void		 optab_drop_hist(struct optab *);
 /*
  * Merge every operator of SRC into DST (counts, totals, min, max, flags);
@@ -59,7 +66,10 @@ void		 optab_drop_hist(struct optab *);
  */
 void		 optab_merge(struct optab *dst, const struct optab *src,
 		    const int *ratio_map);
+/* The median, exact or from the histogram (op_exact); NaN: none. */
 double		 op_median(const struct op *);
+/* Is op_median exact (every instance's duration kept)? */
+int		 op_exact(const struct op *);
 /*
  * The operator type that kernel NAME (N bytes) stands for, where the
  * Type column holds none (level0 writes N/A): a span of NAME, or a

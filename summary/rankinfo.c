@@ -204,9 +204,50 @@ env_fields(struct jscan *js, struct rank_data *rd)
 }
 
 /*
- * profiler_metadata.json: the layout (distributed_args) and the
- * environment (ENV_VARIABLES).  Once both are read the rest (the ranks of
- * every parallel group: 180 KB a rank in a job of 8,192) is not.
+ * One group of parallel_group_info, KEY: {"group_name": "dp_cp", ...},
+ * as "KEY=NAME" (its ranks are not kept).
+ */
+static int
+group_fields(struct jscan *js, struct rank_data *rd, const char *key)
+{
+	char *k = xstrdup(key);
+	const char *f, *v;
+	size_t n;
+	int r;
+
+	if ((r = js_object(js, k)) == 1)
+		while ((r = js_key(js, &f, &n)) == 1) {
+			if (strcmp(f, "group_name") == 0 && js_peek(js) == '"') {
+				if ((r = js_string(js, f, &v, &n)) == 1)
+					strv_pushf(&rd->groups, "%s=%s", k, v);
+			} else
+				r = js_skip(js);
+			if (r < 0)
+				break;
+		}
+	free(k);
+	return r;
+}
+
+/* parallel_group_info: {"group_name_5": {"group_name": "dp_cp", ...}} */
+static int
+groups_fields(struct jscan *js, struct rank_data *rd)
+{
+	const char *k;
+	size_t n;
+	int r;
+
+	while ((r = js_key(js, &k, &n)) == 1)
+		if (group_fields(js, rd, k) < 0)
+			return -1;
+	return r;
+}
+
+/*
+ * profiler_metadata.json: the layout (distributed_args), the
+ * environment (ENV_VARIABLES) and the names of the rank's communication
+ * groups (parallel_group_info, whose ranks are skipped: 180 KB a rank in
+ * a job of 8,192).
  */
 static int
 metadata_fields(struct jscan *js, struct rank_data *rd)
@@ -226,11 +267,15 @@ metadata_fields(struct jscan *js, struct rank_data *rd)
 			if ((r = js_object(js, k)) == 1)
 				r = env_fields(js, rd);
 			seen |= 2;
+		} else if (strcmp(k, "parallel_group_info") == 0) {
+			if ((r = js_object(js, k)) == 1)
+				r = groups_fields(js, rd);
+			seen |= 4;
 		} else
 			r = js_skip(js);
 		if (r < 0)
 			return -1;
-		if (seen == 3)
+		if (seen == 7)
 			return 1;
 	}
 	return r < 0 ? -1 : js_finish(js);
@@ -329,6 +374,10 @@ db_meta_row(void *arg, int ncol, const char *const col[], const double num[])
 		else if (strcmp(col[0], "distributed_args") == 0 &&
 		    cJSON_IsNumber(e))
 			layout_size(rd, e->string, e->valuedouble);
+		else if (strcmp(col[0], "parallel_group_info") == 0 &&
+		    cJSON_IsString(cJSON_GetObjectItem(e, "group_name")))
+			strv_pushf(&rd->groups, "%s=%s", e->string,
+			    cJSON_GetObjectItem(e, "group_name")->valuestring);
 	}
 	cJSON_Delete(j);
 	return 0;
@@ -348,7 +397,8 @@ read_db_meta(struct rank_data *rd, struct rank_files *rf)
 	if (access(p, F_OK) != 0 && errno == ENOENT &&
 	    (db = rank_profiler_db(rf)) != NULL && db_has_table(db, "META_DATA"))
 		db_rows(db, "SELECT name, value FROM META_DATA WHERE name IN "
-		    "('ENV_VARIABLES', 'distributed_args')", db_meta_row, rd, &why);
+		    "('ENV_VARIABLES', 'distributed_args', "
+		    "'parallel_group_info')", db_meta_row, rd, &why);
 	free(why);
 	free(p);
 }

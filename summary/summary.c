@@ -590,6 +590,7 @@ summary_free(struct summary *s)
 		for (k = 0; k < r->nratio; k++)
 			free(r->ratio[k]);
 		strv_free(&r->env);
+		strv_free(&r->groups);
 		for (k = 0; r->own != NULL && k < NKINDS; k++)
 			if (r->own[k].free != NULL)
 				r->own[k].free(r->own[k].p);

@@ -8,10 +8,13 @@
  * operators (send, receive) are left out, and so is a communication group
  * whose collectives were not all seen by the same number of ranks.  Each
  * rank's votes and mean Wait Time Ratio and Synchronization Time Ratio
- * are given by wait_of (read by advice/communication.c).
+ * are given by wait_of (read by advice/communication.c).  A collective
+ * of two ranks has no outlier: the one with the shorter elapse arrived
+ * last, counted apart (wait_pair, read by advice/steps.c).
  */
 #include <ctype.h>
 #include <err.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,12 +42,37 @@ static const double dixon995[DIXON_MAX + 1] = {
 	0.348, 0.347, 0.346, 0.345, 0.344, 0.344, 0.343, 0.341, 0.341,
 };
 
-/* One collective: the ranks that took part and their elapse. */
+/*
+ * One operator of a group in a step: the ranks that took part, their
+ * elapse, Wait Time and transit time.  A send or receive (P2P) casts no
+ * vote: its ranks need not arrive together.
+ */
 struct inst {
-	char	*group;
-	size_t	 n, cap;
-	size_t	*who;		/* index into s->r */
-	double	*elapse;
+	char		*group;
+	size_t		 n, cap;
+	struct member {
+		size_t	 who;		/* index into s->r */
+		double	 elapse, wait_ms, xfer_ms;
+	}		*m;
+	int		 p2p;
+	unsigned char	 kind;		/* enum comm_kind */
+};
+
+/* A rank's communication by group and kind, ms over its profiled steps. */
+struct rank_split {
+	struct gpart {
+		double	 elapse, wait, xfer;
+	}		 part[CG_N][CK_N];
+	double		 stage_wait[COMM_STAGES];
+	size_t		 steps;
+};
+
+const char *const comm_group_names[CG_N] = {
+	"dp", "tp", "pp", "cp", "ep", "other", "unnamed",
+};
+const char *const comm_kind_names[CK_N] = {
+	"all-reduce", "reduce-scatter", "all-gather", "all-to-all",
+	"send/receive", "broadcast", "other",
 };
 
 struct wait {
@@ -53,6 +81,12 @@ struct wait {
 	double		*wait_sum, *sync_sum;
 	size_t		*nratio, *votes, *seen;
 	size_t		 voted, counted, dropped_groups;
+	/* collectives of two ranks: each rank's, and those it came last to */
+	size_t		*seen2, *last2, counted2;
+	/* HCCL group (its name and its hash) -> enum comm_group + 1 */
+	struct strmap	 gmap;
+	struct rank_split *split;	/* each rank's */
+	int		 named;
 };
 
 static void *
@@ -65,6 +99,9 @@ wait_init(struct summary *s)
 	w->nratio = xcalloc(s->nr + 1, sizeof(size_t));
 	w->votes = xcalloc(s->nr + 1, sizeof(size_t));
 	w->seen = xcalloc(s->nr + 1, sizeof(size_t));
+	w->seen2 = xcalloc(s->nr + 1, sizeof(size_t));
+	w->last2 = xcalloc(s->nr + 1, sizeof(size_t));
+	w->split = xcalloc(s->nr + 1, sizeof(*w->split));
 	return w;
 }
 
@@ -81,36 +118,92 @@ point_to_point(const char *op)
 	    strstr(low, "recv") != NULL;
 }
 
+/* The kind of operator OP ("hcom_reduceScatter__097_4_1"). */
+static int
+op_kind(const char *op, int p2p)
+{
+	static const struct {
+		const char	*part;
+		int		 kind;
+	} kinds[] = {
+		{ "allreduce", CK_ALLREDUCE }, { "reducescatter", CK_REDUCESCATTER },
+		{ "allgather", CK_ALLGATHER }, { "alltoall", CK_ALLTOALL },
+		{ "send", CK_SENDRECV }, { "recv", CK_SENDRECV },
+		{ "receive", CK_SENDRECV }, { "broadcast", CK_BROADCAST },
+	};
+	char low[256];
+	size_t i, k = 0;
+
+	for (i = 0; op[i] && k < sizeof(low) - 1; i++)
+		if (op[i] != '_' && op[i] != '-')
+			low[k++] = (char)tolower((unsigned char)op[i]);
+	low[k] = '\0';
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strstr(low, kinds[i].part) != NULL)
+			return kinds[i].kind;
+	return p2p ? CK_SENDRECV : CK_OTHER;
+}
+
+/* An operator's figures as one rank saw it. */
+struct seen {
+	double	 elapse, wait_ratio, sync_ratio, wait_ms, xfer_ms;
+	int	 p2p;
+};
+
 /*
- * One rank's part in the collective KEY (group, step and operator joined
- * by \037, the group its first GLEN bytes), operator OP.
+ * One rank's part in the operator KEY (group, step and operator joined
+ * by \037, the group its first GLEN bytes), operator OP: 1 when it is a
+ * collective compared.
  */
 static int
 add_op(struct wait *w, size_t who, const char *key, size_t glen,
-    const char *op, double elapse, double wait_ratio, double sync_ratio)
+    const char *op, const struct seen *v)
 {
 	struct inst **ip, *in;
+	int p2p = v->p2p || point_to_point(op);
 
-	if (isnan(elapse) || point_to_point(op))
+	if (isnan(v->elapse))
 		return 0;
 	ip = (struct inst **)strmap_slot(&w->inst, key);
 	if ((in = *ip) == NULL) {
 		in = *ip = xcalloc(1, sizeof(*in));
 		in->group = xstrndup(key, glen);
+		in->p2p = p2p;
+		in->kind = (unsigned char)op_kind(op, p2p);
 	}
 	if (in->n == in->cap) {
-		in->cap = in->cap ? in->cap * 2 : 8;
-		in->who = xreallocarray(in->who, in->cap, sizeof(*in->who));
-		in->elapse = xreallocarray(in->elapse, in->cap, sizeof(double));
+		/* a send's or receive's ranks are two: room for them first */
+		in->cap = in->cap ? in->cap * 2 : 2;
+		in->m = xreallocarray(in->m, in->cap, sizeof(*in->m));
 	}
-	in->who[in->n] = who;
-	in->elapse[in->n++] = elapse;
-	if (!isnan(wait_ratio) && !isnan(sync_ratio)) {
-		w->wait_sum[who] += wait_ratio;
-		w->sync_sum[who] += sync_ratio;
+	in->m[in->n++] = (struct member){ who, v->elapse, v->wait_ms,
+	    v->xfer_ms };
+	if (in->p2p)
+		return 0;
+	if (!isnan(v->wait_ratio) && !isnan(v->sync_ratio)) {
+		w->wait_sum[who] += v->wait_ratio;
+		w->sync_sum[who] += v->sync_ratio;
 		w->nratio[who]++;
 	}
 	return 1;
+}
+
+/* Count the step of KEY ("group\037step\037op") in STEPS. */
+static void
+count_step(struct strmap *steps, const char *key, size_t glen)
+{
+	const char *st = key + glen + 1, *end = strchr(st, '\037');
+	char *one = end != NULL ? xstrndup(st, (size_t)(end - st)) :
+	    xstrdup(st);
+
+	*strmap_slot(steps, one) = (void *)1;
+	free(one);
+}
+
+static void
+count_one(const char *key, void *val, void *arg)
+{
+	(*(size_t *)arg)++;
 }
 
 /*
@@ -120,15 +213,20 @@ add_op(struct wait *w, size_t who, const char *key, size_t glen,
 static size_t
 from_comm(struct wait *w, size_t who, const struct comm *c)
 {
+	struct strmap steps = { 0 };
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->nops; i++) {
 		const struct comm_op *o = &c->ops[i];
 		const char *key = c->pool + o->key;
+		struct seen v = { o->elapse, o->wait_ratio, o->sync_ratio,
+		    o->wait_ms, o->xfer_ms, o->p2p };
 
-		n += add_op(w, who, key, o->glen, key + o->op, o->elapse,
-		    o->wait_ratio, o->sync_ratio);
+		n += add_op(w, who, key, o->glen, key + o->op, &v);
+		count_step(&steps, key, o->glen);
 	}
+	strmap_each(&steps, count_one, &w->split[who].steps);
+	strmap_free(&steps, NULL);
 	return n;
 }
 
@@ -136,6 +234,7 @@ struct db_arg {
 	struct wait	*w;
 	size_t		 who;
 	int		 n;
+	struct strmap	 steps;
 };
 
 static double
@@ -149,15 +248,84 @@ db_row(void *arg, int ncol, const char *const col[], const double num[])
 {
 	struct db_arg *a = arg;
 
-	/* hccl_op_name, group_name, step, elapse, transit, wait, sync */
+	/* hccl_op_name, group_name, step, elapse, transit, wait, sync, type */
 	char *key = xasprintf("%s\037%s\037%s", col[1],
 	    comm_step_number(col[2]), col[0]);
+	struct seen v = { num[3], ratio(num[5], num[4]), ratio(num[6], num[4]),
+	    num[5], isfinite(num[4]) ? num[4] : 0,
+	    col[7] != NULL && strcmp(col[7], "p2p") == 0 };
 
-	add_op(a->w, a->who, key, strlen(col[1]), col[0], num[3],
-	    ratio(num[5], num[4]), ratio(num[6], num[4]));
+	a->n += add_op(a->w, a->who, key, strlen(col[1]), col[0], &v);
+	count_step(&a->steps, key, strlen(col[1]));
 	free(key);
-	a->n++;
 	return 0;
+}
+
+/*
+ * The kind of a Megatron group name of parallel_group_info.  The
+ * embedding's group joins the first and the last pipeline stage: its
+ * waiting is the pipeline's.
+ */
+static int
+group_kind(const char *name)
+{
+	static const struct {
+		const char	*name;
+		int		 kind;
+	} names[] = {
+		{ "dp", CG_DP }, { "dp_cp", CG_DP }, { "intra_dp_cp", CG_DP },
+		{ "edp", CG_DP }, { "exp_dp", CG_DP }, { "dp_modulo_exp", CG_DP },
+		{ "tp", CG_TP }, { "pp", CG_PP }, { "embd", CG_PP },
+		{ "pos_embd", CG_PP }, { "cp", CG_CP }, { "ep", CG_EP },
+		{ "exp", CG_EP }, { "tp_ep", CG_EP },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(name, names[i].name) == 0)
+			return names[i].kind;
+	return CG_OTHER;
+}
+
+/*
+ * torch_npu's communication files name a group by a hash of its HCCL
+ * name: two 32-bit polynomial hashes (primes 29 and 131) side by side,
+ * as msprof-analyze's double_hash matches them.
+ */
+static uint64_t
+double_hash(const char *s)
+{
+	uint32_t a = 0, b = 0;
+
+	for (; *s; s++) {
+		a = a * 29 + (unsigned char)*s;
+		b = b * 131 + (unsigned char)*s;
+	}
+	return (uint64_t)a << 32 | b;
+}
+
+/* The rank's groups into the map: by HCCL name and by its hash. */
+static void
+group_names(struct wait *w, const struct rank_data *rd)
+{
+	char num[32];
+
+	for (size_t i = 0; i < rd->groups.n; i++) {
+		const char *e = rd->groups.v[i], *eq = strchr(e, '=');
+		char *key;
+		void **slot;
+
+		if (eq == NULL)
+			continue;
+		key = xstrndup(e, (size_t)(eq - e));
+		snprintf(num, sizeof(num), "%" PRIu64, double_hash(key));
+		if (*(slot = strmap_slot(&w->gmap, key)) == NULL)
+			*slot = (void *)(uintptr_t)(group_kind(eq + 1) + 1);
+		if (*(slot = strmap_slot(&w->gmap, num)) == NULL)
+			*slot = (void *)(uintptr_t)(group_kind(eq + 1) + 1);
+		free(key);
+		w->named = 1;
+	}
 }
 
 static void
@@ -169,6 +337,7 @@ wait_rank(struct summary *s, void *state, struct rank_data *rd,
 	const struct comm *c = rank_comm(rf);
 	struct db *db;
 
+	group_names(w, rd);
 	/* a rank counts when some collective of it is compared */
 	if (c->comm.state == 1) {
 		if (from_comm(w, who, c) > 0)
@@ -176,14 +345,16 @@ wait_rank(struct summary *s, void *state, struct rank_data *rd,
 		return;
 	}
 	if ((db = rank_db(rf)) != NULL && db_has_table(db, "CommAnalyzerTime")) {
-		struct db_arg a = { w, who, 0 };
+		struct db_arg a = { w, who, 0, { 0 } };
 		char *dwhy = NULL;
 
 		if (db_rows(db, "SELECT hccl_op_name, group_name, step, "
-		    "elapse_time, transit_time, wait_time, synchronization_time "
-		    "FROM CommAnalyzerTime WHERE type = 'collective'", db_row, &a,
-		    &dwhy) == 0 && a.n > 0)
+		    "elapse_time, transit_time, wait_time, synchronization_time, "
+		    "type FROM CommAnalyzerTime WHERE type IN ('collective', "
+		    "'p2p')", db_row, &a, &dwhy) == 0 && a.n > 0)
 			w->ranks++;
+		strmap_each(&a.steps, count_one, &w->split[who].steps);
+		strmap_free(&a.steps, NULL);
 		free(dwhy);
 	}
 }
@@ -204,7 +375,8 @@ dixon(const struct inst *in)
 	size_t n = in->n, i;
 	long at = -1;
 
-	memcpy(x, in->elapse, n * sizeof(*x));
+	for (i = 0; i < n; i++)
+		x[i] = in->m[i].elapse;
 	qsort(x, n, sizeof(*x), cmp_double);
 	if (n <= 7) {
 		num = x[1] - x[0];
@@ -223,7 +395,7 @@ dixon(const struct inst *in)
 		q = num / den;
 	if (q > dixon995[n])
 		for (i = 0; i < n; i++)
-			if (in->elapse[i] == x[0]) {
+			if (in->m[i].elapse == x[0]) {
 				at = (long)i;
 				break;
 			}
@@ -244,12 +416,12 @@ three_sigma(const struct inst *in)
 	long at = -1;
 
 	for (i = 0; i < in->n; i++)
-		mean += in->elapse[i];
+		mean += in->m[i].elapse;
 	mean /= in->n;
 	for (i = 0; i < in->n; i++) {
-		var += (in->elapse[i] - mean) * (in->elapse[i] - mean);
-		if (in->elapse[i] < lo) {
-			lo = in->elapse[i];
+		var += (in->m[i].elapse - mean) * (in->m[i].elapse - mean);
+		if (in->m[i].elapse < lo) {
+			lo = in->m[i].elapse;
 			at = (long)i;
 		}
 	}
@@ -267,7 +439,11 @@ check_group(const char *key, void *val, void *arg)
 {
 	struct group_check *g = arg;
 	struct inst *in = val;
-	void **first = strmap_slot(&g->size, in->group);
+	void **first;
+
+	if (in->p2p)
+		return;
+	first = strmap_slot(&g->size, in->group);
 
 	if (*first == NULL)
 		*first = (void *)(uintptr_t)in->n;
@@ -288,14 +464,23 @@ vote(const char *key, void *val, void *arg)
 	size_t i;
 	long at;
 
+	if (in->p2p)
+		return;
+	if (in->n == 2 && in->m[0].who != in->m[1].who &&
+	    in->m[0].elapse != in->m[1].elapse) {
+		a->w->counted2++;
+		a->w->seen2[in->m[0].who]++;
+		a->w->seen2[in->m[1].who]++;
+		a->w->last2[in->m[in->m[1].elapse < in->m[0].elapse].who]++;
+	}
 	if (in->n < 3 || strmap_get(&a->g->bad, in->group) != NULL)
 		return;
 	a->w->counted++;
 	for (i = 0; i < in->n; i++)
-		a->w->seen[in->who[i]]++;
+		a->w->seen[in->m[i].who]++;
 	at = in->n <= DIXON_MAX ? dixon(in) : three_sigma(in);
 	if (at >= 0) {
-		a->w->votes[in->who[at]]++;
+		a->w->votes[in->m[at].who]++;
 		a->w->voted++;
 	}
 }
@@ -319,12 +504,155 @@ wait_of(const struct summary *s, size_t i)
 	return r;
 }
 
+struct pair_arg {
+	size_t			 a, b;
+	struct pair_wait	 p;
+};
+
+static void
+pair_one(const char *key, void *val, void *arg)
+{
+	struct pair_arg *pa = arg;
+	struct inst *in = val;
+	int first_a;
+
+	if (in->p2p || in->n != 2 || in->m[0].elapse == in->m[1].elapse)
+		return;
+	if (in->m[0].who == pa->a && in->m[1].who == pa->b)
+		first_a = 1;
+	else if (in->m[0].who == pa->b && in->m[1].who == pa->a)
+		first_a = 0;
+	else
+		return;
+	pa->p.n++;
+	/* the shorter elapse arrived last */
+	if ((in->m[0].elapse < in->m[1].elapse) == first_a)
+		pa->p.a_last++;
+	else
+		pa->p.b_last++;
+}
+
+struct pair_wait
+wait_pair(const struct summary *s, size_t a, size_t b)
+{
+	const struct wait *w = summary_state(s, &kind_wait);
+	struct pair_arg pa = { a, b, { 0, 0, 0 } };
+
+	if (w != NULL)
+		strmap_each(&w->inst, pair_one, &pa);
+	return pa.p;
+}
+
+struct split_arg {
+	struct wait		*w;
+	const struct summary	*s;
+	struct layout		 lay;
+};
+
+/*
+ * An operator's time on each of its ranks: the part above the shortest
+ * elapse of its ranks waited for the rank that arrived last (that one
+ * with the file's Wait Time when no other rank of it was read), and its
+ * transit time, within the rest.
+ */
+static void
+split_one(const char *key, void *val, void *arg)
+{
+	struct split_arg *a = arg;
+	struct inst *in = val;
+	void *gk = strmap_get(&a->w->gmap, in->group);
+	int g = gk != NULL ? (int)(uintptr_t)gk - 1 : CG_UNNAMED, st;
+	double lo = INFINITY, e, wt;
+	size_t i, last = 0;
+
+	for (i = 0; i < in->n; i++)
+		if (in->m[i].elapse < lo) {
+			lo = in->m[i].elapse;
+			last = i;
+		}
+	for (i = 0; i < in->n; i++) {
+		struct rank_split *sp = &a->w->split[in->m[i].who];
+		struct gpart *p = &sp->part[g][in->kind];
+
+		e = fmax(in->m[i].elapse, 0);
+		if (in->n >= 2)
+			wt = fmax(e - lo, 0);
+		else
+			wt = isnan(in->m[i].wait_ms) ? 0 :
+			    fmin(fmax(in->m[i].wait_ms, 0), e);
+		p->elapse += e;
+		p->wait += wt;
+		p->xfer += fmin(fmax(in->m[i].xfer_ms, 0), e - wt);
+		/* the pipeline's groups: a stage waits for another there */
+		if (in->n >= 2 && wt > 0 && g == CG_PP) {
+			st = layout_stage(&a->lay,
+			    a->s->r[in->m[last].who].rank);
+			sp->stage_wait[st < COMM_STAGES ? st : COMM_STAGES - 1] +=
+			    wt;
+		}
+	}
+}
+
+/* Communication(Not Overlapped) / Communication: 1 without a breakdown. */
+static double
+exposed_share(const struct rank_data *r)
+{
+	if (r->steps_why != NULL || !(r->mean.comm > 0))
+		return 1;
+	return fmin(fmax(r->mean.comm_exposed / r->mean.comm, 0), 1);
+}
+
+struct comm_split
+comm_split_of(const struct summary *s, size_t i, int g, int k)
+{
+	const struct wait *w = summary_state(s, &kind_wait);
+	struct comm_split c = { 0, 0, 0 };
+	const struct rank_split *sp;
+	int k0 = k == CK_N ? 0 : k, k1 = k == CK_N ? CK_N : k + 1;
+	double f;
+
+	if (w == NULL || i >= s->nr || g < 0 || g >= CG_N || k0 < 0 ||
+	    k1 > CK_N || (sp = &w->split[i])->steps == 0)
+		return c;
+	f = exposed_share(&s->r[i]) / (double)sp->steps;
+	for (k = k0; k < k1; k++) {
+		c.exposed += sp->part[g][k].elapse * f;
+		c.wait += sp->part[g][k].wait * f;
+		c.xfer += sp->part[g][k].xfer * f;
+	}
+	return c;
+}
+
+double
+comm_wait_for_stage(const struct summary *s, size_t i, int p)
+{
+	const struct wait *w = summary_state(s, &kind_wait);
+	const struct rank_split *sp;
+
+	if (w == NULL || i >= s->nr || p < 0 || p >= COMM_STAGES ||
+	    (sp = &w->split[i])->steps == 0)
+		return 0;
+	return sp->stage_wait[p] * exposed_share(&s->r[i]) / (double)sp->steps;
+}
+
+int
+comm_groups_named(const struct summary *s)
+{
+	const struct wait *w = summary_state(s, &kind_wait);
+
+	return w != NULL && w->named;
+}
+
 static char *
 wait_finish(struct summary *s, void *state)
 {
 	struct wait *w = state;
 	struct group_check g = { { 0 }, { 0 } };
 	struct vote_arg a = { w, &g };
+	struct split_arg sa = { w, s, { 0 } };
+
+	summary_layout(s, &sa.lay);
+	strmap_each(&w->inst, split_one, &sa);
 
 	if (w->ranks == 0)
 		return xstrdup(_("no rank has communication.json nor "
@@ -365,6 +693,91 @@ wait_row(const struct summary *s, const struct wait *w, size_t i, int lw,
 		fprintf(o->fp, " %10s %10s\n", "-", "-");
 }
 
+/*
+ * The collectives of two ranks: each rank that arrived last (the shorter
+ * elapse) in some, in how many of its own.
+ */
+static void
+pairs_print(const struct summary *s, const struct wait *w, int lw,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t i, n = 0;
+
+	if (w->counted2 == 0)
+		return;
+	fprintf(o->fp, _("  %zu collectives of two ranks; the rank that "
+	    "arrived last (shorter elapse: the other waited for it):\n"),
+	    w->counted2);
+	for (i = 0; i < s->nr && n < MAX_WAIT_ROWS; i++)
+		if (w->last2[i] > 0) {
+			fprintf(o->fp, _("  %-*s last in %zu of its %zu\n"), lw,
+			    rank_label(&s->r[i], lab, sizeof(lab)),
+			    w->last2[i], w->seen2[i]);
+			n++;
+		}
+}
+
+/* The rank with the most exposed time of group G, kind K; how many have it. */
+static size_t
+split_most(const struct summary *s, int g, int k, size_t *most, double *mean)
+{
+	size_t i, n = 0;
+	double sum = 0, best = 0;
+	struct comm_split c;
+
+	for (i = 0; i < s->nr; i++) {
+		c = comm_split_of(s, i, g, k);
+		if (!(c.exposed > 0))
+			continue;
+		n++;
+		sum += c.exposed;
+		if (c.exposed > best) {
+			best = c.exposed;
+			*most = i;
+		}
+	}
+	*mean = n > 0 ? sum / n : 0;
+	return n;
+}
+
+/*
+ * The communication by parallel group and kind: over the ranks that have
+ * it, the mean exposed ms a step, and the rank with the most with its
+ * shares waiting for another rank and moving data.
+ */
+static void
+split_print(const struct summary *s, int lw, struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t n, most = 0;
+	double mean;
+	int g, k, head = 0;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			if (!head++)
+				fprintf(o->fp, _("  exposed communication by "
+				    "parallel group and kind, ms a step (mean of "
+				    "the ranks; the rank with the most, and its "
+				    "shares waiting for other ranks and moving "
+				    "data):\n  %-7s %-14s %5s %10s  %-*s %10s "
+				    "%8s %8s\n"), _("group"), _("kind"),
+				    _("ranks"), _("mean"), lw, _("most"), _("ms"),
+				    _("waiting"), _("moving"));
+			c = comm_split_of(s, most, g, k);
+			fprintf(o->fp, "  %-7s %-14s %5zu %10.3f  %-*s %10.3f "
+			    "%7.1f%% %7.1f%%\n", comm_group_names[g],
+			    comm_kind_names[k], n, mean, lw,
+			    rank_label(&s->r[most], lab, sizeof(lab)), c.exposed,
+			    100 * c.wait / c.exposed, 100 * c.xfer / c.exposed);
+		}
+}
+
 static void
 wait_print(const struct summary *s, const void *state, struct out *o)
 {
@@ -377,6 +790,8 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 		fprintf(o->fp, _("  no vote: no collective was seen by three "
 		    "ranks or more (%zu ranks with communication data)\n"),
 		    w->ranks);
+		pairs_print(s, w, lw, o);
+		split_print(s, lw, o);
 		free(v);
 		return;
 	}
@@ -398,7 +813,38 @@ wait_print(const struct summary *s, const void *state, struct out *o)
 		wait_row(s, w, v[i], lw, o);
 	if (n == 0)
 		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
+	split_print(s, lw, o);
 	free(v);
+}
+
+/* "by_group": each group and kind, as the text has it. */
+static void
+split_json(const struct summary *s, cJSON *j)
+{
+	cJSON *a = cJSON_AddArrayToObject(j, "by_group"), *x, *m;
+	size_t n, most = 0;
+	double mean;
+	int g, k;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			c = comm_split_of(s, most, g, k);
+			x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "group", comm_group_names[g]);
+			cJSON_AddStringToObject(x, "kind", comm_kind_names[k]);
+			cJSON_AddNumberToObject(x, "ranks", n);
+			json_num(x, "mean_exposed_ms", mean);
+			m = cJSON_AddObjectToObject(x, "most");
+			json_rank(m, "rank", s->r[most].rank);
+			json_num(m, "exposed_ms", c.exposed);
+			json_num(m, "waiting_ms", c.wait);
+			json_num(m, "moving_ms", c.xfer);
+			cJSON_AddItemToArray(a, x);
+		}
 }
 
 static cJSON *
@@ -411,16 +857,22 @@ wait_json(const struct summary *s, const void *state)
 	cJSON_AddNumberToObject(j, "ranks", w->ranks);
 	cJSON_AddNumberToObject(j, "collectives", w->counted);
 	cJSON_AddNumberToObject(j, "dropped_groups", w->dropped_groups);
+	cJSON_AddNumberToObject(j, "collectives_of_two", w->counted2);
 	a = cJSON_AddArrayToObject(j, "votes");
 	for (i = 0; i < s->nr; i++) {
 		cJSON *x;
 
-		if (w->seen[i] == 0 && w->nratio[i] == 0)
+		if (w->seen[i] == 0 && w->nratio[i] == 0 && w->seen2[i] == 0)
 			continue;
 		x = cJSON_CreateObject();
 		json_rank(x, "rank", s->r[i].rank);
 		cJSON_AddNumberToObject(x, "last", w->votes[i]);
 		cJSON_AddNumberToObject(x, "collectives", w->seen[i]);
+		if (w->seen2[i] > 0) {
+			cJSON_AddNumberToObject(x, "last_of_two", w->last2[i]);
+			cJSON_AddNumberToObject(x, "collectives_of_two",
+			    w->seen2[i]);
+		}
 		if (w->nratio[i] > 0) {
 			cJSON_AddNumberToObject(x, "wait_ratio",
 			    w->wait_sum[i] / w->nratio[i]);
@@ -429,7 +881,43 @@ wait_json(const struct summary *s, const void *state)
 		}
 		cJSON_AddItemToArray(a, x);
 	}
+	split_json(s, j);
 	return j;
+}
+
+static void
+split_html(const struct summary *s, FILE *fp)
+{
+	size_t n, most = 0;
+	double mean;
+	int g, k, head = 0;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			if (!head++)
+				fputs("<p>Exposed communication by parallel group "
+				    "and kind, ms a step: the mean of the ranks, "
+				    "and the rank with the most with its shares "
+				    "waiting for other ranks and moving data.</p>\n"
+				    "<table>\n<tr><th class=\"l\">group</th>"
+				    "<th class=\"l\">kind</th><th>ranks</th>"
+				    "<th>mean</th><th>most</th><th>ms</th>"
+				    "<th>waiting</th><th>moving</th></tr>\n", fp);
+			c = comm_split_of(s, most, g, k);
+			fprintf(fp, "<tr><td class=\"l\">%s</td><td class=\"l\">"
+			    "%s</td><td>%zu</td><td>%.3f</td>",
+			    comm_group_names[g], comm_kind_names[k], n, mean);
+			html_rank(fp, &s->r[most]);
+			fprintf(fp, "<td>%.3f</td><td>%.1f %%</td><td>%.1f %%</td>"
+			    "</tr>\n", c.exposed, 100 * c.wait / c.exposed,
+			    100 * c.xfer / c.exposed);
+		}
+	if (head)
+		fputs("</table>\n", fp);
 }
 
 static void
@@ -437,6 +925,7 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 {
 	const struct wait *w = state;
 	size_t i, n = 0, most = 1, *v = xcalloc(s->nr + 1, sizeof(*v));
+	char lab[LABEL_MAX];
 
 	for (i = 0; i < s->nr; i++) {
 		if (w->votes[i] > most)
@@ -449,6 +938,16 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 		fprintf(fp, "<p>No vote: no collective was seen by three ranks "
 		    "or more (%zu ranks with communication data).</p>\n",
 		    w->ranks);
+		for (i = 0; i < s->nr && w->counted2 > 0; i++)
+			if (w->last2[i] > 0) {
+				fputs("<p>", fp);
+				html_text(fp, rank_label(&s->r[i], lab,
+				    sizeof(lab)));
+				fprintf(fp, " arrived last (the shorter elapse) "
+				    "in %zu of its %zu collectives of two "
+				    "ranks.</p>\n", w->last2[i], w->seen2[i]);
+			}
+		split_html(s, fp);
 		free(v);
 		return;
 	}
@@ -480,6 +979,7 @@ wait_html(const struct summary *s, const void *state, FILE *fp)
 			fputs("<td>-</td><td>-</td></tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
+	split_html(s, fp);
 	free(v);
 }
 
@@ -489,8 +989,7 @@ free_inst(void *v)
 	struct inst *in = v;
 
 	free(in->group);
-	free(in->who);
-	free(in->elapse);
+	free(in->m);
 	free(in);
 }
 
@@ -500,11 +999,15 @@ wait_free(void *state)
 	struct wait *w = state;
 
 	strmap_free(&w->inst, free_inst);
+	strmap_free(&w->gmap, NULL);
+	free(w->split);
 	free(w->wait_sum);
 	free(w->sync_sum);
 	free(w->nratio);
 	free(w->votes);
 	free(w->seen);
+	free(w->seen2);
+	free(w->last2);
 	free(w);
 }
 

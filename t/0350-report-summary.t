@@ -146,8 +146,30 @@ like "$(cluster real2.txt)" '  rank +step ms +comp ms' "... and the table has no
 unlike "$(cluster real2.txt)" ' pp +dp +cp +tp +ep |^  [01] +0 +0 +0 +0 +0 ' "... no all-zero pp dp cp tp ep"
 unlike "$(cluster real2.txt)" 'differing most' \
     "... no operators 'differing most' where the spread names no slow rank"
-is "$(sed -n '/^Which rank the collectives wait for/,/^$/p' real2.txt | sed -n '2,$p' | grep -c .)" 1 \
-    "... the vote of two ranks: one line"
+# the collectives of two ranks, from the files: who had the shorter elapse
+pairs=$("$PY" - "$TOP/t/data/real/msinsight-2025/text/level1" <<'PY'
+import glob, json, os, re, sys
+el = {}
+for d in sorted(glob.glob(os.path.join(sys.argv[1], "*_ascend_pt"))):
+    rank = int(re.search(r"rank(\d+)_", os.path.basename(d)).group(1))
+    c = json.load(open(os.path.join(d, "ASCEND_PROFILER_OUTPUT", "communication.json")))
+    for st, v in c.items():
+        for op, x in v.get("collective", {}).items():
+            if not op.startswith("Total"):
+                el.setdefault((st, op), {})[rank] = x["Communication Time Info"]["Elapse Time(ms)"]
+last = {}
+for e in el.values():
+    if len(e) == 2 and len(set(e.values())) == 2:
+        r = min(e, key=e.get)
+        last[r] = last.get(r, 0) + 1
+n = sum(last.values())
+print("  %d collectives of two ranks; the rank that arrived last (shorter elapse: the other waited for it):" % n)
+for r in sorted(last):
+    print("  rank %-5d last in %d of its %d" % (r, last[r], n))
+PY
+)
+is "$(sed -n '/^Which rank the collectives wait for/,/^$/p' real2.txt | sed -n '3,$p' | sed '/exposed communication by parallel group/,$d' | grep .)" "$pairs" \
+    "... the vote of two ranks: no vote, then who arrived last at the collectives of two (from the files)"
 like "$(sed -n '/^Which rank the collectives wait for/,/^$/p' real2.txt)" \
     'no vote: no collective was seen by three ranks or more \(2 ranks with communication data\)' \
     "... saying why there is no vote"

@@ -31,30 +31,32 @@ findings() { sed -n '/^Findings$/,/^$/p' "$1"; }
 # --- exposed communication, the launch overlapping already ---------------------
 MSPROF_SIM_EXPOSED_COMM=1 "$MSPROF" -y --skip-checks -r all --json on.json \
     --html on.html bash "$QWEN" > out 2> err
-is "$?:$(rules on.json)" "0:exposed-communication" \
-    "exposed communication planted: its finding, and only it"
+# the simulator's profiler_metadata.json names the groups: the data-parallel
+# part is its own finding, with the overlap settings
+is "$?:$(rules on.json)" "0:exposed-communication exposed-dp" \
+    "exposed communication planted: its findings (overall, data-parallel), and only those"
 like "$(findings out)" '\[exposed-communication\] ranks 0-1: exposed communication .* 2[0-9]\.[0-9] % of the step' \
     "the text names the ranks as a range and the share"
 like "$(findings out)" '--overlap-grad-reduce +already on' \
     "the launch has --overlap-grad-reduce: already on"
-is "$(state on.json exposed-communication --overlap-param-gather)" on \
+is "$(state on.json exposed-dp --overlap-param-gather)" on \
     "--json: --overlap-param-gather is on"
 unlike "$(findings out)" 'num_to_forward_prefetch|moe-alltoall' \
     "no setting of another engine or layout (MM FSDP2, MoE)"
 like "$(<on.html)" '<code>--overlap-grad-reduce</code>: already on' \
     "--html: the setting and its state"
 "$MSPROF" report --json again.json profiling_output > again 2>&1
-is "$(state again.json exposed-communication --overlap-grad-reduce)" on \
+is "$(state again.json exposed-dp --overlap-grad-reduce)" on \
     "msprof-exec report over the output finds the session: still known"
 rm -rf profiling_output
 
 # --- the same without those flags ---------------------------------------------
 MSPROF_SIM_EXPOSED_COMM=1 "$MSPROF" -y --skip-checks -r all --json off.json \
     bash "$LLAMA" > out 2> err
-is "$?:$(rules off.json)" "0:exposed-communication" "llama2: the same finding"
+is "$?:$(rules off.json)" "0:exposed-communication exposed-dp" "llama2: the same findings"
 like "$(findings out)" '--overlap-grad-reduce +not set' \
     "its launch lacks --overlap-grad-reduce: not set"
-is "$(state off.json exposed-communication --use-distributed-optimizer)" "not set" \
+is "$(state off.json exposed-dp --use-distributed-optimizer)" "not set" \
     "--json: nor --use-distributed-optimizer"
 rm -rf profiling_output
 
@@ -103,10 +105,10 @@ rm -rf profiling_output
 # --- no session: the same advice, the launch's settings not known -------------
 MSPROF_SIM_EXPOSED_COMM=1 "$TOP/sim/gen-cluster" --ranks 4 -j 1 gen > /dev/null
 "$MSPROF" report --json gen.json gen > out 2> err
-is "$(rules gen.json)" exposed-communication "gen-cluster: the same finding"
+is "$(rules gen.json)" "exposed-communication exposed-dp" "gen-cluster: the same findings"
 like "$(findings out)" '--overlap-grad-reduce, .*: not known whether the launch has them \(no session\)' \
     "without a session the settings are not known"
-is "$(state gen.json exposed-communication --overlap-grad-reduce)" "not known" \
+is "$(state gen.json exposed-dp --overlap-grad-reduce)" "not known" \
     "--json: state not known"
 # --- real torch_npu output: a 2-rank DDP CNN (t/data/real) ---------------------
 # Every kernel dynamic and nothing compiled, two ranks that are no group of

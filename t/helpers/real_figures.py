@@ -41,7 +41,9 @@ What is computed, from the files alone (never from the program's output):
   type).  The name's last "_" part that is not a number would not do:
   "Conv2D1", "AxpyV2102" and "MaxPoolWithArgmaxV114" (2024) carry the
   instance number glued to the type.  The top 10 by total, their counts exactly, their totals
-  and shares within 0.5 %.
+  and shares within 0.5 %; the median duration of each (of a type on one
+  core: the report's operator is a type and a core) within 0.01 us, and
+  said to be exact.
 - peak memory, per rank: the highest "Total Reserved(MB)" of the APP rows
   of memory_record.csv (the process's device memory as the driver counts
   it; without APP rows, the highest of the other rows).  Db: torch_npu's
@@ -58,6 +60,7 @@ import glob
 import json
 import math
 import os
+import statistics
 import re
 import sqlite3
 import sys
@@ -220,7 +223,8 @@ def operators(ds):
     export = export_of(ds)
     level0 = level_of(ds) == "level0"
     names = name_types(ds) if level0 else {}
-    ops = defaultdict(lambda: {"count": 0, "total_us": 0.0, "cores": set()})
+    ops = defaultdict(lambda: {"count": 0, "total_us": 0.0, "cores": set(),
+                               "durs": []})
     unknown = set()
     for d in rank_dirs(ds).values():
         for name, typ, core, dur in kernels(d, export):
@@ -235,6 +239,7 @@ def operators(ds):
             o["count"] += 1
             o["total_us"] += dur
             o["cores"].add(core)
+            o["durs"].append(dur)
     return ops, unknown
 
 
@@ -295,7 +300,9 @@ def figures(ds):
         peak, comp = peak_memory(d, export)
         f["ranks"][rank] = {"steps": rows, "mean": mean_row(rows),
                             "peak_mb": peak, "component": comp}
-    f["operators"] = {t: dict(o, cores=sorted(o["cores"]))
+    f["operators"] = {t: {"count": o["count"], "total_us": o["total_us"],
+                          "cores": sorted(o["cores"]),
+                          "median_us": statistics.median(o["durs"])}
                       for t, o in ops.items()}
     f["operators_total_us"] = sum(o["total_us"] for o in ops.values())
     f["unknown_names"] = sorted(unknown)
@@ -417,6 +424,16 @@ def check_operators(c, fig, summ, feats):
            "; ".join("%s %s, the files %.4f" %
                      (t, g.get(t, {}).get("share"),
                       ops[t]["total_us"] / total) for t in bad))
+    one = [t for t in top if len(ops[t]["cores"]) == 1]
+    bad = [t for t in one if not (g.get(t, {}).get("median_exact") and
+                                  close(g.get(t, {}).get("median_us"),
+                                        ops[t]["median_us"], 0.01))]
+    c.emit(not bad, feats, "their exact median us within 0.01: %s" %
+           " ".join("%.2f" % ops[t]["median_us"] for t in one),
+           "; ".join("%s %s (exact: %s), the files %.3f" %
+                     (t, g.get(t, {}).get("median_us"),
+                      g.get(t, {}).get("median_exact"), ops[t]["median_us"])
+                     for t in bad))
     if fig["level"] != "level0":
         bad = [t for t in top if [g.get(t, {}).get("core")] !=
                ops[t]["cores"]]

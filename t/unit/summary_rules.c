@@ -150,6 +150,14 @@ static const struct {
 	 */
 	{ "slow-rank-many", "slow-rank@3 wait-ratio@3 waited-for@3",
 	    "operators links memory idle" },
+	/*
+	 * Two ranks: the one that computes more, when the other waits for
+	 * it; not when the step table and the collectives disagree, nor
+	 * when neither waits.
+	 */
+	{ "two-slow", "slow-rank@1", "idle" },
+	{ "two-disagree", "", "idle" },
+	{ "two-no-wait", "", "idle" },
 	/* Stages are not each other's peers: the stage, not a rank. */
 	{ "slow-stage", "slow-stage@2,3", "idle" },
 	/* Ranks of another layout (a directory used again): the job's stages. */
@@ -243,6 +251,15 @@ details(void)
 	cJSON_Delete(j);
 	summary_free(s);
 
+	s = load("two-slow", NULL);
+	ok(strstr(text_of(s, "slow-rank"), "Computing is 20.000 ms a step "
+	    "above that of its one peer, rank 0") != NULL &&
+	    strstr(text_of(s, "slow-rank"), "20.000 ms more exposed "
+	    "communication") != NULL && strstr(text_of(s, "slow-rank"),
+	    "last in 6 of their 6 collectives") != NULL,
+	    "two ranks: the excess, the peer's wait and the arrivals (%s)",
+	    text_of(s, "slow-rank"));
+	summary_free(s);
 	s = load("slow-stage", NULL);
 	ok(strstr(text_of(s, "slow-stage"), "stage 1") != NULL,
 	    "slow stage: stage 1 is named (%s)", text_of(s, "slow-stage"));

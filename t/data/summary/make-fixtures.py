@@ -336,6 +336,30 @@ def slow_rank(rs):
             r.elapse, r.wait_ratio, r.sync_ratio = 30.0 + 0.01 * r.rank, 0.6, 0.5
 
 
+def two_slow(rs):
+    """Two ranks: rank 1 computes 20 ms a step more and rank 0 waits for
+    it, in the step table (exposed communication) and at their
+    collectives (rank 1's elapse the shorter: it arrived last)."""
+    rs[1].comp = 100000.0
+    rs[1].elapse = 10.0
+    rs[0].exposed, rs[0].elapse = 25000.0, 30.0
+
+
+def two_disagree(rs):
+    """Two ranks: rank 1 computes more and rank 0 shows the exposed
+    communication, but at their collectives rank 0 arrived last (its
+    elapse the shorter): the evidence differs, no rank is named."""
+    two_slow(rs)
+    rs[0].elapse, rs[1].elapse = 10.0, 30.0
+
+
+def two_no_wait(rs):
+    """Two ranks: rank 1 computes more, but neither waits for the other
+    (the same exposed communication, the same elapse): no slow rank."""
+    rs[1].comp = 100000.0
+    rs[0].elapse = rs[1].elapse = 10.0
+
+
 def slow_rank_many(rs):
     """Rank 3 of 12 slow: the others wait for it, at least the lowest tenth
     of them too (a collective of the whole job), so that only rank 3 is
@@ -762,6 +786,9 @@ def main():
     cluster("noisy", noisy, n=8, layout=(1, 1, 8))
     cluster("wide-spread", wide_spread, n=8, layout=(1, 1, 8))
     cluster("slow-rank-many", slow_rank_many, n=12, layout=(1, 1, 12))
+    cluster("two-slow", two_slow, n=2, layout=(1, 1, 2))
+    cluster("two-disagree", two_disagree, n=2, layout=(1, 1, 2))
+    cluster("two-no-wait", two_no_wait, n=2, layout=(1, 1, 2))
     cluster("slow-stage", slow_stage, layout=(1, 2, 2))
     cluster("mixed-layout", mixed_layout, layout=(1, 2, 2))
     cluster("bubble", bubble, layout=(1, 2, 2))
