@@ -577,7 +577,7 @@ static const struct setting *const cp_settings[] = {
 	&set_cp_send_recv_overlap, NULL,
 };
 static const struct setting *const ep_settings[] = {
-	&set_moe_alltoall_overlap, &set_moe_permutation_async, NULL,
+	&set_moe_alltoall_overlap, NULL,
 };
 static const struct setting *const waiting_settings[] = {
 	&set_num_layer_list, &set_first_stage_layers, &set_last_stage_layers,
