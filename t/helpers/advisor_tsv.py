@@ -264,15 +264,17 @@ def verdict(check, finding, evidence, report):
             "or more of the device time whose ratios all stay below 0.4)")
     if check == "Operator Dynamic Shape Issues":
         return ("missing: disagree: every aclnn kernel is OP State dynamic; "
-            "msprof-exec's dynamic-shape weighs opCompile time in "
-            "api_statistic.csv against the step, under its bound here")
+            "msprof-exec's dynamic-shape weighs the compile time "
+            "(opCompile in api_statistic.csv, where the export has it) "
+            "against the step instead: no finding here")
     if check == "Packet Analysis":
         if has("small-packets"):
             return "finds small-packets"
-        return ("missing: disagree: msprof-exec also wants the small "
-            "transfers to take 20 %% of the transit time (the advisor's "
-            "packet.yaml bound on time); they take %s here" %
-            evidence.rsplit(", ", 1)[-1])
+        return ("missing: disagree: the advisor's share is of the "
+            "operators (packet_checker.py: abnormal_count / count), "
+            "though it says volume; msprof-exec counts operators only "
+            "when their transit time also reaches 20 %%, and they take "
+            "%s here" % evidence.rsplit(", ", 1)[-1])
     if check == "AICPU Issues":
         t = finding.split(" ")[0]
         if has("aicpu-operator", t):
