@@ -29,6 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common/util.h"
 #include "timeline.h"
@@ -36,6 +39,11 @@
 #define TV_CHUNK	(1 << 20)	/* read(2) at a time */
 #define TV_MAX_EVENT	(4 << 20)	/* the longest event read */
 #define TV_MAX_DEPTH	512
+/*
+ * Bytes kept past the buffer's end, zero: a scan reads sixteen bytes at
+ * a time and may look past the end of what it scans (never past these)
+ */
+#define TV_PAD		64
 
 struct text {
 	char	*s;
@@ -124,7 +132,7 @@ fill(struct tv *tv)
 			    _("an event longer than %d bytes at byte %lld"),
 			    TV_MAX_EVENT, tv->off);
 		tv->cap += TV_CHUNK;
-		tv->buf = xreallocarray(tv->buf, tv->cap + 1, 1);
+		tv->buf = xreallocarray(tv->buf, tv->cap + TV_PAD, 1);
 	}
 	do
 		n = read(tv->fd, tv->buf + tv->end, tv->cap - tv->end);
@@ -133,7 +141,7 @@ fill(struct tv *tv)
 		return tv_fail(tv, N_("cannot be read"), "%s",
 		    i18n_strerror(errno));
 	tv->end += (size_t)n;
-	tv->buf[tv->end] = '\0';
+	memset(tv->buf + tv->end, 0, TV_PAD);
 	if (n == 0)
 		tv->eof = 1;
 	return n > 0;
@@ -147,10 +155,27 @@ ws(const char *p, const char *e)
 	return p;
 }
 
-/* The first '"' from P before E, eight bytes at a time, or E. */
-static const char *
+/*
+ * The first '"' from P before E, or E: sixteen bytes at a time with SSE2
+ * (P and E in the read buffer, whose padding the last load may read),
+ * else eight at a time in a word.
+ */
+static inline const char *
 quote(const char *p, const char *e)
 {
+#if defined(__SSE2__)
+	const __m128i q = _mm_set1_epi8('"');
+
+	for (; p < e; p += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const __m128i *)p), q));
+
+		if (m != 0)
+			return p + __builtin_ctz(m) < e ? p + __builtin_ctz(m) :
+			    e;
+	}
+	return e;
+#else
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const uint64_t q = 0x2222222222222222ULL, one = 0x0101010101010101ULL;
 	const uint64_t high = 0x8080808080808080ULL;
@@ -168,6 +193,7 @@ quote(const char *p, const char *e)
 	while (p < e && *p != '"')
 		p++;
 	return p;
+#endif
 }
 
 /*
@@ -320,6 +346,35 @@ us_text(const char *s, const char *e, int64_t *ns)
 	return 0;
 }
 
+/*
+ * A number of microseconds written plainly ("-12.345": at most twelve
+ * digits, three decimals) into nanoseconds: 0, or -1 for any other.  It is
+ * what strtod and rounding give, sooner: below 2^53 ns the double nearest
+ * the number, times 1000, is within half a nanosecond of it.
+ */
+static int
+us_plain(const char *v, const char *ve, int64_t *ns)
+{
+	int64_t x = 0;
+	int neg = *v == '-', n, f;
+
+	v += neg;
+	for (n = 0; v < ve && *v >= '0' && *v <= '9'; v++, n++)
+		x = x * 10 + (*v - '0');
+	if (n == 0 || n > 12)
+		return -1;
+	f = 0;
+	if (v < ve && *v == '.')
+		for (v++; v < ve && *v >= '0' && *v <= '9'; v++, f++)
+			x = x * 10 + (*v - '0');
+	if (v != ve || f > 3 || (f == 0 && v[-1] == '.'))
+		return -1;
+	for (; f < 3; f++)
+		x *= 10;
+	*ns = neg ? -x : x;
+	return 0;
+}
+
 /* A time, a string or a number of microseconds: 0 and *NS, or -1. */
 static int
 time_of(const char *v, const char *ve, int64_t *ns)
@@ -329,11 +384,27 @@ time_of(const char *v, const char *ve, int64_t *ns)
 
 	if (*v == '"')
 		return us_text(v + 1, ve - 1, ns);
+	if (us_plain(v, ve, ns) == 0)
+		return 0;
 	d = strtod(v, &end);
 	if (end != ve || !isfinite(d) || fabs(d) > 1e18)
 		return -1;
 	*ns = llround(d * 1000);
 	return 0;
+}
+
+/* A thread's id: strtoll's, sooner for the plain ones (up to 18 digits). */
+static long long
+id_of(const char *v)
+{
+	long long x = 0;
+	int n;
+
+	for (n = 0; n < 18 && *v >= '0' && *v <= '9'; v++, n++)
+		x = x * 10 + (*v - '0');
+	if (n == 0 || (*v >= '0' && *v <= '9'))
+		return strtoll(v - n, NULL, 10);
+	return x;
 }
 
 static int
@@ -342,15 +413,19 @@ key_is(const char *k, size_t n, const char *want)
 	return strlen(want) == n && memcmp(k, want, n) == 0;
 }
 
+typedef int member_fn(struct tv *, const char *, size_t, const char *,
+    const char *, void *);
+
 /*
  * The members of the object at P (up to E at most): for each, its key (K,
- * N bytes) and its value (V up to VE) to MEMBER.  0 and *END past the
- * object's '}', or -1.
+ * N bytes) and its value (V up to VE) to MEMBER; an object under the key
+ * "args" to ARGS instead, when not NULL, read in the same pass (not first
+ * delimited, then read: its call stack is most of the bytes).  0 and *END
+ * past the object's '}', or -1.
  */
 static int
-members(struct tv *tv, const char *p, const char *e,
-    int (*member)(struct tv *, const char *, size_t, const char *,
-    const char *, void *), void *arg, const char **end)
+members(struct tv *tv, const char *p, const char *e, member_fn *member,
+    member_fn *args, void *arg, const char **end)
 {
 	const char *k, *ke, *v, *ve;
 	int deep;
@@ -370,19 +445,28 @@ members(struct tv *tv, const char *p, const char *e,
 		v = ws(p + 1, e);
 		if (v >= e)
 			return not_json(tv, v);
+		if (*v == '{' && args != NULL && key_is(k, (size_t)(ke - 1 - k),
+		    "args")) {
+			if (members(tv, v, e, args, NULL, arg, &ve) < 0)
+				return -1;
+			goto next;
+		}
 		if (*v == '"')
 			ve = string_end(v + 1, e);
 		else if (*v == '{' || *v == '[')
 			ve = value_end(v, e, &deep);
 		else
+			/* a literal ends where value_end would see a value */
 			for (ve = v; ve < e && *ve != ',' && *ve != '}' &&
 			    *ve != ' ' && *ve != '\n' && *ve != '\r' &&
-			    *ve != '\t'; ve++)
+			    *ve != '\t' && *ve != '"' && *ve != '{' &&
+			    *ve != '[' && *ve != ']'; ve++)
 				;
 		if (ve == NULL || ve == v)
 			return not_json(tv, v);
 		if (member(tv, k, (size_t)(ke - 1 - k), v, ve, arg) < 0)
 			return -1;
+next:
 		p = ws(ve, e);
 		if (p < e && *p == '}') {
 			*end = p + 1;
@@ -412,7 +496,6 @@ event_member(struct tv *tv, const char *k, size_t n, const char *v,
     const char *ve, void *arg)
 {
 	struct event *ev = arg;
-	const char *end;
 
 	switch (n > 0 ? k[0] : 0) {
 	case 'p':
@@ -431,15 +514,11 @@ event_member(struct tv *tv, const char *k, size_t n, const char *v,
 		if (key_is(k, n, "ts"))
 			ev->has_ts = time_of(v, ve, &ev->ts) == 0;
 		else if (key_is(k, n, "tid"))
-			ev->tid = strtoll(*v == '"' ? v + 1 : v, NULL, 10);
+			ev->tid = id_of(*v == '"' ? v + 1 : v);
 		break;
 	case 'd':
 		if (key_is(k, n, "dur") && time_of(v, ve, &ev->dur) < 0)
 			ev->dur = -1;
-		break;
-	case 'a':
-		if (key_is(k, n, "args") && *v == '{')
-			return members(tv, v, ve, arg_member, ev, &end);
 		break;
 	}
 	return 0;
@@ -533,11 +612,11 @@ event(struct tv *tv, struct timeline *t, struct event *ev)
 	tv->quiet = 1;
 	tv->failed = 0;
 	if (members(tv, tv->buf + tv->pos, tv->buf + tv->end, event_member,
-	    ev, &e) < 0) {
+	    arg_member, ev, &e) < 0) {
 		tv->quiet = 0;
 		event_reset(ev);
 		if (whole(tv) == NULL || members(tv, tv->buf + tv->pos,
-		    tv->buf + tv->end, event_member, ev, &e) < 0)
+		    tv->buf + tv->end, event_member, arg_member, ev, &e) < 0)
 			return -1;
 	}
 	tv->quiet = 0;

@@ -231,6 +231,45 @@ damage(void)
 	free(s);
 }
 
+/*
+ * Times as numbers, read exactly as strtod and rounding would: plain ones
+ * (at most three decimals, read as integers), and the others (more
+ * decimals, an exponent, a sign); args before the other members.
+ */
+static const char numeric[] = "[{\"ph\": \"X\", \"name\": "
+    "\"ProfilerStep#1\", \"tid\": \"5\", \"ts\": 0, \"dur\": 1000.000},\n"
+    "{\"args\": {\"Task Type\": \"AI_CORE\"}, \"ph\": \"X\", "
+    "\"ts\": 100.25, \"dur\": 99.75, \"tid\": 123456789012345678901},\n"
+    "{\"ph\": \"X\", \"ts\": 300.0004, \"dur\": 1e2, \"args\": "
+    "{\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": 5e2, \"dur\": -0.001, \"args\": "
+    "{\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": 600.1, \"dur\": 0.0015, \"args\": "
+    "{\"Task Type\": \"AI_CORE\"}}]\n";
+
+static const char lit_brace[] = "[{\"ph\": \"X\", \"x\": 1{}}]";
+static const char lit_quote[] = "[{\"args\": {\"x\": 1\"y\"}}]";
+
+static void
+numbers(void)
+{
+	struct tl_result *r;
+	char *why;
+
+	r = fold(numeric, sizeof(numeric) - 1, &why);
+	ok(r != NULL && fabs(r->step_us - 1000) < 1e-9,
+	    "a step of 1000.000 us as a number");
+	/* busy [100.25, 200), [300, 400), [600.1, 600.102) */
+	ok(r != NULL && fabs(r->idle_us - (1000 - 99.75 - 100 - 0.002)) <
+	    1e-9, "tasks timed by plain and other numbers: idle %.3f us",
+	    r != NULL ? r->idle_us : -1);
+	tl_result_free(r);
+	free(why);
+	/* a literal that runs into a value is not JSON, at the top or in args */
+	damaged(lit_brace, sizeof(lit_brace) - 1, "a literal before '{'");
+	damaged(lit_quote, sizeof(lit_quote) - 1, "a literal before '\"'");
+}
+
 /* More gaps than the fold keeps: bounded, and said to be approximate. */
 static void
 bounded(void)
@@ -308,6 +347,7 @@ main(void)
 	frames();
 	prefixes();
 	damage();
+	numbers();
 	bounded();
 	gaps();
 	unlink(path);
