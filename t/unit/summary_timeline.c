@@ -270,6 +270,46 @@ numbers(void)
 	damaged(lit_quote, sizeof(lit_quote) - 1, "a literal before '\"'");
 }
 
+/*
+ * Call stacks that come back (each of 300 twice, more than the fold
+ * remembers at once, so remembered ones are pushed out and found again):
+ * each call site counted twice, whether its frame was found or
+ * remembered; the one that formats a tensor marked.
+ */
+static void
+memo(void)
+{
+	struct timeline *t = tl_new();
+	struct tl_result *r;
+	char stack[200];
+	size_t i, twice = 0, fmt = 0;
+	int k;
+
+	tl_step(t, 0, 10000000);
+	tl_task(t, 0, 100000);
+	tl_task(t, 9900000, 10000000);
+	for (k = 0; k < 600; k++) {
+		struct tl_host h = { "aten::item", "cpu_op", 1,
+		    200000 + k * 15000, 210000 + k * 15000, stack };
+
+		snprintf(stack, sizeof(stack), "%s/home/u/f%d.py(1): fn",
+		    k % 300 == 7 ? "/usr/lib/python3/site-packages/torch/"
+		    "_tensor.py(933): __format__;\r\n" : "", k % 300);
+		tl_host(t, &h);
+	}
+	r = tl_finish(t);
+	ok(r != NULL && r->nframes == 300, "300 call sites: %zu",
+	    r != NULL ? r->nframes : 0);
+	for (i = 0; r != NULL && i < r->nframes; i++) {
+		twice += r->frames[i].n == 2 &&
+		    fabs(r->frames[i].host_us - 20) < 1e-9;
+		fmt += r->frames[i].formats;
+	}
+	is_int((int)twice, 300, "each twice, 20 us");
+	is_int((int)fmt, 1, "the formatting one marked");
+	tl_result_free(r);
+}
+
 /* More gaps than the fold keeps: bounded, and said to be approximate. */
 static void
 bounded(void)
@@ -348,6 +388,7 @@ main(void)
 	prefixes();
 	damage();
 	numbers();
+	memo();
 	bounded();
 	gaps();
 	unlink(path);
