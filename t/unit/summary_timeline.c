@@ -245,7 +245,16 @@ static const char numeric[] = "[{\"ph\": \"X\", \"name\": "
     "{\"ph\": \"X\", \"ts\": 5e2, \"dur\": -0.001, \"args\": "
     "{\"Task Type\": \"AI_CORE\"}},\n"
     "{\"ph\": \"X\", \"ts\": 600.1, \"dur\": 0.0015, \"args\": "
-    "{\"Task Type\": \"AI_CORE\"}}]\n";
+    "{\"Task Type\": \"AI_CORE\"}},\n"
+    /* torch_npu's strings: the latest time read, one past it, zeros */
+    "{\"ph\": \"X\", \"ts\": \"2305843009213699.000\", \"dur\": 1, "
+    "\"args\": {\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": \"2305843009213700.000\", \"dur\": 1, "
+    "\"args\": {\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": \"0000000000000100.500\", \"dur\": 1, "
+    "\"args\": {\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": \"000000000000010x.500\", \"dur\": 1, "
+    "\"args\": {\"Task Type\": \"AI_CORE\"}}]\n";
 
 static const char lit_brace[] = "[{\"ph\": \"X\", \"x\": 1{}}]";
 static const char lit_quote[] = "[{\"args\": {\"x\": 1\"y\"}}]";
@@ -263,6 +272,8 @@ numbers(void)
 	ok(r != NULL && fabs(r->idle_us - (1000 - 99.75 - 100 - 0.002)) <
 	    1e-9, "tasks timed by plain and other numbers: idle %.3f us",
 	    r != NULL ? r->idle_us : -1);
+	ok(r != NULL && r->ntasks == 5, "5 tasks with a time: %zu",
+	    r != NULL ? r->ntasks : 0);
 	tl_result_free(r);
 	free(why);
 	/* a literal that runs into a value is not JSON, at the top or in args */
