@@ -150,8 +150,11 @@ fill(struct tv *tv)
 static inline const char *
 ws(const char *p, const char *e)
 {
+	/* the most often: no blank, or one space (after ':' and ',') */
 	if (p < e && (unsigned char)*p > ' ')
-		return p;	/* the most often: no blank */
+		return p;
+	if (p < e && *p == ' ' && (unsigned char)p[1] > ' ')
+		return p + 1;	/* p[1]: at most the buffer's padding */
 	while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
 		p++;
 	return p;
