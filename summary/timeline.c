@@ -685,7 +685,8 @@ fold_step(const struct timeline *t, const struct iv *s, struct tl_result *r,
 	}
 	/* each call site's synchronisations */
 	nc = clip_causes(t, s->a, s->b, TL_SYNC, w->c);
-	qsort(w->c, nc, sizeof(*w->c), by_frame);
+	if (nc > 1)
+		qsort(w->c, nc, sizeof(*w->c), by_frame);
 	for (i = 0; i < nc; i = j) {
 		for (j = i; j < nc && w->c[j].frame == w->c[i].frame; j++)
 			if (w->c[j].to_host && w->c[j].frame >= 0)
@@ -780,9 +781,13 @@ tl_finish(struct timeline *t)
 		tl_free(t);
 		return NULL;
 	}
-	qsort(t->gaps.v, t->gaps.n, sizeof(*t->gaps.v), by_a);
-	qsort(t->ops.v, t->ops.n, sizeof(*t->ops.v), by_a);
-	qsort(t->causes.v, t->causes.n, sizeof(*t->causes.v), by_a);
+	/* an empty heap has no array: qsort is not given NULL */
+	if (t->gaps.n > 1)
+		qsort(t->gaps.v, t->gaps.n, sizeof(*t->gaps.v), by_a);
+	if (t->ops.n > 1)
+		qsort(t->ops.v, t->ops.n, sizeof(*t->ops.v), by_a);
+	if (t->causes.n > 1)
+		qsort(t->causes.v, t->causes.n, sizeof(*t->causes.v), by_a);
 	for (i = 0; i < t->causes.n; i++) {
 		struct iv *x = &t->causes.v[i];
 
@@ -826,7 +831,8 @@ tl_finish(struct timeline *t)
 			free(r->frames[i].path);
 		}
 	r->nframes = n;
-	qsort(r->frames, n, sizeof(*r->frames), by_host);
+	if (n > 1)
+		qsort(r->frames, n, sizeof(*r->frames), by_host);
 	tl_free(t);
 	return r;
 }
