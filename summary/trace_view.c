@@ -1,11 +1,12 @@
 /*
  * trace_view.json, the text export's timeline (Chrome's trace format: an
  * array of events, or an object whose "traceEvents" is that array), read
- * in one pass at about the speed the file is read: each event object is
- * first delimited in the read buffer (the bytes of its strings are passed
- * over with memchr, as a call stack is most of a level1 file), then its
- * few members are taken in place and handed to the fold (timeline.h);
- * nothing else is kept.  Memory is the buffer, which holds one event at
+ * in one pass: each event object is read where it lies in the read
+ * buffer, its args with it (the bytes of its strings passed over sixteen
+ * at a time, as a call stack is most of a level1 file), and its few
+ * members taken in place are handed to the fold (timeline.h); only an
+ * event the buffer ends inside is delimited whole first, after reading
+ * more.  Nothing else is kept.  Memory is the buffer, which holds one event at
  * least (TV_MAX_EVENT at most: a longer event stops the reading), and one
  * event's name, category and call stack: never the file.
  *
