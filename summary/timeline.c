@@ -13,6 +13,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,9 @@
 #define TL_MAX_OPS	(1 << 16)
 #define TL_MAX_FRAMES	4096
 #define TL_WALK		512	/* enclosing operators looked at */
+/* Call stacks remembered with their frame, up to 8 KB each: 2 MB. */
+#define TL_MEMO		256
+#define TL_MEMO_MAX	8192
 /* Host events counted per millisecond, around the first one: 1 MB. */
 #define TL_BIN_NS	1000000LL
 #define TL_NBINS	(1 << 20)
@@ -57,6 +61,14 @@ struct frame_info {
 	int	 formats;
 };
 
+/* A call stack read before and the frame it gave. */
+struct memo {
+	char		*stack;		/* NULL: none yet */
+	size_t		 len;
+	uint64_t	 hash;
+	int		 frame;
+};
+
 struct timeline {
 	struct iv	*steps;
 	size_t		 nsteps, stepcap;
@@ -67,6 +79,7 @@ struct timeline {
 	struct strmap	 fmap;
 	struct frame_info *frames;
 	size_t		 nframes;
+	struct memo	*memo;		/* TL_MEMO of them, by hash */
 	unsigned char	*bins;
 	int64_t		 bin0;
 	int64_t		 cause_longest;	/* of the causes kept, ns */
@@ -378,6 +391,51 @@ frame_id(struct timeline *t, const char *stack)
 	return (int)((uintptr_t)*slot - 1);
 }
 
+static uint64_t
+stack_hash(const char *s, size_t n)
+{
+	uint64_t h = n * 0x9e3779b97f4a7c15ULL, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = ((h << 5 | h >> 59) ^ w) * 0x9e3779b97f4a7c15ULL;
+	}
+	for (; n > 0; s++, n--)
+		h = ((h << 5 | h >> 59) ^ (unsigned char)*s) *
+		    0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 29;
+}
+
+/*
+ * frame_id, remembered: a training step runs the same code each time, so
+ * the same few stacks come back thousands of times, and finding the
+ * user's frames in one costs far more than comparing it.  The answer is
+ * the same either way (a stack's frame never changes once found).
+ */
+static int
+frame_memo(struct timeline *t, const char *stack)
+{
+	size_t n = strlen(stack);
+	uint64_t h;
+	struct memo *m;
+
+	if (n > TL_MEMO_MAX)
+		return frame_id(t, stack);
+	if (t->memo == NULL)
+		t->memo = xcalloc(TL_MEMO, sizeof(*t->memo));
+	h = stack_hash(stack, n);
+	m = &t->memo[h % TL_MEMO];
+	if (m->stack != NULL && m->hash == h && m->len == n &&
+	    memcmp(m->stack, stack, n) == 0)
+		return m->frame;
+	free(m->stack);
+	m->stack = xstrndup(stack, n);
+	m->len = n;
+	m->hash = h;
+	m->frame = frame_id(t, stack);
+	return m->frame;
+}
+
 /* One more host event at A, in the millisecond bins. */
 static void
 bin_count(struct timeline *t, int64_t a)
@@ -411,7 +469,7 @@ tl_host(struct timeline *t, const struct tl_host *h)
 	x.cause = cause_of(h->name, h->cat != NULL ? h->cat : "");
 	if (*stack != '\0') {
 		t->stacks = 1;
-		x.frame = frame_id(t, stack);
+		x.frame = frame_memo(t, stack);
 	}
 	x.to_host = strcmp(h->name, "aten::to") == 0 ||
 	    strcmp(h->name, "aten::_to_copy") == 0 ||
@@ -627,7 +685,8 @@ fold_step(const struct timeline *t, const struct iv *s, struct tl_result *r,
 	}
 	/* each call site's synchronisations */
 	nc = clip_causes(t, s->a, s->b, TL_SYNC, w->c);
-	qsort(w->c, nc, sizeof(*w->c), by_frame);
+	if (nc > 1)
+		qsort(w->c, nc, sizeof(*w->c), by_frame);
 	for (i = 0; i < nc; i = j) {
 		for (j = i; j < nc && w->c[j].frame == w->c[i].frame; j++)
 			if (w->c[j].to_host && w->c[j].frame >= 0)
@@ -685,6 +744,9 @@ tl_free(struct timeline *t)
 		free(t->frames[i].path);
 	}
 	free(t->frames);
+	for (i = 0; t->memo != NULL && i < TL_MEMO; i++)
+		free(t->memo[i].stack);
+	free(t->memo);
 	strmap_free(&t->fmap, NULL);
 	free(t->steps);
 	free(t->reorder.v);
@@ -719,9 +781,13 @@ tl_finish(struct timeline *t)
 		tl_free(t);
 		return NULL;
 	}
-	qsort(t->gaps.v, t->gaps.n, sizeof(*t->gaps.v), by_a);
-	qsort(t->ops.v, t->ops.n, sizeof(*t->ops.v), by_a);
-	qsort(t->causes.v, t->causes.n, sizeof(*t->causes.v), by_a);
+	/* an empty heap has no array: qsort is not given NULL */
+	if (t->gaps.n > 1)
+		qsort(t->gaps.v, t->gaps.n, sizeof(*t->gaps.v), by_a);
+	if (t->ops.n > 1)
+		qsort(t->ops.v, t->ops.n, sizeof(*t->ops.v), by_a);
+	if (t->causes.n > 1)
+		qsort(t->causes.v, t->causes.n, sizeof(*t->causes.v), by_a);
 	for (i = 0; i < t->causes.n; i++) {
 		struct iv *x = &t->causes.v[i];
 
@@ -765,7 +831,8 @@ tl_finish(struct timeline *t)
 			free(r->frames[i].path);
 		}
 	r->nframes = n;
-	qsort(r->frames, n, sizeof(*r->frames), by_host);
+	if (n > 1)
+		qsort(r->frames, n, sizeof(*r->frames), by_host);
 	tl_free(t);
 	return r;
 }

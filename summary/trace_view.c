@@ -1,11 +1,12 @@
 /*
  * trace_view.json, the text export's timeline (Chrome's trace format: an
  * array of events, or an object whose "traceEvents" is that array), read
- * in one pass at about the speed the file is read: each event object is
- * first delimited in the read buffer (the bytes of its strings are passed
- * over with memchr, as a call stack is most of a level1 file), then its
- * few members are taken in place and handed to the fold (timeline.h);
- * nothing else is kept.  Memory is the buffer, which holds one event at
+ * in one pass: each event object is read where it lies in the read
+ * buffer, its args with it (the bytes of its strings passed over sixteen
+ * at a time, as a call stack is most of a level1 file), and its few
+ * members taken in place are handed to the fold (timeline.h); only an
+ * event the buffer ends inside is delimited whole first, after reading
+ * more.  Nothing else is kept.  Memory is the buffer, which holds one event at
  * least (TV_MAX_EVENT at most: a longer event stops the reading), and one
  * event's name, category and call stack: never the file.
  *
@@ -29,6 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common/util.h"
 #include "timeline.h"
@@ -36,6 +40,11 @@
 #define TV_CHUNK	(1 << 20)	/* read(2) at a time */
 #define TV_MAX_EVENT	(4 << 20)	/* the longest event read */
 #define TV_MAX_DEPTH	512
+/*
+ * Bytes kept past the buffer's end, zero: a scan reads sixteen bytes at
+ * a time and may look past the end of what it scans (never past these)
+ */
+#define TV_PAD		64
 
 struct text {
 	char	*s;
@@ -124,7 +133,7 @@ fill(struct tv *tv)
 			    _("an event longer than %d bytes at byte %lld"),
 			    TV_MAX_EVENT, tv->off);
 		tv->cap += TV_CHUNK;
-		tv->buf = xreallocarray(tv->buf, tv->cap + 1, 1);
+		tv->buf = xreallocarray(tv->buf, tv->cap + TV_PAD, 1);
 	}
 	do
 		n = read(tv->fd, tv->buf + tv->end, tv->cap - tv->end);
@@ -133,24 +142,46 @@ fill(struct tv *tv)
 		return tv_fail(tv, N_("cannot be read"), "%s",
 		    i18n_strerror(errno));
 	tv->end += (size_t)n;
-	tv->buf[tv->end] = '\0';
+	memset(tv->buf + tv->end, 0, TV_PAD);
 	if (n == 0)
 		tv->eof = 1;
 	return n > 0;
 }
 
-static const char *
+static inline const char *
 ws(const char *p, const char *e)
 {
+	/* the most often: no blank, or one space (after ':' and ',') */
+	if (p < e && (unsigned char)*p > ' ')
+		return p;
+	if (p < e && *p == ' ' && (unsigned char)p[1] > ' ')
+		return p + 1;	/* p[1]: at most the buffer's padding */
 	while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
 		p++;
 	return p;
 }
 
-/* The first '"' from P before E, eight bytes at a time, or E. */
-static const char *
+/*
+ * The first '"' from P before E, or E: sixteen bytes at a time with SSE2
+ * (P and E in the read buffer, whose padding the last load may read),
+ * else eight at a time in a word.
+ */
+static inline const char *
 quote(const char *p, const char *e)
 {
+#if defined(__SSE2__)
+	const __m128i q = _mm_set1_epi8('"');
+
+	for (; p < e; p += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const __m128i *)p), q));
+
+		if (m != 0)
+			return p + __builtin_ctz(m) < e ? p + __builtin_ctz(m) :
+			    e;
+	}
+	return e;
+#else
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const uint64_t q = 0x2222222222222222ULL, one = 0x0101010101010101ULL;
 	const uint64_t high = 0x8080808080808080ULL;
@@ -168,22 +199,21 @@ quote(const char *p, const char *e)
 	while (p < e && *p != '"')
 		p++;
 	return p;
+#endif
 }
 
 /*
- * After the string whose first byte is P (past its quote), or NULL: the
- * short ones (keys, names) eight bytes at a time, the rest with memchr.
+ * After the string whose first byte is P (past its quote), or NULL: its
+ * quote found sixteen bytes (or eight) at a time, a call stack's
+ * kilobytes as a key's few bytes.
  */
-static const char *
+static inline const char *
 string_end(const char *p, const char *e)
 {
-	const char *q, *b, *lim;
+	const char *q, *b;
 
 	for (;; p = q + 1) {
-		lim = e - p > 64 ? p + 64 : e;
-		q = quote(p, lim);
-		if (q == lim && (q == e ||
-		    (q = memchr(lim, '"', e - lim)) == NULL))
+		if ((q = quote(p, e)) == e)
 			return NULL;
 		for (b = q; b > p && b[-1] == '\\'; b--)
 			;
@@ -291,6 +321,56 @@ unescape(struct text *t, const char *s, const char *e)
 	*o = '\0';
 }
 
+/*
+ * The eight digits at S as a number, into *V (little-endian words: the
+ * first digit is the lowest byte): 0, or -1 when one is no digit.
+ */
+static int
+eight_digits(const char *s, uint64_t *v)
+{
+	uint64_t w;
+
+	memcpy(&w, s, 8);
+	if ((w & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
+	    ((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) !=
+	    0x3030303030303030ULL)
+		return -1;
+	w -= 0x3030303030303030ULL;
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+	w = (w * 10000 + (w >> 32)) & 0xffffffffULL;
+	*v = w;
+	return 0;
+}
+
+#define US_LATEST	((INT64_MAX / 4 - 9) / 10000)
+
+/*
+ * torch_npu's own way, "1736408883725111.460" (sixteen digits, three
+ * decimals), sixteen digits at a time: 0, or -1 (for us_text to read).
+ */
+static int
+us_torch(const char *s, const char *e, int64_t *ns)
+{
+	uint64_t hi, lo, v;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (e - s != 20 || s[16] != '.' || eight_digits(s, &hi) < 0 ||
+	    eight_digits(s + 8, &lo) < 0 ||
+	    s[17] < '0' || s[17] > '9' || s[18] < '0' || s[18] > '9' ||
+	    s[19] < '0' || s[19] > '9')
+		return -1;
+	v = hi * 100000000 + lo;
+	if (v / 10 > US_LATEST)
+		return -1;	/* what us_text says no to */
+	*ns = (int64_t)(v * 1000 + (uint64_t)(s[17] - '0') * 100 +
+	    (uint64_t)(s[18] - '0') * 10 + (uint64_t)(s[19] - '0'));
+	return 0;
+#else
+	return -1;
+#endif
+}
+
 /* Microseconds as text, "123.456", into nanoseconds exactly: 0, or -1. */
 static int
 us_text(const char *s, const char *e, int64_t *ns)
@@ -298,11 +378,14 @@ us_text(const char *s, const char *e, int64_t *ns)
 	int64_t v = 0, f = 0;
 	int neg = 0, n = 0, digits = 0;
 
+	if (us_torch(s, e, ns) == 0)
+		return 0;
+
 	s = ws(s, e);
 	if (s < e && (*s == '-' || *s == '+'))
 		neg = *s++ == '-';
 	for (; s < e && *s >= '0' && *s <= '9'; s++, digits++) {
-		if (v > (INT64_MAX / 4 - 9) / 10000)
+		if (v > US_LATEST)
 			return -1;	/* no clock is this late */
 		v = v * 10 + (*s - '0');
 	}
@@ -320,6 +403,35 @@ us_text(const char *s, const char *e, int64_t *ns)
 	return 0;
 }
 
+/*
+ * A number of microseconds written plainly ("-12.345": at most twelve
+ * digits, three decimals) into nanoseconds: 0, or -1 for any other.  It is
+ * what strtod and rounding give, sooner: below 2^53 ns the double nearest
+ * the number, times 1000, is within half a nanosecond of it.
+ */
+static int
+us_plain(const char *v, const char *ve, int64_t *ns)
+{
+	int64_t x = 0;
+	int neg = *v == '-', n, f;
+
+	v += neg;
+	for (n = 0; v < ve && *v >= '0' && *v <= '9'; v++, n++)
+		x = x * 10 + (*v - '0');
+	if (n == 0 || n > 12)
+		return -1;
+	f = 0;
+	if (v < ve && *v == '.')
+		for (v++; v < ve && *v >= '0' && *v <= '9'; v++, f++)
+			x = x * 10 + (*v - '0');
+	if (v != ve || f > 3 || (f == 0 && v[-1] == '.'))
+		return -1;
+	for (; f < 3; f++)
+		x *= 10;
+	*ns = neg ? -x : x;
+	return 0;
+}
+
 /* A time, a string or a number of microseconds: 0 and *NS, or -1. */
 static int
 time_of(const char *v, const char *ve, int64_t *ns)
@@ -329,11 +441,27 @@ time_of(const char *v, const char *ve, int64_t *ns)
 
 	if (*v == '"')
 		return us_text(v + 1, ve - 1, ns);
+	if (us_plain(v, ve, ns) == 0)
+		return 0;
 	d = strtod(v, &end);
 	if (end != ve || !isfinite(d) || fabs(d) > 1e18)
 		return -1;
 	*ns = llround(d * 1000);
 	return 0;
+}
+
+/* A thread's id: strtoll's, sooner for the plain ones (up to 18 digits). */
+static long long
+id_of(const char *v)
+{
+	long long x = 0;
+	int n;
+
+	for (n = 0; n < 18 && *v >= '0' && *v <= '9'; v++, n++)
+		x = x * 10 + (*v - '0');
+	if (n == 0 || (*v >= '0' && *v <= '9'))
+		return strtoll(v - n, NULL, 10);
+	return x;
 }
 
 static int
@@ -342,15 +470,25 @@ key_is(const char *k, size_t n, const char *want)
 	return strlen(want) == n && memcmp(k, want, n) == 0;
 }
 
+/* A literal ends at a blank, a separator, or where value_end sees a value. */
+static const unsigned char ends_literal[256] = {
+	[','] = 1, ['}'] = 1, [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1,
+	['"'] = 1, ['{'] = 1, ['['] = 1, [']'] = 1,
+};
+
+typedef int member_fn(struct tv *, const char *, size_t, const char *,
+    const char *, void *);
+
 /*
  * The members of the object at P (up to E at most): for each, its key (K,
- * N bytes) and its value (V up to VE) to MEMBER.  0 and *END past the
- * object's '}', or -1.
+ * N bytes) and its value (V up to VE) to MEMBER; an object under the key
+ * "args" to ARGS instead, when not NULL, read in the same pass (not first
+ * delimited, then read: its call stack is most of the bytes).  0 and *END
+ * past the object's '}', or -1.
  */
 static int
-members(struct tv *tv, const char *p, const char *e,
-    int (*member)(struct tv *, const char *, size_t, const char *,
-    const char *, void *), void *arg, const char **end)
+members(struct tv *tv, const char *p, const char *e, member_fn *member,
+    member_fn *args, void *arg, const char **end)
 {
 	const char *k, *ke, *v, *ve;
 	int deep;
@@ -370,19 +508,25 @@ members(struct tv *tv, const char *p, const char *e,
 		v = ws(p + 1, e);
 		if (v >= e)
 			return not_json(tv, v);
+		if (*v == '{' && args != NULL && key_is(k, (size_t)(ke - 1 - k),
+		    "args")) {
+			if (members(tv, v, e, args, NULL, arg, &ve) < 0)
+				return -1;
+			goto next;
+		}
 		if (*v == '"')
 			ve = string_end(v + 1, e);
 		else if (*v == '{' || *v == '[')
 			ve = value_end(v, e, &deep);
 		else
-			for (ve = v; ve < e && *ve != ',' && *ve != '}' &&
-			    *ve != ' ' && *ve != '\n' && *ve != '\r' &&
-			    *ve != '\t'; ve++)
+			for (ve = v; ve < e && !ends_literal[(unsigned char)*ve];
+			    ve++)
 				;
 		if (ve == NULL || ve == v)
 			return not_json(tv, v);
 		if (member(tv, k, (size_t)(ke - 1 - k), v, ve, arg) < 0)
 			return -1;
+next:
 		p = ws(ve, e);
 		if (p < e && *p == '}') {
 			*end = p + 1;
@@ -412,7 +556,6 @@ event_member(struct tv *tv, const char *k, size_t n, const char *v,
     const char *ve, void *arg)
 {
 	struct event *ev = arg;
-	const char *end;
 
 	switch (n > 0 ? k[0] : 0) {
 	case 'p':
@@ -431,15 +574,11 @@ event_member(struct tv *tv, const char *k, size_t n, const char *v,
 		if (key_is(k, n, "ts"))
 			ev->has_ts = time_of(v, ve, &ev->ts) == 0;
 		else if (key_is(k, n, "tid"))
-			ev->tid = strtoll(*v == '"' ? v + 1 : v, NULL, 10);
+			ev->tid = id_of(*v == '"' ? v + 1 : v);
 		break;
 	case 'd':
 		if (key_is(k, n, "dur") && time_of(v, ve, &ev->dur) < 0)
 			ev->dur = -1;
-		break;
-	case 'a':
-		if (key_is(k, n, "args") && *v == '{')
-			return members(tv, v, ve, arg_member, ev, &end);
 		break;
 	}
 	return 0;
@@ -533,11 +672,11 @@ event(struct tv *tv, struct timeline *t, struct event *ev)
 	tv->quiet = 1;
 	tv->failed = 0;
 	if (members(tv, tv->buf + tv->pos, tv->buf + tv->end, event_member,
-	    ev, &e) < 0) {
+	    arg_member, ev, &e) < 0) {
 		tv->quiet = 0;
 		event_reset(ev);
 		if (whole(tv) == NULL || members(tv, tv->buf + tv->pos,
-		    tv->buf + tv->end, event_member, ev, &e) < 0)
+		    tv->buf + tv->end, event_member, arg_member, ev, &e) < 0)
 			return -1;
 	}
 	tv->quiet = 0;

@@ -231,6 +231,96 @@ damage(void)
 	free(s);
 }
 
+/*
+ * Times as numbers, read exactly as strtod and rounding would: plain ones
+ * (at most three decimals, read as integers), and the others (more
+ * decimals, an exponent, a sign); args before the other members.
+ */
+static const char numeric[] = "[{\"ph\": \"X\", \"name\": "
+    "\"ProfilerStep#1\", \"tid\": \"5\", \"ts\": 0, \"dur\": 1000.000},\n"
+    "{\"args\": {\"Task Type\": \"AI_CORE\"}, \"ph\": \"X\", "
+    "\"ts\": 100.25, \"dur\": 99.75, \"tid\": 123456789012345678901},\n"
+    "{\"ph\": \"X\", \"ts\": 300.0004, \"dur\": 1e2, \"args\": "
+    "{\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": 5e2, \"dur\": -0.001, \"args\": "
+    "{\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": 600.1, \"dur\": 0.0015, \"args\": "
+    "{\"Task Type\": \"AI_CORE\"}},\n"
+    /* torch_npu's strings: the latest time read, one past it, zeros */
+    "{\"ph\": \"X\", \"ts\": \"2305843009213699.000\", \"dur\": 1, "
+    "\"args\": {\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": \"2305843009213700.000\", \"dur\": 1, "
+    "\"args\": {\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": \"0000000000000100.500\", \"dur\": 1, "
+    "\"args\": {\"Task Type\": \"AI_CORE\"}},\n"
+    "{\"ph\": \"X\", \"ts\": \"000000000000010x.500\", \"dur\": 1, "
+    "\"args\": {\"Task Type\": \"AI_CORE\"}}]\n";
+
+static const char lit_brace[] = "[{\"ph\": \"X\", \"x\": 1{}}]";
+static const char lit_quote[] = "[{\"args\": {\"x\": 1\"y\"}}]";
+
+static void
+numbers(void)
+{
+	struct tl_result *r;
+	char *why;
+
+	r = fold(numeric, sizeof(numeric) - 1, &why);
+	ok(r != NULL && fabs(r->step_us - 1000) < 1e-9,
+	    "a step of 1000.000 us as a number");
+	/* busy [100.25, 200), [300, 400), [600.1, 600.102) */
+	ok(r != NULL && fabs(r->idle_us - (1000 - 99.75 - 100 - 0.002)) <
+	    1e-9, "tasks timed by plain and other numbers: idle %.3f us",
+	    r != NULL ? r->idle_us : -1);
+	ok(r != NULL && r->ntasks == 5, "5 tasks with a time: %zu",
+	    r != NULL ? r->ntasks : 0);
+	tl_result_free(r);
+	free(why);
+	/* a literal that runs into a value is not JSON, at the top or in args */
+	damaged(lit_brace, sizeof(lit_brace) - 1, "a literal before '{'");
+	damaged(lit_quote, sizeof(lit_quote) - 1, "a literal before '\"'");
+}
+
+/*
+ * Call stacks that come back (each of 300 twice, more than the fold
+ * remembers at once, so remembered ones are pushed out and found again):
+ * each call site counted twice, whether its frame was found or
+ * remembered; the one that formats a tensor marked.
+ */
+static void
+memo(void)
+{
+	struct timeline *t = tl_new();
+	struct tl_result *r;
+	char stack[200];
+	size_t i, twice = 0, fmt = 0;
+	int k;
+
+	tl_step(t, 0, 10000000);
+	tl_task(t, 0, 100000);
+	tl_task(t, 9900000, 10000000);
+	for (k = 0; k < 600; k++) {
+		struct tl_host h = { "aten::item", "cpu_op", 1,
+		    200000 + k * 15000, 210000 + k * 15000, stack };
+
+		snprintf(stack, sizeof(stack), "%s/home/u/f%d.py(1): fn",
+		    k % 300 == 7 ? "/usr/lib/python3/site-packages/torch/"
+		    "_tensor.py(933): __format__;\r\n" : "", k % 300);
+		tl_host(t, &h);
+	}
+	r = tl_finish(t);
+	ok(r != NULL && r->nframes == 300, "300 call sites: %zu",
+	    r != NULL ? r->nframes : 0);
+	for (i = 0; r != NULL && i < r->nframes; i++) {
+		twice += r->frames[i].n == 2 &&
+		    fabs(r->frames[i].host_us - 20) < 1e-9;
+		fmt += r->frames[i].formats;
+	}
+	is_int((int)twice, 300, "each twice, 20 us");
+	is_int((int)fmt, 1, "the formatting one marked");
+	tl_result_free(r);
+}
+
 /* More gaps than the fold keeps: bounded, and said to be approximate. */
 static void
 bounded(void)
@@ -308,6 +398,8 @@ main(void)
 	frames();
 	prefixes();
 	damage();
+	numbers();
+	memo();
 	bounded();
 	gaps();
 	unlink(path);
