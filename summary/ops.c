@@ -271,8 +271,8 @@ read_statistic(struct rank_data *rd, struct optab *t, const char *path)
  * OP State: no operator is flagged dynamic from it.
  */
 static const char kernels_sql[] =
-    "SELECT c.globalTaskId, o.value, n.value, k.value, "
-    "(t.endNs - t.startNs) / 1000.0%s FROM COMPUTE_TASK_INFO c "
+    "SELECT t.rowid, c.globalTaskId, o.value, n.value, k.value, t.startNs, "
+    "t.endNs, t.endNs - t.startNs%s FROM COMPUTE_TASK_INFO c "
     "JOIN TASK t ON t.globalTaskId = c.globalTaskId "
     "LEFT JOIN STRING_IDS o ON o.id = c.opType "
     "LEFT JOIN STRING_IDS n ON n.id = c.name "
@@ -315,7 +315,19 @@ db_kernel_done(struct db_kernels *a)
 	a->ratio = 0;
 }
 
-/* id, type, name, core, duration (µs)[, ratio name, ratio] */
+/*
+ * TASK's times, checked as kernel_details.csv's Duration(us) is: a task
+ * of a kernel has both, and does not end before it starts.
+ */
+enum { K_ID, K_TYPE, K_NAME, K_CORE, K_START, K_END, K_DUR, K_RNAME,
+    K_RATIO, K_NCOL };
+static const struct db_check kernel_checks[] = {
+	[K_START] = { "TASK.startNs", NULL, 0 },
+	[K_END] = { "TASK.endNs", NULL, 0 },
+	[K_DUR] = { "TASK.endNs - TASK.startNs", &bound_time_ns, 0 },
+};
+
+/* id, type, name, core, start, end, duration (ns)[, ratio name, ratio] */
 static int
 db_kernel(void *arg, int ncol, const char *const col[], const double num[])
 {
@@ -323,20 +335,19 @@ db_kernel(void *arg, int ncol, const char *const col[], const double num[])
 	struct kernel k;
 	int r;
 
-	if (num[0] != a->id) {
+	if (num[K_ID] != a->id) {
 		db_kernel_done(a);
-		a->id = num[0];
-		a->dur = num[4];
-		k = (struct kernel){ col[1], col[2], col[3], "", strlen(col[1]),
-		    strlen(col[2]), strlen(col[3]), 0, num[4] };
-		/* a task without a time is no kernel to count */
-		if (!isnan(k.dur) && k.dur >= 0)
-			a->op = add_kernel(a->t, &k);
+		a->id = num[K_ID];
+		a->dur = num[K_DUR] / 1000;
+		k = (struct kernel){ col[K_TYPE], col[K_NAME], col[K_CORE], "",
+		    strlen(col[K_TYPE]), strlen(col[K_NAME]),
+		    strlen(col[K_CORE]), 0, a->dur };
+		a->op = add_kernel(a->t, &k);
 	}
-	if (a->op == NULL || ncol < 7 || *col[5] == '\0' || isnan(num[6]) ||
-	    (r = db_ratio(a->rd, col[5])) < 0)
+	if (a->op == NULL || ncol < K_NCOL || *col[K_RNAME] == '\0' ||
+	    isnan(num[K_RATIO]) || (r = db_ratio(a->rd, col[K_RNAME])) < 0)
 		return 0;
-	a->op->ratio[r] += num[6] * a->dur;
+	a->op->ratio[r] += num[K_RATIO] * a->dur;
 	a->op->ratio_dur[r] += a->dur;
 	a->ratio = 1;
 	return 0;
@@ -362,7 +373,9 @@ read_db(struct rank_data *rd, struct optab *t, struct db *db)
 	pmu = db_has_table(db, "TASK_PMU_INFO");
 	sql = xasprintf(kernels_sql, pmu ? ", m.rn, m.rv" : "",
 	    pmu ? ratios_sql : "");
-	if (db_rows(db, sql, db_kernel, &a, &why) == 0)
+	if (db_rows_checked(db, "TASK", sql, kernel_checks,
+	    sizeof(kernel_checks) / sizeof(kernel_checks[0]), db_kernel, &a,
+	    &why) >= 0)
 		db_kernel_done(&a);
 	free(sql);
 	return why;
