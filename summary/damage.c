@@ -111,7 +111,7 @@ clause(char **msg, const char **reason, const char *why, char *what)
 static char *
 text_clause(const struct bad_rows *b, const char *table)
 {
-	char *t = xescape(b->text);
+	const char *t = b->text;
 	char *s;
 
 	if (table == NULL)
@@ -126,7 +126,6 @@ text_clause(const struct bad_rows *b, const char *table)
 		s = xasprintf(_("wrong type in a field: %s is \"%s\" in row "
 		    "%lu of %s, not a number; rows skipped: %lu, the others "
 		    "are read"), b->col, t, b->line, table, b->n);
-	free(t);
 	return s;
 }
 

@@ -2,7 +2,8 @@
  * The files the summary left out, whole or in part, each with its rank,
  * the reason and the message naming it: a line each when few, else a line
  * per file name and reason with the ranks as ranges (every file in
- * --json).
+ * --json).  Paths and the fields quoted from the files are printed with
+ * their control bytes escaped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ print_group(FILE *fp, const struct item *v, size_t n)
 {
 	int *ranks = xcalloc(n + 1, sizeof(*ranks));
 	size_t k = 0, unknown = 0;
-	char *list;
+	char *list, *why, *name;
 
 	for (size_t i = 0; i < n; i++)
 		if (v[i].r->rank < 0)
@@ -63,13 +64,17 @@ print_group(FILE *fp, const struct item *v, size_t n)
 		else
 			ranks[k++] = v[i].r->rank;
 	list = ranks_text(ranks, k, 6);
-	fprintf(fp, "  %s, %s: ", base(v[0].l->path), _(v[0].l->reason));
+	why = xescape(v[0].l->why);
+	name = xescape(base(v[0].l->path));
+	fprintf(fp, "  %s, %s: ", name, _(v[0].l->reason));
 	if (k > 0)
 		fprintf(fp, k == 1 ? _("rank %s") : _("ranks %s"), list);
 	if (unknown > 0)
 		fprintf(fp, _("%s%zu of unknown rank"), k > 0 ? ", " : "",
 		    unknown);
-	fprintf(fp, _(" (the first: %s)\n"), v[0].l->why);
+	fprintf(fp, _(" (the first: %s)\n"), why);
+	free(why);
+	free(name);
 	free(list);
 	free(ranks);
 }
@@ -89,10 +94,13 @@ left_out_print(const struct summary *s, FILE *fp)
 			v[n] = (struct item){ &s->r[i], &s->r[i].left[k], n };
 	if (n <= LISTED) {
 		for (i = 0; i < n; i++) {
-			char lab[LABEL_MAX];
+			char lab[LABEL_MAX], *why = xescape(v[i].l->why);
+			char *label = xescape(rank_label(v[i].r, lab,
+			    sizeof(lab)));
 
-			fprintf(fp, "  %s: %s\n", rank_label(v[i].r, lab,
-			    sizeof(lab)), v[i].l->why);
+			fprintf(fp, "  %s: %s\n", label, why);
+			free(label);
+			free(why);
 		}
 		free(v);
 		return;

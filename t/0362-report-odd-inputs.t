@@ -52,6 +52,21 @@ rm p/share/msprof-exec/launchers.conf
 ln -s /dev/zero p/share/msprof-exec/launchers.conf
 timeout 20 p/bin/msprof-exec -n --skip-checks torchrun train.py > "$T/out" 2> "$T/err"
 is "$?" 78 "launchers.conf a link to /dev/zero: 78, no hang"
+# CRLF line ends, a NUL, a row again otherwise: 78, file:line, no raw byte
+rm p/share/msprof-exec/launchers.conf
+sed 's/$/\r/' "$B/share/msprof-exec/launchers.conf" > p/share/msprof-exec/launchers.conf
+timeout 20 p/bin/msprof-exec -n --skip-checks torchrun train.py > "$T/out" 2> "$T/err"
+is "$?" 78 "launchers.conf with CRLF line ends: 78"
+like "$(cat "$T/err")" "launchers.conf:1: a carriage return in the line \(CRLF line ends\?\)" \
+    "... naming file:line"
+cp "$B/share/msprof-exec/launchers.conf" p/share/msprof-exec/launchers.conf
+printf 'skip ok\nskip a\033]0;owned\007b\0c\n' >> p/share/msprof-exec/trainings.conf
+n=$(wc -l < p/share/msprof-exec/trainings.conf)
+timeout 20 p/bin/msprof-exec -n --skip-checks torchrun train.py > "$T/out" 2> "$T/err"
+is "$?" 78 "trainings.conf with control bytes and a NUL in a line: 78"
+like "$(cat "$T/err")" "trainings.conf:$n: control byte 0x1b in the line \(at byte 7\)" \
+    "... naming file:line and the byte"
+unlike "$(cat "$T/err")" $'\033' "... and echoing no control byte"
 
 # A rank directory with nothing in it: no data was found, 65.
 mkdir -p bare/rank0_ascend_pt

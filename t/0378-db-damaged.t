@@ -47,6 +47,9 @@ like "$(<text.txt)" "no step of StepTraceTime could be read" "... the rank's ste
 db tail 1 $A "UPDATE StepTraceTime SET computing = '5e3x'"
 like "$(left_of tail)" "rank 1: .*/analysis.db: wrong type in a field: computing is \"5e3x\" in row 1" \
     "a number with a tail (\"5e3x\") is text, not 5000"
+db esc 0 $A "UPDATE StepTraceTime SET free = 'a' || char(27) || '[2Jb'"
+like "$(left_of esc)" 'free is "a\\x1b\[2Jb" in row 1' "text with an escape byte: quoted escaped"
+unlike "$(<esc.txt)" $'\033' "... no control byte printed"
 db nul 0 $A 'UPDATE StepTraceTime SET communication_not_overlapped = NULL'
 like "$(left_of nul)" "rank 0: .*/analysis.db: wrong type in a field: communication_not_overlapped is NULL in row 1 of StepTraceTime" \
     "a NULL figure a step is made of: named"

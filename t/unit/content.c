@@ -456,6 +456,27 @@ evaluates(void)
 
 	if ((fp = fopen(table, "w")) == NULL)
 		abort();
+	fputs("train x a.fit t\ntrain x a.fit u\n", fp);
+	fclose(fp);
+	ok(trainings_load(table, 1, &why) == -1 && why != NULL &&
+	    strstr(why, "trainings.conf:2: 'train x a.fit' again, other than "
+	    "on an earlier line; keep one") != NULL,
+	    "a train row again with another name: file:line (%s)",
+	    why != NULL ? why : "");
+	free(why);
+	why = NULL;
+	if ((fp = fopen(table, "w")) == NULL)
+		abort();
+	fwrite("skip a\nskip b\0c\n", 1, 17, fp);
+	fclose(fp);
+	ok(trainings_load(table, 1, &why) == -1 && why != NULL &&
+	    strstr(why, "trainings.conf:2: a NUL byte in the line") != NULL,
+	    "a NUL in a line of trainings.conf: file:line (%s)",
+	    why != NULL ? why : "");
+	free(why);
+	why = NULL;
+	if ((fp = fopen(table, "w")) == NULL)
+		abort();
 	fputs("eval torch --eval-only --evaluate\neval timm --eval\n", fp);
 	fclose(fp);
 	ok(trainings_load(table, 1, &why) == 0, "eval rows load (%s)",
