@@ -68,6 +68,17 @@ like "$(cat "$T/err")" "trainings.conf:$n: control byte 0x1b in the line \(at by
     "... naming file:line and the byte"
 unlike "$(cat "$T/err")" $'\033' "... and echoing no control byte"
 
+# An empty folder, an unrelated one: one line saying what was looked for,
+# no data was found (65).
+mkdir -p none other/src && echo 'print(1)' > other/src/a.py
+for d in none other; do
+	timeout 20 "$MSPROF" report "$d" > "$T/out" 2> "$T/err"
+	is "$? $(wc -l < "$T/out")" "65 1" "report on a folder with nothing it reads ($d): 65, one line"
+	like "$(cat "$T/out")" "^No profiling data in $d: no rank directory \(\*_ascend_pt, ASCEND_PROFILER_OUTPUT inside\) and no msprof-exec session \(msprof-exec_\*, with its plan.json\)" \
+	    "... naming what it looked for"
+done
+unlike "$(cat "$T/out")" "not made" "... not a section per summary"
+
 # A rank directory with nothing in it: no data was found, 65.
 mkdir -p bare/rank0_ascend_pt
 timeout 20 "$MSPROF" report bare > "$T/out" 2> "$T/err"
