@@ -362,6 +362,24 @@ collected(const struct summary *s, int steps, int **out)
 }
 
 /*
+ * "none", and why when the summary knows: the first file it left out
+ * (which names the file and what was wrong: cut short, not a regular
+ * file...), else the first rank's reason for having no steps.
+ */
+static char *
+none_why(const struct summary *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->r[i].nleft > 0)
+			return xasprintf(_("none (%s)"), s->r[i].left[0].why);
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->r[i].steps_why != NULL)
+			return xasprintf(_("none (%s: %s)"), s->r[i].name,
+			    s->r[i].steps_why);
+	return xstrdup(_("none"));
+}
+
+/*
  * Are the ranks (STEPS 0) or steps (1) of the two runs the same?  Else
  * *why says which, with both lists.
  */
@@ -375,8 +393,8 @@ same(const struct summary *base, const struct summary *new, int steps,
 	char *ta, *tb;
 
 	if (!ok) {
-		ta = na > 0 ? ranks_text(a, na, 0) : xstrdup(_("none"));
-		tb = nb > 0 ? ranks_text(b, nb, 0) : xstrdup(_("none"));
+		ta = na > 0 ? ranks_text(a, na, 0) : none_why(base);
+		tb = nb > 0 ? ranks_text(b, nb, 0) : none_why(new);
 		*why = steps ? xasprintf(_("the windows differ: the baseline "
 		    "collected steps %s, this run steps %s (torch_npu's step "
 		    "numbers)"), ta, tb) :

@@ -106,6 +106,24 @@ like "$(row out TASK_QUEUE_ENABLE=2)" "interrupted" \
 unlike "$(cat err)" "try 2/2: CPU_AFFINITY_CONF=1 \(output" \
     "no try after the interrupt"
 
+# SIGTERM during the baseline: the result so far on stdout and in --json.
+"$MSPROF" tune -y --skip-checks -r all -o cutshort --tries 2 \
+    --json cut.json bash "$LLAMA" > out 2> err &
+pid=$!
+wait_for "the baseline's training" at_iteration_1 \
+    cutshort/00-baseline/msprof-exec.txt
+kill -TERM "$pid"
+wait "$pid"
+is "$?" 143 "SIGTERM during the baseline: ends by SIGTERM"
+like "$(cat out)" "Interrupted during the baseline run: no setting was tried" \
+    "... and says so on stdout"
+like "$(cat out)" "the baseline's output: cutshort/00-baseline" "... naming its output"
+is "$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["interrupted"], d["baseline_done"], d["tries"], d["kept"], d["baseline"])' cut.json)" \
+    "True False [] [] cutshort/00-baseline" \
+    "... and writes --json: interrupted, no baseline, nothing tried"
+
 # Ctrl-C at a terminal reaches the run by itself (the same process
 # group): tune does not send it twice, and ends the same way.
 ptyrun --after tty/01-TASK_QUEUE_ENABLE-2/msprof-exec.txt --type '\x03' -- \
