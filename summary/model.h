@@ -228,6 +228,11 @@ struct summary {
  */
 const struct optab *ops_all(const struct summary *, size_t *steps);
 /*
+ * Rank I's time compiling operators while the job ran (opCompile and
+ * aclopCompile of its api_statistic.csv, ops.c), µs; NaN when not known.
+ */
+double	 ops_compile_us(const struct summary *, size_t i);
+/*
  * The links (links.c), by transport and then bandwidth, in *V: how many;
  * 0 when not made.
  */

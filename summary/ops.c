@@ -381,6 +381,81 @@ read_db(struct rank_data *rd, struct optab *t, struct db *db)
 	return why;
 }
 
+/*
+ * The rank's time compiling operators while the job ran, from
+ * api_statistic.csv: its opCompile and (explicit) aclopCompile rows, µs;
+ * NaN without the file or those rows.  Read as the other files are: a
+ * file there but not readable, of other columns or with damaged records
+ * is named as left out.
+ */
+static double
+read_compile(struct rank_data *rd, const char *path)
+{
+	struct bad_rows bad = { 0 };
+	struct csv *c;
+	char **f, *why = NULL;
+	double t = NAN, v;
+	size_t nf;
+	int name, time, rc;
+
+	if ((c = csv_open(path, &why)) == NULL) {
+		rank_left_out(rd, path, csv_open_reason(path), why);
+		free(why);
+		return NAN;
+	}
+	name = csv_col(c, "API Name");
+	time = csv_col(c, "Time(us)");
+	if (name < 0 || time < 0) {
+		why = xasprintf(_("%s: no column %s"), path,
+		    name < 0 ? "API Name" : "Time(us)");
+		rank_left_out(rd, path, N_("not the CSV expected"), why);
+		free(why);
+		csv_close(c);
+		return NAN;
+	}
+	while ((rc = csv_next(c, &f, &nf, &why)) > 0) {
+		const char *n = csv_trim((char *)csv_field(f, nf, name));
+		const char *tt = csv_field(f, nf, time);
+
+		if (strcmp(n, "opCompile") != 0 &&
+		    strcmp(n, "aclopCompile") != 0)
+			continue;
+		if (isnan(v = csv_num(tt)))
+			bad_row(&bad, c, time, tt, strlen(tt));
+		else if (!odd_time(&bad, c, time, v))
+			t = (isnan(t) ? 0 : t) + v;
+	}
+	csv_left_out(rd, c, path, rc, why, &bad);
+	free(why);
+	csv_close(c);
+	return t;
+}
+
+/* What the operators' summary keeps of a rank beside its table. */
+struct ops_own {
+	double	 compile_us;
+};
+
+static void
+read_compile_of(struct rank_data *rd, struct rank_files *rf)
+{
+	struct ops_own *o = xcalloc(1, sizeof(*o));
+	char *p = rank_file(rf, "api_statistic.csv");
+
+	o->compile_us = p != NULL ? read_compile(rd, p) : NAN;
+	free(p);
+	rank_own_set(rd, &kind_ops, o, free);
+}
+
+double
+ops_compile_us(const struct summary *s, size_t i)
+{
+	const struct ops_own *o = i < s->nr ? rank_own(&s->r[i], &kind_ops) :
+	    NULL;
+
+	return o != NULL ? o->compile_us : NAN;
+}
+
 /* On a worker thread: the rank's operators into its own table. */
 static void
 ops_prepare(const struct summary *s, struct rank_data *rd,
@@ -389,6 +464,7 @@ ops_prepare(const struct summary *s, struct rank_data *rd,
 	struct db *db;
 	char *p;
 
+	read_compile_of(rd, rf);
 	rd->ops = optab_new(1);
 	if ((p = rank_file(rf, "kernel_details.csv")) != NULL) {
 		rd->ops_why = read_kernels(rd, rd->ops, p);

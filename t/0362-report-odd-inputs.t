@@ -17,14 +17,32 @@ A=fifo/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT
 rm "$A/api_statistic.csv"
 mkfifo "$A/api_statistic.csv"
 report fifo
-is "$rc" 0 "api_statistic.csv a FIFO: the report finishes"
+is "$rc" 65 "api_statistic.csv a FIFO: the report finishes, a file left out (65)"
 like "$(cat "$T/out")" "Step breakdown per rank" "... with the summary"
+like "$(cat "$T/out")" "rank 0: fifo/.*/api_statistic.csv: not a regular file" \
+    "... naming the file as the others are"
 
 cp -R "$REAL" zero
 rm zero/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
 ln -s /dev/zero zero/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
 report zero
-is "$rc" 0 "api_statistic.csv a link to /dev/zero: the report finishes"
+is "$rc" 65 "api_statistic.csv a link to /dev/zero: the report finishes, 65"
+like "$(cat "$T/out")" "rank 0: zero/.*/api_statistic.csv: not a regular file" "... named"
+# a compile time that is text: named with its line, as the other CSVs
+cp -R "$REAL" ctext
+A=ctext/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
+"$PY" - "$A" <<'EOF2'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+h = rows[0]
+rows.append(["opCompile" if c == "API Name" else "soon" if c == "Time(us)" else "" for c in h])
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)
+EOF2
+n=$(wc -l < "$A")
+report ctext
+is "$rc" 65 "api_statistic.csv with text for opCompile's time: 65"
+like "$(cat "$T/out")" "rank 1: ctext/.*/api_statistic.csv: wrong type in a field: Time\(us\) is \"soon\" on line $n" \
+    "... named with the column, the text and the line"
 
 # A table the summary needs, as a FIFO: named as not a regular file.
 cp -R "$REAL" fifo2
