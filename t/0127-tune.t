@@ -72,6 +72,11 @@ print(" ".join(d["kept"]), "|", " ".join(t["outcome"] for t in d["tries"]), "|",
 ok "$(ls -d tuned/04-overlap-grad-reduce/msprof-exec_* > /dev/null; echo $?)" \
     "a try is an ordinary run: its session in its folder"
 
+# --tries is capped (each try is a whole run): past the cap, a usage error
+"$MSPROF" tune -y --skip-checks -o capped --tries 1001 bash "$LLAMA" > out 2> err
+is "$?:$(ls -d capped 2>/dev/null)" "64:" "--tries 1001: a usage error (64), nothing run"
+like "$(cat err)" "--tries '1001': give a whole number from 0 to 1000" "... saying the bound"
+
 # --tries 0 over an earlier baseline: what would be tried, nothing run.
 "$MSPROF" tune -y --skip-checks -r all -o plan --tries 0 \
     --baseline tuned/00-baseline --set --use-fused-rotary-pos-emb \

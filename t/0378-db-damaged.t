@@ -53,6 +53,9 @@ unlike "$(<esc.txt)" $'\033' "... no control byte printed"
 db nul 0 $A 'UPDATE StepTraceTime SET communication_not_overlapped = NULL'
 like "$(left_of nul)" "rank 0: .*/analysis.db: wrong type in a field: communication_not_overlapped is NULL in row 1 of StepTraceTime" \
     "a NULL figure a step is made of: named"
+db blank 1 $A "UPDATE StepTraceTime SET computing = ''"
+like "$(left_of blank)" "rank 1: .*/analysis.db: wrong type in a field: computing is \"\" in row 1 of StepTraceTime" \
+    "an empty text for a figure a step is made of: named (the db has no blank summary lines)"
 db optnul 0 $A 'UPDATE StepTraceTime SET bubble = NULL'
 is "$(<optnul.rc) $(reasons optnul)" "0 []" "a NULL bubble (a figure the export may leave out): no damage"
 
