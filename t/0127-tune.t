@@ -95,6 +95,15 @@ unlike "$(cat out)" "Tried settings" "--tries 0: no table of tries (none was run
 like "$(cat out)" "would try: --overlap-param-gather with --use-distributed-optimizer, --overlap-grad-reduce" \
     "--overlap-param-gather: tried with the distributed optimizer named and the safe --overlap-grad-reduce"
 
+# A no-op whose run happens to be a little faster (the seed of its noise):
+# a gain within the noise margin is no gain, not kept.
+MSPROF_SIM_SEED=4 MSPROF_SIM_NOOP=--use-fused-swiglu "$MSPROF" tune -y \
+    --skip-checks -r all -o noise --tries 1 --baseline tuned/00-baseline \
+    --set --use-fused-swiglu bash "$LLAMA" > out 2> err
+like "$(row out --use-fused-swiglu)" " -0\.[0-9] % +[0-9.]+ % +dropped: within the noise" \
+    "a no-op a little faster by chance: dropped, within the noise"
+unlike "$(cat out)" "settings that helped" "... and no command with it"
+
 # An interrupt during a try: that try ends, the table is still printed.
 export MSPROF_SIM_STEP_MS=400
 "$MSPROF" tune -y --skip-checks -r all -o stopped --tries 2 \
