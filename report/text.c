@@ -712,7 +712,7 @@ print_tail(const struct report_model *m)
 static void
 print_empty(const struct report_model *m)
 {
-	char *where = xescape(m->where);
+	char *where = xescape(m->where != NULL ? m->where : ".");
 
 	say(_("No profiling data in %s: no rank directory (*_ascend_pt, "
 	    "ASCEND_PROFILER_OUTPUT inside) and no msprof-exec session "
