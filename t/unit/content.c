@@ -500,6 +500,50 @@ evaluates(void)
 	free(table);
 }
 
+/*
+ * The depth bound: a chain of N modules, each calling the next's f()
+ * from a function and the last's f() training (CALLS), or each importing
+ * the next at its top level.
+ */
+static void
+chain(const char *kind, int n, int calls)
+{
+	char name[64], next[64], *text;
+
+	for (int i = 1; i <= n; i++) {
+		snprintf(name, sizeof(name), "%s%d.py", kind, i);
+		snprintf(next, sizeof(next), "%s%d", kind, i + 1);
+		if (i == n)
+			text = xstrdup(calls ? "import torch\ndef f():\n"
+			    "    loss.backward()\n    opt.step()\n" :
+			    "import torch\nloss.backward()\nopt.step()\n");
+		else
+			text = calls ? xasprintf("import %s\ndef f():\n"
+			    "    %s.f()\n", next, next) :
+			    xasprintf("import %s\n", next);
+		put(name, text);
+		free(text);
+	}
+	snprintf(name, sizeof(name), "%s0.py", kind);
+	text = calls ? xasprintf("import torch\nimport %s1\n%s1.f()\n",
+	    kind, kind) : xasprintf("import torch\nimport %s1\n", kind);
+	put(name, text);
+	free(text);
+}
+
+static void
+bounds(void)
+{
+	struct entry_facts f;
+
+	chain("cnear", CONTENT_HOPS_MAX, 1);
+	ok(trains_in("cnear0.py", &f), "a training %d calls away: found",
+	    CONTENT_HOPS_MAX);
+	chain("cfar", CONTENT_HOPS_MAX + 2, 1);
+	ok(!trains_in("cfar0.py", &f), "%d calls away: beyond the bound",
+	    CONTENT_HOPS_MAX + 2);
+}
+
 int
 main(void)
 {
@@ -514,6 +558,7 @@ main(void)
 	evaluates();
 	installed();
 	long_script();
+	bounds();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");
