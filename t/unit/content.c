@@ -398,6 +398,41 @@ long_script(void)
 }
 
 /*
+ * The bound on installed files read: an entry that calls into more
+ * installed modules than CONTENT_SITE_FILES_MAX before the one that
+ * trains is not followed that far (run from DIR, TORCHRUN's Python).
+ */
+static void
+site_bound(const char *torchrun)
+{
+	struct entry_facts f;
+	char *main = xstrdup("import torch\n"), *t, name[96];
+	int n = CONTENT_SITE_FILES_MAX + 1, r;
+
+	for (int i = 1; i <= n; i++) {
+		snprintf(name, sizeof(name),
+		    "v/lib/python3.11/site-packages/sb%d.py", i);
+		put(name, i < n ? "def f():\n    pass\n" :
+		    "def f():\n    loss.backward()\n    opt.step()\n");
+		t = xasprintf("%simport sb%d\nsb%d.f()\n", main, i, i);
+		free(main);
+		main = t;
+	}
+	put("w/many.py", main);
+	r = entry_facts_read("w/many.py", torchrun, 0, &f);
+	ok(r == 0 && !entry_trains_torch(&f),
+	    "the loop in the %dth installed module: beyond the bound of %d, "
+	    "not read", n, CONTENT_SITE_FILES_MAX);
+	t = xasprintf("import torch\nimport sb%d\nsb%d.f()\n", n, n);
+	put("w/one.py", t);
+	free(t);
+	r = entry_facts_read("w/one.py", torchrun, 0, &f);
+	ok(r == 0 && entry_trains_torch(&f),
+	    "... the same module called first: read, a training");
+	free(main);
+}
+
+/*
  * A package installed in the job's Python (a venv's site-packages), found
  * through the "#!" line of its torchrun.
  */
@@ -436,6 +471,7 @@ installed(void)
 	r = entry_facts_read("w/np.py", torchrun, 0, &f);
 	ok(r == 0 && !entry_trains_torch(&f) && f.followed == 0,
 	    "numpy (a skip row) is not read (%d read)", f.followed);
+	site_bound(torchrun);
 	if (chdir(cwd) == -1)
 		abort();
 	free(line);
