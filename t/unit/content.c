@@ -571,6 +571,7 @@ static void
 bounds(void)
 {
 	struct entry_facts f;
+	char *text, *t;
 
 	chain("cnear", CONTENT_HOPS_MAX, 1);
 	ok(trains_in("cnear0.py", &f), "a training %d calls away: found",
@@ -578,6 +579,21 @@ bounds(void)
 	chain("cfar", CONTENT_HOPS_MAX + 2, 1);
 	ok(!trains_in("cfar0.py", &f), "%d calls away: beyond the bound",
 	    CONTENT_HOPS_MAX + 2);
+	/* the modules read already (the entry imports them all): the calls
+	 * are still followed no deeper than the bound */
+	chain("dfar", CONTENT_HOPS_MAX + 2, 1);
+	text = xstrdup("import torch\n");
+	for (int i = 1; i <= CONTENT_HOPS_MAX + 2; i++) {
+		char *s = xasprintf("%simport dfar%d\n", text, i);
+
+		free(text);
+		text = s;
+	}
+	put("dall.py", (t = xasprintf("%sdfar1.f()\n", text)));
+	free(t);
+	free(text);
+	ok(!trains_in("dall.py", &f), "%d calls deep through modules read "
+	    "already: beyond the bound", CONTENT_HOPS_MAX + 2);
 }
 
 int
