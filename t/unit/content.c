@@ -567,6 +567,35 @@ chain(const char *kind, int n, int calls)
 	free(text);
 }
 
+/*
+ * A function re-exported N times ("from next import f" in each module),
+ * the modules imported and called into by the entry first (an undefined
+ * g()), so that they are read already, one import away.
+ */
+static void
+reexports(const char *kind, int n)
+{
+	char name[64], *text = xstrdup("import torch\n"), *t;
+
+	for (int i = 1; i <= n; i++) {
+		snprintf(name, sizeof(name), "%s%d.py", kind, i);
+		t = i == n ? xstrdup("def f():\n    loss.backward()\n"
+		    "    opt.step()\n") : xasprintf("from %s%d import f\n",
+		    kind, i + 1);
+		put(name, t);
+		free(t);
+		t = xasprintf("%simport %s%d\n%s%d.g()\n", text, kind, i,
+		    kind, i);
+		free(text);
+		text = t;
+	}
+	snprintf(name, sizeof(name), "%s0.py", kind);
+	t = xasprintf("%sfrom %s1 import f\nf()\n", text, kind);
+	put(name, t);
+	free(t);
+	free(text);
+}
+
 static void
 bounds(void)
 {
@@ -594,6 +623,11 @@ bounds(void)
 	free(text);
 	ok(!trains_in("dall.py", &f), "%d calls deep through modules read "
 	    "already: beyond the bound", CONTENT_HOPS_MAX + 2);
+	reexports("rnear", 3);
+	ok(trains_in("rnear0.py", &f), "a function re-exported 3 times: found");
+	reexports("rfar", CONTENT_HOPS_MAX + 2);
+	ok(!trains_in("rfar0.py", &f), "re-exported %d times (modules read "
+	    "already): beyond the bound", CONTENT_HOPS_MAX + 2);
 }
 
 int
