@@ -538,31 +538,24 @@ evaluates(void)
 
 /*
  * The depth bound: a chain of N modules, each calling the next's f()
- * from a function and the last's f() training (CALLS), or each importing
- * the next at its top level.
+ * from its own f(), the last's f() training.
  */
 static void
-chain(const char *kind, int n, int calls)
+chain(const char *kind, int n)
 {
 	char name[64], next[64], *text;
 
 	for (int i = 1; i <= n; i++) {
 		snprintf(name, sizeof(name), "%s%d.py", kind, i);
 		snprintf(next, sizeof(next), "%s%d", kind, i + 1);
-		if (i == n)
-			text = xstrdup(calls ? "import torch\ndef f():\n"
-			    "    loss.backward()\n    opt.step()\n" :
-			    "import torch\nloss.backward()\nopt.step()\n");
-		else
-			text = calls ? xasprintf("import %s\ndef f():\n"
-			    "    %s.f()\n", next, next) :
-			    xasprintf("import %s\n", next);
+		text = i == n ? xstrdup("import torch\ndef f():\n"
+		    "    loss.backward()\n    opt.step()\n") :
+		    xasprintf("import %s\ndef f():\n    %s.f()\n", next, next);
 		put(name, text);
 		free(text);
 	}
 	snprintf(name, sizeof(name), "%s0.py", kind);
-	text = calls ? xasprintf("import torch\nimport %s1\n%s1.f()\n",
-	    kind, kind) : xasprintf("import torch\nimport %s1\n", kind);
+	text = xasprintf("import torch\nimport %s1\n%s1.f()\n", kind, kind);
 	put(name, text);
 	free(text);
 }
@@ -602,15 +595,15 @@ bounds(void)
 	struct entry_facts f;
 	char *text, *t;
 
-	chain("cnear", CONTENT_HOPS_MAX, 1);
+	chain("cnear", CONTENT_HOPS_MAX);
 	ok(trains_in("cnear0.py", &f), "a training %d calls away: found",
 	    CONTENT_HOPS_MAX);
-	chain("cfar", CONTENT_HOPS_MAX + 2, 1);
+	chain("cfar", CONTENT_HOPS_MAX + 2);
 	ok(!trains_in("cfar0.py", &f), "%d calls away: beyond the bound",
 	    CONTENT_HOPS_MAX + 2);
 	/* the modules read already (the entry imports them all): the calls
 	 * are still followed no deeper than the bound */
-	chain("dfar", CONTENT_HOPS_MAX + 2, 1);
+	chain("dfar", CONTENT_HOPS_MAX + 2);
 	text = xstrdup("import torch\n");
 	for (int i = 1; i <= CONTENT_HOPS_MAX + 2; i++) {
 		char *s = xasprintf("%simport dfar%d\n", text, i);
