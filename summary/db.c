@@ -159,12 +159,12 @@ struct checked {
 };
 
 /*
- * Row ROWID's columns COL/NUM (TYPE SQLite's) against the checks, by the
- * text export's rules (damage.c): 1, counted, when it is damage.  The
- * rows of one table row (a join) are counted once.
+ * Row ROWID's NCOL columns COL/NUM (TYPE SQLite's) against the checks,
+ * by the text export's rules (damage.c): 1, counted, when it is damage.
+ * The rows of one table row (a join) are counted once.
  */
 static int
-row_bad(struct checked *k, double rowid, const int type[],
+row_bad(struct checked *k, double rowid, int ncol, const int type[],
     const char *const col[], const double num[])
 {
 	unsigned long where = isnan(rowid) ? 0 : (unsigned long)rowid;
@@ -172,7 +172,7 @@ row_bad(struct checked *k, double rowid, const int type[],
 
 	if (rowid == k->last)
 		return 1;
-	for (i = 0; i < k->ncheck; i++) {
+	for (i = 0; i < k->ncheck && i < (size_t)ncol; i++) {
 		const struct db_check *c = &k->check[i];
 		int bad = 0;
 
@@ -246,7 +246,7 @@ rows(struct db *d, const char *sql, struct checked *k,
 				col[i] = "";
 			num[i] = col_num(st, i, type[i], col[i]);
 		}
-		if (k != NULL && row_bad(k, num[0], type + 1, col + 1,
+		if (k != NULL && row_bad(k, num[0], n - 1, type + 1, col + 1,
 		    num + 1))
 			continue;
 		if (row(arg, n - skip, col + skip, num + skip) != 0)
