@@ -720,11 +720,21 @@ print_empty(const struct report_model *m)
 	free(where);
 }
 
+/* Does the verification of M name something (a link leading nowhere)? */
+static int
+outputs_say(const struct report_model *m)
+{
+	for (size_t i = 0; i < m->verify.nouts; i++)
+		if (m->verify.outs[i].broken.n > 0)
+			return 1;
+	return 0;
+}
+
 void
 report_print(const struct report_model *m, int q)
 {
 	quiet = q;
-	if (report_empty(m) && m->summary_why == NULL &&
+	if (report_empty(m) && m->summary_why == NULL && !outputs_say(m) &&
 	    m->diagnosis.texts.n == 0 && m->causes.n == 0) {
 		print_empty(m);
 		return;
