@@ -46,7 +46,6 @@
 #include <strings.h>
 
 #include "rules.h"
-#include "summary/csv.h"
 
 #define MAX_LISTED	5
 
@@ -119,54 +118,22 @@ check_aicpu(const struct rule *rule, struct advice *a)
 	free(list);
 }
 
-/*
- * Rank R's compile time from its api_statistic.csv (opCompile, and the
- * explicit aclopCompile), µs; NaN without the file or those rows.
- */
-static double
-compile_us(const struct rank_data *r)
-{
-	char *path = xasprintf("%s/ASCEND_PROFILER_OUTPUT/api_statistic.csv",
-	    r->path), *why = NULL, **f;
-	struct csv *c = csv_open(path, &why);
-	double t = NAN, v;
-	size_t nf;
-	int name, time;
-
-	free(path);
-	free(why);
-	if (c == NULL)
-		return NAN;
-	name = csv_col(c, "API Name");
-	time = csv_col(c, "Time(us)");
-	while (name >= 0 && time >= 0 && csv_next(c, &f, &nf, &why) > 0) {
-		const char *n = csv_trim((char *)csv_field(f, nf, name));
-
-		if (strcmp(n, "opCompile") != 0 && strcmp(n, "aclopCompile") != 0)
-			continue;
-		v = csv_num(csv_field(f, nf, time));
-		if (isfinite(v))
-			t = (isnan(t) ? 0 : t) + v;
-	}
-	free(why);
-	csv_close(c);
-	return t;
-}
-
 /* opCompile's time a step, in microseconds; NaN when not known. */
 static double
-compile_per_step(const struct rank_data *r)
+compile_per_step(const struct summary *s, size_t i)
 {
+	const struct rank_data *r = &s->r[i];
+
 	if (r->steps_why != NULL || r->nsteps == 0 ||
 	    !(r->mean.step_time > 0))
 		return NAN;
-	return compile_us(r) / (double)r->nsteps;
+	return ops_compile_us(s, i) / (double)r->nsteps;
 }
 
 static double
 compile_share(const struct rule *rule, const struct summary *s, size_t i)
 {
-	return compile_per_step(&s->r[i]) / s->r[i].mean.step_time;
+	return compile_per_step(s, i) / s->r[i].mean.step_time;
 }
 
 static void
@@ -179,7 +146,7 @@ check_dynamic(const struct rule *rule, struct advice *a)
 	if ((f = finding_over(a, rule, compile_share, 0, &worst,
 	    &at)) == NULL)
 		return;
-	wt = compile_per_step(&a->s->r[at]);
+	wt = compile_per_step(a->s, at);
 	finding_text(f, _("operators are compiled while the job runs: "
 	    "opCompile takes %.1f ms a step, %.1f %% of the step (the most; "
 	    "threshold %.0f %%)"), wt / 1000, 100 * worst,

@@ -15,9 +15,13 @@ typedef int	(*conf_row_fn)(char **words, size_t n, size_t lineno,
 #define CONF_ROW_WORDS	256
 
 /*
- * Call ROW for each line of TEXT (split in place) that has a word, until
- * one returns nonzero; that value, else 0.
+ * Call ROW for each line of TEXT (LEN bytes, split in place; its last
+ * byte may be overwritten, so the buffer holds LEN + 1) that has a word,
+ * until one returns nonzero; that value, else 0.  A line with a NUL, a
+ * carriage return (CRLF line ends) or another control byte but the tab
+ * is an error: -1 and *WHY naming PATH:LINE.
  */
-int	conf_rows(char *text, conf_row_fn row, void *arg);
+int	conf_rows(char *text, size_t len, const char *path, conf_row_fn row,
+	    void *arg, char **why);
 
 #endif

@@ -44,8 +44,18 @@ bad_name(const char *w, int slash_ok)
  * The message names the line as "PATH:LINE" (WHERE in the formats), made
  * only then: a table that loads needs none.
  */
-#define FAIL(...) do { char *where = xasprintf("%s:%zu", path, lineno); \
+#define FAIL(...) do { char *where = where_of(path, lineno); \
 	*why = xasprintf(__VA_ARGS__); free(where); return -1; } while (0)
+
+/* "PATH:LINE", the path's control bytes escaped. */
+static char *
+where_of(const char *path, size_t lineno)
+{
+	char *p = xescape(path), *w = xasprintf("%s:%zu", p, lineno);
+
+	free(p);
+	return w;
+}
 
 /* Is NAME "auto" or one of ENGINES (any, when ENGINES is NULL)? */
 static int
@@ -59,12 +69,90 @@ known_engine(const char *const engines[], const char *name)
 	return 0;
 }
 
+/* The index of S in V, or -1. */
+static int
+index_of(const struct strv *v, const char *s)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->v[i], s) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Are the words W[0..N) the flags of SET? */
+static int
+same_flags(const struct optset *set, char **w, size_t n)
+{
+	if (set->flags.n != n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(set->flags.v[i], w[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * A row whose name an earlier row has: the same row again is kept once;
+ * another (a launcher with another option set, an entry with another
+ * engine) is an error, as the table could mean either.  1: seen and the
+ * same; 0: new; -1 and *WHY: conflicting.
+ */
+static int
+seen_row(const struct launchtab *t, char **w, size_t n, const char *where,
+    char **why)
+{
+	const char *k = w[0];
+	const struct optset *set;
+	int i;
+
+	if (strcmp(k, "options") == 0) {
+		if ((set = launchtab_set(t, w[1])) == NULL)
+			return 0;
+		if (same_flags(set, w + 2, n - 2))
+			return 1;
+		*why = xasprintf(_("%s: option set '%s' declared again with "
+		    "other options; an earlier line declares it: keep one"),
+		    where, w[1]);
+		return -1;
+	}
+	if (strcmp(k, "launcher") == 0 &&
+	    (i = index_of(&t->launchers, w[1])) >= 0) {
+		if (strcmp(t->launcher_sets.v[i], w[2]) == 0 &&
+		    strcmp(t->launcher_subs.v[i], n == 4 ? w[3] : "") == 0)
+			return 1;
+	} else if (strcmp(k, "module") == 0 &&
+	    (i = index_of(&t->modules, w[1])) >= 0) {
+		if (strcmp(t->module_sets.v[i], w[2]) == 0)
+			return 1;
+	} else if (strcmp(k, "entry") == 0 &&
+	    (i = index_of(&t->entries, w[1])) >= 0) {
+		if (strcmp(t->entry_engines.v[i], w[2]) == 0)
+			return 1;
+	} else if (strcmp(k, MATCH_KEY_ENTRY_MODULE) == 0 &&
+	    (i = index_of(&t->entry_modules, w[1])) >= 0) {
+		if (strcmp(t->entry_module_engines.v[i], w[2]) == 0)
+			return 1;
+	} else
+		return 0;
+	*why = xasprintf(_("%s: '%s %s' again, other than on an earlier line; "
+	    "keep one"), where, k, w[1]);
+	return -1;
+}
+
 static int
 parse_line(struct launchtab *t, char **w, size_t n, const char *path,
     size_t lineno, const char *const engines[], char **why)
 {
 	const char *k = w[0];
 
+	if (n >= 3 || (n == 2 && strcmp(k, "options") == 0)) {
+		char *where = where_of(path, lineno);
+		int seen = seen_row(t, w, n, where, why);
+
+		free(where);
+		if (seen != 0)
+			return seen < 0 ? -1 : 0;
+	}
 	if (strcmp(k, "options") == 0 && n >= 2) {
 		t->sets = xreallocarray(t->sets, t->nsets + 1, sizeof(*t->sets));
 		memset(&t->sets[t->nsets], 0, sizeof(*t->sets));
@@ -110,7 +198,7 @@ parse_line(struct launchtab *t, char **w, size_t n, const char *path,
 			    where, w[1]);
 		if (!known_engine(engines, w[2])) {
 			char *names = strv_join((char *const *)engines, ", ");
-			char *where = xasprintf("%s:%zu", path, lineno);
+			char *where = where_of(path, lineno);
 
 			*why = xasprintf(_("%s: unknown engine '%s'; accepted: "
 			    "%s, auto"), where, w[2], names);
@@ -216,16 +304,17 @@ launchtab_load(struct launchtab *t, const char *path,
 {
 	struct loading l = { t, path, engines, why };
 	char *text;
+	size_t len;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	if ((text = read_file(path, NULL)) == NULL) {
+	if ((text = read_file(path, &len)) == NULL) {
 		*why = xasprintf(_("cannot read the launch table %s: %s"), path,
 		    read_error(errno));
 		return -1;
 	}
 	t->path = xstrdup(path);
-	rc = conf_rows(text, load_row, &l);
+	rc = conf_rows(text, len, path, load_row, &l, why);
 	free(text);
 	if (rc == 0 && t->launchers.n + t->modules.n == 0) {
 		*why = xasprintf(_("%s: no 'launcher' or 'module' line; "

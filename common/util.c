@@ -95,6 +95,33 @@ xasprintf(const char *fmt, ...)
 	return s;
 }
 
+char *
+xescapen(const char *s, size_t n)
+{
+	char *e = xmalloc(4 * n + 1), *p = e;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\t' || c == '\n' || c == '\r') {
+			*p++ = '\\';
+			*p++ = c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
+		} else if (c < 0x20 || c == 0x7f)
+			p += sprintf(p, "\\x%02x", c);
+		else
+			*p++ = (char)c;
+	}
+	*p = '\0';
+	return e;
+}
+
+char *
+xescape(const char *s)
+{
+	return xescapen(s, strlen(s));
+}
+
 static void
 strv_take(struct strv *sv, char *s)
 {

@@ -31,6 +31,15 @@ char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 char	*xstrdup_null(const char *);	/* NULL stays NULL */
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * S (a path, a field read from a file) fit to print in a message: each
+ * control byte as \t, \n, \r or \xHH, so that a name or a line cannot
+ * move the cursor, clear the screen or pass for a message of its own
+ * (the result is the caller's).
+ */
+char	*xescape(const char *s);
+/* The first N bytes of S, NULs included, the same way. */
+char	*xescapen(const char *s, size_t n);
 
 /*
  * The one guarded open of a file to read: a regular file only (a FIFO

@@ -522,7 +522,20 @@ entry_trains_torch(const struct entry_facts *f)
 struct training_table {
 	const char	 *path;
 	char		**why;
+	size_t		  train0;	/* its first train row */
 };
+
+/* A train row of this table for PKG CALL, named otherwise: -1. */
+static int
+train_conflict(const struct training_table *tt, char **w)
+{
+	for (size_t i = tt->train0; i < train_pkgs.n; i++)
+		if (strcmp(train_pkgs.v[i], w[1]) == 0 &&
+		    strcmp(train_calls.v[i], w[2]) == 0 &&
+		    strcmp(train_names.v[i], w[3]) != 0)
+			return -1;
+	return 0;
+}
 
 /* Add the row "KIND PACKAGE OPTION..." (W, N words) to ROWS. */
 static void
@@ -544,6 +557,12 @@ trainings_row(char **w, size_t n, size_t no, void *arg)
 		for (size_t i = 1; i < n; i++)
 			strv_push(&torch_rows, w[i]);
 	} else if (strcmp(w[0], "train") == 0 && n == 4) {
+		if (train_conflict(tt, w) < 0) {
+			*tt->why = xasprintf(_("%s:%zu: 'train %s %s' again, "
+			    "other than on an earlier line; keep one"),
+			    tt->path, no, w[1], w[2]);
+			return -1;
+		}
 		strv_push(&train_pkgs, w[1]);
 		strv_push(&train_calls, w[2]);
 		strv_push(&train_names, w[3]);
@@ -572,18 +591,19 @@ trainings_row(char **w, size_t n, size_t no, void *arg)
 int
 trainings_load(const char *path, int must, char **why)
 {
-	struct training_table tt = { path, why };
+	struct training_table tt = { path, why, train_pkgs.n };
 	char *text;
+	size_t len;
 	int rc;
 
-	if ((text = read_file(path, NULL)) == NULL) {
+	if ((text = read_file(path, &len)) == NULL) {
 		if (!must && errno == ENOENT)
 			return 0;
 		*why = xasprintf(_("cannot read the training table %s: %s"),
 		    path, i18n_strerror(errno));
 		return -1;
 	}
-	rc = conf_rows(text, trainings_row, &tt);
+	rc = conf_rows(text, len, path, trainings_row, &tt, why);
 	free(text);
 	return rc;
 }

@@ -78,7 +78,9 @@ struct tune {
 	char		*json;		/* --json FILE: the table */
 	char		*self;		/* this program */
 	int		 tries, yes, quiet;
+	int		 base_done;	/* the baseline's report is there */
 	char		*base_dir;	/* the baseline's output */
+	char		*base_why;	/* the baseline failed: why */
 	struct trial	*t;
 	size_t		 n;
 	struct trial	 together;
@@ -857,7 +859,7 @@ baseline(struct tune *tu, char **report)
 		why = failure(tu->base_dir, status);
 		warnx(_("tune: the baseline run failed: %s; its output: "
 		    "%s/msprof-exec.txt"), why, tu->base_dir);
-		free(why);
+		tu->base_why = why;
 		return status == -1 ? EX_OSERR : WIFEXITED(status) ?
 		    WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	}
@@ -1035,6 +1037,9 @@ write_json(const struct tune *tu, const struct strv *kept, const char *line)
 	cJSON_AddStringToObject(doc, "baseline", tu->base_dir);
 	if (interrupted)
 		cJSON_AddBoolToObject(doc, "interrupted", 1);
+	if (tu->base_why != NULL)
+		cJSON_AddStringToObject(doc, "baseline_failed", tu->base_why);
+	cJSON_AddBoolToObject(doc, "baseline_done", tu->base_done);
 	a = cJSON_AddArrayToObject(doc, "tries");
 	for (size_t i = 0; i < tu->n; i++)
 		if (tu->t[i].outcome != O_PENDING)
@@ -1111,6 +1116,7 @@ tune_free(struct tune *tu)
 	free(tu->json);
 	free(tu->self);
 	free(tu->base_dir);
+	free(tu->base_why);
 }
 
 static void __attribute__((noreturn))
@@ -1135,6 +1141,25 @@ self_path(void)
 		    "(/proc/self/exe)"));
 	buf[n] = '\0';
 	return xstrdup(buf);
+}
+
+/*
+ * The baseline did not end well (interrupted, failed): the result so far
+ * on stdout, and in --json when interrupted (a failure's is written by
+ * the caller, before it exits with the run's status).
+ */
+static void
+no_baseline(const struct tune *tu, const struct strv *kept)
+{
+	if (interrupted)
+		printf("\n%s\n", _("Interrupted during the baseline run: no "
+		    "setting was tried."));
+	else
+		printf("\n%s\n", _("The baseline run failed: no setting was "
+		    "tried."));
+	printf(_("  the baseline's output: %s\n"), tu->base_dir);
+	if (interrupted && tu->json != NULL)
+		write_json(tu, kept, NULL);
 }
 
 /* Run the trials, at most --tries, until done or interrupted. */
@@ -1167,12 +1192,16 @@ tune_main(int argc, char **argv)
 	check_output(&tu);
 	catch_signals();
 	if ((rc = baseline(&tu, &report)) != 0) {
+		no_baseline(&tu, &kept);
 		if (rc == -2)
 			end_interrupted();
+		if (tu.json != NULL && write_json(&tu, &kept, NULL) == -1)
+			rc = EX_CANTCREAT;
 		tune_free(&tu);
 		free(report);
 		return rc;
 	}
+	tu.base_done = 1;
 	plan_trials(&tu, report);
 	free(report);
 	if (tu.tries == 0) {

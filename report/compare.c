@@ -4,7 +4,10 @@
  * directories found as `msprof-exec report PATH` finds them; both are read
  * at once, each by the summary's worker threads, then compared
  * (summary/compare.h) and printed, with the JSON and the page written
- * through what the user named (common/outfile.h).
+ * through what the user named (common/outfile.h).  Each run is read as
+ * the report reads it, every summary's files: a file the report would
+ * name as left out, whole or in part, compare names too, and exits 65 as
+ * the report does.
  */
 #include <sys/stat.h>
 
@@ -24,6 +27,7 @@
 #include "summary/compare.h"
 #include "summary/inventory.h"
 #include "summary/model.h"
+#include "summary_writers.h"
 #include "report.h"
 
 /* One run: its path as given, its rank directories, their summary. */
@@ -81,7 +85,7 @@ static void *
 read_run(void *arg)
 {
 	struct run *run = arg;
-	struct summary_opts o = { .steps_ops_only = 1 };
+	struct summary_opts o = { 0 };
 
 	run->s = summary_build(run->ranks, run->nranks, &o);
 	return NULL;
@@ -123,12 +127,32 @@ write_html(const struct compare *c, const char *path)
 	return rc;
 }
 
-static int
-write_json(const struct compare *c, const char *path)
+/* The files of both runs left out, as the report lists them. */
+static void
+left_out(const struct run runs[2], FILE *fp)
 {
-	cJSON *doc = compare_json(c);
+	for (int k = 0; k < 2; k++)
+		left_out_print(runs[k].s, fp);
+}
+
+static int
+nleft_out(const struct run runs[2])
+{
+	return summary_nleft_out(runs[0].s) + summary_nleft_out(runs[1].s) > 0;
+}
+
+static int
+write_json(const struct compare *c, const struct run runs[2],
+    const char *path)
+{
+	cJSON *doc = compare_json(c), *l;
 	char *why = NULL;
-	int rc = json_write(doc, path, &why);
+	int rc;
+
+	l = cJSON_AddObjectToObject(doc, "left_out");
+	cJSON_AddItemToObject(l, "base", left_out_json(runs[0].s));
+	cJSON_AddItemToObject(l, "new", left_out_json(runs[1].s));
+	rc = json_write(doc, path, &why);
 
 	if (rc == -1)
 		warnx("%s", why);
@@ -258,9 +282,12 @@ compare_main(int argc, char **argv)
 	runs_caveat(c, &runs[0], _("base"));
 	runs_caveat(c, &runs[1], _("new"));
 	compare_print(c, stdout, summary_term_flags(stdout));
+	left_out(runs, stdout);
+	if (nleft_out(runs))
+		status = EX_DATAERR;
 	if (fflush(stdout) != 0)
 		status = EX_IOERR;
-	if (json != NULL && write_json(c, json) == -1)
+	if (json != NULL && write_json(c, runs, json) == -1)
 		status = EX_CANTCREAT;
 	if (html != NULL && write_html(c, html) == -1)
 		status = EX_CANTCREAT;
@@ -336,6 +363,24 @@ collected(const struct summary *s, int steps, int **out)
 }
 
 /*
+ * "none", and why when the summary knows: the first file it left out
+ * (which names the file and what was wrong: cut short, not a regular
+ * file...), else the first rank's reason for having no steps.
+ */
+static char *
+none_why(const struct summary *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->r[i].nleft > 0)
+			return xasprintf(_("none (%s)"), s->r[i].left[0].why);
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->r[i].steps_why != NULL)
+			return xasprintf(_("none (%s: %s)"), s->r[i].name,
+			    s->r[i].steps_why);
+	return xstrdup(_("none"));
+}
+
+/*
  * Are the ranks (STEPS 0) or steps (1) of the two runs the same?  Else
  * *why says which, with both lists.
  */
@@ -349,8 +394,8 @@ same(const struct summary *base, const struct summary *new, int steps,
 	char *ta, *tb;
 
 	if (!ok) {
-		ta = na > 0 ? ranks_text(a, na, 0) : xstrdup(_("none"));
-		tb = nb > 0 ? ranks_text(b, nb, 0) : xstrdup(_("none"));
+		ta = na > 0 ? ranks_text(a, na, 0) : none_why(base);
+		tb = nb > 0 ? ranks_text(b, nb, 0) : none_why(new);
 		*why = steps ? xasprintf(_("the windows differ: the baseline "
 		    "collected steps %s, this run steps %s (torch_npu's step "
 		    "numbers)"), ta, tb) :

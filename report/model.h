@@ -124,6 +124,11 @@ void	report_model_free(struct report_model *);
 /* The text report: results on stdout (none if QUIET), failures on stderr. */
 void	report_print(const struct report_model *, int quiet);
 /*
+ * Nothing of what the report reads is there: no session, no launch
+ * expected, no rank directory found, and the path is no rank directory.
+ */
+int	report_empty(const struct report_model *);
+/*
  * N reports said as one (together.c): every output directory as one
  * output of all their rank directories and missing ranks.
  */

@@ -156,6 +156,15 @@ rank_dir(const char *path)
 	    suffix) == 0;
 }
 
+int
+report_empty(const struct report_model *m)
+{
+	const struct report *c = &m->counts;
+
+	return m->session == NULL && c->found == 0 && c->expected == 0 &&
+	    !rank_dir(m->where);
+}
+
 static void
 add_counts(struct report *r, const struct report_model *m)
 {
@@ -172,8 +181,7 @@ add_counts(struct report *r, const struct report_model *m)
 	if (m->ending == ENDING_HIDDEN_FAILURE && r->hidden_failure == 0)
 		r->hidden_failure = m->hidden_code;
 	/* a bare directory without rank directories: nothing to report on */
-	r->empty += m->session == NULL && c->found == 0 && c->expected == 0 &&
-	    !rank_dir(m->where);
+	r->empty += report_empty(m);
 	/* files there that the summary could not read: data missing too */
 	r->partial += m->summary != NULL && summary_nleft_out(m->summary) > 0;
 	for (size_t i = 0; i < m->verify.nouts; i++)

@@ -245,7 +245,7 @@ writer_of(const struct kind *k)
 }
 
 /* The files left out, every one. */
-static cJSON *
+cJSON *
 left_out_json(const struct summary *s)
 {
 	cJSON *a = cJSON_CreateArray(), *o;

@@ -417,7 +417,7 @@ print_group(FILE *fp, const struct item *v, size_t n)
 {
 	int *ranks = xcalloc(n + 1, sizeof(*ranks));
 	size_t k = 0, unknown = 0;
-	char *list;
+	char *list, *why, *name;
 
 	for (size_t i = 0; i < n; i++)
 		if (v[i].r->rank < 0)
@@ -425,18 +425,22 @@ print_group(FILE *fp, const struct item *v, size_t n)
 		else
 			ranks[k++] = v[i].r->rank;
 	list = ranks_text(ranks, k, 6);
-	fprintf(fp, "  %s, %s: ", base(v[0].l->path), _(v[0].l->reason));
+	why = xescape(v[0].l->why);
+	name = xescape(base(v[0].l->path));
+	fprintf(fp, "  %s, %s: ", name, _(v[0].l->reason));
 	if (k > 0)
 		fprintf(fp, k == 1 ? _("rank %s") : _("ranks %s"), list);
 	if (unknown > 0)
 		fprintf(fp, _("%s%zu of unknown rank"), k > 0 ? ", " : "",
 		    unknown);
-	fprintf(fp, _(" (the first: %s)\n"), v[0].l->why);
+	fprintf(fp, _(" (the first: %s)\n"), why);
+	free(why);
+	free(name);
 	free(list);
 	free(ranks);
 }
 
-static void
+void
 left_out_print(const struct summary *s, FILE *fp)
 {
 	size_t n = summary_nleft_out(s), groups = 0, i, j;
@@ -451,10 +455,13 @@ left_out_print(const struct summary *s, FILE *fp)
 			v[n] = (struct item){ &s->r[i], &s->r[i].left[k], n };
 	if (n <= LISTED) {
 		for (i = 0; i < n; i++) {
-			char lab[LABEL_MAX];
+			char lab[LABEL_MAX], *why = xescape(v[i].l->why);
+			char *label = xescape(rank_label(v[i].r, lab,
+			    sizeof(lab)));
 
-			fprintf(fp, "  %s: %s\n", rank_label(v[i].r, lab,
-			    sizeof(lab)), v[i].l->why);
+			fprintf(fp, "  %s: %s\n", label, why);
+			free(label);
+			free(why);
 		}
 		free(v);
 		return;

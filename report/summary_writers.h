@@ -47,4 +47,11 @@ void	 summary_html_sections(const struct summary *, FILE *);
 #define MAX_ROWS_SHOWN	32
 #define SLOWEST_SHOWN	5
 
+/*
+ * The files the summary left out: a line each when few, else grouped by
+ * file name and reason (text); every one (JSON).
+ */
+void	 left_out_print(const struct summary *, FILE *);
+cJSON	*left_out_json(const struct summary *);
+
 #endif

@@ -728,10 +728,40 @@ print_tail(const struct report_model *m)
 		say(_("Session record: %s\n"), m->session);
 }
 
+/*
+ * A folder with nothing the report reads: one line naming what was
+ * looked for, not a section a summary that cannot be made.
+ */
+static void
+print_empty(const struct report_model *m)
+{
+	char *where = xescape(m->where != NULL ? m->where : ".");
+
+	say(_("No profiling data in %s: no rank directory (*_ascend_pt, "
+	    "ASCEND_PROFILER_OUTPUT inside) and no msprof-exec session "
+	    "(msprof-exec_*, with its plan.json) under it\n"), where);
+	free(where);
+}
+
+/* Does the verification of M name something (a link leading nowhere)? */
+static int
+outputs_say(const struct report_model *m)
+{
+	for (size_t i = 0; i < m->verify.nouts; i++)
+		if (m->verify.outs[i].broken.n > 0)
+			return 1;
+	return 0;
+}
+
 void
 report_print(const struct report_model *m, int q)
 {
 	quiet = q;
+	if (report_empty(m) && m->summary_why == NULL && !outputs_say(m) &&
+	    m->diagnosis.texts.n == 0 && m->causes.n == 0) {
+		print_empty(m);
+		return;
+	}
 	print_head(m);
 	for (size_t i = 0; i < m->verify.nouts; i++)
 		print_output(m, i);

@@ -133,17 +133,99 @@ failed(struct db *d)
 }
 
 /*
- * Run SQL and hand each row to ROW as text and as numbers (NaN for NULL or
- * text that is not a number).  -1 and *why when the query fails (a column
- * missing, a damaged page), the file named as left out.
+ * The number in column I of ST's row: SQLite's, or text that is a number
+ * whole (strtod's "12abc" is no number); NaN otherwise (NULL, a blob).
  */
-int
-db_rows(struct db *d, const char *sql,
+static double
+col_num(sqlite3_stmt *st, int i, int type, const char *text)
+{
+	char *end;
+	double v;
+
+	if (type == SQLITE_INTEGER || type == SQLITE_FLOAT)
+		return sqlite3_column_double(st, i);
+	if (type != SQLITE_TEXT)
+		return NAN;
+	v = strtod(text, &end);
+	return end != text && *end == '\0' ? v : NAN;
+}
+
+struct checked {
+	const char		*table;
+	const struct db_check	*check;
+	size_t			 ncheck;
+	struct bad_rows		 bad;
+	double			 last;	/* the rowid of the last row skipped */
+};
+
+/*
+ * Row ROWID's NCOL columns COL/NUM (TYPE SQLite's) against the checks,
+ * by the text export's rules (damage.c): 1, counted, when it is damage.
+ * The rows of one table row (a join) are counted once.
+ */
+static int
+row_bad(struct checked *k, double rowid, int ncol, const int type[],
+    const char *const col[], const double num[])
+{
+	unsigned long where = isnan(rowid) ? 0 : (unsigned long)rowid;
+	size_t i;
+
+	if (rowid == k->last)
+		return 1;
+	for (i = 0; i < k->ncheck && i < (size_t)ncol; i++) {
+		const struct db_check *c = &k->check[i];
+		int bad = 0;
+
+		if (c->name == NULL)
+			continue;
+		if (type[i] == SQLITE_NULL)
+			bad = !c->null_ok && value_text(&k->bad, where,
+			    c->name, NULL, 0, 1);
+		else if (isnan(num[i]))
+			bad = value_text(&k->bad, where, c->name,
+			    type[i] == SQLITE_BLOB ? "BLOB" : col[i],
+			    type[i] == SQLITE_BLOB ? 4 : strlen(col[i]),
+			    !c->null_ok);
+		else if (c->bound != NULL)
+			bad = value_odd(&k->bad, where, c->name, num[i],
+			    c->bound);
+		if (bad) {
+			k->last = rowid;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The rows skipped, named as the text export names a CSV's records. */
+static void
+checked_left_out(struct db *d, const struct checked *k)
+{
+	const char *reason = NULL;
+	char *msg = NULL, *all;
+
+	bad_rows_say(&k->bad, k->table, &msg, &reason);
+	if (msg == NULL)
+		return;
+	all = xasprintf("%s: %s", d->path, msg);
+	rank_left_out(d->rd, d->path, reason, all);
+	free(all);
+	free(msg);
+}
+
+/*
+ * Run SQL and hand each row to ROW as text and as numbers (NaN for NULL or
+ * text that is not a number), without K's first column (the rowid) when K
+ * checks them.  -1 and *why when the query fails (a column missing, a
+ * damaged page), the file named as left out.
+ */
+static int
+rows(struct db *d, const char *sql, struct checked *k,
     int (*row)(void *, int, const char *const[], const double[]), void *arg,
     char **why)
 {
 	sqlite3_stmt *st;
-	int rc, n, i;
+	int rc, n, i, skip = k != NULL;
 
 	if (sqlite3_prepare_v2(d->h, sql, -1, &st, NULL) != SQLITE_OK) {
 		*why = failed(d);
@@ -155,23 +237,19 @@ db_rows(struct db *d, const char *sql,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *col[DB_MAXCOL];
 		double num[DB_MAXCOL];
+		int type[DB_MAXCOL];
 
 		for (i = 0; i < n; i++) {
-			int t = sqlite3_column_type(st, i);
-
+			type[i] = sqlite3_column_type(st, i);
 			col[i] = (const char *)sqlite3_column_text(st, i);
 			if (col[i] == NULL)
 				col[i] = "";
-			num[i] = t == SQLITE_INTEGER || t == SQLITE_FLOAT ?
-			    sqlite3_column_double(st, i) : NAN;
-			if (t == SQLITE_TEXT) {
-				char *end;
-				double v = strtod(col[i], &end);
-
-				num[i] = end != col[i] && *end == '\0' ? v : NAN;
-			}
+			num[i] = col_num(st, i, type[i], col[i]);
 		}
-		if (row(arg, n, col, num) != 0)
+		if (k != NULL && row_bad(k, num[0], n - 1, type + 1, col + 1,
+		    num + 1))
+			continue;
+		if (row(arg, n - skip, col + skip, num + skip) != 0)
 			break;
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
@@ -181,4 +259,27 @@ db_rows(struct db *d, const char *sql,
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+int
+db_rows(struct db *d, const char *sql,
+    int (*row)(void *, int, const char *const[], const double[]), void *arg,
+    char **why)
+{
+	return rows(d, sql, NULL, row, arg, why);
+}
+
+int
+db_rows_checked(struct db *d, const char *table, const char *sql,
+    const struct db_check check[], size_t ncheck,
+    int (*row)(void *, int, const char *const[], const double[]), void *arg,
+    char **why)
+{
+	struct checked k = { table, check, ncheck, { 0 }, NAN };
+	int r;
+
+	if ((r = rows(d, sql, &k, row, arg, why)) < 0)
+		return r;
+	checked_left_out(d, &k);
+	return (int)(k.bad.n + k.bad.nodd);
 }

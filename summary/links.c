@@ -301,6 +301,12 @@ transfers_db(struct rank_transfers *t, struct db *db)
 	free(why);
 }
 
+/* A link's size and time, checked as the text export's figures are. */
+static const struct db_check matrix_checks[] = {
+	{ NULL }, { NULL }, { NULL }, { "transit_size", &bound_size_mb, 0 },
+	{ "transit_time", &bound_time_ms, 0 },
+};
+
 static void
 links_db(struct links *l, size_t who, struct db *db)
 {
@@ -309,9 +315,10 @@ links_db(struct links *l, size_t who, struct db *db)
 	char *why = NULL;
 
 	if (db_has_table(db, "CommAnalyzerMatrix") &&
-	    db_rows(db, "SELECT src_rank, dst_rank, transport_type, "
-	    "transit_size, transit_time, hccl_op_name FROM CommAnalyzerMatrix",
-	    db_link, &a, &why) == 0 && a.n > 0)
+	    db_rows_checked(db, "CommAnalyzerMatrix", "SELECT rowid, src_rank, "
+	    "dst_rank, transport_type, transit_size, transit_time, hccl_op_name "
+	    "FROM CommAnalyzerMatrix", matrix_checks, 5, db_link, &a, &why) >= 0 &&
+	    a.n > 0)
 		l->ranks++;
 	free(why);
 	why = NULL;

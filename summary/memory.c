@@ -74,9 +74,11 @@ read_records(struct rank_data *rd, struct mem_rank *m, const char *path)
 		const char *t = csv_field(f, nf, res);
 		double v = csv_num(t);
 
-		if (isnan(v))
+		if (isnan(v)) {
 			bad_row(&bad, c, res, t, strlen(t));
-		if (!isfinite(v) || v < 0)
+			continue;
+		}
+		if (odd_bound(&bad, c, res, v, &bound_mem_mb))
 			continue;	/* not a peak: "inf", a damaged row */
 		if (strcmp(who, "APP") == 0)
 			app = isnan(app) ? v : fmax(app, v);
@@ -113,14 +115,20 @@ db_peak_row(void *arg, int ncol, const char *const col[], const double num[])
 	struct db_peak *a = arg;
 	double v = num[1] / MB;
 
-	if (!isfinite(v) || v < 0)
-		return 0;
 	if (strcasecmp(col[0], "APP") == 0)
 		a->app = isnan(a->app) ? v : fmax(a->app, v);
 	else
 		a->pta = isnan(a->pta) ? v : fmax(a->pta, v);
 	return 0;
 }
+
+/* The reserved memory, checked as memory_record.csv's Total Reserved(MB). */
+static const struct db_check record_checks[] = {
+	{ NULL }, { "totalReserved", &bound_mem_bytes, 0 },
+};
+static const struct db_check npu_checks[] = {
+	{ NULL }, { "ddr + hbm", &bound_mem_bytes, 0 },
+};
 
 static char *
 read_db(struct rank_data *rd, struct mem_rank *m, struct db *db)
@@ -131,12 +139,14 @@ read_db(struct rank_data *rd, struct mem_rank *m, struct db *db)
 	if (!db_has_table(db, "MEMORY_RECORD"))
 		return NULL;
 	if ((why = db_need_table(db, "STRING_IDS")) != NULL ||
-	    db_rows(db, "SELECT s.value, m.totalReserved FROM MEMORY_RECORD m "
-	    "LEFT JOIN STRING_IDS s ON s.id = m.component", db_peak_row, &a,
+	    db_rows_checked(db, "MEMORY_RECORD", "SELECT m.rowid, s.value, "
+	    "m.totalReserved FROM MEMORY_RECORD m LEFT JOIN STRING_IDS s ON "
+	    "s.id = m.component", record_checks, 2, db_peak_row, &a,
 	    &why) < 0 || (db_has_table(db, "NPU_MEM") &&
-	    db_rows(db, "SELECT s.value, n.ddr + n.hbm FROM NPU_MEM n "
-	    "JOIN STRING_IDS s ON s.id = n.type WHERE s.value = 'app'",
-	    db_peak_row, &a, &why) < 0))
+	    db_rows_checked(db, "NPU_MEM", "SELECT n.rowid, s.value, "
+	    "n.ddr + n.hbm FROM NPU_MEM n JOIN STRING_IDS s ON s.id = n.type "
+	    "WHERE s.value = 'app'", npu_checks, 2, db_peak_row, &a,
+	    &why) < 0))
 		return why;
 	m->peak_mb = isnan(a.app) ? a.pta : a.app;
 	m->component = isnan(a.app) ? "PTA" : "APP";

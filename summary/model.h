@@ -104,28 +104,63 @@ struct rank_own {
 void		 rank_left_out(struct rank_data *rd, const char *path,
 		    const char *reason, const char *why);
 /*
- * The records of a CSV skipped because a field a summary needs holds text
- * that is not a number.  A blank field is no damage (torch_npu's blank and
- * summary lines); text is, and the file is named as read in part.  So is
- * a time no profiler writes (odd: negative, infinite, beyond a day), which
- * would make a negative step or an infinite share of one.
+ * What no profiler writes, one rule set for both exports (damage.c): a
+ * field that should hold a number and holds text, and a figure out of the
+ * bounds of what it measures (a struct bound).  The text export counts
+ * them in a CSV's records, the db export in a table's rows (db.c); the
+ * record is skipped, the others read, and the file named as read in part
+ * with the first one's column, value and place.  A blank field of a CSV
+ * is no damage (torch_npu's blank and summary lines); an odd figure would
+ * make a negative step or an infinite share of one.
  */
+struct bound {
+	double		 max;		/* above it, or negative: odd */
+	const char	*what;		/* what it is not, for the message */
+};
+#define TIME_MAX_US	86400e6		/* a day: no step nor kernel is longer */
+#define MEM_MAX_MB	1048576.0	/* 1 TB: no device has more */
+extern const struct bound bound_time_us, bound_time_ns, bound_time_ms,
+    bound_mem_mb, bound_mem_bytes, bound_size_mb;
 struct bad_rows {
 	unsigned long	 n, line;	/* how many; the first one's record */
-	int		 col;		/* the first one's column */
+	const char	*col;		/* its column (lives as long) */
 	char		 text[24];	/* and its text, cut */
-	unsigned long	 nodd, odd_line;	/* the same for odd times */
-	int		 odd_col;
+	int		 null;		/* it was SQL's NULL */
+	unsigned long	 nodd, odd_line;	/* the same for odd figures */
+	const char	*odd_col;
 	double		 odd;
+	const struct bound *odd_bound;
 };
+/* Is V out of F's bounds (NaN is not: a missing figure is no figure)? */
+int		 bound_odd(const struct bound *f, double v);
+/*
+ * Record WHERE's column COL holds TEXT (LEN bytes; NULL: SQL's NULL),
+ * which is no number: 1 and counted when that is damage (not blank text
+ * unless BLANK_BAD, nor "nan").
+ */
+int		 value_text(struct bad_rows *, unsigned long where,
+		    const char *col, const char *text, size_t len, int blank_bad);
+/* Record WHERE's column COL holds V, odd for F: 1 and counted. */
+int		 value_odd(struct bad_rows *, unsigned long where,
+		    const char *col, double v, const struct bound *f);
+/*
+ * BAD as clauses of *MSG ("; " between them), *REASON the first's: the
+ * records of a CSV when TABLE is NULL, else the rows of the db's TABLE.
+ */
+void		 bad_rows_say(const struct bad_rows *bad, const char *table,
+		    char **msg, const char **reason);
+void		 clause(char **msg, const char **reason, const char *why,
+		    char *what);
 struct csv;
 /* Field COL of C's last record, TEXT (LEN bytes), is no number: damage? */
 int		 bad_row(struct bad_rows *, const struct csv *c, int col,
 		    const char *text, size_t len);
-#define TIME_MAX_US	86400e6		/* a day: no step nor kernel is longer */
 /* Field COL of C's last record, the time V (µs), is odd: damage, counted. */
 int		 odd_time(struct bad_rows *, const struct csv *c, int col,
 		    double v);
+/* The same for bound F. */
+int		 odd_bound(struct bad_rows *, const struct csv *c, int col,
+		    double v, const struct bound *f);
 /* After the last record of C (RC and WHY of csv_next): a read error, a
  * file cut short or records skipped (BAD, or NULL) is named. */
 void		 csv_left_out(struct rank_data *rd, const struct csv *c,
@@ -203,6 +238,11 @@ struct summary {
  * operators; *STEPS (STEPS may be NULL), the rank-steps they cover.
  */
 const struct optab *ops_all(const struct summary *, size_t *steps);
+/*
+ * Rank I's time compiling operators while the job ran (opCompile and
+ * aclopCompile of its api_statistic.csv, ops.c), µs; NaN when not known.
+ */
+double	 ops_compile_us(const struct summary *, size_t i);
 /*
  * The links (links.c), by transport and then bandwidth, in *V: how many;
  * 0 when not made.
@@ -413,6 +453,29 @@ const char	*db_path(const struct db *);
 int		 db_rows(struct db *, const char *sql,
 		    int (*row)(void *, int ncol, const char *const col[],
 		    const double num[]), void *arg, char **why);
+/*
+ * What a column of a checked query holds, judged by the text export's
+ * rules (damage.c): NAME (as messages give it: "TASK.endNs"; NULL: not
+ * checked) must be a number, within BOUND when there is one, and not NULL
+ * unless NULL_OK.
+ */
+struct db_check {
+	const char		*name;
+	const struct bound	*bound;
+	int			 null_ok;
+};
+/*
+ * db_rows for SQL whose first column is the rowid of TABLE's row, CHECK
+ * (NCHECK of them) the columns after it: a row that fails is not handed
+ * to ROW (which sees the columns after the rowid), and the file is named
+ * as read in part with the table, column, value and rowid.  The rows
+ * skipped, or -1 and *WHY as db_rows.
+ */
+int		 db_rows_checked(struct db *, const char *table,
+		    const char *sql, const struct db_check check[],
+		    size_t ncheck, int (*row)(void *, int ncol,
+		    const char *const col[], const double num[]), void *arg,
+		    char **why);
 int		 db_has_table(struct db *, const char *);
 /* NULL when the table is there; else why, the file named as left out. */
 char		*db_need_table(struct db *, const char *);

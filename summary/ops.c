@@ -263,8 +263,8 @@ read_statistic(struct rank_data *rd, struct optab *t, const char *path)
  * OP State: no operator is flagged dynamic from it.
  */
 static const char kernels_sql[] =
-    "SELECT c.globalTaskId, o.value, n.value, k.value, "
-    "(t.endNs - t.startNs) / 1000.0%s FROM COMPUTE_TASK_INFO c "
+    "SELECT t.rowid, c.globalTaskId, o.value, n.value, k.value, t.startNs, "
+    "t.endNs, t.endNs - t.startNs%s FROM COMPUTE_TASK_INFO c "
     "JOIN TASK t ON t.globalTaskId = c.globalTaskId "
     "LEFT JOIN STRING_IDS o ON o.id = c.opType "
     "LEFT JOIN STRING_IDS n ON n.id = c.name "
@@ -307,7 +307,19 @@ db_kernel_done(struct db_kernels *a)
 	a->ratio = 0;
 }
 
-/* id, type, name, core, duration (µs)[, ratio name, ratio] */
+/*
+ * TASK's times, checked as kernel_details.csv's Duration(us) is: a task
+ * of a kernel has both, and does not end before it starts.
+ */
+enum { K_ID, K_TYPE, K_NAME, K_CORE, K_START, K_END, K_DUR, K_RNAME,
+    K_RATIO, K_NCOL };
+static const struct db_check kernel_checks[] = {
+	[K_START] = { "TASK.startNs", NULL, 0 },
+	[K_END] = { "TASK.endNs", NULL, 0 },
+	[K_DUR] = { "TASK.endNs - TASK.startNs", &bound_time_ns, 0 },
+};
+
+/* id, type, name, core, start, end, duration (ns)[, ratio name, ratio] */
 static int
 db_kernel(void *arg, int ncol, const char *const col[], const double num[])
 {
@@ -315,20 +327,19 @@ db_kernel(void *arg, int ncol, const char *const col[], const double num[])
 	struct kernel k;
 	int r;
 
-	if (num[0] != a->id) {
+	if (num[K_ID] != a->id) {
 		db_kernel_done(a);
-		a->id = num[0];
-		a->dur = num[4];
-		k = (struct kernel){ col[1], col[2], col[3], "", strlen(col[1]),
-		    strlen(col[2]), strlen(col[3]), 0, num[4] };
-		/* a task without a time is no kernel to count */
-		if (!isnan(k.dur) && k.dur >= 0)
-			a->op = add_kernel(a->t, &k);
+		a->id = num[K_ID];
+		a->dur = num[K_DUR] / 1000;
+		k = (struct kernel){ col[K_TYPE], col[K_NAME], col[K_CORE], "",
+		    strlen(col[K_TYPE]), strlen(col[K_NAME]),
+		    strlen(col[K_CORE]), 0, a->dur };
+		a->op = add_kernel(a->t, &k);
 	}
-	if (a->op == NULL || ncol < 7 || *col[5] == '\0' || isnan(num[6]) ||
-	    (r = db_ratio(a->rd, col[5])) < 0)
+	if (a->op == NULL || ncol < K_NCOL || *col[K_RNAME] == '\0' ||
+	    isnan(num[K_RATIO]) || (r = db_ratio(a->rd, col[K_RNAME])) < 0)
 		return 0;
-	a->op->ratio[r] += num[6] * a->dur;
+	a->op->ratio[r] += num[K_RATIO] * a->dur;
 	a->op->ratio_dur[r] += a->dur;
 	a->ratio = 1;
 	return 0;
@@ -354,10 +365,87 @@ read_db(struct rank_data *rd, struct optab *t, struct db *db)
 	pmu = db_has_table(db, "TASK_PMU_INFO");
 	sql = xasprintf(kernels_sql, pmu ? ", m.rn, m.rv" : "",
 	    pmu ? ratios_sql : "");
-	if (db_rows(db, sql, db_kernel, &a, &why) == 0)
+	if (db_rows_checked(db, "TASK", sql, kernel_checks,
+	    sizeof(kernel_checks) / sizeof(kernel_checks[0]), db_kernel, &a,
+	    &why) >= 0)
 		db_kernel_done(&a);
 	free(sql);
 	return why;
+}
+
+/*
+ * The rank's time compiling operators while the job ran, from
+ * api_statistic.csv: its opCompile and (explicit) aclopCompile rows, µs;
+ * NaN without the file or those rows.  Read as the other files are: a
+ * file there but not readable, of other columns or with damaged records
+ * is named as left out.
+ */
+static double
+read_compile(struct rank_data *rd, const char *path)
+{
+	struct bad_rows bad = { 0 };
+	struct csv *c;
+	char **f, *why = NULL;
+	double t = NAN, v;
+	size_t nf;
+	int name, time, rc;
+
+	if ((c = csv_open(path, &why)) == NULL) {
+		rank_left_out(rd, path, csv_open_reason(path), why);
+		free(why);
+		return NAN;
+	}
+	name = csv_col(c, "API Name");
+	time = csv_col(c, "Time(us)");
+	if (name < 0 || time < 0) {
+		why = xasprintf(_("%s: no column %s"), path,
+		    name < 0 ? "API Name" : "Time(us)");
+		rank_left_out(rd, path, N_("not the CSV expected"), why);
+		free(why);
+		csv_close(c);
+		return NAN;
+	}
+	while ((rc = csv_next(c, &f, &nf, &why)) > 0) {
+		const char *n = csv_trim((char *)csv_field(f, nf, name));
+		const char *tt = csv_field(f, nf, time);
+
+		if (strcmp(n, "opCompile") != 0 &&
+		    strcmp(n, "aclopCompile") != 0)
+			continue;
+		if (isnan(v = csv_num(tt)))
+			bad_row(&bad, c, time, tt, strlen(tt));
+		else if (!odd_time(&bad, c, time, v))
+			t = (isnan(t) ? 0 : t) + v;
+	}
+	csv_left_out(rd, c, path, rc, why, &bad);
+	free(why);
+	csv_close(c);
+	return t;
+}
+
+/* What the operators' summary keeps of a rank beside its table. */
+struct ops_own {
+	double	 compile_us;
+};
+
+static void
+read_compile_of(struct rank_data *rd, struct rank_files *rf)
+{
+	struct ops_own *o = xcalloc(1, sizeof(*o));
+	char *p = rank_file(rf, "api_statistic.csv");
+
+	o->compile_us = p != NULL ? read_compile(rd, p) : NAN;
+	free(p);
+	rank_own_set(rd, &kind_ops, o, free);
+}
+
+double
+ops_compile_us(const struct summary *s, size_t i)
+{
+	const struct ops_own *o = i < s->nr ? rank_own(&s->r[i], &kind_ops) :
+	    NULL;
+
+	return o != NULL ? o->compile_us : NAN;
 }
 
 /* On a worker thread: the rank's operators into its own table. */
@@ -368,6 +456,7 @@ ops_prepare(const struct summary *s, struct rank_data *rd,
 	struct db *db;
 	char *p;
 
+	read_compile_of(rd, rf);
 	rd->ops = optab_new(1);
 	if ((p = rank_file(rf, "kernel_details.csv")) != NULL) {
 		rd->ops_why = read_kernels(rd, rd->ops, p);

@@ -192,19 +192,38 @@ db_row(void *arg, int ncol, const char *const col[], const double num[])
 	return 0;
 }
 
+/*
+ * StepTraceTime's columns, checked as step_trace_time.csv's fields are:
+ * the three figures a step is made of are always written, the others may
+ * be NULL.
+ */
+static const struct db_check step_checks[NCOL] = {
+	[C_COMP] = { "computing", &bound_time_us, 0 },
+	[C_COMM_EXPOSED] = { "communication_not_overlapped", &bound_time_us, 0 },
+	[C_OVERLAPPED] = { "overlapped", &bound_time_us, 1 },
+	[C_COMM] = { "communication", &bound_time_us, 1 },
+	[C_FREE] = { "free", &bound_time_us, 0 },
+	[C_BUBBLE] = { "bubble", &bound_time_us, 1 },
+};
+
 /* analysis.db has StepTraceTime whenever it is written: none is damage. */
 static char *
 read_db(struct rank_data *rd, struct db *db)
 {
 	struct db_acc a = { .rd = rd };
 	char *why;
+	int skipped;
 
 	if ((why = db_need_table(db, "StepTraceTime")) != NULL)
 		return why;
-	if (db_rows(db, "SELECT step, computing, communication_not_overlapped, "
-	    "overlapped, communication, free, bubble FROM StepTraceTime",
-	    db_row, &a, &why) < 0)
+	if ((skipped = db_rows_checked(db, "StepTraceTime", "SELECT rowid, "
+	    "step, computing, communication_not_overlapped, overlapped, "
+	    "communication, free, bubble FROM StepTraceTime", step_checks,
+	    NCOL, db_row, &a, &why)) < 0)
 		return why;
+	if (a.n == 0 && skipped > 0)
+		return xasprintf(_("%s: no step of StepTraceTime could be "
+		    "read"), db_path(db));
 	if (a.n == 0)
 		return xasprintf(_("%s: StepTraceTime is empty"), db_path(db));
 	finish_mean(rd, &a.sum, a.n);

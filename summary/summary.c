@@ -210,51 +210,6 @@ rank_left_out(struct rank_data *rd, const char *path, const char *reason,
 	l->why = xstrdup(why != NULL ? why : path);
 }
 
-int
-bad_row(struct bad_rows *b, const struct csv *c, int col, const char *text,
-    size_t len)
-{
-	while (len > 0 && (*text == ' ' || *text == '\t'))
-		text++, len--;
-	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t'))
-		len--;
-	if (len == 0 || (len == 3 && strncasecmp(text, "nan", 3) == 0))
-		return 0;	/* blank, or a number that is not one */
-	if (b->n++ == 0) {
-		b->line = csv_line(c);
-		b->col = col;
-		snprintf(b->text, sizeof(b->text), "%.*s", (int)len, text);
-	}
-	return 1;
-}
-
-int
-odd_time(struct bad_rows *b, const struct csv *c, int col, double v)
-{
-	if (isnan(v) || (v >= 0 && v <= TIME_MAX_US))
-		return 0;
-	if (b->nodd++ == 0) {
-		b->odd_line = csv_line(c);
-		b->odd_col = col;
-		b->odd = v;
-	}
-	return 1;
-}
-
-/* *MSG and "; " and the clause WHAT (freed); REASON the first one's. */
-static void
-clause(char **msg, const char **reason, const char *why, char *what)
-{
-	char *t = *msg == NULL ? what : xasprintf("%s; %s", *msg, what);
-
-	if (*msg == NULL)
-		*reason = why;
-	else
-		free(what);
-	free(*msg);
-	*msg = t;
-}
-
 void
 csv_left_out(struct rank_data *rd, const struct csv *c, const char *path,
     int rc, const char *why, const struct bad_rows *bad)
@@ -272,19 +227,8 @@ csv_left_out(struct rank_data *rd, const struct csv *c, const char *path,
 		clause(&msg, &reason, N_("cut short"), xasprintf(_("cut short: "
 		    "its last record (line %lu) is incomplete; the records "
 		    "before it are read"), csv_line(c)));
-	if (bad != NULL && bad->n > 0)
-		clause(&msg, &reason, N_("wrong type in a field"),
-		    xasprintf(_("wrong type in a field: %s is \"%s\" on line "
-		    "%lu, not a number; records skipped: %lu, the others are "
-		    "read"), csv_header(c, (size_t)bad->col), bad->text,
-		    bad->line, bad->n));
-	if (bad != NULL && bad->nodd > 0)
-		clause(&msg, &reason, N_("impossible value"),
-		    xasprintf(_("impossible value: %s is %g on line %lu, no "
-		    "time a profiler writes (negative, infinite or over a "
-		    "day); records skipped: %lu, the others are read"),
-		    csv_header(c, (size_t)bad->odd_col), bad->odd,
-		    bad->odd_line, bad->nodd));
+	if (bad != NULL)
+		bad_rows_say(bad, NULL, &msg, &reason);
 	if ((n = csv_ragged(c, &line, &nf)) > 0)
 		clause(&msg, &reason, N_("wrong number of fields"),
 		    xasprintf(_("wrong number of fields: line %lu has %zu, the "

@@ -42,6 +42,15 @@ like "$(< err)" "--baseline base: not compared: the ranks differ" "other ranks: 
 like "$(< out)" "not compared: the windows differ: the baseline collected steps 1-2, this run steps 2 \(torch_npu.s step numbers\); the baseline was given steps 2 to 4, excluding 4, this run steps 3 to 4, excluding 4; run with the baseline's --steps" \
     "another window: refused, with both, in the training's steps too"
 
+# A baseline whose step file is cut: which file, and what is wrong with it,
+# not "steps none" alone.
+cp -R base cut
+f=$(echo cut/*_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv)
+head -c $(( $(head -1 "$f" | wc -c) + 8 )) "$f" > c.tmp && mv c.tmp "$f"
+"$MSPROF" -y --skip-checks -o other3 --baseline cut bash "$QWEN" > out 2> err
+like "$(< out)" "not compared: the windows differ: the baseline collected steps none \(cut/[^ ]*/step_trace_time.csv: cut short: its last record \(line 2\) is incomplete" \
+    "a baseline with its step file cut: the file named, and why"
+
 # Before anything runs: no such directory (66), no data in it (65).
 "$MSPROF" -y --skip-checks -o x --baseline nowhere bash "$QWEN" > out 2> err
 is "$?:$(ls -d x 2>/dev/null)" "66:" "--baseline without a directory: 66, nothing run"

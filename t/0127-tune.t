@@ -76,6 +76,11 @@ print(" ".join(d["kept"]), "|", " ".join(t["outcome"] for t in d["tries"]), "|",
 ok "$(ls -d tuned/04-overlap-grad-reduce/msprof-exec_* > /dev/null; echo $?)" \
     "a try is an ordinary run: its session in its folder"
 
+# --tries is capped (each try is a whole run): past the cap, a usage error
+"$MSPROF" tune -y --skip-checks -o capped --tries 1001 bash "$LLAMA" > out 2> err
+is "$?:$(ls -d capped 2>/dev/null)" "64:" "--tries 1001: a usage error (64), nothing run"
+like "$(cat err)" "--tries '1001': give a whole number from 0 to 1000" "... saying the bound"
+
 # --tries 0 over an earlier baseline: what would be tried, nothing run.
 "$MSPROF" tune -y --skip-checks -r all -o plan --tries 0 \
     --baseline tuned/00-baseline --set --swap-attention \
@@ -94,6 +99,15 @@ unlike "$(cat out)" "Tried settings" "--tries 0: no table of tries (none was run
 like "$(cat out)" "would try: --overlap-param-gather with --use-distributed-optimizer, --overlap-grad-reduce" \
     "--overlap-param-gather: tried with the distributed optimizer named and the safe --overlap-grad-reduce"
 
+# A no-op whose run happens to be a little faster (the seed of its noise):
+# a gain within the noise margin is no gain, not kept.
+MSPROF_SIM_SEED=4 MSPROF_SIM_NOOP=--use-fused-swiglu "$MSPROF" tune -y \
+    --skip-checks -r all -o noise --tries 1 --baseline tuned/00-baseline \
+    --set --use-fused-swiglu bash "$LLAMA" > out 2> err
+like "$(row out --use-fused-swiglu)" " -0\.[0-9] % +[0-9.]+ % +dropped: within the noise" \
+    "a no-op a little faster by chance: dropped, within the noise"
+unlike "$(cat out)" "settings that helped" "... and no command with it"
+
 # An interrupt during a try: that try ends, the table is still printed.
 export MSPROF_SIM_STEP_MS=400
 "$MSPROF" tune -y --skip-checks -r all -o stopped --tries 2 \
@@ -109,6 +123,24 @@ like "$(row out TASK_QUEUE_ENABLE=2)" "interrupted" \
     "the table of the tries done is printed, the current one interrupted"
 unlike "$(cat err)" "try 2/2: CPU_AFFINITY_CONF=1 \(output" \
     "no try after the interrupt"
+
+# SIGTERM during the baseline: the result so far on stdout and in --json.
+"$MSPROF" tune -y --skip-checks -r all -o cutshort --tries 2 \
+    --json cut.json bash "$LLAMA" > out 2> err &
+pid=$!
+wait_for "the baseline's training" at_iteration_1 \
+    cutshort/00-baseline/msprof-exec.txt
+kill -TERM "$pid"
+wait "$pid"
+is "$?" 143 "SIGTERM during the baseline: ends by SIGTERM"
+like "$(cat out)" "Interrupted during the baseline run: no setting was tried" \
+    "... and says so on stdout"
+like "$(cat out)" "the baseline's output: cutshort/00-baseline" "... naming its output"
+is "$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["interrupted"], d["baseline_done"], d["tries"], d["kept"], d["baseline"])' cut.json)" \
+    "True False [] [] cutshort/00-baseline" \
+    "... and writes --json: interrupted, no baseline, nothing tried"
 
 # Ctrl-C at a terminal reaches the run by itself (the same process
 # group): tune does not send it twice, and ends the same way.

@@ -17,14 +17,32 @@ A=fifo/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT
 rm "$A/api_statistic.csv"
 mkfifo "$A/api_statistic.csv"
 report fifo
-is "$rc" 0 "api_statistic.csv a FIFO: the report finishes"
+is "$rc" 65 "api_statistic.csv a FIFO: the report finishes, a file left out (65)"
 like "$(cat "$T/out")" "Step breakdown per rank" "... with the summary"
+like "$(cat "$T/out")" "rank 0: fifo/.*/api_statistic.csv: not a regular file" \
+    "... naming the file as the others are"
 
 cp -R "$REAL" zero
 rm zero/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
 ln -s /dev/zero zero/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
 report zero
-is "$rc" 0 "api_statistic.csv a link to /dev/zero: the report finishes"
+is "$rc" 65 "api_statistic.csv a link to /dev/zero: the report finishes, 65"
+like "$(cat "$T/out")" "rank 0: zero/.*/api_statistic.csv: not a regular file" "... named"
+# a compile time that is text: named with its line, as the other CSVs
+cp -R "$REAL" ctext
+A=ctext/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
+"$PY" - "$A" <<'EOF2'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+h = rows[0]
+rows.append(["opCompile" if c == "API Name" else "soon" if c == "Time(us)" else "" for c in h])
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)
+EOF2
+n=$(wc -l < "$A")
+report ctext
+is "$rc" 65 "api_statistic.csv with text for opCompile's time: 65"
+like "$(cat "$T/out")" "rank 1: ctext/.*/api_statistic.csv: wrong type in a field: Time\(us\) is \"soon\" on line $n" \
+    "... named with the column, the text and the line"
 
 # A table the summary needs, as a FIFO: named as not a regular file.
 cp -R "$REAL" fifo2
@@ -52,6 +70,32 @@ rm p/share/msprof-exec/launchers.conf
 ln -s /dev/zero p/share/msprof-exec/launchers.conf
 timeout 20 p/bin/msprof-exec -n --skip-checks torchrun train.py > "$T/out" 2> "$T/err"
 is "$?" 78 "launchers.conf a link to /dev/zero: 78, no hang"
+# CRLF line ends, a NUL, a row again otherwise: 78, file:line, no raw byte
+rm p/share/msprof-exec/launchers.conf
+sed 's/$/\r/' "$B/share/msprof-exec/launchers.conf" > p/share/msprof-exec/launchers.conf
+timeout 20 p/bin/msprof-exec -n --skip-checks torchrun train.py > "$T/out" 2> "$T/err"
+is "$?" 78 "launchers.conf with CRLF line ends: 78"
+like "$(cat "$T/err")" "launchers.conf:1: a carriage return in the line \(CRLF line ends\?\)" \
+    "... naming file:line"
+cp "$B/share/msprof-exec/launchers.conf" p/share/msprof-exec/launchers.conf
+printf 'skip ok\nskip a\033]0;owned\007b\0c\n' >> p/share/msprof-exec/trainings.conf
+n=$(wc -l < p/share/msprof-exec/trainings.conf)
+timeout 20 p/bin/msprof-exec -n --skip-checks torchrun train.py > "$T/out" 2> "$T/err"
+is "$?" 78 "trainings.conf with control bytes and a NUL in a line: 78"
+like "$(cat "$T/err")" "trainings.conf:$n: control byte 0x1b in the line \(at byte 7\)" \
+    "... naming file:line and the byte"
+unlike "$(cat "$T/err")" $'\033' "... and echoing no control byte"
+
+# An empty folder, an unrelated one: one line saying what was looked for,
+# no data was found (65).
+mkdir -p none other/src && echo 'print(1)' > other/src/a.py
+for d in none other; do
+	timeout 20 "$MSPROF" report "$d" > "$T/out" 2> "$T/err"
+	is "$? $(wc -l < "$T/out")" "65 1" "report on a folder with nothing it reads ($d): 65, one line"
+	like "$(cat "$T/out")" "^No profiling data in $d: no rank directory \(\*_ascend_pt, ASCEND_PROFILER_OUTPUT inside\) and no msprof-exec session \(msprof-exec_\*, with its plan.json\)" \
+	    "... naming what it looked for"
+done
+unlike "$(cat "$T/out")" "not made" "... not a section per summary"
 
 # A rank directory with nothing in it: no data was found, 65.
 mkdir -p bare/rank0_ascend_pt

@@ -459,6 +459,41 @@ editable(const char *torchrun)
 }
 
 /*
+ * The bound on installed files read: an entry that calls into more
+ * installed modules than CONTENT_SITE_FILES_MAX before the one that
+ * trains is not followed that far (run from DIR, TORCHRUN's Python).
+ */
+static void
+site_bound(const char *torchrun)
+{
+	struct entry_facts f;
+	char *main = xstrdup("import torch\n"), *t, name[96];
+	int n = CONTENT_SITE_FILES_MAX + 1, r;
+
+	for (int i = 1; i <= n; i++) {
+		snprintf(name, sizeof(name),
+		    "v/lib/python3.11/site-packages/sb%d.py", i);
+		put(name, i < n ? "def f():\n    pass\n" :
+		    "def f():\n    loss.backward()\n    opt.step()\n");
+		t = xasprintf("%simport sb%d\nsb%d.f()\n", main, i, i);
+		free(main);
+		main = t;
+	}
+	put("w/many.py", main);
+	r = entry_facts_read("w/many.py", torchrun, 0, &f);
+	ok(r == 0 && !entry_trains_torch(&f),
+	    "the loop in the %dth installed module: beyond the bound of %d, "
+	    "not read", n, CONTENT_SITE_FILES_MAX);
+	t = xasprintf("import torch\nimport sb%d\nsb%d.f()\n", n, n);
+	put("w/one.py", t);
+	free(t);
+	r = entry_facts_read("w/one.py", torchrun, 0, &f);
+	ok(r == 0 && entry_trains_torch(&f),
+	    "... the same module called first: read, a training");
+	free(main);
+}
+
+/*
  * A package installed in the job's Python (a venv's site-packages), found
  * through the "#!" line of its torchrun.
  */
@@ -498,6 +533,7 @@ installed(void)
 	ok(r == 0 && !entry_trains_torch(&f) && f.followed == 0,
 	    "numpy (a skip row) is not read (%d read)", f.followed);
 	editable(torchrun);
+	site_bound(torchrun);
 	if (chdir(cwd) == -1)
 		abort();
 	free(line);
@@ -516,6 +552,27 @@ evaluates(void)
 	struct entry_facts f;
 	FILE *fp;
 
+	if ((fp = fopen(table, "w")) == NULL)
+		abort();
+	fputs("train x a.fit t\ntrain x a.fit u\n", fp);
+	fclose(fp);
+	ok(trainings_load(table, 1, &why) == -1 && why != NULL &&
+	    strstr(why, "trainings.conf:2: 'train x a.fit' again, other than "
+	    "on an earlier line; keep one") != NULL,
+	    "a train row again with another name: file:line (%s)",
+	    why != NULL ? why : "");
+	free(why);
+	why = NULL;
+	if ((fp = fopen(table, "w")) == NULL)
+		abort();
+	fwrite("skip a\nskip b\0c\n", 1, 17, fp);
+	fclose(fp);
+	ok(trainings_load(table, 1, &why) == -1 && why != NULL &&
+	    strstr(why, "trainings.conf:2: a NUL byte in the line") != NULL,
+	    "a NUL in a line of trainings.conf: file:line (%s)",
+	    why != NULL ? why : "");
+	free(why);
+	why = NULL;
 	if ((fp = fopen(table, "w")) == NULL)
 		abort();
 	fputs("eval torch --eval-only --evaluate\neval timm --eval\n", fp);
@@ -541,6 +598,93 @@ evaluates(void)
 	free(table);
 }
 
+/*
+ * The depth bound: a chain of N modules, each calling the next's f()
+ * from its own f(), the last's f() training.
+ */
+static void
+chain(const char *kind, int n)
+{
+	char name[64], next[64], *text;
+
+	for (int i = 1; i <= n; i++) {
+		snprintf(name, sizeof(name), "%s%d.py", kind, i);
+		snprintf(next, sizeof(next), "%s%d", kind, i + 1);
+		text = i == n ? xstrdup("import torch\ndef f():\n"
+		    "    loss.backward()\n    opt.step()\n") :
+		    xasprintf("import %s\ndef f():\n    %s.f()\n", next, next);
+		put(name, text);
+		free(text);
+	}
+	snprintf(name, sizeof(name), "%s0.py", kind);
+	text = xasprintf("import torch\nimport %s1\n%s1.f()\n", kind, kind);
+	put(name, text);
+	free(text);
+}
+
+/*
+ * A function re-exported N times ("from next import f" in each module),
+ * the modules imported and called into by the entry first (an undefined
+ * g()), so that they are read already, one import away.
+ */
+static void
+reexports(const char *kind, int n)
+{
+	char name[64], *text = xstrdup("import torch\n"), *t;
+
+	for (int i = 1; i <= n; i++) {
+		snprintf(name, sizeof(name), "%s%d.py", kind, i);
+		t = i == n ? xstrdup("def f():\n    loss.backward()\n"
+		    "    opt.step()\n") : xasprintf("from %s%d import f\n",
+		    kind, i + 1);
+		put(name, t);
+		free(t);
+		t = xasprintf("%simport %s%d\n%s%d.g()\n", text, kind, i,
+		    kind, i);
+		free(text);
+		text = t;
+	}
+	snprintf(name, sizeof(name), "%s0.py", kind);
+	t = xasprintf("%sfrom %s1 import f\nf()\n", text, kind);
+	put(name, t);
+	free(t);
+	free(text);
+}
+
+static void
+bounds(void)
+{
+	struct entry_facts f;
+	char *text, *t;
+
+	chain("cnear", CONTENT_HOPS_MAX);
+	ok(trains_in("cnear0.py", &f), "a training %d calls away: found",
+	    CONTENT_HOPS_MAX);
+	chain("cfar", CONTENT_HOPS_MAX + 2);
+	ok(!trains_in("cfar0.py", &f), "%d calls away: beyond the bound",
+	    CONTENT_HOPS_MAX + 2);
+	/* the modules read already (the entry imports them all): the calls
+	 * are still followed no deeper than the bound */
+	chain("dfar", CONTENT_HOPS_MAX + 2);
+	text = xstrdup("import torch\n");
+	for (int i = 1; i <= CONTENT_HOPS_MAX + 2; i++) {
+		char *s = xasprintf("%simport dfar%d\n", text, i);
+
+		free(text);
+		text = s;
+	}
+	put("dall.py", (t = xasprintf("%sdfar1.f()\n", text)));
+	free(t);
+	free(text);
+	ok(!trains_in("dall.py", &f), "%d calls deep through modules read "
+	    "already: beyond the bound", CONTENT_HOPS_MAX + 2);
+	reexports("rnear", 3);
+	ok(trains_in("rnear0.py", &f), "a function re-exported 3 times: found");
+	reexports("rfar", CONTENT_HOPS_MAX + 2);
+	ok(!trains_in("rfar0.py", &f), "re-exported %d times (modules read "
+	    "already): beyond the bound", CONTENT_HOPS_MAX + 2);
+}
+
 int
 main(void)
 {
@@ -555,6 +699,7 @@ main(void)
 	evaluates();
 	installed();
 	long_script();
+	bounds();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		ok(0, "cleanup");

@@ -29,6 +29,28 @@ load(struct launchtab *t, const char *text)
 	return why;
 }
 
+/* The message for TEXT (LEN bytes, NULs and all) with PATH as "TABLE". */
+static char *
+error_of_n(const char *text, size_t len)
+{
+	struct launchtab t;
+	static char out[512];
+	FILE *f = fopen(path, "w");
+	char *why = NULL, *at;
+
+	fwrite(text, 1, len, f);
+	fclose(f);
+	if (launchtab_load(&t, path, engines, &why) == 0) {
+		launchtab_free(&t);
+		return (char *)"(loaded)";
+	}
+	at = strstr(why, path);
+	snprintf(out, sizeof(out), "%.*sTABLE%s", at ? (int)(at - why) : 0,
+	    why, at ? at + strlen(path) : why);
+	free(why);
+	return out;
+}
+
 /* The message for TEXT with PATH written as "TABLE". */
 static char *
 error_of(const char *text)
@@ -158,6 +180,48 @@ main(void)
 	    "name; write it without ',', ';', '=' or '/'", "a bad console name");
 	is_str(error_of("python python\n"), "TABLE: no 'launcher' or 'module' "
 	    "line; msprof-exec would intercept nothing", "no launcher");
+
+	/* bytes no table holds: each named with its line, never cut */
+	is_str(error_of_n("options m\nlauncher torchrun m\0 # x\n", 35),
+	    "TABLE:2: a NUL byte in the line (at byte 20): the table is text",
+	    "a NUL inside a line: named, not the line cut there");
+	is_str(error_of("options m\r\nlauncher torchrun m\r\n"),
+	    "TABLE:1: a carriage return in the line (CRLF line ends?): save "
+	    "the table with LF line ends", "CRLF line ends: named");
+	is_str(error_of("options m\nlauncher torch\033[2Jrun m\n"),
+	    "TABLE:2: control byte 0x1b in the line (at byte 15): the table "
+	    "is text", "an escape byte: named by its value, not echoed");
+	is_str(error_of("options m\n\tlauncher\ttorchrun\tm\n"), "(loaded)",
+	    "tabs are blanks");
+	/* the same row again is kept once; another is an error */
+	ok(load(&t, "options m -h\nlauncher torchrun m\noptions m -h\n"
+	    "launcher torchrun m\nentry a.py llm-mcore\n"
+	    "entry a.py llm-mcore\n") == NULL, "rows repeated alike load");
+	is_str(t.match, "launcher=torchrun;entry=a.py",
+	    "... each kept once");
+	launchtab_free(&t);
+	is_str(error_of("options m -h\noptions m -v\nlauncher torchrun m\n"),
+	    "TABLE:2: option set 'm' declared again with other options; an "
+	    "earlier line declares it: keep one", "an option set declared twice");
+	is_str(error_of("options m\noptions n\nlauncher torchrun m\n"
+	    "launcher torchrun n\n"), "TABLE:4: 'launcher torchrun' again, "
+	    "other than on an earlier line; keep one",
+	    "a launcher with two option sets");
+	is_str(error_of("options m\nlauncher accelerate m launch\n"
+	    "launcher accelerate m\n"), "TABLE:3: 'launcher accelerate' again, "
+	    "other than on an earlier line; keep one",
+	    "a launcher with and without its subcommand");
+	is_str(error_of("options m\nmodule torch.distributed.run m\n"
+	    "options n\nmodule torch.distributed.run n\n"),
+	    "TABLE:4: 'module torch.distributed.run' again, other than on an "
+	    "earlier line; keep one", "a module with two option sets");
+	is_str(error_of("options m\nlauncher torchrun m\nentry a.py llm-mcore\n"
+	    "entry a.py mm-fsdp2\n"), "TABLE:4: 'entry a.py' again, other "
+	    "than on an earlier line; keep one", "an entry with two engines");
+	is_str(error_of("options m\nlauncher torchrun m\nentry-module x auto\n"
+	    "entry-module x mm-fsdp2\n"), "TABLE:4: 'entry-module x' again, "
+	    "other than on an earlier line; keep one",
+	    "an entry module with two engines");
 	unlink(path);
 	return done_testing();
 }
