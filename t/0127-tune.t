@@ -101,10 +101,10 @@ like "$(cat out)" "would try: --overlap-param-gather with --use-distributed-opti
 
 # A no-op whose run happens to be a little faster (the seed of its noise):
 # a gain within the noise margin is no gain, not kept.
-MSPROF_SIM_SEED=4 MSPROF_SIM_NOOP=--use-fused-swiglu "$MSPROF" tune -y \
+MSPROF_SIM_SEED=4 MSPROF_SIM_NOOP=--use-fused-rotary-pos-emb "$MSPROF" tune -y \
     --skip-checks -r all -o noise --tries 1 --baseline tuned/00-baseline \
-    --set --use-fused-swiglu bash "$LLAMA" > out 2> err
-like "$(row out --use-fused-swiglu)" " -0\.[0-9] % +[0-9.]+ % +dropped: within the noise" \
+    --set --use-fused-rotary-pos-emb bash "$LLAMA" > out 2> err
+like "$(row out --use-fused-rotary-pos-emb)" " -0\.[0-9] % +[0-9.]+ % +dropped: within the noise" \
     "a no-op a little faster by chance: dropped, within the noise"
 unlike "$(cat out)" "settings that helped" "... and no command with it"
 
