@@ -688,21 +688,25 @@ print_summary(const struct report_model *m)
 static void
 print_log_errors(const struct report_model *m)
 {
-	const char *log = m->log_path;
+	/* the log's words as written, but no terminal control sequence */
+	char *log = xescape(m->log_path != NULL ? m->log_path : "");
 
 	for (size_t i = 0; i < m->errors.n; i++) {
 		const struct log_error *e = &m->errors.v[i];
+		char *text = xescape(e->text);
 
 		if (e->more > 0)
 			/* TRANSLATORS: the log's file:line, its error, the
 			   number of other lines with the same */
 			fprintf(stderr, _("msprof-exec: the training's error "
 			    "(%s:%d): %s (and %d more like it)\n"), log, e->line,
-			    e->text, e->more);
+			    text, e->more);
 		else
 			fprintf(stderr, _("msprof-exec: the training's error "
-			    "(%s:%d): %s\n"), log, e->line, e->text);
+			    "(%s:%d): %s\n"), log, e->line, text);
+		free(text);
 	}
+	free(log);
 }
 
 /* How the command ended, what its log shows, its launches. */

@@ -84,6 +84,17 @@ like "$err" "possible cause: a guess, as the log gives no error: the window may 
     "... and the guess says it is one"
 rm -rf profiling_output logs
 
+# An error whose text holds a terminal's control sequence (a coloured
+# log): quoted with the sequence escaped, never sent to the terminal.
+rm pretrain_gpt.py
+printf 'raise RuntimeError("boom \\x1b[31mred\\x1b[0m")\n' > pretrain_gpt.py
+msprof -y --cann-env "$CANN_ENV" bash examples/mcore/qwen3/pretrain_qwen3_8b_4K_ptd.sh
+like "$(errs)" 'RuntimeError: boom \\x1b\[31mred\\x1b\[0m' \
+    "a control byte in the log's error is shown escaped"
+is "$(errs | tr -d '\n' | tr -d '[:print:]' | wc -c | tr -d ' ')" 0 \
+    "... and no control byte reaches the terminal"
+rm -rf profiling_output logs
+
 # Debian's real torchrun: a worker that cannot find its data.
 if torch_installed; then
 	real_torch
