@@ -452,7 +452,12 @@ fill(const char *text, const struct found *f)
 			fprintf(out, "%d", f->n[p[1] - '1']);
 			p += 2;
 		} else if (strncmp(p, "{f}", 3) == 0 && f->file != NULL) {
-			fputs(f->file, out);
+			/* a path from the log: no control byte reaches the
+			   terminal */
+			char *e = xescape(f->file);
+
+			fputs(e, out);
+			free(e);
 			p += 2;
 		} else
 			putc(*p, out);

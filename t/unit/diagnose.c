@@ -96,6 +96,10 @@ static const struct {
 	  "will not be enabled.", 1, "the dynamic profiling directory "
 	  "(config_path) /x/dyn as invalid: give --dynamic-dir an existing "
 	  "directory" },
+	/* a path with a control byte: quoted escaped */
+	{ "dynamic-dir-invalid", "The path '/x/d\033[2Jyn' is invalid, and "
+	  "profiler will not be enabled.", 1, "(config_path) /x/d\\x1b[2Jyn "
+	  "as invalid" },
 	/* the torch engine's, or a PROF_CONFIG_PATH of the launch's own */
 	{ "prof-config-invalid", "[ERROR] [42] _non_intrusive_profile.py: The "
 	  "path '/x/a+b/prof_config' is invalid, and profiler will not be "
