@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 debian() {
 	pkgs="build-essential pkg-config libcjson-dev libyaml-dev libbsd-dev
 	      libsqlite3-dev libxml2-utils gettext locales python3 dash perl
-	      mandoc bash-completion strace"
+	      mandoc bash-completion strace xz-utils"
 	if [ "${1:-}" = --full ]; then
 		pkgs="$pkgs python3-torch valgrind clang libclang-rt-14-dev
 		      llvm bear rpm dpkg-dev qemu-user gcc-aarch64-linux-gnu
@@ -43,7 +43,7 @@ rpm_based() {
 	pm=$1
 	pkgs="gcc make pkgconfig cjson-devel libyaml-devel libbsd-devel
 	      sqlite-devel libxml2 gettext
-	      python3 perl perl-Test-Harness bash-completion strace"
+	      python3 perl perl-Test-Harness bash-completion strace xz"
 	absent=
 	for p in $pkgs; do
 		rpm -q --whatprovides "$p" > /dev/null 2>&1 && continue
