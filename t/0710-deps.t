@@ -52,7 +52,7 @@ INSTALLED="gcc make" ABSENT= PC="libcjson yaml-0.1 libbsd-overlay"
 deps
 is "$rc" 0 "dnf, everything available: exit 0"
 is "$(cut -d' ' -f5 "$PMLOG" | tr '\n' ' ')" \
-    "pkgconfig cjson-devel libyaml-devel libbsd-devel sqlite-devel libxml2 gettext python3 perl perl-Test-Harness bash-completion strace " \
+    "pkgconfig cjson-devel libyaml-devel libbsd-devel sqlite-devel libxml2 gettext python3 perl perl-Test-Harness bash-completion strace xz " \
     "dnf: the RPM names, one install each, the installed ones (gcc, make) skipped"
 like "$(head -n 1 "$PMLOG")" '^dnf install -y -q ' "dnf install -y -q NAME"
 
