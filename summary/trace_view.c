@@ -803,19 +803,13 @@ trace_view_read(const char *path, struct timeline *t, char **why,
 {
 	struct tv tv = { 0 };
 	struct event ev = { 0 };
-	struct stat st;
 	int c, in_object = 0, first = 1, r = -1;
 
 	tv.path = path;
 	*why = NULL;
-	tv.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (tv.fd < 0 || fstat(tv.fd, &st) < 0) {
-		tv_fail(&tv, N_("cannot be read"), "%s", i18n_strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		tv_fail(&tv, N_("not a regular file"), "%s",
-		    _("not a regular file"));
+	if ((tv.fd = open_regular(path)) < 0) {
+		tv_fail(&tv, errno == EINVAL ? N_("not a regular file") :
+		    N_("cannot be read"), "%s", read_error(errno));
 		goto out;
 	}
 	unescape(&ev.name, "", "");

@@ -28,6 +28,20 @@ ln -s /dev/zero zero/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
 report zero
 is "$rc" 65 "api_statistic.csv a link to /dev/zero: the report finishes, 65"
 like "$(cat "$T/out")" "rank 0: zero/.*/api_statistic.csv: not a regular file" "... named"
+# the timeline (trace_view.json, read in one pass) as a FIFO and as a
+# link to /dev/zero: the same
+cp -R "$REAL" tfifo
+mkfifo tfifo/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json.new
+mv tfifo/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json.new \
+    tfifo/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json
+report tfifo
+is "$rc" 65 "trace_view.json a FIFO: the report finishes, a file left out (65)"
+like "$(cat "$T/out")" "rank 0: tfifo/.*/trace_view.json: not a regular file" "... named"
+cp -R "$REAL" tzero
+ln -sf /dev/zero tzero/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json
+report tzero
+is "$rc" 65 "trace_view.json a link to /dev/zero: the report finishes, 65"
+like "$(cat "$T/out")" "rank 0: tzero/.*/trace_view.json: not a regular file" "... named"
 # a compile time that is text: named with its line, as the other CSVs
 cp -R "$REAL" ctext
 A=ctext/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
