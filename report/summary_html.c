@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "summary/idle.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
 #include "summary/model.h"
@@ -219,6 +220,42 @@ mfu_html(const struct summary *s, const void *state, FILE *fp)
 	fputs(".</p>\n", fp);
 }
 
+/* --- the device idle and its causes (summary/idle.h) --- */
+
+static void
+idle_html(const struct summary *s, const void *state, FILE *fp)
+{
+	double most, all;
+	size_t at, i;
+	int c;
+
+	fputs("<table><tr><th>host doing</th><th>share of the step "
+	    "(most)</th><th>rank</th><th>all ranks</th></tr>\n", fp);
+	for (c = 0; c < TL_NCAUSE; c++) {
+		at = idle_most(s, c, &most, &all);
+		if (!(most > 0))
+			continue;
+		fputs("<tr><td>", fp);
+		html_text(fp, idle_cause_name[c]);
+		fprintf(fp, "</td><td>%.1f %%</td>", 100 * most);
+		html_rank(fp, &s->r[at]);
+		fprintf(fp, "<td>%.1f %%</td></tr>\n", 100 * all);
+	}
+	fputs("</table>\n", fp);
+	at = idle_most(s, TL_SYNC, &most, &all);
+	if (!(most > 0) || idle_of(s, at)->nframes == 0)
+		return;
+	fputs("<p>Synchronised from the user's code:</p>\n<ul>\n", fp);
+	for (i = 0; i < idle_of(s, at)->nframes && i < IDLE_FRAMES; i++) {
+		const struct tl_frame *f = &idle_of(s, at)->frames[i];
+
+		fputs("<li><code>", fp);
+		html_text(fp, f->where);
+		fprintf(fp, "</code>: %.1f ms</li>\n", f->host_us / 1e3);
+	}
+	fputs("</ul>\n", fp);
+}
+
 /* --- the table of writers, and the sections of a summary --- */
 
 typedef void	 html_writer(const struct summary *, const void *, FILE *);
@@ -232,6 +269,7 @@ static const struct {
 	{ &kind_ops, ops_html },
 	{ &kind_memory, memory_html },
 	{ &kind_mfu, mfu_html },
+	{ &kind_idle, idle_html },
 };
 
 static html_writer *

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "common/jsonw.h"
+#include "summary/idle.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
 #include "summary/model.h"
@@ -220,6 +221,85 @@ mfu_json(const struct summary *s, const void *state)
 	return j;
 }
 
+/* --- the device idle and its causes (summary/idle.h) --- */
+
+static cJSON *
+idle_rank_json(const struct rank_data *rd, const struct idle_rank *x)
+{
+	const struct tl_result *r = x->r;
+	cJSON *j = cJSON_CreateObject(), *c, *a;
+	size_t i;
+	int k;
+
+	json_rank(j, "rank", rd->rank);
+	if (r == NULL) {
+		cJSON_AddStringToObject(j, "why", x->why != NULL ? x->why :
+		    "no timeline");
+		return j;
+	}
+	cJSON_AddStringToObject(j, "source", x->source);
+	cJSON_AddNumberToObject(j, "steps", (double)r->nsteps);
+	cJSON_AddNumberToObject(j, "step_ms", r->step_us / 1e3);
+	cJSON_AddNumberToObject(j, "idle_ms", r->idle_us / 1e3);
+	cJSON_AddNumberToObject(j, "explained_ms", r->explained_us / 1e3);
+	cJSON_AddNumberToObject(j, "launch_gaps_ms", r->short_us / 1e3);
+	cJSON_AddNumberToObject(j, "gc_gaps_ms", r->gc_gap_us / 1e3);
+	cJSON_AddNumberToObject(j, "device_tasks", (double)r->ntasks);
+	cJSON_AddBoolToObject(j, "stacks", r->stacks);
+	cJSON_AddBoolToObject(j, "approximate", r->approx);
+	c = cJSON_AddObjectToObject(j, "host");
+	for (k = 0; k < TL_NCAUSE; k++) {
+		cJSON *o = cJSON_AddObjectToObject(c, tl_cause_key[k]);
+
+		cJSON_AddNumberToObject(o, "host_ms", r->host_us[k] / 1e3);
+		cJSON_AddNumberToObject(o, "idle_ms", r->idle_by[k] / 1e3);
+		cJSON_AddNumberToObject(o, "events", (double)r->count[k]);
+		json_num(o, "share", idle_share(r, r->host_us[k]));
+	}
+	a = cJSON_AddArrayToObject(j, "sync_sites");
+	for (i = 0; i < r->nframes; i++) {
+		const struct tl_frame *f = &r->frames[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "where", f->where);
+		cJSON_AddStringToObject(o, "path", f->path);
+		cJSON_AddNumberToObject(o, "host_ms", f->host_us / 1e3);
+		cJSON_AddNumberToObject(o, "idle_ms", f->idle_us / 1e3);
+		cJSON_AddNumberToObject(o, "calls", (double)f->n);
+		cJSON_AddBoolToObject(o, "formats_tensor", f->formats);
+		cJSON_AddBoolToObject(o, "to_host", f->to_host);
+		cJSON_AddItemToArray(a, o);
+	}
+	return j;
+}
+
+static cJSON *
+idle_json(const struct summary *s, const void *state)
+{
+	cJSON *j = cJSON_CreateObject(), *a, *b;
+	double most, all;
+	size_t i, at;
+	int c;
+
+	a = cJSON_AddArrayToObject(j, "ranks");
+	for (i = 0; i < s->nr; i++)
+		cJSON_AddItemToArray(a, idle_rank_json(&s->r[i],
+		    idle_rank_at(s, i)));
+	b = cJSON_AddObjectToObject(j, "by_cause");
+	for (c = 0; c < TL_NCAUSE; c++) {
+		cJSON *o = cJSON_AddObjectToObject(b, tl_cause_key[c]);
+
+		at = idle_most(s, c, &most, &all);
+		json_num(o, "share_most", most);
+		if (isnan(most))
+			cJSON_AddNullToObject(o, "rank_most");
+		else
+			json_rank(o, "rank_most", s->r[at].rank);
+		json_num(o, "share_all", all);
+	}
+	return j;
+}
+
 /* --- the table of writers, and the JSON of a summary --- */
 
 typedef cJSON	*json_writer(const struct summary *, const void *);
@@ -233,6 +313,7 @@ static const struct {
 	{ &kind_ops, ops_json },
 	{ &kind_memory, memory_json },
 	{ &kind_mfu, mfu_json },
+	{ &kind_idle, idle_json },
 };
 
 static json_writer *

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/ranks.h"
+#include "summary/idle.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
 #include "summary/model.h"
@@ -358,6 +359,80 @@ mfu_text(const struct summary *s, const void *state, struct out *o)
 		    u->log_last);
 }
 
+/* --- the device idle and its causes (summary/idle.h) --- */
+
+static void
+print_frames(const struct tl_result *r, struct out *o)
+{
+	const struct tl_frame *f = r->frames;
+	size_t i;
+
+	for (i = 0; i < r->nframes && i < IDLE_FRAMES; i++)
+		fprintf(o->fp, _("      %s: %.1f ms (%.1f %% of the step), %zu "
+		    "calls%s\n"), f[i].where, f[i].host_us / 1e3,
+		    100 * idle_share(r, f[i].host_us), f[i].n, f[i].formats ?
+		    _(", formats a tensor") : f[i].to_host ?
+		    _(", copies to the host") : "");
+}
+
+static void
+idle_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct idle *m = state;
+	char lab[LABEL_MAX];
+	size_t i, at, stacks = 0;
+	double most, all;
+	int c;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct tl_result *r = idle_of(s, i);
+
+		if (r == NULL)
+			continue;
+		stacks += r->stacks;
+		fprintf(o->fp, _("  %s (%s): %zu steps, %.1f ms; device idle "
+		    "%.1f ms (%.1f %%)%s\n"), rank_label(&s->r[i], lab,
+		    sizeof(lab)), idle_rank_at(s, i)->source, r->nsteps,
+		    r->step_us / 1e3, r->idle_us / 1e3,
+		    100 * idle_share(r, r->idle_us),
+		    r->approx ? _(", approximate: more events than kept") : "");
+	}
+	fprintf(o->fp, _("  %-22s %28s %18s %16s\n"), _("host doing"),
+	    _("share of the step (most)"), _("all ranks"),
+	    _("device idle"));
+	for (c = 0; c < TL_NCAUSE; c++) {
+		const struct tl_result *r;
+
+		at = idle_most(s, c, &most, &all);
+		if (!(most > 0))
+			continue;
+		r = idle_of(s, at);
+		fprintf(o->fp, "  %-22s %8.1f ms %5.1f %% %-10s %9.1f %% "
+		    "%9.1f ms\n", _(idle_cause_name[c]), r->host_us[c] / 1e3,
+		    100 * most, rank_label(&s->r[at], lab, sizeof(lab)),
+		    100 * all, r->idle_by[c] / 1e3);
+		if (c == TL_SYNC && r->nframes > 0) {
+			fprintf(o->fp, _("    from the user's code (%s):\n"),
+			    rank_label(&s->r[at], lab, sizeof(lab)));
+			print_frames(r, o);
+		}
+	}
+	for (i = 0; i < s->nr; i++) {
+		const struct tl_result *r = idle_of(s, i);
+
+		if (r == NULL || (r->short_us <= 0 && r->gc_gap_us <= 0))
+			continue;
+		fprintf(o->fp, _("  %s: idle with no cause: %.1f ms in %zu "
+		    "gaps below %.0f us (launching), %.1f ms in %zu long "
+		    "gaps without host events\n"), rank_label(&s->r[i], lab,
+		    sizeof(lab)), r->short_us / 1e3, r->nshort,
+		    TL_SHORT_GAP_NS / 1e3, r->gc_gap_us / 1e3, r->ngc_gap);
+	}
+	if (m->made > 0 && stacks == 0)
+		fputs(_("  no call stacks in the timeline: msprof-exec --with "
+		    "stack collects them, to name the lines\n"), o->fp);
+}
+
 /* --- the table of writers, and the text of a summary --- */
 
 typedef void	 text_writer(const struct summary *, const void *,
@@ -372,6 +447,7 @@ static const struct {
 	{ &kind_ops, ops_text },
 	{ &kind_memory, memory_text },
 	{ &kind_mfu, mfu_text },
+	{ &kind_idle, idle_text },
 };
 
 static text_writer *

@@ -47,6 +47,9 @@ void	 summary_html_sections(const struct summary *, FILE *);
 #define MAX_ROWS_SHOWN	32
 #define SLOWEST_SHOWN	5
 
+/* The user's lines that synchronised most, named by the text and the page. */
+#define IDLE_FRAMES	5
+
 /*
  * The files the summary left out: a line each when few, else grouped by
  * file name and reason (text); every one (JSON).
