@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "summary/cluster.h"
 #include "summary/idle.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
@@ -220,6 +221,56 @@ mfu_html(const struct summary *s, const void *state, FILE *fp)
 	fputs(".</p>\n", fp);
 }
 
+/* --- the cluster step table (summary/cluster.h) --- */
+
+static const char *const col_name[NCOLS] = {
+	"Computing", "Communication(Not Overlapped)", "Free", "Bubble",
+};
+
+static void
+cluster_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct cluster *c = state;
+	size_t i;
+	int k, p;
+
+	fputs("<table>\n<tr><th>rank</th>", fp);
+	if (c->layout)
+		fputs("<th>pp</th><th>dp</th><th>cp</th><th>tp</th><th>ep</th>",
+		    fp);
+	fputs("<th>step (ms)</th>", fp);
+	for (k = 0; k < NCOLS; k++)
+		fprintf(fp, "<th>%s (ms)</th>", col_name[k]);
+	fputs("</tr>\n", fp);
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		int v[5];
+
+		if (r->steps_why != NULL || (s->nr > MAX_ROWS_SHOWN && !cluster_extreme(c, i)))
+			continue;
+		cluster_position(c, r->rank, v);
+		fputs("<tr>", fp);
+		html_rank(fp, r);
+		for (p = 0; p < 5 && c->layout; p++)
+			if (r->rank >= 0)
+				fprintf(fp, "<td>%d</td>", v[p]);
+			else
+				fputs("<td>-</td>", fp);
+		fprintf(fp, "<td>%.3f</td>", r->mean.step_time / 1000);
+		for (k = 0; k < NCOLS; k++) {
+			int mark = c->flagged[k] && cluster_worst(c, k) == i;
+
+			fprintf(fp, "<td%s>%.3f</td>", mark ?
+			    " class=\"finding\"" : "", cluster_col(r, k) / 1000);
+		}
+		fputs("</tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+	if (s->nr > MAX_ROWS_SHOWN)
+		fputs("<p>The ranks at the extremes of each column; all in "
+		    "--json.</p>\n", fp);
+}
+
 /* --- the device idle and its causes (summary/idle.h) --- */
 
 static void
@@ -267,6 +318,7 @@ static const struct {
 } writers[] = {
 	{ &kind_steps, steps_html },
 	{ &kind_ops, ops_html },
+	{ &kind_cluster, cluster_html },
 	{ &kind_memory, memory_html },
 	{ &kind_mfu, mfu_html },
 	{ &kind_idle, idle_html },

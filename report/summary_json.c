@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "common/jsonw.h"
+#include "summary/cluster.h"
 #include "summary/idle.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
@@ -221,6 +222,77 @@ mfu_json(const struct summary *s, const void *state)
 	return j;
 }
 
+/* --- the cluster step table (summary/cluster.h) --- */
+
+static const char *const pos_name[5] = { "pp", "dp", "cp", "tp", "ep" };
+/* The columns' keys, as in the step breakdown's. */
+static const char *const col_key[NCOLS] = {
+	"computing_us", "communication_not_overlapped_us", "free_us",
+	"bubble_us",
+};
+
+static cJSON *
+cluster_json(const struct summary *s, const void *state)
+{
+	const struct cluster *c = state;
+	cJSON *j = cJSON_CreateObject(), *a, *x;
+	size_t i;
+	int k, p;
+
+	if (c->layout) {
+		x = cJSON_AddObjectToObject(j, "layout");
+		cJSON_AddNumberToObject(x, "tp", c->tp);
+		cJSON_AddNumberToObject(x, "pp", c->pp);
+		cJSON_AddNumberToObject(x, "dp", c->dp);
+		cJSON_AddNumberToObject(x, "cp", c->cp);
+		cJSON_AddNumberToObject(x, "ep", c->ep);
+	}
+	cJSON_AddNumberToObject(j, "mean_step_us", c->mean_step);
+	a = cJSON_AddArrayToObject(j, "ranks");
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		int v[5];
+
+		if (r->steps_why != NULL)
+			continue;
+		cluster_position(c, r->rank, v);
+		x = cJSON_CreateObject();
+		json_rank(x, "rank", r->rank);
+		/* null where the layout is unknown, as the text omits them */
+		for (p = 0; p < 5; p++)
+			json_rank(x, pos_name[p], r->rank >= 0 && c->layout ?
+			    v[p] : -1);
+		cJSON_AddNumberToObject(x, "step_us", r->mean.step_time);
+		for (k = 0; k < NCOLS; k++)
+			cJSON_AddNumberToObject(x, col_key[k], cluster_col(r, k));
+		cJSON_AddItemToArray(a, x);
+	}
+	a = cJSON_AddArrayToObject(j, "spread");
+	for (k = 0; k < NCOLS; k++) {
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "column", col_key[k]);
+		cJSON_AddNumberToObject(x, "spread_us", c->hi[k] - c->lo[k]);
+		json_rank(x, "worst_rank", s->r[cluster_worst(c, k)].rank);
+		cJSON_AddBoolToObject(x, "flagged", c->flagged[k]);
+		cJSON_AddItemToArray(a, x);
+	}
+	if (c->pp > 1)
+		cJSON_AddNumberToObject(j, "worst_stage", c->worst_stage);
+	a = cJSON_AddArrayToObject(j, "operator_difference");
+	for (i = 0; i < c->ndiff; i++) {
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "type", c->diff[i].type);
+		cJSON_AddNumberToObject(x, "slow_rank_us", c->diff[i].slow);
+		cJSON_AddNumberToObject(x, "fast_rank_us", c->diff[i].fast);
+		cJSON_AddItemToArray(a, x);
+	}
+	if (c->ndiff > 0) {
+		json_rank(j, "slow_rank", s->r[c->slow].rank);
+		json_rank(j, "fast_rank", s->r[c->fast].rank);
+	}
+	return j;
+}
+
 /* --- the device idle and its causes (summary/idle.h) --- */
 
 static cJSON *
@@ -311,6 +383,7 @@ static const struct {
 } writers[] = {
 	{ &kind_steps, steps_json },
 	{ &kind_ops, ops_json },
+	{ &kind_cluster, cluster_json },
 	{ &kind_memory, memory_json },
 	{ &kind_mfu, mfu_json },
 	{ &kind_idle, idle_json },

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/ranks.h"
+#include "summary/cluster.h"
 #include "summary/idle.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
@@ -359,6 +360,97 @@ mfu_text(const struct summary *s, const void *state, struct out *o)
 		    u->log_last);
 }
 
+/* --- the cluster step table (summary/cluster.h) --- */
+
+static void
+cluster_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct cluster *c = state;
+	FILE *fp = o->fp;
+	size_t i, shown = 0;
+	int k, lw = label_width(s, 6);
+	char lab[LABEL_MAX], lab2[LABEL_MAX];
+
+	if (c->layout)
+		fprintf(fp, _("  layout: tp %d, pp %d, dp %d, cp %d, ep %d "
+		    "(profiler_metadata.json)\n"), c->tp, c->pp, c->dp, c->cp,
+		    c->ep);
+	else
+		fprintf(fp, _("  layout: unknown (no distributed_args in "
+		    "profiler_metadata.json)\n"));
+	/*
+	 * Without a layout every position would print as 0: none, and the
+	 * rank column as wide as the spread's label needs.
+	 */
+	if (!c->layout && lw + 11 < (int)strlen(_("spread (max - min)")))
+		lw = (int)strlen(_("spread (max - min)")) - 11;
+	fprintf(fp, "  %-*s", lw, _("rank"));
+	if (c->layout)
+		fprintf(fp, " %3s %3s %3s %3s %3s", "pp", "dp", "cp", "tp", "ep");
+	fprintf(fp, " %10s %10s %10s %10s %10s\n", _("step ms"), _("comp ms"),
+	    _("comm ms"), _("free ms"), _("bubble ms"));
+	for (i = 0; i < s->nr && shown < MAX_ROWS_SHOWN; i++) {
+		const struct rank_data *r = &s->r[i];
+		int v[5];
+
+		if (r->steps_why != NULL)
+			continue;
+		/* Many ranks: the extremes of each column only. */
+		if (s->nr > MAX_ROWS_SHOWN && !cluster_extreme(c, i))
+			continue;
+		shown++;
+		if (r->rank >= 0)
+			fprintf(fp, "  %-*d", lw, r->rank);
+		else
+			fprintf(fp, "  %-*s", lw, rank_label(r, lab, sizeof(lab)));
+		if (c->layout && r->rank >= 0) {
+			cluster_position(c, r->rank, v);
+			fprintf(fp, " %3d %3d %3d %3d %3d", v[0], v[1], v[2], v[3],
+			    v[4]);
+		} else if (c->layout)
+			fprintf(fp, " %3s %3s %3s %3s %3s", "-", "-", "-", "-",
+			    "-");
+		fprintf(fp, " %10.3f", r->mean.step_time / 1000);
+		for (k = 0; k < NCOLS; k++) {
+			int mark = c->flagged[k] && cluster_worst(c, k) == i;
+
+			fprintf(fp, " %s%10.3f%s", mark ? colour(o, 4) : "",
+			    cluster_col(r, k) / 1000, mark ? colour_off(o) : "");
+		}
+		fputc('\n', fp);
+	}
+	if (s->nr > MAX_ROWS_SHOWN)
+		fprintf(fp, _("  (the ranks at the extremes of each column; all "
+		    "in --json)\n"));
+	fprintf(fp, "  %-*s", lw + (c->layout ? 20 : 0) + 11,
+	    _("spread (max - min)"));
+	for (k = 0; k < NCOLS; k++)
+		fprintf(fp, " %10.3f", (c->hi[k] - c->lo[k]) / 1000);
+	fputc('\n', fp);
+	fprintf(fp, _("  mean step: %.3f ms; a spread above 5 %% of it (%.3f "
+	    "ms) names a slow rank\n"), c->mean_step / 1000,
+	    CLUSTER_SPREAD * c->mean_step / 1000);
+	if (c->pp > 1 && c->worst_stage >= 0)
+		fprintf(fp, _("  slowest pipeline stage: %d (%.3f ms computing + "
+		    "free per rank)\n"), c->worst_stage, c->stage[c->worst_stage] / 1000);
+	/*
+	 * The operators that tell the rank computing most from the one
+	 * computing least, when that spread names a slow rank: below it
+	 * they would be the noise of two equal ranks.
+	 */
+	if (c->ndiff > 0 && c->flagged[COL_COMP]) {
+		fprintf(fp, _("  operators differing most between %s (most "
+		    "computing) and %s (least), ms:\n"),
+		    rank_label(&s->r[c->slow], lab, sizeof(lab)),
+		    rank_label(&s->r[c->fast], lab2, sizeof(lab2)));
+		for (i = 0; i < c->ndiff; i++)
+			fprintf(fp, "    %-32s %10.3f %10.3f %+10.3f\n",
+			    c->diff[i].type, c->diff[i].slow / 1000,
+			    c->diff[i].fast / 1000,
+			    (c->diff[i].slow - c->diff[i].fast) / 1000);
+	}
+}
+
 /* --- the device idle and its causes (summary/idle.h) --- */
 
 static void
@@ -445,6 +537,7 @@ static const struct {
 } writers[] = {
 	{ &kind_steps, steps_text },
 	{ &kind_ops, ops_text },
+	{ &kind_cluster, cluster_text },
 	{ &kind_memory, memory_text },
 	{ &kind_mfu, mfu_text },
 	{ &kind_idle, idle_text },
