@@ -11,6 +11,7 @@
 
 #include "summary/cluster.h"
 #include "summary/idle.h"
+#include "summary/links.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
 #include "summary/model.h"
@@ -271,6 +272,83 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 		    "--json.</p>\n", fp);
 }
 
+/* --- the links (summary/links.h) --- */
+
+#define HEAT_MAX	128	/* ranks drawn one by one in the heat map */
+#define HEAT_BLOCKS	64	/* more: blocks of ranks a side */
+
+/* One cell of the heat map: the slowest link it holds. */
+struct cell {
+	const struct link	*slowest;
+	size_t			 n;
+	int			 slow;	/* holds a slow link */
+};
+
+/*
+ * A src x dst heat map of bandwidth relative to the best link.  With
+ * more ranks than HEAT_MAX, a cell holds a block of ranks and shows its
+ * slowest link: the map keeps its size, and a slow link still shows.
+ */
+static void
+links_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct links *l = state;
+	int n = l->maxrank + 1, g = n <= HEAT_MAX ? n : HEAT_BLOCKS;
+	int cell = g <= 32 ? 14 : g <= 64 ? 8 : 4, x, y;
+	struct cell *c;
+	double best = 0;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!isnan(link_gb_s(l->v[i])))
+			best = fmax(best, link_gb_s(l->v[i]));
+	if (!(best > 0)) {
+		fprintf(fp, "<p>%zu links; no heat map (no bandwidth)</p>\n",
+		    l->n);
+		return;
+	}
+	c = xcalloc((size_t)g * g, sizeof(*c));
+	for (i = 0; i < l->n; i++) {
+		const struct link *k = l->v[i];
+		struct cell *e = &c[(size_t)k->src * g / n * g +
+		    (size_t)k->dst * g / n];
+
+		if (e->slowest == NULL || (!isnan(link_gb_s(k)) &&
+		    (isnan(link_gb_s(e->slowest)) || link_gb_s(k) < link_gb_s(e->slowest))))
+			e->slowest = k;
+		e->n++;
+		e->slow |= link_slow(s, k);
+	}
+	fprintf(fp, "<p>src (rows) x dst (columns)%s, darker is faster; slow "
+	    "links outlined in red. Best link %.2f GB/s.</p>\n<svg xmlns=\""
+	    "http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n",
+	    g < n ? ", a block of ranks a cell showing its slowest link" : "",
+	    best, g * cell + 2, g * cell + 2);
+	for (y = 0; y < g; y++)
+		for (x = 0; x < g; x++) {
+			const struct cell *e = &c[(size_t)y * g + x];
+			const struct link *k = e->slowest;
+			double f;
+			int shade;
+
+			if (k == NULL)
+				continue;
+			f = isnan(link_gb_s(k)) ? 0 : link_gb_s(k) / best;
+			shade = 255 - (int)lround(f * 200);
+			fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+			    "height=\"%d\" fill=\"rgb(%d,%d,255)\"%s><title>",
+			    1 + x * cell, 1 + y * cell, cell, cell, shade, shade,
+			    e->slow ? " stroke=\"#d00\" stroke-width=\"2\"" : "");
+			if (e->n > 1)
+				fprintf(fp, "%zu links, the slowest: ", e->n);
+			fprintf(fp, "%d -&gt; %d %s %.2f GB/s</title></rect>\n",
+			    k->src, k->dst, comm_transports[k->tr],
+			    isnan(link_gb_s(k)) ? 0 : link_gb_s(k));
+		}
+	fputs("</svg>\n", fp);
+	free(c);
+}
+
 /* --- the device idle and its causes (summary/idle.h) --- */
 
 static void
@@ -319,6 +397,7 @@ static const struct {
 	{ &kind_steps, steps_html },
 	{ &kind_ops, ops_html },
 	{ &kind_cluster, cluster_html },
+	{ &kind_links, links_html },
 	{ &kind_memory, memory_html },
 	{ &kind_mfu, mfu_html },
 	{ &kind_idle, idle_html },

@@ -12,6 +12,7 @@
 #include "common/jsonw.h"
 #include "summary/cluster.h"
 #include "summary/idle.h"
+#include "summary/links.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
 #include "summary/model.h"
@@ -293,6 +294,43 @@ cluster_json(const struct summary *s, const void *state)
 	return j;
 }
 
+/* --- the links (summary/links.h) --- */
+
+static cJSON *
+links_json(const struct summary *s, const void *state)
+{
+	const struct links *l = state;
+	cJSON *j = cJSON_CreateObject(), *a, *x;
+	size_t i;
+	int tr;
+
+	cJSON_AddNumberToObject(j, "ranks", l->ranks);
+	a = cJSON_AddArrayToObject(j, "transports");
+	for (tr = 0; tr < COMM_NTRANS; tr++) {
+		if (l->count[tr] == 0)
+			continue;
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "type", comm_transports[tr]);
+		cJSON_AddNumberToObject(x, "links", l->count[tr]);
+		cJSON_AddNumberToObject(x, "mean_gb_s", l->mean[tr]);
+		cJSON_AddItemToArray(a, x);
+	}
+	a = cJSON_AddArrayToObject(j, "links");
+	for (i = 0; i < l->n; i++) {
+		x = cJSON_CreateObject();
+		cJSON_AddNumberToObject(x, "src", l->v[i]->src);
+		cJSON_AddNumberToObject(x, "dst", l->v[i]->dst);
+		cJSON_AddStringToObject(x, "type", comm_transports[l->v[i]->tr]);
+		cJSON_AddNumberToObject(x, "size_mb", l->v[i]->size);
+		cJSON_AddNumberToObject(x, "time_ms", l->v[i]->time);
+		if (!isnan(link_gb_s(l->v[i])))
+			cJSON_AddNumberToObject(x, "gb_s", link_gb_s(l->v[i]));
+		cJSON_AddBoolToObject(x, "slow", link_slow(s, l->v[i]));
+		cJSON_AddItemToArray(a, x);
+	}
+	return j;
+}
+
 /* --- the device idle and its causes (summary/idle.h) --- */
 
 static cJSON *
@@ -384,6 +422,7 @@ static const struct {
 	{ &kind_steps, steps_json },
 	{ &kind_ops, ops_json },
 	{ &kind_cluster, cluster_json },
+	{ &kind_links, links_json },
 	{ &kind_memory, memory_json },
 	{ &kind_mfu, mfu_json },
 	{ &kind_idle, idle_json },

@@ -11,6 +11,7 @@
 #include "common/ranks.h"
 #include "summary/cluster.h"
 #include "summary/idle.h"
+#include "summary/links.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
 #include "summary/model.h"
@@ -451,6 +452,37 @@ cluster_text(const struct summary *s, const void *state, struct out *o)
 	}
 }
 
+/* --- the links (summary/links.h) --- */
+
+static void
+links_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct links *l = state;
+	size_t i;
+	int tr;
+
+	fprintf(o->fp, "  %-6s %7s %12s %12s %12s\n", _("type"), _("links"),
+	    _("mean GB/s"), _("min GB/s"), _("max GB/s"));
+	for (tr = 0; tr < COMM_NTRANS; tr++) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		if (l->count[tr] == 0)
+			continue;
+		for (i = 0; i < l->n; i++)
+			if (l->v[i]->tr == tr && !isnan(link_gb_s(l->v[i]))) {
+				lo = fmin(lo, link_gb_s(l->v[i]));
+				hi = fmax(hi, link_gb_s(l->v[i]));
+			}
+		fprintf(o->fp, "  %-6s %7zu %12.2f %12.2f %12.2f\n",
+		    comm_transports[tr], l->count[tr], l->mean[tr], lo, hi);
+	}
+	for (i = 0; i < l->n; i++)
+		if (link_slow(s, l->v[i]))
+			fprintf(o->fp, _("  %sslow%s %d -> %d %s %.2f GB/s\n"),
+			    colour(o, 4), colour_off(o), l->v[i]->src,
+			    l->v[i]->dst, comm_transports[l->v[i]->tr], link_gb_s(l->v[i]));
+}
+
 /* --- the device idle and its causes (summary/idle.h) --- */
 
 static void
@@ -538,6 +570,7 @@ static const struct {
 	{ &kind_steps, steps_text },
 	{ &kind_ops, ops_text },
 	{ &kind_cluster, cluster_text },
+	{ &kind_links, links_text },
 	{ &kind_memory, memory_text },
 	{ &kind_mfu, mfu_text },
 	{ &kind_idle, idle_text },
