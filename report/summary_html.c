@@ -17,6 +17,7 @@
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
+#include "summary/wait.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
 
@@ -247,7 +248,8 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 		const struct rank_data *r = &s->r[i];
 		int v[5];
 
-		if (r->steps_why != NULL || (s->nr > MAX_ROWS_SHOWN && !cluster_extreme(c, i)))
+		if (r->steps_why != NULL || (s->nr > MAX_ROWS_SHOWN &&
+		    !cluster_extreme(c, i)))
 			continue;
 		cluster_position(c, r->rank, v);
 		fputs("<tr>", fp);
@@ -270,6 +272,106 @@ cluster_html(const struct summary *s, const void *state, FILE *fp)
 	if (s->nr > MAX_ROWS_SHOWN)
 		fputs("<p>The ranks at the extremes of each column; all in "
 		    "--json.</p>\n", fp);
+}
+
+/* --- which rank the collectives wait for (summary/wait.h) --- */
+
+static void
+split_html(const struct summary *s, FILE *fp)
+{
+	size_t n, most = 0;
+	double mean;
+	int g, k, head = 0;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = wait_split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			if (!head++)
+				fputs("<p>Exposed communication by parallel group "
+				    "and kind, ms a step: the mean of the ranks, "
+				    "and the rank with the most with its shares "
+				    "waiting for other ranks and moving data.</p>\n"
+				    "<table>\n<tr><th class=\"l\">group</th>"
+				    "<th class=\"l\">kind</th><th>ranks</th>"
+				    "<th>mean</th><th>most</th><th>ms</th>"
+				    "<th>waiting</th><th>moving</th></tr>\n", fp);
+			c = comm_split_of(s, most, g, k);
+			fprintf(fp, "<tr><td class=\"l\">%s</td><td class=\"l\">"
+			    "%s</td><td>%zu</td><td>%.3f</td>",
+			    comm_group_names[g], comm_kind_names[k], n, mean);
+			html_rank(fp, &s->r[most]);
+			fprintf(fp, "<td>%.3f</td><td>%.1f %%</td><td>%.1f %%</td>"
+			    "</tr>\n", c.exposed, 100 * c.wait / c.exposed,
+			    100 * c.xfer / c.exposed);
+		}
+	if (head)
+		fputs("</table>\n", fp);
+}
+
+static void
+wait_html(const struct summary *s, const void *state, FILE *fp)
+{
+	const struct wait *w = state;
+	size_t i, n = 0, most = 1, *v = xcalloc(s->nr + 1, sizeof(*v));
+	char lab[LABEL_MAX];
+
+	for (i = 0; i < s->nr; i++) {
+		if (w->votes[i] > most)
+			most = w->votes[i];
+		if (w->votes[i] > 0 || (s->nr <= 16 && (w->seen[i] > 0 ||
+		    w->nratio[i] > 0)))
+			v[n++] = i;
+	}
+	if (w->counted == 0) {
+		fprintf(fp, "<p>No vote: no collective was seen by three ranks "
+		    "or more (%zu ranks with communication data).</p>\n",
+		    w->ranks);
+		for (i = 0; i < s->nr && w->counted2 > 0; i++)
+			if (w->last2[i] > 0) {
+				fputs("<p>", fp);
+				html_text(fp, rank_label(&s->r[i], lab,
+				    sizeof(lab)));
+				fprintf(fp, " arrived last (the shorter elapse) "
+				    "in %zu of its %zu collectives of two "
+				    "ranks.</p>\n", w->last2[i], w->seen2[i]);
+			}
+		split_html(s, fp);
+		free(v);
+		return;
+	}
+	fprintf(fp, "<p>%zu collectives compared; %zu groups left out.</p>\n",
+	    w->counted, w->dropped_groups);
+	if (n > MAX_WAIT_ROWS) {
+		qsort_r(v, n, sizeof(*v), wait_by_votes, (void *)w);
+		fprintf(fp, "<p>%zu ranks arrived last as an outlier: the %d most "
+		    "often; all in --json.</p>\n", n, MAX_WAIT_ROWS);
+		n = MAX_WAIT_ROWS;
+	}
+	fputs("<table>\n<tr><th>rank</th><th>last</th><th>of</th>"
+	    "<th class=\"l\">votes</th><th>wait ratio</th><th>sync ratio</th>"
+	    "</tr>\n", fp);
+	for (size_t k = 0; k < n; k++) {
+		i = v[k];
+		fputs("<tr>", fp);
+		html_rank(fp, &s->r[i]);
+		fprintf(fp, "<td>%zu</td><td>%zu</td><td class=\"l\">"
+		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"204\" "
+		    "height=\"12\"><rect x=\"0\" y=\"1\" width=\"%.1f\" "
+		    "height=\"10\" fill=\"#c0392b\"/></svg></td>",
+		    w->votes[i], w->seen[i], 200.0 * w->votes[i] / most);
+		if (w->nratio[i] > 0)
+			fprintf(fp, "<td>%.3f</td><td>%.3f</td></tr>\n",
+			    w->wait_sum[i] / w->nratio[i],
+			    w->sync_sum[i] / w->nratio[i]);
+		else
+			fputs("<td>-</td><td>-</td></tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+	split_html(s, fp);
+	free(v);
 }
 
 /* --- the links (summary/links.h) --- */
@@ -397,6 +499,7 @@ static const struct {
 	{ &kind_steps, steps_html },
 	{ &kind_ops, ops_html },
 	{ &kind_cluster, cluster_html },
+	{ &kind_wait, wait_html },
 	{ &kind_links, links_html },
 	{ &kind_memory, memory_html },
 	{ &kind_mfu, mfu_html },

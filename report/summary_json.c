@@ -18,6 +18,7 @@
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
+#include "summary/wait.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
 
@@ -294,6 +295,76 @@ cluster_json(const struct summary *s, const void *state)
 	return j;
 }
 
+/* --- which rank the collectives wait for (summary/wait.h) --- */
+
+/* "by_group": each group and kind, as the text has it. */
+static void
+split_json(const struct summary *s, cJSON *j)
+{
+	cJSON *a = cJSON_AddArrayToObject(j, "by_group"), *x, *m;
+	size_t n, most = 0;
+	double mean;
+	int g, k;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = wait_split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			c = comm_split_of(s, most, g, k);
+			x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "group", comm_group_names[g]);
+			cJSON_AddStringToObject(x, "kind", comm_kind_names[k]);
+			cJSON_AddNumberToObject(x, "ranks", n);
+			json_num(x, "mean_exposed_ms", mean);
+			m = cJSON_AddObjectToObject(x, "most");
+			json_rank(m, "rank", s->r[most].rank);
+			json_num(m, "exposed_ms", c.exposed);
+			json_num(m, "waiting_ms", c.wait);
+			json_num(m, "moving_ms", c.xfer);
+			cJSON_AddItemToArray(a, x);
+		}
+}
+
+static cJSON *
+wait_json(const struct summary *s, const void *state)
+{
+	const struct wait *w = state;
+	cJSON *j = cJSON_CreateObject(), *a;
+	size_t i;
+
+	cJSON_AddNumberToObject(j, "ranks", w->ranks);
+	cJSON_AddNumberToObject(j, "collectives", w->counted);
+	cJSON_AddNumberToObject(j, "dropped_groups", w->dropped_groups);
+	cJSON_AddNumberToObject(j, "collectives_of_two", w->counted2);
+	a = cJSON_AddArrayToObject(j, "votes");
+	for (i = 0; i < s->nr; i++) {
+		cJSON *x;
+
+		if (w->seen[i] == 0 && w->nratio[i] == 0 && w->seen2[i] == 0)
+			continue;
+		x = cJSON_CreateObject();
+		json_rank(x, "rank", s->r[i].rank);
+		cJSON_AddNumberToObject(x, "last", w->votes[i]);
+		cJSON_AddNumberToObject(x, "collectives", w->seen[i]);
+		if (w->seen2[i] > 0) {
+			cJSON_AddNumberToObject(x, "last_of_two", w->last2[i]);
+			cJSON_AddNumberToObject(x, "collectives_of_two",
+			    w->seen2[i]);
+		}
+		if (w->nratio[i] > 0) {
+			cJSON_AddNumberToObject(x, "wait_ratio",
+			    w->wait_sum[i] / w->nratio[i]);
+			cJSON_AddNumberToObject(x, "sync_ratio",
+			    w->sync_sum[i] / w->nratio[i]);
+		}
+		cJSON_AddItemToArray(a, x);
+	}
+	split_json(s, j);
+	return j;
+}
+
 /* --- the links (summary/links.h) --- */
 
 static cJSON *
@@ -422,6 +493,7 @@ static const struct {
 	{ &kind_steps, steps_json },
 	{ &kind_ops, ops_json },
 	{ &kind_cluster, cluster_json },
+	{ &kind_wait, wait_json },
 	{ &kind_links, links_json },
 	{ &kind_memory, memory_json },
 	{ &kind_mfu, mfu_json },

@@ -17,6 +17,7 @@
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
+#include "summary/wait.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
 
@@ -452,6 +453,125 @@ cluster_text(const struct summary *s, const void *state, struct out *o)
 	}
 }
 
+/* --- which rank the collectives wait for (summary/wait.h) --- */
+
+static void
+wait_row(const struct summary *s, const struct wait *w, size_t i, int lw,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+
+	fprintf(o->fp, "  %-*s %8zu %8zu %7.1f%%", lw,
+	    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
+	    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
+	if (w->nratio[i] > 0)
+		fprintf(o->fp, " %10.3f %10.3f\n", w->wait_sum[i] /
+		    w->nratio[i], w->sync_sum[i] / w->nratio[i]);
+	else
+		fprintf(o->fp, " %10s %10s\n", "-", "-");
+}
+
+/*
+ * The collectives of two ranks: each rank that arrived last (the shorter
+ * elapse) in some, in how many of its own.
+ */
+static void
+pairs_text(const struct summary *s, const struct wait *w, int lw,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t i, n = 0;
+
+	if (w->counted2 == 0)
+		return;
+	fprintf(o->fp, _("  %zu collectives of two ranks; the rank that "
+	    "arrived last (shorter elapse: the other waited for it):\n"),
+	    w->counted2);
+	for (i = 0; i < s->nr && n < MAX_WAIT_ROWS; i++)
+		if (w->last2[i] > 0) {
+			fprintf(o->fp, _("  %-*s last in %zu of its %zu\n"), lw,
+			    rank_label(&s->r[i], lab, sizeof(lab)),
+			    w->last2[i], w->seen2[i]);
+			n++;
+		}
+}
+
+/*
+ * The communication by parallel group and kind: over the ranks that have
+ * it, the mean exposed ms a step, and the rank with the most with its
+ * shares waiting for another rank and moving data.
+ */
+static void
+split_text(const struct summary *s, int lw, struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t n, most = 0;
+	double mean;
+	int g, k, head = 0;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = wait_split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			if (!head++)
+				fprintf(o->fp, _("  exposed communication by "
+				    "parallel group and kind, ms a step (mean of "
+				    "the ranks; the rank with the most, and its "
+				    "shares waiting for other ranks and moving "
+				    "data):\n  %-7s %-14s %5s %10s  %-*s %10s "
+				    "%8s %8s\n"), _("group"), _("kind"),
+				    _("ranks"), _("mean"), lw, _("most"), _("ms"),
+				    _("waiting"), _("moving"));
+			c = comm_split_of(s, most, g, k);
+			fprintf(o->fp, "  %-7s %-14s %5zu %10.3f  %-*s %10.3f "
+			    "%7.1f%% %7.1f%%\n", comm_group_names[g],
+			    comm_kind_names[k], n, mean, lw,
+			    rank_label(&s->r[most], lab, sizeof(lab)), c.exposed,
+			    100 * c.wait / c.exposed, 100 * c.xfer / c.exposed);
+		}
+}
+
+static void
+wait_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct wait *w = state;
+	size_t i, n = 0, *v = xcalloc(s->nr + 1, sizeof(*v));
+	int lw = label_width(s, 10);
+
+	/* a vote takes three ranks: below, a table of nothing */
+	if (w->counted == 0) {
+		fprintf(o->fp, _("  no vote: no collective was seen by three "
+		    "ranks or more (%zu ranks with communication data)\n"),
+		    w->ranks);
+		pairs_text(s, w, lw, o);
+		split_text(s, lw, o);
+		free(v);
+		return;
+	}
+	fprintf(o->fp, _("  %zu ranks with communication data, %zu collectives "
+	    "compared, %zu groups left out (operator counts differ)\n"),
+	    w->ranks, w->counted, w->dropped_groups);
+	fprintf(o->fp, "  %-*s %8s %8s %8s %10s %10s\n", lw, "", _("last"),
+	    _("of"), _("share"), _("wait ratio"), _("sync ratio"));
+	for (i = 0; i < s->nr; i++)
+		if (w->votes[i] > 0 || (s->nr <= 16 && w->nratio[i] > 0))
+			v[n++] = i;
+	if (n > MAX_WAIT_ROWS) {
+		/* many: those voted for most often */
+		qsort_r(v, n, sizeof(*v), wait_by_votes, (void *)w);
+		fprintf(o->fp, _("  (%zu ranks arrived last as an outlier: the %d "
+		    "most often; all in --json)\n"), n, MAX_WAIT_ROWS);
+	}
+	for (i = 0; i < n && i < MAX_WAIT_ROWS; i++)
+		wait_row(s, w, v[i], lw, o);
+	if (n == 0)
+		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
+	split_text(s, lw, o);
+	free(v);
+}
+
 /* --- the links (summary/links.h) --- */
 
 static void
@@ -570,6 +690,7 @@ static const struct {
 	{ &kind_steps, steps_text },
 	{ &kind_ops, ops_text },
 	{ &kind_cluster, cluster_text },
+	{ &kind_wait, wait_text },
 	{ &kind_links, links_text },
 	{ &kind_memory, memory_text },
 	{ &kind_mfu, mfu_text },

@@ -47,6 +47,9 @@ void	 summary_html_sections(const struct summary *, FILE *);
 #define MAX_ROWS_SHOWN	32
 #define SLOWEST_SHOWN	5
 
+/* The ranks the collectives wait for, named one by one. */
+#define MAX_WAIT_ROWS	8
+
 /* The user's lines that synchronised most, named by the text and the page. */
 #define IDLE_FRAMES	5
 
