@@ -5,6 +5,7 @@
  * others), with its row in the table of writers: a new kind is its
  * writer and its row.
  */
+#include <err.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -491,7 +492,7 @@ idle_html(const struct summary *s, const void *state, FILE *fp)
 
 typedef void	 html_writer(const struct summary *, const void *, FILE *);
 
-/* The writer of each kind; a kind without a row writes itself. */
+/* The writer of each kind: every kind has its row. */
 static const struct {
 	const struct kind	*kind;
 	html_writer		*write;
@@ -512,7 +513,7 @@ writer_of(const struct kind *k)
 	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
 		if (writers[i].kind == k)
 			return writers[i].write;
-	return k->html;
+	errx(1, "no HTML writer for the summary kind %s", k->name);
 }
 
 static void

@@ -485,7 +485,7 @@ idle_json(const struct summary *s, const void *state)
 
 typedef cJSON	*json_writer(const struct summary *, const void *);
 
-/* The writer of each kind; a kind without a row writes itself. */
+/* The writer of each kind: every kind has its row. */
 static const struct {
 	const struct kind	*kind;
 	json_writer		*write;
@@ -506,7 +506,7 @@ writer_of(const struct kind *k)
 	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
 		if (writers[i].kind == k)
 			return writers[i].write;
-	return k->json;
+	errx(1, "no JSON writer for the summary kind %s", k->name);
 }
 
 /* The files left out, every one. */

@@ -4,6 +4,7 @@
  * finished summary's model (summary/steps.h, ops.h and the others), with
  * its row in the table of writers: a new kind is its writer and its row.
  */
+#include <err.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -682,7 +683,7 @@ idle_text(const struct summary *s, const void *state, struct out *o)
 typedef void	 text_writer(const struct summary *, const void *,
 		    struct out *);
 
-/* The writer of each kind; a kind without a row prints itself. */
+/* The writer of each kind: every kind has its row. */
 static const struct {
 	const struct kind	*kind;
 	text_writer		*write;
@@ -703,7 +704,7 @@ writer_of(const struct kind *k)
 	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
 		if (writers[i].kind == k)
 			return writers[i].write;
-	return k->print;
+	errx(1, "no text writer for the summary kind %s", k->name);
 }
 
 /* --- the files left out --- */

@@ -2,10 +2,9 @@
  * The summary (summary/) as the report gives it: its text
  * (summary_text.c), its JSON (summary_json.c) and the sections of its
  * page (summary_html.c).  Each of those files holds, for its format, the
- * writer of every summary kind that has one, and a table from kind to
- * writer: a new kind is its writer and its row in each.  A kind with no
- * row there still prints itself (struct kind's print, json and html,
- * summary/model.h).  The summaries compute; these only print.
+ * writer of every summary kind and a table from kind to writer: a new
+ * kind is its writer and its row in each.  The summaries compute and
+ * print nothing; these only print.
  */
 #ifndef MSPROF_REPORT_SUMMARY_WRITERS_H
 #define MSPROF_REPORT_SUMMARY_WRITERS_H

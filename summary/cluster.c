@@ -259,6 +259,5 @@ cluster_free(void *state)
 
 const struct kind kind_cluster = {
 	"cluster", N_("Cluster step table and slow rank (mean per step)"),
-	cluster_init, NULL, cluster_rank, cluster_finish, NULL, NULL, NULL,
-	cluster_free,
+	cluster_init, NULL, cluster_rank, cluster_finish, cluster_free,
 };

@@ -180,6 +180,5 @@ idle_free(void *state)
 
 const struct kind kind_idle = {
 	"idle", N_("Device idle and what the host did (timeline)"),
-	idle_init, idle_prepare, idle_rank, idle_finish, NULL, NULL, NULL,
-	idle_free,
+	idle_init, idle_prepare, idle_rank, idle_finish, idle_free,
 };

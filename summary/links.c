@@ -469,6 +469,5 @@ links_free(void *state)
 
 const struct kind kind_links = {
 	"links", N_("Slow links (communication_matrix.json)"),
-	links_init, NULL, links_rank, links_finish, NULL, NULL, NULL,
-	links_free,
+	links_init, NULL, links_rank, links_finish, links_free,
 };

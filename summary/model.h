@@ -200,14 +200,6 @@ struct kind {
 		    struct rank_files *);	/* optional */
 	/* After all ranks: compute; a reason when not made. */
 	char	*(*finish)(struct summary *, void *);
-	/*
-	 * Optional, and only for a kind the report has no writer of its own
-	 * for (report/summary_text.c, summary_json.c, summary_html.c): the
-	 * kind printing itself as text, JSON and HTML.
-	 */
-	void	 (*print)(const struct summary *, const void *, struct out *);
-	cJSON	*(*json)(const struct summary *, const void *);
-	void	 (*html)(const struct summary *, const void *, FILE *);
 	void	 (*free)(void *);
 };
 

@@ -715,5 +715,5 @@ wait_free(void *state)
 
 const struct kind kind_wait = {
 	"wait", N_("Which rank the collectives wait for (communication.json)"),
-	wait_init, NULL, wait_rank, wait_finish, NULL, NULL, NULL, wait_free,
+	wait_init, NULL, wait_rank, wait_finish, wait_free,
 };
