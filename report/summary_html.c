@@ -19,6 +19,7 @@
 #include "summary/ops.h"
 #include "summary/steps.h"
 #include "summary/wait.h"
+#include "summary/writer.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
 

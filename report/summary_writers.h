@@ -13,6 +13,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "summary/writer.h"
+
 struct summary;
 struct jsonw;
 
