@@ -5,6 +5,7 @@
 
 #include "advice/advice.h"
 #include "summary/model.h"
+#include "summary/writer.h"
 #include "findings.h"
 
 /* A list, an item a finding with its own list of what to change. */

@@ -6,6 +6,7 @@
  */
 #include "advice/advice.h"
 #include "summary/model.h"
+#include "summary/writer.h"
 #include "findings.h"
 
 static const char *

@@ -8,6 +8,7 @@
 
 #include "advice/advice.h"
 #include "summary/model.h"
+#include "summary/writer.h"
 #include "findings.h"
 
 /* Are the settings shown by framework: does the data not say which? */

@@ -10,11 +10,16 @@
 #include <stdlib.h>
 
 #include "common/jsonw.h"
+#include "summary/cluster.h"
+#include "summary/idle.h"
+#include "summary/links.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
+#include "summary/wait.h"
+#include "summary/writer.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
 
@@ -220,19 +225,280 @@ mfu_json(const struct summary *s, const void *state)
 	return j;
 }
 
+/* --- the cluster step table (summary/cluster.h) --- */
+
+static const char *const pos_name[5] = { "pp", "dp", "cp", "tp", "ep" };
+/* The columns' keys, as in the step breakdown's. */
+static const char *const col_key[NCOLS] = {
+	"computing_us", "communication_not_overlapped_us", "free_us",
+	"bubble_us",
+};
+
+static cJSON *
+cluster_json(const struct summary *s, const void *state)
+{
+	const struct cluster *c = state;
+	cJSON *j = cJSON_CreateObject(), *a, *x;
+	size_t i;
+	int k, p;
+
+	if (c->layout) {
+		x = cJSON_AddObjectToObject(j, "layout");
+		cJSON_AddNumberToObject(x, "tp", c->tp);
+		cJSON_AddNumberToObject(x, "pp", c->pp);
+		cJSON_AddNumberToObject(x, "dp", c->dp);
+		cJSON_AddNumberToObject(x, "cp", c->cp);
+		cJSON_AddNumberToObject(x, "ep", c->ep);
+	}
+	cJSON_AddNumberToObject(j, "mean_step_us", c->mean_step);
+	a = cJSON_AddArrayToObject(j, "ranks");
+	for (i = 0; i < s->nr; i++) {
+		const struct rank_data *r = &s->r[i];
+		int v[5];
+
+		if (r->steps_why != NULL)
+			continue;
+		cluster_position(c, r->rank, v);
+		x = cJSON_CreateObject();
+		json_rank(x, "rank", r->rank);
+		/* null where the layout is unknown, as the text omits them */
+		for (p = 0; p < 5; p++)
+			json_rank(x, pos_name[p], r->rank >= 0 && c->layout ?
+			    v[p] : -1);
+		cJSON_AddNumberToObject(x, "step_us", r->mean.step_time);
+		for (k = 0; k < NCOLS; k++)
+			cJSON_AddNumberToObject(x, col_key[k], cluster_col(r, k));
+		cJSON_AddItemToArray(a, x);
+	}
+	a = cJSON_AddArrayToObject(j, "spread");
+	for (k = 0; k < NCOLS; k++) {
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "column", col_key[k]);
+		cJSON_AddNumberToObject(x, "spread_us", c->hi[k] - c->lo[k]);
+		json_rank(x, "worst_rank", s->r[cluster_worst(c, k)].rank);
+		cJSON_AddBoolToObject(x, "flagged", c->flagged[k]);
+		cJSON_AddItemToArray(a, x);
+	}
+	if (c->pp > 1)
+		cJSON_AddNumberToObject(j, "worst_stage", c->worst_stage);
+	a = cJSON_AddArrayToObject(j, "operator_difference");
+	for (i = 0; i < c->ndiff; i++) {
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "type", c->diff[i].type);
+		cJSON_AddNumberToObject(x, "slow_rank_us", c->diff[i].slow);
+		cJSON_AddNumberToObject(x, "fast_rank_us", c->diff[i].fast);
+		cJSON_AddItemToArray(a, x);
+	}
+	if (c->ndiff > 0) {
+		json_rank(j, "slow_rank", s->r[c->slow].rank);
+		json_rank(j, "fast_rank", s->r[c->fast].rank);
+	}
+	return j;
+}
+
+/* --- which rank the collectives wait for (summary/wait.h) --- */
+
+/* "by_group": each group and kind, as the text has it. */
+static void
+split_json(const struct summary *s, cJSON *j)
+{
+	cJSON *a = cJSON_AddArrayToObject(j, "by_group"), *x, *m;
+	size_t n, most = 0;
+	double mean;
+	int g, k;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = wait_split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			c = comm_split_of(s, most, g, k);
+			x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "group", comm_group_names[g]);
+			cJSON_AddStringToObject(x, "kind", comm_kind_names[k]);
+			cJSON_AddNumberToObject(x, "ranks", n);
+			json_num(x, "mean_exposed_ms", mean);
+			m = cJSON_AddObjectToObject(x, "most");
+			json_rank(m, "rank", s->r[most].rank);
+			json_num(m, "exposed_ms", c.exposed);
+			json_num(m, "waiting_ms", c.wait);
+			json_num(m, "moving_ms", c.xfer);
+			cJSON_AddItemToArray(a, x);
+		}
+}
+
+static cJSON *
+wait_json(const struct summary *s, const void *state)
+{
+	const struct wait *w = state;
+	cJSON *j = cJSON_CreateObject(), *a;
+	size_t i;
+
+	cJSON_AddNumberToObject(j, "ranks", w->ranks);
+	cJSON_AddNumberToObject(j, "collectives", w->counted);
+	cJSON_AddNumberToObject(j, "dropped_groups", w->dropped_groups);
+	cJSON_AddNumberToObject(j, "collectives_of_two", w->counted2);
+	a = cJSON_AddArrayToObject(j, "votes");
+	for (i = 0; i < s->nr; i++) {
+		cJSON *x;
+
+		if (w->seen[i] == 0 && w->nratio[i] == 0 && w->seen2[i] == 0)
+			continue;
+		x = cJSON_CreateObject();
+		json_rank(x, "rank", s->r[i].rank);
+		cJSON_AddNumberToObject(x, "last", w->votes[i]);
+		cJSON_AddNumberToObject(x, "collectives", w->seen[i]);
+		if (w->seen2[i] > 0) {
+			cJSON_AddNumberToObject(x, "last_of_two", w->last2[i]);
+			cJSON_AddNumberToObject(x, "collectives_of_two",
+			    w->seen2[i]);
+		}
+		if (w->nratio[i] > 0) {
+			cJSON_AddNumberToObject(x, "wait_ratio",
+			    w->wait_sum[i] / w->nratio[i]);
+			cJSON_AddNumberToObject(x, "sync_ratio",
+			    w->sync_sum[i] / w->nratio[i]);
+		}
+		cJSON_AddItemToArray(a, x);
+	}
+	split_json(s, j);
+	return j;
+}
+
+/* --- the links (summary/links.h) --- */
+
+static cJSON *
+links_json(const struct summary *s, const void *state)
+{
+	const struct links *l = state;
+	cJSON *j = cJSON_CreateObject(), *a, *x;
+	size_t i;
+	int tr;
+
+	cJSON_AddNumberToObject(j, "ranks", l->ranks);
+	a = cJSON_AddArrayToObject(j, "transports");
+	for (tr = 0; tr < COMM_NTRANS; tr++) {
+		if (l->count[tr] == 0)
+			continue;
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "type", comm_transports[tr]);
+		cJSON_AddNumberToObject(x, "links", l->count[tr]);
+		cJSON_AddNumberToObject(x, "mean_gb_s", l->mean[tr]);
+		cJSON_AddItemToArray(a, x);
+	}
+	a = cJSON_AddArrayToObject(j, "links");
+	for (i = 0; i < l->n; i++) {
+		x = cJSON_CreateObject();
+		cJSON_AddNumberToObject(x, "src", l->v[i]->src);
+		cJSON_AddNumberToObject(x, "dst", l->v[i]->dst);
+		cJSON_AddStringToObject(x, "type", comm_transports[l->v[i]->tr]);
+		cJSON_AddNumberToObject(x, "size_mb", l->v[i]->size);
+		cJSON_AddNumberToObject(x, "time_ms", l->v[i]->time);
+		if (!isnan(link_gb_s(l->v[i])))
+			cJSON_AddNumberToObject(x, "gb_s", link_gb_s(l->v[i]));
+		cJSON_AddBoolToObject(x, "slow", link_slow(s, l->v[i]));
+		cJSON_AddItemToArray(a, x);
+	}
+	return j;
+}
+
+/* --- the device idle and its causes (summary/idle.h) --- */
+
+static cJSON *
+idle_rank_json(const struct rank_data *rd, const struct idle_rank *x)
+{
+	const struct tl_result *r = x->r;
+	cJSON *j = cJSON_CreateObject(), *c, *a;
+	size_t i;
+	int k;
+
+	json_rank(j, "rank", rd->rank);
+	if (r == NULL) {
+		cJSON_AddStringToObject(j, "why", x->why != NULL ? x->why :
+		    "no timeline");
+		return j;
+	}
+	cJSON_AddStringToObject(j, "source", x->source);
+	cJSON_AddNumberToObject(j, "steps", (double)r->nsteps);
+	cJSON_AddNumberToObject(j, "step_ms", r->step_us / 1e3);
+	cJSON_AddNumberToObject(j, "idle_ms", r->idle_us / 1e3);
+	cJSON_AddNumberToObject(j, "explained_ms", r->explained_us / 1e3);
+	cJSON_AddNumberToObject(j, "launch_gaps_ms", r->short_us / 1e3);
+	cJSON_AddNumberToObject(j, "gc_gaps_ms", r->gc_gap_us / 1e3);
+	cJSON_AddNumberToObject(j, "device_tasks", (double)r->ntasks);
+	cJSON_AddBoolToObject(j, "stacks", r->stacks);
+	cJSON_AddBoolToObject(j, "approximate", r->approx);
+	c = cJSON_AddObjectToObject(j, "host");
+	for (k = 0; k < TL_NCAUSE; k++) {
+		cJSON *o = cJSON_AddObjectToObject(c, tl_cause_key[k]);
+
+		cJSON_AddNumberToObject(o, "host_ms", r->host_us[k] / 1e3);
+		cJSON_AddNumberToObject(o, "idle_ms", r->idle_by[k] / 1e3);
+		cJSON_AddNumberToObject(o, "events", (double)r->count[k]);
+		json_num(o, "share", idle_share(r, r->host_us[k]));
+	}
+	a = cJSON_AddArrayToObject(j, "sync_sites");
+	for (i = 0; i < r->nframes; i++) {
+		const struct tl_frame *f = &r->frames[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "where", f->where);
+		cJSON_AddStringToObject(o, "path", f->path);
+		cJSON_AddNumberToObject(o, "host_ms", f->host_us / 1e3);
+		cJSON_AddNumberToObject(o, "idle_ms", f->idle_us / 1e3);
+		cJSON_AddNumberToObject(o, "calls", (double)f->n);
+		cJSON_AddBoolToObject(o, "formats_tensor", f->formats);
+		cJSON_AddBoolToObject(o, "to_host", f->to_host);
+		cJSON_AddItemToArray(a, o);
+	}
+	return j;
+}
+
+static cJSON *
+idle_json(const struct summary *s, const void *state)
+{
+	cJSON *j = cJSON_CreateObject(), *a, *b;
+	double most, all;
+	size_t i, at;
+	int c;
+
+	a = cJSON_AddArrayToObject(j, "ranks");
+	for (i = 0; i < s->nr; i++)
+		cJSON_AddItemToArray(a, idle_rank_json(&s->r[i],
+		    idle_rank_at(s, i)));
+	b = cJSON_AddObjectToObject(j, "by_cause");
+	for (c = 0; c < TL_NCAUSE; c++) {
+		cJSON *o = cJSON_AddObjectToObject(b, tl_cause_key[c]);
+
+		at = idle_most(s, c, &most, &all);
+		json_num(o, "share_most", most);
+		if (isnan(most))
+			cJSON_AddNullToObject(o, "rank_most");
+		else
+			json_rank(o, "rank_most", s->r[at].rank);
+		json_num(o, "share_all", all);
+	}
+	return j;
+}
+
 /* --- the table of writers, and the JSON of a summary --- */
 
 typedef cJSON	*json_writer(const struct summary *, const void *);
 
-/* The writer of each kind; a kind without a row writes itself. */
+/* The writer of each kind: every kind has its row. */
 static const struct {
 	const struct kind	*kind;
 	json_writer		*write;
 } writers[] = {
 	{ &kind_steps, steps_json },
 	{ &kind_ops, ops_json },
+	{ &kind_cluster, cluster_json },
+	{ &kind_wait, wait_json },
+	{ &kind_links, links_json },
 	{ &kind_memory, memory_json },
 	{ &kind_mfu, mfu_json },
+	{ &kind_idle, idle_json },
 };
 
 static json_writer *
@@ -241,7 +507,7 @@ writer_of(const struct kind *k)
 	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
 		if (writers[i].kind == k)
 			return writers[i].write;
-	return k->json;
+	errx(1, "no JSON writer for the summary kind %s", k->name);
 }
 
 /* The files left out, every one. */

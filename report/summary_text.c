@@ -4,16 +4,22 @@
  * finished summary's model (summary/steps.h, ops.h and the others), with
  * its row in the table of writers: a new kind is its writer and its row.
  */
+#include <err.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/ranks.h"
+#include "summary/cluster.h"
+#include "summary/idle.h"
+#include "summary/links.h"
 #include "summary/memory.h"
 #include "summary/mfu.h"
 #include "summary/model.h"
 #include "summary/ops.h"
 #include "summary/steps.h"
+#include "summary/wait.h"
+#include "summary/writer.h"
 #include "summary/summary.h"
 #include "summary_writers.h"
 
@@ -358,20 +364,339 @@ mfu_text(const struct summary *s, const void *state, struct out *o)
 		    u->log_last);
 }
 
+/* --- the cluster step table (summary/cluster.h) --- */
+
+static void
+cluster_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct cluster *c = state;
+	FILE *fp = o->fp;
+	size_t i, shown = 0;
+	int k, lw = label_width(s, 6);
+	char lab[LABEL_MAX], lab2[LABEL_MAX];
+
+	if (c->layout)
+		fprintf(fp, _("  layout: tp %d, pp %d, dp %d, cp %d, ep %d "
+		    "(profiler_metadata.json)\n"), c->tp, c->pp, c->dp, c->cp,
+		    c->ep);
+	else
+		fprintf(fp, _("  layout: unknown (no distributed_args in "
+		    "profiler_metadata.json)\n"));
+	/*
+	 * Without a layout every position would print as 0: none, and the
+	 * rank column as wide as the spread's label needs.
+	 */
+	if (!c->layout && lw + 11 < (int)strlen(_("spread (max - min)")))
+		lw = (int)strlen(_("spread (max - min)")) - 11;
+	fprintf(fp, "  %-*s", lw, _("rank"));
+	if (c->layout)
+		fprintf(fp, " %3s %3s %3s %3s %3s", "pp", "dp", "cp", "tp", "ep");
+	fprintf(fp, " %10s %10s %10s %10s %10s\n", _("step ms"), _("comp ms"),
+	    _("comm ms"), _("free ms"), _("bubble ms"));
+	for (i = 0; i < s->nr && shown < MAX_ROWS_SHOWN; i++) {
+		const struct rank_data *r = &s->r[i];
+		int v[5];
+
+		if (r->steps_why != NULL)
+			continue;
+		/* Many ranks: the extremes of each column only. */
+		if (s->nr > MAX_ROWS_SHOWN && !cluster_extreme(c, i))
+			continue;
+		shown++;
+		if (r->rank >= 0)
+			fprintf(fp, "  %-*d", lw, r->rank);
+		else
+			fprintf(fp, "  %-*s", lw, rank_label(r, lab, sizeof(lab)));
+		if (c->layout && r->rank >= 0) {
+			cluster_position(c, r->rank, v);
+			fprintf(fp, " %3d %3d %3d %3d %3d", v[0], v[1], v[2], v[3],
+			    v[4]);
+		} else if (c->layout)
+			fprintf(fp, " %3s %3s %3s %3s %3s", "-", "-", "-", "-",
+			    "-");
+		fprintf(fp, " %10.3f", r->mean.step_time / 1000);
+		for (k = 0; k < NCOLS; k++) {
+			int mark = c->flagged[k] && cluster_worst(c, k) == i;
+
+			fprintf(fp, " %s%10.3f%s", mark ? colour(o, 4) : "",
+			    cluster_col(r, k) / 1000, mark ? colour_off(o) : "");
+		}
+		fputc('\n', fp);
+	}
+	if (s->nr > MAX_ROWS_SHOWN)
+		fprintf(fp, _("  (the ranks at the extremes of each column; all "
+		    "in --json)\n"));
+	fprintf(fp, "  %-*s", lw + (c->layout ? 20 : 0) + 11,
+	    _("spread (max - min)"));
+	for (k = 0; k < NCOLS; k++)
+		fprintf(fp, " %10.3f", (c->hi[k] - c->lo[k]) / 1000);
+	fputc('\n', fp);
+	fprintf(fp, _("  mean step: %.3f ms; a spread above 5 %% of it (%.3f "
+	    "ms) names a slow rank\n"), c->mean_step / 1000,
+	    CLUSTER_SPREAD * c->mean_step / 1000);
+	if (c->pp > 1 && c->worst_stage >= 0)
+		fprintf(fp, _("  slowest pipeline stage: %d (%.3f ms computing + "
+		    "free per rank)\n"), c->worst_stage, c->stage[c->worst_stage] / 1000);
+	/*
+	 * The operators that tell the rank computing most from the one
+	 * computing least, when that spread names a slow rank: below it
+	 * they would be the noise of two equal ranks.
+	 */
+	if (c->ndiff > 0 && c->flagged[COL_COMP]) {
+		fprintf(fp, _("  operators differing most between %s (most "
+		    "computing) and %s (least), ms:\n"),
+		    rank_label(&s->r[c->slow], lab, sizeof(lab)),
+		    rank_label(&s->r[c->fast], lab2, sizeof(lab2)));
+		for (i = 0; i < c->ndiff; i++)
+			fprintf(fp, "    %-32s %10.3f %10.3f %+10.3f\n",
+			    c->diff[i].type, c->diff[i].slow / 1000,
+			    c->diff[i].fast / 1000,
+			    (c->diff[i].slow - c->diff[i].fast) / 1000);
+	}
+}
+
+/* --- which rank the collectives wait for (summary/wait.h) --- */
+
+static void
+wait_row(const struct summary *s, const struct wait *w, size_t i, int lw,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+
+	fprintf(o->fp, "  %-*s %8zu %8zu %7.1f%%", lw,
+	    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
+	    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
+	if (w->nratio[i] > 0)
+		fprintf(o->fp, " %10.3f %10.3f\n", w->wait_sum[i] /
+		    w->nratio[i], w->sync_sum[i] / w->nratio[i]);
+	else
+		fprintf(o->fp, " %10s %10s\n", "-", "-");
+}
+
+/*
+ * The collectives of two ranks: each rank that arrived last (the shorter
+ * elapse) in some, in how many of its own.
+ */
+static void
+pairs_text(const struct summary *s, const struct wait *w, int lw,
+    struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t i, n = 0;
+
+	if (w->counted2 == 0)
+		return;
+	fprintf(o->fp, _("  %zu collectives of two ranks; the rank that "
+	    "arrived last (shorter elapse: the other waited for it):\n"),
+	    w->counted2);
+	for (i = 0; i < s->nr && n < MAX_WAIT_ROWS; i++)
+		if (w->last2[i] > 0) {
+			fprintf(o->fp, _("  %-*s last in %zu of its %zu\n"), lw,
+			    rank_label(&s->r[i], lab, sizeof(lab)),
+			    w->last2[i], w->seen2[i]);
+			n++;
+		}
+}
+
+/*
+ * The communication by parallel group and kind: over the ranks that have
+ * it, the mean exposed ms a step, and the rank with the most with its
+ * shares waiting for another rank and moving data.
+ */
+static void
+split_text(const struct summary *s, int lw, struct out *o)
+{
+	char lab[LABEL_MAX];
+	size_t n, most = 0;
+	double mean;
+	int g, k, head = 0;
+
+	for (g = 0; g < CG_N; g++)
+		for (k = 0; k < CK_N; k++) {
+			struct comm_split c;
+
+			if ((n = wait_split_most(s, g, k, &most, &mean)) == 0)
+				continue;
+			if (!head++)
+				fprintf(o->fp, _("  exposed communication by "
+				    "parallel group and kind, ms a step (mean of "
+				    "the ranks; the rank with the most, and its "
+				    "shares waiting for other ranks and moving "
+				    "data):\n  %-7s %-14s %5s %10s  %-*s %10s "
+				    "%8s %8s\n"), _("group"), _("kind"),
+				    _("ranks"), _("mean"), lw, _("most"), _("ms"),
+				    _("waiting"), _("moving"));
+			c = comm_split_of(s, most, g, k);
+			fprintf(o->fp, "  %-7s %-14s %5zu %10.3f  %-*s %10.3f "
+			    "%7.1f%% %7.1f%%\n", comm_group_names[g],
+			    comm_kind_names[k], n, mean, lw,
+			    rank_label(&s->r[most], lab, sizeof(lab)), c.exposed,
+			    100 * c.wait / c.exposed, 100 * c.xfer / c.exposed);
+		}
+}
+
+static void
+wait_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct wait *w = state;
+	size_t i, n = 0, *v = xcalloc(s->nr + 1, sizeof(*v));
+	int lw = label_width(s, 10);
+
+	/* a vote takes three ranks: below, a table of nothing */
+	if (w->counted == 0) {
+		fprintf(o->fp, _("  no vote: no collective was seen by three "
+		    "ranks or more (%zu ranks with communication data)\n"),
+		    w->ranks);
+		pairs_text(s, w, lw, o);
+		split_text(s, lw, o);
+		free(v);
+		return;
+	}
+	fprintf(o->fp, _("  %zu ranks with communication data, %zu collectives "
+	    "compared, %zu groups left out (operator counts differ)\n"),
+	    w->ranks, w->counted, w->dropped_groups);
+	fprintf(o->fp, "  %-*s %8s %8s %8s %10s %10s\n", lw, "", _("last"),
+	    _("of"), _("share"), _("wait ratio"), _("sync ratio"));
+	for (i = 0; i < s->nr; i++)
+		if (w->votes[i] > 0 || (s->nr <= 16 && w->nratio[i] > 0))
+			v[n++] = i;
+	if (n > MAX_WAIT_ROWS) {
+		/* many: those voted for most often */
+		qsort_r(v, n, sizeof(*v), wait_by_votes, (void *)w);
+		fprintf(o->fp, _("  (%zu ranks arrived last as an outlier: the %d "
+		    "most often; all in --json)\n"), n, MAX_WAIT_ROWS);
+	}
+	for (i = 0; i < n && i < MAX_WAIT_ROWS; i++)
+		wait_row(s, w, v[i], lw, o);
+	if (n == 0)
+		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
+	split_text(s, lw, o);
+	free(v);
+}
+
+/* --- the links (summary/links.h) --- */
+
+static void
+links_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct links *l = state;
+	size_t i;
+	int tr;
+
+	fprintf(o->fp, "  %-6s %7s %12s %12s %12s\n", _("type"), _("links"),
+	    _("mean GB/s"), _("min GB/s"), _("max GB/s"));
+	for (tr = 0; tr < COMM_NTRANS; tr++) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		if (l->count[tr] == 0)
+			continue;
+		for (i = 0; i < l->n; i++)
+			if (l->v[i]->tr == tr && !isnan(link_gb_s(l->v[i]))) {
+				lo = fmin(lo, link_gb_s(l->v[i]));
+				hi = fmax(hi, link_gb_s(l->v[i]));
+			}
+		fprintf(o->fp, "  %-6s %7zu %12.2f %12.2f %12.2f\n",
+		    comm_transports[tr], l->count[tr], l->mean[tr], lo, hi);
+	}
+	for (i = 0; i < l->n; i++)
+		if (link_slow(s, l->v[i]))
+			fprintf(o->fp, _("  %sslow%s %d -> %d %s %.2f GB/s\n"),
+			    colour(o, 4), colour_off(o), l->v[i]->src,
+			    l->v[i]->dst, comm_transports[l->v[i]->tr], link_gb_s(l->v[i]));
+}
+
+/* --- the device idle and its causes (summary/idle.h) --- */
+
+static void
+print_frames(const struct tl_result *r, struct out *o)
+{
+	const struct tl_frame *f = r->frames;
+	size_t i;
+
+	for (i = 0; i < r->nframes && i < IDLE_FRAMES; i++)
+		fprintf(o->fp, _("      %s: %.1f ms (%.1f %% of the step), %zu "
+		    "calls%s\n"), f[i].where, f[i].host_us / 1e3,
+		    100 * idle_share(r, f[i].host_us), f[i].n, f[i].formats ?
+		    _(", formats a tensor") : f[i].to_host ?
+		    _(", copies to the host") : "");
+}
+
+static void
+idle_text(const struct summary *s, const void *state, struct out *o)
+{
+	const struct idle *m = state;
+	char lab[LABEL_MAX];
+	size_t i, at, stacks = 0;
+	double most, all;
+	int c;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct tl_result *r = idle_of(s, i);
+
+		if (r == NULL)
+			continue;
+		stacks += r->stacks;
+		fprintf(o->fp, _("  %s (%s): %zu steps, %.1f ms; device idle "
+		    "%.1f ms (%.1f %%)%s\n"), rank_label(&s->r[i], lab,
+		    sizeof(lab)), idle_rank_at(s, i)->source, r->nsteps,
+		    r->step_us / 1e3, r->idle_us / 1e3,
+		    100 * idle_share(r, r->idle_us),
+		    r->approx ? _(", approximate: more events than kept") : "");
+	}
+	fprintf(o->fp, _("  %-22s %28s %18s %16s\n"), _("host doing"),
+	    _("share of the step (most)"), _("all ranks"),
+	    _("device idle"));
+	for (c = 0; c < TL_NCAUSE; c++) {
+		const struct tl_result *r;
+
+		at = idle_most(s, c, &most, &all);
+		if (!(most > 0))
+			continue;
+		r = idle_of(s, at);
+		fprintf(o->fp, "  %-22s %8.1f ms %5.1f %% %-10s %9.1f %% "
+		    "%9.1f ms\n", _(idle_cause_name[c]), r->host_us[c] / 1e3,
+		    100 * most, rank_label(&s->r[at], lab, sizeof(lab)),
+		    100 * all, r->idle_by[c] / 1e3);
+		if (c == TL_SYNC && r->nframes > 0) {
+			fprintf(o->fp, _("    from the user's code (%s):\n"),
+			    rank_label(&s->r[at], lab, sizeof(lab)));
+			print_frames(r, o);
+		}
+	}
+	for (i = 0; i < s->nr; i++) {
+		const struct tl_result *r = idle_of(s, i);
+
+		if (r == NULL || (r->short_us <= 0 && r->gc_gap_us <= 0))
+			continue;
+		fprintf(o->fp, _("  %s: idle with no cause: %.1f ms in %zu "
+		    "gaps below %.0f us (launching), %.1f ms in %zu long "
+		    "gaps without host events\n"), rank_label(&s->r[i], lab,
+		    sizeof(lab)), r->short_us / 1e3, r->nshort,
+		    TL_SHORT_GAP_NS / 1e3, r->gc_gap_us / 1e3, r->ngc_gap);
+	}
+	if (m->made > 0 && stacks == 0)
+		fputs(_("  no call stacks in the timeline: msprof-exec --with "
+		    "stack collects them, to name the lines\n"), o->fp);
+}
+
 /* --- the table of writers, and the text of a summary --- */
 
 typedef void	 text_writer(const struct summary *, const void *,
 		    struct out *);
 
-/* The writer of each kind; a kind without a row prints itself. */
+/* The writer of each kind: every kind has its row. */
 static const struct {
 	const struct kind	*kind;
 	text_writer		*write;
 } writers[] = {
 	{ &kind_steps, steps_text },
 	{ &kind_ops, ops_text },
+	{ &kind_cluster, cluster_text },
+	{ &kind_wait, wait_text },
+	{ &kind_links, links_text },
 	{ &kind_memory, memory_text },
 	{ &kind_mfu, mfu_text },
+	{ &kind_idle, idle_text },
 };
 
 static text_writer *
@@ -380,7 +705,7 @@ writer_of(const struct kind *k)
 	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
 		if (writers[i].kind == k)
 			return writers[i].write;
-	return k->print;
+	errx(1, "no text writer for the summary kind %s", k->name);
 }
 
 /* --- the files left out --- */

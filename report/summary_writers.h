@@ -2,10 +2,9 @@
  * The summary (summary/) as the report gives it: its text
  * (summary_text.c), its JSON (summary_json.c) and the sections of its
  * page (summary_html.c).  Each of those files holds, for its format, the
- * writer of every summary kind that has one, and a table from kind to
- * writer: a new kind is its writer and its row in each.  A kind with no
- * row there still prints itself (struct kind's print, json and html,
- * summary/model.h).  The summaries compute; these only print.
+ * writer of every summary kind and a table from kind to writer: a new
+ * kind is its writer and its row in each.  The summaries compute and
+ * print nothing; these only print.
  */
 #ifndef MSPROF_REPORT_SUMMARY_WRITERS_H
 #define MSPROF_REPORT_SUMMARY_WRITERS_H
@@ -13,6 +12,8 @@
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
+
+#include "summary/writer.h"
 
 struct summary;
 struct jsonw;
@@ -46,6 +47,12 @@ void	 summary_html_sections(const struct summary *, FILE *);
  */
 #define MAX_ROWS_SHOWN	32
 #define SLOWEST_SHOWN	5
+
+/* The ranks the collectives wait for, named one by one. */
+#define MAX_WAIT_ROWS	8
+
+/* The user's lines that synchronised most, named by the text and the page. */
+#define IDLE_FRAMES	5
 
 /*
  * The files the summary left out: a line each when few, else grouped by

@@ -14,41 +14,8 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "cluster.h"
 #include "model.h"
-
-#define SPREAD		0.05
-#define MAX_ROWS	32
-#define DIFF_OPS	5
-
-enum { COL_COMP, COL_COMM, COL_FREE, COL_BUBBLE, NCOLS };
-
-static const char *const col_name[NCOLS] = {
-	"Computing", "Communication(Not Overlapped)", "Free", "Bubble",
-};
-/* Their JSON keys, as in the step breakdown's. */
-static const char *const col_key[NCOLS] = {
-	"computing_us", "communication_not_overlapped_us", "free_us",
-	"bubble_us",
-};
-
-struct cluster {
-	struct layout job;
-	int	 tp, pp, dp, cp, ep;	/* the job's, 1 when unknown */
-	int	 layout;		/* from metadata */
-	size_t	 n;			/* ranks with steps */
-	double	 mean_step;
-	double	 lo[NCOLS], hi[NCOLS];
-	size_t	 lo_at[NCOLS], hi_at[NCOLS];	/* indexes into s->r */
-	int	 flagged[NCOLS];
-	double	*stage;			/* mean computing + free per stage */
-	int	 worst_stage;
-	size_t	 slow, fast;		/* most and least computing */
-	struct op_diff {
-		char	*type;
-		double	 slow, fast;
-	} diff[DIFF_OPS];
-	size_t	 ndiff;
-};
 
 static void *
 cluster_init(struct summary *s)
@@ -62,8 +29,8 @@ cluster_rank(struct summary *s, void *state, struct rank_data *rd,
 {
 }
 
-static double
-col(const struct rank_data *r, int c)
+double
+cluster_col(const struct rank_data *r, int c)
 {
 	switch (c) {
 	case COL_COMP: return r->mean.comp;
@@ -133,12 +100,12 @@ spread(struct summary *s, struct cluster *c)
 		c->n++;
 		c->mean_step += r->mean.step_time;
 		for (k = 0; k < NCOLS; k++) {
-			if (col(r, k) < c->lo[k]) {
-				c->lo[k] = col(r, k);
+			if (cluster_col(r, k) < c->lo[k]) {
+				c->lo[k] = cluster_col(r, k);
 				c->lo_at[k] = i;
 			}
-			if (col(r, k) > c->hi[k]) {
-				c->hi[k] = col(r, k);
+			if (cluster_col(r, k) > c->hi[k]) {
+				c->hi[k] = cluster_col(r, k);
 				c->hi_at[k] = i;
 			}
 		}
@@ -154,7 +121,7 @@ flag_columns(struct cluster *c)
 	int k;
 
 	for (k = 0; k < NCOLS; k++)
-		c->flagged[k] = c->hi[k] - c->lo[k] > SPREAD * c->mean_step;
+		c->flagged[k] = c->hi[k] - c->lo[k] > CLUSTER_SPREAD * c->mean_step;
 }
 
 /* The pipeline stage with the most computing + free, when pp > 1. */
@@ -224,7 +191,7 @@ op_diff(struct summary *s, struct cluster *c)
 			v[n++].fast = b->slot[i]->total;
 		}
 	qsort(v, n, sizeof(*v), by_diff);
-	for (i = 0; i < n && c->ndiff < DIFF_OPS; i++)
+	for (i = 0; i < n && c->ndiff < CLUSTER_DIFF_OPS; i++)
 		if (v[i].slow != v[i].fast) {
 			c->diff[c->ndiff] = v[i];
 			c->diff[c->ndiff++].type = xstrdup(v[i].type);
@@ -251,10 +218,8 @@ cluster_finish(struct summary *s, void *state)
 	return NULL;
 }
 
-static const char *const pos_name[5] = { "pp", "dp", "cp", "tp", "ep" };
-
-static void
-position(const struct cluster *c, int rank, int v[5])
+void
+cluster_position(const struct cluster *c, int rank, int v[5])
 {
 	int r = rank < 0 ? 0 : rank;
 
@@ -265,9 +230,8 @@ position(const struct cluster *c, int rank, int v[5])
 	v[4] = v[1] % c->ep;					/* ep */
 }
 
-/* Is rank I the lowest or the highest of a column? */
-static int
-extreme(const struct cluster *c, size_t i)
+int
+cluster_extreme(const struct cluster *c, size_t i)
 {
 	for (int k = 0; k < NCOLS; k++)
 		if (c->lo_at[k] == i || c->hi_at[k] == i)
@@ -275,202 +239,10 @@ extreme(const struct cluster *c, size_t i)
 	return 0;
 }
 
-static void
-cluster_print(const struct summary *s, const void *state, struct out *o)
+size_t
+cluster_worst(const struct cluster *c, int k)
 {
-	const struct cluster *c = state;
-	FILE *fp = o->fp;
-	size_t i, shown = 0;
-	int k, lw = label_width(s, 6);
-	char lab[LABEL_MAX], lab2[LABEL_MAX];
-
-	if (c->layout)
-		fprintf(fp, _("  layout: tp %d, pp %d, dp %d, cp %d, ep %d "
-		    "(profiler_metadata.json)\n"), c->tp, c->pp, c->dp, c->cp,
-		    c->ep);
-	else
-		fprintf(fp, _("  layout: unknown (no distributed_args in "
-		    "profiler_metadata.json)\n"));
-	/*
-	 * Without a layout every position would print as 0: none, and the
-	 * rank column as wide as the spread's label needs.
-	 */
-	if (!c->layout && lw + 11 < (int)strlen(_("spread (max - min)")))
-		lw = (int)strlen(_("spread (max - min)")) - 11;
-	fprintf(fp, "  %-*s", lw, _("rank"));
-	if (c->layout)
-		fprintf(fp, " %3s %3s %3s %3s %3s", "pp", "dp", "cp", "tp", "ep");
-	fprintf(fp, " %10s %10s %10s %10s %10s\n", _("step ms"), _("comp ms"),
-	    _("comm ms"), _("free ms"), _("bubble ms"));
-	for (i = 0; i < s->nr && shown < MAX_ROWS; i++) {
-		const struct rank_data *r = &s->r[i];
-		int v[5];
-
-		if (r->steps_why != NULL)
-			continue;
-		/* Many ranks: the extremes of each column only. */
-		if (s->nr > MAX_ROWS && !extreme(c, i))
-			continue;
-		shown++;
-		if (r->rank >= 0)
-			fprintf(fp, "  %-*d", lw, r->rank);
-		else
-			fprintf(fp, "  %-*s", lw, rank_label(r, lab, sizeof(lab)));
-		if (c->layout && r->rank >= 0) {
-			position(c, r->rank, v);
-			fprintf(fp, " %3d %3d %3d %3d %3d", v[0], v[1], v[2], v[3],
-			    v[4]);
-		} else if (c->layout)
-			fprintf(fp, " %3s %3s %3s %3s %3s", "-", "-", "-", "-",
-			    "-");
-		fprintf(fp, " %10.3f", r->mean.step_time / 1000);
-		for (k = 0; k < NCOLS; k++) {
-			int mark = c->flagged[k] && (k == COL_COMM ?
-			    c->lo_at[k] : c->hi_at[k]) == i;
-
-			fprintf(fp, " %s%10.3f%s", mark ? colour(o, 4) : "",
-			    col(r, k) / 1000, mark ? colour_off(o) : "");
-		}
-		fputc('\n', fp);
-	}
-	if (s->nr > MAX_ROWS)
-		fprintf(fp, _("  (the ranks at the extremes of each column; all "
-		    "in --json)\n"));
-	fprintf(fp, "  %-*s", lw + (c->layout ? 20 : 0) + 11,
-	    _("spread (max - min)"));
-	for (k = 0; k < NCOLS; k++)
-		fprintf(fp, " %10.3f", (c->hi[k] - c->lo[k]) / 1000);
-	fputc('\n', fp);
-	fprintf(fp, _("  mean step: %.3f ms; a spread above 5 %% of it (%.3f "
-	    "ms) names a slow rank\n"), c->mean_step / 1000,
-	    SPREAD * c->mean_step / 1000);
-	if (c->pp > 1 && c->worst_stage >= 0)
-		fprintf(fp, _("  slowest pipeline stage: %d (%.3f ms computing + "
-		    "free per rank)\n"), c->worst_stage, c->stage[c->worst_stage] / 1000);
-	/*
-	 * The operators that tell the rank computing most from the one
-	 * computing least, when that spread names a slow rank: below it
-	 * they would be the noise of two equal ranks.
-	 */
-	if (c->ndiff > 0 && c->flagged[COL_COMP]) {
-		fprintf(fp, _("  operators differing most between %s (most "
-		    "computing) and %s (least), ms:\n"),
-		    rank_label(&s->r[c->slow], lab, sizeof(lab)),
-		    rank_label(&s->r[c->fast], lab2, sizeof(lab2)));
-		for (i = 0; i < c->ndiff; i++)
-			fprintf(fp, "    %-32s %10.3f %10.3f %+10.3f\n",
-			    c->diff[i].type, c->diff[i].slow / 1000,
-			    c->diff[i].fast / 1000,
-			    (c->diff[i].slow - c->diff[i].fast) / 1000);
-	}
-}
-
-static cJSON *
-cluster_json(const struct summary *s, const void *state)
-{
-	const struct cluster *c = state;
-	cJSON *j = cJSON_CreateObject(), *a, *x;
-	size_t i;
-	int k, p;
-
-	if (c->layout) {
-		x = cJSON_AddObjectToObject(j, "layout");
-		cJSON_AddNumberToObject(x, "tp", c->tp);
-		cJSON_AddNumberToObject(x, "pp", c->pp);
-		cJSON_AddNumberToObject(x, "dp", c->dp);
-		cJSON_AddNumberToObject(x, "cp", c->cp);
-		cJSON_AddNumberToObject(x, "ep", c->ep);
-	}
-	cJSON_AddNumberToObject(j, "mean_step_us", c->mean_step);
-	a = cJSON_AddArrayToObject(j, "ranks");
-	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
-		int v[5];
-
-		if (r->steps_why != NULL)
-			continue;
-		position(c, r->rank, v);
-		x = cJSON_CreateObject();
-		json_rank(x, "rank", r->rank);
-		/* null where the layout is unknown, as the text omits them */
-		for (p = 0; p < 5; p++)
-			json_rank(x, pos_name[p], r->rank >= 0 && c->layout ?
-			    v[p] : -1);
-		cJSON_AddNumberToObject(x, "step_us", r->mean.step_time);
-		for (k = 0; k < NCOLS; k++)
-			cJSON_AddNumberToObject(x, col_key[k], col(r, k));
-		cJSON_AddItemToArray(a, x);
-	}
-	a = cJSON_AddArrayToObject(j, "spread");
-	for (k = 0; k < NCOLS; k++) {
-		x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "column", col_key[k]);
-		cJSON_AddNumberToObject(x, "spread_us", c->hi[k] - c->lo[k]);
-		json_rank(x, "worst_rank", s->r[k == COL_COMM ?
-		    c->lo_at[k] : c->hi_at[k]].rank);
-		cJSON_AddBoolToObject(x, "flagged", c->flagged[k]);
-		cJSON_AddItemToArray(a, x);
-	}
-	if (c->pp > 1)
-		cJSON_AddNumberToObject(j, "worst_stage", c->worst_stage);
-	a = cJSON_AddArrayToObject(j, "operator_difference");
-	for (i = 0; i < c->ndiff; i++) {
-		x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "type", c->diff[i].type);
-		cJSON_AddNumberToObject(x, "slow_rank_us", c->diff[i].slow);
-		cJSON_AddNumberToObject(x, "fast_rank_us", c->diff[i].fast);
-		cJSON_AddItemToArray(a, x);
-	}
-	if (c->ndiff > 0) {
-		json_rank(j, "slow_rank", s->r[c->slow].rank);
-		json_rank(j, "fast_rank", s->r[c->fast].rank);
-	}
-	return j;
-}
-
-static void
-cluster_html(const struct summary *s, const void *state, FILE *fp)
-{
-	const struct cluster *c = state;
-	size_t i;
-	int k, p;
-
-	fputs("<table>\n<tr><th>rank</th>", fp);
-	if (c->layout)
-		fputs("<th>pp</th><th>dp</th><th>cp</th><th>tp</th><th>ep</th>",
-		    fp);
-	fputs("<th>step (ms)</th>", fp);
-	for (k = 0; k < NCOLS; k++)
-		fprintf(fp, "<th>%s (ms)</th>", col_name[k]);
-	fputs("</tr>\n", fp);
-	for (i = 0; i < s->nr; i++) {
-		const struct rank_data *r = &s->r[i];
-		int v[5];
-
-		if (r->steps_why != NULL || (s->nr > MAX_ROWS && !extreme(c, i)))
-			continue;
-		position(c, r->rank, v);
-		fputs("<tr>", fp);
-		html_rank(fp, r);
-		for (p = 0; p < 5 && c->layout; p++)
-			if (r->rank >= 0)
-				fprintf(fp, "<td>%d</td>", v[p]);
-			else
-				fputs("<td>-</td>", fp);
-		fprintf(fp, "<td>%.3f</td>", r->mean.step_time / 1000);
-		for (k = 0; k < NCOLS; k++) {
-			int mark = c->flagged[k] && (k == COL_COMM ?
-			    c->lo_at[k] : c->hi_at[k]) == i;
-
-			fprintf(fp, "<td%s>%.3f</td>", mark ?
-			    " class=\"finding\"" : "", col(r, k) / 1000);
-		}
-		fputs("</tr>\n", fp);
-	}
-	fputs("</table>\n", fp);
-	if (s->nr > MAX_ROWS)
-		fputs("<p>The ranks at the extremes of each column; all in "
-		    "--json.</p>\n", fp);
+	return k == COL_COMM ? c->lo_at[k] : c->hi_at[k];
 }
 
 static void
@@ -487,6 +259,5 @@ cluster_free(void *state)
 
 const struct kind kind_cluster = {
 	"cluster", N_("Cluster step table and slow rank (mean per step)"),
-	cluster_init, NULL, cluster_rank, cluster_finish, cluster_print,
-	cluster_json, cluster_html, cluster_free,
+	cluster_init, NULL, cluster_rank, cluster_finish, cluster_free,
 };

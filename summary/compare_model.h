@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "model.h"
 #include "strmap.h"
+#include "writer.h"
 
 enum { BASE, NEW };	/* the two runs, in this order everywhere */
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "writer.h"
 
 static const char *const ansi[] = {
 	"\033[32m", "\033[31m", "\033[33m", "\033[35m", "\033[1;31m",

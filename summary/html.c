@@ -5,6 +5,7 @@
 
 #include "common/util.h"
 #include "model.h"
+#include "writer.h"
 
 const char *const part_fill[] = {
 	"#2e8b57", "#d2691e", "#b0b0b0", "#8a2be2",

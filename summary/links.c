@@ -17,24 +17,12 @@
 #include <strings.h>
 
 #include "common/util.h"
+#include "links.h"
 #include "model.h"
 #include "strmap.h"
 
-#define HEAT_MAX	128	/* ranks drawn one by one in the heat map */
-#define HEAT_BLOCKS	64	/* more: blocks of ranks a side */
-
 /* Small packets: RDMA under 1 MB, SDMA under 16 MB. */
 const double small_mb[COMM_NTRANS] = { 0, 1, 0, 16 };
-
-struct links {
-	struct strmap	 map;		/* "src-dst-tr" -> link */
-	struct link	**v;		/* sorted after finish */
-	size_t		 n, ranks;
-	double		 mean[COMM_NTRANS], median[COMM_NTRANS];
-	size_t		 count[COMM_NTRANS];
-	int		 maxrank;
-	struct rank_transfers *per;	/* each rank's (transfers_of) */
-};
 
 static void *
 links_init(struct summary *s)
@@ -469,142 +457,6 @@ links_finish(struct summary *s, void *state)
 }
 
 static void
-links_print(const struct summary *s, const void *state, struct out *o)
-{
-	const struct links *l = state;
-	size_t i;
-	int tr;
-
-	fprintf(o->fp, "  %-6s %7s %12s %12s %12s\n", _("type"), _("links"),
-	    _("mean GB/s"), _("min GB/s"), _("max GB/s"));
-	for (tr = 0; tr < COMM_NTRANS; tr++) {
-		double lo = INFINITY, hi = -INFINITY;
-
-		if (l->count[tr] == 0)
-			continue;
-		for (i = 0; i < l->n; i++)
-			if (l->v[i]->tr == tr && !isnan(bw(l->v[i]))) {
-				lo = fmin(lo, bw(l->v[i]));
-				hi = fmax(hi, bw(l->v[i]));
-			}
-		fprintf(o->fp, "  %-6s %7zu %12.2f %12.2f %12.2f\n",
-		    comm_transports[tr], l->count[tr], l->mean[tr], lo, hi);
-	}
-	for (i = 0; i < l->n; i++)
-		if (link_slow(s, l->v[i]))
-			fprintf(o->fp, _("  %sslow%s %d -> %d %s %.2f GB/s\n"),
-			    colour(o, 4), colour_off(o), l->v[i]->src,
-			    l->v[i]->dst, comm_transports[l->v[i]->tr], bw(l->v[i]));
-}
-
-static cJSON *
-links_json(const struct summary *s, const void *state)
-{
-	const struct links *l = state;
-	cJSON *j = cJSON_CreateObject(), *a, *x;
-	size_t i;
-	int tr;
-
-	cJSON_AddNumberToObject(j, "ranks", l->ranks);
-	a = cJSON_AddArrayToObject(j, "transports");
-	for (tr = 0; tr < COMM_NTRANS; tr++) {
-		if (l->count[tr] == 0)
-			continue;
-		x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "type", comm_transports[tr]);
-		cJSON_AddNumberToObject(x, "links", l->count[tr]);
-		cJSON_AddNumberToObject(x, "mean_gb_s", l->mean[tr]);
-		cJSON_AddItemToArray(a, x);
-	}
-	a = cJSON_AddArrayToObject(j, "links");
-	for (i = 0; i < l->n; i++) {
-		x = cJSON_CreateObject();
-		cJSON_AddNumberToObject(x, "src", l->v[i]->src);
-		cJSON_AddNumberToObject(x, "dst", l->v[i]->dst);
-		cJSON_AddStringToObject(x, "type", comm_transports[l->v[i]->tr]);
-		cJSON_AddNumberToObject(x, "size_mb", l->v[i]->size);
-		cJSON_AddNumberToObject(x, "time_ms", l->v[i]->time);
-		if (!isnan(bw(l->v[i])))
-			cJSON_AddNumberToObject(x, "gb_s", bw(l->v[i]));
-		cJSON_AddBoolToObject(x, "slow", link_slow(s, l->v[i]));
-		cJSON_AddItemToArray(a, x);
-	}
-	return j;
-}
-
-/* One cell of the heat map: the slowest link it holds. */
-struct cell {
-	const struct link	*slowest;
-	size_t			 n;
-	int			 slow;	/* holds a slow link */
-};
-
-/*
- * A src x dst heat map of bandwidth relative to the best link.  With
- * more ranks than HEAT_MAX, a cell holds a block of ranks and shows its
- * slowest link: the map keeps its size, and a slow link still shows.
- */
-static void
-links_html(const struct summary *s, const void *state, FILE *fp)
-{
-	const struct links *l = state;
-	int n = l->maxrank + 1, g = n <= HEAT_MAX ? n : HEAT_BLOCKS;
-	int cell = g <= 32 ? 14 : g <= 64 ? 8 : 4, x, y;
-	struct cell *c;
-	double best = 0;
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!isnan(bw(l->v[i])))
-			best = fmax(best, bw(l->v[i]));
-	if (!(best > 0)) {
-		fprintf(fp, "<p>%zu links; no heat map (no bandwidth)</p>\n",
-		    l->n);
-		return;
-	}
-	c = xcalloc((size_t)g * g, sizeof(*c));
-	for (i = 0; i < l->n; i++) {
-		const struct link *k = l->v[i];
-		struct cell *e = &c[(size_t)k->src * g / n * g +
-		    (size_t)k->dst * g / n];
-
-		if (e->slowest == NULL || (!isnan(bw(k)) &&
-		    (isnan(bw(e->slowest)) || bw(k) < bw(e->slowest))))
-			e->slowest = k;
-		e->n++;
-		e->slow |= link_slow(s, k);
-	}
-	fprintf(fp, "<p>src (rows) x dst (columns)%s, darker is faster; slow "
-	    "links outlined in red. Best link %.2f GB/s.</p>\n<svg xmlns=\""
-	    "http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n",
-	    g < n ? ", a block of ranks a cell showing its slowest link" : "",
-	    best, g * cell + 2, g * cell + 2);
-	for (y = 0; y < g; y++)
-		for (x = 0; x < g; x++) {
-			const struct cell *e = &c[(size_t)y * g + x];
-			const struct link *k = e->slowest;
-			double f;
-			int shade;
-
-			if (k == NULL)
-				continue;
-			f = isnan(bw(k)) ? 0 : bw(k) / best;
-			shade = 255 - (int)lround(f * 200);
-			fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-			    "height=\"%d\" fill=\"rgb(%d,%d,255)\"%s><title>",
-			    1 + x * cell, 1 + y * cell, cell, cell, shade, shade,
-			    e->slow ? " stroke=\"#d00\" stroke-width=\"2\"" : "");
-			if (e->n > 1)
-				fprintf(fp, "%zu links, the slowest: ", e->n);
-			fprintf(fp, "%d -&gt; %d %s %.2f GB/s</title></rect>\n",
-			    k->src, k->dst, comm_transports[k->tr],
-			    isnan(bw(k)) ? 0 : bw(k));
-		}
-	fputs("</svg>\n", fp);
-	free(c);
-}
-
-static void
 links_free(void *state)
 {
 	struct links *l = state;
@@ -617,6 +469,5 @@ links_free(void *state)
 
 const struct kind kind_links = {
 	"links", N_("Slow links (communication_matrix.json)"),
-	links_init, NULL, links_rank, links_finish, links_print, links_json,
-	links_html, links_free,
+	links_init, NULL, links_rank, links_finish, links_free,
 };

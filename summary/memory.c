@@ -237,6 +237,5 @@ memory_free(void *state)
 
 const struct kind kind_memory = {
 	"memory", N_("Device memory (memory_record.csv)"),
-	memory_init, memory_prepare, memory_rank, memory_finish, NULL, NULL,
-	NULL, memory_free,
+	memory_init, memory_prepare, memory_rank, memory_finish, memory_free,
 };

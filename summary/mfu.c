@@ -735,5 +735,5 @@ mfu_free(void *state)
 
 const struct kind kind_mfu = {
 	"mfu", N_("Model FLOPs utilisation (MFU) against the chip's peak"),
-	mfu_init, NULL, mfu_rank, mfu_finish, NULL, NULL, NULL, mfu_free,
+	mfu_init, NULL, mfu_rank, mfu_finish, mfu_free,
 };

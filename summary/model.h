@@ -1,17 +1,17 @@
 /*
  * The summary's model: what was read from each rank, the table of
  * summaries (one file each: steps.c, ops.c, cluster.c, wait.c, links.c,
- * memory.c, mfu.c, a row each of the table in summary.c) and what they
- * found.  Read by the summaries themselves and, once the summary is
- * finished, by the floors above: the advice's rules (advice/) and the
- * report's writers (report/).  Nothing here knows a rule.
+ * memory.c, mfu.c, idle.c, a row each of the table in summary.c, and
+ * each one's finished state in its NAME.h) and what they found.  Read by
+ * the summaries themselves and, once the summary is finished, by the
+ * floors above: the advice's rules (advice/) and the report's writers
+ * (report/, with what they share in writer.h).  Nothing here knows a
+ * rule nor prints.
  */
 #ifndef MSPROF_SUMMARY_MODEL_H
 #define MSPROF_SUMMARY_MODEL_H
 
 #include <stdio.h>
-
-#include <cjson/cJSON.h>
 
 #include "common/util.h"
 #include "summary.h"
@@ -179,11 +179,6 @@ const struct comm *rank_comm(struct rank_files *);
 struct db	*rank_db(struct rank_files *);
 struct db	*rank_profiler_db(struct rank_files *);
 
-struct out {
-	FILE		*fp;
-	unsigned	 flags;
-};
-
 /* One summary: one table row in summary.c. */
 struct kind {
 	const char	*name;		/* JSON key */
@@ -200,14 +195,6 @@ struct kind {
 		    struct rank_files *);	/* optional */
 	/* After all ranks: compute; a reason when not made. */
 	char	*(*finish)(struct summary *, void *);
-	/*
-	 * Optional, and only for a kind the report has no writer of its own
-	 * for (report/summary_text.c, summary_json.c, summary_html.c): the
-	 * kind printing itself as text, JSON and HTML.
-	 */
-	void	 (*print)(const struct summary *, const void *, struct out *);
-	cJSON	*(*json)(const struct summary *, const void *);
-	void	 (*html)(const struct summary *, const void *, FILE *);
 	void	 (*free)(void *);
 };
 
@@ -402,43 +389,6 @@ long	 step_iteration(const struct summary *, long step);
 const char *rank_label(const struct rank_data *, char *buf, size_t len);
 /* The widest label of the ranks, at least MIN: the text tables' column. */
 int	 label_width(const struct summary *, int min);
-/* KEY: the rank, or null when it is unknown (never -1). */
-void	 json_rank(cJSON *, const char *key, int rank);
-/* V under KEY in O; null when V is not a finite number. */
-void	 json_num(cJSON *, const char *key, double v);
-
-/* Drawing (draw.c). */
-void	 draw_bar(struct out *, const double *parts, size_t n, double total,
-	    int width);
-void	 draw_legend(struct out *, const char *const names[], size_t n);
-const char *colour(const struct out *, int part);	/* "" without colour */
-const char *colour_off(const struct out *);
-/* HTML helpers (html.c). */
-void	 html_text(FILE *, const char *);
-/*
- * The page every output of msprof-exec WHAT ("summary", "compare") is:
- * its head, with the shared style and STYLE (rules of its own), and its
- * end.
- */
-void	 html_page_head(FILE *, const char *what, const char *style);
-void	 html_page_end(FILE *);
-/* A table cell with the rank, or its label when the rank is unknown. */
-void	 html_rank(FILE *, const struct rank_data *);
-extern const char *const part_fill[];	/* SVG colours of the bar parts */
-void	 svg_bars(FILE *, const char *const labels[], const double *parts,
-	    size_t nrows, size_t nparts, const char *const names[]);
-/* A heat map of a few rows (named) across N ranks in order. */
-struct heat {
-	const char *const *rows;
-	size_t		 nrows;
-	size_t		 n;
-	const int	*rank;		/* of each column, -1 unknown */
-	const double	*v;		/* row R of rank I at R * N + I */
-	const char	*unit;
-	double		 span;		/* above a row's lowest: the darkest */
-};
-void	 svg_heat(FILE *, const struct heat *);
-
 /*
  * The db export (db.c): PATH opened read-only, changing nothing beside
  * it; NULL, and the file named as left out of RD, when it is no database.

@@ -627,6 +627,5 @@ ops_free(void *state)
 
 const struct kind kind_ops = {
 	"operators", N_("Top operators by device time (all ranks)"),
-	ops_init, ops_prepare, ops_rank, ops_finish, NULL, NULL, NULL,
-	ops_free,
+	ops_init, ops_prepare, ops_rank, ops_finish, ops_free,
 };

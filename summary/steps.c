@@ -299,6 +299,5 @@ steps_free(void *state)
 const struct kind kind_steps = {
 	"steps", N_("Step breakdown per rank (step_trace_time.csv; ms, and "
 	    "shares of the step)"),
-	steps_init, NULL, steps_rank, steps_finish, NULL, NULL, NULL,
-	steps_free,
+	steps_init, NULL, steps_rank, steps_finish, steps_free,
 };

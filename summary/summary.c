@@ -274,24 +274,6 @@ label_width(const struct summary *s, int min)
 	return w;
 }
 
-void
-json_rank(cJSON *o, const char *key, int rank)
-{
-	if (rank >= 0)
-		cJSON_AddNumberToObject(o, key, rank);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-void
-json_num(cJSON *o, const char *key, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 /*
  * Ranks are read on worker threads (one per CPU, at most MAX_WORKERS): the
  * large files (kernel_details.csv, the communication JSON) while the main

@@ -24,9 +24,9 @@
 #include "common/util.h"
 #include "model.h"
 #include "strmap.h"
+#include "wait.h"
 
 #define DIXON_MAX	100
-#define MAX_WAIT_ROWS	8	/* rows of the text table */
 
 /* Dixon's one-sided critical values at 99.5 %, n = 3 .. 100. */
 static const double dixon995[DIXON_MAX + 1] = {
@@ -73,20 +73,6 @@ const char *const comm_group_names[CG_N] = {
 const char *const comm_kind_names[CK_N] = {
 	"all-reduce", "reduce-scatter", "all-gather", "all-to-all",
 	"send/receive", "broadcast", "other",
-};
-
-struct wait {
-	struct strmap	 inst;		/* "group\037step\037op" -> inst */
-	size_t		 ranks;		/* ranks with data */
-	double		*wait_sum, *sync_sum;
-	size_t		*nratio, *votes, *seen;
-	size_t		 voted, counted, dropped_groups;
-	/* collectives of two ranks: each rank's, and those it came last to */
-	size_t		*seen2, *last2, counted2;
-	/* HCCL group (its name and its hash) -> enum comm_group + 1 */
-	struct strmap	 gmap;
-	struct rank_split *split;	/* each rank's */
-	int		 named;
 };
 
 static void *
@@ -666,9 +652,8 @@ wait_finish(struct summary *s, void *state)
 	return NULL;
 }
 
-/* Voted for most often first, then in rank order. */
-static int
-by_votes(const void *a, const void *b, void *arg)
+int
+wait_by_votes(const void *a, const void *b, void *arg)
 {
 	const struct wait *w = arg;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -677,50 +662,9 @@ by_votes(const void *a, const void *b, void *arg)
 	return vx != vy ? (vy > vx) - (vy < vx) : (x > y) - (x < y);
 }
 
-static void
-wait_row(const struct summary *s, const struct wait *w, size_t i, int lw,
-    struct out *o)
-{
-	char lab[LABEL_MAX];
-
-	fprintf(o->fp, "  %-*s %8zu %8zu %7.1f%%", lw,
-	    rank_label(&s->r[i], lab, sizeof(lab)), w->votes[i],
-	    w->seen[i], w->seen[i] ? 100.0 * w->votes[i] / w->seen[i] : 0);
-	if (w->nratio[i] > 0)
-		fprintf(o->fp, " %10.3f %10.3f\n", w->wait_sum[i] /
-		    w->nratio[i], w->sync_sum[i] / w->nratio[i]);
-	else
-		fprintf(o->fp, " %10s %10s\n", "-", "-");
-}
-
-/*
- * The collectives of two ranks: each rank that arrived last (the shorter
- * elapse) in some, in how many of its own.
- */
-static void
-pairs_print(const struct summary *s, const struct wait *w, int lw,
-    struct out *o)
-{
-	char lab[LABEL_MAX];
-	size_t i, n = 0;
-
-	if (w->counted2 == 0)
-		return;
-	fprintf(o->fp, _("  %zu collectives of two ranks; the rank that "
-	    "arrived last (shorter elapse: the other waited for it):\n"),
-	    w->counted2);
-	for (i = 0; i < s->nr && n < MAX_WAIT_ROWS; i++)
-		if (w->last2[i] > 0) {
-			fprintf(o->fp, _("  %-*s last in %zu of its %zu\n"), lw,
-			    rank_label(&s->r[i], lab, sizeof(lab)),
-			    w->last2[i], w->seen2[i]);
-			n++;
-		}
-}
-
-/* The rank with the most exposed time of group G, kind K; how many have it. */
-static size_t
-split_most(const struct summary *s, int g, int k, size_t *most, double *mean)
+size_t
+wait_split_most(const struct summary *s, int g, int k, size_t *most,
+    double *mean)
 {
 	size_t i, n = 0;
 	double sum = 0, best = 0;
@@ -739,248 +683,6 @@ split_most(const struct summary *s, int g, int k, size_t *most, double *mean)
 	}
 	*mean = n > 0 ? sum / n : 0;
 	return n;
-}
-
-/*
- * The communication by parallel group and kind: over the ranks that have
- * it, the mean exposed ms a step, and the rank with the most with its
- * shares waiting for another rank and moving data.
- */
-static void
-split_print(const struct summary *s, int lw, struct out *o)
-{
-	char lab[LABEL_MAX];
-	size_t n, most = 0;
-	double mean;
-	int g, k, head = 0;
-
-	for (g = 0; g < CG_N; g++)
-		for (k = 0; k < CK_N; k++) {
-			struct comm_split c;
-
-			if ((n = split_most(s, g, k, &most, &mean)) == 0)
-				continue;
-			if (!head++)
-				fprintf(o->fp, _("  exposed communication by "
-				    "parallel group and kind, ms a step (mean of "
-				    "the ranks; the rank with the most, and its "
-				    "shares waiting for other ranks and moving "
-				    "data):\n  %-7s %-14s %5s %10s  %-*s %10s "
-				    "%8s %8s\n"), _("group"), _("kind"),
-				    _("ranks"), _("mean"), lw, _("most"), _("ms"),
-				    _("waiting"), _("moving"));
-			c = comm_split_of(s, most, g, k);
-			fprintf(o->fp, "  %-7s %-14s %5zu %10.3f  %-*s %10.3f "
-			    "%7.1f%% %7.1f%%\n", comm_group_names[g],
-			    comm_kind_names[k], n, mean, lw,
-			    rank_label(&s->r[most], lab, sizeof(lab)), c.exposed,
-			    100 * c.wait / c.exposed, 100 * c.xfer / c.exposed);
-		}
-}
-
-static void
-wait_print(const struct summary *s, const void *state, struct out *o)
-{
-	const struct wait *w = state;
-	size_t i, n = 0, *v = xcalloc(s->nr + 1, sizeof(*v));
-	int lw = label_width(s, 10);
-
-	/* a vote takes three ranks: below, a table of nothing */
-	if (w->counted == 0) {
-		fprintf(o->fp, _("  no vote: no collective was seen by three "
-		    "ranks or more (%zu ranks with communication data)\n"),
-		    w->ranks);
-		pairs_print(s, w, lw, o);
-		split_print(s, lw, o);
-		free(v);
-		return;
-	}
-	fprintf(o->fp, _("  %zu ranks with communication data, %zu collectives "
-	    "compared, %zu groups left out (operator counts differ)\n"),
-	    w->ranks, w->counted, w->dropped_groups);
-	fprintf(o->fp, "  %-*s %8s %8s %8s %10s %10s\n", lw, "", _("last"),
-	    _("of"), _("share"), _("wait ratio"), _("sync ratio"));
-	for (i = 0; i < s->nr; i++)
-		if (w->votes[i] > 0 || (s->nr <= 16 && w->nratio[i] > 0))
-			v[n++] = i;
-	if (n > MAX_WAIT_ROWS) {
-		/* many: those voted for most often */
-		qsort_r(v, n, sizeof(*v), by_votes, (void *)w);
-		fprintf(o->fp, _("  (%zu ranks arrived last as an outlier: the %d "
-		    "most often; all in --json)\n"), n, MAX_WAIT_ROWS);
-	}
-	for (i = 0; i < n && i < MAX_WAIT_ROWS; i++)
-		wait_row(s, w, v[i], lw, o);
-	if (n == 0)
-		fprintf(o->fp, _("  no rank arrived last as an outlier\n"));
-	split_print(s, lw, o);
-	free(v);
-}
-
-/* "by_group": each group and kind, as the text has it. */
-static void
-split_json(const struct summary *s, cJSON *j)
-{
-	cJSON *a = cJSON_AddArrayToObject(j, "by_group"), *x, *m;
-	size_t n, most = 0;
-	double mean;
-	int g, k;
-
-	for (g = 0; g < CG_N; g++)
-		for (k = 0; k < CK_N; k++) {
-			struct comm_split c;
-
-			if ((n = split_most(s, g, k, &most, &mean)) == 0)
-				continue;
-			c = comm_split_of(s, most, g, k);
-			x = cJSON_CreateObject();
-			cJSON_AddStringToObject(x, "group", comm_group_names[g]);
-			cJSON_AddStringToObject(x, "kind", comm_kind_names[k]);
-			cJSON_AddNumberToObject(x, "ranks", n);
-			json_num(x, "mean_exposed_ms", mean);
-			m = cJSON_AddObjectToObject(x, "most");
-			json_rank(m, "rank", s->r[most].rank);
-			json_num(m, "exposed_ms", c.exposed);
-			json_num(m, "waiting_ms", c.wait);
-			json_num(m, "moving_ms", c.xfer);
-			cJSON_AddItemToArray(a, x);
-		}
-}
-
-static cJSON *
-wait_json(const struct summary *s, const void *state)
-{
-	const struct wait *w = state;
-	cJSON *j = cJSON_CreateObject(), *a;
-	size_t i;
-
-	cJSON_AddNumberToObject(j, "ranks", w->ranks);
-	cJSON_AddNumberToObject(j, "collectives", w->counted);
-	cJSON_AddNumberToObject(j, "dropped_groups", w->dropped_groups);
-	cJSON_AddNumberToObject(j, "collectives_of_two", w->counted2);
-	a = cJSON_AddArrayToObject(j, "votes");
-	for (i = 0; i < s->nr; i++) {
-		cJSON *x;
-
-		if (w->seen[i] == 0 && w->nratio[i] == 0 && w->seen2[i] == 0)
-			continue;
-		x = cJSON_CreateObject();
-		json_rank(x, "rank", s->r[i].rank);
-		cJSON_AddNumberToObject(x, "last", w->votes[i]);
-		cJSON_AddNumberToObject(x, "collectives", w->seen[i]);
-		if (w->seen2[i] > 0) {
-			cJSON_AddNumberToObject(x, "last_of_two", w->last2[i]);
-			cJSON_AddNumberToObject(x, "collectives_of_two",
-			    w->seen2[i]);
-		}
-		if (w->nratio[i] > 0) {
-			cJSON_AddNumberToObject(x, "wait_ratio",
-			    w->wait_sum[i] / w->nratio[i]);
-			cJSON_AddNumberToObject(x, "sync_ratio",
-			    w->sync_sum[i] / w->nratio[i]);
-		}
-		cJSON_AddItemToArray(a, x);
-	}
-	split_json(s, j);
-	return j;
-}
-
-static void
-split_html(const struct summary *s, FILE *fp)
-{
-	size_t n, most = 0;
-	double mean;
-	int g, k, head = 0;
-
-	for (g = 0; g < CG_N; g++)
-		for (k = 0; k < CK_N; k++) {
-			struct comm_split c;
-
-			if ((n = split_most(s, g, k, &most, &mean)) == 0)
-				continue;
-			if (!head++)
-				fputs("<p>Exposed communication by parallel group "
-				    "and kind, ms a step: the mean of the ranks, "
-				    "and the rank with the most with its shares "
-				    "waiting for other ranks and moving data.</p>\n"
-				    "<table>\n<tr><th class=\"l\">group</th>"
-				    "<th class=\"l\">kind</th><th>ranks</th>"
-				    "<th>mean</th><th>most</th><th>ms</th>"
-				    "<th>waiting</th><th>moving</th></tr>\n", fp);
-			c = comm_split_of(s, most, g, k);
-			fprintf(fp, "<tr><td class=\"l\">%s</td><td class=\"l\">"
-			    "%s</td><td>%zu</td><td>%.3f</td>",
-			    comm_group_names[g], comm_kind_names[k], n, mean);
-			html_rank(fp, &s->r[most]);
-			fprintf(fp, "<td>%.3f</td><td>%.1f %%</td><td>%.1f %%</td>"
-			    "</tr>\n", c.exposed, 100 * c.wait / c.exposed,
-			    100 * c.xfer / c.exposed);
-		}
-	if (head)
-		fputs("</table>\n", fp);
-}
-
-static void
-wait_html(const struct summary *s, const void *state, FILE *fp)
-{
-	const struct wait *w = state;
-	size_t i, n = 0, most = 1, *v = xcalloc(s->nr + 1, sizeof(*v));
-	char lab[LABEL_MAX];
-
-	for (i = 0; i < s->nr; i++) {
-		if (w->votes[i] > most)
-			most = w->votes[i];
-		if (w->votes[i] > 0 || (s->nr <= 16 && (w->seen[i] > 0 ||
-		    w->nratio[i] > 0)))
-			v[n++] = i;
-	}
-	if (w->counted == 0) {
-		fprintf(fp, "<p>No vote: no collective was seen by three ranks "
-		    "or more (%zu ranks with communication data).</p>\n",
-		    w->ranks);
-		for (i = 0; i < s->nr && w->counted2 > 0; i++)
-			if (w->last2[i] > 0) {
-				fputs("<p>", fp);
-				html_text(fp, rank_label(&s->r[i], lab,
-				    sizeof(lab)));
-				fprintf(fp, " arrived last (the shorter elapse) "
-				    "in %zu of its %zu collectives of two "
-				    "ranks.</p>\n", w->last2[i], w->seen2[i]);
-			}
-		split_html(s, fp);
-		free(v);
-		return;
-	}
-	fprintf(fp, "<p>%zu collectives compared; %zu groups left out.</p>\n",
-	    w->counted, w->dropped_groups);
-	if (n > MAX_WAIT_ROWS) {
-		qsort_r(v, n, sizeof(*v), by_votes, (void *)w);
-		fprintf(fp, "<p>%zu ranks arrived last as an outlier: the %d most "
-		    "often; all in --json.</p>\n", n, MAX_WAIT_ROWS);
-		n = MAX_WAIT_ROWS;
-	}
-	fputs("<table>\n<tr><th>rank</th><th>last</th><th>of</th>"
-	    "<th class=\"l\">votes</th><th>wait ratio</th><th>sync ratio</th>"
-	    "</tr>\n", fp);
-	for (size_t k = 0; k < n; k++) {
-		i = v[k];
-		fputs("<tr>", fp);
-		html_rank(fp, &s->r[i]);
-		fprintf(fp, "<td>%zu</td><td>%zu</td><td class=\"l\">"
-		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"204\" "
-		    "height=\"12\"><rect x=\"0\" y=\"1\" width=\"%.1f\" "
-		    "height=\"10\" fill=\"#c0392b\"/></svg></td>",
-		    w->votes[i], w->seen[i], 200.0 * w->votes[i] / most);
-		if (w->nratio[i] > 0)
-			fprintf(fp, "<td>%.3f</td><td>%.3f</td></tr>\n",
-			    w->wait_sum[i] / w->nratio[i],
-			    w->sync_sum[i] / w->nratio[i]);
-		else
-			fputs("<td>-</td><td>-</td></tr>\n", fp);
-	}
-	fputs("</table>\n", fp);
-	split_html(s, fp);
-	free(v);
 }
 
 static void
@@ -1013,6 +715,5 @@ wait_free(void *state)
 
 const struct kind kind_wait = {
 	"wait", N_("Which rank the collectives wait for (communication.json)"),
-	wait_init, NULL, wait_rank, wait_finish, wait_print, wait_json, wait_html,
-	wait_free,
+	wait_init, NULL, wait_rank, wait_finish, wait_free,
 };
