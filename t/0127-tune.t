@@ -189,7 +189,10 @@ refusal() {
 	MSPROF_SIM_STEP_MS=5 torchrun --nproc_per_node 2 \
 	    --master_port "$MASTER_PORT" pretrain_gpt.py --num-layers 32 \
 	    --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 \
-	    --train-iters 1 "$@" 2>&1 | grep -m1 -oE '(Assertion|Value)Error: .*'
+	    --train-iters 1 "$@" 2>&1 | grep -m1 -oE '(Assertion|Value)Error: .*' |
+	    # the two ranks write their tracebacks at once: the other's may
+	    # go on the same line
+	    sed 's/Traceback (most recent call last):$//'
 }
 is "$(refusal --reuse-fp32-param)" \
     "AssertionError: reuse_fp32_param requires bf16." \
