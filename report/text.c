@@ -381,22 +381,27 @@ static void
 print_tree(FILE *f, const struct report_tree *t)
 {
 	const struct tree_line *l;
-	char *size, *indent;
+	char *size, *indent, *name, *target;
 
 	for (size_t i = 0; i < t->n; i++) {
 		l = &t->v[i];
 		indent = xasprintf("    %*s", 2 * l->level, "");
-		if (l->kind == TREE_LINK)
-			fprintf(f, "%s%s -> %s\n", indent, l->name, l->target);
-		else if (l->kind == TREE_DIR)
-			fprintf(f, "%s%s/\n", indent, l->name);
+		/* names on disk: no control byte reaches the terminal */
+		name = xescape(l->name != NULL ? l->name : "");
+		if (l->kind == TREE_LINK) {
+			target = xescape(l->target != NULL ? l->target : "");
+			fprintf(f, "%s%s -> %s\n", indent, name, target);
+			free(target);
+		} else if (l->kind == TREE_DIR)
+			fprintf(f, "%s%s/\n", indent, name);
 		else if (l->kind == TREE_FILE) {
 			size = human(l->size);
-			fprintf(f, "%s%s  %s\n", indent, l->name, size);
+			fprintf(f, "%s%s  %s\n", indent, name, size);
 			free(size);
 		} else
 			fprintf(f, _("%s... and %d more\n"), indent,
 			    (int)l->size);
+		free(name);
 		free(indent);
 	}
 }
@@ -476,12 +481,14 @@ print_dirs(const struct report_output *out)
 	for (size_t k = 0; k < o->ndirs; k++) {
 		const struct rankdir *rd = &o->dirs[k];
 		char *size = human(rd->bytes), *rank = rank_text(rd->rank);
+		char *name = xescape(basename(rd->path));
 
 		/* TRANSLATORS: "rank 3" or "rank unknown", then the directory. */
-		say(_("  %s: %s  %s%s%s\n"), rank, basename(rd->path),
+		say(_("  %s: %s  %s%s%s\n"), rank, name,
 		    size, rd->raw ? "" : _(", no raw data (PROF_*/device_*/data)"),
 		    o->analyse && !rd->parsed ?
 		    _(", not parsed (no ASCEND_PROFILER_OUTPUT)") : "");
+		free(name);
 		free(rank);
 		free(size);
 	}

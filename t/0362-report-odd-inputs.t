@@ -42,6 +42,17 @@ ln -sf /dev/zero tzero/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json
 report tzero
 is "$rc" 65 "trace_view.json a link to /dev/zero: the report finishes, 65"
 like "$(cat "$T/out")" "rank 0: tzero/.*/trace_view.json: not a regular file" "... named"
+# names on disk with a terminal's control sequence in them (a rank
+# directory, a file beside the data): shown escaped, never sent as they are
+cp -R "$REAL" esc
+mv esc/rank1_ascend_pt "esc/rank1"$'\033[2J'"x_ascend_pt"
+: > "esc/rank0_ascend_pt/odd"$'\033[31m'"file"
+report esc
+like "$(cat "$T/out")" 'rank 1: rank1\\x1b\[2Jx_ascend_pt' \
+    "a rank directory's name: its control byte escaped"
+like "$(cat "$T/out")" 'odd\\x1b\[31mfile' "... and a file's in the tree"
+is "$(cat "$T/out" "$T/err" | tr -cd '\033' | wc -c | tr -d ' ')" 0 \
+    "... and no escape byte in the output"
 # a compile time that is text: named with its line, as the other CSVs
 cp -R "$REAL" ctext
 A=ctext/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv
