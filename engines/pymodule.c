@@ -123,20 +123,14 @@ static char *
 interpreter(const char *program)
 {
 	char line[256], *p, *word, *found;
-	ssize_t n;
-	int fd;
 
 	if (program == NULL || (found = on_path(program)) == NULL)
 		return NULL;
 	if (strncmp(path_base(found), "python", 6) == 0)
 		return found;
-	if ((fd = open(found, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+	if (read_head(found, line, sizeof(line)) < 2 || line[0] != '#' ||
+	    line[1] != '!')
 		return found;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n < 2 || line[0] != '#' || line[1] != '!')
-		return found;
-	line[n] = '\0';
 	line[strcspn(line, "\n")] = '\0';
 	p = line + 2 + strspn(line + 2, " \t");
 	word = xstrndup(p, strcspn(p, " \t"));
