@@ -284,7 +284,8 @@ pth_files(struct strv *out, const char *site)
 			strv_push(&names, e->d_name);
 	if (d != NULL)
 		closedir(d);
-	qsort(names.v, names.n, sizeof(*names.v), by_name);
+	if (names.n > 1)	/* no array at all when there is no .pth */
+		qsort(names.v, names.n, sizeof(*names.v), by_name);
 	text = xmalloc(PTH_MAX);
 	for (size_t i = 0; i < names.n; i++) {
 		path = xasprintf("%s/%s", site, names.v[i]);
